@@ -1,0 +1,3 @@
+//! Geometry shared by rulesets: tabletop measures (and later hex grids). Pure maths, no game rules.
+
+pub mod tabletop;

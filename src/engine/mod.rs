@@ -1,0 +1,6 @@
+//! Game-agnostic turn manager: seats, steps, prompts, deadlines and silence policies.
+//! Pure: time comes in as a value, dice come in as a `Dice` handle; no I/O here.
+
+pub mod ruleset;
+
+pub use ruleset::*;

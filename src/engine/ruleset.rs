@@ -1,0 +1,186 @@
+//! The contract every ruleset implements: pure functions from (state, locked submissions, dice)
+//! to a new state. Nothing here touches the clock, disk, network or ambient randomness.
+
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+
+use serde::{Serialize, de::DeserializeOwned};
+
+use crate::dice::Dice;
+
+/// A seat's id as the journal and the dice protocol spell it (`japan`, `russia`).
+pub type SeatId = String;
+
+/// A bad order is data, not an error: it becomes the rejection mail.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Rejected {
+    /// 1-based line number in the text the player sent (after quotes and signature are cut).
+    pub line: usize,
+    /// The line as the player wrote it.
+    pub text: String,
+    pub reason: String,
+    /// What the player probably meant, e.g. the nearest ship name or a valid example.
+    pub hint: Option<String>,
+}
+
+/// What the engine does when a prompted seat stays silent past the deadline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Silence {
+    /// Apply the seat's standing orders (or the ruleset's default), recorded as NMR.
+    StandingOrders,
+    /// The seat passes: nothing is ordered.
+    Pass,
+    /// The step waits until the GM acts.
+    WaitForGm,
+    /// The seat forfeits the game.
+    Forfeit,
+}
+
+/// A question put to one seat in the current step.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Prompt {
+    pub seat: SeatId,
+    /// Short machine name of the prompt (`setup`, `manoeuvre`, `fire`).
+    pub kind: String,
+    /// What the seat is asked, in the game's words, for the mail.
+    pub question: String,
+    /// A required prompt holds the lock until answered (or the deadline passes).
+    /// An optional one (covered by standing orders) may be answered but does not hold it.
+    pub required: bool,
+}
+
+/// The step the game is in: who is asked what, and whether answers are sealed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct StepSpec {
+    /// For mails and logs, e.g. `Turn 3 — Japan manoeuvres`.
+    pub title: String,
+    pub prompts: Vec<Prompt>,
+    /// Sealed: no seat sees another's orders before the lock.
+    pub sealed: bool,
+}
+
+/// Who is looking.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub enum Viewer {
+    Seat(SeatId),
+    /// A spectator sees what every seat may see.
+    Spectator,
+}
+
+/// One line of a turn log with who may read it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct LogLine {
+    pub text: String,
+    /// `None`: everybody. `Some(seats)`: only those seats (a spectator never).
+    pub only: Option<Vec<SeatId>>,
+}
+
+impl LogLine {
+    pub fn public(text: impl Into<String>) -> Self {
+        Self {
+            text: text.into(),
+            only: None,
+        }
+    }
+
+    pub fn private(seat: &str, text: impl Into<String>) -> Self {
+        Self {
+            text: text.into(),
+            only: Some(vec![seat.to_string()]),
+        }
+    }
+
+    pub fn visible_to(&self, viewer: &Viewer) -> bool {
+        match (&self.only, viewer) {
+            (None, _) => true,
+            (Some(seats), Viewer::Seat(s)) => seats.contains(s),
+            (Some(_), Viewer::Spectator) => false,
+        }
+    }
+}
+
+/// Everything that leaves the process for one viewer is built from this, never from the state.
+/// Rulesets fill it; report/ and render/ only read it.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct View {
+    pub viewer: Viewer,
+    /// e.g. `Battle of the Yellow Sea, 10 August 1904`.
+    pub scenario: String,
+    /// e.g. `Turn 3 (Japan active)`.
+    pub turn: String,
+    /// The last resolution's log, already filtered for this viewer.
+    pub log: Vec<String>,
+    /// Fixed-width text picture of the board (positions, headings, markers as this viewer knows them).
+    pub board: Vec<String>,
+    /// Named sections for the mail (e.g. `Your fleet`, `Enemy fleet`, `Minefields`), each a list of lines.
+    pub sections: Vec<(String, Vec<String>)>,
+    /// Structured, viewer-safe data for maps and templates.
+    pub data: serde_json::Value,
+}
+
+/// How the game stands at the end.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Outcome {
+    /// Winning side ids; empty for a draw.
+    pub winners: Vec<String>,
+    pub summary: String,
+}
+
+/// What a resolution returns.
+#[derive(Debug, Clone)]
+pub struct Resolution<S> {
+    pub state: S,
+}
+
+/// A locked submission as the ruleset receives it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Submitted<O> {
+    Orders(O),
+    /// No move received: the silence policy applies (see `Silence`).
+    Nmr(Silence),
+}
+
+/// One ruleset. All functions are pure.
+pub trait Ruleset {
+    /// Folder name under `games/` and `src/rulesets/` (`naval-rjw`).
+    const NAME: &'static str;
+    type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
+    type Orders: Clone + Debug;
+
+    /// Builds the opening state from the ruleset data and scenario texts (TOML) and the seat ids
+    /// in the game's fixed seat order. Errors are bad data, reported to the organiser.
+    fn setup(ruleset_toml: &str, scenario_toml: &str, seats: &[SeatId]) -> Result<Self::State, String>;
+
+    /// Seat ids and their sides, in the fixed seat order the dice protocol uses.
+    fn seats(state: &Self::State) -> Vec<(SeatId, String)>;
+
+    /// The current step. An empty prompt list (or no required prompt) locks at once.
+    fn step(state: &Self::State) -> StepSpec;
+
+    /// Parses one seat's orders for the current step. Returns every bad line, not just the first.
+    fn parse(state: &Self::State, seat: &str, text: &str) -> Result<Self::Orders, Vec<Rejected>>;
+
+    /// The canonical form (one order per line, `\n`-terminated). `parse(canonical(o)) == o`.
+    fn canonical(orders: &Self::Orders) -> String;
+
+    /// Resolves the current step. `submissions` holds every prompted seat.
+    fn resolve(
+        state: &Self::State,
+        submissions: &BTreeMap<SeatId, Submitted<Self::Orders>>,
+        dice: &mut Dice,
+    ) -> Self::State;
+
+    /// What `viewer` may see now.
+    fn view(state: &Self::State, viewer: &Viewer) -> View;
+
+    /// `Some` once the game is over.
+    fn outcome(state: &Self::State) -> Option<Outcome>;
+
+    /// The order reference (the ruleset README) for `HELP` mails and the welcome mail.
+    fn order_reference() -> &'static str;
+
+    /// A legal set of orders for `seat` in the current step, chosen by `choice` (deterministic).
+    /// Used by the demo's scripted players and by random-play tests; must never be rejected by `parse`.
+    fn sample_orders(state: &Self::State, seat: &str, choice: u64) -> String;
+}

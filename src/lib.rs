@@ -1,0 +1,10 @@
+//! Despatch: play-by-email turn manager for tabletop wargames, with verifiable commit-reveal dice.
+//! The library holds every layer; `main.rs` only parses arguments and maps errors to exit codes.
+
+pub mod board;
+pub mod dice;
+pub mod engine;
+pub mod mail;
+pub mod report;
+pub mod rulesets;
+pub mod store;

@@ -1,0 +1,1 @@
+//! Mail bodies from templates, built only from a seat's View.

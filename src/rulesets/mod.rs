@@ -1,0 +1,3 @@
+//! One module per ruleset; each implements `engine::Ruleset` and is pure.
+
+pub mod naval_rjw;

@@ -1,0 +1,1 @@
+//! Naval Wargame Rules for the Russo-Japanese War (Mike Adams, 2003): grammar, state, resolution, views.

@@ -1,0 +1,1 @@
+//! Per-game store: the hash-chained journal, snapshots, secrets and outbox, written atomically.

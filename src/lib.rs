@@ -2,9 +2,13 @@
 //! The library holds every layer; `main.rs` only parses arguments and maps errors to exit codes.
 
 pub mod board;
+pub mod config;
+pub mod daemon;
+pub mod demo;
 pub mod dice;
 pub mod engine;
 pub mod mail;
 pub mod report;
 pub mod rulesets;
 pub mod store;
+pub mod verify;

@@ -333,7 +333,10 @@ impl Dice {
 pub fn check_table(s_k: &Hash, table: &[Roll]) -> Result<(), (u64, String)> {
     for (i, r) in table.iter().enumerate() {
         if r.j != i as u64 {
-            return Err((r.j, format!("request index {} out of order (expected {i})", r.j)));
+            return Err((
+                r.j,
+                format!("request index {} out of order (expected {i})", r.j),
+            ));
         }
         let again = roll_stream(s_k, r.j, &r.faces, r.results.len());
         if again != r.results {

@@ -4,3 +4,6 @@
 pub mod ruleset;
 
 pub use ruleset::*;
+pub mod game;
+
+pub use game::*;

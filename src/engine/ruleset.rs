@@ -150,7 +150,11 @@ pub trait Ruleset {
 
     /// Builds the opening state from the ruleset data and scenario texts (TOML) and the seat ids
     /// in the game's fixed seat order. Errors are bad data, reported to the organiser.
-    fn setup(ruleset_toml: &str, scenario_toml: &str, seats: &[SeatId]) -> Result<Self::State, String>;
+    fn setup(
+        ruleset_toml: &str,
+        scenario_toml: &str,
+        seats: &[SeatId],
+    ) -> Result<Self::State, String>;
 
     /// Seat ids and their sides, in the fixed seat order the dice protocol uses.
     fn seats(state: &Self::State) -> Vec<(SeatId, String)>;

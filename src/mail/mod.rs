@@ -1,1 +1,11 @@
 //! Mail transports and MIME: Maildir in and out, parsing inbound mail, building outbound mail.
+//! Only `maildir` touches the disk; parsing and building are pure and know nothing of games'
+//! rules, seats' secrets or the store.
+
+pub mod inbound;
+pub mod maildir;
+pub mod outbound;
+
+pub use inbound::{Inbound, IntakeError, Route, parse, route, strip_control_lines};
+pub use maildir::{Entry, Maildir, unique_name_for};
+pub use outbound::{BuildError, Outgoing, build, message_id, reply_address};

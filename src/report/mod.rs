@@ -1,1 +1,190 @@
-//! Mail bodies from templates, built only from a seat's View.
+//! Mail bodies from the templates in `templates/`, filled only from a seat's View and public
+//! protocol data; it never sees a ruleset's full state. Also seals each body with its digest.
+
+use minijinja::Environment;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::dice::{self, Roll};
+use crate::engine::{LockEntry, View};
+
+/// The templates, embedded so a fresh binary needs no files beside it.
+const TEMPLATES: &[(&str, &str)] = &[
+    ("welcome", include_str!("../../templates/welcome.txt")),
+    ("receipt", include_str!("../../templates/receipt.txt")),
+    ("notice", include_str!("../../templates/notice.txt")),
+    ("rejection", include_str!("../../templates/rejection.txt")),
+    ("results", include_str!("../../templates/results.txt")),
+    ("reminder", include_str!("../../templates/reminder.txt")),
+    ("game_over", include_str!("../../templates/game_over.txt")),
+    ("help", include_str!("../../templates/help.txt")),
+    ("footer", include_str!("../../templates/footer.txt")),
+];
+
+#[derive(Debug, thiserror::Error)]
+#[error("template `{name}`: {source}")]
+pub struct ReportError {
+    pub name: String,
+    #[source]
+    pub source: minijinja::Error,
+}
+
+fn env() -> Environment<'static> {
+    let mut env = Environment::new();
+    env.set_syntax(
+        minijinja::syntax::SyntaxConfig::builder()
+            .trim_blocks(true)
+            .keep_trailing_newline(true)
+            .build()
+            .expect("a valid syntax config"),
+    );
+    for (name, text) in TEMPLATES {
+        env.add_template(name, text)
+            .expect("shipped templates are checked by tests");
+    }
+    env
+}
+
+/// Renders template `name` with `ctx`.
+pub fn render(name: &str, ctx: impl Serialize) -> Result<String, ReportError> {
+    let env = env();
+    let t = env.get_template(name).map_err(|source| ReportError {
+        name: name.into(),
+        source,
+    })?;
+    t.render(minijinja::Value::from(minijinja::value::Serde(&ctx)))
+        .map_err(|source| ReportError {
+            name: name.into(),
+            source,
+        })
+}
+
+/// The dice section of a results mail.
+#[derive(Debug, Clone, Serialize)]
+pub struct DiceSection {
+    pub lock: String,
+    pub reveal: String,
+    pub seed: String,
+    pub log_head: String,
+    pub seats: Vec<LockEntry>,
+    pub rolls: Vec<RollRow>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RollRow {
+    pub j: u64,
+    pub die: String,
+    pub results: String,
+    pub label: String,
+}
+
+impl RollRow {
+    pub fn from_roll(r: &Roll) -> Self {
+        Self {
+            j: r.j,
+            die: r.faces.label(),
+            results: r
+                .results
+                .iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(","),
+            label: r.label.clone(),
+        }
+    }
+}
+
+/// Context of a results mail; `view` is the only game content in it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ResultsCtx<'a> {
+    pub game: &'a str,
+    pub step: u64,
+    pub step_title: &'a str,
+    pub view: &'a View,
+    pub prompt: Option<String>,
+    pub deadline: Option<String>,
+    pub waiting: Vec<String>,
+    pub dice: DiceSection,
+}
+
+pub const DIGEST_PREFIX: &str = "Mail-Digest: sha256:";
+
+/// Text as it is hashed: CRLF folded to LF and trailing blanks cut from every line, because mail
+/// transports may change both without changing what a person reads.
+pub fn normalise(text: &str) -> String {
+    text.replace("\r\n", "\n")
+        .lines()
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+pub fn body_digest(text: &str) -> String {
+    dice::to_hex(&Sha256::digest(normalise(text).trim_end().as_bytes()).into())
+}
+
+/// Appends the footer (log head) and the body's digest line.
+pub fn seal(body: &str, game: &str, head_index: u64, head: &str) -> Result<String, ReportError> {
+    let footer = render(
+        "footer",
+        serde_json::json!({"game": game, "head_index": head_index, "head": head}),
+    )?;
+    let text = format!("{}\n{}", body.trim_end(), footer);
+    let digest = body_digest(&text);
+    Ok(format!(
+        "{}\n{DIGEST_PREFIX}{digest}\n",
+        normalise(&text).trim_end()
+    ))
+}
+
+/// Checks a sealed body: `Ok(())`, or why not.
+pub fn check_seal(text: &str) -> Result<(), String> {
+    let norm = normalise(text);
+    let at = norm
+        .rfind(DIGEST_PREFIX)
+        .ok_or_else(|| "no Mail-Digest line".to_string())?;
+    let claimed = norm[at + DIGEST_PREFIX.len()..]
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim();
+    let actual = body_digest(&norm[..at]);
+    if claimed != actual {
+        return Err(format!(
+            "Mail-Digest is {claimed} but the body hashes to {actual}"
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_template_parses() {
+        let env = env();
+        for (name, _) in TEMPLATES {
+            assert!(env.get_template(name).is_ok(), "{name}");
+        }
+    }
+
+    #[test]
+    fn seal_detects_any_flipped_byte() {
+        let body = "Mikasa fires on Tsesarevich: 3 hits.\nL_3 = abcd\n";
+        let sealed = seal(body, "g", 7, "00ff").unwrap();
+        assert!(check_seal(&sealed).is_ok());
+        assert!(check_seal(&sealed.replace("\n", "\r\n")).is_ok());
+        let bytes = sealed.as_bytes();
+        let end = sealed.find(DIGEST_PREFIX).unwrap();
+        for i in 0..end {
+            if bytes[i] == b'\n' || bytes[i] == b' ' {
+                continue;
+            }
+            let mut b = bytes.to_vec();
+            b[i] ^= 0x01;
+            let s = String::from_utf8_lossy(&b);
+            assert!(check_seal(&s).is_err(), "flip at {i} undetected");
+        }
+    }
+}

@@ -99,6 +99,9 @@ pub struct Minefield {
     pub genuine: bool,
     /// Laid during play (visible as such to both) or pre-placed.
     pub laid_in_play: bool,
+    /// A pre-placed genuine field that has attacked a ship: both sides now know it is genuine.
+    #[serde(default)]
+    pub revealed: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -203,24 +206,51 @@ pub enum Order {
     Flagship(String),
     Second(String),
     /// Pre-game minefield (genuine or dummy) at a point with a heading.
-    Minefield { genuine: bool, at: Pt, heading: f64 },
+    Minefield {
+        genuine: bool,
+        at: Pt,
+        heading: f64,
+    },
     // Active player's turn (steps 2–4).
-    Repair { ship: String, markers: u32 },
-    Turn { ship: String, by: TurnBy },
+    Repair {
+        ship: String,
+        markers: u32,
+    },
+    Turn {
+        ship: String,
+        by: TurnBy,
+    },
     /// Full-speed move; `None` = the ship's maximum speed.
-    Move { ship: String, distance: Option<f64> },
+    Move {
+        ship: String,
+        distance: Option<f64>,
+    },
     Halt(String),
     Leave(String),
-    Join { ship: String, group_of: String },
-    Split { at: String },
+    Join {
+        ship: String,
+        group_of: String,
+    },
+    Split {
+        at: String,
+    },
     FormAbreast(String),
     FormAstern(String),
     Withdraw,
     Chase,
     Lay(String),
-    Sweep { ship: String, field: String },
-    Rescue { wreck: String, with: Vec<String> },
-    Capture { prize: String, with: String },
+    Sweep {
+        ship: String,
+        field: String,
+    },
+    Rescue {
+        wreck: String,
+        with: Vec<String>,
+    },
+    Capture {
+        prize: String,
+        with: String,
+    },
     Smoke(String),
     // Fire (steps 5–6).
     Fire(FireOrder),

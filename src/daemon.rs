@@ -1,0 +1,988 @@
+//! The only loop: inbox → intake → engine → journal → mails → outbox, plus deadlines.
+//! It owns the clock and the disk; every game decision is the engine's or the ruleset's.
+//!
+//! Crash safety, in order: (1) events are appended to the journal (fsynced) one at a time;
+//! (2) each event's mails are derived from the journal and queued under deterministic names,
+//! then `mailed` is advanced; (3) the inbound message is recorded as seen; (4) queued mail is
+//! delivered and moved to `sent/`. A crash anywhere repeats only idempotent work on restart.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, anyhow, bail};
+use chrono::{DateTime, Utc};
+use tracing::{info, warn};
+
+use crate::config::Config;
+use crate::dice::{self, HostOnion};
+use crate::engine::{Due, Event, Game, Rejected, Ruleset, Silence, Viewer};
+use crate::mail::inbound::{self, Inbound};
+use crate::mail::maildir::Maildir;
+use crate::mail::outbound::{self, Outgoing};
+use crate::report::{self, DiceSection, ResultsCtx, RollRow};
+use crate::store::{DataDir, GameStore, SeatPrivate, SeatsFile};
+
+/// What happened to one inbound message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Intake {
+    Accepted {
+        game: String,
+        seat: String,
+        step: u64,
+    },
+    Rejected {
+        game: String,
+        seat: String,
+        lines: usize,
+    },
+    Help {
+        game: String,
+        seat: String,
+    },
+    Duplicate,
+    Automated(String),
+    Unknown(String),
+    Unauthenticated {
+        game: String,
+        seat: String,
+    },
+    Unreadable(String),
+}
+
+impl Intake {
+    fn word(&self) -> &'static str {
+        match self {
+            Intake::Accepted { .. } => "accepted",
+            Intake::Rejected { .. } => "rejected",
+            Intake::Help { .. } => "help",
+            Intake::Duplicate => "duplicate",
+            Intake::Automated(_) => "automated",
+            Intake::Unknown(_) => "unknown",
+            Intake::Unauthenticated { .. } => "unauthenticated",
+            Intake::Unreadable(_) => "unreadable",
+        }
+    }
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Pass {
+    pub processed: Vec<Intake>,
+    pub delivered: usize,
+    pub steps_resolved: usize,
+}
+
+pub struct Daemon {
+    pub cfg: Config,
+    pub data: DataDir,
+    pub inbox: Maildir,
+    pub outbox: Maildir,
+}
+
+/// One game's seat and contact, for mail.
+struct Contact {
+    seat: String,
+    private: SeatPrivate,
+}
+
+/// Ruleset dispatch: the journal's first line names the ruleset.
+pub fn ruleset_of(store: &GameStore) -> Result<String> {
+    let j = store.read_journal()?;
+    let first = j.lines.first().ok_or_else(|| anyhow!("empty journal"))?;
+    let v: serde_json::Value = serde_json::from_str(first).context("first journal line")?;
+    Ok(v["ruleset"].as_str().unwrap_or_default().to_string())
+}
+
+/// Runs `$body` with `$r` bound to the ruleset type named by `$name` (a `String`).
+#[macro_export]
+macro_rules! dispatch {
+    ($name:expr, $r:ident => $body:expr) => {
+        match $name.as_str() {
+            <$crate::rulesets::naval_rjw::NavalRjw as $crate::engine::Ruleset>::NAME => {
+                type $r = $crate::rulesets::naval_rjw::NavalRjw;
+                $body
+            }
+            other => Err(::anyhow::anyhow!(
+                "unknown ruleset `{other}` (known: naval-rjw)"
+            )),
+        }
+    };
+}
+pub use dispatch;
+
+impl Daemon {
+    pub fn new(cfg: Config) -> Result<Self> {
+        let data = DataDir::new(&cfg.data_dir);
+        let inbox = Maildir::open_or_create(&cfg.mail.inbox)
+            .with_context(|| format!("inbox Maildir {}", cfg.mail.inbox.display()))?;
+        let outbox = Maildir::open_or_create(&cfg.mail.outbox)
+            .with_context(|| format!("outbox Maildir {}", cfg.mail.outbox.display()))?;
+        Ok(Self {
+            cfg,
+            data,
+            inbox,
+            outbox,
+        })
+    }
+
+    fn address(&self) -> (String, String) {
+        self.cfg.address_parts()
+    }
+
+    /// Creates a game from a shipped scenario and mails the welcome to every seat.
+    pub fn create_game(
+        &self,
+        id: &str,
+        ruleset: &str,
+        scenario: &str,
+        seats: &[(String, String)],
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        let dir = self.cfg.games.games_dir.join(ruleset);
+        let ruleset_toml =
+            std::fs::read_to_string(dir.join("ruleset.toml")).with_context(|| {
+                format!(
+                    "ruleset `{ruleset}`: {}",
+                    dir.join("ruleset.toml").display()
+                )
+            })?;
+        let scen_path = dir.join("scenarios").join(format!("{scenario}.toml"));
+        let scenario_toml = std::fs::read_to_string(&scen_path).with_context(|| {
+            format!(
+                "scenario `{scenario}`: {} (available: {})",
+                scen_path.display(),
+                list_scenarios(&dir).join(", ")
+            )
+        })?;
+        let store = self.data.game(id);
+        if store.exists() {
+            bail!("game `{id}` already exists in {}", store.dir.display());
+        }
+        let onion = HostOnion::generate(id, self.cfg.games.onion_len)?;
+        let seat_ids: Vec<String> = seats.iter().map(|(s, _)| s.clone()).collect();
+        let event = dispatch!(ruleset.to_string(), R => {
+            Game::<R>::creation_event(
+                id,
+                scenario,
+                &ruleset_toml,
+                &scenario_toml,
+                &seat_ids,
+                &onion.anchor(),
+                onion.len(),
+                self.cfg.games.policy.clone(),
+                now,
+            )
+            .map_err(|e| anyhow!(e))
+        })?;
+        let mut file = SeatsFile::default();
+        for (seat, address) in seats {
+            if !address.contains('@') {
+                bail!("seat {seat}: `{address}` is not a mail address");
+            }
+            file.seats.insert(
+                seat.clone(),
+                SeatPrivate {
+                    address: address.trim().to_ascii_lowercase(),
+                    name: String::new(),
+                    token: crate::store::new_token()?,
+                    time_zone: self.cfg.games.time_zone.clone(),
+                },
+            );
+        }
+        store.create(&onion, &file, &event)?;
+        info!(game = id, ruleset, scenario, "game created");
+        self.after_events(id, now)?;
+        Ok(())
+    }
+
+    /// One pass: every waiting inbound mail, every due deadline, then delivery.
+    pub fn run_once(&self, now: DateTime<Utc>) -> Result<Pass> {
+        let _lock = self.data.lock()?;
+        let mut pass = Pass::default();
+        for game in self.data.game_ids()? {
+            // Finish what a crash may have left half done before reading new mail.
+            pass.steps_resolved += self.after_events(&game, now)?;
+        }
+        for entry in self.inbox.list_new()? {
+            let raw = self.inbox.read(&entry)?;
+            let outcome = self.ingest_locked(&raw, now)?;
+            self.inbox.mark_seen(&entry)?;
+            pass.processed.push(outcome);
+        }
+        for game in self.data.game_ids()? {
+            pass.steps_resolved += self.deadlines(&game, now)?;
+        }
+        pass.delivered = self.deliver()?;
+        Ok(pass)
+    }
+
+    /// `despatch ingest`: one raw message, processed exactly as the daemon does.
+    pub fn ingest(&self, raw: &[u8], now: DateTime<Utc>) -> Result<Intake> {
+        let _lock = self.data.lock()?;
+        let out = self.ingest_locked(raw, now)?;
+        self.deliver()?;
+        Ok(out)
+    }
+
+    fn ingest_locked(&self, raw: &[u8], now: DateTime<Utc>) -> Result<Intake> {
+        if raw.len() > self.cfg.mail.max_message_bytes {
+            let id = format!("sha256:{}", dice::to_hex(&sha(raw)));
+            warn!(
+                bytes = raw.len(),
+                "message larger than max_message_bytes set aside"
+            );
+            self.data.mark_seen(&id, "too-large")?;
+            return Ok(Intake::Unreadable("too large".into()));
+        }
+        let inb = match inbound::parse(raw) {
+            Ok(m) => m,
+            Err(e) => {
+                let id = format!("sha256:{}", dice::to_hex(&sha(raw)));
+                warn!(error = %e, "unreadable message set aside");
+                self.data.mark_seen(&id, "unreadable")?;
+                return Ok(Intake::Unreadable(e.to_string()));
+            }
+        };
+        if self.data.seen()?.contains(&inb.message_id) {
+            info!(message_id = %inb.message_id, "already processed; ignored");
+            return Ok(Intake::Duplicate);
+        }
+        let outcome = self.handle(&inb, now)?;
+        info!(message_id = %inb.message_id, from = %inb.from, outcome = outcome.word(), "mail processed");
+        self.data.mark_seen(&inb.message_id, outcome.word())?;
+        Ok(outcome)
+    }
+
+    fn handle(&self, inb: &Inbound, now: DateTime<Utc>) -> Result<Intake> {
+        if let Some(why) = &inb.auto {
+            return Ok(Intake::Automated(why.clone()));
+        }
+        let (local, _) = self.address();
+        let route = inbound::route(inb, &local);
+        let Some(game_id) = route.game.clone() else {
+            return Ok(Intake::Unknown("no game named".into()));
+        };
+        let store = self.data.game(&game_id);
+        if !store.exists() {
+            return Ok(Intake::Unknown(format!("no game `{game_id}`")));
+        }
+        let seats = store.seats()?;
+        // The sender must be a registered seat; among that sender's seats, the token picks one.
+        let mine: Vec<(&String, &SeatPrivate)> = seats
+            .seats
+            .iter()
+            .filter(|(_, p)| p.address.eq_ignore_ascii_case(&inb.from))
+            .collect();
+        if mine.is_empty() {
+            return Ok(Intake::Unknown(format!(
+                "sender not registered in `{game_id}`"
+            )));
+        }
+        let token = route.token.clone().unwrap_or_default();
+        let seat = mine
+            .iter()
+            .find(|(s, p)| {
+                ct_eq(p.token.as_bytes(), token.as_bytes())
+                    && route.seat.as_deref().is_none_or(|r| r == s.as_str())
+            })
+            .map(|(s, _)| (*s).clone());
+        let Some(seat) = seat else {
+            let claimed = route.seat.clone().unwrap_or_else(|| mine[0].0.clone());
+            // Tell the registered player (not the sender, who may be a forger) that nothing happened.
+            self.queue_plain(
+                &store,
+                &format!("auth-{}", short(&inb.message_id)),
+                &claimed,
+                &seats,
+                "A mail without your seat's secret",
+                &format!(
+                    "A mail claiming to come from you for seat {claimed} arrived without the seat's secret \
+                     (subject: \"{}\"). Nothing in it was applied.\n\nIf you sent it, reply to a Despatch \
+                     mail instead of writing a new one, or add the line TOKEN <secret> from the Reply-To \
+                     address of your welcome mail.\n",
+                    inb.subject.replace('\n', " ")
+                ),
+                now,
+            )?;
+            return Ok(Intake::Unauthenticated {
+                game: game_id,
+                seat: claimed,
+            });
+        };
+        let ruleset = ruleset_of(&store)?;
+        dispatch!(ruleset, R => self.handle_for::<R>(&store, &seats, &seat, inb, route.help, now))
+    }
+
+    fn handle_for<R: Ruleset>(
+        &self,
+        store: &GameStore,
+        seats: &SeatsFile,
+        seat: &str,
+        inb: &Inbound,
+        help: bool,
+        now: DateTime<Utc>,
+    ) -> Result<Intake> {
+        let game: Game<R> = store.load()?;
+        if help {
+            let body = report::render(
+                "help",
+                serde_json::json!({"ruleset": R::NAME, "game": game.id, "reference": R::order_reference()}),
+            )?;
+            self.queue_plain(
+                store,
+                &format!("help-{}", short(&inb.message_id)),
+                seat,
+                seats,
+                "Order reference",
+                &body,
+                now,
+            )?;
+            return Ok(Intake::Help {
+                game: game.id.clone(),
+                seat: seat.into(),
+            });
+        }
+        let text = inbound::strip_control_lines(&inb.body);
+        let onion = store.onion()?;
+        let v_k = onion.reveal(game.step)?;
+        match game.submission_event(seat, &text, &v_k, &inb.message_id, now) {
+            Ok(event) => {
+                let step = game.step;
+                self.append_and_mail::<R>(store, game, &event, now)?;
+                self.after_events(&store.id, now)?;
+                Ok(Intake::Accepted {
+                    game: store.id.clone(),
+                    seat: seat.into(),
+                    step,
+                })
+            }
+            Err(problems) => {
+                let lines = problems.len();
+                let prompt = self.prompt_text::<R>(&game, seat, seats);
+                let body = report::render(
+                    "rejection",
+                    serde_json::json!({"problems": problems_ctx(&problems), "prompt": prompt}),
+                )?;
+                self.queue_plain(
+                    store,
+                    &format!("reject-{}", short(&inb.message_id)),
+                    seat,
+                    seats,
+                    "Orders not applied",
+                    &body,
+                    now,
+                )?;
+                Ok(Intake::Rejected {
+                    game: store.id.clone(),
+                    seat: seat.into(),
+                    lines,
+                })
+            }
+        }
+    }
+
+    /// Appends one event (fsynced) and applies it; returns the game after it.
+    fn append<R: Ruleset>(
+        &self,
+        store: &GameStore,
+        mut game: Game<R>,
+        event: &Event,
+    ) -> Result<Game<R>> {
+        let line = event.to_line();
+        let index = game.events;
+        game.apply(event, &line, index)
+            .map_err(|e| anyhow!("refusing to journal an event the engine rejects: {e}"))?;
+        store.append(event, index, &game.head)?;
+        Ok(game)
+    }
+
+    /// Appends one event and queues its mails from the game as it stands right after it.
+    fn append_and_mail<R: Ruleset>(
+        &self,
+        store: &GameStore,
+        game: Game<R>,
+        event: &Event,
+        now: DateTime<Utc>,
+    ) -> Result<Game<R>> {
+        let index = game.events;
+        let game = self.append::<R>(store, game, event)?;
+        if store.mailed_upto()?.is_some_and(|m| m + 1 == index) {
+            let seats = store.seats()?;
+            self.mails_for_event::<R>(store, &game, event, index, &seats, now)?;
+            store.set_mailed_upto(index)?;
+        } else {
+            self.mail_events::<R>(store, now)?;
+        }
+        Ok(game)
+    }
+
+    /// Locks and resolves every step that can be, then mails every event not yet mailed.
+    /// Returns how many steps were resolved. Safe to call at any time (idempotent).
+    pub fn after_events(&self, game_id: &str, now: DateTime<Utc>) -> Result<usize> {
+        let store = self.data.game(game_id);
+        let ruleset = ruleset_of(&store)?;
+        dispatch!(ruleset, R => self.settle::<R>(&store, now))
+    }
+
+    fn settle<R: Ruleset>(&self, store: &GameStore, now: DateTime<Utc>) -> Result<usize> {
+        let mut game: Game<R> = store.load()?;
+        let onion = store.onion()?;
+        let mut resolved = 0;
+        // Mail what is journaled but unmailed first, so a crash between append and mail heals.
+        self.mail_events::<R>(store, now)?;
+        while game.locked.is_some() || game.ready_to_lock() {
+            if game.locked.is_none() {
+                let lock = game.lock_event(now);
+                game = self.append_and_mail::<R>(store, game, &lock, now)?;
+            }
+            let v_k = onion.reveal(game.step)?;
+            let results = game.results_event(&v_k, now).map_err(|e| anyhow!(e))?;
+            game = self.append_and_mail::<R>(store, game, &results, now)?;
+            resolved += 1;
+            if onion.len().saturating_sub(game.step) < 10 {
+                warn!(game = %store.id, "the host onion is nearly used up; start a new game for further steps");
+            }
+        }
+        store.write_snapshot(&game)?;
+        Ok(resolved)
+    }
+
+    /// Reminders and deadlines for one game.
+    fn deadlines(&self, game_id: &str, now: DateTime<Utc>) -> Result<usize> {
+        let store = self.data.game(game_id);
+        let ruleset = ruleset_of(&store)?;
+        dispatch!(ruleset, R => {
+            let mut game: Game<R> = store.load()?;
+            let mut resolved = 0;
+            for due in game.due(now) {
+                match due {
+                    Due::Reminder { seat, hours_left } => {
+                        let ev = Event::Reminder { step: game.step, seat, hours_left, at: now };
+                        game = self.append_and_mail::<R>(&store, game, &ev, now)?;
+                    }
+                    Due::Deadline { silent } => {
+                        info!(game = game_id, step = game.step, ?silent, "deadline passed");
+                        match game.policy.on_silence {
+                            Silence::WaitForGm => {
+                                // Nothing automatic: the step waits for the organiser.
+                            }
+                            Silence::Forfeit => {
+                                let ev = Event::Forfeit { step: game.step, seat: silent[0].clone(), at: now };
+                                game = self.append_and_mail::<R>(&store, game, &ev, now)?;
+                            }
+                            Silence::StandingOrders | Silence::Pass => {
+                                let lock = game.lock_event(now);
+                                game = self.append_and_mail::<R>(&store, game, &lock, now)?;
+                            }
+                        }
+                    }
+                }
+            }
+            drop(game);
+            resolved += self.settle::<R>(&store, now)?;
+            Ok(resolved)
+        })
+    }
+
+    /// Derives and queues the mails of every journaled event after `mailed`.
+    fn mail_events<R: Ruleset>(&self, store: &GameStore, now: DateTime<Utc>) -> Result<()> {
+        let journal = store.read_journal()?;
+        let from = match store.mailed_upto()? {
+            Some(i) => i + 1,
+            None => 0,
+        };
+        if from as usize >= journal.lines.len() {
+            return Ok(());
+        }
+        let seats = store.seats()?;
+        // Replay to the state just after each unmailed event: mails show the game as it was then.
+        let mut game: Option<Game<R>> = None;
+        for (i, line) in journal.lines.iter().enumerate() {
+            let ev: Event = serde_json::from_str(line)?;
+            match game.as_mut() {
+                None => game = Some(Game::<R>::from_creation(&ev, line)?),
+                Some(g) => g.apply(&ev, line, i as u64)?,
+            }
+            if (i as u64) < from {
+                continue;
+            }
+            let g = game.as_ref().expect("set above");
+            self.mails_for_event::<R>(store, g, &ev, i as u64, &seats, now)?;
+            store.set_mailed_upto(i as u64)?;
+        }
+        Ok(())
+    }
+
+    fn mails_for_event<R: Ruleset>(
+        &self,
+        store: &GameStore,
+        game: &Game<R>,
+        ev: &Event,
+        index: u64,
+        seats: &SeatsFile,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        let contacts = contacts(game, seats);
+        let title = game.spec().title;
+        match ev {
+            Event::GameCreated { scenario, .. } => {
+                for c in &contacts {
+                    let side_name = game
+                        .seats
+                        .iter()
+                        .find(|s| s.seat == c.seat)
+                        .map(|s| s.side.clone())
+                        .unwrap_or_default();
+                    let others: Vec<String> = contacts
+                        .iter()
+                        .filter(|o| o.seat != c.seat)
+                        .map(|o| o.seat.clone())
+                        .collect();
+                    let body = report::render(
+                        "welcome",
+                        serde_json::json!({
+                            "greeting": if c.private.name.is_empty() { "Hello".to_string() } else { format!("Dear {}", c.private.name) },
+                            "game": game.id, "scenario": scenario, "ruleset": R::NAME,
+                            "seat": c.seat, "side_name": side_name, "others": others,
+                            "game_address": self.cfg.mail.address,
+                            "reference_summary": reference_summary(R::order_reference()),
+                            "anchor": dice::to_hex(&game.anchor), "onion_len": game.onion_len,
+                            "prompt": self.prompt_text::<R>(game, &c.seat, seats).unwrap_or_else(|| format!("Waiting for {}.", game.waiting_for().join(", "))),
+                            "deadline": self.deadline_text(game, &c.private),
+                        }),
+                    )?;
+                    self.queue_mail(
+                        store,
+                        game,
+                        index,
+                        "welcome",
+                        c,
+                        &format!("Welcome: {} ({})", game.id, c.seat),
+                        &body,
+                        now,
+                    )?;
+                }
+            }
+            Event::Submission {
+                step,
+                seat,
+                digest,
+                orders,
+                ..
+            } => {
+                for c in &contacts {
+                    let body = if &c.seat == seat {
+                        report::render(
+                            "receipt",
+                            serde_json::json!({
+                                "seat": seat, "step": step, "step_title": title,
+                                "orders": orders.lines().collect::<Vec<_>>(), "digest": digest,
+                                "waiting": game.waiting_for(), "deadline": self.deadline_text(game, &c.private),
+                            }),
+                        )?
+                    } else {
+                        let prompt = self.prompt_text::<R>(game, &c.seat, seats);
+                        let answered = game.pending.contains_key(&c.seat);
+                        report::render(
+                            "notice",
+                            serde_json::json!({
+                                "submitter": seat, "step": step, "step_title": title, "digest": digest,
+                                "your_turn": prompt.is_some() && !answered, "prompt": prompt,
+                                "deadline": self.deadline_text(game, &c.private),
+                            }),
+                        )?
+                    };
+                    let subject = if &c.seat == seat {
+                        format!("Receipt: step {step} orders")
+                    } else {
+                        format!("{seat} has sent orders for step {step}")
+                    };
+                    self.queue_mail(store, game, index, "submission", c, &subject, &body, now)?;
+                }
+            }
+            Event::Results { step, .. } => {
+                let info = game
+                    .last_lock
+                    .clone()
+                    .unwrap_or_else(|| crate::engine::LockInfo {
+                        step: *step,
+                        log_head: String::new(),
+                        seats: vec![],
+                        lock: String::new(),
+                        reveal: String::new(),
+                        seed: String::new(),
+                    });
+                for c in &contacts {
+                    let view = R::view(&game.state, &Viewer::Seat(c.seat.clone()));
+                    let (kind, subject, body) = if let Some(outcome) = game.outcome() {
+                        let body = report::render(
+                            "game_over",
+                            serde_json::json!({"outcome": outcome.summary, "view": view}),
+                        )?;
+                        // The dice of the final step still go out with the game-over mail.
+                        let dice = render_dice(game, &info, *step)?;
+                        ("over", "Game over".to_string(), format!("{body}\n{dice}"))
+                    } else {
+                        let prompt = self.prompt_text::<R>(game, &c.seat, seats);
+                        let ctx = ResultsCtx {
+                            game: &game.id,
+                            step: *step,
+                            step_title: &game.last_step_title,
+                            view: &view,
+                            prompt: prompt.clone(),
+                            deadline: prompt
+                                .as_ref()
+                                .and_then(|_| self.deadline_text(game, &c.private)),
+                            waiting: game.waiting_for(),
+                            dice: dice_section(&info, &game.last_rolls),
+                        };
+                        let subject = match &prompt {
+                            Some(_) => format!("{} — your orders", view.turn),
+                            None => format!("{} — results", view.turn),
+                        };
+                        ("results", subject, report::render("results", &ctx)?)
+                    };
+                    self.queue_mail(store, game, index, kind, c, &subject, &body, now)?;
+                }
+            }
+            Event::Reminder {
+                step,
+                seat,
+                hours_left,
+                ..
+            } => {
+                if let Some(c) = contacts.iter().find(|c| &c.seat == seat) {
+                    let body = report::render(
+                        "reminder",
+                        serde_json::json!({
+                            "step": step, "step_title": title, "hours_left": hours_left,
+                            "prompt": self.prompt_text::<R>(game, seat, seats).unwrap_or_default(),
+                            "deadline": self.deadline_text(game, &c.private).unwrap_or_default(),
+                            "on_silence": silence_words(game.policy.on_silence),
+                        }),
+                    )?;
+                    self.queue_mail(
+                        store,
+                        game,
+                        index,
+                        "reminder",
+                        c,
+                        &format!("Reminder: orders due in {hours_left} h"),
+                        &body,
+                        now,
+                    )?;
+                }
+            }
+            Event::DeadlineChanged {
+                deadline, reason, ..
+            } => {
+                for c in &contacts {
+                    let body = format!(
+                        "The deadline of step {} ({}) is now {}.\nReason: {reason}\n",
+                        game.step,
+                        title,
+                        fmt_time(*deadline, &c.private.time_zone)
+                    );
+                    self.queue_mail(
+                        store,
+                        game,
+                        index,
+                        "deadline",
+                        c,
+                        "Deadline changed",
+                        &body,
+                        now,
+                    )?;
+                }
+            }
+            Event::Forfeit { seat, .. } => {
+                let summary = game.outcome().map(|o| o.summary).unwrap_or_default();
+                for c in &contacts {
+                    let body = format!(
+                        "{seat} sent no orders by the deadline and forfeits the game.\n\n{summary}\n"
+                    );
+                    self.queue_mail(store, game, index, "over", c, "Game over", &body, now)?;
+                }
+            }
+            Event::Lock { .. } => {}
+        }
+        Ok(())
+    }
+
+    fn prompt_text<R: Ruleset>(
+        &self,
+        game: &Game<R>,
+        seat: &str,
+        _seats: &SeatsFile,
+    ) -> Option<String> {
+        if game.is_over() {
+            return None;
+        }
+        let spec = game.spec();
+        let p = spec.prompts.iter().find(|p| p.seat == seat)?;
+        let mut text = p.question.clone();
+        if !p.required {
+            text.push_str(
+                "\n(Optional: your standing orders cover this step if you send nothing.)",
+            );
+        }
+        if spec.sealed && spec.prompts.len() > 1 {
+            text.push_str(
+                "\nOrders in this step are sealed: nobody sees them before everyone has answered.",
+            );
+        }
+        Some(text)
+    }
+
+    fn deadline_text<R: Ruleset>(&self, game: &Game<R>, who: &SeatPrivate) -> Option<String> {
+        game.deadline.map(|d| fmt_time(d, &who.time_zone))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn queue_mail<R: Ruleset>(
+        &self,
+        store: &GameStore,
+        game: &Game<R>,
+        index: u64,
+        kind: &str,
+        to: &Contact,
+        subject: &str,
+        body: &str,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        let sealed = report::seal(body, &game.id, game.events - 1, &dice::to_hex(&game.head))?;
+        let name = format!("{index:06}-{kind}-{}", to.seat);
+        self.queue_built(store, &name, &to.seat, &to.private, subject, &sealed, now)
+    }
+
+    /// A mail that belongs to no journal event (help, rejection, authentication notice).
+    #[allow(clippy::too_many_arguments)]
+    fn queue_plain(
+        &self,
+        store: &GameStore,
+        name: &str,
+        seat: &str,
+        seats: &SeatsFile,
+        subject: &str,
+        body: &str,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        let Some(private) = seats.seats.get(seat) else {
+            return Ok(());
+        };
+        let text = format!("{}\n\n-- \nDespatch · game {}\n", body.trim_end(), store.id);
+        self.queue_built(store, name, seat, private, subject, &text, now)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn queue_built(
+        &self,
+        store: &GameStore,
+        name: &str,
+        seat: &str,
+        private: &SeatPrivate,
+        subject: &str,
+        text: &str,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        let (local, domain) = self.address();
+        let root = outbound::message_id(&[&store.id, seat, "thread"], &domain);
+        let message_id = outbound::message_id(&[&store.id, seat, name], &domain);
+        let out = Outgoing {
+            to: private.address.clone(),
+            to_name: None,
+            from: format!(
+                "{} <{local}@{domain}>",
+                self.cfg.mail.from_name.replace(['<', '>', '"'], "")
+            ),
+            reply_to: Some(
+                outbound::reply_address(&local, &store.id, seat, &private.token, &domain)
+                    .map_err(|e| anyhow!("reply address for {seat}: {e}"))?,
+            ),
+            subject: format!("[{}] {subject}", store.id),
+            text: text.to_string(),
+            message_id: if name.starts_with("000000-welcome") {
+                root.clone()
+            } else {
+                message_id
+            },
+            in_reply_to: if name.starts_with("000000-welcome") {
+                None
+            } else {
+                Some(root.clone())
+            },
+            references: if name.starts_with("000000-welcome") {
+                vec![]
+            } else {
+                vec![root]
+            },
+            date: now,
+        };
+        let bytes = outbound::build(&out).map_err(|e| anyhow!("building mail {name}: {e}"))?;
+        store.queue(name, &bytes)?;
+        Ok(())
+    }
+
+    /// Delivers every queued mail of every game into the outbound Maildir.
+    pub fn deliver(&self) -> Result<usize> {
+        let mut n = 0;
+        for id in self.data.game_ids()? {
+            let store = self.data.game(&id);
+            for path in store.outbox()? {
+                let bytes = std::fs::read(&path).with_context(|| path.display().to_string())?;
+                let name = format!(
+                    "{}-{}",
+                    id,
+                    path.file_stem()
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_default()
+                );
+                self.outbox.deliver(&bytes, &name)?;
+                store.mark_sent(&path)?;
+                n += 1;
+            }
+        }
+        Ok(n)
+    }
+}
+
+fn contacts<R: Ruleset>(game: &Game<R>, seats: &SeatsFile) -> Vec<Contact> {
+    game.seats
+        .iter()
+        .filter_map(|s| {
+            seats.seats.get(&s.seat).map(|p| Contact {
+                seat: s.seat.clone(),
+                private: p.clone(),
+            })
+        })
+        .collect()
+}
+
+fn dice_section(info: &crate::engine::LockInfo, rolls: &[dice::Roll]) -> DiceSection {
+    DiceSection {
+        lock: info.lock.clone(),
+        reveal: info.reveal.clone(),
+        seed: info.seed.clone(),
+        log_head: info.log_head.clone(),
+        seats: info.seats.clone(),
+        rolls: rolls.iter().map(RollRow::from_roll).collect(),
+    }
+}
+
+fn render_dice<R: Ruleset>(
+    game: &Game<R>,
+    info: &crate::engine::LockInfo,
+    step: u64,
+) -> Result<String> {
+    let view = crate::engine::View {
+        viewer: Viewer::Spectator,
+        scenario: String::new(),
+        turn: String::new(),
+        log: vec![],
+        board: vec![],
+        sections: vec![],
+        data: serde_json::Value::Null,
+    };
+    let ctx = ResultsCtx {
+        game: &game.id,
+        step,
+        step_title: "",
+        view: &view,
+        prompt: None,
+        deadline: None,
+        waiting: vec![],
+        dice: dice_section(info, &game.last_rolls),
+    };
+    let full = report::render("results", &ctx)?;
+    Ok(full[full.find("DICE (").unwrap_or(0)..].to_string())
+}
+
+fn problems_ctx(p: &[Rejected]) -> Vec<serde_json::Value> {
+    p.iter()
+        .map(|r| serde_json::json!({"line": r.line, "text": r.text, "reason": r.reason, "hint": r.hint}))
+        .collect()
+}
+
+fn silence_words(s: Silence) -> &'static str {
+    match s {
+        Silence::StandingOrders => {
+            "your standing orders apply (or nothing is ordered), recorded as no move received"
+        }
+        Silence::Pass => "you pass this step",
+        Silence::WaitForGm => "the game waits for the organiser",
+        Silence::Forfeit => "you forfeit the game",
+    }
+}
+
+pub fn fmt_time(t: DateTime<Utc>, tz: &str) -> String {
+    match tz.parse::<chrono_tz::Tz>() {
+        Ok(z) => t
+            .with_timezone(&z)
+            .format("%A %-d %B %Y, %H:%M %Z")
+            .to_string(),
+        Err(_) => t.format("%A %-d %B %Y, %H:%M UTC").to_string(),
+    }
+}
+
+/// The first section of an order reference (up to its second heading), for the welcome mail.
+fn reference_summary(reference: &str) -> String {
+    let mut out = Vec::new();
+    let mut headings = 0;
+    for line in reference.lines() {
+        if line.starts_with("## ") {
+            headings += 1;
+            if headings > 2 {
+                break;
+            }
+        }
+        out.push(line);
+    }
+    let mut s = out.join("\n");
+    if s.len() > 4000 {
+        s.truncate(s[..4000].rfind('\n').unwrap_or(4000));
+        s.push_str("\n…(send HELP for the rest)");
+    }
+    s
+}
+
+fn list_scenarios(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir.join("scenarios"))
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter_map(|e| {
+                    let p = e.path();
+                    if p.extension()? != "toml" {
+                        return None;
+                    }
+                    Some(p.file_stem()?.to_string_lossy().into_owned())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+fn sha(b: &[u8]) -> dice::Hash {
+    use sha2::Digest;
+    sha2::Sha256::digest(b).into()
+}
+
+fn short(message_id: &str) -> String {
+    dice::to_hex(&sha(message_id.as_bytes()))[..16].to_string()
+}
+
+/// Constant-time comparison for secrets.
+fn ct_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Paths a newcomer needs after a run.
+pub fn describe(cfg: &Config) -> Vec<(String, PathBuf)> {
+    vec![
+        ("inbox Maildir".into(), cfg.mail.inbox.clone()),
+        ("outbox Maildir".into(), cfg.mail.outbox.clone()),
+        ("game store".into(), cfg.data_dir.join("games")),
+    ]
+}

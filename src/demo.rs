@@ -1,0 +1,445 @@
+//! `despatch demo`: two scripted admirals play Naval RJW through the real pipeline. They read the
+//! mails Despatch delivered to them, reply into the inbox Maildir as a mail client would (quoted
+//! text, signatures, one HTML-only mail, one typo, one re-delivery), and the daemon processes them.
+//! The scripted players are the only part that is not the real thing.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use chrono::{DateTime, Duration, Utc};
+use mail_parser::{Address, MessageParser};
+
+use crate::config::{Config, DEFAULT_CONFIG};
+use crate::daemon::{Daemon, Intake};
+use crate::engine::{Game, Ruleset};
+use crate::mail::maildir::Maildir;
+use crate::rulesets::naval_rjw::NavalRjw;
+use crate::rulesets::naval_rjw::state::Phase;
+
+const GAME: &str = "yellow-sea";
+
+/// A scripted player: an address and the last Despatch mail it received.
+struct Player {
+    seat: &'static str,
+    address: &'static str,
+    signature: &'static str,
+    last: Option<Received>,
+    sent: u32,
+}
+
+#[derive(Clone)]
+struct Received {
+    message_id: String,
+    reply_to: String,
+    subject: String,
+    text: String,
+}
+
+fn first_address(a: Option<&Address>) -> Option<String> {
+    a?.first()?.address().map(|s| s.to_string())
+}
+
+/// Reads every mail in the outbound Maildir addressed to `who`, newest last.
+fn inbox_of(outbox: &Path, who: &str) -> Result<Vec<Received>> {
+    let mut files: Vec<PathBuf> = ["new", "cur"]
+        .iter()
+        .filter_map(|d| std::fs::read_dir(outbox.join(d)).ok())
+        .flat_map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()))
+        .collect();
+    // Names start with the game and the journal index, so the order is the order of events.
+    files.sort_by_key(|p| p.file_name().map(|n| n.to_os_string()));
+    let mut out = Vec::new();
+    for p in files {
+        let bytes = std::fs::read(&p)?;
+        let Some(m) = MessageParser::default().parse(&bytes) else {
+            continue;
+        };
+        if first_address(m.to()).as_deref() != Some(who) {
+            continue;
+        }
+        out.push(Received {
+            message_id: m.message_id().unwrap_or_default().to_string(),
+            reply_to: first_address(m.reply_to()).unwrap_or_default(),
+            subject: m.subject().unwrap_or_default().to_string(),
+            text: m.body_text(0).map(|t| t.into_owned()).unwrap_or_default(),
+        });
+    }
+    Ok(out)
+}
+
+fn quote(text: &str) -> String {
+    text.lines()
+        .take(30)
+        .map(|l| {
+            if l.is_empty() {
+                ">".to_string()
+            } else {
+                format!("> {l}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A reply as Thunderbird would write it: orders on top, attribution, quoted mail, signature.
+fn reply(
+    p: &Player,
+    to: &Received,
+    body: &str,
+    message_id: &str,
+    date: DateTime<Utc>,
+    html_only: bool,
+) -> Vec<u8> {
+    let subject = if to.subject.starts_with("Re: ") {
+        to.subject.clone()
+    } else {
+        format!("Re: {}", to.subject)
+    };
+    let mut m = String::new();
+    let _ = write!(
+        m,
+        "Message-ID: <{message_id}>\r\nDate: {}\r\nFrom: {} <{}>\r\nTo: {}\r\nSubject: {subject}\r\nIn-Reply-To: <{}>\r\nReferences: <{}>\r\nMIME-Version: 1.0\r\nUser-Agent: Mozilla Thunderbird\r\n",
+        date.to_rfc2822(),
+        p.signature,
+        p.address,
+        to.reply_to,
+        to.message_id,
+        to.message_id
+    );
+    if html_only {
+        let html_body: String = body
+            .lines()
+            .map(|l| {
+                format!(
+                    "<div>{}</div>",
+                    l.replace('&', "&amp;").replace('<', "&lt;")
+                )
+            })
+            .collect();
+        let _ = write!(
+            m,
+            "Content-Type: text/html; charset=UTF-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n<html><body>{html_body}<div><br></div><blockquote type=\"cite\">earlier mail</blockquote></body></html>\r\n"
+        );
+    } else {
+        let _ = write!(
+            m,
+            "Content-Type: text/plain; charset=UTF-8; format=flowed\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{}\r\n\r\nOn {}, Despatch wrote:\r\n{}\r\n\r\n-- \r\n{}\r\n",
+            body.replace('\n', "\r\n"),
+            date.format("%d/%m/%Y %H:%M"),
+            quote(&to.text).replace('\n', "\r\n"),
+            p.signature
+        );
+    }
+    m.into_bytes()
+}
+
+/// Emails the players sent, by player turn.
+#[derive(Default)]
+struct Tally {
+    /// (turn, active side) → emails per seat.
+    by_turn: BTreeMap<u32, (String, BTreeMap<String, u32>)>,
+    rejected: u32,
+    duplicates: u32,
+    help: u32,
+}
+
+pub fn demo_config(dir: &Path) -> Result<Config> {
+    let games = if Path::new("games/naval-rjw/ruleset.toml").exists() {
+        std::env::current_dir()?.join("games")
+    } else {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games")
+    };
+    let mut cfg = Config::parse(DEFAULT_CONFIG, &dir.join("config.toml"))?;
+    cfg.games.games_dir = games;
+    Ok(cfg)
+}
+
+/// Plays the demo game and returns the report to print.
+pub fn run_demo(dir: &Path, scenario: &str, max_steps: u64) -> Result<String> {
+    if dir.exists() {
+        // Only ever wipe a folder this command made, never an arbitrary one.
+        if !dir.join(".despatch-demo").exists() {
+            bail!(
+                "{} exists and was not made by `despatch demo`; choose another --dir",
+                dir.display()
+            );
+        }
+        std::fs::remove_dir_all(dir).with_context(|| dir.display().to_string())?;
+    }
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join(".despatch-demo"), "made by despatch demo\n")?;
+    let dir = dir.canonicalize()?;
+    let cfg = demo_config(&dir)?;
+    std::fs::write(dir.join("config.toml"), demo_config_text(&cfg))?;
+    let daemon = Daemon::new(cfg.clone())?;
+    let mut players = [
+        Player {
+            seat: "japan",
+            address: "togo@mikasa.example",
+            signature: "Admiral Togo Heihachiro",
+            last: None,
+            sent: 0,
+        },
+        Player {
+            seat: "russia",
+            address: "vitgeft@tsesarevich.example",
+            signature: "Rear-Admiral V. K. Vitgeft",
+            last: None,
+            sent: 0,
+        },
+    ];
+    // Real time: mail dates before 1970 are not representable, and the deadlines must look real.
+    let mut now = Utc::now();
+    {
+        let _lock = daemon.data.lock()?;
+        daemon.create_game(
+            GAME,
+            "naval-rjw",
+            scenario,
+            &players
+                .iter()
+                .map(|p| (p.seat.to_string(), p.address.to_string()))
+                .collect::<Vec<_>>(),
+            now,
+        )?;
+    }
+    daemon.deliver()?;
+    let inbox = Maildir::open_or_create(&cfg.mail.inbox)?;
+    let store = daemon.data.game(GAME);
+    let mut tally = Tally::default();
+    let mut mail_no = 0u32;
+    let mut html_sent = false;
+    let mut typo_sent = false;
+    let mut help_sent = false;
+    let mut standing_sent = false;
+    loop {
+        let game: Game<NavalRjw> = store.load()?;
+        if game.is_over() || game.step > max_steps {
+            break;
+        }
+        let waiting = game.waiting_for();
+        if waiting.is_empty() {
+            bail!(
+                "the demo game is stuck at step {} with nobody to ask",
+                game.step
+            );
+        }
+        for p in players.iter_mut() {
+            if !waiting.iter().any(|w| w == p.seat) {
+                continue;
+            }
+            let got = inbox_of(&cfg.mail.outbox, p.address)?;
+            let Some(last) = got.last().cloned() else {
+                bail!("{} has received no mail to reply to", p.seat);
+            };
+            p.last = Some(last.clone());
+            now += Duration::minutes(20);
+            mail_no += 1;
+            let id = format!(
+                "demo-{mail_no}@{}",
+                p.address.split('@').nth(1).unwrap_or("example")
+            );
+            let deliver = |bytes: &[u8], name: &str| inbox.deliver(bytes, name);
+            if !help_sent && p.seat == "russia" {
+                help_sent = true;
+                let help = reply(p, &last, "HELP", &format!("help-{id}"), now, false);
+                deliver(&help, &format!("help-{mail_no}"))?;
+                tally.help += 1;
+            }
+            let mut orders =
+                NavalRjw::sample_orders(&game.state, p.seat, game.step * 7 + mail_no as u64);
+            // Russia sets standing fire orders at its first fire step: from then on it is never
+            // asked to fire, so Japan's turns need one email (the measured figure below).
+            if p.seat == "russia" && !standing_sent && game.state.phase == Phase::Fire {
+                standing_sent = true;
+                orders = format!("STANDING FIRE NEAREST\n{orders}");
+            }
+            if !typo_sent && game.state.phase == Phase::Manoeuvre {
+                typo_sent = true;
+                let bad = format!("TRUN Mikasa PORT 45\n{orders}MOVE Mikasaa 99\n");
+                let b = reply(p, &last, &bad, &format!("typo-{id}"), now, false);
+                deliver(&b, &format!("typo-{mail_no}"))?;
+                daemon.run_once(now)?;
+                tally.rejected += 1;
+                *tally
+                    .by_turn
+                    .entry(turn_of(&game))
+                    .or_insert_with(|| (active_of(&game), BTreeMap::new()))
+                    .1
+                    .entry(p.seat.to_string())
+                    .or_default() += 1;
+            }
+            let html = !html_sent && game.step > 3;
+            html_sent |= html;
+            let bytes = reply(p, &last, &orders, &id, now, html);
+            deliver(&bytes, &format!("order-{mail_no}"))?;
+            p.sent += 1;
+            *tally
+                .by_turn
+                .entry(turn_of(&game))
+                .or_insert_with(|| (active_of(&game), BTreeMap::new()))
+                .1
+                .entry(p.seat.to_string())
+                .or_default() += 1;
+            if mail_no == 5 {
+                // The same mail delivered twice (a client retry, a re-fetch): it must change nothing.
+                deliver(&bytes, &format!("order-{mail_no}-again"))?;
+            }
+        }
+        now += Duration::minutes(5);
+        let pass = daemon.run_once(now)?;
+        tally.duplicates += pass
+            .processed
+            .iter()
+            .filter(|i| matches!(i, Intake::Duplicate))
+            .count() as u32;
+        if pass.processed.iter().any(|i| {
+            matches!(
+                i,
+                Intake::Rejected { .. } | Intake::Unknown(_) | Intake::Unauthenticated { .. }
+            )
+        }) {
+            let bad: Vec<_> = pass
+                .processed
+                .iter()
+                .filter(|i| {
+                    !matches!(
+                        i,
+                        Intake::Accepted { .. } | Intake::Duplicate | Intake::Help { .. }
+                    )
+                })
+                .collect();
+            bail!(
+                "the demo's scripted orders were not all accepted at step {}: {bad:?}",
+                game.step
+            );
+        }
+    }
+    report(&dir, &cfg, &store, &tally, &players)
+}
+
+/// The player turn a mail belongs to; the set-up step is turn 0.
+fn turn_of(game: &Game<NavalRjw>) -> u32 {
+    if game.state.phase == Phase::Setup {
+        0
+    } else {
+        game.state.turn
+    }
+}
+
+fn active_of(game: &Game<NavalRjw>) -> String {
+    if game.state.phase == Phase::Setup {
+        "both".into()
+    } else {
+        game.state.active.clone()
+    }
+}
+
+fn demo_config_text(cfg: &Config) -> String {
+    DEFAULT_CONFIG.replace(
+        "games_dir = \"games\"",
+        &format!("games_dir = \"{}\"", cfg.games.games_dir.display()),
+    )
+}
+
+fn report(
+    dir: &Path,
+    cfg: &Config,
+    store: &crate::store::GameStore,
+    tally: &Tally,
+    players: &[Player],
+) -> Result<String> {
+    let game: Game<NavalRjw> = store.load()?;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Despatch demo: Naval RJW, game `{GAME}` ({}).",
+        game.scenario
+    );
+    match game.outcome() {
+        Some(o) => {
+            let _ = writeln!(s, "Result after {} steps: {}", game.step - 1, o.summary);
+        }
+        None => {
+            let _ = writeln!(s, "Stopped after {} steps without a result.", game.step - 1);
+        }
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "Emails the players sent, per player turn (order mails; the one typo counted):"
+    );
+    let _ = writeln!(
+        s,
+        "  turn  active   japan  russia  total   (turn 0 = the set-up step)"
+    );
+    let mut one = (0u32, 0u32);
+    let mut two = (0u32, 0u32);
+    for (turn, (active, seats)) in &tally.by_turn {
+        let j = seats.get("japan").copied().unwrap_or(0);
+        let r = seats.get("russia").copied().unwrap_or(0);
+        let _ = writeln!(s, "  {turn:>4}  {active:<7}  {j:>5}  {r:>6}  {:>5}", j + r);
+        if *turn > 0 {
+            if active == "japan" {
+                one = (one.0 + 1, one.1 + j + r);
+            } else {
+                two = (two.0 + 1, two.1 + j + r);
+            }
+        }
+    }
+    if one.0 > 0 && two.0 > 0 {
+        let _ = writeln!(
+            s,
+            "  Japan's turns (Russia has standing fire orders): {:.2} emails per player turn.",
+            one.1 as f64 / one.0 as f64
+        );
+        let _ = writeln!(
+            s,
+            "  Russia's turns (Japan answers every fire step):  {:.2} emails per player turn.",
+            two.1 as f64 / two.0 as f64
+        );
+    }
+    let _ = writeln!(
+        s,
+        "  Also sent: {} HELP request, {} mail with bad orders (rejected, nothing applied), and one re-delivered mail ({} ignored as already processed).",
+        tally.help, tally.rejected, tally.duplicates
+    );
+    let total: u32 = players.iter().map(|p| p.sent).sum();
+    let _ = writeln!(s, "  Order mails accepted: {total}.");
+    let _ = writeln!(s);
+    let _ = writeln!(s, "Where things are:");
+    let _ = writeln!(
+        s,
+        "  mails Despatch sent    {}   (open with: neomutt -f {})",
+        cfg.mail.outbox.display(),
+        cfg.mail.outbox.display()
+    );
+    let _ = writeln!(s, "  mails the players sent {}", cfg.mail.inbox.display());
+    let _ = writeln!(s, "  the game store         {}", store.dir.display());
+    let _ = writeln!(
+        s,
+        "  configuration          {}",
+        dir.join("config.toml").display()
+    );
+    let _ = writeln!(s);
+    let _ = writeln!(s, "Check every roll:");
+    let _ = writeln!(
+        s,
+        "  despatch verify {}            (the journal: chain, onion, locks, rolls, replay)",
+        store.dir.display()
+    );
+    let _ = writeln!(
+        s,
+        "  despatch verify {}   (the mails alone, as a player would)",
+        cfg.mail.outbox.display()
+    );
+    let _ = writeln!(s, "See the board as one side does:");
+    let _ = writeln!(
+        s,
+        "  despatch --config {} show {GAME} --as russia",
+        dir.join("config.toml").display()
+    );
+    Ok(s)
+}

@@ -1,0 +1,213 @@
+//! Outbound mail building: one reply as RFC 5322 bytes, threaded and marked as automatic.
+//! Pure: it never reads the clock (the date comes in), never sends and never touches the disk.
+
+use std::time::SystemTime;
+
+use chrono::{DateTime, Utc};
+use lettre::Message;
+use lettre::message::header::{HeaderName, HeaderValue};
+use lettre::message::{Mailbox, SinglePart};
+use sha2::{Digest, Sha256};
+
+use super::inbound::{is_game_id, is_seat_id, is_token};
+
+/// One mail to one recipient. Ids are bare (`abc@host`); `build` adds the angle brackets.
+/// `from` and `reply_to` may carry a display name (`Despatch <despatch@club.example>`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outgoing {
+    pub to: String,
+    pub to_name: Option<String>,
+    pub from: String,
+    pub reply_to: Option<String>,
+    pub subject: String,
+    pub text: String,
+    pub message_id: String,
+    pub in_reply_to: Option<String>,
+    pub references: Vec<String>,
+    pub date: DateTime<Utc>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error("invalid {field} address {value:?}")]
+    Address { field: &'static str, value: String },
+    #[error("invalid {field} message id {value:?}")]
+    MessageId { field: &'static str, value: String },
+    #[error("{0:?} cannot go into a reply address")]
+    RouteId(String),
+    #[error("cannot build the message: {0}")]
+    Message(#[from] lettre::error::Error),
+}
+
+/// Builds the mail: a single text/plain UTF-8 part, `Auto-Submitted: auto-replied` (RFC 3834,
+/// so well-behaved responders never answer us) and `X-Auto-Response-Suppress: All` (Exchange).
+pub fn build(o: &Outgoing) -> Result<Vec<u8>, BuildError> {
+    let to_address: lettre::Address = o.to.trim().parse().map_err(|_| BuildError::Address {
+        field: "To",
+        value: o.to.clone(),
+    })?;
+    let to = Mailbox::new(o.to_name.as_deref().map(one_line), to_address);
+    let from: Mailbox = o.from.trim().parse().map_err(|_| BuildError::Address {
+        field: "From",
+        value: o.from.clone(),
+    })?;
+    check_id("Message-ID", &o.message_id)?;
+
+    let mut builder = Message::builder()
+        .from(from)
+        .to(to)
+        .subject(one_line(&o.subject))
+        .date(SystemTime::from(o.date))
+        .message_id(Some(format!("<{}>", o.message_id)));
+    if let Some(reply_to) = &o.reply_to {
+        let mailbox: Mailbox = reply_to.trim().parse().map_err(|_| BuildError::Address {
+            field: "Reply-To",
+            value: reply_to.clone(),
+        })?;
+        builder = builder.reply_to(mailbox);
+    }
+    if let Some(parent) = &o.in_reply_to {
+        check_id("In-Reply-To", parent)?;
+        builder = builder.in_reply_to(format!("<{parent}>"));
+    }
+    if !o.references.is_empty() {
+        for id in &o.references {
+            check_id("References", id)?;
+        }
+        let refs: Vec<String> = o.references.iter().map(|id| format!("<{id}>")).collect();
+        builder = builder.references(refs.join(" "));
+    }
+    builder = builder
+        .raw_header(HeaderValue::new(
+            HeaderName::new_from_ascii_str("Auto-Submitted"),
+            "auto-replied".to_string(),
+        ))
+        .raw_header(HeaderValue::new(
+            HeaderName::new_from_ascii_str("X-Auto-Response-Suppress"),
+            "All".to_string(),
+        ));
+    let message = builder.singlepart(SinglePart::plain(o.text.clone()))?;
+    Ok(message.formatted())
+}
+
+/// A deterministic Message-ID (bare, without `<>`): the first 32 hex digits of the SHA-256 of
+/// the length-prefixed parts, `@domain`. The same parts (game, seat, step, kind…) always give
+/// the same id, so a resent mail is recognisably the same mail.
+pub fn message_id(parts: &[&str], domain: &str) -> String {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        // Length prefixes keep ["ab", "c"] and ["a", "bc"] apart.
+        hasher.update((part.len() as u64).to_be_bytes());
+        hasher.update(part.as_bytes());
+    }
+    let digest = hex::encode(hasher.finalize());
+    format!("{}@{domain}", &digest[..32])
+}
+
+/// The per-seat reply address `<local_part>+<game>.<seat>.<token>@<domain>` that
+/// [`super::inbound::route`] reads back, so a plain reply carries game, seat and secret.
+pub fn reply_address(
+    local_part: &str,
+    game: &str,
+    seat: &str,
+    token: &str,
+    domain: &str,
+) -> Result<String, BuildError> {
+    for (ok, value) in [
+        (is_game_id(game), game),
+        (is_seat_id(seat), seat),
+        (is_token(token), token),
+    ] {
+        if !ok {
+            return Err(BuildError::RouteId(value.to_string()));
+        }
+    }
+    Ok(format!("{local_part}+{game}.{seat}.{token}@{domain}"))
+}
+
+fn one_line(s: &str) -> String {
+    s.split(['\r', '\n'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn check_id(field: &'static str, id: &str) -> Result<(), BuildError> {
+    let ok = id
+        .split_once('@')
+        .is_some_and(|(l, d)| !l.is_empty() && !d.is_empty())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_graphic() && b != b'<' && b != b'>');
+    if ok {
+        Ok(())
+    } else {
+        Err(BuildError::MessageId {
+            field,
+            value: id.to_string(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Outgoing {
+        Outgoing {
+            to: "togo@example.jp".into(),
+            to_name: Some("Heihachiro Togo".into()),
+            from: "Despatch <despatch@club.example>".into(),
+            reply_to: Some("despatch+tsushima-1.japan.k3y@club.example".into()),
+            subject: "[tsushima-1] Turn 3:\r\n orders received".into(),
+            text: "Turn 3 orders received.\n".into(),
+            message_id: message_id(&["tsushima-1", "japan", "receipt", "3"], "club.example"),
+            in_reply_to: Some("CAF00@mail.gmail.com".into()),
+            references: vec!["a1@club.example".into(), "CAF00@mail.gmail.com".into()],
+            date: DateTime::parse_from_rfc3339("2024-06-03T10:02:00Z")
+                .map(|d| d.with_timezone(&Utc))
+                .unwrap_or_default(),
+        }
+    }
+
+    #[test]
+    fn message_ids_are_deterministic_and_separated() {
+        let a = message_id(&["ab", "c"], "club.example");
+        assert_eq!(a, message_id(&["ab", "c"], "club.example"));
+        assert_ne!(a, message_id(&["a", "bc"], "club.example"));
+        assert_eq!(a.len(), 32 + "@club.example".len());
+    }
+
+    #[test]
+    fn built_mail_carries_threading_and_auto_headers() {
+        let raw = String::from_utf8(build(&sample()).expect("builds")).expect("ascii");
+        for needle in [
+            "Auto-Submitted: auto-replied\r\n",
+            "X-Auto-Response-Suppress: All\r\n",
+            "In-Reply-To: <CAF00@mail.gmail.com>\r\n",
+            "References: <a1@club.example> <CAF00@mail.gmail.com>\r\n",
+            "Date: Mon, 03 Jun 2024 10:02:00 +0000\r\n",
+            "Subject: [tsushima-1] Turn 3: orders received\r\n",
+            "Content-Type: text/plain; charset=utf-8\r\n",
+        ] {
+            assert!(raw.contains(needle), "missing {needle:?} in\n{raw}");
+        }
+        assert!(!raw.contains("Precedence"));
+    }
+
+    #[test]
+    fn bad_ids_and_addresses_are_errors() {
+        let mut o = sample();
+        o.in_reply_to = Some("<x@y>".into());
+        assert!(matches!(build(&o), Err(BuildError::MessageId { .. })));
+        let mut o = sample();
+        o.to = "not an address".into();
+        assert!(matches!(build(&o), Err(BuildError::Address { .. })));
+        assert!(reply_address("despatch", "Tsushima", "japan", "k3y", "x").is_err());
+        assert_eq!(
+            reply_address("despatch", "tsushima-1", "japan", "k3y", "club.example").ok(),
+            Some("despatch+tsushima-1.japan.k3y@club.example".to_string())
+        );
+    }
+}

@@ -1,0 +1,413 @@
+//! The opening state from ruleset and scenario data, and the Setup step's resolution
+//! (nominations, pre-game minefields, the scouting roll R21, the first CP roll).
+//! It checks data, never player text (orders.rs does that).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::board::tabletop::{Hull, Pt};
+use crate::dice::{Dice, Faces};
+use crate::engine::{LogLine, Submitted};
+
+use super::command;
+use super::data::{parse_ruleset, parse_scenario};
+use super::state::{Fate, Fleet, Group, Minefield, NavalState, Order, Orders, Phase, Ship};
+
+/// Builds the opening state. `seats` must be the scenario's side ids in scenario order.
+pub fn new_state(
+    ruleset_toml: &str,
+    scenario_toml: &str,
+    seats: &[String],
+) -> Result<NavalState, String> {
+    let data = parse_ruleset(ruleset_toml)?;
+    let sc = parse_scenario(scenario_toml)?;
+    let ids: Vec<String> = sc.sides.iter().map(|s| s.id.clone()).collect();
+    if sc.sides.len() != 2 {
+        return Err(format!(
+            "scenario: a naval game has two sides, found {}",
+            sc.sides.len()
+        ));
+    }
+    if seats != ids.as_slice() {
+        return Err(format!(
+            "seats must be the scenario's sides in order: expected [{}], got [{}]",
+            ids.join(", "),
+            seats.join(", ")
+        ));
+    }
+    if !(sc.width > 0.0 && sc.height > 0.0) {
+        return Err("scenario: the table must have a positive width and height".into());
+    }
+    if sc.max_turns == 0 {
+        return Err("scenario: max_turns must be at least 1".into());
+    }
+    if let Some(first) = &sc.first
+        && !ids.contains(first)
+    {
+        return Err(format!("scenario: first = \"{first}\" is not a side"));
+    }
+    for class in [
+        super::data::ShipClass::DD,
+        super::data::ShipClass::CL,
+        super::data::ShipClass::CA,
+        super::data::ShipClass::BB,
+    ] {
+        if !data.classes.contains_key(&class) {
+            return Err(format!("ruleset.toml: classes.{} is missing", class.abbr()));
+        }
+    }
+    let mut names = BTreeSet::new();
+    let mut fleets = Vec::new();
+    let mut ships = Vec::new();
+    let mut groups = Vec::new();
+    for side in &sc.sides {
+        let cruise = side
+            .cruise
+            .unwrap_or_else(|| data.rules.get("cruise").map(|n| n.get()).unwrap_or(3.0));
+        for s in &side.ships {
+            if s.name.trim().is_empty() {
+                return Err(format!("scenario: a ship of {} has no name", side.id));
+            }
+            if !names.insert(super::orders::normalise(&s.name)) {
+                return Err(format!("scenario: ship name `{}` is used twice", s.name));
+            }
+            if !(0.0..=sc.width).contains(&s.x) || !(0.0..=sc.height).contains(&s.y) {
+                return Err(format!("scenario: {} starts off the table", s.name));
+            }
+            ships.push(Ship {
+                name: s.name.clone(),
+                side: side.id.clone(),
+                class: s.class,
+                hull: Hull {
+                    centre: Pt { x: s.x, y: s.y },
+                    heading: s.heading.rem_euclid(360.0),
+                    length: data.classes[&s.class].hull_length.get(),
+                },
+                obsolete: s.obsolete,
+                minelayer: s.minelayer,
+                minesweeper: s.minesweeper,
+                foul_bottom: s.foul_bottom,
+                note: s.note.clone(),
+                fate: Fate::Afloat,
+                hit_markers: 0,
+                critical_marker: false,
+                criticals: vec![],
+                mine_crippled: false,
+                moved: false,
+                halted: false,
+                anchored: false,
+                smoke: false,
+                rescue: None,
+                capturing: None,
+                captured_by: None,
+                path: vec![],
+            });
+        }
+        let own = |n: &str| side.ships.iter().find(|s| s.name == n);
+        for (role, n) in [("flagship", &side.flagship), ("second", &side.second)] {
+            match own(n) {
+                Some(s) if s.class.is_capital() => {}
+                Some(_) => {
+                    return Err(format!(
+                        "scenario: {role} {n} of {} is not a capital ship",
+                        side.id
+                    ));
+                }
+                None => return Err(format!("scenario: {role} {n} is not a ship of {}", side.id)),
+            }
+        }
+        if side.flagship == side.second {
+            return Err(format!(
+                "scenario: {} has the same flagship and second",
+                side.id
+            ));
+        }
+        let mut grouped = BTreeSet::new();
+        for (g, flotilla) in side
+            .lines
+            .iter()
+            .map(|g| (g, false))
+            .chain(side.flotillas.iter().map(|g| (g, true)))
+        {
+            for n in &g.ships {
+                let Some(s) = own(n) else {
+                    return Err(format!(
+                        "scenario: {} in {} is not a ship of {}",
+                        n, g.name, side.id
+                    ));
+                };
+                if s.class.is_capital() == flotilla {
+                    return Err(format!(
+                        "scenario: {n} in {}: battle lines are capital ships, flotillas destroyers",
+                        g.name
+                    ));
+                }
+                if !grouped.insert(n.clone()) {
+                    return Err(format!("scenario: {n} is in two lines or flotillas"));
+                }
+            }
+            if g.ships.is_empty() {
+                return Err(format!("scenario: {} has no ships", g.name));
+            }
+            groups.push(Group {
+                name: g.name.clone(),
+                side: side.id.clone(),
+                ships: g.ships.clone(),
+                formation: g.formation,
+                flotilla,
+            });
+        }
+        fleets.push(Fleet {
+            side: side.id.clone(),
+            name: side.name.clone(),
+            leadership: side.leadership,
+            crews: side.crews,
+            capital_gunnery_bonus: side.capital_gunnery_bonus,
+            coal_limited: side.coal_limited,
+            cruise,
+            withdrawal_heading: side.withdrawal_heading,
+            flagship: Some(side.flagship.clone()),
+            second: Some(side.second.clone()),
+            flagship_lost: false,
+            withdrawal: false,
+            chase: false,
+            standing_fire: None,
+            rescue_owed: vec![],
+        });
+    }
+    let mut minefields = Vec::new();
+    for (i, m) in sc.minefields.iter().enumerate() {
+        if !ids.contains(&m.owner) {
+            return Err(format!(
+                "scenario: minefield owner `{}` is not a side",
+                m.owner
+            ));
+        }
+        minefields.push(Minefield {
+            id: format!("M{}", i + 1),
+            owner: m.owner.clone(),
+            centre: Pt { x: m.x, y: m.y },
+            heading: m.heading,
+            genuine: m.genuine,
+            laid_in_play: false,
+            revealed: false,
+        });
+    }
+    let state = NavalState {
+        data,
+        scenario_name: sc.name.clone(),
+        scenario_date: sc.date.clone(),
+        width: sc.width,
+        height: sc.height,
+        max_turns: sc.max_turns,
+        limited_ammunition: sc.limited_ammunition,
+        high_sea_state: sc.high_sea_state,
+        seat_order: ids,
+        fleets,
+        ships,
+        groups,
+        minefields,
+        phase: Phase::Setup,
+        turn: 1,
+        // Empty until the set-up step: the scouting roll decides (R21).
+        active: sc.first.clone().unwrap_or_default(),
+        cp_rolled: 0,
+        cp_left: 0,
+        pending_fire: None,
+        log: vec![LogLine::public(format!(
+            "{} — {}. {}",
+            sc.name, sc.date, sc.description
+        ))],
+        outcome: None,
+    };
+    // Every rule name the code reads must be present, so a bad data file fails here, not mid-game.
+    for name in REQUIRED_RULES {
+        if !state.data.rules.contains_key(*name) {
+            return Err(format!("ruleset.toml: rules.{name} is missing"));
+        }
+    }
+    Ok(state)
+}
+
+const REQUIRED_RULES: &[&str] = &[
+    "command_radius",
+    "command_surcharge",
+    "cruise",
+    "rescue_radius",
+    "rescue_proximity",
+    "rescue_turns",
+    "alongside",
+    "minefield_length",
+    "minefield_width",
+    "sweep_reach",
+    "lay_astern",
+    "dummies_per_genuine",
+    "pregame_genuine_max",
+    "withdrawal_cost",
+    "chase_cost",
+    "formation_cost",
+    "join_reach",
+    "join_heading",
+    "flotilla_spacing",
+    "collision_touch",
+    "collision_clear",
+    "cp_subtract",
+    "poor_cp_subtract",
+    "fresh_cp_bonus",
+    "flagship_lost_cp",
+    "max_supporters",
+];
+
+/// The set-up step: nominations, pre-game minefields, standing orders, scouting, first CP roll.
+pub fn resolve_setup(
+    state: &mut NavalState,
+    subs: &BTreeMap<String, Submitted<Orders>>,
+    dice: &mut Dice,
+) {
+    let seats = state.seat_order.clone();
+    for seat in &seats {
+        let orders: &[Order] = match subs.get(seat) {
+            Some(Submitted::Orders(o)) => o,
+            _ => &[],
+        };
+        let side_name = fleet_name(state, seat);
+        let mut placed = Vec::new();
+        for o in orders {
+            match o {
+                Order::Flagship(n) => {
+                    if let Some(f) = state.fleets.iter_mut().find(|f| f.side == *seat) {
+                        if f.second.as_deref() == Some(n.as_str()) {
+                            f.second = f.flagship.clone();
+                        }
+                        f.flagship = Some(n.clone());
+                    }
+                }
+                Order::Second(n) => {
+                    if let Some(f) = state.fleets.iter_mut().find(|f| f.side == *seat) {
+                        f.second = Some(n.clone());
+                    }
+                }
+                Order::Minefield {
+                    genuine,
+                    at,
+                    heading,
+                } => {
+                    let id = format!("M{}", state.minefields.len() + 1);
+                    state.minefields.push(Minefield {
+                        id: id.clone(),
+                        owner: seat.clone(),
+                        centre: *at,
+                        heading: *heading,
+                        genuine: *genuine,
+                        laid_in_play: false,
+                        revealed: false,
+                    });
+                    placed.push((id, *genuine));
+                }
+                Order::Standing(s) => {
+                    if let Some(f) = state.fleets.iter_mut().find(|f| f.side == *seat) {
+                        f.standing_fire = *s;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let f = state.fleets.iter().find(|f| f.side == *seat);
+        let (flag, second) = f
+            .map(|f| {
+                (
+                    f.flagship.clone().unwrap_or_default(),
+                    f.second.clone().unwrap_or_default(),
+                )
+            })
+            .unwrap_or_default();
+        state.log.push(LogLine::public(format!(
+            "{side_name}: flagship {flag}, second-in-command {second}."
+        )));
+        if !placed.is_empty() {
+            let ids: Vec<&str> = placed.iter().map(|p| p.0.as_str()).collect();
+            state.log.push(LogLine::public(format!(
+                "{side_name} places {} minefield marker(s): {}.",
+                placed.len(),
+                ids.join(", ")
+            )));
+            let detail: Vec<String> = placed
+                .iter()
+                .map(|(id, g)| format!("{id} {}", if *g { "genuine" } else { "dummy" }))
+                .collect();
+            state.log.push(LogLine::private(
+                seat,
+                format!("Your minefields: {}.", detail.join(", ")),
+            ));
+        }
+    }
+    if state.active.is_empty() {
+        scouting(state, dice);
+    }
+    state.phase = Phase::Manoeuvre;
+    state.turn = 1;
+    command::roll_cp(state, dice);
+}
+
+fn fleet_name(state: &NavalState, side: &str) -> String {
+    state
+        .fleets
+        .iter()
+        .find(|f| f.side == side)
+        .map(|f| f.name.clone())
+        .unwrap_or_else(|| side.to_string())
+}
+
+/// The scouting roll (p.2, R21): points + 1d6 each, ties re-rolled; the lower sets up and moves first.
+pub fn scouting(state: &mut NavalState, dice: &mut Dice) {
+    let seats = state.seat_order.clone();
+    let points: Vec<i32> = seats
+        .iter()
+        .map(|s| {
+            state
+                .ships
+                .iter()
+                .filter(|sh| sh.side == *s)
+                .map(|sh| state.data.classes[&sh.class].scouting_points.int())
+                .sum()
+        })
+        .collect();
+    for round in 1..=100 {
+        let rolls: Vec<i32> = seats
+            .iter()
+            .map(|s| dice.roll_one(format!("scouting {s}"), Faces::d(6)) as i32)
+            .collect();
+        let totals: Vec<i32> = points.iter().zip(&rolls).map(|(p, r)| p + r).collect();
+        let parts: Vec<String> = seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                format!(
+                    "{} {} + {} = {}",
+                    fleet_name(state, s),
+                    points[i],
+                    rolls[i],
+                    totals[i]
+                )
+            })
+            .collect();
+        state.log.push(LogLine::public(format!(
+            "Scouting roll: {}.",
+            parts.join("; ")
+        )));
+        if totals[0] != totals[1] {
+            let first = if totals[0] < totals[1] { 0 } else { 1 };
+            state.active = seats[first].clone();
+            state.log.push(LogLine::public(format!(
+                "{} is out-scouted and moves first.",
+                fleet_name(state, &seats[first])
+            )));
+            return;
+        }
+        if round == 100 {
+            break;
+        }
+        state.log.push(LogLine::public("A tie: both re-roll."));
+    }
+    // Unreachable in practice (100 ties); fall back to the first seat so the game never stalls.
+    state.active = seats[0].clone();
+}

@@ -1,0 +1,395 @@
+//! `despatch verify`: re-derives everything a game's dice promise, from a game store or from a
+//! folder of the mails one player received. Reads files only; changes nothing.
+
+use std::path::{Path, PathBuf};
+
+use mail_parser::MessageParser;
+
+use crate::dice::{self, Faces, Hash, Roll};
+use crate::engine::Ruleset;
+use crate::report;
+use crate::store::{GameStore, replay};
+
+/// A finding: where, and what is wrong. Empty list = verified.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub place: String,
+    pub field: String,
+    pub detail: String,
+}
+
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}, field `{}`: {}", self.place, self.field, self.detail)
+    }
+}
+
+/// What was checked, for the report printed on success.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Checked {
+    pub events: u64,
+    pub steps: u64,
+    pub rolls: u64,
+    pub mails: u64,
+}
+
+fn finding(
+    place: impl Into<String>,
+    field: impl Into<String>,
+    detail: impl Into<String>,
+) -> Finding {
+    Finding {
+        place: place.into(),
+        field: field.into(),
+        detail: detail.into(),
+    }
+}
+
+/// Verifies a game store directory (journal, heads, snapshot, secret, sent mail).
+pub fn verify_store<R: Ruleset>(store: &GameStore) -> (Checked, Vec<Finding>) {
+    let mut out = Vec::new();
+    let mut checked = Checked::default();
+    let journal = match store.read_journal() {
+        Ok(j) => j,
+        Err(e) => return (checked, vec![finding("journal", "file", e.to_string())]),
+    };
+    // The heads recorded at append time pin down the first line whose bytes changed, even
+    // after the last lock, where no later event would notice.
+    if let Ok(recorded) = store.recorded_heads() {
+        let mut head = dice::log_genesis();
+        for (i, line) in journal.lines.iter().enumerate() {
+            head = dice::log_step(&head, line.as_bytes());
+            if let Some((_, h)) = recorded.iter().find(|(j, _)| *j == i as u64)
+                && *h != dice::to_hex(&head)
+            {
+                let kind = serde_json::from_str::<serde_json::Value>(line)
+                    .ok()
+                    .and_then(|v| v["type"].as_str().map(str::to_string))
+                    .unwrap_or_else(|| "?".into());
+                out.push(finding(
+                    format!("event {i} ({kind})"),
+                    "bytes",
+                    "the line's log head differs from the one recorded when it was appended",
+                ));
+                break;
+            }
+        }
+    }
+    let game = match replay::<R>(&journal.lines) {
+        Ok(g) => g,
+        Err(e) => {
+            out.push(finding(
+                format!("event {} ({})", e.index, e.kind),
+                e.field,
+                e.detail,
+            ));
+            return (checked, out);
+        }
+    };
+    checked.events = game.events;
+    checked.steps = game.step - 1;
+    for line in &journal.lines {
+        if let Ok(crate::engine::Event::Results { rolls, .. }) = serde_json::from_str(line) {
+            checked.rolls += rolls.len() as u64;
+        }
+    }
+    if let Ok(onion) = store.onion()
+        && onion.anchor() != game.anchor
+    {
+        out.push(finding(
+            "host.secret",
+            "c0",
+            "does not hash to the anchor in the journal",
+        ));
+    }
+    match store.read_snapshot() {
+        Ok(Some(snap)) => {
+            let state = serde_json::to_value(&game.state).unwrap_or_default();
+            if snap["state"] != state {
+                out.push(finding(
+                    "snapshot.json",
+                    "state",
+                    "differs from the state the journal replays to",
+                ));
+            }
+            if snap["head"] != dice::to_hex(&game.head) {
+                out.push(finding(
+                    "snapshot.json",
+                    "head",
+                    "differs from the journal's log head",
+                ));
+            }
+        }
+        Ok(None) => {}
+        Err(e) => out.push(finding("snapshot.json", "file", e.to_string())),
+    }
+    if let Ok(sent) = store.sent() {
+        for p in sent {
+            checked.mails += 1;
+            if let Err(e) = check_mail_file(&p) {
+                out.push(e);
+            }
+        }
+    }
+    (checked, out)
+}
+
+fn mail_text(bytes: &[u8]) -> Option<(String, String)> {
+    let msg = MessageParser::default().parse(bytes)?;
+    let text = msg.body_text(0)?.into_owned();
+    Some((msg.subject().unwrap_or_default().to_string(), text))
+}
+
+fn check_mail_file(p: &Path) -> Result<(), Finding> {
+    let name = p
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    let bytes =
+        std::fs::read(p).map_err(|e| finding(format!("mail {name}"), "file", e.to_string()))?;
+    let (_, text) =
+        mail_text(&bytes).ok_or_else(|| finding(format!("mail {name}"), "MIME", "no text part"))?;
+    if text.contains(report::DIGEST_PREFIX) {
+        report::check_seal(&text).map_err(|e| finding(format!("mail {name}"), "Mail-Digest", e))?;
+    }
+    Ok(())
+}
+
+/// One results mail's dice section.
+#[derive(Debug, Clone)]
+struct DiceMail {
+    file: String,
+    game: String,
+    step: u64,
+    lock: Hash,
+    reveal: Hash,
+    seed: Hash,
+    log_head: Hash,
+    seats: Vec<(String, Option<Hash>)>,
+    rolls: Vec<Roll>,
+}
+
+fn parse_faces(s: &str) -> Option<Faces> {
+    let s = s.trim();
+    if let Some(list) = s.strip_prefix('[').and_then(|x| x.strip_suffix(']')) {
+        let values: Option<Vec<u32>> = list.split(',').map(|x| x.trim().parse().ok()).collect();
+        return Some(Faces::List { values: values? });
+    }
+    let d = s.strip_prefix('d')?;
+    if let Some((n, _)) = d.split_once('(') {
+        return Some(Faces::ZeroBased {
+            sides: n.parse().ok()?,
+        });
+    }
+    Some(Faces::Numbered {
+        sides: d.parse().ok()?,
+    })
+}
+
+fn parse_dice(file: &str, text: &str) -> Result<Option<DiceMail>, Finding> {
+    let Some(start) = text.find("DICE (despatch-dice/v1, game ") else {
+        return Ok(None);
+    };
+    let place = |step: u64| format!("mail {file} (step {step})");
+    let head = &text[start..];
+    let first = head.lines().next().unwrap_or("");
+    let inner = first
+        .trim_start_matches("DICE (despatch-dice/v1, game ")
+        .trim_end_matches(')');
+    let (game, step) = inner
+        .split_once(", step ")
+        .ok_or_else(|| finding(place(0), "DICE", "unreadable heading"))?;
+    let step: u64 = step
+        .trim()
+        .parse()
+        .map_err(|_| finding(place(0), "DICE", "unreadable step"))?;
+    let mut lock = None;
+    let mut reveal = None;
+    let mut seed = None;
+    let mut log_head = None;
+    let mut seats = Vec::new();
+    let mut rolls = Vec::new();
+    let hexval = |field: &str, v: &str| -> Result<Hash, Finding> {
+        dice::from_hex(v).ok_or_else(|| finding(place(step), field, "not 32 bytes of hex"))
+    };
+    for line in head.lines().skip(1) {
+        let line = line.trim_end();
+        if line.starts_with("-- ") || line == "--" {
+            break;
+        }
+        if let Some((k, v)) = line.split_once(" = ") {
+            let v = v.trim();
+            match k.trim() {
+                k if k == format!("L_{step}") => lock = Some(hexval(k, v)?),
+                k if k == format!("v_{step}") => reveal = Some(hexval(k, v)?),
+                k if k == format!("S_{step}") => seed = Some(hexval(k, v)?),
+                "lock input log_head" => log_head = Some(hexval("lock input log_head", v)?),
+                k if k.starts_with("lock input ") => {
+                    let seat = k.trim_start_matches("lock input ").to_string();
+                    let d = if v == "-" {
+                        None
+                    } else {
+                        Some(hexval(&format!("lock input {seat}"), v)?)
+                    };
+                    seats.push((seat, d));
+                }
+                _ => {}
+            }
+            continue;
+        }
+        let cols: Vec<&str> = line.split(" | ").collect();
+        if cols.len() == 4
+            && let Ok(j) = cols[0].trim().parse::<u64>()
+        {
+            let faces = parse_faces(cols[1])
+                .ok_or_else(|| finding(place(step), format!("rolls[{j}].die"), "unreadable die"))?;
+            let results: Option<Vec<u32>> =
+                cols[2].split(',').map(|x| x.trim().parse().ok()).collect();
+            let results = results
+                .ok_or_else(|| finding(place(step), format!("rolls[{j}].results"), "unreadable"))?;
+            rolls.push(Roll {
+                j,
+                label: cols[3].to_string(),
+                faces,
+                results,
+            });
+        }
+    }
+    let need = |x: Option<Hash>, f: &str| x.ok_or_else(|| finding(place(step), f, "missing"));
+    Ok(Some(DiceMail {
+        file: file.to_string(),
+        game: game.to_string(),
+        step,
+        lock: need(lock, &format!("L_{step}"))?,
+        reveal: need(reveal, &format!("v_{step}"))?,
+        seed: need(seed, &format!("S_{step}"))?,
+        log_head: need(log_head, "lock input log_head")?,
+        seats,
+        rolls,
+    }))
+}
+
+/// Files of a folder of mails: a Maildir (cur/ and new/) or any folder of files.
+fn mail_files(dir: &Path) -> Vec<PathBuf> {
+    let mut dirs = vec![dir.to_path_buf()];
+    for sub in ["cur", "new"] {
+        if dir.join(sub).is_dir() {
+            dirs.push(dir.join(sub));
+        }
+    }
+    let mut files: Vec<PathBuf> = dirs
+        .iter()
+        .filter_map(|d| std::fs::read_dir(d).ok())
+        .flat_map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    files
+}
+
+/// Verifies a folder of mails as one player received them (optionally only those of `game`).
+pub fn verify_mails(dir: &Path, game: Option<&str>) -> (Checked, Vec<Finding>) {
+    let mut out = Vec::new();
+    let mut checked = Checked::default();
+    let mut anchors: Vec<(String, Hash)> = Vec::new();
+    let mut results: Vec<DiceMail> = Vec::new();
+    for p in mail_files(dir) {
+        let file = p
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let Ok(bytes) = std::fs::read(&p) else {
+            continue;
+        };
+        let Some((_subject, text)) = mail_text(&bytes) else {
+            continue;
+        };
+        if !text.contains(report::DIGEST_PREFIX) {
+            continue; // not a sealed Despatch mail
+        }
+        if let Some(g) = game
+            && !text.contains(&format!("game {g}"))
+        {
+            continue;
+        }
+        checked.mails += 1;
+        if let Err(e) = report::check_seal(&text) {
+            out.push(finding(format!("mail {file}"), "Mail-Digest", e));
+            continue;
+        }
+        if let Some(i) = text.find("Anchor A = ") {
+            let hex: String = text[i + 11..].chars().take(64).collect();
+            if let (Some(a), Some(gl)) = (
+                dice::from_hex(&hex),
+                text.lines().find(|l| l.trim_start().starts_with("Game ")),
+            ) {
+                let g = gl.trim_start().trim_start_matches("Game").trim();
+                let id = g.split_whitespace().next().unwrap_or("").to_string();
+                anchors.push((id, a));
+            }
+        }
+        match parse_dice(&file, &text) {
+            Ok(Some(d)) => results.push(d),
+            Ok(None) => {}
+            Err(e) => out.push(e),
+        }
+    }
+    results.sort_by_key(|d| (d.game.clone(), d.step));
+    results.dedup_by(|a, b| a.game == b.game && a.step == b.step && a.seed == b.seed);
+    for d in &results {
+        let place = format!("mail {} (step {})", d.file, d.step);
+        let lock = dice::lock(&d.game, d.step, &d.log_head, &d.seats);
+        if lock != d.lock {
+            out.push(finding(
+                &place,
+                format!("L_{}", d.step),
+                "does not match the lock inputs",
+            ));
+        }
+        let s = dice::seed(&d.lock, &d.reveal, &[]);
+        if s != d.seed {
+            out.push(finding(
+                &place,
+                format!("S_{}", d.step),
+                "is not H(L_k, v_k)",
+            ));
+        }
+        if let Err((j, why)) = dice::check_table(&d.seed, &d.rolls) {
+            out.push(finding(&place, format!("rolls[{j}]"), why));
+        }
+        checked.rolls += d.rolls.len() as u64;
+        checked.steps += 1;
+        // v_k hashes back (k − j) times to the previous reveal we hold, or k times to the anchor.
+        let prev = results
+            .iter()
+            .filter(|p| p.game == d.game && p.step < d.step)
+            .max_by_key(|p| p.step)
+            .map(|p| (p.step, p.reveal))
+            .or_else(|| {
+                anchors
+                    .iter()
+                    .find(|(g, _)| *g == d.game)
+                    .map(|(_, a)| (0, *a))
+            });
+        if let Some((j, target)) = prev {
+            let mut v = d.reveal;
+            for _ in j..d.step {
+                v = dice::onion_step(&d.game, "host", &v);
+            }
+            if v != target {
+                out.push(finding(
+                    &place,
+                    format!("v_{}", d.step),
+                    if j == 0 {
+                        "does not hash back to the anchor".to_string()
+                    } else {
+                        format!("does not hash back to v_{j}")
+                    },
+                ));
+            }
+        }
+    }
+    (checked, out)
+}

@@ -136,6 +136,30 @@ impl Daemon {
         seats: &[(String, String)],
         now: DateTime<Utc>,
     ) -> Result<()> {
+        let onion = HostOnion::generate(id, self.cfg.games.onion_len)?;
+        let tokens = seats
+            .iter()
+            .map(|_| crate::store::new_token())
+            .collect::<Result<Vec<_>, _>>()?;
+        self.create_game_with(id, ruleset, scenario, seats, now, onion, &tokens)
+    }
+
+    /// `create_game` with the host onion and seat secrets given (tests pin them to get
+    /// reproducible mails; production always passes fresh ones from the OS RNG).
+    #[allow(clippy::too_many_arguments)]
+    pub fn create_game_with(
+        &self,
+        id: &str,
+        ruleset: &str,
+        scenario: &str,
+        seats: &[(String, String)],
+        now: DateTime<Utc>,
+        onion: HostOnion,
+        tokens: &[String],
+    ) -> Result<()> {
+        if tokens.len() != seats.len() {
+            bail!("{} seats but {} secrets", seats.len(), tokens.len());
+        }
         let dir = self.cfg.games.games_dir.join(ruleset);
         let ruleset_toml =
             std::fs::read_to_string(dir.join("ruleset.toml")).with_context(|| {
@@ -156,7 +180,6 @@ impl Daemon {
         if store.exists() {
             bail!("game `{id}` already exists in {}", store.dir.display());
         }
-        let onion = HostOnion::generate(id, self.cfg.games.onion_len)?;
         let seat_ids: Vec<String> = seats.iter().map(|(s, _)| s.clone()).collect();
         let event = dispatch!(ruleset.to_string(), R => {
             Game::<R>::creation_event(
@@ -173,7 +196,7 @@ impl Daemon {
             .map_err(|e| anyhow!(e))
         })?;
         let mut file = SeatsFile::default();
-        for (seat, address) in seats {
+        for ((seat, address), token) in seats.iter().zip(tokens) {
             if !address.contains('@') {
                 bail!("seat {seat}: `{address}` is not a mail address");
             }
@@ -182,7 +205,7 @@ impl Daemon {
                 SeatPrivate {
                     address: address.trim().to_ascii_lowercase(),
                     name: String::new(),
-                    token: crate::store::new_token()?,
+                    token: token.clone(),
                     time_zone: self.cfg.games.time_zone.clone(),
                 },
             );
@@ -525,12 +548,7 @@ impl Daemon {
         match ev {
             Event::GameCreated { scenario, .. } => {
                 for c in &contacts {
-                    let side_name = game
-                        .seats
-                        .iter()
-                        .find(|s| s.seat == c.seat)
-                        .map(|s| s.side.clone())
-                        .unwrap_or_default();
+                    let view = R::view(&game.state, &Viewer::Seat(c.seat.clone()));
                     let others: Vec<String> = contacts
                         .iter()
                         .filter(|o| o.seat != c.seat)
@@ -541,7 +559,7 @@ impl Daemon {
                         serde_json::json!({
                             "greeting": if c.private.name.is_empty() { "Hello".to_string() } else { format!("Dear {}", c.private.name) },
                             "game": game.id, "scenario": scenario, "ruleset": R::NAME,
-                            "seat": c.seat, "side_name": side_name, "others": others,
+                            "seat": c.seat, "view": view, "others": others,
                             "game_address": self.cfg.mail.address,
                             "reference_summary": reference_summary(R::order_reference()),
                             "anchor": dice::to_hex(&game.anchor), "onion_len": game.onion_len,

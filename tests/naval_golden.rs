@@ -9,7 +9,7 @@ use despatch::engine::{Ruleset, Silence, Submitted, Viewer};
 use despatch::rulesets::naval_rjw::command::{cp_from_die, order_cost};
 use despatch::rulesets::naval_rjw::data::{Crews, Leadership, parse_ruleset};
 use despatch::rulesets::naval_rjw::state::{Critical, Minefield, NavalState, Order, Phase, Ship};
-use despatch::rulesets::naval_rjw::{NavalRjw, orders};
+use despatch::rulesets::naval_rjw::{NavalRjw, gunnery, orders};
 
 const RULESET: &str = r#"
 command_die = [2, 3, 3, 4, 4, 5]
@@ -647,7 +647,7 @@ fn random_game(ruleset: &str, scenario_text: &str, seed: u64, steps: usize) -> N
             let choice = seed
                 .wrapping_mul(1_000_003)
                 .wrapping_add((k * 7 + i) as u64);
-            if !p.required && choice % 3 == 0 {
+            if !p.required && choice.is_multiple_of(3) {
                 continue;
             }
             if choice % 17 == 5 {
@@ -770,4 +770,46 @@ fn shipped_scenarios_play_through() {
             random_game(ruleset, sc, seed, 200);
         }
     }
+}
+
+/// R20 with the fix: "stationary" is judged on the target's own last movement, so ships of
+/// the non-active side that moved in their own turn are not stationary in the active fire step.
+#[test]
+fn dd_stationary_bonus_counts_only_targets_that_did_not_move() {
+    let japan = [
+        ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
+        ship("Asahi", "BB", 10.0, 4.0, 90.0, ""),
+        ship("Shirakumo", "DD", 14.0, 16.0, 90.0, ""),
+    ]
+    .concat();
+    let russia = [
+        ship("Tsesarevich", "BB", 20.0, 10.0, 270.0, ""),
+        ship("Retvizan", "BB", 20.0, 16.0, 270.0, ""),
+    ]
+    .concat();
+    let mut st = started(&japan, &russia, 2);
+    // Russia's last turn: Tsesarevich made her cruise, Retvizan was halted.
+    find_mut(&mut st, "Tsesarevich").moved = true;
+    find_mut(&mut st, "Retvizan").moved = false;
+    let st = manoeuvre(&st, "HALT Mikasa\nHALT Shirakumo\n", 3);
+    // (Asahi made her compulsory cruise.)
+    assert!(
+        find(&st, "Tsesarevich").moved,
+        "the non-active side keeps its flags"
+    );
+    assert!(!find(&st, "Retvizan").moved);
+    assert!(!find(&st, "Mikasa").moved && !find(&st, "Shirakumo").moved);
+    let dd = find(&st, "Shirakumo");
+    let moving = gunnery::modifiers(&st, dd, find(&st, "Tsesarevich"), false, &[]);
+    let still = gunnery::modifiers(&st, dd, find(&st, "Retvizan"), false, &[]);
+    assert!(
+        !moving.iter().any(|(why, _)| why == "stationary target"),
+        "{moving:?}"
+    );
+    assert!(
+        still
+            .iter()
+            .any(|(why, v)| why == "stationary target" && *v == 2),
+        "{still:?}"
+    );
 }

@@ -37,6 +37,9 @@ pub enum BuildError {
     RouteId(String),
     #[error("cannot build the message: {0}")]
     Message(#[from] lettre::error::Error),
+    /// The Date header cannot carry times before 1970 (lettre would panic on them).
+    #[error("date {0} is before 1970 and cannot be a mail's Date")]
+    Date(String),
 }
 
 /// Builds the mail: a single text/plain UTF-8 part, `Auto-Submitted: auto-replied` (RFC 3834,
@@ -52,6 +55,9 @@ pub fn build(o: &Outgoing) -> Result<Vec<u8>, BuildError> {
         value: o.from.clone(),
     })?;
     check_id("Message-ID", &o.message_id)?;
+    if o.date.timestamp() < 0 {
+        return Err(BuildError::Date(o.date.to_rfc3339()));
+    }
 
     let mut builder = Message::builder()
         .from(from)
@@ -169,6 +175,15 @@ mod tests {
                 .map(|d| d.with_timezone(&Utc))
                 .unwrap_or_default(),
         }
+    }
+
+    #[test]
+    fn dates_before_1970_are_an_error_not_a_panic() {
+        let mut o = sample();
+        o.date = DateTime::parse_from_rfc3339("1904-08-10T12:30:00Z")
+            .map(|d| d.with_timezone(&Utc))
+            .unwrap_or_default();
+        assert!(matches!(build(&o), Err(BuildError::Date(_))));
     }
 
     #[test]

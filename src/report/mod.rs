@@ -131,10 +131,9 @@ pub fn seal(body: &str, game: &str, head_index: u64, head: &str) -> Result<Strin
     )?;
     let text = format!("{}\n{}", body.trim_end(), footer);
     let digest = body_digest(&text);
-    Ok(format!(
-        "{}\n{DIGEST_PREFIX}{digest}\n",
-        normalise(&text).trim_end()
-    ))
+    // The digest is over the normalised text, but the mail keeps its own bytes: the signature
+    // separator must stay "-- " with its space for mail clients to recognise it.
+    Ok(format!("{}\n{DIGEST_PREFIX}{digest}\n", text.trim_end()))
 }
 
 /// Checks a sealed body: `Ok(())`, or why not.
@@ -173,6 +172,10 @@ mod tests {
     fn seal_detects_any_flipped_byte() {
         let body = "Mikasa fires on Tsesarevich: 3 hits.\nL_3 = abcd\n";
         let sealed = seal(body, "g", 7, "00ff").unwrap();
+        assert!(
+            sealed.contains("\n-- \n"),
+            "signature separator keeps its space"
+        );
         assert!(check_seal(&sealed).is_ok());
         assert!(check_seal(&sealed.replace("\n", "\r\n")).is_ok());
         let bytes = sealed.as_bytes();

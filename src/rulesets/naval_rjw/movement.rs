@@ -70,8 +70,13 @@ fn delta_for(heading: f64, by: &TurnBy) -> f64 {
 /// Resolves the active side's manoeuvre orders (steps 2–4) and what follows from them.
 pub fn resolve_manoeuvre(state: &mut NavalState, side: &str, orders: &[Order], dice: &mut Dice) {
     for s in &mut state.ships {
-        s.moved = false;
-        s.halted = false;
+        // "Stationary" (DD +2) means the target did not move in her own last movement, so
+        // only the active side's ships start this turn unmoved; the other side's keep the flag
+        // from their own turn.
+        if s.side == side {
+            s.moved = false;
+            s.halted = false;
+        }
         s.smoke = false;
         s.path.clear();
     }

@@ -1,0 +1,500 @@
+//! Pipeline tier: raw mails through `Daemon::ingest` / `run_once` and the Maildirs, with the
+//! onion and seat secrets pinned so every mail is reproducible and can be snapshotted.
+
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use despatch::config::{Config, DEFAULT_CONFIG};
+use despatch::daemon::{Daemon, Intake};
+use despatch::dice::HostOnion;
+use despatch::engine::{Game, Ruleset};
+use despatch::rulesets::naval_rjw::NavalRjw;
+use despatch::verify;
+use mail_parser::MessageParser;
+
+const GAME: &str = "school";
+const JAPAN: &str = "togo@mikasa.example";
+const RUSSIA: &str = "vitgeft@tsesarevich.example";
+const TOKEN_J: &str = "japantoken0123456789abcd";
+const TOKEN_R: &str = "russiatoken0123456789abc";
+
+struct World {
+    _tmp: tempfile::TempDir,
+    daemon: Daemon,
+    now: DateTime<Utc>,
+    n: u32,
+}
+
+fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap()
+}
+
+fn world(scenario: &str) -> World {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut cfg = Config::parse(DEFAULT_CONFIG, &tmp.path().join("config.toml")).unwrap();
+    cfg.games.games_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
+    let daemon = Daemon::new(cfg).unwrap();
+    daemon
+        .create_game_with(
+            GAME,
+            "naval-rjw",
+            scenario,
+            &[
+                ("japan".into(), JAPAN.into()),
+                ("russia".into(), RUSSIA.into()),
+            ],
+            t0(),
+            HostOnion::from_secret(GAME, [0x11; 32], 1000),
+            &[TOKEN_J.into(), TOKEN_R.into()],
+        )
+        .unwrap();
+    daemon.deliver().unwrap();
+    World {
+        _tmp: tmp,
+        daemon,
+        now: t0(),
+        n: 0,
+    }
+}
+
+fn reply_to(seat: &str) -> String {
+    let token = if seat == "japan" { TOKEN_J } else { TOKEN_R };
+    format!("despatch+{GAME}.{seat}.{token}@localhost")
+}
+
+fn mail(from: &str, to: &str, id: &str, extra_headers: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: Player <{from}>\r\nTo: {to}\r\nSubject: Re: [{GAME}] orders\r\nMessage-ID: <{id}>\r\nDate: Sun, 22 Nov 2026 10:00:00 +0000\r\n{extra_headers}MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}\r\n",
+        body.replace('\n', "\r\n")
+    )
+    .into_bytes()
+}
+
+impl World {
+    fn send(&mut self, seat: &str, body: &str) -> Intake {
+        self.n += 1;
+        self.now += Duration::minutes(10);
+        let from = if seat == "japan" { JAPAN } else { RUSSIA };
+        let raw = mail(
+            from,
+            &reply_to(seat),
+            &format!("m{}@player.example", self.n),
+            "",
+            body,
+        );
+        self.daemon.ingest(&raw, self.now).unwrap()
+    }
+
+    fn game(&self) -> Game<NavalRjw> {
+        self.daemon.data.game(GAME).load().unwrap()
+    }
+
+    fn journal_len(&self) -> usize {
+        self.daemon
+            .data
+            .game(GAME)
+            .read_journal()
+            .unwrap()
+            .lines
+            .len()
+    }
+
+    /// Every delivered mail: (file name, To, Subject, decoded text).
+    fn delivered(&self) -> Vec<(String, String, String, String)> {
+        delivered_in(&self.daemon.cfg.mail.outbox)
+    }
+}
+
+fn delivered_in(dir: &Path) -> Vec<(String, String, String, String)> {
+    let mut out = Vec::new();
+    for sub in ["new", "cur"] {
+        let Ok(rd) = std::fs::read_dir(dir.join(sub)) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let bytes = std::fs::read(e.path()).unwrap();
+            let m = MessageParser::default().parse(&bytes).unwrap();
+            let to = m
+                .to()
+                .and_then(|a| a.first())
+                .and_then(|a| a.address())
+                .unwrap_or("")
+                .to_string();
+            out.push((
+                e.file_name().to_string_lossy().into_owned(),
+                to,
+                m.subject().unwrap_or("").to_string(),
+                m.body_text(0).map(|t| t.into_owned()).unwrap_or_default(),
+            ));
+        }
+    }
+    out.sort();
+    out
+}
+
+fn body_of(w: &World, name_part: &str) -> String {
+    let hits: Vec<_> = w
+        .delivered()
+        .into_iter()
+        .filter(|d| d.0.contains(name_part))
+        .collect();
+    assert_eq!(
+        hits.len(),
+        1,
+        "one mail named *{name_part}*, found {:?}",
+        hits.iter().map(|h| &h.0).collect::<Vec<_>>()
+    );
+    hits[0].3.replace("\r\n", "\n")
+}
+
+#[test]
+fn welcome_mail_gives_seat_secret_handling_reference_and_anchor() {
+    let w = world("training");
+    let d = w.delivered();
+    assert_eq!(d.len(), 2, "one welcome per seat");
+    let body = body_of(&w, "welcome-japan");
+    let anchor = despatch::dice::to_hex(&HostOnion::from_secret(GAME, [0x11; 32], 1000).anchor());
+    assert!(body.contains(&format!("Anchor A = {anchor}")));
+    // The secret travels only in the Reply-To header, never in the body.
+    assert!(!body.contains(TOKEN_J) && !body.contains(TOKEN_R));
+    assert!(body.contains("FLAGSHIP"), "order summary present");
+    insta::assert_snapshot!("welcome_japan", body);
+}
+
+#[test]
+fn receipt_echoes_canonical_orders_and_the_other_seat_sees_only_the_digest() {
+    let mut w = world("training");
+    let out = w.send(
+        "japan",
+        "flagship mikasa\nsecond asahi\n\n> quoted text that is ignored\n",
+    );
+    assert!(matches!(out, Intake::Accepted { step: 1, .. }), "{out:?}");
+    let receipt = body_of(&w, "000001-submission-japan");
+    assert!(
+        receipt.contains("    FLAGSHIP Mikasa\n    SECOND Asahi\n"),
+        "{receipt}"
+    );
+    assert!(receipt.contains("Still waiting for: russia."));
+    let notice = body_of(&w, "000001-submission-russia");
+    assert!(!notice.contains("Mikasa"), "sealed orders leaked: {notice}");
+    let digest = receipt
+        .lines()
+        .find(|l| l.starts_with("Digest D = "))
+        .unwrap()
+        .trim_start_matches("Digest D = ");
+    assert!(notice.contains(digest));
+    insta::assert_snapshot!("receipt_japan", receipt);
+}
+
+#[test]
+fn a_mail_with_bad_lines_applies_nothing_and_lists_every_line() {
+    let mut w = world("training");
+    let before = w.journal_len();
+    let out = w.send(
+        "japan",
+        "FLAGSHP Mikasa\nSECOND Akatsuki\nFLAGSHIP Mikasaa\n",
+    );
+    assert!(matches!(out, Intake::Rejected { lines: 3, .. }), "{out:?}");
+    assert_eq!(w.journal_len(), before, "nothing applied");
+    let body = body_of(&w, "reject-");
+    assert!(body.contains("line 1: FLAGSHP Mikasa"));
+    assert!(body.contains("line 2: SECOND Akatsuki"));
+    assert!(body.contains("line 3: FLAGSHIP Mikasaa"));
+    assert!(body.contains("Mikasa"), "hint names the nearest ship");
+    insta::assert_snapshot!("rejection_japan", body);
+}
+
+#[test]
+fn replayed_unknown_automated_and_forged_mails_change_nothing() {
+    let w = world("training");
+    let raw = mail(
+        JAPAN,
+        &reply_to("japan"),
+        "once@player.example",
+        "",
+        "FLAGSHIP Mikasa\n",
+    );
+    assert!(matches!(
+        w.daemon.ingest(&raw, w.now).unwrap(),
+        Intake::Accepted { .. }
+    ));
+    let mails = w.delivered().len();
+    let journal = w.journal_len();
+    assert_eq!(w.daemon.ingest(&raw, w.now).unwrap(), Intake::Duplicate);
+    // Unknown sender: no reply at all (no backscatter).
+    let stranger = mail(
+        "spam@elsewhere.example",
+        &reply_to("japan"),
+        "s1@x",
+        "",
+        "FLAGSHIP Mikasa\n",
+    );
+    assert!(matches!(
+        w.daemon.ingest(&stranger, w.now).unwrap(),
+        Intake::Unknown(_)
+    ));
+    // An out-of-office reply from the registered player is never taken as orders.
+    let ooo = mail(
+        RUSSIA,
+        &reply_to("russia"),
+        "ooo@x",
+        "Auto-Submitted: auto-replied\r\n",
+        "I am away.\n",
+    );
+    assert!(matches!(
+        w.daemon.ingest(&ooo, w.now).unwrap(),
+        Intake::Automated(_)
+    ));
+    // A bounce (null return path) likewise.
+    let bounce = mail(
+        RUSSIA,
+        &reply_to("russia"),
+        "b@x",
+        "Return-Path: <>\r\n",
+        "Undeliverable\n",
+    );
+    assert!(matches!(
+        w.daemon.ingest(&bounce, w.now).unwrap(),
+        Intake::Automated(_)
+    ));
+    assert_eq!(w.delivered().len(), mails, "no reply to any of them");
+    assert_eq!(w.journal_len(), journal);
+    // A forger who knows the address but not the secret: no effect; the real player is told.
+    let forged = mail(
+        RUSSIA,
+        &format!("despatch+{GAME}.russia.wrongtoken@localhost"),
+        "f@x",
+        "",
+        "FLAGSHIP Tsesarevich\n",
+    );
+    assert!(matches!(
+        w.daemon.ingest(&forged, w.now).unwrap(),
+        Intake::Unauthenticated { .. }
+    ));
+    assert_eq!(w.journal_len(), journal);
+    let told: Vec<_> = w
+        .delivered()
+        .into_iter()
+        .filter(|d| d.0.contains("auth-"))
+        .collect();
+    assert_eq!(told.len(), 1);
+    assert_eq!(told[0].1, RUSSIA, "the registered address, not the sender");
+}
+
+#[test]
+fn help_returns_the_order_reference() {
+    let mut w = world("training");
+    assert!(matches!(w.send("russia", "HELP"), Intake::Help { .. }));
+    let body = body_of(&w, "help-");
+    assert!(body.contains("## Rulings") && body.contains("FIRE Mikasa AT Tsesarevich"));
+}
+
+/// Plays a whole game through ingest with the ruleset's sample orders.
+fn play_out(w: &mut World, max_steps: u64) {
+    while !w.game().is_over() && w.game().step <= max_steps {
+        let g = w.game();
+        let waiting = g.waiting_for();
+        assert!(!waiting.is_empty(), "dead end at step {}", g.step);
+        for seat in waiting {
+            let orders = NavalRjw::sample_orders(&g.state, &seat, g.step * 31 + w.n as u64);
+            let out = w.send(&seat, &orders);
+            assert!(
+                matches!(out, Intake::Accepted { .. }),
+                "step {}: {orders}\n{out:?}",
+                g.step
+            );
+        }
+    }
+}
+
+#[test]
+fn a_whole_game_by_mail_verifies_from_the_store_and_from_the_mails() {
+    let mut w = world("training");
+    play_out(&mut w, 200);
+    let store = w.daemon.data.game(GAME);
+    let (checked, findings) = verify::verify_store::<NavalRjw>(&store);
+    assert!(findings.is_empty(), "{findings:?}");
+    assert!(checked.rolls > 0 && checked.steps > 2);
+    let (mchecked, mfindings) = verify::verify_mails(&w.daemon.cfg.mail.outbox, Some(GAME));
+    assert!(mfindings.is_empty(), "{mfindings:?}");
+    assert_eq!(
+        mchecked.steps, checked.steps,
+        "every step's dice can be re-derived from the mails"
+    );
+    // Exactly once: no Message-ID is delivered twice.
+    let mut ids: Vec<String> = Vec::new();
+    for sub in ["new", "cur"] {
+        for e in std::fs::read_dir(w.daemon.cfg.mail.outbox.join(sub))
+            .unwrap()
+            .flatten()
+        {
+            let b = std::fs::read(e.path()).unwrap();
+            ids.push(
+                MessageParser::default()
+                    .parse(&b)
+                    .unwrap()
+                    .message_id()
+                    .unwrap()
+                    .to_string(),
+            );
+        }
+    }
+    let n = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), n, "a Message-ID was delivered twice");
+    assert!(
+        w.game().is_over(),
+        "the training game ends within 200 steps"
+    );
+}
+
+#[test]
+fn flipping_any_journal_byte_fails_verify_and_names_the_event() {
+    let mut w = world("training");
+    play_out(&mut w, 6);
+    let store = w.daemon.data.game(GAME);
+    let path = store.journal_path();
+    let original = std::fs::read(&path).unwrap();
+    let lines: Vec<usize> = original
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .map(|(i, _)| i)
+        .collect();
+    // A spread of positions over every line (each line's start, middle and end).
+    let mut positions = Vec::new();
+    let mut start = 0;
+    for end in &lines {
+        positions.extend([start, (start + end) / 2, end.saturating_sub(2)]);
+        start = end + 1;
+    }
+    for pos in positions {
+        let mut bytes = original.clone();
+        bytes[pos] ^= 0x01;
+        std::fs::write(&path, &bytes).unwrap();
+        let (_, findings) = verify::verify_store::<NavalRjw>(&store);
+        assert!(!findings.is_empty(), "flip at byte {pos} went unnoticed");
+        assert!(
+            findings[0].place.starts_with("event ") || findings[0].place.starts_with("journal"),
+            "{:?}",
+            findings[0]
+        );
+    }
+    std::fs::write(&path, &original).unwrap();
+    assert!(verify::verify_store::<NavalRjw>(&store).1.is_empty());
+}
+
+#[test]
+fn flipping_a_byte_of_a_results_mail_fails_the_mail_verify() {
+    let mut w = world("training");
+    play_out(&mut w, 4);
+    let outbox = w.daemon.cfg.mail.outbox.clone();
+    let file = std::fs::read_dir(outbox.join("new"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().contains("results-japan"))
+        .expect("a results mail");
+    let original = std::fs::read(&file).unwrap();
+    let text = String::from_utf8_lossy(&original);
+    let body_at = text.find("\r\n\r\n").unwrap() + 4;
+    let step = (original.len() - body_at) / 40;
+    for pos in (body_at..original.len() - 90).step_by(step.max(1)) {
+        if original[pos].is_ascii_whitespace() || original[pos] == b'=' {
+            continue;
+        }
+        let mut b = original.clone();
+        b[pos] = if b[pos] == b'x' { b'y' } else { b'x' };
+        std::fs::write(&file, &b).unwrap();
+        let (_, findings) = verify::verify_mails(&outbox, Some(GAME));
+        assert!(
+            !findings.is_empty(),
+            "flip at {pos} ({:?}) unnoticed",
+            original[pos] as char
+        );
+        assert!(findings[0].place.starts_with("mail "), "{:?}", findings[0]);
+    }
+    std::fs::write(&file, &original).unwrap();
+    assert!(verify::verify_mails(&outbox, Some(GAME)).1.is_empty());
+}
+
+#[test]
+fn a_crash_between_journal_and_mail_is_healed_without_duplicates() {
+    let mut w = world("training");
+    w.send("japan", "FLAGSHIP Mikasa\n");
+    let store = w.daemon.data.game(GAME);
+    let before = w.delivered().len();
+    // Simulate a crash right after the last event was journaled: its mails were never queued.
+    let last = store.mailed_upto().unwrap().unwrap();
+    for p in store.sent().unwrap() {
+        if p.file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with(&format!("{last:06}-"))
+        {
+            std::fs::remove_file(&p).unwrap();
+        }
+    }
+    store.set_mailed_upto(last - 1).unwrap();
+    w.daemon.run_once(w.now).unwrap();
+    w.daemon.run_once(w.now).unwrap();
+    // Re-derived mails carry the same names, so the Maildir holds each once.
+    assert_eq!(w.delivered().len(), before);
+    assert_eq!(store.mailed_upto().unwrap(), Some(last));
+}
+
+#[test]
+fn a_torn_journal_line_is_cut_and_the_game_goes_on() {
+    let mut w = world("training");
+    w.send("japan", "FLAGSHIP Mikasa\n");
+    let store = w.daemon.data.game(GAME);
+    let n = w.journal_len();
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(store.journal_path())
+        .unwrap();
+    std::io::Write::write_all(&mut f, b"{\"type\":\"submission\",\"step\":1,\"se").unwrap();
+    drop(f);
+    assert_eq!(store.read_journal().unwrap().lines.len(), n);
+    assert!(matches!(
+        w.send("russia", "FLAGSHIP Tsesarevich\n"),
+        Intake::Accepted { .. }
+    ));
+    assert!(verify::verify_store::<NavalRjw>(&store).1.is_empty());
+}
+
+#[test]
+fn deadlines_send_one_reminder_then_apply_silence() {
+    let mut w = world("training");
+    w.send("japan", "FLAGSHIP Mikasa\n");
+    let g = w.game();
+    let deadline = g.deadline.expect("the set-up step has a deadline");
+    let reminders = |w: &World| {
+        w.delivered()
+            .iter()
+            .filter(|d| d.0.contains("reminder-russia"))
+            .count()
+    };
+    w.daemon.run_once(deadline - Duration::hours(23)).unwrap();
+    w.daemon.run_once(deadline - Duration::hours(22)).unwrap();
+    assert_eq!(reminders(&w), 1, "the 24-hour reminder goes out once");
+    w.daemon.run_once(deadline - Duration::hours(3)).unwrap();
+    assert_eq!(reminders(&w), 2, "then the 4-hour one");
+    assert_eq!(w.game().step, 1);
+    w.daemon.run_once(deadline + Duration::minutes(1)).unwrap();
+    let g = w.game();
+    assert_eq!(g.step, 2, "the step resolved with russia as NMR");
+    let journal = w.daemon.data.game(GAME).read_journal().unwrap();
+    assert!(
+        journal
+            .lines
+            .iter()
+            .any(|l| l.contains("\"nmr\":[\"russia\"]"))
+    );
+    assert!(
+        verify::verify_store::<NavalRjw>(&w.daemon.data.game(GAME))
+            .1
+            .is_empty()
+    );
+}

@@ -248,13 +248,37 @@ pub fn run_demo(dir: &Path, scenario: &str, max_steps: u64) -> Result<String> {
                 deliver(&help, &format!("help-{mail_no}"))?;
                 tally.help += 1;
             }
-            let mut orders =
-                NavalRjw::sample_orders(&game.state, p.seat, game.step * 7 + mail_no as u64);
-            // Russia sets standing fire orders at its first fire step: from then on it is never
-            // asked to fire, so Japan's turns need one email (the measured figure below).
-            if p.seat == "russia" && !standing_sent && game.state.phase == Phase::Fire {
+            let choice = game.step * 7 + mail_no as u64;
+            let mut orders = NavalRjw::sample_orders(&game.state, p.seat, choice);
+            // Japan plays as a careful admiral would: its fire plan goes with its manoeuvre
+            // orders (declared before any firing, as the seed requires), saving the fire step.
+            if p.seat == "japan"
+                && game.state.phase == Phase::Manoeuvre
+                && let Some(with_fire) = (0..40)
+                    .map(|k| NavalRjw::sample_orders(&game.state, p.seat, choice + 1000 * k))
+                    .find(|o| o.lines().any(|l| l.starts_with("FIRE ")))
+            {
+                orders = with_fire;
+            }
+            // Russia sets standing fire orders at set-up and is never asked to fire again;
+            // Japan never uses them and answers every fire step it is asked. The two kinds of
+            // player turn then show the two figures the report prints.
+            if p.seat == "russia" && !standing_sent {
                 standing_sent = true;
-                orders = format!("STANDING FIRE NEAREST\n{orders}");
+                if !orders.contains("STANDING FIRE") {
+                    orders = format!("STANDING FIRE NEAREST\n{orders}");
+                }
+            }
+            if p.seat == "japan" {
+                let kept: Vec<&str> = orders
+                    .lines()
+                    .filter(|l| !l.starts_with("STANDING"))
+                    .collect();
+                orders = if kept.is_empty() {
+                    "PASS\n".to_string()
+                } else {
+                    format!("{}\n", kept.join("\n"))
+                };
             }
             if !typo_sent && game.state.phase == Phase::Manoeuvre {
                 typo_sent = true;
@@ -263,13 +287,6 @@ pub fn run_demo(dir: &Path, scenario: &str, max_steps: u64) -> Result<String> {
                 deliver(&b, &format!("typo-{mail_no}"))?;
                 daemon.run_once(now)?;
                 tally.rejected += 1;
-                *tally
-                    .by_turn
-                    .entry(turn_of(&game))
-                    .or_insert_with(|| (active_of(&game), BTreeMap::new()))
-                    .1
-                    .entry(p.seat.to_string())
-                    .or_default() += 1;
             }
             let html = !html_sent && game.step > 3;
             html_sent |= html;
@@ -369,7 +386,7 @@ fn report(
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "Emails the players sent, per player turn (order mails; the one typo counted):"
+        "Emails the players sent, per player turn (accepted order mails):"
     );
     let _ = writeln!(
         s,
@@ -392,12 +409,12 @@ fn report(
     if one.0 > 0 && two.0 > 0 {
         let _ = writeln!(
             s,
-            "  Japan's turns (Russia has standing fire orders): {:.2} emails per player turn.",
+            "  Japan's turns (Russia has standing fire orders): {:.2} emails per player turn\n    (Japan's manoeuvre mail carries its fire plan; Russia is not asked).",
             one.1 as f64 / one.0 as f64
         );
         let _ = writeln!(
             s,
-            "  Russia's turns (Japan answers every fire step):  {:.2} emails per player turn.",
+            "  Russia's turns (Japan answers every fire step):  {:.2} emails per player turn\n    (Russia's manoeuvre mail, then Japan's fire plan: the seed's information flow).",
             two.1 as f64 / two.0 as f64
         );
     }

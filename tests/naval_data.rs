@@ -687,7 +687,7 @@ fn section<'a>(text: &'a str, heading: &str) -> &'a str {
 }
 
 #[test]
-fn readme_lists_rulings_r1_to_r33_in_order() {
+fn readme_numbers_its_rulings_in_order_without_gaps() {
     let text = readme();
     let rulings = section(&text, "\n## Rulings");
     let numbers: Vec<u32> = rulings
@@ -698,7 +698,9 @@ fn readme_lists_rulings_r1_to_r33_in_order() {
             digits.parse().ok()
         })
         .collect();
-    assert_eq!(numbers, (1..=33).collect::<Vec<u32>>());
+    // R1–R33 settle the inventory's ambiguities; later ones were made while building the engine.
+    assert!(numbers.len() >= 33, "{numbers:?}");
+    assert_eq!(numbers, (1..=numbers.len() as u32).collect::<Vec<u32>>());
 }
 
 #[test]

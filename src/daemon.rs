@@ -14,7 +14,7 @@ use tracing::{info, warn};
 
 use crate::config::Config;
 use crate::dice::{self, HostOnion};
-use crate::engine::{Due, Event, Game, Rejected, Ruleset, Silence, Viewer};
+use crate::engine::{Due, Event, Game, GmKind, Rejected, Ruleset, Silence, Viewer};
 use crate::mail::inbound::{self, Inbound};
 use crate::mail::maildir::Maildir;
 use crate::mail::outbound::{self, Outgoing};
@@ -364,8 +364,7 @@ impl Daemon {
             });
         }
         let text = inbound::strip_control_lines(&inb.body);
-        let onion = store.onion()?;
-        let v_k = onion.reveal(game.step)?;
+        let v_k = store.onions()?.reveal(game.step)?;
         match game.submission_event(seat, &text, &v_k, &inb.message_id, now) {
             Ok(event) => {
                 let step = game.step;
@@ -447,7 +446,7 @@ impl Daemon {
 
     fn settle<R: Ruleset>(&self, store: &GameStore, now: DateTime<Utc>) -> Result<usize> {
         let mut game: Game<R> = store.load()?;
-        let onion = store.onion()?;
+        let mut onions = store.onions()?;
         let mut resolved = 0;
         // Mail what is journaled but unmailed first, so a crash between append and mail heals.
         self.mail_events::<R>(store, now)?;
@@ -456,16 +455,47 @@ impl Daemon {
                 let lock = game.lock_event(now);
                 game = self.append_and_mail::<R>(store, game, &lock, now)?;
             }
-            let v_k = onion.reveal(game.step)?;
+            let v_k = onions.reveal(game.step)?;
             let results = game.results_event(&v_k, now).map_err(|e| anyhow!(e))?;
             game = self.append_and_mail::<R>(store, game, &results, now)?;
             resolved += 1;
-            if onion.len().saturating_sub(game.step) < 10 {
-                warn!(game = %store.id, "the host onion is nearly used up; start a new game for further steps");
+            let (_, _, len) = *game.onions.last().expect("the game's own onion");
+            if !game.is_over() && game.onion_steps_left() < (len / 4).clamp(1, 10) {
+                game = self.renew_onion::<R>(store, game, &mut onions, now)?;
             }
         }
         store.write_snapshot(&game)?;
         Ok(resolved)
+    }
+
+    /// Commits a fresh onion for the steps from the open one on, while the old one still has
+    /// steps left. The secret is stored before the event is journaled, and a secret stored by a
+    /// run that crashed before journaling is reused, so the anchor never points at a lost secret.
+    fn renew_onion<R: Ruleset>(
+        &self,
+        store: &GameStore,
+        game: Game<R>,
+        onions: &mut crate::store::HostOnions,
+        now: DateTime<Utc>,
+    ) -> Result<Game<R>> {
+        let from_step = game.step;
+        let stored_unjournaled = onions.segments.last().is_some_and(|(from, _)| {
+            *from == from_step && !game.onions.iter().any(|(f, _, _)| *f == from_step)
+        });
+        if !stored_unjournaled {
+            let fresh = HostOnion::generate(&store.id, self.cfg.games.onion_len)?;
+            onions.segments.push((from_step, fresh));
+            store.write_onions(onions)?;
+        }
+        let onion = &onions.segments.last().expect("just pushed").1;
+        info!(game = %store.id, from_step, "new host onion committed");
+        let event = Event::OnionRenewed {
+            from_step,
+            anchor: dice::to_hex(&onion.anchor()),
+            onion_len: onion.len(),
+            at: now,
+        };
+        self.append_and_mail::<R>(store, game, &event, now)
     }
 
     /// Reminders and deadlines for one game.
@@ -720,6 +750,72 @@ impl Daemon {
                     self.queue_mail(store, game, index, "over", c, "Game over", &body, now)?;
                 }
             }
+            Event::OnionRenewed {
+                from_step,
+                anchor,
+                onion_len,
+                ..
+            } => {
+                for c in &contacts {
+                    let body = format!(
+                        "NEW DICE ANCHOR\nThe host's committed secrets for this game are nearly used up, so a new\n\
+                         chain was committed before they ran out. From step {from_step} on, each v_k\n\
+                         hashes back to this anchor instead:\n    Anchor A = {anchor}   (from step {from_step}, onion length {onion_len})\n"
+                    );
+                    self.queue_mail(
+                        store,
+                        game,
+                        index,
+                        "anchor",
+                        c,
+                        "New dice anchor",
+                        &body,
+                        now,
+                    )?;
+                }
+            }
+            Event::GmAction { action, reason, .. } => {
+                for c in &contacts {
+                    let (subject, body) = match action {
+                        GmKind::CloseStep => (
+                            "The organiser closed the step".to_string(),
+                            format!(
+                                "The organiser closed step {} ({title}) without waiting further.\n\
+                                 Seats that had not sent orders are recorded as no move received.\nReason: {reason}\n",
+                                game.step
+                            ),
+                        ),
+                        GmKind::ReplaceSeat { seat } if seat == &c.seat => {
+                            let view = R::view(&game.state, &Viewer::Seat(c.seat.clone()));
+                            let body = report::render(
+                                "welcome",
+                                serde_json::json!({
+                                    "greeting": "Hello",
+                                    "takeover": true,
+                                    "game": game.id, "scenario": game.scenario, "ruleset": R::NAME,
+                                    "seat": c.seat, "view": view,
+                                    "others": contacts.iter().filter(|o| o.seat != c.seat).map(|o| o.seat.clone()).collect::<Vec<_>>(),
+                                    "game_address": self.cfg.mail.address,
+                                    "reference_summary": reference_summary(R::order_reference()),
+                                    "anchor": dice::to_hex(&game.onions.last().expect("own onion").1),
+                                    "anchor_from": game.onions.last().expect("own onion").0,
+                                    "onion_len": game.onions.last().expect("own onion").2,
+                                    "prompt": self.prompt_text::<R>(game, &c.seat, seats).unwrap_or_else(|| format!("Waiting for {}.", game.waiting_for().join(", "))),
+                                    "deadline": self.deadline_text(game, &c.private),
+                                }),
+                            )?;
+                            (format!("You take over seat {seat} in {}", game.id), body)
+                        }
+                        GmKind::ReplaceSeat { seat } => (
+                            format!("Seat {seat} has a new player"),
+                            format!(
+                                "Seat {seat} has been handed to a new player by the organiser.\nReason: {reason}\n"
+                            ),
+                        ),
+                    };
+                    self.queue_mail(store, game, index, "gm", c, &subject, &body, now)?;
+                }
+            }
             Event::Lock { .. } => {}
         }
         Ok(())
@@ -837,6 +933,104 @@ impl Daemon {
         let bytes = outbound::build(&out).map_err(|e| anyhow!("building mail {name}: {e}"))?;
         store.queue(name, &bytes)?;
         Ok(())
+    }
+
+    /// GM: moves the open step's deadline by `hours` (negative to shorten) and tells every seat.
+    pub fn gm_extend(
+        &self,
+        game_id: &str,
+        hours: i64,
+        reason: &str,
+        now: DateTime<Utc>,
+    ) -> Result<DateTime<Utc>> {
+        let _lock = self.data.lock()?;
+        let store = self.existing(game_id)?;
+        let ruleset = ruleset_of(&store)?;
+        let deadline = dispatch!(ruleset, R => {
+            let game: Game<R> = store.load()?;
+            if game.is_over() {
+                bail!("game `{game_id}` is over");
+            }
+            let base = game.deadline.unwrap_or(now).max(now);
+            let deadline = base + chrono::Duration::hours(hours);
+            let ev = Event::DeadlineChanged { step: game.step, deadline, reason: reason.to_string(), at: now };
+            self.append_and_mail::<R>(&store, game, &ev, now)?;
+            Ok(deadline)
+        })?;
+        self.deliver()?;
+        Ok(deadline)
+    }
+
+    /// GM: locks the open step now; seats that have not answered are NMR and the game's silence
+    /// policy (standing orders or pass) applies to them.
+    pub fn gm_close_step(&self, game_id: &str, reason: &str, now: DateTime<Utc>) -> Result<usize> {
+        let _lock = self.data.lock()?;
+        let store = self.existing(game_id)?;
+        let ruleset = ruleset_of(&store)?;
+        let n = dispatch!(ruleset, R => {
+            let game: Game<R> = store.load()?;
+            if game.is_over() {
+                bail!("game `{game_id}` is over");
+            }
+            let ev = Event::GmAction { step: game.step, action: GmKind::CloseStep, reason: reason.to_string(), at: now };
+            let game = self.append_and_mail::<R>(&store, game, &ev, now)?;
+            if game.locked.is_none() {
+                let lock = game.lock_event(now);
+                self.append_and_mail::<R>(&store, game, &lock, now)?;
+            }
+            self.settle::<R>(&store, now)
+        })?;
+        self.deliver()?;
+        Ok(n)
+    }
+
+    /// GM: hands a seat to a new player: new address, new secret, a take-over welcome mail.
+    pub fn gm_replace(
+        &self,
+        game_id: &str,
+        seat: &str,
+        address: &str,
+        reason: &str,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        let _lock = self.data.lock()?;
+        let store = self.existing(game_id)?;
+        if !address.contains('@') {
+            bail!("`{address}` is not a mail address");
+        }
+        let mut seats = store.seats()?;
+        let Some(private) = seats.seats.get_mut(seat) else {
+            bail!(
+                "no seat `{seat}` in {game_id} (seats: {})",
+                seats.seats.keys().cloned().collect::<Vec<_>>().join(", ")
+            );
+        };
+        private.address = address.trim().to_ascii_lowercase();
+        private.token = crate::store::new_token()?;
+        // The private file first: the event's mails must go to the new player.
+        store.write_seats(&seats)?;
+        let ruleset = ruleset_of(&store)?;
+        dispatch!(ruleset, R => {
+            let game: Game<R> = store.load()?;
+            let ev = Event::GmAction {
+                step: game.step,
+                action: GmKind::ReplaceSeat { seat: seat.to_string() },
+                reason: reason.to_string(),
+                at: now,
+            };
+            self.append_and_mail::<R>(&store, game, &ev, now)?;
+            Ok(())
+        })?;
+        self.deliver()?;
+        Ok(())
+    }
+
+    fn existing(&self, game_id: &str) -> Result<GameStore> {
+        let store = self.data.game(game_id);
+        if !store.exists() {
+            bail!("no game `{game_id}` in {}", self.data.root.display());
+        }
+        Ok(store)
     }
 
     /// Delivers every queued mail of every game into the outbound Maildir.

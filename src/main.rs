@@ -83,11 +83,45 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
+    /// Organiser actions on a game, each logged and announced to every seat.
+    Gm {
+        #[command(subcommand)]
+        action: GmCommand,
+    },
     /// Check a game store (by game id or folder) or a folder of received mails: the log chain,
     /// the onion, the locks and every roll. Exit 0 only if everything checks out.
     Verify {
         #[arg(value_name = "GAME-OR-FOLDER")]
         target: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum GmCommand {
+    /// Move the open step's deadline by some hours (negative to shorten).
+    Extend {
+        game: String,
+        #[arg(long, allow_hyphen_values = true)]
+        hours: i64,
+        #[arg(long, default_value = "extended by the organiser")]
+        reason: String,
+    },
+    /// Lock the open step now: seats that have not answered are recorded as no move received.
+    /// This is how a game whose silence policy is `wait_for_gm` goes on.
+    CloseStep {
+        game: String,
+        #[arg(long, default_value = "closed by the organiser")]
+        reason: String,
+    },
+    /// Hand a seat to a new player (a new secret is made; the old reply address stops working).
+    Replace {
+        game: String,
+        #[arg(long)]
+        seat: String,
+        #[arg(long)]
+        address: String,
+        #[arg(long, default_value = "the previous player left")]
+        reason: String,
     },
 }
 
@@ -246,6 +280,40 @@ fn run(cli: Cli) -> Result<ExitCode> {
             match out {
                 Some(p) => std::fs::write(&p, text).with_context(|| p.display().to_string())?,
                 None => print!("{text}"),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Gm { action } => {
+            let cfg = load_config(cli.config)?;
+            init_logging(&cfg.daemon.log);
+            let d = Daemon::new(cfg)?;
+            match action {
+                GmCommand::Extend {
+                    game,
+                    hours,
+                    reason,
+                } => {
+                    let deadline = d.gm_extend(&game, hours, &reason, Utc::now())?;
+                    println!(
+                        "{game}: the deadline is now {}.",
+                        despatch::daemon::fmt_time(deadline, "UTC")
+                    );
+                }
+                GmCommand::CloseStep { game, reason } => {
+                    let n = d.gm_close_step(&game, &reason, Utc::now())?;
+                    println!("{game}: step closed; {n} step(s) resolved.");
+                }
+                GmCommand::Replace {
+                    game,
+                    seat,
+                    address,
+                    reason,
+                } => {
+                    d.gm_replace(&game, &seat, &address, &reason, Utc::now())?;
+                    println!(
+                        "{game}: seat {seat} now belongs to {address}; a welcome mail is on its way."
+                    );
+                }
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -93,14 +93,20 @@ pub fn verify_store<R: Ruleset>(store: &GameStore) -> (Checked, Vec<Finding>) {
             checked.rolls += rolls.len() as u64;
         }
     }
-    if let Ok(onion) = store.onion()
-        && onion.anchor() != game.anchor
-    {
-        out.push(finding(
-            "host.secret",
-            "c0",
-            "does not hash to the anchor in the journal",
-        ));
+    if let Ok(onions) = store.onions() {
+        for (from, anchor, _) in &game.onions {
+            let matches = onions
+                .segments
+                .iter()
+                .any(|(f, o)| f == from && &o.anchor() == anchor);
+            if !matches {
+                out.push(finding(
+                    "host.secret",
+                    "c0",
+                    format!("no stored secret hashes to the anchor that serves from step {from}"),
+                ));
+            }
+        }
     }
     match store.read_snapshot() {
         Ok(Some(snap)) => {
@@ -292,7 +298,7 @@ fn mail_files(dir: &Path) -> Vec<PathBuf> {
 pub fn verify_mails(dir: &Path, game: Option<&str>) -> (Checked, Vec<Finding>) {
     let mut out = Vec::new();
     let mut checked = Checked::default();
-    let mut anchors: Vec<(String, Hash)> = Vec::new();
+    let mut anchors: Vec<(String, u64, Hash)> = Vec::new();
     let mut results: Vec<DiceMail> = Vec::new();
     for p in mail_files(dir) {
         let file = p
@@ -319,15 +325,23 @@ pub fn verify_mails(dir: &Path, game: Option<&str>) -> (Checked, Vec<Finding>) {
             out.push(finding(format!("mail {file}"), "Mail-Digest", e));
             continue;
         }
-        if let Some(i) = text.find("Anchor A = ") {
-            let hex: String = text[i + 11..].chars().take(64).collect();
-            if let (Some(a), Some(gl)) = (
-                dice::from_hex(&hex),
-                text.lines().find(|l| l.trim_start().starts_with("Game ")),
-            ) {
-                let g = gl.trim_start().trim_start_matches("Game").trim();
-                let id = g.split_whitespace().next().unwrap_or("").to_string();
-                anchors.push((id, a));
+        let game_of_mail = text
+            .lines()
+            .find_map(|l| l.strip_prefix("Despatch · game "))
+            .and_then(|rest| rest.split_whitespace().next())
+            .map(str::to_string);
+        if let (Some(i), Some(g)) = (text.find("Anchor A = "), game_of_mail.clone()) {
+            let rest = &text[i + 11..];
+            let hex: String = rest.chars().take(64).collect();
+            let line = rest.lines().next().unwrap_or("");
+            let from = line
+                .split("(from step ")
+                .nth(1)
+                .and_then(|x| x.split(|c: char| !c.is_ascii_digit()).next())
+                .and_then(|x| x.parse().ok())
+                .unwrap_or(1u64);
+            if let Some(a) = dice::from_hex(&hex) {
+                anchors.push((g, from, a));
             }
         }
         match parse_dice(&file, &text) {
@@ -361,34 +375,47 @@ pub fn verify_mails(dir: &Path, game: Option<&str>) -> (Checked, Vec<Finding>) {
         }
         checked.rolls += d.rolls.len() as u64;
         checked.steps += 1;
-        // v_k hashes back (k − j) times to the previous reveal we hold, or k times to the anchor.
-        let prev = results
+        // v_k hashes back to the previous reveal of the same onion, or to that onion's anchor.
+        let Some((_, from, anchor)) = anchors
             .iter()
-            .filter(|p| p.game == d.game && p.step < d.step)
-            .max_by_key(|p| p.step)
-            .map(|p| (p.step, p.reveal))
-            .or_else(|| {
-                anchors
-                    .iter()
-                    .find(|(g, _)| *g == d.game)
-                    .map(|(_, a)| (0, *a))
-            });
-        if let Some((j, target)) = prev {
-            let mut v = d.reveal;
-            for _ in j..d.step {
-                v = dice::onion_step(&d.game, "host", &v);
-            }
-            if v != target {
+            .filter(|(g, f, _)| *g == d.game && *f <= d.step)
+            .max_by_key(|(_, f, _)| *f)
+        else {
+            if !out
+                .iter()
+                .any(|f| f.field == "anchor" && f.place == format!("game {}", d.game))
+            {
                 out.push(finding(
-                    &place,
-                    format!("v_{}", d.step),
-                    if j == 0 {
-                        "does not hash back to the anchor".to_string()
-                    } else {
-                        format!("does not hash back to v_{j}")
-                    },
+                    format!("game {}", d.game),
+                    "anchor",
+                    "no welcome or anchor mail in the folder: the reveals cannot be checked against the commitment",
                 ));
             }
+            continue;
+        };
+        let prev = results
+            .iter()
+            .filter(|p| p.game == d.game && p.step < d.step && p.step >= *from)
+            .max_by_key(|p| p.step)
+            .map(|p| (p.step, p.reveal));
+        let (hashes, target, what) = match prev {
+            Some((j, r)) => (d.step - j, r, format!("v_{j}")),
+            None => (
+                d.step - from + 1,
+                *anchor,
+                format!("the anchor of step {from}"),
+            ),
+        };
+        let mut v = d.reveal;
+        for _ in 0..hashes {
+            v = dice::onion_step(&d.game, "host", &v);
+        }
+        if v != target {
+            out.push(finding(
+                &place,
+                format!("v_{}", d.step),
+                format!("does not hash back to {what}"),
+            ));
         }
     }
     (checked, out)

@@ -30,9 +30,15 @@ fn t0() -> DateTime<Utc> {
 }
 
 fn world(scenario: &str) -> World {
+    world_with(scenario, 1000, |_| {})
+}
+
+fn world_with(scenario: &str, onion_len: u64, tune: impl FnOnce(&mut Config)) -> World {
     let tmp = tempfile::tempdir().unwrap();
     let mut cfg = Config::parse(DEFAULT_CONFIG, &tmp.path().join("config.toml")).unwrap();
     cfg.games.games_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
+    cfg.games.onion_len = onion_len;
+    tune(&mut cfg);
     let daemon = Daemon::new(cfg).unwrap();
     daemon
         .create_game_with(
@@ -44,7 +50,7 @@ fn world(scenario: &str) -> World {
                 ("russia".into(), RUSSIA.into()),
             ],
             t0(),
-            HostOnion::from_secret(GAME, [0x11; 32], 1000),
+            HostOnion::from_secret(GAME, [0x11; 32], onion_len),
             &[TOKEN_J.into(), TOKEN_R.into()],
         )
         .unwrap();
@@ -492,6 +498,119 @@ fn deadlines_send_one_reminder_then_apply_silence() {
             .iter()
             .any(|l| l.contains("\"nmr\":[\"russia\"]"))
     );
+    assert!(
+        verify::verify_store::<NavalRjw>(&w.daemon.data.game(GAME))
+            .1
+            .is_empty()
+    );
+}
+
+#[test]
+fn a_new_onion_is_committed_before_the_old_one_runs_out() {
+    // An onion of 6 steps: a whole game needs several, each announced while the old one lasts.
+    let mut w = world_with("yellow-sea-1904", 6, |_| {});
+    play_out(&mut w, 40);
+    let journal = w.daemon.data.game(GAME).read_journal().unwrap();
+    let renewals: Vec<&String> = journal
+        .lines
+        .iter()
+        .filter(|l| l.contains("\"type\":\"onion_renewed\""))
+        .collect();
+    assert!(
+        !renewals.is_empty(),
+        "no renewal in {} events",
+        journal.lines.len()
+    );
+    let store = w.daemon.data.game(GAME);
+    let (checked, findings) = verify::verify_store::<NavalRjw>(&store);
+    assert!(findings.is_empty(), "{findings:?}");
+    assert!(checked.steps > 6);
+    let (mchecked, mfindings) = verify::verify_mails(&w.daemon.cfg.mail.outbox, Some(GAME));
+    assert!(mfindings.is_empty(), "{mfindings:?}");
+    assert_eq!(mchecked.steps, checked.steps);
+    assert!(
+        w.delivered()
+            .iter()
+            .any(|d| d.2.contains("New dice anchor"))
+    );
+    // A reveal that does not hash back to the renewed anchor is caught.
+    let g = w.game();
+    assert!(g.onions.len() >= 2);
+}
+
+#[test]
+fn wait_for_gm_holds_the_step_until_the_organiser_closes_it() {
+    let mut w = world_with("training", 1000, |c| {
+        c.games.policy.on_silence = despatch::engine::Silence::WaitForGm;
+    });
+    w.send("japan", "FLAGSHIP Mikasa\n");
+    let deadline = w.game().deadline.unwrap();
+    w.daemon.run_once(deadline + Duration::hours(30)).unwrap();
+    assert_eq!(w.game().step, 1, "nothing happens without the GM");
+    let resolved = w
+        .daemon
+        .gm_close_step(GAME, "Vitgeft is at sea", deadline + Duration::hours(31))
+        .unwrap();
+    assert!(resolved >= 1);
+    assert_eq!(w.game().step, 2);
+    let told = w
+        .delivered()
+        .into_iter()
+        .filter(|d| d.2.contains("The organiser closed the step"))
+        .count();
+    assert_eq!(told, 2, "both seats are told");
+    assert!(
+        verify::verify_store::<NavalRjw>(&w.daemon.data.game(GAME))
+            .1
+            .is_empty()
+    );
+}
+
+#[test]
+fn the_gm_can_extend_a_deadline_and_hand_a_seat_to_a_new_player() {
+    let mut w = world("training");
+    let before = w.game().deadline.unwrap();
+    let after = w
+        .daemon
+        .gm_extend(GAME, 24, "a club holiday", w.now)
+        .unwrap();
+    assert_eq!(after, before + Duration::hours(24));
+    assert_eq!(w.game().deadline, Some(after));
+    w.daemon
+        .gm_replace(
+            GAME,
+            "russia",
+            "makarov@petropavlovsk.example",
+            "Vitgeft left",
+            w.now,
+        )
+        .unwrap();
+    let welcome: Vec<_> = w
+        .delivered()
+        .into_iter()
+        .filter(|d| d.1 == "makarov@petropavlovsk.example")
+        .collect();
+    assert_eq!(welcome.len(), 1);
+    assert!(welcome[0].3.contains("You take over a seat"));
+    // The old player's reply address no longer works; the new player's does.
+    assert!(matches!(
+        w.send("russia", "FLAGSHIP Tsesarevich\n"),
+        Intake::Unknown(_)
+    ));
+    let token = w.daemon.data.game(GAME).seats().unwrap().seats["russia"]
+        .token
+        .clone();
+    let raw = mail(
+        "makarov@petropavlovsk.example",
+        &format!("despatch+{GAME}.russia.{token}@localhost"),
+        "makarov-1@x",
+        "",
+        "FLAGSHIP Tsesarevich\n",
+    );
+    assert!(matches!(
+        w.daemon.ingest(&raw, w.now).unwrap(),
+        Intake::Accepted { .. }
+    ));
     assert!(
         verify::verify_store::<NavalRjw>(&w.daemon.data.game(GAME))
             .1

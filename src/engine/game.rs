@@ -115,6 +115,31 @@ pub enum Event {
         seat: SeatId,
         at: DateTime<Utc>,
     },
+    /// A new host onion, committed while the old one still has steps left: steps from
+    /// `from_step` on reveal elements of this one (dice-protocol.md, "The host onion").
+    OnionRenewed {
+        from_step: u64,
+        anchor: String,
+        onion_len: u64,
+        at: DateTime<Utc>,
+    },
+    /// Something the organiser did by hand, kept in the log for every player to see.
+    GmAction {
+        step: u64,
+        action: GmKind,
+        reason: String,
+        at: DateTime<Utc>,
+    },
+}
+
+/// The organiser's interventions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum GmKind {
+    /// Lock the open step now; silent seats are NMR (the way on from `wait_for_gm`).
+    CloseStep,
+    /// A new player takes over a seat (the address and the new secret stay in the store).
+    ReplaceSeat { seat: SeatId },
 }
 
 impl Event {
@@ -127,6 +152,8 @@ impl Event {
             Event::Reminder { .. } => "reminder",
             Event::DeadlineChanged { .. } => "deadline_changed",
             Event::Forfeit { .. } => "forfeit",
+            Event::OnionRenewed { .. } => "onion_renewed",
+            Event::GmAction { .. } => "gm_action",
         }
     }
 
@@ -188,6 +215,9 @@ pub struct Game<R: Ruleset> {
     pub locked: Option<(Hash, Vec<SeatId>)>,
     /// The last revealed onion element (`v_0` = anchor).
     pub last_reveal: Hash,
+    /// Every onion committed so far: (first step it serves, anchor, length); the first is the
+    /// game's anchor, later ones come from `OnionRenewed`.
+    pub onions: Vec<(u64, Hash, u64)>,
     pub reminders: Vec<(SeatId, u32)>,
     pub forfeited: Option<SeatId>,
     /// Log chain: head after the last applied event, and how many events.
@@ -318,6 +348,7 @@ impl<R: Ruleset> Game<R> {
             pending: BTreeMap::new(),
             locked: None,
             last_reveal: anchor,
+            onions: vec![(1, anchor, *onion_len)],
             reminders: Vec::new(),
             forfeited: None,
             head: dice::log_step(&dice::log_genesis(), line.as_bytes()),
@@ -329,6 +360,12 @@ impl<R: Ruleset> Game<R> {
         };
         g.deadline = g.compute_deadline();
         Ok(g)
+    }
+
+    /// Steps the newest onion can still serve after the open one.
+    pub fn onion_steps_left(&self) -> u64 {
+        let (from, _, len) = *self.onions.last().expect("the game's own onion");
+        (from + len).saturating_sub(self.step + 1)
     }
 
     pub fn seat_ids(&self) -> Vec<SeatId> {
@@ -657,7 +694,12 @@ impl<R: Ruleset> Game<R> {
                     .ok_or_else(|| err(index, kind, "step", "results without a lock"))?;
                 let v = dice::from_hex(reveal)
                     .ok_or_else(|| err(index, kind, "reveal", "not 32 bytes of hex"))?;
-                if !dice::check_reveal(&self.id, &self.last_reveal, &v) {
+                // The first step of a renewed onion hashes to that onion's anchor.
+                let previous = match self.onions.iter().rev().find(|(from, _, _)| *from <= *step) {
+                    Some((from, anchor, _)) if from == step => *anchor,
+                    _ => self.last_reveal,
+                };
+                if !dice::check_reveal(&self.id, &previous, &v) {
                     return Err(err(
                         index,
                         kind,
@@ -753,6 +795,38 @@ impl<R: Ruleset> Game<R> {
             Event::Forfeit { step, seat, .. } => {
                 self.expect_step(index, kind, *step)?;
                 self.forfeited = Some(seat.clone());
+            }
+            Event::OnionRenewed {
+                from_step,
+                anchor,
+                onion_len,
+                ..
+            } => {
+                let (from, _, len) = *self.onions.last().expect("the game's own onion");
+                // The new onion must take over before the old one runs dry, and not in the past.
+                if *from_step < self.step || *from_step > from + len {
+                    return Err(err(
+                        index,
+                        kind,
+                        "from_step",
+                        format!(
+                            "{from_step} is outside steps {}..={} the current onion can still bridge",
+                            self.step,
+                            from + len
+                        ),
+                    ));
+                }
+                let a = dice::from_hex(anchor)
+                    .ok_or_else(|| err(index, kind, "anchor", "not 32 bytes of hex"))?;
+                self.onions.push((*from_step, a, *onion_len));
+            }
+            Event::GmAction { step, action, .. } => {
+                self.expect_step(index, kind, *step)?;
+                if let GmKind::ReplaceSeat { seat } = action
+                    && !self.seats.iter().any(|s| &s.seat == seat)
+                {
+                    return Err(err(index, kind, "action", format!("unknown seat `{seat}`")));
+                }
             }
         }
         self.head = dice::log_step(&self.head, line.as_bytes());

@@ -69,6 +69,25 @@ pub fn atomic_write_private(path: &Path, bytes: &[u8]) -> Result<(), StoreError>
     Ok(())
 }
 
+/// The host's onions: each serves steps from its first step until the next one takes over.
+#[derive(Debug, Clone)]
+pub struct HostOnions {
+    pub segments: Vec<(u64, HostOnion)>,
+}
+
+impl HostOnions {
+    /// `v_k` from the onion that serves step `k`.
+    pub fn reveal(&self, k: u64) -> Result<dice::Hash, dice::DiceError> {
+        let (from, onion) = self
+            .segments
+            .iter()
+            .rev()
+            .find(|(from, _)| *from <= k)
+            .unwrap_or(&self.segments[0]);
+        onion.reveal(k + 1 - from)
+    }
+}
+
 /// One seat's private record: never in the journal, never in another seat's mail.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -256,13 +275,9 @@ impl GameStore {
             return Err(StoreError::Exists(self.id.clone()));
         }
         fs::create_dir_all(&self.dir).map_err(io_err(&self.dir))?;
-        let secret = format!(
-            "# despatch host onion secret c_0 for game {} (never share; see dice-protocol.md)\nc0 = \"{}\"\nlen = {}\n",
-            self.id,
-            dice::to_hex(onion.secret()),
-            onion.len()
-        );
-        atomic_write_private(&self.dir.join("host.secret"), secret.as_bytes())?;
+        self.write_onions(&HostOnions {
+            segments: vec![(1, onion.clone())],
+        })?;
         self.write_seats(seats)?;
         let head = dice::log_step(&dice::log_genesis(), first.to_line().as_bytes());
         self.append(first, 0, &head)?;
@@ -286,23 +301,66 @@ impl GameStore {
         })
     }
 
-    pub fn onion(&self) -> Result<HostOnion, StoreError> {
+    /// Every onion of the game, oldest first (the first serves from step 1).
+    pub fn onions(&self) -> Result<HostOnions, StoreError> {
         #[derive(Deserialize)]
-        struct Secret {
+        struct Segment {
+            from_step: u64,
             c0: String,
             len: u64,
         }
+        #[derive(Deserialize)]
+        struct File {
+            /// The single-onion form written before renewal existed.
+            c0: Option<String>,
+            len: Option<u64>,
+            #[serde(default)]
+            onion: Vec<Segment>,
+        }
         let p = self.dir.join("host.secret");
         let s = fs::read_to_string(&p).map_err(io_err(&p))?;
-        let sec: Secret = toml::from_str(&s).map_err(|e| StoreError::Corrupt {
+        let f: File = toml::from_str(&s).map_err(|e| StoreError::Corrupt {
             path: p.clone(),
             detail: e.to_string(),
         })?;
-        let c0 = dice::from_hex(&sec.c0).ok_or_else(|| StoreError::Corrupt {
-            path: p,
-            detail: "c0 is not 32 bytes of hex".into(),
-        })?;
-        Ok(HostOnion::from_secret(&self.id, c0, sec.len))
+        let mut raw: Vec<(u64, String, u64)> = f
+            .onion
+            .into_iter()
+            .map(|g| (g.from_step, g.c0, g.len))
+            .collect();
+        if let (Some(c0), Some(len)) = (f.c0, f.len) {
+            raw.insert(0, (1, c0, len));
+        }
+        let mut segments = Vec::new();
+        for (from, c0, len) in raw {
+            let c0 = dice::from_hex(&c0).ok_or_else(|| StoreError::Corrupt {
+                path: p.clone(),
+                detail: "c0 is not 32 bytes of hex".into(),
+            })?;
+            segments.push((from, HostOnion::from_secret(&self.id, c0, len)));
+        }
+        if segments.is_empty() {
+            return Err(StoreError::Corrupt {
+                path: p,
+                detail: "no onion".into(),
+            });
+        }
+        Ok(HostOnions { segments })
+    }
+
+    pub fn write_onions(&self, onions: &HostOnions) -> Result<(), StoreError> {
+        let mut text = format!(
+            "# despatch host onion secrets for game {} (never share; see dice-protocol.md)\n",
+            self.id
+        );
+        for (from, o) in &onions.segments {
+            text.push_str(&format!(
+                "\n[[onion]]\nfrom_step = {from}\nc0 = \"{}\"\nlen = {}\n",
+                dice::to_hex(o.secret()),
+                o.len()
+            ));
+        }
+        atomic_write_private(&self.dir.join("host.secret"), text.as_bytes())
     }
 
     /// Appends one event as one fsynced line, then its log head to `heads.log` (a cache that lets

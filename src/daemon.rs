@@ -614,6 +614,7 @@ impl Daemon {
                 seat,
                 digest,
                 orders,
+                ignored,
                 ..
             } => {
                 for c in &contacts {
@@ -622,7 +623,8 @@ impl Daemon {
                             "receipt",
                             serde_json::json!({
                                 "seat": seat, "step": step, "step_title": title,
-                                "orders": orders.lines().collect::<Vec<_>>(), "digest": digest,
+                                "orders": orders.lines().collect::<Vec<_>>(),
+                                "ignored": ignored, "digest": digest,
                                 "waiting": game.waiting_for(), "deadline": self.deadline_text(game, &c.private),
                             }),
                         )?

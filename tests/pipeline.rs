@@ -617,3 +617,32 @@ fn the_gm_can_extend_a_deadline_and_hand_a_seat_to_a_new_player() {
             .is_empty()
     );
 }
+
+#[test]
+fn a_sign_off_without_the_separator_is_skipped_and_shown_but_a_typo_is_not() {
+    let mut w = world("training");
+    let out = w.send(
+        "japan",
+        "FLAGSHIP Mikasa\nSECOND Asahi\n\nRegards,\nHeihachiro\n",
+    );
+    assert!(matches!(out, Intake::Accepted { .. }), "{out:?}");
+    let receipt = body_of(&w, "000001-submission-japan");
+    assert!(
+        receipt.contains(
+            "Not read as orders (taken for your sign-off):\n    Regards,\n    Heihachiro\n"
+        ),
+        "{receipt}"
+    );
+    assert!(receipt.contains("    FLAGSHIP Mikasa\n    SECOND Asahi\n"));
+    // A mistyped last order has a hint, so it is an error, not a sign-off.
+    let out = w.send("russia", "FLAGSHIP Tsesarevich\nSECND Retvizan\n");
+    assert!(matches!(out, Intake::Rejected { lines: 1, .. }), "{out:?}");
+    // Nor is a closing block with numbers in it (it may be a garbled order).
+    let out = w.send("russia", "FLAGSHIP Tsesarevich\nTrun 45\n");
+    assert!(matches!(out, Intake::Rejected { .. }), "{out:?}");
+    assert!(
+        verify::verify_store::<NavalRjw>(&w.daemon.data.game(GAME))
+            .1
+            .is_empty()
+    );
+}

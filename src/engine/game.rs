@@ -81,6 +81,10 @@ pub enum Event {
         orders: String,
         message_id: String,
         at: DateTime<Utc>,
+        /// Closing lines of the mail not read as orders (a sign-off without `-- `), echoed in
+        /// the receipt so the player sees what was skipped.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        ignored: Vec<String>,
     },
     Lock {
         step: u64,
@@ -456,7 +460,16 @@ impl<R: Ruleset> Game<R> {
                 hint: Some(format!("this step: {}", self.spec().title)),
             }]);
         }
-        let orders = R::parse(&self.state, seat, text)?;
+        let (orders, ignored) = match R::parse(&self.state, seat, text) {
+            Ok(o) => (o, Vec::new()),
+            Err(problems) => match sign_off(text, &problems) {
+                Some((cleaned, ignored)) => match R::parse(&self.state, seat, &cleaned) {
+                    Ok(o) => (o, ignored),
+                    Err(_) => return Err(problems),
+                },
+                None => return Err(problems),
+            },
+        };
         let canonical = R::canonical(&orders);
         let salt = dice::salt(v_k, seat);
         let d = dice::orders_digest(&self.id, self.step, seat, &salt, &canonical);
@@ -466,6 +479,7 @@ impl<R: Ruleset> Game<R> {
             digest: hex(&d),
             orders: canonical,
             message_id: message_id.to_string(),
+            ignored,
             at: now,
         })
     }
@@ -593,6 +607,7 @@ impl<R: Ruleset> Game<R> {
                 orders,
                 message_id,
                 at,
+                ..
             } => {
                 self.expect_step(index, kind, *step)?;
                 if self.locked.is_some() {
@@ -845,6 +860,53 @@ impl<R: Ruleset> Game<R> {
         }
         Ok(())
     }
+}
+
+/// A sign-off written without the `-- ` separator ("Regards," / "Wilhelm") makes the trailing
+/// lines bad orders. When the only bad lines are such a short closing block — at most 3 lines
+/// of at most 5 words, no digits, and nothing the ruleset could suggest instead — they are
+/// blanked (keeping line numbers) and returned, so the mail is not refused for its courtesy.
+/// A mistyped last order still fails: it has digits, a hint, or good orders below it.
+fn sign_off(text: &str, problems: &[Rejected]) -> Option<(String, Vec<String>)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let non_empty: Vec<usize> = (0..lines.len())
+        .filter(|i| !lines[*i].trim().is_empty())
+        .collect();
+    let bad: Vec<usize> = problems.iter().map(|p| p.line).collect();
+    if bad.is_empty() || bad.contains(&0) || problems.iter().any(|p| p.hint.is_some()) {
+        return None;
+    }
+    // The bad lines must be exactly the last non-empty lines.
+    let tail: Vec<usize> = non_empty
+        .iter()
+        .rev()
+        .take(bad.len())
+        .map(|i| i + 1)
+        .collect();
+    let mut sorted = bad.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut tail_sorted = tail.clone();
+    tail_sorted.sort_unstable();
+    if sorted != tail_sorted || sorted.len() > 3 || sorted.len() >= non_empty.len() {
+        return None;
+    }
+    let closing: Vec<String> = sorted
+        .iter()
+        .map(|n| lines[n - 1].trim().to_string())
+        .collect();
+    if closing
+        .iter()
+        .any(|l| l.split_whitespace().count() > 5 || l.chars().any(|c| c.is_ascii_digit()))
+    {
+        return None;
+    }
+    let cleaned: Vec<&str> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| if sorted.contains(&(i + 1)) { "" } else { *l })
+        .collect();
+    Some((cleaned.join("\n"), closing))
 }
 
 pub fn valid_game_id(id: &str) -> bool {

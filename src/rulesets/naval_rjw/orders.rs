@@ -171,6 +171,10 @@ fn nearest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Vec<Str
     let Some(best) = scored.first().map(|x| x.0) else {
         return Vec::new();
     };
+    // Only a plausible typo earns a suggestion: "Regards" is not a misspelt REPAIR.
+    if best > (w.chars().count() / 2).max(2) {
+        return Vec::new();
+    }
     scored
         .into_iter()
         .filter(|(d, _)| *d == best)

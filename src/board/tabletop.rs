@@ -264,6 +264,26 @@ pub fn hull_touches_rect(hull: &Hull, rect: &Rect) -> bool {
     segment_touches_rect(hull.stern(), hull.bow(), rect)
 }
 
+/// Is `target` inside the arc of ±`half_width` degrees about compass bearing
+/// `facing + centre_offset`, seen from `origin` (edges included)? Gear Krieg's F arc is
+/// `(0, 90)`, Rt `(90, 90)`, Rr `(180, 90)`, FF `(0, 60)`; a turret is `(0, 180)`. A target at
+/// the origin itself is inside only a full circle.
+pub fn in_arc(origin: Pt, facing: f64, centre_offset: f64, half_width: f64, target: Pt) -> bool {
+    if half_width >= 180.0 {
+        return true;
+    }
+    if dist(origin, target) <= EPS {
+        return false;
+    }
+    let rel = heading_diff(normalize(facing + centre_offset), bearing(origin, target));
+    rel.abs() <= half_width + EPS
+}
+
+/// Distance from `p` to the nearest point of segment `a`–`b`.
+pub fn point_segment_distance(a: Pt, b: Pt, p: Pt) -> f64 {
+    dist(nearest_point_on_segment(a, b, p), p)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -479,5 +499,34 @@ mod tests {
         assert!(hull_touches_rect(&h.advanced(1.5), &r));
         let r0 = Rect { heading: 0.0, ..r };
         assert!(r0.contains(p(10.4, 11.9)) && !r0.contains(p(11.0, 10.0)));
+    }
+}
+
+#[cfg(test)]
+mod arc_tests {
+    use super::*;
+
+    #[test]
+    fn arcs_about_a_facing() {
+        let o = Pt::new(0.0, 0.0);
+        // Facing east: the F arc holds straight ahead and both beams, not astern.
+        assert!(in_arc(o, 90.0, 0.0, 90.0, Pt::new(5.0, 0.0)));
+        assert!(in_arc(o, 90.0, 0.0, 90.0, Pt::new(0.0, 5.0)));
+        assert!(in_arc(o, 90.0, 0.0, 90.0, Pt::new(0.0, -5.0)));
+        assert!(!in_arc(o, 90.0, 0.0, 90.0, Pt::new(-5.0, 0.1)));
+        // Right arc of a north-facing vehicle includes dead ahead and dead astern.
+        assert!(in_arc(o, 0.0, 90.0, 90.0, Pt::new(0.0, 5.0)));
+        assert!(in_arc(o, 0.0, 90.0, 90.0, Pt::new(0.0, -5.0)));
+        assert!(!in_arc(o, 0.0, 90.0, 90.0, Pt::new(-1.0, 5.0)));
+        // Fixed forward 120°: 60° off the bow is the edge.
+        assert!(in_arc(o, 0.0, 0.0, 60.0, Pt::new(3f64.sqrt(), 1.0)));
+        assert!(!in_arc(o, 0.0, 0.0, 60.0, Pt::new(2.0, 1.0)));
+        // Across north: facing 350 with a 20° half arc holds bearing 5.
+        assert!(in_arc(o, 350.0, 0.0, 20.0, Pt::new(0.1, 5.0)));
+        assert!(in_arc(o, 0.0, 0.0, 180.0, o));
+        assert!(!in_arc(o, 0.0, 0.0, 90.0, o));
+        assert!(
+            (point_segment_distance(o, Pt::new(4.0, 0.0), Pt::new(7.0, 4.0)) - 5.0).abs() < 1e-9
+        );
     }
 }

@@ -240,7 +240,11 @@ pub fn resolve_manoeuvre(state: &mut NavalState, side: &str, orders: &[Order], d
                 .windows(2)
                 .any(|w| segment_touches_rect(w[0], w[1], &r))
                 || hull_touches_rect(&ship.hull, &r);
-            if crossed {
+            // A minesweeper that sweeps this field attacks the mines "instead" and "first"
+            // (p.9, R27): her sweep below settles it, so crossing it is no second attack.
+            let sweeping = sweeps.iter().any(|(s, x)| *s == n && *x == f)
+                && hull_to_field(state, &ship.hull, m) <= state.data.rule("sweep_reach") + 1e-9;
+            if crossed && !sweeping {
                 damage::mine_attack(state, &n, &f, dice);
             }
         }

@@ -446,6 +446,37 @@ fn can_manoeuvre(state: &NavalState, sim: &Sim, name: &str) -> Result<(), LineEr
     Ok(())
 }
 
+/// Ships the movement step never moves, so a TURN, MOVE or HALT would cost CP for nothing:
+/// anchored ships are halted free (p.4), and a rescuer by the wreck or a capturer alongside her
+/// prize stays put (R10, R28).
+fn stays_put(state: &NavalState, name: &str) -> Result<(), LineErr> {
+    let s = ship_of(state, name);
+    if s.anchored {
+        return Err(err(
+            format!("{name} is at anchor and stays halted for free"),
+            None,
+        ));
+    }
+    if s.rescue.as_ref().is_some_and(|r| r.turns_left.is_some()) {
+        return Err(err(
+            format!("{name} stays by the wreck, picking up survivors"),
+            None,
+        ));
+    }
+    if let Some(prize) = &s.capturing
+        && state
+            .ships
+            .iter()
+            .any(|p| p.name == *prize && p.captured_by.as_deref() == Some(name))
+    {
+        return Err(err(
+            format!("{name} lies alongside her prize {prize} and takes no further part"),
+            None,
+        ));
+    }
+    Ok(())
+}
+
 fn not_follower(sim: &Sim, name: &str, what: &str) -> Result<(), LineErr> {
     if let Some(lead) = follower_of(&sim.groups, name) {
         return Err(err(
@@ -822,6 +853,7 @@ fn parse_line(
             };
             c.end(ex)?;
             can_manoeuvre(state, sim, &name)?;
+            stays_put(state, &name)?;
             not_follower(sim, &name, "turn")?;
             let ship = ship_of(state, &name);
             if sim.on_duty.contains(&name) {
@@ -874,6 +906,7 @@ fn parse_line(
             };
             c.end(ex)?;
             can_manoeuvre(state, sim, &name)?;
+            stays_put(state, &name)?;
             not_follower(sim, &name, "move")?;
             if sim.moved.contains(&name) {
                 return Err(err(format!("{name} already has a move this turn"), None));
@@ -910,6 +943,7 @@ fn parse_line(
                     None,
                 ));
             }
+            stays_put(state, &name)?;
             not_follower(sim, &name, "halt")?;
             if sim.moved.contains(&name) {
                 return Err(err(format!("{name} has a full-speed move this turn"), None));

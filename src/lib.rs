@@ -8,6 +8,7 @@ pub mod demo;
 pub mod dice;
 pub mod engine;
 pub mod mail;
+pub mod render;
 pub mod report;
 pub mod rulesets;
 pub mod store;

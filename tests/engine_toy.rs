@@ -114,6 +114,7 @@ impl Ruleset for Bids {
             board: vec![],
             sections: vec![],
             data: serde_json::Value::Null,
+            map: None,
         }
     }
 

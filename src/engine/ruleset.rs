@@ -117,6 +117,9 @@ pub struct View {
     pub sections: Vec<(String, Vec<String>)>,
     /// Structured, viewer-safe data for maps and templates.
     pub data: serde_json::Value,
+    /// The map as this viewer may see it, for `render/` (`None`: the game has no map to draw).
+    #[serde(default)]
+    pub map: Option<crate::engine::scene::Scene>,
 }
 
 /// How the game stands at the end.

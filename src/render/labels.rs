@@ -1,0 +1,324 @@
+//! Label placement for crowded maps: each name goes to the nearest free spot around its unit
+//! (with a leader line when it has to stand off), never over another label or hull. Pure
+//! geometry in picture pixels; it knows nothing of games.
+
+/// An axis-aligned box in picture pixels (y down).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Bx {
+    pub x0: f64,
+    pub y0: f64,
+    pub x1: f64,
+    pub y1: f64,
+}
+
+impl Bx {
+    pub fn new(x: f64, y: f64, w: f64, h: f64) -> Self {
+        Self {
+            x0: x,
+            y0: y,
+            x1: x + w,
+            y1: y + h,
+        }
+    }
+
+    pub fn overlaps(&self, o: &Bx, pad: f64) -> bool {
+        self.x0 < o.x1 + pad && o.x0 < self.x1 + pad && self.y0 < o.y1 + pad && o.y0 < self.y1 + pad
+    }
+
+    fn inside(&self, outer: &Bx) -> bool {
+        self.x0 >= outer.x0 && self.y0 >= outer.y0 && self.x1 <= outer.x1 && self.y1 <= outer.y1
+    }
+
+    fn contains(&self, p: P) -> bool {
+        p.0 >= self.x0 && p.0 <= self.x1 && p.1 >= self.y0 && p.1 <= self.y1
+    }
+
+    /// The point of the box nearest to `p`.
+    pub fn nearest(&self, p: P) -> P {
+        (p.0.clamp(self.x0, self.x1), p.1.clamp(self.y0, self.y1))
+    }
+
+    fn corners(&self) -> [P; 4] {
+        [
+            (self.x0, self.y0),
+            (self.x1, self.y0),
+            (self.x1, self.y1),
+            (self.x0, self.y1),
+        ]
+    }
+}
+
+pub(crate) type P = (f64, f64);
+
+fn d2(a: P, b: P) -> f64 {
+    ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()
+}
+
+fn point_segment(p: P, a: P, b: P) -> f64 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 == 0.0 {
+        0.0
+    } else {
+        (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0)
+    };
+    d2(p, (a.0 + t * dx, a.1 + t * dy))
+}
+
+fn cross(o: P, a: P, b: P) -> f64 {
+    (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
+}
+
+fn segments_cross(a: P, b: P, c: P, d: P) -> bool {
+    let (d1, d2_, d3, d4) = (
+        cross(c, d, a),
+        cross(c, d, b),
+        cross(a, b, c),
+        cross(a, b, d),
+    );
+    (d1 > 0.0) != (d2_ > 0.0) && (d3 > 0.0) != (d4 > 0.0)
+}
+
+fn segment_segment(a: P, b: P, c: P, d: P) -> f64 {
+    if segments_cross(a, b, c, d) {
+        return 0.0;
+    }
+    point_segment(a, c, d)
+        .min(point_segment(b, c, d))
+        .min(point_segment(c, a, b))
+        .min(point_segment(d, a, b))
+}
+
+/// Distance from a segment to a box (0 when they touch).
+fn segment_box(a: P, b: P, bx: &Bx) -> f64 {
+    if bx.contains(a) || bx.contains(b) {
+        return 0.0;
+    }
+    let c = bx.corners();
+    (0..4)
+        .map(|i| segment_segment(a, b, c[i], c[(i + 1) % 4]))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Something a label must keep clear of.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Obstacle {
+    /// A hull or other long thing: the segment thickened by `r`.
+    Seg {
+        a: P,
+        b: P,
+        r: f64,
+    },
+    Box(Bx),
+}
+
+impl Obstacle {
+    fn bbox(&self) -> Bx {
+        match self {
+            Obstacle::Seg { a, b, r } => Bx {
+                x0: a.0.min(b.0) - r,
+                y0: a.1.min(b.1) - r,
+                x1: a.0.max(b.0) + r,
+                y1: a.1.max(b.1) + r,
+            },
+            Obstacle::Box(b) => *b,
+        }
+    }
+
+    fn hits_box(&self, bx: &Bx) -> bool {
+        match self {
+            Obstacle::Seg { a, b, r } => segment_box(*a, *b, bx) < r + 1.0,
+            Obstacle::Box(o) => o.overlaps(bx, 1.0),
+        }
+    }
+
+    fn hits_segment(&self, p: P, q: P) -> bool {
+        match self {
+            Obstacle::Seg { a, b, r } => segment_segment(p, q, *a, *b) < r + 0.5,
+            Obstacle::Box(o) => segment_box(p, q, o) < 0.5,
+        }
+    }
+}
+
+/// A label to place around `anchor`.
+#[derive(Debug, Clone)]
+pub(crate) struct Want {
+    pub anchor: P,
+    /// The unit's own long axis in picture radians (labels prefer to stand across it).
+    pub axis: Option<f64>,
+    pub w: f64,
+    pub h: f64,
+    /// Lower goes first.
+    pub rank: u8,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Placed {
+    pub bx: Bx,
+    /// From the unit's edge to the label, when the label stands off.
+    pub leader: Option<(P, P)>,
+}
+
+/// Distances (centre to label) tried, nearest first, and the directions tried at each.
+const RINGS: [f64; 10] = [5.0, 8.0, 12.0, 17.0, 23.0, 30.0, 38.0, 48.0, 60.0, 74.0];
+const DIRECTIONS: usize = 24;
+/// Beyond this distance a label gets a leader line to its unit.
+const LEADER_FROM: f64 = 6.0;
+
+/// Places every label it can; `None` where no free spot was found (the caller falls back to
+/// a short number and a key). `taken` grows with every placed label.
+pub(crate) fn place(
+    wants: &[Want],
+    obstacles: &[Obstacle],
+    taken: &mut Vec<Bx>,
+    bounds: Bx,
+) -> Vec<Option<Placed>> {
+    let mut order: Vec<usize> = (0..wants.len()).collect();
+    // Crowded units first, so they get the near spots the open ones do not need.
+    let crowd: Vec<usize> = wants
+        .iter()
+        .map(|w| {
+            wants
+                .iter()
+                .filter(|o| d2(o.anchor, w.anchor) < 40.0)
+                .count()
+        })
+        .collect();
+    order.sort_by_key(|&i| (wants[i].rank, std::cmp::Reverse(crowd[i]), i));
+    let mut out = vec![None; wants.len()];
+    for i in order {
+        let w = &wants[i];
+        // Only what is within reach of this label's farthest spot can be in its way.
+        let reach = RINGS[RINGS.len() - 1] + w.w.max(w.h) + 4.0;
+        let area = Bx::new(
+            w.anchor.0 - reach,
+            w.anchor.1 - reach,
+            2.0 * reach,
+            2.0 * reach,
+        );
+        let obstacles: Vec<Obstacle> = obstacles
+            .iter()
+            .filter(|o| o.bbox().overlaps(&area, 2.0))
+            .copied()
+            .collect();
+        let near_taken: Vec<Bx> = taken
+            .iter()
+            .filter(|t| t.overlaps(&area, 2.0))
+            .copied()
+            .collect();
+        let mut best: Option<(f64, Placed)> = None;
+        for &ring in &RINGS {
+            if best.as_ref().is_some_and(|(c, _)| *c < ring) {
+                break;
+            }
+            for k in 0..DIRECTIONS {
+                let th = k as f64 * std::f64::consts::TAU / DIRECTIONS as f64;
+                let (c, s) = (th.cos(), th.sin());
+                let p = (w.anchor.0 + ring * c, w.anchor.1 + ring * s);
+                let bx = Bx::new(
+                    p.0 + (c - 1.0) * w.w / 2.0,
+                    p.1 + (s - 1.0) * w.h / 2.0,
+                    w.w,
+                    w.h,
+                );
+                if !bx.inside(&bounds)
+                    || near_taken.iter().any(|t| t.overlaps(&bx, 1.5))
+                    || obstacles.iter().any(|o| o.hits_box(&bx))
+                {
+                    continue;
+                }
+                let near = bx.nearest(w.anchor);
+                let gap = d2(near, w.anchor);
+                let leader = if gap > LEADER_FROM {
+                    let t = 3.0 / gap;
+                    let from = (
+                        w.anchor.0 + (near.0 - w.anchor.0) * t,
+                        w.anchor.1 + (near.1 - w.anchor.1) * t,
+                    );
+                    // A leader must not cut through another label or another unit's hull.
+                    let clear = near_taken.iter().all(|t| segment_box(from, near, t) > 0.5)
+                        && obstacles
+                            .iter()
+                            .filter(|o| match o {
+                                Obstacle::Seg { a, b, .. } => point_segment(w.anchor, *a, *b) > 1.0,
+                                Obstacle::Box(b) => !b.contains(w.anchor),
+                            })
+                            .all(|o| !o.hits_segment(from, near));
+                    if !clear {
+                        continue;
+                    }
+                    Some((from, near))
+                } else {
+                    None
+                };
+                let across = w.axis.map_or(0.0, |a| (th - a).cos().abs());
+                let cost = gap
+                    + 5.0 * across
+                    + 1.5 * (1.0 - c) / 2.0
+                    + if leader.is_some() { 8.0 } else { 0.0 };
+                if best.as_ref().is_none_or(|(bc, _)| cost < *bc) {
+                    best = Some((cost, Placed { bx, leader }));
+                }
+            }
+        }
+        if let Some((_, p)) = best {
+            taken.push(p.bx);
+            out[i] = Some(p);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_in_a_tight_line_do_not_overlap() {
+        let bounds = Bx::new(0.0, 0.0, 400.0, 300.0);
+        // Ten ships in line abreast 20 px apart, each hull 16 px long pointing up.
+        let wants: Vec<Want> = (0..10)
+            .map(|i| Want {
+                anchor: (100.0 + 20.0 * i as f64, 150.0),
+                axis: Some(-std::f64::consts::FRAC_PI_2),
+                w: 55.0,
+                h: 13.0,
+                rank: 0,
+            })
+            .collect();
+        let obstacles: Vec<Obstacle> = wants
+            .iter()
+            .map(|w| Obstacle::Seg {
+                a: (w.anchor.0, w.anchor.1 - 8.0),
+                b: (w.anchor.0, w.anchor.1 + 8.0),
+                r: 3.0,
+            })
+            .collect();
+        let mut taken = vec![];
+        let placed = place(&wants, &obstacles, &mut taken, bounds);
+        let boxes: Vec<Bx> = placed.iter().flatten().map(|p| p.bx).collect();
+        assert_eq!(boxes.len(), 10, "every label found a place");
+        for (i, a) in boxes.iter().enumerate() {
+            for b in &boxes[i + 1..] {
+                assert!(!a.overlaps(b, 0.0), "{a:?} {b:?}");
+            }
+            for o in &obstacles {
+                assert!(!o.hits_box(a));
+            }
+        }
+        assert!(placed.iter().flatten().any(|p| p.leader.is_some()));
+    }
+
+    #[test]
+    fn no_room_means_no_label() {
+        let bounds = Bx::new(0.0, 0.0, 30.0, 30.0);
+        let wants = vec![Want {
+            anchor: (15.0, 15.0),
+            axis: None,
+            w: 80.0,
+            h: 13.0,
+            rank: 0,
+        }];
+        assert_eq!(place(&wants, &[], &mut vec![], bounds), vec![None]);
+    }
+}

@@ -1,0 +1,203 @@
+//! Maps for people: SVG and PNG pictures (and the plain-text board) drawn from a seat's `View`.
+//! It reads only the View's `Scene`, never a game state, and it loads only the fonts shipped in
+//! `src/render/fonts/` (never the system's), so a picture is byte-for-byte the same everywhere.
+
+mod labels;
+mod map;
+
+use std::sync::{Arc, OnceLock};
+
+use resvg::{tiny_skia, usvg};
+
+use crate::engine::View;
+use crate::engine::scene::Scene;
+
+pub use map::DESIGN_WIDTH;
+
+/// The width of a picture in a results mail (pixels): readable in a mail client's reading pane.
+pub const MAIL_WIDTH_PX: u32 = 800;
+
+/// DejaVu fonts (Bitstream Vera licence, see `fonts/LICENSE-DejaVu.txt`).
+const SANS: &[u8] = include_bytes!("fonts/DejaVuSans.ttf");
+const SANS_BOLD: &[u8] = include_bytes!("fonts/DejaVuSans-Bold.ttf");
+const SANS_CONDENSED: &[u8] = include_bytes!("fonts/DejaVuSansCondensed.ttf");
+
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error("this view has no map to draw")]
+    NoMap,
+    #[error("picture width {0} px is out of range (100 to 8000)")]
+    Width(u32),
+    #[error("the SVG did not parse: {0}")]
+    Svg(String),
+    #[error("PNG encoding failed: {0}")]
+    Png(String),
+}
+
+/// What `despatch show --format` asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Svg,
+    /// A PNG this many pixels wide.
+    Png(u32),
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "text" => Ok(Format::Text),
+            "svg" => Ok(Format::Svg),
+            "png" => Ok(Format::Png(MAIL_WIDTH_PX)),
+            _ => Err(format!("unknown format `{s}` (text, svg or png)")),
+        }
+    }
+}
+
+/// The picture of `scene` as an SVG document, `DESIGN_WIDTH` units wide.
+pub fn svg(scene: &Scene) -> String {
+    map::draw(scene)
+}
+
+/// The picture of `scene` as a PNG `width_px` pixels wide (height follows the map's shape).
+pub fn png(scene: &Scene, width_px: u32) -> Result<Vec<u8>, RenderError> {
+    png_from_svg(&svg(scene), width_px)
+}
+
+/// Rasterises an SVG made by `svg`.
+pub fn png_from_svg(svg: &str, width_px: u32) -> Result<Vec<u8>, RenderError> {
+    if !(100..=8000).contains(&width_px) {
+        return Err(RenderError::Width(width_px));
+    }
+    let opt = usvg::Options {
+        font_family: "DejaVu Sans".into(),
+        fontdb: fonts(),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| RenderError::Svg(e.to_string()))?;
+    let size = tree.size();
+    let scale = width_px as f32 / size.width();
+    let height_px = (size.height() * scale).round().max(1.0) as u32;
+    let mut pixmap = tiny_skia::Pixmap::new(width_px, height_px)
+        .ok_or_else(|| RenderError::Png(format!("no {width_px}x{height_px} canvas")))?;
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+        .encode_png()
+        .map_err(|e| RenderError::Png(e.to_string()))
+}
+
+/// What `despatch show` prints or writes for one view.
+pub fn show(view: &View, format: Format) -> Result<Vec<u8>, RenderError> {
+    match format {
+        Format::Text => Ok(text(view).into_bytes()),
+        Format::Svg => Ok(svg(view.map.as_ref().ok_or(RenderError::NoMap)?).into_bytes()),
+        Format::Png(w) => png(view.map.as_ref().ok_or(RenderError::NoMap)?, w),
+    }
+}
+
+/// The plain-text picture of a view: heading, text board, sections and the last log.
+pub fn text(v: &View) -> String {
+    let mut s = format!("{}\n{}\n\n", v.scenario, v.turn);
+    for line in &v.board {
+        s.push_str(&format!("  {line}\n"));
+    }
+    for (title, lines) in &v.sections {
+        s.push_str(&format!("\n{}\n", title.to_uppercase()));
+        for l in lines {
+            s.push_str(&format!("  {l}\n"));
+        }
+    }
+    if !v.log.is_empty() {
+        s.push_str("\nLAST LOG\n");
+        for l in &v.log {
+            s.push_str(&format!("  {l}\n"));
+        }
+    }
+    s
+}
+
+/// The shipped fonts and nothing else: no system font may change a picture.
+fn fonts() -> Arc<usvg::fontdb::Database> {
+    static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = usvg::fontdb::Database::new();
+        for f in [SANS, SANS_BOLD, SANS_CONDENSED] {
+            db.load_font_data(f.to_vec());
+        }
+        db.set_sans_serif_family("DejaVu Sans");
+        db.set_serif_family("DejaVu Sans");
+        db.set_monospace_family("DejaVu Sans");
+        Arc::new(db)
+    })
+    .clone()
+}
+
+/// Which shipped face a piece of text uses (for measuring before placing it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Face {
+    Sans,
+    Bold,
+    Condensed,
+}
+
+/// Advance width of `text` in `face` at `size` px, from the shipped font's own metrics.
+pub(crate) fn text_width(text: &str, face: Face, size: f64) -> f64 {
+    use skrifa::MetadataProvider;
+    use skrifa::instance::{LocationRef, Size};
+    let data = match face {
+        Face::Sans => SANS,
+        Face::Bold => SANS_BOLD,
+        Face::Condensed => SANS_CONDENSED,
+    };
+    let Ok(font) = skrifa::FontRef::new(data) else {
+        return text.chars().count() as f64 * size * 0.6;
+    };
+    let charmap = font.charmap();
+    let metrics = font.glyph_metrics(Size::new(size as f32), LocationRef::default());
+    text.chars()
+        .map(|c| {
+            charmap
+                .map(c)
+                .and_then(|g| metrics.advance_width(g))
+                .map_or(size * 0.6, f64::from)
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measures_with_the_shipped_fonts() {
+        let w = text_width("Shikishima", Face::Condensed, 11.0);
+        let wide = text_width("Shikishima", Face::Sans, 11.0);
+        assert!(w > 40.0 && w < wide && wide < 70.0, "{w} {wide}");
+        assert!(text_width("", Face::Bold, 11.0) == 0.0);
+    }
+
+    #[test]
+    fn only_shipped_fonts_are_loaded() {
+        let db = fonts();
+        assert_eq!(db.len(), 3);
+        for face in db.faces() {
+            assert!(
+                face.families.iter().any(|(f, _)| f.starts_with("DejaVu")),
+                "{:?}",
+                face.families
+            );
+        }
+    }
+
+    #[test]
+    fn format_names() {
+        assert_eq!("png".parse::<Format>(), Ok(Format::Png(MAIL_WIDTH_PX)));
+        assert_eq!("svg".parse::<Format>(), Ok(Format::Svg));
+        assert!("pdf".parse::<Format>().is_err());
+    }
+}

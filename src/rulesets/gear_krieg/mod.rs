@@ -1,0 +1,194 @@
+//! Gear Krieg demo game (Dream Pod 9, DP9-500): grammar, state, resolution, views.
+//! This file wires the modules into `engine::Ruleset`; the rules themselves live in the modules.
+
+pub mod activation;
+pub mod combat;
+pub mod data;
+pub mod ground;
+pub mod orders;
+pub mod roll;
+pub mod round;
+pub mod sample;
+pub mod state;
+pub mod stats;
+pub mod view;
+
+use std::collections::BTreeMap;
+
+use crate::dice::Dice;
+use crate::engine::{
+    Outcome, Prompt, Rejected, Ruleset, SeatId, StepSpec, Submitted, View, Viewer,
+};
+
+use state::{GkState, Orders, Phase};
+
+/// The order reference players get (welcome and HELP mails).
+pub const ORDER_REFERENCE: &str = include_str!("../../../games/gear-krieg/README.md");
+
+/// The Gear Krieg ruleset as the engine sees it.
+pub struct GearKrieg;
+
+fn prompt(seat: &str, kind: &str, question: String, required: bool) -> Prompt {
+    Prompt {
+        seat: seat.to_string(),
+        kind: kind.into(),
+        question,
+        required,
+    }
+}
+
+/// The prompts of the current step (see README "Sequence of play by mail").
+pub fn step_spec(state: &GkState) -> StepSpec {
+    match &state.phase {
+        Phase::Declare => StepSpec {
+            title: format!("Round {} — Step 1 declarations", state.round),
+            prompts: state
+                .seat_order
+                .iter()
+                .map(|s| {
+                    let ask = state.side(s).is_none_or(|x| x.ask_declarations);
+                    let mut q = format!(
+                        "Round {}, Step 1: declare extra Actions (EXTRA unit n) and Defensive Maneuvers (DEFEND unit), or PASS.",
+                        state.round
+                    );
+                    if state.round == 1 {
+                        q.push_str(" Round 1: also each unit's initial speed (SPEED unit STATIONARY|COMBAT|TOP); silence is STATIONARY.");
+                    }
+                    if !ask {
+                        q.push_str(" You set DECLARATIONS SKIP: silence declares nothing.");
+                    }
+                    prompt(s, "declare", q, ask)
+                })
+                .collect(),
+            sealed: true,
+        },
+        Phase::Activate { side } => {
+            let other = state.enemy_of(side);
+            let queued = state
+                .side(side)
+                .and_then(|s| orders::valid_queued(state, s))
+                .is_some();
+            let names: Vec<&str> = state
+                .unactivated(side)
+                .iter()
+                .map(|u| u.name.as_str())
+                .collect();
+            let cp = state.side(side).map_or(0, |s| s.cp);
+            StepSpec {
+                title: format!(
+                    "Round {} — {} activates",
+                    state.round,
+                    state.side_name(side)
+                ),
+                prompts: vec![
+                    prompt(
+                        side,
+                        "activate",
+                        format!(
+                            "Round {}: activate one of {} ({} CP left){}.",
+                            state.round,
+                            names.join(", "),
+                            cp,
+                            if queued { "; your queued activation plays unless you send another" } else { "" }
+                        ),
+                        !queued,
+                    ),
+                    prompt(
+                        &other,
+                        "standing",
+                        "Optional: change your standing orders (OVERWATCH…) or queue your next activation.".into(),
+                        false,
+                    ),
+                ],
+                sealed: false,
+            }
+        }
+        Phase::Interrupt { side, mover } => {
+            let at = state.unit(mover).map(|u| u.pos);
+            StepSpec {
+                title: format!("Round {} — interrupt {}?", state.round, mover),
+                prompts: vec![prompt(
+                    side,
+                    "interrupt",
+                    format!(
+                        "{mover} is moving and is now at {}. Interrupt now (INTERRUPT unit FIRE weapon) or NO INTERRUPT; you may add OVERWATCH orders for the rest of its move and your next activation.",
+                        at.map_or(String::new(), |p| format!(
+                            "{},{}",
+                            orders::num((p.x * 10.0).round() / 10.0),
+                            orders::num((p.y * 10.0).round() / 10.0)
+                        ))
+                    ),
+                    true,
+                )],
+                sealed: false,
+            }
+        }
+        Phase::GameOver => StepSpec {
+            title: "The battle is over".into(),
+            prompts: vec![],
+            sealed: false,
+        },
+    }
+}
+
+impl Ruleset for GearKrieg {
+    const NAME: &'static str = "gear-krieg";
+    type State = GkState;
+    type Orders = Orders;
+
+    fn setup(ruleset_toml: &str, scenario_toml: &str, seats: &[SeatId]) -> Result<GkState, String> {
+        round::new_state(ruleset_toml, scenario_toml, seats)
+    }
+
+    fn seats(state: &GkState) -> Vec<(SeatId, String)> {
+        state
+            .seat_order
+            .iter()
+            .map(|s| (s.clone(), s.clone()))
+            .collect()
+    }
+
+    fn step(state: &GkState) -> StepSpec {
+        step_spec(state)
+    }
+
+    fn parse(state: &GkState, seat: &str, text: &str) -> Result<Orders, Vec<Rejected>> {
+        orders::parse(state, seat, text)
+    }
+
+    fn canonical(orders: &Orders) -> String {
+        orders::print(orders)
+    }
+
+    fn resolve(
+        state: &GkState,
+        submissions: &BTreeMap<SeatId, Submitted<Orders>>,
+        dice: &mut Dice,
+    ) -> GkState {
+        let mut s = state.clone();
+        s.log.clear();
+        match s.phase {
+            Phase::Declare => round::resolve_declare(&mut s, submissions, dice),
+            Phase::Activate { .. } => round::resolve_activate(&mut s, submissions, dice),
+            Phase::Interrupt { .. } => round::resolve_interrupt(&mut s, submissions, dice),
+            Phase::GameOver => {}
+        }
+        s
+    }
+
+    fn view(state: &GkState, viewer: &Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    fn outcome(state: &GkState) -> Option<Outcome> {
+        state.outcome.clone()
+    }
+
+    fn order_reference() -> &'static str {
+        ORDER_REFERENCE
+    }
+
+    fn sample_orders(state: &GkState, seat: &str, choice: u64) -> String {
+        sample::sample_orders(state, seat, choice)
+    }
+}

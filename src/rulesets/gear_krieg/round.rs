@@ -1,0 +1,766 @@
+//! The round's sequence (p.3): set-up, Step 1 declarations, Step 2 initiative and Command
+//! Points, the alternation of Step 3 with interrupts, Step 4 clean-up, and victory (R28–R30).
+//! Every state change of the sequence lives here; the acts themselves are in `activation`.
+
+use std::collections::BTreeMap;
+
+use crate::board::tabletop::Pt;
+use crate::dice::Dice;
+use crate::engine::{LogLine, Outcome, SeatId, Submitted};
+
+use super::activation::{self, Ctx, Flow};
+use super::data::{self, InitialSpeed, MoveMode};
+use super::orders::{self, blocks};
+use super::roll;
+use super::state::{Block, GkState, Order, Orders, Phase, Setting, Side, Trooper, Unit, UnitKind};
+use super::stats;
+
+/// Builds the opening state.
+pub fn new_state(ruleset: &str, scenario: &str, seats: &[SeatId]) -> Result<GkState, String> {
+    let data = data::parse_ruleset(ruleset)?;
+    let sc = data::parse_scenario(scenario)?;
+    for name in data::RULE_NAMES {
+        if !data.rules.contains_key(*name) {
+            return Err(format!("ruleset.toml: rules.{name} is missing"));
+        }
+    }
+    if sc.sides.len() != 2 {
+        return Err("scenario: Gear Krieg is for two sides".into());
+    }
+    let ids: Vec<String> = sc.sides.iter().map(|s| s.id.clone()).collect();
+    if seats.len() != 2 || !seats.iter().all(|s| ids.contains(s)) {
+        return Err(format!("seats must be exactly {}", ids.join(" and ")));
+    }
+    let mut units = Vec::new();
+    let mut names = std::collections::BTreeSet::new();
+    for side in &sc.sides {
+        for su in &side.units {
+            if su.name.is_empty() || su.name.contains(char::is_whitespace) {
+                return Err(format!("unit name `{}`: one word, no spaces", su.name));
+            }
+            if !names.insert(orders::normalise(&su.name)) {
+                return Err(format!("unit name `{}` used twice", su.name));
+            }
+            if su.x < 0.0 || su.y < 0.0 || su.x > sc.width || su.y > sc.height {
+                return Err(format!("{} is off the map", su.name));
+            }
+            let (kind, threat, ammo, troopers) = if let Some(v) = data.vehicles.get(&su.class) {
+                let ammo = v
+                    .weapons
+                    .iter()
+                    .filter_map(|w| {
+                        w.ammo
+                            .as_ref()
+                            .map(|a| (w.key.clone(), a.int().max(0) as u32))
+                    })
+                    .collect();
+                (UnitKind::Vehicle, v.threat_value.int(), ammo, vec![])
+            } else if let Some(i) = data.infantry.get(&su.class) {
+                let mut t = Vec::new();
+                for g in &i.troopers {
+                    if !i.weapons.iter().any(|w| w.key == g.weapon) {
+                        return Err(format!(
+                            "{}: troopers carry unknown weapon {}",
+                            i.name, g.weapon
+                        ));
+                    }
+                    for _ in 0..g.count.int().max(0) {
+                        t.push(Trooper {
+                            weapon: g.weapon.clone(),
+                            circles: i.circles.int().max(1) as u32,
+                            hits: 0,
+                        });
+                    }
+                }
+                (UnitKind::Infantry, i.threat_value.int(), vec![], t)
+            } else {
+                return Err(format!("{}: unknown class `{}`", su.name, su.class));
+            };
+            units.push(Unit {
+                name: su.name.clone(),
+                side: side.id.clone(),
+                class: su.class.clone(),
+                kind,
+                pos: Pt::new(su.x, su.y),
+                heading: su.heading,
+                mode: if kind == UnitKind::Infantry {
+                    MoveMode::Walker
+                } else {
+                    su.mode
+                },
+                top: false,
+                initial: InitialSpeed::Stationary,
+                moved: None,
+                last_move: 0.0,
+                activated: false,
+                actions: 1,
+                actions_used: 0,
+                extra_declared: 0,
+                defensive: false,
+                cp_used: false,
+                cp_defend: false,
+                mode_switched: false,
+                light: 0,
+                heavy: 0,
+                destroyed: false,
+                ammo,
+                troopers,
+                pinned: 0,
+                walked: vec![],
+                overwatch: None,
+                overwatch_fired: 0,
+                threat: threat.max(0) as u32,
+            });
+        }
+    }
+    Ok(GkState {
+        data,
+        scenario_name: sc.name,
+        description: sc.description,
+        width: sc.width,
+        height: sc.height,
+        night: sc.night,
+        max_rounds: sc.max_rounds.max(1),
+        winning_margin: sc.winning_margin,
+        objectives: sc.objectives,
+        terrain: sc.terrain,
+        seat_order: seats.to_vec(),
+        sides: sc
+            .sides
+            .iter()
+            .map(|s| Side {
+                id: s.id.clone(),
+                name: s.name.clone(),
+                edge: s.edge.clone(),
+                cp: 0,
+                ask_interrupts: true,
+                ask_declarations: true,
+                choose_first: true,
+                queued: vec![],
+                vp: 0,
+                initiative: None,
+            })
+            .collect(),
+        units,
+        round: 1,
+        phase: Phase::Declare,
+        to_play: seats[0].clone(),
+        zones: vec![],
+        paused: None,
+        log: vec![],
+        outcome: None,
+    })
+}
+
+fn orders_of<'a>(subs: &'a BTreeMap<SeatId, Submitted<Orders>>, seat: &str) -> &'a [Order] {
+    match subs.get(seat) {
+        Some(Submitted::Orders(o)) => o,
+        _ => &[],
+    }
+}
+
+/// Standing orders and CP lines any email may carry, applied before the step's own orders.
+pub fn apply_standing(state: &mut GkState, seat: &str, orders: &[Order]) {
+    for o in orders {
+        match o {
+            Order::Overwatch(ow) => {
+                if let Some(u) = state.unit_mut(&ow.unit) {
+                    u.overwatch = Some(ow.clone());
+                }
+            }
+            Order::OverwatchOff(n) => {
+                if let Some(u) = state.unit_mut(n) {
+                    u.overwatch = None;
+                }
+            }
+            Order::Set(s) => {
+                if let Some(side) = state.side_mut(seat) {
+                    match s {
+                        Setting::InterruptsAsk => side.ask_interrupts = true,
+                        Setting::InterruptsNever => side.ask_interrupts = false,
+                        Setting::DeclarationsAsk => side.ask_declarations = true,
+                        Setting::DeclarationsSkip => side.ask_declarations = false,
+                        Setting::ChooseFirst => side.choose_first = true,
+                        Setting::ChooseSecond => side.choose_first = false,
+                    }
+                }
+            }
+            Order::CpDefend(n) => {
+                if let Some(u) = state.unit_mut(n) {
+                    u.cp_defend = true;
+                }
+            }
+            Order::CpAboutFace { unit, by } => match activation::about_face(state, unit, *by) {
+                Ok(()) => state.log.push(LogLine::public(format!(
+                    "{unit} spends a Command Point to turn about (now facing {}).",
+                    orders::num(state.unit(unit).map_or(0.0, |u| u.heading))
+                ))),
+                Err(e) => state
+                    .log
+                    .push(LogLine::public(format!("{unit} cannot turn about: {e}."))),
+            },
+            _ => {}
+        }
+    }
+}
+
+/// Step 1 declarations (sealed), then Step 2 initiative and the choice of who starts.
+pub fn resolve_declare(
+    state: &mut GkState,
+    subs: &BTreeMap<SeatId, Submitted<Orders>>,
+    dice: &mut Dice,
+) {
+    let seats = state.seat_order.clone();
+    for seat in &seats {
+        let o = orders_of(subs, seat).to_vec();
+        apply_standing(state, seat, &o);
+        let mut said = Vec::new();
+        for x in &o {
+            match x {
+                Order::Speed { unit, speed } => {
+                    let data = state.data.clone();
+                    if let Some(u) = state.unit_mut(unit) {
+                        u.initial = *speed;
+                        u.top = *speed == InitialSpeed::Top;
+                        // Attacked before moving in round 1: the maximum of its speed (p.3).
+                        u.last_move = match speed {
+                            InitialSpeed::Stationary => 0.0,
+                            InitialSpeed::Combat => stats::mp(&data, u, u.mode, false),
+                            InitialSpeed::Top => stats::mp(&data, u, u.mode, true),
+                        };
+                    }
+                    said.push(format!("{unit} {}", format!("{speed:?}").to_lowercase()));
+                }
+                Order::Extra { unit, n } => {
+                    if let Some(u) = state.unit_mut(unit) {
+                        u.extra_declared = *n;
+                        u.actions = 1 + n;
+                    }
+                    said.push(format!("{unit} +{n} action(s)"));
+                }
+                Order::Defend(unit) => {
+                    if let Some(u) = state.unit_mut(unit)
+                        && !u.top
+                    {
+                        u.defensive = true;
+                        u.actions = 0;
+                        u.extra_declared = 0;
+                    }
+                    said.push(format!("{unit} defensive maneuvers"));
+                }
+                _ => {}
+            }
+        }
+        let name = state.side_name(seat);
+        state.log.push(LogLine::public(if said.is_empty() {
+            format!("{name} declares nothing.")
+        } else {
+            format!("{name} declares: {}.", said.join("; "))
+        }));
+    }
+    initiative(state, dice);
+}
+
+/// Step 2 (p.3): two dice each, draws re-rolled; winner's CP = MoS, loser's 1.
+pub fn initiative(state: &mut GkState, dice: &mut Dice) {
+    let seats = state.seat_order.clone();
+    let n = state.data.ri("initiative_dice").max(1) as u32;
+    let mut attempt = 0;
+    let (a, b) = loop {
+        attempt += 1;
+        let suffix = if attempt == 1 {
+            String::new()
+        } else {
+            format!(" re-roll {}", attempt - 1)
+        };
+        let ra = roll::roll(
+            dice,
+            format!("initiative round {} {}{suffix}", state.round, seats[0]),
+            n,
+            0,
+        );
+        let rb = roll::roll(
+            dice,
+            format!("initiative round {} {}{suffix}", state.round, seats[1]),
+            n,
+            0,
+        );
+        state.log.push(LogLine::public(format!(
+            "Initiative: {} {}, {} {}.",
+            state.side_name(&seats[0]),
+            roll::show(&ra),
+            state.side_name(&seats[1]),
+            roll::show(&rb)
+        )));
+        // A run of draws this long is (1/6)^20-rare; the first seat then wins by 1 (R26).
+        if ra.total != rb.total || attempt >= 20 {
+            break (ra.total, rb.total);
+        }
+    };
+    let (winner, loser, mos) = if a >= b {
+        (&seats[0], &seats[1], (a - b).max(1))
+    } else {
+        (&seats[1], &seats[0], b - a)
+    };
+    let loser_cp = state.data.ri("loser_cp").max(0) as u32;
+    for s in &seats {
+        let cp = if s == winner { mos as u32 } else { loser_cp };
+        let total = if s == winner { a.max(b) } else { a.min(b) };
+        if let Some(side) = state.side_mut(s) {
+            side.cp = cp;
+            side.initiative = Some(total);
+        }
+    }
+    let (w, l) = (state.side_name(winner), state.side_name(loser));
+    state.log.push(LogLine::public(format!(
+        "{w} wins the initiative by {mos}: {w} {mos} CP, {l} {loser_cp} CP."
+    )));
+    // The side with fewer units chooses; equal numbers: the winner (p.3; choice given in advance, R25).
+    let na = state.alive(&seats[0]).len();
+    let nb = state.alive(&seats[1]).len();
+    let chooser = if na < nb {
+        seats[0].clone()
+    } else if nb < na {
+        seats[1].clone()
+    } else {
+        winner.clone()
+    };
+    let first = if state.side(&chooser).is_some_and(|s| s.choose_first) {
+        chooser.clone()
+    } else {
+        state.enemy_of(&chooser)
+    };
+    state.log.push(LogLine::public(format!(
+        "{} chooses: {} activates first.",
+        state.side_name(&chooser),
+        state.side_name(&first)
+    )));
+    state.to_play = first;
+    next_phase(state);
+}
+
+/// After an activation (or at the round's start): whose turn, or Step 4.
+pub fn next_phase(state: &mut GkState) {
+    let me = state.to_play.clone();
+    let other = state.enemy_of(&me);
+    if !state.unactivated(&me).is_empty() {
+        state.phase = Phase::Activate { side: me };
+    } else if !state.unactivated(&other).is_empty() {
+        state.to_play = other.clone();
+        state.phase = Phase::Activate { side: other };
+    } else {
+        end_round(state);
+    }
+}
+
+/// The side has just played: the turn passes to the other side if it has units left to
+/// activate (p.3), else stays.
+fn pass_turn(state: &mut GkState, played: &str) {
+    let other = state.enemy_of(played);
+    state.to_play = if state.unactivated(&other).is_empty() {
+        played.to_string()
+    } else {
+        other
+    };
+    next_phase(state);
+}
+
+/// Runs a block to the end or to an interrupt pause; finishing it when done.
+fn run_block(state: &mut GkState, block: &Block, dice: &mut Dice, ask: bool) -> Flow {
+    let mut p = activation::start(state, block);
+    state.log.push(LogLine::public(format!(
+        "{} activates {}{}.",
+        state.side_name(
+            &state
+                .unit(&block.unit)
+                .map(|u| u.side.clone())
+                .unwrap_or_default()
+        ),
+        block.unit,
+        if block.cp {
+            " out of sequence (1 CP)"
+        } else {
+            ""
+        }
+    )));
+    if block.cp
+        && let Err(e) = activation::spend_cp_activation(state, &block.unit)
+    {
+        state.log.push(LogLine::public(format!(
+            "{}: {e}; no activation.",
+            block.unit
+        )));
+        return Flow::Done;
+    }
+    continue_block(state, &mut p, dice, ask)
+}
+
+fn continue_block(
+    state: &mut GkState,
+    p: &mut super::state::Paused,
+    dice: &mut Dice,
+    ask: bool,
+) -> Flow {
+    let mut ctx = Ctx {
+        dice: Some(dice),
+        targets: true,
+        ask,
+        errors: vec![],
+    };
+    match activation::run(state, p, &mut ctx) {
+        Flow::Paused => {
+            let mover = p.block.unit.clone();
+            let side = state
+                .unit(&mover)
+                .map(|u| u.side.clone())
+                .unwrap_or_default();
+            let enemy = state.enemy_of(&side);
+            let at = state.unit(&mover).map_or(Pt::new(0.0, 0.0), |u| u.pos);
+            state.log.push(LogLine::public(format!(
+                "{mover} is at {},{}: {} may interrupt.",
+                orders::num((at.x * 10.0).round() / 10.0),
+                orders::num((at.y * 10.0).round() / 10.0),
+                state.side_name(&enemy)
+            )));
+            state.paused = Some(p.clone());
+            state.phase = Phase::Interrupt { side: enemy, mover };
+            Flow::Paused
+        }
+        Flow::Done => {
+            activation::finish(state, p);
+            Flow::Done
+        }
+    }
+}
+
+fn queue_blocks(state: &mut GkState, seat: &str, bs: Vec<Block>) {
+    if bs.is_empty() {
+        return;
+    }
+    let n = bs.len();
+    if let Some(s) = state.side_mut(seat) {
+        s.queued = bs;
+    }
+    state.log.push(LogLine::private(
+        seat,
+        format!("{n} activation(s) queued for your next turn(s); they are hidden from the enemy."),
+    ));
+}
+
+/// Step 3: the side to play activates a unit (its email, else a queued block, else HOLD).
+pub fn resolve_activate(
+    state: &mut GkState,
+    subs: &BTreeMap<SeatId, Submitted<Orders>>,
+    dice: &mut Dice,
+) {
+    let Phase::Activate { side } = state.phase.clone() else {
+        return;
+    };
+    let other = state.enemy_of(&side);
+    // The waiting side's email: standing orders and activations queued for later.
+    let o_other = orders_of(subs, &other).to_vec();
+    apply_standing(state, &other, &o_other);
+    queue_blocks(state, &other, blocks(&o_other));
+    let o = orders_of(subs, &side).to_vec();
+    apply_standing(state, &side, &o);
+    let mut bs = blocks(&o);
+    let cp_block = bs.iter().position(|b| b.cp).map(|i| bs.remove(i));
+    let main = if bs.is_empty() {
+        let q = state
+            .side(&side)
+            .and_then(|s| orders::valid_queued(state, s));
+        if q.is_some()
+            && let Some(s) = state.side_mut(&side)
+        {
+            s.queued.remove(0);
+            state
+                .log
+                .push(LogLine::private(&side, "Your queued activation is played."));
+        }
+        q
+    } else {
+        let rest = bs.split_off(1);
+        queue_blocks(state, &side, rest);
+        bs.pop()
+    };
+    if let Some(b) = cp_block
+        && run_block(state, &b, dice, true) == Flow::Paused
+    {
+        // The CP activation was interrupted: the regular one waits in the queue.
+        if let Some(m) = main
+            && let Some(s) = state.side_mut(&side)
+        {
+            s.queued.insert(0, m);
+        }
+        state.to_play = side.clone();
+        return;
+    }
+    if outcome_now(state) {
+        return;
+    }
+    let main = main.or_else(|| {
+        let u = state.unactivated(&side).first().map(|u| u.name.clone())?;
+        state.log.push(LogLine::public(format!(
+            "{} sends no activation: {u} holds.",
+            state.side_name(&side)
+        )));
+        Some(Block {
+            unit: u,
+            cp: false,
+            acts: vec![super::state::Act::Hold],
+        })
+    });
+    let Some(main) = main else {
+        next_phase(state);
+        return;
+    };
+    if state
+        .unit(&main.unit)
+        .is_none_or(|u| u.activated || !u.alive())
+    {
+        next_phase(state);
+        return;
+    }
+    if run_block(state, &main, dice, true) == Flow::Done {
+        after_activation(state, &side);
+    } else {
+        state.to_play = side;
+    }
+}
+
+fn after_activation(state: &mut GkState, side: &str) {
+    if outcome_now(state) {
+        return;
+    }
+    pass_turn(state, side);
+}
+
+/// The "interrupt now?" answer: CP orders, an out-of-sequence activation, interrupt fire at the
+/// present point, standing orders for the rest of the move; then the mover goes on (R24).
+pub fn resolve_interrupt(
+    state: &mut GkState,
+    subs: &BTreeMap<SeatId, Submitted<Orders>>,
+    dice: &mut Dice,
+) {
+    let Phase::Interrupt { side, mover } = state.phase.clone() else {
+        return;
+    };
+    let o = orders_of(subs, &side).to_vec();
+    apply_standing(state, &side, &o);
+    let mut bs = blocks(&o);
+    if let Some(i) = bs.iter().position(|b| b.cp) {
+        let b = bs.remove(i);
+        // No question is asked inside an answer: the mover's side relies on its overwatch.
+        run_block(state, &b, dice, false);
+    }
+    queue_blocks(state, &side, bs);
+    let mut fired = false;
+    for x in &o {
+        if let Order::Interrupt { unit, fire } = x {
+            fired = true;
+            interrupt_fire(state, dice, unit, &mover, fire);
+        }
+    }
+    if !fired {
+        state.log.push(LogLine::public(format!(
+            "{} does not interrupt.",
+            state.side_name(&side)
+        )));
+    }
+    let Some(mut p) = state.paused.take() else {
+        next_phase(state);
+        return;
+    };
+    let mover_side = state.enemy_of(&side);
+    if continue_block(state, &mut p, dice, false) == Flow::Done {
+        // A queued regular activation behind an interrupted CP activation plays now.
+        if p.block.cp {
+            let q = state
+                .side(&mover_side)
+                .and_then(|s| orders::valid_queued(state, s));
+            if let Some(b) = q {
+                if let Some(s) = state.side_mut(&mover_side) {
+                    s.queued.remove(0);
+                }
+                if run_block(state, &b, dice, true) == Flow::Paused {
+                    return;
+                }
+            } else {
+                state.to_play = mover_side;
+                next_phase(state);
+                return;
+            }
+        }
+        after_activation(state, &mover_side);
+    }
+}
+
+fn interrupt_fire(
+    state: &mut GkState,
+    dice: &mut Dice,
+    unit: &str,
+    mover: &str,
+    fire: &super::state::Fire,
+) {
+    let Some(u) = state.unit(unit).cloned() else {
+        return;
+    };
+    if !state.unit(mover).is_some_and(Unit::alive) {
+        return;
+    }
+    if u.defensive || u.actions_left() == 0 || !u.alive() {
+        state.log.push(LogLine::public(format!(
+            "{unit} has no Action left to interrupt with."
+        )));
+        return;
+    }
+    let need = match activation::check_fire(state, &u, fire, true) {
+        Ok(n) => n,
+        Err(e) => {
+            state
+                .log
+                .push(LogLine::public(format!("{unit} cannot interrupt: {e}.")));
+            return;
+        }
+    };
+    if let Some(x) = state.unit_mut(unit) {
+        x.actions_used += 1;
+    }
+    super::combat::spend_ammo(state, unit, &fire.weapon, need);
+    super::combat::ranged_attack(
+        state,
+        dice,
+        unit,
+        mover,
+        &fire.weapon,
+        fire.rof,
+        "Interrupt: ",
+    );
+}
+
+/// Step 4 (p.3): CP back to zero, unspent Actions lost, zones gone; victory or the next round.
+pub fn end_round(state: &mut GkState) {
+    state
+        .log
+        .push(LogLine::public(format!("End of round {}.", state.round)));
+    for s in &mut state.sides {
+        s.cp = 0;
+        s.initiative = None;
+    }
+    state.zones.clear();
+    for u in &mut state.units {
+        u.activated = false;
+        u.actions = 1;
+        u.actions_used = 0;
+        u.extra_declared = 0;
+        u.defensive = false;
+        u.cp_used = false;
+        u.cp_defend = false;
+        u.mode_switched = false;
+        u.walked.clear();
+        u.overwatch_fired = 0;
+        u.moved = None;
+    }
+    if outcome_now(state) {
+        return;
+    }
+    if state.round >= state.max_rounds {
+        let o = round_limit_outcome(state);
+        end_game(state, o);
+        return;
+    }
+    state.round += 1;
+    state.phase = Phase::Declare;
+}
+
+fn end_game(state: &mut GkState, o: Outcome) {
+    state
+        .log
+        .push(LogLine::public(format!("The battle ends. {}", o.summary)));
+    state.outcome = Some(o);
+    state.phase = Phase::GameOver;
+    state.paused = None;
+}
+
+/// A side with no unit left loses at once (R28).
+fn outcome_now(state: &mut GkState) -> bool {
+    let seats = state.seat_order.clone();
+    let gone: Vec<&String> = seats.iter().filter(|s| state.alive(s).is_empty()).collect();
+    if gone.is_empty() {
+        return false;
+    }
+    let o = if gone.len() == 2 {
+        Outcome {
+            winners: vec![],
+            summary: "Both forces are destroyed: a draw.".into(),
+        }
+    } else {
+        let w = state.enemy_of(gone[0]);
+        Outcome {
+            summary: format!(
+                "{} has no unit left: {} wins.",
+                state.side_name(gone[0]),
+                state.side_name(&w)
+            ),
+            winners: vec![w],
+        }
+    };
+    end_game(state, o);
+    true
+}
+
+/// Victory points (R29): the Threat Value of every destroyed enemy unit, half of it for an
+/// enemy vehicle with Heavy Damage, and each objective held by one side alone.
+pub fn victory_points(state: &GkState, side: &str) -> u32 {
+    let mut vp = 0;
+    for u in state.units.iter().filter(|u| u.side != side) {
+        if u.destroyed {
+            vp += u.threat;
+        } else if u.heavy > 0 {
+            vp += u.threat / 2;
+        }
+    }
+    for o in &state.objectives {
+        let near = |s: &str| {
+            state.units.iter().any(|u| {
+                u.side == s
+                    && u.alive()
+                    && crate::board::tabletop::dist(u.pos, Pt::new(o.x, o.y)) <= o.radius + 1e-9
+            })
+        };
+        if near(side) && !near(&state.enemy_of(side)) {
+            vp += o.points;
+        }
+    }
+    vp
+}
+
+fn round_limit_outcome(state: &mut GkState) -> Outcome {
+    let seats = state.seat_order.clone();
+    let a = victory_points(state, &seats[0]);
+    let b = victory_points(state, &seats[1]);
+    for (s, v) in [(&seats[0], a), (&seats[1], b)] {
+        if let Some(side) = state.side_mut(s) {
+            side.vp = v;
+        }
+    }
+    let margin = state.winning_margin;
+    let (na, nb) = (state.side_name(&seats[0]), state.side_name(&seats[1]));
+    let score = format!("{na} {a} VP, {nb} {b} VP");
+    if a >= b + margin.max(1) {
+        Outcome {
+            winners: vec![seats[0].clone()],
+            summary: format!("Round limit: {score}: {na} wins."),
+        }
+    } else if b >= a + margin.max(1) {
+        Outcome {
+            winners: vec![seats[1].clone()],
+            summary: format!("Round limit: {score}: {nb} wins."),
+        }
+    } else {
+        Outcome {
+            winners: vec![],
+            summary: format!("Round limit: {score}: a draw."),
+        }
+    }
+}

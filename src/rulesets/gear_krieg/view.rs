@@ -1,0 +1,267 @@
+//! What one viewer may see: the filtered log, a text map, unit sections and viewer-safe JSON.
+//! The only path from the state to a seat; it must never show a side's overwatch orders,
+//! queued activations or standing settings to anyone but that side.
+
+use serde_json::json;
+
+use crate::board::tabletop::Pt;
+use crate::engine::{View, Viewer};
+
+use super::data::{MoveMode, TerrainKind};
+use super::ground;
+use super::orders::{num, print_order};
+use super::state::{GkState, Order, Phase, Unit};
+use super::stats;
+
+fn r1(v: f64) -> String {
+    num((v * 10.0).round() / 10.0)
+}
+
+fn glyph(kind: TerrainKind) -> char {
+    match kind {
+        TerrainKind::Clear => '.',
+        TerrainKind::Rough => ':',
+        TerrainKind::Woodland => 'w',
+        TerrainKind::Jungle => 'J',
+        TerrainKind::Road => '=',
+        TerrainKind::Hill => '^',
+    }
+}
+
+/// One character per 2 cm across and 2 cm up; units by number (own side) or letter.
+fn board(state: &GkState) -> Vec<String> {
+    let cols = (state.width / 2.0).ceil().max(1.0) as usize;
+    let rows = (state.height / 2.0).ceil().max(1.0) as usize;
+    let mut grid: Vec<Vec<char>> = (0..rows)
+        .map(|r| {
+            (0..cols)
+                .map(|c| {
+                    let p = Pt::new(c as f64 * 2.0 + 1.0, state.height - (r as f64 * 2.0 + 1.0));
+                    glyph(ground::terrain_at(state, p))
+                })
+                .collect()
+        })
+        .collect();
+    let first = state.seat_order.first().cloned().unwrap_or_default();
+    for (i, u) in state.units.iter().enumerate().filter(|(_, u)| u.alive()) {
+        let c = ((u.pos.x / 2.0).floor() as usize).min(cols - 1);
+        let r = (((state.height - u.pos.y) / 2.0).floor().max(0.0) as usize).min(rows - 1);
+        let g = char::from_digit((i % 10) as u32, 10).unwrap_or('?');
+        let _ = first.as_str();
+        grid[r][c] = g;
+    }
+    let mut out = vec![format!(
+        "Map {} x {} cm, one character = 2 cm; north is up. . clear : rough w wood J jungle = road ^ hill; digits = units (see the lists).",
+        r1(state.width),
+        r1(state.height)
+    )];
+    out.extend(
+        grid.into_iter()
+            .map(|row| row.into_iter().collect::<String>()),
+    );
+    out
+}
+
+fn unit_line(state: &GkState, i: usize, u: &Unit) -> String {
+    let mut s = format!(
+        "[{}] {} ({}) at {},{}",
+        i % 10,
+        u.name,
+        stats::vehicle(&state.data, u)
+            .map(|v| v.name.clone())
+            .or_else(|| stats::infantry(&state.data, u).map(|x| x.name.clone()))
+            .unwrap_or_default(),
+        r1(u.pos.x),
+        r1(u.pos.y)
+    );
+    if !u.alive() {
+        s.push_str(" — destroyed");
+        return s;
+    }
+    if u.is_infantry() {
+        s.push_str(&format!(
+            ", {} of {} troopers",
+            u.living_troopers(),
+            u.troopers.len()
+        ));
+        let tracks: Vec<String> = u
+            .troopers
+            .iter()
+            .map(|t| {
+                format!(
+                    "{}{}",
+                    t.weapon,
+                    "x".repeat(t.hits as usize) + &"o".repeat((t.circles - t.hits) as usize)
+                )
+            })
+            .collect();
+        s.push_str(&format!(" [{}]", tracks.join(" ")));
+        if u.pinned > 0 {
+            s.push_str(&format!(", Pinned {}", u.pinned));
+        }
+    } else {
+        s.push_str(&format!(
+            ", facing {}, {} mode, {}",
+            r1(u.heading),
+            if u.mode == MoveMode::Walker {
+                "Walker"
+            } else {
+                "Ground"
+            },
+            if u.top { "Top Speed" } else { "Combat Speed" }
+        ));
+        if u.light > 0 {
+            s.push_str(", Light Damage");
+        }
+        if u.heavy > 0 {
+            s.push_str(", Heavy Damage");
+        }
+        let ammo: Vec<String> = u.ammo.iter().map(|(w, n)| format!("{w} {n}")).collect();
+        if !ammo.is_empty() {
+            s.push_str(&format!(", ammo {}", ammo.join(" ")));
+        }
+    }
+    s.push_str(&format!(
+        ", last move {} cm, {}",
+        r1(u.last_move),
+        if u.activated {
+            "activated"
+        } else {
+            "not yet activated"
+        }
+    ));
+    if u.defensive {
+        s.push_str(", defensive maneuvers");
+    } else {
+        s.push_str(&format!(", actions {}/{}", u.actions_left(), u.actions));
+    }
+    s
+}
+
+pub fn view(state: &GkState, viewer: &Viewer) -> View {
+    let me = match viewer {
+        Viewer::Seat(s) => Some(s.as_str()),
+        Viewer::Spectator => None,
+    };
+    let log: Vec<String> = state
+        .log
+        .iter()
+        .filter(|l| l.visible_to(viewer))
+        .map(|l| l.text.clone())
+        .collect();
+    let mut sections = Vec::new();
+    for side in &state.sides {
+        let title = if Some(side.id.as_str()) == me {
+            format!("Your force: {} ({} CP)", side.name, side.cp)
+        } else {
+            format!("{} ({} CP)", side.name, side.cp)
+        };
+        let lines: Vec<String> = state
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.side == side.id)
+            .map(|(i, u)| unit_line(state, i, u))
+            .collect();
+        sections.push((title, lines));
+        if Some(side.id.as_str()) == me {
+            let mut standing: Vec<String> = state
+                .units
+                .iter()
+                .filter(|u| u.side == side.id)
+                .filter_map(|u| u.overwatch.clone())
+                .map(|o| print_order(&Order::Overwatch(o)))
+                .collect();
+            standing.push(format!(
+                "INTERRUPTS {}",
+                if side.ask_interrupts { "ASK" } else { "NEVER" }
+            ));
+            standing.push(format!(
+                "DECLARATIONS {}",
+                if side.ask_declarations { "ASK" } else { "SKIP" }
+            ));
+            standing.push(format!(
+                "CHOOSE {}",
+                if side.choose_first { "FIRST" } else { "SECOND" }
+            ));
+            for b in &side.queued {
+                standing.push(format!(
+                    "queued: ACTIVATE {} ({} orders)",
+                    b.unit,
+                    b.acts.len()
+                ));
+            }
+            sections.push((
+                "Your standing orders (hidden from the enemy)".into(),
+                standing,
+            ));
+        }
+    }
+    if !state.zones.is_empty() {
+        sections.push((
+            "Saturation zones this round".into(),
+            state
+                .zones
+                .iter()
+                .map(|z| {
+                    format!(
+                        "{},{} by {} ({}): {}",
+                        r1(z.centre.x),
+                        r1(z.centre.y),
+                        z.by,
+                        z.weapon,
+                        z.total
+                    )
+                })
+                .collect(),
+        ));
+    }
+    let turn = match &state.phase {
+        Phase::Declare => format!("Round {} of {}, Step 1", state.round, state.max_rounds),
+        Phase::Activate { side } => format!(
+            "Round {} of {}, {} activates",
+            state.round,
+            state.max_rounds,
+            state.side_name(side)
+        ),
+        Phase::Interrupt { side, mover } => format!(
+            "Round {} of {}, {} may interrupt {mover}",
+            state.round,
+            state.max_rounds,
+            state.side_name(side)
+        ),
+        Phase::GameOver => "The battle is over".into(),
+    };
+    let units: Vec<serde_json::Value> = state
+        .units
+        .iter()
+        .map(|u| {
+            json!({
+                "name": u.name, "side": u.side, "class": u.class, "infantry": u.is_infantry(),
+                "x": u.pos.x, "y": u.pos.y, "heading": u.heading, "alive": u.alive(),
+                "light": u.light, "heavy": u.heavy, "pinned": u.pinned,
+                "troopers": u.living_troopers(), "activated": u.activated, "top": u.top,
+            })
+        })
+        .collect();
+    let terrain: Vec<serde_json::Value> = state
+        .terrain
+        .iter()
+        .map(|t| json!({"kind": t.kind, "name": t.name, "area": t.area}))
+        .collect();
+    View {
+        viewer: viewer.clone(),
+        scenario: state.scenario_name.clone(),
+        turn,
+        log,
+        board: board(state),
+        sections,
+        data: json!({
+            "width": state.width, "height": state.height, "night": state.night,
+            "round": state.round, "units": units, "terrain": terrain,
+            "objectives": state.objectives,
+        }),
+        // The drawn map is a later step (issue 5, item 7).
+        map: None,
+    }
+}

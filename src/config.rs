@@ -17,13 +17,177 @@ pub struct Config {
     pub daemon: DaemonConfig,
     #[serde(default)]
     pub games: GameDefaults,
+    /// Required when `mail.inbound = "imap"`.
+    pub imap: Option<ImapConfig>,
+    /// Required when `mail.outbound = "smtp"`.
+    pub smtp: Option<SmtpConfig>,
+}
+
+/// How to connect: implicit TLS from the first byte, or plain then STARTTLS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Security {
+    Tls,
+    Starttls,
+    /// No TLS at all: only accepted for a server on the loopback address (a local MTA).
+    None,
+}
+
+/// Where a password comes from: never from this file.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordSource {
+    /// Name of an environment variable holding the password.
+    pub password_env: Option<String>,
+    /// A file holding the password (first line), readable by the daemon only.
+    pub password_file: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImapConfig {
+    pub host: String,
+    #[serde(default = "default_imap_port")]
+    pub port: u16,
+    #[serde(default = "default_tls")]
+    pub security: Security,
+    pub user: String,
+    #[serde(flatten)]
+    pub password: PasswordSource,
+    /// Extra CA certificate (PEM) trusted besides the system's, e.g. a club's own CA.
+    pub ca_file: Option<PathBuf>,
+    #[serde(default = "default_folder")]
+    pub folder: String,
+    /// Where processed mail is moved (created if missing).
+    #[serde(default = "default_processed")]
+    pub processed_folder: String,
+    /// Where mail that cannot be read is moved (created if missing).
+    #[serde(default = "default_quarantine")]
+    pub quarantine_folder: String,
+    /// Where the copies of Despatch's own outgoing mail are kept (see `smtp.self_copy`).
+    #[serde(default = "default_sent")]
+    pub sent_folder: String,
+    /// Use IDLE when the server offers it; otherwise poll every `daemon.poll_seconds`.
+    #[serde(default = "yes")]
+    pub idle: bool,
+    #[serde(default = "default_timeout")]
+    pub timeout_seconds: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SmtpConfig {
+    pub host: String,
+    #[serde(default = "default_smtp_port")]
+    pub port: u16,
+    #[serde(default = "default_starttls")]
+    pub security: Security,
+    /// Login for submission; leave out for a local MTA that needs none.
+    pub user: Option<String>,
+    #[serde(flatten)]
+    pub password: PasswordSource,
+    pub ca_file: Option<PathBuf>,
+    #[serde(default = "default_timeout")]
+    pub timeout_seconds: u64,
+    /// First retry after a transient failure; each further one waits twice as long…
+    #[serde(default = "default_retry_first")]
+    pub retry_first_seconds: u64,
+    /// …up to this.
+    #[serde(default = "default_retry_max")]
+    pub retry_max_seconds: u64,
+    /// After this many hours of transient failures a mail counts as undeliverable.
+    #[serde(default = "default_give_up")]
+    pub give_up_hours: u64,
+    /// Send each mail with a copy to the game address (same transaction). With IMAP intake the
+    /// copy is the proof, after a crash mid-send, that the server took the mail: so nothing is
+    /// sent twice. The copies are filed in `imap.sent_folder`.
+    #[serde(default = "yes")]
+    pub self_copy: bool,
+    /// After a crash mid-send, how long to look for the copy before sending again.
+    #[serde(default = "default_grace")]
+    pub in_flight_grace_seconds: u64,
+}
+
+fn default_grace() -> u64 {
+    60
+}
+
+fn default_imap_port() -> u16 {
+    993
+}
+fn default_smtp_port() -> u16 {
+    587
+}
+fn default_tls() -> Security {
+    Security::Tls
+}
+fn default_starttls() -> Security {
+    Security::Starttls
+}
+fn default_folder() -> String {
+    "INBOX".into()
+}
+fn default_processed() -> String {
+    "Despatch/Processed".into()
+}
+fn default_quarantine() -> String {
+    "Despatch/Quarantine".into()
+}
+fn default_sent() -> String {
+    "Despatch/Sent".into()
+}
+fn yes() -> bool {
+    true
+}
+fn default_timeout() -> u64 {
+    30
+}
+fn default_retry_first() -> u64 {
+    30
+}
+fn default_retry_max() -> u64 {
+    3600
+}
+fn default_give_up() -> u64 {
+    72
+}
+
+impl PasswordSource {
+    /// Reads the password from the environment or the file; `None` if neither is set.
+    pub fn resolve(&self, what: &str) -> Result<Option<String>, ConfigError> {
+        if let Some(var) = &self.password_env {
+            return std::env::var(var)
+                .map(Some)
+                .map_err(|_| ConfigError::Invalid {
+                    path: PathBuf::from(format!("${var}")),
+                    message: format!("{what}: the environment variable {var} is not set"),
+                });
+        }
+        if let Some(file) = &self.password_file {
+            let text = std::fs::read_to_string(file).map_err(|source| ConfigError::Read {
+                path: file.clone(),
+                source,
+            })?;
+            return Ok(Some(text.lines().next().unwrap_or("").to_string()));
+        }
+        Ok(None)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MailConfig {
-    /// `maildir` (the embedded default). IMAP/SMTP come with their own keys later.
-    pub transport: String,
+    /// Where players' mail is read: `maildir` (the embedded default) or `imap` (see `[imap]`).
+    #[serde(default = "default_maildir")]
+    pub inbound: String,
+    /// How replies leave: `maildir` (the embedded default) or `smtp` (see `[smtp]`).
+    #[serde(default = "default_maildir")]
+    pub outbound: String,
+    /// Where undeliverable mail and other trouble is reported, unless a game names its own GM.
+    pub gm_address: Option<String>,
+    /// Mails from one sender read per hour; more are set aside unanswered (flood guard).
+    #[serde(default = "default_rate")]
+    pub max_per_sender_per_hour: u32,
     /// The game address players write to; replies go to `<local>+<game>.<seat>.<secret>@<domain>`.
     pub address: String,
     /// Display name on outgoing mail.
@@ -36,6 +200,14 @@ pub struct MailConfig {
     /// Largest message accepted, in bytes; larger ones are set aside unread.
     #[serde(default = "default_max_bytes")]
     pub max_message_bytes: usize,
+}
+
+fn default_maildir() -> String {
+    "maildir".into()
+}
+
+fn default_rate() -> u32 {
+    60
 }
 
 fn default_from_name() -> String {
@@ -134,14 +306,53 @@ impl Config {
             path: origin.to_path_buf(),
             message: e.to_string(),
         })?;
-        if cfg.mail.transport != "maildir" {
-            return Err(ConfigError::Invalid {
-                path: origin.to_path_buf(),
-                message: format!(
-                    "mail.transport = \"{}\": only \"maildir\" is available in this version",
-                    cfg.mail.transport
-                ),
-            });
+        let bad = |message: String| ConfigError::Invalid {
+            path: origin.to_path_buf(),
+            message,
+        };
+        match cfg.mail.inbound.as_str() {
+            "maildir" => {}
+            "imap" if cfg.imap.is_some() => {}
+            "imap" => return Err(bad("mail.inbound = \"imap\" needs an [imap] section".into())),
+            other => {
+                return Err(bad(format!(
+                    "mail.inbound = \"{other}\": use \"maildir\" or \"imap\""
+                )));
+            }
+        }
+        match cfg.mail.outbound.as_str() {
+            "maildir" => {}
+            "smtp" if cfg.smtp.is_some() => {}
+            "smtp" => {
+                return Err(bad(
+                    "mail.outbound = \"smtp\" needs an [smtp] section".into()
+                ));
+            }
+            other => {
+                return Err(bad(format!(
+                    "mail.outbound = \"{other}\": use \"maildir\" or \"smtp\""
+                )));
+            }
+        }
+        for (what, host, sec) in [
+            (
+                "imap",
+                cfg.imap.as_ref().map(|c| c.host.clone()),
+                cfg.imap.as_ref().map(|c| c.security),
+            ),
+            (
+                "smtp",
+                cfg.smtp.as_ref().map(|c| c.host.clone()),
+                cfg.smtp.as_ref().map(|c| c.security),
+            ),
+        ] {
+            if let (Some(host), Some(Security::None)) = (host, sec)
+                && !matches!(host.as_str(), "localhost" | "127.0.0.1" | "::1")
+            {
+                return Err(bad(format!(
+                    "{what}.security = \"none\" is only allowed for a server on this machine, not {host}"
+                )));
+            }
         }
         if !cfg.mail.address.contains('@') {
             return Err(ConfigError::Invalid {
@@ -156,12 +367,21 @@ impl Config {
             });
         }
         let base = origin.parent().unwrap_or(Path::new("."));
-        for p in [
+        let mut paths = vec![
             &mut cfg.data_dir,
             &mut cfg.mail.inbox,
             &mut cfg.mail.outbox,
             &mut cfg.games.games_dir,
-        ] {
+        ];
+        if let Some(i) = cfg.imap.as_mut() {
+            paths.extend(i.ca_file.as_mut());
+            paths.extend(i.password.password_file.as_mut());
+        }
+        if let Some(s) = cfg.smtp.as_mut() {
+            paths.extend(s.ca_file.as_mut());
+            paths.extend(s.password.password_file.as_mut());
+        }
+        for p in paths {
             if p.is_relative() {
                 *p = base.join(&*p);
             }
@@ -195,7 +415,10 @@ mod tests {
     #[test]
     fn shipped_config_parses() {
         let c = Config::parse(DEFAULT_CONFIG, Path::new("/x/config.toml")).unwrap();
-        assert_eq!(c.mail.transport, "maildir");
+        assert_eq!(
+            (c.mail.inbound.as_str(), c.mail.outbound.as_str()),
+            ("maildir", "maildir")
+        );
         assert_eq!(c.data_dir, PathBuf::from("/x/var"));
     }
 
@@ -210,10 +433,45 @@ mod tests {
 
     #[test]
     fn unknown_transport_is_refused() {
-        let text = DEFAULT_CONFIG.replace("transport = \"maildir\"", "transport = \"pigeon\"");
+        let text = DEFAULT_CONFIG.replace("inbound = \"maildir\"", "inbound = \"pigeon\"");
         let e = Config::parse(&text, Path::new("c.toml"))
             .unwrap_err()
             .to_string();
         assert!(e.contains("pigeon"), "{e}");
+    }
+
+    #[test]
+    fn imap_and_smtp_sections_parse_and_are_checked() {
+        let text = DEFAULT_CONFIG
+            .replace("inbound = \"maildir\"", "inbound = \"imap\"")
+            .replace("outbound = \"maildir\"", "outbound = \"smtp\"")
+            + "\n[imap]\nhost = \"imap.test.example\"\nuser = \"d@example.org\"\npassword_env = \"X\"\n\n[smtp]\nhost = \"smtp.test.example\"\nuser = \"d@example.org\"\npassword_file = \"secret/smtp\"\n";
+        let c = Config::parse(&text, Path::new("/etc/despatch/config.toml")).unwrap();
+        let imap = c.imap.unwrap();
+        assert_eq!((imap.port, imap.security), (993, Security::Tls));
+        let smtp = c.smtp.unwrap();
+        assert_eq!((smtp.port, smtp.security), (587, Security::Starttls));
+        assert_eq!(
+            smtp.password.password_file,
+            Some(PathBuf::from("/etc/despatch/secret/smtp"))
+        );
+        let plain = text.replace(
+            "host = \"smtp.test.example\"",
+            "host = \"smtp.test.example\"\nsecurity = \"none\"",
+        );
+        let e = Config::parse(&plain, Path::new("c.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("only allowed for a server on this machine"),
+            "{e}"
+        );
+        let no_section = DEFAULT_CONFIG.replace("outbound = \"maildir\"", "outbound = \"smtp\"");
+        assert!(Config::parse(&no_section, Path::new("c.toml")).is_err());
+        let typo = text.replace("password_env", "pasword_env");
+        let e = Config::parse(&typo, Path::new("c.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("pasword_env"), "{e}");
     }
 }

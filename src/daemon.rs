@@ -10,14 +10,19 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow, bail};
 use chrono::{DateTime, Utc};
-use tracing::{info, warn};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use tracing::{error, info, warn};
 
 use crate::config::Config;
 use crate::dice::{self, HostOnion};
 use crate::engine::{Due, Event, Game, GmKind, Rejected, Ruleset, Silence, Viewer};
+use crate::mail::imap::{Filing, ImapInbox};
 use crate::mail::inbound::{self, Inbound};
 use crate::mail::maildir::Maildir;
 use crate::mail::outbound::{self, Outgoing};
+use crate::mail::smtp::{SendError, SmtpOutbox};
 use crate::report::{self, DiceSection, ResultsCtx, RollRow};
 use crate::store::{DataDir, GameStore, SeatPrivate, SeatsFile};
 
@@ -46,6 +51,8 @@ pub enum Intake {
         seat: String,
     },
     Unreadable(String),
+    /// The sender went over `max_per_sender_per_hour`: set aside unanswered.
+    RateLimited,
 }
 
 impl Intake {
@@ -59,6 +66,7 @@ impl Intake {
             Intake::Unknown(_) => "unknown",
             Intake::Unauthenticated { .. } => "unauthenticated",
             Intake::Unreadable(_) => "unreadable",
+            Intake::RateLimited => "rate-limited",
         }
     }
 }
@@ -75,6 +83,19 @@ pub struct Daemon {
     pub data: DataDir,
     pub inbox: Maildir,
     pub outbox: Maildir,
+    imap: Option<Mutex<ImapInbox>>,
+    smtp: Option<SmtpOutbox>,
+    /// Whether the last IMAP / SMTP attempt failed, so an outage and its end are logged once each.
+    imap_down: AtomicBool,
+    smtp_down: AtomicBool,
+}
+
+/// What the daemon remembers of the IMAP folder between runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct ImapState {
+    uid_validity: u32,
+    /// Highest UID whose effects are stored; such a message still in the folder is only filed.
+    last_uid: u32,
 }
 
 /// One game's seat and contact, for mail.
@@ -100,8 +121,12 @@ macro_rules! dispatch {
                 type $r = $crate::rulesets::naval_rjw::NavalRjw;
                 $body
             }
+            <$crate::rulesets::gear_krieg::GearKrieg as $crate::engine::Ruleset>::NAME => {
+                type $r = $crate::rulesets::gear_krieg::GearKrieg;
+                $body
+            }
             other => Err(::anyhow::anyhow!(
-                "unknown ruleset `{other}` (known: naval-rjw)"
+                "unknown ruleset `{other}` (known: naval-rjw, gear-krieg)"
             )),
         }
     };
@@ -115,12 +140,174 @@ impl Daemon {
             .with_context(|| format!("inbox Maildir {}", cfg.mail.inbox.display()))?;
         let outbox = Maildir::open_or_create(&cfg.mail.outbox)
             .with_context(|| format!("outbox Maildir {}", cfg.mail.outbox.display()))?;
+        let imap = match (&cfg.mail.inbound[..], &cfg.imap) {
+            ("imap", Some(c)) => {
+                let pw = c
+                    .password
+                    .resolve("imap")?
+                    .ok_or_else(|| anyhow!("[imap] needs password_env or password_file"))?;
+                Some(Mutex::new(ImapInbox::new(c.clone(), pw)?))
+            }
+            _ => None,
+        };
+        let smtp = match (&cfg.mail.outbound[..], &cfg.smtp) {
+            ("smtp", Some(c)) => Some(SmtpOutbox::new(c, c.password.resolve("smtp")?)?),
+            _ => None,
+        };
         Ok(Self {
             cfg,
             data,
             inbox,
             outbox,
+            imap,
+            smtp,
+            imap_down: AtomicBool::new(false),
+            smtp_down: AtomicBool::new(false),
         })
+    }
+
+    /// Waits for new mail up to `max`: IMAP IDLE when the inbox is IMAP, else a plain sleep.
+    pub fn wait(&self, max: std::time::Duration) {
+        match &self.imap {
+            Some(m) => {
+                let mut imap = m.lock().unwrap_or_else(|e| e.into_inner());
+                if let Err(e) = imap.wait(max) {
+                    self.note_imap(Err(&e.to_string()));
+                    std::thread::sleep(max.min(std::time::Duration::from_secs(5)));
+                }
+            }
+            None => std::thread::sleep(max),
+        }
+    }
+
+    fn note_imap(&self, r: Result<(), &str>) {
+        match r {
+            Ok(()) if self.imap_down.swap(false, Ordering::Relaxed) => {
+                info!("IMAP connection restored")
+            }
+            Err(e) if !self.imap_down.swap(true, Ordering::Relaxed) => {
+                warn!("IMAP unavailable, will keep retrying: {e}")
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether our own mailbox holds a message: `None` when IMAP cannot tell right now.
+    fn imap_holds(&self, message_id: &str) -> Option<bool> {
+        let imap = self.imap.as_ref()?;
+        let mut imap = imap.lock().unwrap_or_else(|e| e.into_inner());
+        match imap.holds(message_id) {
+            Ok(b) => Some(b),
+            Err(e) => {
+                self.note_imap(Err(&e.to_string()));
+                None
+            }
+        }
+    }
+
+    /// A copy of a mail Despatch itself sent (`smtp.self_copy`): filed, never read as orders.
+    fn is_own_copy(&self, bytes: &[u8]) -> bool {
+        mail_parser::MessageParser::default()
+            .parse(bytes)
+            .and_then(|m| {
+                m.from()?
+                    .first()?
+                    .address()
+                    .map(|a| a.eq_ignore_ascii_case(&self.cfg.mail.address))
+            })
+            .unwrap_or(false)
+    }
+
+    fn imap_state_path(&self) -> std::path::PathBuf {
+        self.data.root.join("imap-state.json")
+    }
+
+    fn imap_state(&self) -> ImapState {
+        std::fs::read(self.imap_state_path())
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
+    }
+
+    /// Reads the IMAP folder: each message is processed, its effects stored, and only then filed.
+    fn imap_pass(
+        &self,
+        imap: &Mutex<ImapInbox>,
+        now: DateTime<Utc>,
+        pass: &mut Pass,
+    ) -> Result<()> {
+        let mut imap = imap.lock().unwrap_or_else(|e| e.into_inner());
+        let waiting = match imap.waiting(self.cfg.mail.max_message_bytes) {
+            Ok(w) => {
+                self.note_imap(Ok(()));
+                w
+            }
+            Err(e) => {
+                self.note_imap(Err(&e.to_string()));
+                return Ok(());
+            }
+        };
+        let mut state = self.imap_state();
+        let validity = imap.uid_validity().unwrap_or(0);
+        if state.uid_validity != validity {
+            if state.uid_validity != 0 {
+                warn!(
+                    old = state.uid_validity,
+                    new = validity,
+                    "IMAP UIDVALIDITY changed; relying on Message-IDs"
+                );
+            }
+            state = ImapState {
+                uid_validity: validity,
+                last_uid: 0,
+            };
+        }
+        for w in waiting {
+            let filing = if w.uid <= state.last_uid {
+                // Stored before a crash or a lost connection; only the move is left to do.
+                if w.bytes.as_deref().is_some_and(|b| self.is_own_copy(b)) {
+                    Filing::Sent
+                } else {
+                    Filing::Processed
+                }
+            } else if w.bytes.as_deref().is_some_and(|b| self.is_own_copy(b)) {
+                state.last_uid = w.uid;
+                crate::store::atomic_write(
+                    &self.imap_state_path(),
+                    serde_json::to_string(&state)?.as_bytes(),
+                )?;
+                Filing::Sent
+            } else {
+                let outcome = match &w.bytes {
+                    Some(bytes) => self.ingest_locked(bytes, now)?,
+                    None => {
+                        warn!(
+                            uid = w.uid,
+                            bytes = w.size,
+                            "message larger than max_message_bytes set aside"
+                        );
+                        Intake::Unreadable("too large".into())
+                    }
+                };
+                let filing = if matches!(outcome, Intake::Unreadable(_)) {
+                    Filing::Quarantine
+                } else {
+                    Filing::Processed
+                };
+                pass.processed.push(outcome);
+                state.last_uid = w.uid;
+                crate::store::atomic_write(
+                    &self.imap_state_path(),
+                    serde_json::to_string(&state)?.as_bytes(),
+                )?;
+                filing
+            };
+            if let Err(e) = imap.file(w.uid, filing) {
+                self.note_imap(Err(&e.to_string()));
+                return Ok(());
+            }
+        }
+        Ok(())
     }
 
     fn address(&self) -> (String, String) {
@@ -224,16 +411,21 @@ impl Daemon {
             // Finish what a crash may have left half done before reading new mail.
             pass.steps_resolved += self.after_events(&game, now)?;
         }
-        for entry in self.inbox.list_new()? {
-            let raw = self.inbox.read(&entry)?;
-            let outcome = self.ingest_locked(&raw, now)?;
-            self.inbox.mark_seen(&entry)?;
-            pass.processed.push(outcome);
+        match &self.imap {
+            Some(imap) => self.imap_pass(imap, now, &mut pass)?,
+            None => {
+                for entry in self.inbox.list_new()? {
+                    let raw = self.inbox.read(&entry)?;
+                    let outcome = self.ingest_locked(&raw, now)?;
+                    self.inbox.mark_seen(&entry)?;
+                    pass.processed.push(outcome);
+                }
+            }
         }
         for game in self.data.game_ids()? {
             pass.steps_resolved += self.deadlines(&game, now)?;
         }
-        pass.delivered = self.deliver()?;
+        pass.delivered = self.deliver_at(now)?;
         Ok(pass)
     }
 
@@ -241,7 +433,7 @@ impl Daemon {
     pub fn ingest(&self, raw: &[u8], now: DateTime<Utc>) -> Result<Intake> {
         let _lock = self.data.lock()?;
         let out = self.ingest_locked(raw, now)?;
-        self.deliver()?;
+        self.deliver_at(now)?;
         Ok(out)
     }
 
@@ -252,7 +444,7 @@ impl Daemon {
                 bytes = raw.len(),
                 "message larger than max_message_bytes set aside"
             );
-            self.data.mark_seen(&id, "too-large")?;
+            self.data.mark_seen(&id, "too-large", "", now)?;
             return Ok(Intake::Unreadable("too large".into()));
         }
         let inb = match inbound::parse(raw) {
@@ -260,7 +452,7 @@ impl Daemon {
             Err(e) => {
                 let id = format!("sha256:{}", dice::to_hex(&sha(raw)));
                 warn!(error = %e, "unreadable message set aside");
-                self.data.mark_seen(&id, "unreadable")?;
+                self.data.mark_seen(&id, "unreadable", "", now)?;
                 return Ok(Intake::Unreadable(e.to_string()));
             }
         };
@@ -268,9 +460,19 @@ impl Daemon {
             info!(message_id = %inb.message_id, "already processed; ignored");
             return Ok(Intake::Duplicate);
         }
-        let outcome = self.handle(&inb, now)?;
+        let hour_ago = now - chrono::Duration::hours(1);
+        let outcome = if inb.auto.is_none()
+            && self.data.seen_from_since(&inb.from, hour_ago)?
+                >= self.cfg.mail.max_per_sender_per_hour as usize
+        {
+            warn!(from = %inb.from, "sender over max_per_sender_per_hour; mail set aside unanswered");
+            Intake::RateLimited
+        } else {
+            self.handle(&inb, now)?
+        };
         info!(message_id = %inb.message_id, from = %inb.from, outcome = outcome.word(), "mail processed");
-        self.data.mark_seen(&inb.message_id, outcome.word())?;
+        self.data
+            .mark_seen(&inb.message_id, outcome.word(), &inb.from, now)?;
         Ok(outcome)
     }
 
@@ -344,6 +546,11 @@ impl Daemon {
         now: DateTime<Utc>,
     ) -> Result<Intake> {
         let game: Game<R> = store.load()?;
+        if game.message_ids.contains(&inb.message_id) {
+            // Journaled before a crash that came before `seen.log`: its mails come from the journal.
+            info!(message_id = %inb.message_id, "already in the journal; not applied again");
+            return Ok(Intake::Duplicate);
+        }
         if help {
             let body = report::render(
                 "help",
@@ -1035,27 +1242,221 @@ impl Daemon {
         Ok(store)
     }
 
-    /// Delivers every queued mail of every game into the outbound Maildir.
+    /// Delivers what is queued, now (for callers without a clock of their own).
     pub fn deliver(&self) -> Result<usize> {
+        self.deliver_at(Utc::now())
+    }
+
+    /// Delivers every queued mail of every game: into the outbound Maildir, or over SMTP with
+    /// exponential backoff on transient failures and a report to the GM on permanent ones.
+    pub fn deliver_at(&self, now: DateTime<Utc>) -> Result<usize> {
         let mut n = 0;
+        let mut waiting = 0;
+        let mut last_error = None;
         for id in self.data.game_ids()? {
             let store = self.data.game(&id);
             for path in store.outbox()? {
                 let bytes = std::fs::read(&path).with_context(|| path.display().to_string())?;
-                let name = format!(
-                    "{}-{}",
-                    id,
-                    path.file_stem()
-                        .map(|s| s.to_string_lossy().into_owned())
-                        .unwrap_or_default()
-                );
-                self.outbox.deliver(&bytes, &name)?;
-                store.mark_sent(&path)?;
-                n += 1;
+                let stem = path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let Some(smtp) = &self.smtp else {
+                    self.outbox.deliver(&bytes, &format!("{id}-{stem}"))?;
+                    store.mark_sent(&path)?;
+                    n += 1;
+                    continue;
+                };
+                let cfg = self.cfg.smtp.as_ref().expect("smtp configured");
+                let mut retry = store.retry_state(&path)?;
+                let acknowledged = cfg.self_copy && self.imap.is_some();
+                if let Some(since) = retry.as_ref().and_then(|r| r.in_flight_since) {
+                    // The daemon died mid-send. The copy in our own mailbox says whether the
+                    // server took the mail; without it, wait out the grace before sending again.
+                    let id = message_id_of(&bytes).unwrap_or_default();
+                    match self.imap_holds(&id) {
+                        Some(true) => {
+                            info!(game = %id_game(&path), mail = %stem, "its copy shows a mail was taken before a crash; not sending it again");
+                            store.mark_sent(&path)?;
+                            n += 1;
+                            continue;
+                        }
+                        Some(false)
+                            if acknowledged
+                                && now - since
+                                    < chrono::Duration::seconds(
+                                        cfg.in_flight_grace_seconds as i64,
+                                    ) =>
+                        {
+                            waiting += 1;
+                            continue;
+                        }
+                        None if acknowledged => {
+                            waiting += 1;
+                            continue;
+                        }
+                        _ => {
+                            if let Some(r) = retry.as_mut() {
+                                r.in_flight_since = None;
+                            }
+                        }
+                    }
+                }
+                if retry.as_ref().is_some_and(|r| r.next_try > now) {
+                    waiting += 1;
+                    continue;
+                }
+                let to = recipient(&bytes).unwrap_or_default();
+                let (local, domain) = self.address();
+                let own = format!("{local}@{domain}");
+                if acknowledged {
+                    let mut r = retry.clone().unwrap_or(crate::store::RetryState {
+                        attempts: 0,
+                        first_failure: now,
+                        next_try: now,
+                        last_error: String::new(),
+                        in_flight_since: None,
+                    });
+                    r.in_flight_since = Some(now);
+                    store.set_retry_state(&path, &r)?;
+                }
+                let copy = acknowledged.then_some(own.as_str());
+                match smtp.send(&own, &to, copy, &bytes) {
+                    Ok(()) => {
+                        store.mark_sent(&path)?;
+                        n += 1;
+                    }
+                    Err(SendError::Transient(e)) => {
+                        let attempts = retry.as_ref().map_or(0, |r| r.attempts) + 1;
+                        let first = retry.as_ref().map_or(now, |r| r.first_failure);
+                        if now - first >= chrono::Duration::hours(cfg.give_up_hours as i64) {
+                            self.undeliverable(
+                                &store,
+                                &path,
+                                &to,
+                                &format!("gave up after {attempts} tries: {e}"),
+                                now,
+                            )?;
+                            continue;
+                        }
+                        let wait = cfg
+                            .retry_first_seconds
+                            .saturating_mul(1u64 << (attempts - 1).min(20))
+                            .min(cfg.retry_max_seconds);
+                        store.set_retry_state(
+                            &path,
+                            &crate::store::RetryState {
+                                attempts,
+                                first_failure: first,
+                                next_try: now + chrono::Duration::seconds(wait as i64),
+                                last_error: e.clone(),
+                                in_flight_since: None,
+                            },
+                        )?;
+                        waiting += 1;
+                        last_error = Some((e, wait));
+                    }
+                    Err(SendError::Permanent(e)) => {
+                        self.undeliverable(&store, &path, &to, &e, now)?;
+                    }
+                }
+            }
+        }
+        if self.smtp.is_some() {
+            match (&last_error, n > 0 && last_error.is_none()) {
+                (Some((e, wait)), _) if !self.smtp_down.swap(true, Ordering::Relaxed) => {
+                    warn!("SMTP unavailable, {waiting} mail(s) queued, retrying in {wait}s: {e}")
+                }
+                (None, true) if self.smtp_down.swap(false, Ordering::Relaxed) => {
+                    info!("SMTP delivery restored; {n} queued mail(s) sent")
+                }
+                _ => {}
             }
         }
         Ok(n)
     }
+
+    /// A mail that will never go: kept in `failed/` with the reason, and the GM is told
+    /// (unless the mail was itself such a report, so two broken addresses cannot loop).
+    fn undeliverable(
+        &self,
+        store: &GameStore,
+        path: &std::path::Path,
+        to: &str,
+        why: &str,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        error!(game = %store.id, mail = %name, to, "undeliverable: {why}");
+        store.mark_failed(path, why)?;
+        if name.starts_with("undeliverable-") {
+            return Ok(());
+        }
+        let seats = store.seats()?;
+        let Some(gm) = seats
+            .gm
+            .clone()
+            .or_else(|| self.cfg.mail.gm_address.clone())
+        else {
+            return Ok(());
+        };
+        let gm_private = SeatPrivate {
+            address: gm,
+            name: "GM".into(),
+            token: String::new(),
+            time_zone: "UTC".into(),
+        };
+        let (local, domain) = self.address();
+        let message_id = outbound::message_id(&[&store.id, "gm", &name], &domain);
+        let out = Outgoing {
+            to: gm_private.address.clone(),
+            to_name: None,
+            from: format!(
+                "{} <{local}@{domain}>",
+                self.cfg.mail.from_name.replace(['<', '>', '"'], "")
+            ),
+            reply_to: None,
+            subject: format!("[{}] Undeliverable mail to {to}", store.id),
+            text: format!(
+                "Despatch could not deliver a mail of game {} to {to}.\n\nReason: {why}\n\n\
+                 The mail is kept in {} for you to forward or resend. The player may have\n\
+                 changed address: `despatch gm replace` hands the seat to a new one.\n",
+                store.id,
+                store.failed_dir().display()
+            ),
+            message_id,
+            in_reply_to: None,
+            references: vec![],
+            date: now,
+        };
+        let bytes = outbound::build(&out).map_err(|e| anyhow!("building the GM report: {e}"))?;
+        store.queue(&format!("undeliverable-{name}"), &bytes)?;
+        Ok(())
+    }
+}
+
+/// The Message-ID (without `<>`) of a built mail.
+fn message_id_of(bytes: &[u8]) -> Option<String> {
+    let m = mail_parser::MessageParser::default().parse(bytes)?;
+    m.message_id().map(str::to_string)
+}
+
+/// The game a queued mail belongs to (its folder's parent).
+fn id_game(path: &std::path::Path) -> String {
+    path.parent()
+        .and_then(|p| p.parent())
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The first To address of a built mail.
+fn recipient(bytes: &[u8]) -> Option<String> {
+    let m = mail_parser::MessageParser::default().parse(bytes)?;
+    m.to()?.first()?.address().map(str::to_string)
 }
 
 fn contacts<R: Ruleset>(game: &Game<R>, seats: &SeatsFile) -> Vec<Contact> {
@@ -1094,6 +1495,7 @@ fn render_dice<R: Ruleset>(
         board: vec![],
         sections: vec![],
         data: serde_json::Value::Null,
+        map: None,
     };
     let ctx = ResultsCtx {
         game: &game.id,

@@ -1,6 +1,6 @@
 //! The binary edge: parses arguments, sets up logging, calls the library, maps errors to exit codes.
 
-use std::io::Read;
+use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -77,7 +77,8 @@ enum Command {
         /// The seat whose view to show (or `spectator`).
         #[arg(long = "as", value_name = "SEAT")]
         seat: String,
-        #[arg(long, default_value = "text", value_parser = ["text"])]
+        /// text, svg, or png (800 px wide, as in the results mails).
+        #[arg(long, default_value = "text", value_parser = ["text", "svg", "png"])]
         format: String,
         /// Write to a file instead of standard output.
         #[arg(long, value_name = "FILE")]
@@ -145,9 +146,12 @@ fn load_config(path: Option<PathBuf>) -> Result<Config> {
 fn init_logging(filter: &str) {
     use tracing_subscriber::EnvFilter;
     let filter = EnvFilter::try_from_env("DESPATCH_LOG").unwrap_or_else(|_| EnvFilter::new(filter));
+    // One line per event, no colour codes when journald (not a terminal) reads it.
+    use std::io::IsTerminal;
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_target(false)
         .try_init();
 }
@@ -180,8 +184,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
             init_logging(&cfg.daemon.log);
             let poll = cfg.daemon.poll_seconds;
             let d = Daemon::new(cfg)?;
+            // Held for the daemon's life: a second `despatch run` on this data stops here.
+            let _daemon = d.data.daemon_lock()?;
             loop {
-                let pass = d.run_once(Utc::now())?;
+                let pass = match d.run_once(Utc::now()) {
+                    Ok(p) => p,
+                    Err(e) if once => return Err(e),
+                    Err(e) => {
+                        // A full disk or a vanished folder should not end the daemon: say so, wait, retry.
+                        tracing::error!("pass failed, retrying: {e:#}");
+                        d.wait(std::time::Duration::from_secs(poll.max(5)));
+                        continue;
+                    }
+                };
                 if !pass.processed.is_empty() || pass.delivered > 0 || pass.steps_resolved > 0 {
                     tracing::info!(
                         mails = pass.processed.len(),
@@ -193,7 +208,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 if once {
                     return Ok(ExitCode::SUCCESS);
                 }
-                std::thread::sleep(std::time::Duration::from_secs(poll));
+                d.wait(std::time::Duration::from_secs(poll));
             }
         }
         Command::New {
@@ -269,17 +284,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Show {
             game,
             seat,
-            format: _,
+            format,
             out,
         } => {
             let cfg = load_config(cli.config)?;
             let d = Daemon::new(cfg)?;
             let store = d.data.game(&game);
             let ruleset = ruleset_of(&store)?;
-            let text = dispatch!(ruleset, R => show_text::<R>(&store, &seat))?;
+            let format: despatch::render::Format =
+                format.parse().map_err(|e| anyhow!("--format: {e}"))?;
+            let bytes = dispatch!(ruleset, R => show_bytes::<R>(&store, &seat, format))?;
             match out {
-                Some(p) => std::fs::write(&p, text).with_context(|| p.display().to_string())?,
-                None => print!("{text}"),
+                Some(p) => std::fs::write(&p, bytes).with_context(|| p.display().to_string())?,
+                None if matches!(format, despatch::render::Format::Png(_))
+                    && std::io::stdout().is_terminal() =>
+                {
+                    bail!("a PNG is not for the terminal: add --out FILE.png")
+                }
+                None => std::io::Write::write_all(&mut std::io::stdout(), &bytes)?,
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -386,6 +408,9 @@ fn describe_intake(i: &Intake) -> String {
             )
         }
         Intake::Unreadable(why) => format!("set aside: {why}"),
+        Intake::RateLimited => {
+            "set aside unanswered: the sender sent too many mails this hour".into()
+        }
     }
 }
 
@@ -419,7 +444,11 @@ fn status_line<R: Ruleset>(store: &despatch::store::GameStore) -> Result<String>
     ))
 }
 
-fn show_text<R: Ruleset>(store: &despatch::store::GameStore, seat: &str) -> Result<String> {
+fn show_bytes<R: Ruleset>(
+    store: &despatch::store::GameStore,
+    seat: &str,
+    format: despatch::render::Format,
+) -> Result<Vec<u8>> {
     let g: Game<R> = store.load()?;
     let viewer = if seat == "spectator" {
         Viewer::Spectator
@@ -433,22 +462,5 @@ fn show_text<R: Ruleset>(store: &despatch::store::GameStore, seat: &str) -> Resu
         }
         Viewer::Seat(seat.to_string())
     };
-    let v = R::view(&g.state, &viewer);
-    let mut s = format!("{}\n{}\n\n", v.scenario, v.turn);
-    for line in &v.board {
-        s.push_str(&format!("  {line}\n"));
-    }
-    for (title, lines) in &v.sections {
-        s.push_str(&format!("\n{}\n", title.to_uppercase()));
-        for l in lines {
-            s.push_str(&format!("  {l}\n"));
-        }
-    }
-    if !v.log.is_empty() {
-        s.push_str("\nLAST LOG\n");
-        for l in &v.log {
-            s.push_str(&format!("  {l}\n"));
-        }
-    }
-    Ok(s)
+    Ok(despatch::render::show(&R::view(&g.state, &viewer), format)?)
 }

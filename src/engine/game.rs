@@ -232,6 +232,9 @@ pub struct Game<R: Ruleset> {
     pub last_lock: Option<LockInfo>,
     /// The title of the step the last results resolved (the state has moved on since).
     pub last_step_title: String,
+    /// Message-IDs of every applied submission: the journal, not `seen.log`, is the authority,
+    /// so a mail re-read after a crash between the two is recognised.
+    pub message_ids: std::collections::BTreeSet<String>,
     _r: PhantomData<R>,
 }
 
@@ -360,6 +363,7 @@ impl<R: Ruleset> Game<R> {
             last_rolls: Vec::new(),
             last_lock: None,
             last_step_title: String::new(),
+            message_ids: Default::default(),
             _r: PhantomData,
         };
         g.deadline = g.compute_deadline();
@@ -630,6 +634,7 @@ impl<R: Ruleset> Game<R> {
                 })?;
                 let d = dice::from_hex(digest)
                     .ok_or_else(|| err(index, kind, "digest", "not 32 bytes of hex"))?;
+                self.message_ids.insert(message_id.clone());
                 self.pending.insert(
                     seat.clone(),
                     Pending {

@@ -2,9 +2,11 @@
 //! Only `maildir` touches the disk; parsing and building are pure and know nothing of games'
 //! rules, seats' secrets or the store.
 
+pub mod imap;
 pub mod inbound;
 pub mod maildir;
 pub mod outbound;
+pub mod smtp;
 
 pub use inbound::{Inbound, IntakeError, Route, parse, route, strip_control_lines};
 pub use maildir::{Entry, Maildir, unique_name_for};

@@ -1,4 +1,4 @@
 //! One module per ruleset; each implements `engine::Ruleset` and is pure.
 
-pub mod naval_rjw;
 pub mod gear_krieg;
+pub mod naval_rjw;

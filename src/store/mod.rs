@@ -110,6 +110,9 @@ fn utc() -> String {
 #[serde(deny_unknown_fields)]
 pub struct SeatsFile {
     pub seats: BTreeMap<String, SeatPrivate>,
+    /// The game's organiser: told about undeliverable mail and other trouble.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gm: Option<String>,
 }
 
 /// A fresh seat secret: 24 characters of [a-z0-9] from the OS RNG (~124 bits). Lower-case because
@@ -188,6 +191,24 @@ impl DataDir {
         }
     }
 
+    /// The lock a running `despatch run` holds for its whole life, so a second daemon on the same
+    /// data directory refuses to start (one-shot commands use `lock` per operation).
+    pub fn daemon_lock(&self) -> Result<File, StoreError> {
+        fs::create_dir_all(&self.root).map_err(io_err(&self.root))?;
+        let path = self.root.join("daemon.lock");
+        let f = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(io_err(&path))?;
+        match f.try_lock() {
+            Ok(()) => Ok(f),
+            Err(fs::TryLockError::WouldBlock) => Err(StoreError::Locked(path)),
+            Err(fs::TryLockError::Error(e)) => Err(StoreError::Io { path, source: e }),
+        }
+    }
+
     fn seen_path(&self) -> PathBuf {
         self.root.join("seen.log")
     }
@@ -206,13 +227,49 @@ impl DataDir {
         }
     }
 
-    /// Records a processed Message-ID (fsynced append) with a one-word outcome.
-    pub fn mark_seen(&self, message_id: &str, outcome: &str) -> Result<(), StoreError> {
+    /// Records a processed Message-ID (fsynced append) with a one-word outcome, the sender and
+    /// the time (for the per-sender rate limit).
+    pub fn mark_seen(
+        &self,
+        message_id: &str,
+        outcome: &str,
+        sender: &str,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), StoreError> {
         let p = self.seen_path();
+        let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
         append_line(
             &p,
-            &format!("{}\t{outcome}", message_id.replace(['\t', '\n'], " ")),
+            &format!(
+                "{}\t{outcome}\t{}\t{}",
+                clean(message_id),
+                clean(sender),
+                at.to_rfc3339()
+            ),
         )
+    }
+
+    /// How many mails from `sender` were read since `since`.
+    pub fn seen_from_since(
+        &self,
+        sender: &str,
+        since: chrono::DateTime<chrono::Utc>,
+    ) -> Result<usize, StoreError> {
+        let p = self.seen_path();
+        let text = match fs::read_to_string(&p) {
+            Ok(s) => s,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
+            Err(e) => return Err(StoreError::Io { path: p, source: e }),
+        };
+        Ok(text
+            .lines()
+            .filter(|l| {
+                let cols: Vec<&str> = l.split('\t').collect();
+                cols.len() >= 4
+                    && cols[2].eq_ignore_ascii_case(sender)
+                    && chrono::DateTime::parse_from_rfc3339(cols[3]).is_ok_and(|t| t >= since)
+            })
+            .count())
     }
 }
 
@@ -372,6 +429,7 @@ impl GameStore {
         head_after: &dice::Hash,
     ) -> Result<String, StoreError> {
         let line = event.to_line();
+        self.cut_torn_tail()?;
         append_line(&self.journal_path(), &line)?;
         append_line(
             &self.dir.join("heads.log"),
@@ -396,8 +454,8 @@ impl GameStore {
             .collect())
     }
 
-    /// Reads the journal. A last line without its newline is a torn append: it is dropped and the
-    /// file truncated to the last whole line, so the next append starts clean.
+    /// Reads the journal. A last line without its newline is a torn append (a crash mid-write):
+    /// it is left out. Reading never writes, so auditors and a live daemon can read side by side.
     pub fn read_journal(&self) -> Result<Journal, StoreError> {
         let p = self.journal_path();
         let bytes = fs::read(&p).map_err(|e| {
@@ -412,14 +470,6 @@ impl GameStore {
         })?;
         let whole = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
         let torn_tail = bytes.len() - whole;
-        if torn_tail > 0 {
-            let f = OpenOptions::new()
-                .write(true)
-                .open(&p)
-                .map_err(io_err(&p))?;
-            f.set_len(whole as u64).map_err(io_err(&p))?;
-            f.sync_all().map_err(io_err(&p))?;
-        }
         let text = std::str::from_utf8(&bytes[..whole]).map_err(|e| StoreError::Corrupt {
             path: p.clone(),
             detail: format!("not UTF-8: {e}"),
@@ -428,6 +478,28 @@ impl GameStore {
             lines: text.lines().map(str::to_string).collect(),
             torn_tail,
         })
+    }
+
+    /// Cuts a torn last line before the next append (only the writer, under the data lock).
+    fn cut_torn_tail(&self) -> Result<(), StoreError> {
+        let p = self.journal_path();
+        let bytes = match fs::read(&p) {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(StoreError::Io { path: p, source: e }),
+        };
+        if bytes.is_empty() || bytes.ends_with(b"\n") {
+            return Ok(());
+        }
+        let whole = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+        tracing::warn!(journal = %p.display(), bytes = bytes.len() - whole, "cutting a torn last line left by a crash");
+        let f = OpenOptions::new()
+            .write(true)
+            .open(&p)
+            .map_err(io_err(&p))?;
+        f.set_len(whole as u64).map_err(io_err(&p))?;
+        f.sync_all().map_err(io_err(&p))?;
+        Ok(())
     }
 
     /// Replays the journal into a game, checking every event (this is also `verify`'s core).
@@ -497,15 +569,81 @@ impl GameStore {
         list_files(&self.sent_dir())
     }
 
+    pub fn failed_dir(&self) -> PathBuf {
+        self.dir.join("failed")
+    }
+
+    /// Moves an undeliverable mail to `failed/` with the reason beside it.
+    pub fn mark_failed(&self, path: &Path, why: &str) -> Result<(), StoreError> {
+        let dest = self.failed_dir();
+        fs::create_dir_all(&dest).map_err(io_err(&dest))?;
+        let name = path.file_name().unwrap_or_default();
+        atomic_write(
+            &dest.join(format!("{}.why", name.to_string_lossy())),
+            why.as_bytes(),
+        )?;
+        fs::rename(path, dest.join(name)).map_err(io_err(path))?;
+        let _ = fs::remove_file(retry_path(path));
+        fsync_dir(&dest).map_err(io_err(&dest))?;
+        Ok(())
+    }
+
+    /// The retry record of a queued mail (transient failures so far).
+    pub fn retry_state(&self, path: &Path) -> Result<Option<RetryState>, StoreError> {
+        let p = retry_path(path);
+        match fs::read_to_string(&p) {
+            Ok(s) => serde_json::from_str(&s)
+                .map(Some)
+                .map_err(|e| StoreError::Corrupt {
+                    path: p,
+                    detail: e.to_string(),
+                }),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(StoreError::Io { path: p, source: e }),
+        }
+    }
+
+    pub fn set_retry_state(&self, path: &Path, state: &RetryState) -> Result<(), StoreError> {
+        atomic_write(
+            &retry_path(path),
+            serde_json::to_string(state).expect("json").as_bytes(),
+        )
+    }
+
     /// Moves a delivered mail from the outbox to `sent/` (kept for audit and `verify`).
     pub fn mark_sent(&self, path: &Path) -> Result<(), StoreError> {
         let dest = self.sent_dir();
         fs::create_dir_all(&dest).map_err(io_err(&dest))?;
         let to = dest.join(path.file_name().unwrap_or_default());
+        // The rename comes first and alone: after the server said "sent", the shortest possible
+        // window before the record says so too (a kill in between resends the same Message-ID).
         fs::rename(path, &to).map_err(io_err(path))?;
+        let _ = fs::remove_file(retry_path(path));
         fsync_dir(&dest).map_err(io_err(&dest))?;
+        if let Some(src) = path.parent() {
+            fsync_dir(src).map_err(io_err(src))?;
+        }
         Ok(())
     }
+}
+
+/// Transient delivery failures of one queued mail.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RetryState {
+    pub attempts: u32,
+    pub first_failure: chrono::DateTime<chrono::Utc>,
+    pub next_try: chrono::DateTime<chrono::Utc>,
+    pub last_error: String,
+    /// Set just before a send and cleared by its outcome: still set after a restart means the
+    /// daemon died mid-send, and the server may or may not have taken the mail.
+    #[serde(default)]
+    pub in_flight_since: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+fn retry_path(mail: &Path) -> PathBuf {
+    let mut p = mail.as_os_str().to_owned();
+    p.push(".retry");
+    PathBuf::from(p)
 }
 
 fn list_files(dir: &Path) -> Result<Vec<PathBuf>, StoreError> {

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Every test: unit, golden, property, pipeline, and the real-server tier against Dovecot and
+# Postfix on loopback (installed from Debian packages and started by tests/e2e/servers.sh,
+# which needs root: run as root or with sudo). Without root or sudo the real-server tests
+# say SKIPPED and the rest still runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ "$(id -u)" = 0 ]; then
+    sudo=()
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    sudo=(sudo)
+else
+    sudo=none
+fi
+if [ "${sudo[*]:-}" != none ]; then
+    "${sudo[@]}" tests/e2e/servers.sh setup
+    # shellcheck disable=SC2046
+    export $(tests/e2e/servers.sh env)
+else
+    echo "tests/run.sh: no root and no sudo: the real-server tests will be skipped" >&2
+fi
+exec cargo test --locked "$@"

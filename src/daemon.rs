@@ -98,6 +98,15 @@ struct ImapState {
     last_uid: u32,
 }
 
+/// The rich parts of a turn mail (the plain text stays the sealed, complete record).
+struct Rich {
+    html: String,
+    png: Option<Vec<u8>>,
+    svg: Option<String>,
+    svg_name: String,
+    ics: Option<String>,
+}
+
 /// One game's seat and contact, for mail.
 struct Contact {
     seat: String,
@@ -804,6 +813,19 @@ impl Daemon {
                             "deadline": self.deadline_text(game, &c.private),
                         }),
                     )?;
+                    let prompt = self.prompt_text::<R>(game, &c.seat, seats);
+                    let rich = self.rich::<R>(
+                        game,
+                        c,
+                        &view,
+                        prompt.as_deref(),
+                        serde_json::json!({
+                            "intro": format!("You have a seat ({}) in a new game. How to send orders, the order reference and the dice commitment are in the plain-text part of this mail.", c.seat),
+                            "prompt": prompt,
+                            "deadline": self.deadline_text(game, &c.private),
+                        }),
+                        now,
+                    )?;
                     self.queue_mail(
                         store,
                         game,
@@ -812,6 +834,7 @@ impl Daemon {
                         c,
                         &format!("Welcome: {} ({})", game.id, c.seat),
                         &body,
+                        Some(rich),
                         now,
                     )?;
                 }
@@ -852,7 +875,17 @@ impl Daemon {
                     } else {
                         format!("{seat} has sent orders for step {step}")
                     };
-                    self.queue_mail(store, game, index, "submission", c, &subject, &body, now)?;
+                    self.queue_mail(
+                        store,
+                        game,
+                        index,
+                        "submission",
+                        c,
+                        &subject,
+                        &body,
+                        None,
+                        now,
+                    )?;
                 }
             }
             Event::Results { step, .. } => {
@@ -869,6 +902,23 @@ impl Daemon {
                     });
                 for c in &contacts {
                     let view = R::view(&game.state, &Viewer::Seat(c.seat.clone()));
+                    let prompt = self.prompt_text::<R>(game, &c.seat, seats);
+                    let rich = Some(self.rich::<R>(
+                        game,
+                        c,
+                        &view,
+                        prompt.as_deref(),
+                        serde_json::json!({
+                            "step": step,
+                            "step_title": game.last_step_title,
+                            "prompt": prompt,
+                            "deadline": prompt.as_ref().and_then(|_| self.deadline_text(game, &c.private)),
+                            "waiting": game.waiting_for(),
+                            "outcome": game.outcome().map(|o| o.summary),
+                            "dice": dice_section(&info, &game.last_rolls),
+                        }),
+                        now,
+                    )?);
                     let (kind, subject, body) = if let Some(outcome) = game.outcome() {
                         let body = report::render(
                             "game_over",
@@ -897,7 +947,7 @@ impl Daemon {
                         };
                         ("results", subject, report::render("results", &ctx)?)
                     };
-                    self.queue_mail(store, game, index, kind, c, &subject, &body, now)?;
+                    self.queue_mail(store, game, index, kind, c, &subject, &body, rich, now)?;
                 }
             }
             Event::Reminder {
@@ -924,6 +974,7 @@ impl Daemon {
                         c,
                         &format!("Reminder: orders due in {hours_left} h"),
                         &body,
+                        None,
                         now,
                     )?;
                 }
@@ -946,6 +997,7 @@ impl Daemon {
                         c,
                         "Deadline changed",
                         &body,
+                        None,
                         now,
                     )?;
                 }
@@ -956,7 +1008,7 @@ impl Daemon {
                     let body = format!(
                         "{seat} sent no orders by the deadline and forfeits the game.\n\n{summary}\n"
                     );
-                    self.queue_mail(store, game, index, "over", c, "Game over", &body, now)?;
+                    self.queue_mail(store, game, index, "over", c, "Game over", &body, None, now)?;
                 }
             }
             Event::OnionRenewed {
@@ -979,6 +1031,7 @@ impl Daemon {
                         c,
                         "New dice anchor",
                         &body,
+                        None,
                         now,
                     )?;
                 }
@@ -1022,7 +1075,7 @@ impl Daemon {
                             ),
                         ),
                     };
-                    self.queue_mail(store, game, index, "gm", c, &subject, &body, now)?;
+                    self.queue_mail(store, game, index, "gm", c, &subject, &body, None, now)?;
                 }
             }
             Event::Lock { .. } => {}
@@ -1069,11 +1122,102 @@ impl Daemon {
         to: &Contact,
         subject: &str,
         body: &str,
+        rich: Option<Rich>,
         now: DateTime<Utc>,
     ) -> Result<()> {
-        let sealed = report::seal(body, &game.id, game.events - 1, &dice::to_hex(&game.head))?;
+        // The seal covers the other parts too: their digests are part of the sealed text.
+        let mut body = body.to_string();
+        if let Some(r) = &rich {
+            let mut parts = vec![format!(
+                "turn.html={}",
+                report::part_digest(r.html.as_bytes(), true)
+            )];
+            if let Some(png) = &r.png {
+                parts.push(format!("map.png={}", report::part_digest(png, false)));
+            }
+            if let Some(svg) = &r.svg {
+                parts.push(format!(
+                    "{}={}",
+                    r.svg_name,
+                    report::part_digest(svg.as_bytes(), false)
+                ));
+            }
+            if let Some(ics) = &r.ics {
+                parts.push(format!(
+                    "deadline.ics={}",
+                    report::part_digest(ics.as_bytes(), false)
+                ));
+            }
+            body = format!(
+                "{}\n\n{} {}\n",
+                body.trim_end(),
+                report::PARTS_PREFIX,
+                parts.join(" ")
+            );
+        }
+        let sealed = report::seal(&body, &game.id, game.events - 1, &dice::to_hex(&game.head))?;
         let name = format!("{index:06}-{kind}-{}", to.seat);
-        self.queue_built(store, &name, &to.seat, &to.private, subject, &sealed, now)
+        self.queue_built(
+            store,
+            &name,
+            &to.seat,
+            &to.private,
+            subject,
+            &sealed,
+            rich,
+            now,
+        )
+    }
+
+    /// The HTML part, the map (PNG inline, SVG attached) and the deadline (.ics) of a turn mail,
+    /// all from the seat's own View. `extra` adds the template's step, prompt, dice… values.
+    fn rich<R: Ruleset>(
+        &self,
+        game: &Game<R>,
+        to: &Contact,
+        view: &crate::engine::View,
+        prompt: Option<&str>,
+        extra: serde_json::Value,
+        now: DateTime<Utc>,
+    ) -> Result<Rich> {
+        let mut ctx = serde_json::json!({
+            "game": game.id,
+            "seat": to.seat,
+            "view": view,
+            "map": view.map.is_some(),
+            "head_index": game.events - 1,
+            "head": dice::to_hex(&game.head),
+        });
+        if let (Some(base), Some(more)) = (ctx.as_object_mut(), extra.as_object()) {
+            base.extend(more.clone());
+        }
+        let html = report::render("turn.html", &ctx)?;
+        let (png, svg) = match &view.map {
+            Some(scene) => (
+                Some(crate::render::png(scene, crate::render::MAIL_WIDTH_PX)?),
+                Some(crate::render::svg(scene)),
+            ),
+            None => (None, None),
+        };
+        let (_, domain) = self.address();
+        let ics = match (prompt, game.deadline) {
+            (Some(p), Some(deadline)) => Some(report::ics::deadline_event(
+                &format!("{}-{}-{}@{domain}", game.id, game.step, to.seat),
+                deadline,
+                &to.private.time_zone,
+                &format!("Orders due: {}, step {} ({})", game.id, game.step, to.seat),
+                p,
+                now,
+            )),
+            _ => None,
+        };
+        Ok(Rich {
+            html,
+            png,
+            svg,
+            svg_name: format!("{}-step{}-{}.svg", game.id, game.step, to.seat),
+            ics,
+        })
     }
 
     /// A mail that belongs to no journal event (help, rejection, authentication notice).
@@ -1092,7 +1236,7 @@ impl Daemon {
             return Ok(());
         };
         let text = format!("{}\n\n-- \nDespatch · game {}\n", body.trim_end(), store.id);
-        self.queue_built(store, name, seat, private, subject, &text, now)
+        self.queue_built(store, name, seat, private, subject, &text, None, now)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1104,6 +1248,7 @@ impl Daemon {
         private: &SeatPrivate,
         subject: &str,
         text: &str,
+        rich: Option<Rich>,
         now: DateTime<Utc>,
     ) -> Result<()> {
         let (local, domain) = self.address();
@@ -1138,7 +1283,34 @@ impl Daemon {
                 vec![root]
             },
             date: now,
+            ..Default::default()
         };
+        let mut out = out;
+        out.sealed = text.contains(report::DIGEST_PREFIX);
+        if let Some(r) = rich {
+            out.html = Some(r.html);
+            if let Some(png) = r.png {
+                out.inline.push(outbound::Part {
+                    name: "map".into(),
+                    content_type: "image/png".into(),
+                    bytes: png,
+                });
+            }
+            if let Some(svg) = r.svg {
+                out.attachments.push(outbound::Part {
+                    name: r.svg_name,
+                    content_type: "image/svg+xml".into(),
+                    bytes: svg.into_bytes(),
+                });
+            }
+            if let Some(ics) = r.ics {
+                out.attachments.push(outbound::Part {
+                    name: "deadline.ics".into(),
+                    content_type: "text/calendar; charset=utf-8; method=PUBLISH".into(),
+                    bytes: ics.into_bytes(),
+                });
+            }
+        }
         let bytes = outbound::build(&out).map_err(|e| anyhow!("building mail {name}: {e}"))?;
         store.queue(name, &bytes)?;
         Ok(())
@@ -1431,6 +1603,7 @@ impl Daemon {
             in_reply_to: None,
             references: vec![],
             date: now,
+            ..Default::default()
         };
         let bytes = outbound::build(&out).map_err(|e| anyhow!("building the GM report: {e}"))?;
         store.queue(&format!("undeliverable-{name}"), &bytes)?;

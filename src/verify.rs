@@ -158,6 +158,48 @@ fn check_mail_file(p: &Path) -> Result<(), Finding> {
         mail_text(&bytes).ok_or_else(|| finding(format!("mail {name}"), "MIME", "no text part"))?;
     if text.contains(report::DIGEST_PREFIX) {
         report::check_seal(&text).map_err(|e| finding(format!("mail {name}"), "Mail-Digest", e))?;
+        check_parts(&bytes, &text)
+            .map_err(|(field, why)| finding(format!("mail {name}"), field, why))?;
+    }
+    Ok(())
+}
+
+/// Checks each part listed under "Parts (sha256):" in the sealed text against the mail's parts.
+fn check_parts(bytes: &[u8], text: &str) -> Result<(), (String, String)> {
+    use mail_parser::MimeHeaders;
+    let Some(line) = text.lines().find(|l| l.starts_with(report::PARTS_PREFIX)) else {
+        return Ok(());
+    };
+    let msg = MessageParser::default()
+        .parse(bytes)
+        .ok_or_else(|| ("MIME".to_string(), "unreadable".to_string()))?;
+    for item in line[report::PARTS_PREFIX.len()..].split_whitespace() {
+        let Some((name, digest)) = item.split_once('=') else {
+            continue;
+        };
+        let actual = if name == "turn.html" {
+            msg.html_bodies()
+                .next()
+                .map(|p| report::part_digest(p.contents(), true))
+        } else {
+            msg.parts
+                .iter()
+                .find(|p| {
+                    p.attachment_name() == Some(name)
+                        || (name == "map.png" && p.content_id() == Some("map"))
+                })
+                .map(|p| report::part_digest(p.contents(), false))
+        };
+        match actual {
+            None => return Err((format!("part {name}"), "missing".into())),
+            Some(a) if a != digest => {
+                return Err((
+                    format!("part {name}"),
+                    format!("sha256 is {a}, the sealed text says {digest}"),
+                ));
+            }
+            Some(_) => {}
+        }
     }
     Ok(())
 }
@@ -309,10 +351,19 @@ pub fn verify_mails(dir: &Path, game: Option<&str>) -> (Checked, Vec<Finding>) {
         let Ok(bytes) = std::fs::read(&p) else {
             continue;
         };
-        let Some((_subject, text)) = mail_text(&bytes) else {
-            continue;
-        };
+        let flagged = bytes
+            .windows(22)
+            .any(|w| w == b"\nX-Despatch-Seal: yes\r" || w == b"\nX-Despatch-Seal: yes\n");
+        let text = mail_text(&bytes).map(|(_, t)| t).unwrap_or_default();
         if !text.contains(report::DIGEST_PREFIX) {
+            if flagged {
+                checked.mails += 1;
+                out.push(finding(
+                    format!("mail {file}"),
+                    "Mail-Digest",
+                    "a sealed Despatch mail whose seal cannot be read",
+                ));
+            }
             continue; // not a sealed Despatch mail
         }
         if let Some(g) = game
@@ -323,6 +374,10 @@ pub fn verify_mails(dir: &Path, game: Option<&str>) -> (Checked, Vec<Finding>) {
         checked.mails += 1;
         if let Err(e) = report::check_seal(&text) {
             out.push(finding(format!("mail {file}"), "Mail-Digest", e));
+            continue;
+        }
+        if let Err((field, why)) = check_parts(&bytes, &text) {
+            out.push(finding(format!("mail {file}"), field, why));
             continue;
         }
         let game_of_mail = text

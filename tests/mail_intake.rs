@@ -472,6 +472,7 @@ fn outgoing(text: &str) -> Outgoing {
             "CAJx9Tq3mK8vR2nYpL4wZ7bE1sD6fH0gA5cU9iO2eX3rT8yN1Qw@mail.gmail.com".into(),
         ],
         date,
+        ..Default::default()
     }
 }
 

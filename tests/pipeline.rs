@@ -646,3 +646,187 @@ fn a_sign_off_without_the_separator_is_skipped_and_shown_but_a_typo_is_not() {
             .is_empty()
     );
 }
+
+/// Every part of every mail delivered to `who`, decoded: (file, text, html, svg, ics).
+fn rich_parts(w: &World, who: &str) -> Vec<(String, String, String, String, String)> {
+    use mail_parser::MimeHeaders;
+    let mut out = Vec::new();
+    for sub in ["new", "cur"] {
+        let Ok(rd) = std::fs::read_dir(w.daemon.cfg.mail.outbox.join(sub)) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let bytes = std::fs::read(e.path()).unwrap();
+            let m = MessageParser::default().parse(&bytes).unwrap();
+            if m.to().and_then(|a| a.first()).and_then(|a| a.address()) != Some(who) {
+                continue;
+            }
+            let part = |ext: &str| {
+                m.parts
+                    .iter()
+                    .find(|p| p.attachment_name().is_some_and(|n| n.ends_with(ext)))
+                    .map(|p| String::from_utf8_lossy(p.contents()).into_owned())
+                    .unwrap_or_default()
+            };
+            out.push((
+                e.file_name().to_string_lossy().into_owned(),
+                m.body_text(0).map(|t| t.into_owned()).unwrap_or_default(),
+                m.body_html(0).map(|t| t.into_owned()).unwrap_or_default(),
+                part(".svg"),
+                part(".ics"),
+            ));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn results_mails_are_rich_html_with_the_map_inline_the_svg_and_the_deadline_attached() {
+    use mail_parser::MimeHeaders;
+    let mut w = world_with("training", 1000, |_| {});
+    // Japan's player lives in Tokyo: the calendar entry is in that zone.
+    let store = w.daemon.data.game(GAME);
+    let mut seats = store.seats().unwrap();
+    seats.seats.get_mut("japan").unwrap().time_zone = "Asia/Tokyo".into();
+    store.write_seats(&seats).unwrap();
+    w.send("japan", "FLAGSHIP Mikasa\n");
+    w.send("russia", "FLAGSHIP Tsesarevich\n");
+    let file = w
+        .delivered()
+        .into_iter()
+        .find(|d| d.0.contains("results-japan"))
+        .expect("a results mail to japan, who is asked for orders next")
+        .0;
+    let path = ["new", "cur"]
+        .iter()
+        .map(|s| w.daemon.cfg.mail.outbox.join(s).join(&file))
+        .find(|p| p.exists())
+        .unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let raw = String::from_utf8_lossy(&bytes);
+    assert!(
+        raw.contains("multipart/mixed")
+            && raw.contains("multipart/related")
+            && raw.contains("multipart/alternative")
+    );
+    let m = MessageParser::default().parse(&bytes).unwrap();
+    let text = m.body_text(0).unwrap();
+    let html = m.body_html(0).unwrap();
+    assert!(
+        text.contains("DICE (despatch-dice/v1") && text.contains("L_1 = "),
+        "the plain text stays complete"
+    );
+    assert!(html.contains("<img src=\"cid:map\""), "{html}");
+    assert!(
+        html.contains("Dice (despatch-dice/v1") && html.contains("command points"),
+        "dice readable in HTML"
+    );
+    let png = m
+        .parts
+        .iter()
+        .find(|p| p.content_id() == Some("map"))
+        .expect("inline map");
+    assert!(png.contents().starts_with(b"\x89PNG\r\n\x1a\n"));
+    let svg = m
+        .parts
+        .iter()
+        .find(|p| p.attachment_name().is_some_and(|n| n.ends_with(".svg")))
+        .expect("svg");
+    assert!(String::from_utf8_lossy(svg.contents()).starts_with("<svg"));
+    let ics = m
+        .parts
+        .iter()
+        .find(|p| p.attachment_name() == Some("deadline.ics"))
+        .expect("ics");
+    let ics = String::from_utf8_lossy(ics.contents());
+    let deadline = w.game().deadline.unwrap();
+    let tokyo = deadline
+        .with_timezone(&chrono_tz::Asia::Tokyo)
+        .format("%Y%m%dT%H%M%S")
+        .to_string();
+    assert!(
+        ics.contains(&format!("DTSTART;TZID=Asia/Tokyo:{tokyo}")),
+        "{ics}"
+    );
+    assert!(
+        m.in_reply_to().as_text().is_some() && m.references().as_text().is_some(),
+        "threaded"
+    );
+    // The whole mail, every part, still verifies; and a changed picture is caught.
+    assert!(
+        verify::verify_mails(&w.daemon.cfg.mail.outbox, Some(GAME))
+            .1
+            .is_empty()
+    );
+    let html_at = raw.find("<img src=").unwrap_or(0);
+    assert!(html_at > 0 || raw.contains("cid:map"));
+}
+
+#[test]
+fn no_mail_part_shows_a_seat_what_it_may_not_see() {
+    let mut w = world_with("training", 1000, |_| {});
+    w.send("japan", "FLAGSHIP Mikasa\n");
+    w.send("russia", "FLAGSHIP Tsesarevich\n");
+    // Japan moves and declares its fire plan with its manoeuvre orders: sealed until the fire step.
+    let g = w.game();
+    let mut orders = NavalRjw::sample_orders(&g.state, "japan", 1);
+    for k in 0..40 {
+        if orders.contains("FIRE ") {
+            break;
+        }
+        orders = NavalRjw::sample_orders(&g.state, "japan", 1 + 1000 * k);
+    }
+    let fire: Vec<String> = orders
+        .lines()
+        .filter(|l| l.starts_with("FIRE "))
+        .map(str::to_string)
+        .collect();
+    assert!(!fire.is_empty(), "a sample with a fire plan");
+    assert!(matches!(w.send("japan", &orders), Intake::Accepted { .. }));
+    let state = w.game().state;
+    let hidden_fields: Vec<String> = state
+        .minefields
+        .iter()
+        .filter(|f| f.owner == "russia")
+        .flat_map(|f| {
+            let nature = if f.genuine { "genuine" } else { "dummy" };
+            [
+                format!("{} ({nature}", f.id),
+                format!("{} {nature}", f.id),
+                format!("{}: {nature}", f.id),
+            ]
+        })
+        .collect();
+    assert!(!hidden_fields.is_empty());
+    for (file, text, html, svg, ics) in rich_parts(&w, JAPAN) {
+        for fact in &hidden_fields {
+            for (part, body) in [
+                ("text", &text),
+                ("html", &html),
+                ("svg", &svg),
+                ("ics", &ics),
+            ] {
+                assert!(
+                    !body.contains(fact.as_str()),
+                    "{file} {part} tells Japan `{fact}`"
+                );
+            }
+        }
+    }
+    for (file, text, html, svg, ics) in rich_parts(&w, RUSSIA) {
+        for line in &fire {
+            for (part, body) in [
+                ("text", &text),
+                ("html", &html),
+                ("svg", &svg),
+                ("ics", &ics),
+            ] {
+                assert!(
+                    !body.contains(line.as_str()),
+                    "{file} {part} shows Russia Japan's sealed `{line}`"
+                );
+            }
+        }
+    }
+}

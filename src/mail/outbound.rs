@@ -5,26 +5,44 @@ use std::time::SystemTime;
 
 use chrono::{DateTime, Utc};
 use lettre::Message;
+use lettre::message::header::ContentType;
 use lettre::message::header::{HeaderName, HeaderValue};
-use lettre::message::{Mailbox, SinglePart};
+use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use sha2::{Digest, Sha256};
 
 use super::inbound::{is_game_id, is_seat_id, is_token};
 
 /// One mail to one recipient. Ids are bare (`abc@host`); `build` adds the angle brackets.
 /// `from` and `reply_to` may carry a display name (`Despatch <despatch@club.example>`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Outgoing {
     pub to: String,
     pub to_name: Option<String>,
     pub from: String,
     pub reply_to: Option<String>,
     pub subject: String,
+    /// The plain text, always present and complete (the sealed body).
     pub text: String,
     pub message_id: String,
     pub in_reply_to: Option<String>,
     pub references: Vec<String>,
     pub date: DateTime<Utc>,
+    /// An HTML alternative to `text`.
+    pub html: Option<String>,
+    /// Parts the HTML shows inline (`<img src="cid:NAME">`), `name` being the Content-ID.
+    pub inline: Vec<Part>,
+    /// Attachments (the map's SVG, the deadline's .ics).
+    pub attachments: Vec<Part>,
+    /// The text carries a Mail-Digest seal: `X-Despatch-Seal: yes` tells `verify` to insist on it.
+    pub sealed: bool,
+}
+
+/// One MIME part: a name (file name or Content-ID), a media type and its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    pub name: String,
+    pub content_type: String,
+    pub bytes: Vec<u8>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -92,7 +110,46 @@ pub fn build(o: &Outgoing) -> Result<Vec<u8>, BuildError> {
             HeaderName::new_from_ascii_str("X-Auto-Response-Suppress"),
             "All".to_string(),
         ));
-    let message = builder.singlepart(SinglePart::plain(o.text.clone()))?;
+    if o.sealed {
+        builder = builder.raw_header(HeaderValue::new(
+            HeaderName::new_from_ascii_str("X-Despatch-Seal"),
+            "yes".to_string(),
+        ));
+    }
+    let text = SinglePart::plain(o.text.clone());
+    let message = if o.html.is_none() && o.inline.is_empty() && o.attachments.is_empty() {
+        builder.singlepart(text)?
+    } else {
+        let ct = |p: &Part| {
+            ContentType::parse(&p.content_type).map_err(|_| BuildError::Address {
+                field: "Content-Type",
+                value: p.content_type.clone(),
+            })
+        };
+        // mixed[ related[ alternative[text, html], inline images ], attachments ]
+        let mut body = MultiPart::alternative().singlepart(text);
+        if let Some(html) = &o.html {
+            body = body.singlepart(SinglePart::html(html.clone()));
+        }
+        if !o.inline.is_empty() {
+            let mut related = MultiPart::related().multipart(body);
+            for p in &o.inline {
+                related = related.singlepart(
+                    Attachment::new_inline(p.name.clone()).body(p.bytes.clone(), ct(p)?),
+                );
+            }
+            body = related;
+        }
+        if !o.attachments.is_empty() {
+            let mut mixed = MultiPart::mixed().multipart(body);
+            for p in &o.attachments {
+                mixed =
+                    mixed.singlepart(Attachment::new(p.name.clone()).body(p.bytes.clone(), ct(p)?));
+            }
+            body = mixed;
+        }
+        builder.multipart(body)?
+    };
     Ok(message.formatted())
 }
 
@@ -174,6 +231,7 @@ mod tests {
             date: DateTime::parse_from_rfc3339("2024-06-03T10:02:00Z")
                 .map(|d| d.with_timezone(&Utc))
                 .unwrap_or_default(),
+            ..Default::default()
         }
     }
 

@@ -511,10 +511,23 @@ pub(crate) fn draw(scene: &Scene) -> String {
             continue;
         }
         let si = side_index(scene, &u.side);
+        let points: Vec<(f64, f64)> = u
+            .track
+            .iter()
+            .chain(std::iter::once(&u.at))
+            .map(|p| fr.px(*p))
+            .collect();
+        // A halted ship's track has no length, and a dashed line of no length cannot be drawn.
+        let length: f64 = points
+            .windows(2)
+            .map(|w| ((w[1].0 - w[0].0).powi(2) + (w[1].1 - w[0].1).powi(2)).sqrt())
+            .sum();
+        if length < 0.5 {
+            continue;
+        }
         let mut d = String::new();
-        for (i, p) in u.track.iter().chain(std::iter::once(&u.at)).enumerate() {
-            let (x, y) = fr.px(*p);
-            let _ = write!(d, "{}{} {}", if i == 0 { "M" } else { "L" }, f(x), f(y));
+        for (i, (x, y)) in points.iter().enumerate() {
+            let _ = write!(d, "{}{} {}", if i == 0 { "M" } else { "L" }, f(*x), f(*y));
         }
         let _ = write!(
             body,

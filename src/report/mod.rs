@@ -1,6 +1,8 @@
 //! Mail bodies from the templates in `templates/`, filled only from a seat's View and public
 //! protocol data; it never sees a ruleset's full state. Also seals each body with its digest.
 
+pub mod ics;
+
 use minijinja::Environment;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -19,6 +21,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("game_over", include_str!("../../templates/game_over.txt")),
     ("help", include_str!("../../templates/help.txt")),
     ("footer", include_str!("../../templates/footer.txt")),
+    ("turn.html", include_str!("../../templates/turn.html")),
 ];
 
 #[derive(Debug, thiserror::Error)]
@@ -135,6 +138,18 @@ pub fn seal(body: &str, game: &str, head_index: u64, head: &str) -> Result<Strin
     // separator must stay "-- " with its space for mail clients to recognise it.
     Ok(format!("{}\n{DIGEST_PREFIX}{digest}\n", text.trim_end()))
 }
+
+/// Digest of a mail part's decoded content; text parts are compared with LF line ends.
+pub fn part_digest(bytes: &[u8], text: bool) -> String {
+    if text {
+        let s = String::from_utf8_lossy(bytes).replace("\r\n", "\n");
+        dice::to_hex(&Sha256::digest(s.as_bytes()).into())
+    } else {
+        dice::to_hex(&Sha256::digest(bytes).into())
+    }
+}
+
+pub const PARTS_PREFIX: &str = "Parts (sha256):";
 
 /// Checks a sealed body: `Ok(())`, or why not.
 pub fn check_seal(text: &str) -> Result<(), String> {

@@ -174,7 +174,8 @@ impl DataDir {
         Ok(ids)
     }
 
-    /// Takes the data directory's exclusive lock for as long as the returned file lives.
+    /// Takes the data directory's exclusive lock for as long as the returned file lives. A daemon
+    /// holds it only during a pass, so a one-shot command waits a little (10 s) before giving up.
     pub fn lock(&self) -> Result<File, StoreError> {
         fs::create_dir_all(&self.root).map_err(io_err(&self.root))?;
         let path = self.root.join("despatch.lock");
@@ -184,10 +185,18 @@ impl DataDir {
             .write(true)
             .open(&path)
             .map_err(io_err(&path))?;
-        match f.try_lock() {
-            Ok(()) => Ok(f),
-            Err(fs::TryLockError::WouldBlock) => Err(StoreError::Locked(path)),
-            Err(fs::TryLockError::Error(e)) => Err(StoreError::Io { path, source: e }),
+        let start = std::time::Instant::now();
+        loop {
+            match f.try_lock() {
+                Ok(()) => return Ok(f),
+                Err(fs::TryLockError::WouldBlock)
+                    if start.elapsed() < std::time::Duration::from_secs(10) =>
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                Err(fs::TryLockError::WouldBlock) => return Err(StoreError::Locked(path)),
+                Err(fs::TryLockError::Error(e)) => return Err(StoreError::Io { path, source: e }),
+            }
         }
     }
 

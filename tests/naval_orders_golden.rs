@@ -1875,3 +1875,23 @@ fn turn_limit_counts_weighted_losses() {
     let o = run(&["Bayan"]);
     assert!(o.winners.is_empty(), "a CA counts 2 on either side");
 }
+
+/// R59: a flagship that escapes off the table under General Withdrawal is not lost: the flag
+/// passes to the second-in-command without the permanent −1 CP.
+#[test]
+fn an_escaping_flagship_hands_over_the_flag_without_the_cp_penalty() {
+    let japan = [
+        ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
+        ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),
+        ship("Fuji", "BB", 2.0, 30.0, 270.0, ""),
+    ]
+    .concat();
+    let mut st = begin(&sc(japan, russians_far()), 4);
+    st.fleets[0].flagship = Some("Fuji".into());
+    st.fleets[0].second = Some("Mikasa".into());
+    let (st, _) = send(&st, "japan", "WITHDRAW\n", 5);
+    assert_eq!(find(&st, "Fuji").fate, Fate::Escaped);
+    logged(&st, "The flag passes from Fuji to Mikasa.");
+    assert_eq!(st.fleets[0].flagship.as_deref(), Some("Mikasa"));
+    assert!(!st.fleets[0].flagship_lost, "no CP penalty for an escape");
+}

@@ -140,6 +140,14 @@ pub(crate) fn retire(state: &mut NavalState, idx: usize) {
         g.ships.retain(|s| *s != name);
     }
     state.groups.retain(|g| !g.ships.is_empty());
+    pass_flag(state, &side, &name, true);
+}
+
+/// If `name` flew the flag, it passes to the second-in-command; `lost` (sunk or struck, not
+/// escaped, R59) also costs the fleet 1 CP for good.
+pub(crate) fn pass_flag(state: &mut NavalState, side: &str, name: &str, lost: bool) {
+    let side = side.to_string();
+    let name = name.to_string();
     let mut lines = Vec::new();
     let afloat = |state: &NavalState, n: &str| {
         stats::find_ship(state, n).is_some_and(|s| s.fate == Fate::Afloat)
@@ -157,7 +165,7 @@ pub(crate) fn retire(state: &mut NavalState, idx: usize) {
             )),
         }
         if let Some(f) = stats::fleet_mut(state, &side) {
-            f.flagship_lost = true;
+            f.flagship_lost |= lost;
             f.flagship = heir;
             f.second = None;
         }

@@ -434,6 +434,9 @@ fn steam(state: &mut NavalState, i: usize, delta: f64, distance: f64) {
             for g in &mut state.groups {
                 g.ships.retain(|s| *s != name);
             }
+            // An escaped flagship is not lost: the flag passes without the CP penalty (R59).
+            let side = state.ships[i].side.clone();
+            super::damage::pass_flag(state, &side, &name, false);
             return;
         }
         // Largest distance that keeps the centre on the table.

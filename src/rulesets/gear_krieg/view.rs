@@ -1,10 +1,15 @@
-//! What one viewer may see: the filtered log, a text map, unit sections and viewer-safe JSON.
-//! The only path from the state to a seat; it must never show a side's overwatch orders,
-//! queued activations or standing settings to anyone but that side.
+//! What one viewer may see: the filtered log, a text map, unit sections, the drawn map (`Scene`)
+//! and viewer-safe JSON. The only path from the state to a seat; it must never show a side's
+//! overwatch orders, queued activations or standing settings to anyone but that side.
 
 use serde_json::json;
 
-use crate::board::tabletop::Pt;
+use crate::board::tabletop::{Pt, bearing, dist};
+use crate::board::terrain::Area;
+use crate::engine::scene::{
+    At, Condition, FieldKnown, LegendEntry, Marker, Measure, Scene, Shape, SideInfo, Surface,
+    Symbol, Terrain, TerrainArea, Unit as SceneUnit, UnitKind, Zone, ZoneKind,
+};
 use crate::engine::{View, Viewer};
 
 use super::data::{MoveMode, TerrainKind};
@@ -28,7 +33,7 @@ fn glyph(kind: TerrainKind) -> char {
     }
 }
 
-/// One character per 2 cm across and 2 cm up; units by number (own side) or letter.
+/// One character per 2 cm across and 2 cm up; units by the last digit of their list number.
 fn board(state: &GkState) -> Vec<String> {
     let cols = (state.width / 2.0).ceil().max(1.0) as usize;
     let rows = (state.height / 2.0).ceil().max(1.0) as usize;
@@ -42,12 +47,10 @@ fn board(state: &GkState) -> Vec<String> {
                 .collect()
         })
         .collect();
-    let first = state.seat_order.first().cloned().unwrap_or_default();
     for (i, u) in state.units.iter().enumerate().filter(|(_, u)| u.alive()) {
         let c = ((u.pos.x / 2.0).floor() as usize).min(cols - 1);
         let r = (((state.height - u.pos.y) / 2.0).floor().max(0.0) as usize).min(rows - 1);
         let g = char::from_digit((i % 10) as u32, 10).unwrap_or('?');
-        let _ = first.as_str();
         grid[r][c] = g;
     }
     let mut out = vec![format!(
@@ -62,7 +65,7 @@ fn board(state: &GkState) -> Vec<String> {
     out
 }
 
-fn unit_line(state: &GkState, i: usize, u: &Unit) -> String {
+fn unit_line(state: &GkState, i: usize, u: &Unit, concealed: bool) -> String {
     let mut s = format!(
         "[{}] {} ({}) at {},{}",
         i % 10,
@@ -135,6 +138,9 @@ fn unit_line(state: &GkState, i: usize, u: &Unit) -> String {
     } else {
         s.push_str(&format!(", actions {}/{}", u.actions_left(), u.actions));
     }
+    if concealed {
+        s.push_str(", concealed from all your units");
+    }
     s
 }
 
@@ -149,6 +155,7 @@ pub fn view(state: &GkState, viewer: &Viewer) -> View {
         .filter(|l| l.visible_to(viewer))
         .map(|l| l.text.clone())
         .collect();
+    let concealed = me.map_or_else(Vec::new, |m| concealed_from(state, m));
     let mut sections = Vec::new();
     for side in &state.sides {
         let title = if Some(side.id.as_str()) == me {
@@ -161,7 +168,7 @@ pub fn view(state: &GkState, viewer: &Viewer) -> View {
             .iter()
             .enumerate()
             .filter(|(_, u)| u.side == side.id)
-            .map(|(i, u)| unit_line(state, i, u))
+            .map(|(i, u)| unit_line(state, i, u, concealed.contains(&u.name)))
             .collect();
         sections.push((title, lines));
         if Some(side.id.as_str()) == me {
@@ -252,7 +259,7 @@ pub fn view(state: &GkState, viewer: &Viewer) -> View {
     View {
         viewer: viewer.clone(),
         scenario: state.scenario_name.clone(),
-        turn,
+        turn: turn.clone(),
         log,
         board: board(state),
         sections,
@@ -261,7 +268,354 @@ pub fn view(state: &GkState, viewer: &Viewer) -> View {
             "round": state.round, "units": units, "terrain": terrain,
             "objectives": state.objectives,
         }),
-        // The drawn map is a later step (issue 5, item 7).
-        map: None,
+        map: Some(scene(state, viewer, &turn, &concealed)),
+    }
+}
+
+/// How the drawn map colours a terrain type. The scene has no jungle or road of its own: jungle
+/// takes the marsh green (lighter than the woods; the legend names it), roads the pale land
+/// colour, which reads as a cased road between their outlines.
+fn scene_terrain(kind: TerrainKind) -> Terrain {
+    match kind {
+        TerrainKind::Clear => Terrain::Open,
+        TerrainKind::Rough => Terrain::Rough,
+        TerrainKind::Woodland => Terrain::Woods,
+        TerrainKind::Jungle => Terrain::Marsh,
+        TerrainKind::Road => Terrain::Land,
+        TerrainKind::Hill => Terrain::Hill,
+    }
+}
+
+fn at(p: Pt) -> At {
+    At::new(p.x, p.y)
+}
+
+/// The outlines of one scenario area on a `width` x `height` table. A band (a road) is a
+/// rectangle per stretch of its centre line and a disc at each bend and at each end inside
+/// the table, as `board::terrain` measures it (everything within half its width of the line).
+fn shapes(area: &Area, width: f64, height: f64) -> Vec<Shape> {
+    match area {
+        Area::Polygon { points } => vec![Shape::Polygon {
+            points: points.iter().copied().map(at).collect(),
+        }],
+        Area::Circle { centre, radius } => vec![Shape::Circle {
+            centre: at(*centre),
+            radius: *radius,
+        }],
+        Area::Band { points, width: w } => {
+            let mut out: Vec<Shape> = points
+                .windows(2)
+                .map(|p| Shape::Rect {
+                    centre: At::new((p[0].x + p[1].x) / 2.0, (p[0].y + p[1].y) / 2.0),
+                    heading: bearing(p[0], p[1]),
+                    length: dist(p[0], p[1]),
+                    width: *w,
+                })
+                .collect();
+            // An end on the table's edge gets no cap: it would spill over the rulers.
+            let inside = |p: &Pt| p.x > 0.0 && p.y > 0.0 && p.x < width && p.y < height;
+            let last = points.len().saturating_sub(1);
+            out.extend(
+                points
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, p)| (*i != 0 && *i != last) || inside(p))
+                    .map(|(_, p)| Shape::Circle {
+                        centre: at(*p),
+                        radius: w / 2.0,
+                    }),
+            );
+            out
+        }
+    }
+}
+
+/// A direction arrow for a counter's face: the renderer turns a square counter but a square
+/// looks the same every quarter turn, so the symbol shows which way the walker faces.
+fn facing_glyph(heading: f64) -> &'static str {
+    const ARROWS: [&str; 8] = ["⬆", "⬈", "➡", "⬊", "⬇", "⬋", "⬅", "⬉"];
+    let k = (heading.rem_euclid(360.0) / 45.0).round() as usize % 8;
+    ARROWS[k]
+}
+
+/// Enemy units that no live unit of `seat` can detect now: Concealment above Detection from
+/// every one of them (p.4, R12). Detection limits targeting, not knowledge (every unit is on
+/// the table), so these are still drawn, marked, and the mark uses only open facts.
+fn concealed_from(state: &GkState, seat: &str) -> Vec<String> {
+    let det = super::combat::detection(state);
+    let own = state.alive(seat);
+    if own.is_empty() {
+        return vec![];
+    }
+    state
+        .units
+        .iter()
+        .filter(|e| e.side != seat && e.alive())
+        .filter(|e| {
+            own.iter()
+                .all(|u| ground::concealment(state, u.pos, e.pos) > det)
+        })
+        .map(|e| e.name.clone())
+        .collect()
+}
+
+/// The markers of one unit as `me` may see them: overwatch only on its own side's units.
+fn markers(u: &Unit, me: Option<&str>, concealed: bool) -> Vec<Marker> {
+    let mut out = Vec::new();
+    if !u.alive() {
+        // The legend's wreck swatch is a hull; the word says it better on a counter.
+        return vec![Marker::Note("destroyed".into())];
+    }
+    let note = |t: String| Marker::Note(t);
+    if u.is_infantry() {
+        let lost = u.troopers.iter().filter(|t| !t.alive()).count() as u32;
+        if lost > 0 {
+            out.push(Marker::Hits(lost));
+        }
+        if u.pinned > 0 {
+            out.push(note(format!("pinned {}", u.pinned)));
+        }
+    } else {
+        if u.heavy > 0 {
+            out.push(Marker::Critical("Heavy damage".into()));
+        }
+        if u.light > 0 {
+            out.push(Marker::Critical("Light damage".into()));
+        }
+        if u.top {
+            out.push(note("top speed".into()));
+        }
+        if u.mode == MoveMode::Ground {
+            out.push(note("ground mode".into()));
+        }
+    }
+    if u.defensive {
+        out.push(note("defending".into()));
+    }
+    if u.activated {
+        out.push(note("activated".into()));
+    }
+    if !u.defensive && u.actions_used > 0 {
+        out.push(note(if u.actions_left() == 0 {
+            "no actions left".into()
+        } else {
+            format!("{} of {} actions left", u.actions_left(), u.actions)
+        }));
+    }
+    if me == Some(u.side.as_str()) && u.overwatch.is_some() {
+        out.push(note("overwatch".into()));
+    }
+    if concealed {
+        out.push(note("concealed".into()));
+    }
+    out
+}
+
+/// The map as `viewer` may see it. Built only from what the text view also shows to that
+/// viewer: positions, facing, damage, pins and spent actions are open; overwatch only for the
+/// viewer's own units; queued activations, standing settings and the opponent's sealed Step 1
+/// declarations (which live in the engine until the step locks) never.
+fn scene(state: &GkState, viewer: &Viewer, turn: &str, concealed: &[String]) -> Scene {
+    let me = match viewer {
+        Viewer::Seat(s) => Some(s.as_str()),
+        Viewer::Spectator => None,
+    };
+    let sides: Vec<SideInfo> = state
+        .seat_order
+        .iter()
+        .map(|id| SideInfo {
+            id: id.clone(),
+            name: if me == Some(id.as_str()) {
+                format!("{} (you)", state.side_name(id))
+            } else {
+                state.side_name(id)
+            },
+        })
+        .collect();
+    let terrain: Vec<TerrainArea> = state
+        .terrain
+        .iter()
+        .flat_map(|t| {
+            shapes(&t.area, state.width, state.height)
+                .into_iter()
+                .map(|shape| TerrainArea {
+                    terrain: scene_terrain(t.kind),
+                    shape,
+                    label: (!t.name.is_empty()).then(|| t.name.clone()),
+                })
+        })
+        .collect();
+    let units: Vec<SceneUnit> = state
+        .units
+        .iter()
+        .map(|u| SceneUnit {
+            label: u.name.clone(),
+            side: u.side.clone(),
+            kind: UnitKind::Counter {
+                symbol: if u.is_infantry() {
+                    "✕".into()
+                } else {
+                    facing_glyph(u.heading).into()
+                },
+            },
+            at: at(u.pos),
+            facing: (!u.is_infantry()).then_some(u.heading),
+            condition: if u.alive() {
+                Condition::Active
+            } else {
+                Condition::Wreck
+            },
+            markers: markers(u, me, concealed.contains(&u.name)),
+            track: vec![],
+        })
+        .collect();
+    let size = state.data.rule("saturation_size");
+    let zones: Vec<Zone> = state
+        .zones
+        .iter()
+        .map(|z| Zone {
+            kind: ZoneKind::Minefield {
+                known: FieldKnown::Genuine,
+            },
+            shape: Shape::Rect {
+                centre: at(z.centre),
+                heading: 0.0,
+                length: size,
+                width: size,
+            },
+            label: None,
+            side: state.unit(&z.by).map(|u| u.side.clone()),
+        })
+        .collect();
+    let legend = legend(state, &sides, &units, &zones);
+    Scene {
+        title: state.scenario_name.clone(),
+        turn: turn.to_string(),
+        time: format!(
+            "{} (Detection {})",
+            if state.night { "Night" } else { "Daylight" },
+            super::combat::detection(state)
+        ),
+        viewer: match me {
+            Some(m) => format!("As seen by the {}", state.side_name(m)),
+            None => "Spectator's view".into(),
+        },
+        surface: Surface::Table {
+            width: state.width,
+            height: state.height,
+            unit: Measure::Cm,
+        },
+        ground: Terrain::Open,
+        terrain,
+        sides,
+        units,
+        zones,
+        arrows: vec![],
+        legend,
+        compass: true,
+    }
+}
+
+/// Legend entries for what this picture shows, and nothing else (so it hints at nothing).
+fn legend(
+    state: &GkState,
+    sides: &[SideInfo],
+    units: &[SceneUnit],
+    zones: &[Zone],
+) -> Vec<LegendEntry> {
+    let entry = |symbol: Symbol, text: &str| LegendEntry {
+        symbol,
+        text: text.to_string(),
+    };
+    let mut out: Vec<LegendEntry> = sides
+        .iter()
+        .map(|s| entry(Symbol::Side(s.id.clone()), &s.name))
+        .collect();
+    let mut kinds: Vec<TerrainKind> = state.terrain.iter().map(|t| t.kind).collect();
+    kinds.sort();
+    kinds.dedup();
+    out.push(entry(Symbol::Terrain(Terrain::Open), "clear"));
+    out.extend(
+        kinds
+            .into_iter()
+            .filter(|k| *k != TerrainKind::Clear)
+            .map(|k| entry(Symbol::Terrain(scene_terrain(k)), k.word())),
+    );
+    let any = |p: &dyn Fn(&Marker) -> bool| units.iter().any(|u| u.markers.iter().any(p));
+    if any(&|m| matches!(m, Marker::Critical(_))) {
+        out.push(entry(Symbol::Critical, "damage: H heavy, L light"));
+    }
+    if any(&|m| matches!(m, Marker::Hits(_))) {
+        out.push(entry(Symbol::Hits, "troopers lost"));
+    }
+    if !zones.is_empty() {
+        out.push(entry(
+            Symbol::Minefield(FieldKnown::Genuine),
+            "saturation zone",
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_band_is_drawn_as_its_stretches_bends_and_inner_ends() {
+        let road = Area::Band {
+            points: vec![Pt::new(0.0, 18.0), Pt::new(24.0, 18.0), Pt::new(24.0, 30.0)],
+            width: 1.0,
+        };
+        let s = shapes(&road, 48.0, 36.0);
+        assert_eq!(s.len(), 4, "{s:?}");
+        assert_eq!(
+            s[0],
+            Shape::Rect {
+                centre: At::new(12.0, 18.0),
+                heading: 90.0,
+                length: 24.0,
+                width: 1.0
+            }
+        );
+        assert!(
+            matches!(s[1], Shape::Rect { heading, length, .. } if heading == 0.0 && length == 12.0)
+        );
+        // The bend and the end inside the table get discs; the end on the west edge none.
+        assert_eq!(
+            s[2],
+            Shape::Circle {
+                centre: At::new(24.0, 18.0),
+                radius: 0.5
+            }
+        );
+        assert_eq!(
+            s[3],
+            Shape::Circle {
+                centre: At::new(24.0, 30.0),
+                radius: 0.5
+            }
+        );
+        let spot = Area::Band {
+            points: vec![Pt::new(5.0, 5.0)],
+            width: 2.0,
+        };
+        assert_eq!(
+            shapes(&spot, 48.0, 36.0),
+            vec![Shape::Circle {
+                centre: At::new(5.0, 5.0),
+                radius: 1.0
+            }]
+        );
+    }
+
+    #[test]
+    fn facing_arrows_point_the_nearest_way() {
+        assert_eq!(facing_glyph(0.0), "⬆");
+        assert_eq!(facing_glyph(90.0), "➡");
+        assert_eq!(facing_glyph(200.0), "⬇");
+        assert_eq!(facing_glyph(270.0), "⬅");
+        assert_eq!(facing_glyph(-30.0), "⬉");
+        assert_eq!(facing_glyph(350.0), "⬆");
     }
 }

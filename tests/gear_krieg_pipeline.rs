@@ -1,0 +1,290 @@
+//! Gear Krieg by mail through the real pipeline: raw mails into `Daemon::ingest` on a tempdir
+//! config, with the onion and seat secrets pinned, the seats replying to their tokened reply
+//! addresses. Measures the mails players send per round with and without standing orders.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use despatch::config::{Config, DEFAULT_CONFIG};
+use despatch::daemon::{Daemon, Intake};
+use despatch::dice::HostOnion;
+use despatch::engine::{Game, Ruleset};
+use despatch::rulesets::gear_krieg::GearKrieg;
+use despatch::rulesets::gear_krieg::state::Phase;
+use despatch::verify;
+use mail_parser::MessageParser;
+
+const GAME: &str = "crossroads";
+const US: &str = "patton@general.example";
+const GERMANY: &str = "rommel@valkurie.example";
+const TOKEN_US: &str = "ustoken0123456789abcdefg";
+const TOKEN_DE: &str = "detoken0123456789abcdefg";
+
+/// Round 1's Step 1 for each seat: initial speeds and one declaration each.
+const DECLARE_US: &str = "SPEED General-1 COMBAT\nSPEED General-2 COMBAT\nEXTRA US-Squad\n";
+const DECLARE_DE: &str = "SPEED Valkurie-1 COMBAT\nSPEED Valkurie-2 COMBAT\nDEFEND Squad-2\n";
+
+/// The standing orders the README documents, sent with round 1's declarations.
+const STANDING_US: &str = "DECLARATIONS SKIP\nINTERRUPTS NEVER\nOVERWATCH General-1 WITH Cannon AT VEHICLES ACTIONS 1\nOVERWATCH General-2 WITH Cannon AT VEHICLES ACTIONS 1\nOVERWATCH US-Squad AT ANY ACTIONS 1\n";
+const STANDING_DE: &str = "DECLARATIONS SKIP\nINTERRUPTS NEVER\nOVERWATCH Valkurie-1 WITH KwK AT ANY ACTIONS 1\nOVERWATCH Valkurie-2 WITH KwK AT ANY ACTIONS 1\n";
+
+struct World {
+    _tmp: tempfile::TempDir,
+    daemon: Daemon,
+    now: DateTime<Utc>,
+    n: u32,
+}
+
+fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap()
+}
+
+fn world() -> World {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut cfg = Config::parse(DEFAULT_CONFIG, &tmp.path().join("config.toml")).unwrap();
+    cfg.games.games_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
+    cfg.games.onion_len = 1000;
+    let daemon = Daemon::new(cfg).unwrap();
+    daemon
+        .create_game_with(
+            GAME,
+            "gear-krieg",
+            "crossroads",
+            &[("us".into(), US.into()), ("germany".into(), GERMANY.into())],
+            t0(),
+            HostOnion::from_secret(GAME, [0x47; 32], 1000),
+            &[TOKEN_US.into(), TOKEN_DE.into()],
+        )
+        .unwrap();
+    daemon.deliver().unwrap();
+    World {
+        _tmp: tmp,
+        daemon,
+        now: t0(),
+        n: 0,
+    }
+}
+
+fn reply_to(seat: &str) -> String {
+    let token = if seat == "us" { TOKEN_US } else { TOKEN_DE };
+    format!("despatch+{GAME}.{seat}.{token}@localhost")
+}
+
+fn mail(from: &str, to: &str, id: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: Player <{from}>\r\nTo: {to}\r\nSubject: Re: [{GAME}] orders\r\nMessage-ID: <{id}>\r\nDate: Sun, 22 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}\r\n",
+        body.replace('\n', "\r\n")
+    )
+    .into_bytes()
+}
+
+impl World {
+    fn send(&mut self, seat: &str, body: &str) -> Intake {
+        self.n += 1;
+        self.now += Duration::minutes(10);
+        let from = if seat == "us" { US } else { GERMANY };
+        let raw = mail(
+            from,
+            &reply_to(seat),
+            &format!("gk{}@player.example", self.n),
+            body,
+        );
+        self.daemon.ingest(&raw, self.now).unwrap()
+    }
+
+    fn game(&self) -> Game<GearKrieg> {
+        self.daemon.data.game(GAME).load().unwrap()
+    }
+}
+
+/// The text of every delivered mail whose file name contains `part`.
+fn delivered(dir: &Path, part: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for sub in ["new", "cur"] {
+        let Ok(rd) = std::fs::read_dir(dir.join(sub)) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            if !e.file_name().to_string_lossy().contains(part) {
+                continue;
+            }
+            let bytes = std::fs::read(e.path()).unwrap();
+            let m = MessageParser::default().parse(&bytes).unwrap();
+            out.push(m.body_text(0).map(|t| t.into_owned()).unwrap_or_default());
+        }
+    }
+    out
+}
+
+/// Mails sent by each seat in each round: round → (us, germany); and how many "interrupt
+/// now?" questions were asked.
+#[derive(Debug, Default)]
+struct Counts {
+    rounds: BTreeMap<u32, (usize, usize)>,
+    interrupts: usize,
+}
+
+/// Plays `rounds` rounds by mail: each seat answers every required prompt with one mail (the
+/// scripted players' orders), round 1's Step 1 with the fixed declarations (and, if
+/// `standing`, the standing orders). Without standing orders, the scripted players' own
+/// OVERWATCH lines are left out, so every reaction is asked for by mail.
+fn play_rounds(w: &mut World, rounds: u32, standing: bool) -> Counts {
+    let mut counts = Counts::default();
+    let mut mails = 0;
+    loop {
+        let g = w.game();
+        if g.is_over() || g.state.round > rounds {
+            break;
+        }
+        let waiting = g.waiting_for();
+        assert!(!waiting.is_empty(), "dead end at step {}", g.step);
+        if matches!(g.state.phase, Phase::Interrupt { .. }) {
+            counts.interrupts += 1;
+        }
+        for seat in waiting {
+            let round = g.state.round;
+            let text = match (&g.state.phase, seat.as_str()) {
+                (Phase::Declare, s) if round == 1 => {
+                    let (declare, standing_orders) = if s == "us" {
+                        (DECLARE_US, STANDING_US)
+                    } else {
+                        (DECLARE_DE, STANDING_DE)
+                    };
+                    if standing {
+                        format!("{declare}{standing_orders}")
+                    } else {
+                        declare.to_string()
+                    }
+                }
+                _ => GearKrieg::sample_orders(&g.state, &seat, g.step * 31 + u64::from(w.n))
+                    .lines()
+                    .filter(|l| standing || !l.starts_with("OVERWATCH"))
+                    .map(|l| format!("{l}\n"))
+                    .collect::<String>(),
+            };
+            let text = if text.trim().is_empty() {
+                "PASS\n".to_string()
+            } else {
+                text
+            };
+            let out = w.send(&seat, &text);
+            assert!(
+                matches!(out, Intake::Accepted { .. }),
+                "step {} ({seat}): {text}\n{out:?}",
+                g.step
+            );
+            let c = counts.rounds.entry(round).or_default();
+            if seat == "us" {
+                c.0 += 1;
+            } else {
+                c.1 += 1;
+            }
+        }
+        mails += 1;
+        assert!(mails < 200, "{rounds} round(s) do not end");
+    }
+    counts
+}
+
+fn verified(w: &World) {
+    let store = w.daemon.data.game(GAME);
+    let (checked, findings) = verify::verify_store::<GearKrieg>(&store);
+    assert!(findings.is_empty(), "{findings:?}");
+    assert!(checked.rolls > 0 && checked.steps > 2, "{checked:?}");
+    let (mchecked, mfindings) = verify::verify_mails(&w.daemon.cfg.mail.outbox, Some(GAME));
+    assert!(mfindings.is_empty(), "{mfindings:?}");
+    assert_eq!(
+        mchecked.steps, checked.steps,
+        "every step's dice can be re-derived from the mails"
+    );
+}
+
+fn report(what: &str, counts: &Counts) -> usize {
+    let mut total = 0;
+    for (round, (us, de)) in &counts.rounds {
+        eprintln!("{what}: round {round}: us sent {us} mail(s), germany {de}");
+        total += us + de;
+    }
+    eprintln!(
+        "{what}: {total} mail(s) from the players in all, {} of them answers to \"interrupt now?\"",
+        counts.interrupts
+    );
+    total
+}
+
+#[test]
+fn a_round_by_mail_completes_and_verifies() {
+    let mut w = world();
+    // Step 1 is sealed: the Germans' notice of the US declaration carries none of it.
+    assert!(matches!(
+        w.send("us", DECLARE_US),
+        Intake::Accepted { step: 1, .. }
+    ));
+    let outbox = w.daemon.cfg.mail.outbox.clone();
+    let notices = delivered(&outbox, "000001-submission-germany");
+    assert_eq!(notices.len(), 1);
+    for secret in [
+        "EXTRA US-Squad",
+        "US-Squad",
+        "SPEED General-1",
+        "General-1 COMBAT",
+    ] {
+        assert!(
+            !notices[0].contains(secret),
+            "sealed declaration leaked `{secret}`: {}",
+            notices[0]
+        );
+    }
+    // …while the sender's own receipt echoes it (so the facts looked for are real ones).
+    let receipt = delivered(&outbox, "000001-submission-us");
+    assert!(receipt[0].contains("EXTRA US-Squad") && receipt[0].contains("SPEED General-1 COMBAT"));
+    assert!(matches!(
+        w.send("germany", DECLARE_DE),
+        Intake::Accepted { step: 1, .. }
+    ));
+    let g = w.game();
+    assert!(g.step > 1 && g.state.round == 1, "Step 1 resolved");
+    assert!(g.state.unit("US-Squad").unwrap().extra_declared == 1);
+    let counts = play_rounds(&mut w, 1, false);
+    let g = w.game();
+    assert!(
+        g.state.round == 2 || g.is_over(),
+        "round 1 completed: {:?}",
+        g.state.phase
+    );
+    let round_1 = counts.rounds.get(&1).copied().unwrap_or_default();
+    // One activation mail per unit at least (three US, four German), on top of Step 1.
+    assert!(round_1.0 >= 3 && round_1.1 >= 4, "{round_1:?}");
+    verified(&w);
+}
+
+#[test]
+fn standing_orders_need_fewer_mails_per_round() {
+    let mut plain = world();
+    let without = play_rounds(&mut plain, 2, false);
+    verified(&plain);
+    let mut standing = world();
+    let with = play_rounds(&mut standing, 2, true);
+    verified(&standing);
+    let total_without = report("WITHOUT standing orders", &without);
+    let total_with = report("WITH standing orders", &with);
+    // With INTERRUPTS NEVER and overwatch, no seat is asked "interrupt now?"; with
+    // DECLARATIONS SKIP, round 2's Step 1 needs no mail from anyone.
+    assert_eq!(
+        with.interrupts, 0,
+        "a standing-orders seat was asked to interrupt"
+    );
+    for (round, (us, de)) in &with.rounds {
+        let (us0, de0) = without.rounds.get(round).copied().unwrap_or_default();
+        assert!(
+            us + de <= us0 + de0,
+            "round {round}: {us}+{de} > {us0}+{de0}"
+        );
+    }
+    assert!(
+        total_with < total_without,
+        "{total_with} >= {total_without}"
+    );
+    assert_eq!(with.rounds.len(), 2, "both rounds were played: {with:?}");
+}

@@ -177,8 +177,18 @@ impl DataDir {
     /// Takes the data directory's exclusive lock for as long as the returned file lives. A daemon
     /// holds it only during a pass, so a one-shot command waits a little (10 s) before giving up.
     pub fn lock(&self) -> Result<File, StoreError> {
+        self.take_lock("despatch.lock", std::time::Duration::from_secs(10))
+    }
+
+    /// The lock a running `despatch run` holds for its whole life, so a second daemon on the same
+    /// data directory refuses to start (one-shot commands use `lock` per operation).
+    pub fn daemon_lock(&self) -> Result<File, StoreError> {
+        self.take_lock("daemon.lock", std::time::Duration::ZERO)
+    }
+
+    fn take_lock(&self, name: &str, patience: std::time::Duration) -> Result<File, StoreError> {
         fs::create_dir_all(&self.root).map_err(io_err(&self.root))?;
-        let path = self.root.join("despatch.lock");
+        let path = self.root.join(name);
         let f = OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -189,32 +199,12 @@ impl DataDir {
         loop {
             match f.try_lock() {
                 Ok(()) => return Ok(f),
-                Err(fs::TryLockError::WouldBlock)
-                    if start.elapsed() < std::time::Duration::from_secs(10) =>
-                {
+                Err(fs::TryLockError::WouldBlock) if start.elapsed() < patience => {
                     std::thread::sleep(std::time::Duration::from_millis(20));
                 }
                 Err(fs::TryLockError::WouldBlock) => return Err(StoreError::Locked(path)),
                 Err(fs::TryLockError::Error(e)) => return Err(StoreError::Io { path, source: e }),
             }
-        }
-    }
-
-    /// The lock a running `despatch run` holds for its whole life, so a second daemon on the same
-    /// data directory refuses to start (one-shot commands use `lock` per operation).
-    pub fn daemon_lock(&self) -> Result<File, StoreError> {
-        fs::create_dir_all(&self.root).map_err(io_err(&self.root))?;
-        let path = self.root.join("daemon.lock");
-        let f = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(io_err(&path))?;
-        match f.try_lock() {
-            Ok(()) => Ok(f),
-            Err(fs::TryLockError::WouldBlock) => Err(StoreError::Locked(path)),
-            Err(fs::TryLockError::Error(e)) => Err(StoreError::Io { path, source: e }),
         }
     }
 

@@ -4,6 +4,7 @@
 
 use crate::board::tabletop::Pt;
 use crate::engine::Rejected;
+pub use crate::rulesets::common::{edit_distance, normalise};
 
 use super::activation;
 use super::data::{InitialSpeed, MoveMode};
@@ -169,29 +170,6 @@ pub fn print_order(o: &Order) -> String {
 /// The canonical text: one order per line, each ending in `\n`.
 pub fn print(orders: &Orders) -> String {
     orders.iter().map(|o| print_order(o) + "\n").collect()
-}
-
-/// Names compare without case, spaces, `-` or `_`.
-pub fn normalise(s: &str) -> String {
-    s.chars()
-        .filter(|c| !matches!(c, ' ' | '-' | '_'))
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for i in 1..=a.len() {
-        let mut cur = vec![i; b.len() + 1];
-        for j in 1..=b.len() {
-            let sub = prev[j - 1] + usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = sub.min(prev[j] + 1).min(cur[j - 1] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 fn nearest(word: &str, cands: &[String]) -> Option<String> {

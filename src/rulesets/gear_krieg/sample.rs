@@ -3,28 +3,12 @@
 //! so the result always parses. It never changes the state.
 
 use crate::board::tabletop::{Pt, bearing, dist};
+use crate::rulesets::common::Pick;
 
 use super::activation;
 use super::orders::{self, num};
 use super::state::{GkState, Phase, Unit};
 use super::stats;
-
-struct Pick(u64);
-
-impl Pick {
-    fn next(&mut self) -> u64 {
-        // splitmix64
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn one_in(&mut self, n: u64) -> bool {
-        self.next().is_multiple_of(n.max(1))
-    }
-}
 
 fn ok(state: &GkState, seat: &str, text: &str) -> bool {
     orders::parse(state, seat, text).is_ok()
@@ -55,7 +39,7 @@ fn activation_text(state: &GkState, seat: &str, pick: &mut Pick) -> String {
     if units.is_empty() {
         return "PASS\n".into();
     }
-    let u = units[(pick.next() % units.len() as u64) as usize];
+    let u = units[(pick.draw() % units.len() as u64) as usize];
     let head = format!("ACTIVATE {}\n", u.name);
     let mut acts: Vec<String> = Vec::new();
     if let Some(e) = nearest_enemy(state, u)
@@ -85,7 +69,7 @@ fn activation_text(state: &GkState, seat: &str, pick: &mut Pick) -> String {
     let after = acts.clone();
     if let Some(e) = nearest_enemy(state, u) {
         for w in stats::weapons(&state.data, u) {
-            let rof = (pick.next() % (u64::from(stats::rof(&state.data, u, w)) + 1)) as u32;
+            let rof = (pick.draw() % (u64::from(stats::rof(&state.data, u, w)) + 1)) as u32;
             acts.push(format!("FIRE {} AT {} ROF {rof}", w.key, e.name));
             acts.push(format!("FIRE {} AT {}", w.key, e.name));
         }
@@ -112,7 +96,7 @@ pub fn sample_orders(state: &GkState, seat: &str, choice: u64) -> String {
             let mut lines = Vec::new();
             for u in state.alive(seat) {
                 if state.round == 1 {
-                    let s = ["STATIONARY", "COMBAT", "COMBAT", "TOP"][(pick.next() % 4) as usize];
+                    let s = ["STATIONARY", "COMBAT", "COMBAT", "TOP"][(pick.draw() % 4) as usize];
                     lines.push(format!("SPEED {} {s}", u.name));
                 }
                 if pick.one_in(5) {

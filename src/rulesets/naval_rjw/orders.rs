@@ -1,6 +1,7 @@
 //! The players' order syntax (naval-orders.md): parsing every line of an email against the
 //! current step and state, and printing the canonical form. It never changes the state.
 
+pub use crate::rulesets::common::{edit_distance, normalise};
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::board::tabletop::Pt;
@@ -131,29 +132,6 @@ pub fn print_order(order: &Order) -> String {
 /// The canonical text: one order per line, each ending in `\n`, in the order given.
 pub fn print(orders: &Orders) -> String {
     orders.iter().map(|o| print_order(o) + "\n").collect()
-}
-
-/// Names compare without case, spaces, `-` or `_`.
-pub fn normalise(s: &str) -> String {
-    s.chars()
-        .filter(|c| !matches!(c, ' ' | '-' | '_'))
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for i in 1..=a.len() {
-        let mut cur = vec![i; b.len() + 1];
-        for j in 1..=b.len() {
-            let sub = prev[j - 1] + usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = sub.min(prev[j] + 1).min(cur[j - 1] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 /// The candidates nearest to `word` by edit distance, for hints.

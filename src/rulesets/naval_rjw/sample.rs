@@ -3,29 +3,12 @@
 //! it rejects are dropped, so the result always parses. It never changes the state.
 
 use crate::board::tabletop::{Pt, bearing, dist, heading_diff, hull_range};
+use crate::rulesets::common::Pick;
 
 use super::data::Formation;
 use super::orders::{self, num};
 use super::state::{Fate, NavalState, Phase, Ship, StandingFire};
 use super::{gunnery, stats};
-
-/// A small deterministic mixer so different `choice` values pick different options.
-struct Pick(u64);
-
-impl Pick {
-    fn next(&mut self) -> u64 {
-        // splitmix64
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn one_in(&mut self, n: u64) -> bool {
-        self.next().is_multiple_of(n.max(1))
-    }
-}
 
 fn nearest_enemy<'a>(state: &'a NavalState, me: &Ship) -> Option<&'a Ship> {
     state
@@ -151,7 +134,7 @@ pub fn sample_orders(state: &NavalState, seat: &str, choice: u64) -> String {
                     .filter(|s| s.side == seat && s.class.is_capital())
                     .collect();
                 if caps.len() >= 2 {
-                    let k = (p.next() % caps.len() as u64) as usize;
+                    let k = (p.draw() % caps.len() as u64) as usize;
                     let j = (k + 1) % caps.len();
                     lines.push(format!("FLAGSHIP {}", caps[k].name));
                     lines.push(format!("SECOND {}", caps[j].name));
@@ -159,13 +142,13 @@ pub fn sample_orders(state: &NavalState, seat: &str, choice: u64) -> String {
             }
             if p.one_in(2) {
                 // A genuine field and a dummy in the middle band of the table.
-                let x = state.width * (0.3 + 0.4 * (p.next() % 100) as f64 / 100.0);
-                let y = state.height * (0.3 + 0.4 * (p.next() % 100) as f64 / 100.0);
+                let x = state.width * (0.3 + 0.4 * (p.draw() % 100) as f64 / 100.0);
+                let y = state.height * (0.3 + 0.4 * (p.draw() % 100) as f64 / 100.0);
                 lines.push(format!(
                     "MINEFIELD GENUINE AT {},{} HEADING {}",
                     num(x.round()),
                     num(y.round()),
-                    (p.next() % 4) * 90
+                    (p.draw() % 4) * 90
                 ));
                 let x2 = (state.width - x).round().clamp(0.0, state.width);
                 lines.push(format!(
@@ -225,7 +208,7 @@ pub fn sample_orders(state: &NavalState, seat: &str, choice: u64) -> String {
                     if s.rescue.is_some() || s.capturing.is_some() {
                         continue;
                     }
-                    match p.next() % 8 {
+                    match p.draw() % 8 {
                         0 => lines.push(format!("HALT {}", s.name)),
                         1..=4 => {
                             if let Some(t) = steer(state, s) {
@@ -296,13 +279,13 @@ pub fn sample_orders(state: &NavalState, seat: &str, choice: u64) -> String {
                     lines.push("CHASE".to_string());
                 }
             }
-            match p.next() % 4 {
+            match p.draw() % 4 {
                 0 | 1 => lines.extend(fire_lines(state, seat, &mut p)),
                 2 => lines.push("STANDING FIRE NEAREST".to_string()),
                 _ => {}
             }
         }
-        Phase::Fire => match p.next() % 5 {
+        Phase::Fire => match p.draw() % 5 {
             0 => lines.push("STANDING FIRE NEAREST".to_string()),
             1 => lines.push("PASS".to_string()),
             _ => lines.extend(fire_lines(state, seat, &mut p)),

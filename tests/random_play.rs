@@ -11,21 +11,30 @@ use despatch::config::{Config, DEFAULT_CONFIG};
 use despatch::daemon::{Daemon, Intake};
 use despatch::dice::HostOnion;
 use despatch::engine::{Game, Ruleset};
+use despatch::rulesets::gear_krieg::GearKrieg;
 use despatch::rulesets::naval_rjw::NavalRjw;
 use despatch::verify;
 use proptest::prelude::*;
 
-const SEATS: [(&str, &str); 2] = [
+const NAVAL: [(&str, &str); 2] = [
     ("japan", "togo@mikasa.example"),
     ("russia", "vitgeft@tsesarevich.example"),
 ];
+const GEAR_KRIEG: [(&str, &str); 2] = [
+    ("us", "patton@third-army.example"),
+    ("germany", "rommel@afrika.example"),
+];
 
-fn tokens(seed: u64) -> Vec<String> {
-    vec![format!("j{seed:023}"), format!("r{seed:023}")]
-}
-
-/// Plays one game to its end (or `max_steps`); returns the player turns it lasted.
-fn play_game(scenario: &str, seed: u64, silent_every: u64, max_steps: u64) -> u32 {
+/// Plays one game of ruleset `R` by mail to its end (or `max_steps`), with some seats silent
+/// past their deadlines, then checks replay, snapshot and verify; returns the final game.
+fn play<R: Ruleset>(
+    ruleset: &str,
+    scenario: &str,
+    seats: &[(&str, &str)],
+    seed: u64,
+    silent_every: u64,
+    max_steps: u64,
+) -> Game<R> {
     let tmp = tempfile::tempdir().unwrap();
     let mut cfg = Config::parse(DEFAULT_CONFIG, &tmp.path().join("config.toml")).unwrap();
     cfg.games.games_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
@@ -35,12 +44,17 @@ fn play_game(scenario: &str, seed: u64, silent_every: u64, max_steps: u64) -> u3
         Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap() + Duration::days(seed as i64 % 300);
     let mut c0 = [0u8; 32];
     c0[..8].copy_from_slice(&seed.to_be_bytes());
-    let toks = tokens(seed);
+    let toks: Vec<String> = (0..seats.len())
+        .map(|i| format!("s{i}{seed:022}"))
+        .collect();
     d.create_game_with(
         id,
-        "naval-rjw",
+        ruleset,
         scenario,
-        &SEATS.map(|(s, a)| (s.to_string(), a.to_string())),
+        &seats
+            .iter()
+            .map(|(s, a)| (s.to_string(), a.to_string()))
+            .collect::<Vec<_>>(),
         now,
         HostOnion::from_secret(id, c0, 2000),
         &toks,
@@ -49,7 +63,7 @@ fn play_game(scenario: &str, seed: u64, silent_every: u64, max_steps: u64) -> u3
     let store = d.data.game(id);
     let mut n = 0u64;
     loop {
-        let g: Game<NavalRjw> = store.load().unwrap();
+        let g: Game<R> = store.load().unwrap();
         if g.is_over() || g.step > max_steps {
             break;
         }
@@ -60,7 +74,7 @@ fn play_game(scenario: &str, seed: u64, silent_every: u64, max_steps: u64) -> u3
             g.step
         );
         let mut sent = false;
-        for (i, (seat, address)) in SEATS.iter().enumerate() {
+        for (i, (seat, address)) in seats.iter().enumerate() {
             if !waiting.iter().any(|w| w == seat) {
                 continue;
             }
@@ -68,8 +82,7 @@ fn play_game(scenario: &str, seed: u64, silent_every: u64, max_steps: u64) -> u3
             if silent_every > 0 && (seed + n).is_multiple_of(silent_every) {
                 continue; // this seat stays silent: the deadline decides
             }
-            let orders =
-                NavalRjw::sample_orders(&g.state, seat, seed.wrapping_mul(7919).wrapping_add(n));
+            let orders = R::sample_orders(&g.state, seat, seed.wrapping_mul(7919).wrapping_add(n));
             let raw = format!(
                 "From: <{address}>\r\nTo: despatch+{id}.{seat}.{}@localhost\r\nSubject: orders\r\nMessage-ID: <r{n}.{seed}@x>\r\n\r\n{}\r\n",
                 toks[i],
@@ -84,24 +97,30 @@ fn play_game(scenario: &str, seed: u64, silent_every: u64, max_steps: u64) -> u3
             );
             sent = true;
         }
-        if !sent || !store.load::<NavalRjw>().unwrap().waiting_for().is_empty() {
+        if !sent || !store.load::<R>().unwrap().waiting_for().is_empty() {
             // Nobody (more) will write: jump past the deadline and let silence apply.
-            let g: Game<NavalRjw> = store.load().unwrap();
+            let g: Game<R> = store.load().unwrap();
             if let Some(deadline) = g.deadline {
                 now = deadline + Duration::minutes(1);
             }
             d.run_once(now).unwrap();
         }
     }
-    let g: Game<NavalRjw> = store.load().unwrap();
+    let g: Game<R> = store.load().unwrap();
     // The journal replays to the snapshot, and verify re-derives everything.
-    let (_, findings) = verify::verify_store::<NavalRjw>(&store);
+    let (_, findings) = verify::verify_store::<R>(&store);
     assert!(findings.is_empty(), "seed {seed}: {findings:?}");
     let (_, mail_findings) = verify::verify_mails(&d.cfg.mail.outbox, Some(id));
     assert!(mail_findings.is_empty(), "seed {seed}: {mail_findings:?}");
     let snap = store.read_snapshot().unwrap().unwrap();
     assert_eq!(snap["state"], serde_json::to_value(&g.state).unwrap());
-    // Every view of the final state is free of sealed orders and hidden minefields' nature.
+    g
+}
+
+/// One naval game; returns the player turns it lasted.
+fn play_game(scenario: &str, seed: u64, silent_every: u64, max_steps: u64) -> u32 {
+    let g = play::<NavalRjw>("naval-rjw", scenario, &NAVAL, seed, silent_every, max_steps);
+    // Every view of the final state is free of hidden minefields' nature.
     for seat in ["japan", "russia"] {
         let v = NavalRjw::view(&g.state, &despatch::engine::Viewer::Seat(seat.into()));
         let text = format!("{:?}{:?}{}", v.sections, v.log, v.data);
@@ -120,6 +139,17 @@ fn play_game(scenario: &str, seed: u64, silent_every: u64, max_steps: u64) -> u3
         }
     }
     g.state.turn
+}
+
+#[test]
+fn gear_krieg_random_play_by_mail_to_the_round_limit_verifies() {
+    for (seed, silent) in [(11u64, 0u64), (12, 4)] {
+        let g = play::<GearKrieg>("gear-krieg", "crossroads", &GEAR_KRIEG, seed, silent, 600);
+        assert!(
+            g.is_over(),
+            "seed {seed}: the round limit ends the game within 600 steps"
+        );
+    }
 }
 
 fn target_turns() -> u32 {

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use despatch::dice::Dice;
+use despatch::dice::{Dice, Faces};
 use despatch::engine::{Ruleset, Silence, Submitted, Viewer};
 use despatch::rulesets::naval_rjw::command::{cp_from_die, order_cost};
 use despatch::rulesets::naval_rjw::data::{Crews, Leadership, parse_ruleset};
@@ -719,5 +719,81 @@ fn dd_stationary_bonus_counts_only_targets_that_did_not_move() {
             .iter()
             .any(|(why, v)| why == "stationary target" && *v == 2),
         "{still:?}"
+    );
+}
+
+/// EX-1, the seed's own gunnery example (p.6), played as the players would write it: a Russian
+/// battleship (CF 4) fires on a Japanese light cruiser (CF 2), no modifiers; Russia rolls 4,
+/// Japan 3: 8 against 5, three hits, and one 2d6 critical roll for each hit.
+#[test]
+fn ex1_the_seeds_gunnery_example_in_order_syntax() {
+    let japan = [
+        ship("Mikasa", "BB", 60.0, 40.0, 90.0, ""),
+        ship("Asahi", "BB", 60.0, 44.0, 90.0, ""),
+        ship("Chitose", "CL", 10.0, 20.0, 90.0, ""),
+    ]
+    .concat();
+    let russia = [
+        ship("Tsesarevich", "BB", 10.0, 10.0, 0.0, ""),
+        ship("Retvizan", "BB", 40.0, 2.0, 90.0, ""),
+    ]
+    .concat();
+    // 4 CP: Chitose is beyond 18" of the flagship, so holding her costs 2 (R25).
+    let st = started(&japan, &russia, 4);
+    // Japan holds every ship where it is, so the range stays 9.2" bow-on: no modifier applies.
+    let st = manoeuvre(&st, "HALT Mikasa\nHALT Asahi\nHALT Chitose\n", 1);
+    let russian = NavalRjw::parse(&st, "russia", "FIRE Tsesarevich AT Chitose\n").expect("orders");
+    let japanese = NavalRjw::parse(&st, "japan", "PASS\n").expect("orders");
+    let mut subs = BTreeMap::new();
+    subs.insert("russia".to_string(), Submitted::Orders(russian));
+    subs.insert("japan".to_string(), Submitted::Orders(japanese));
+    // Russia fires first (the non-active player): request 0 is its die, request 1 Japan's.
+    let seed = (0u64..)
+        .map(|n| {
+            let mut s = [0u8; 32];
+            s[..8].copy_from_slice(&n.to_be_bytes());
+            s
+        })
+        .find(|s| {
+            despatch::dice::roll_stream(s, 0, &Faces::d(6), 1) == [4]
+                && despatch::dice::roll_stream(s, 1, &Faces::d(6), 1) == [3]
+        })
+        .unwrap();
+    let mut dice = Dice::new(seed);
+    let after = NavalRjw::resolve(&st, &subs, &mut dice);
+    let log: Vec<&str> = after.log.iter().map(|l| l.text.as_str()).collect();
+    assert!(
+        log.iter().any(
+            |l| l.starts_with("Tsesarevich (4+4=8) fires on Chitose (3+2=5)")
+                && l.ends_with("3 hits.")
+        ),
+        "{log:#?}"
+    );
+    assert!(
+        log.iter()
+            .any(|l| l.starts_with("Chitose takes 3 hit markers")),
+        "{log:#?}"
+    );
+    let labels: Vec<&str> = dice.table().iter().map(|r| r.label.as_str()).collect();
+    assert_eq!(
+        &labels[..2],
+        [
+            "gunnery Tsesarevich->Chitose attacker",
+            "gunnery Tsesarevich->Chitose defender"
+        ]
+    );
+    assert_eq!(
+        labels
+            .iter()
+            .filter(|l| l.starts_with("critical Chitose"))
+            .count(),
+        3,
+        "one 2d6 critical roll per hit: {labels:?}"
+    );
+    assert!(
+        dice.table()
+            .iter()
+            .filter(|r| r.label.starts_with("critical"))
+            .all(|r| r.results.len() == 2)
     );
 }

@@ -6,8 +6,6 @@
 //! then `mailed` is advanced; (3) the inbound message is recorded as seen; (4) queued mail is
 //! delivered and moved to `sent/`. A crash anywhere repeats only idempotent work on restart.
 
-use std::path::PathBuf;
-
 use anyhow::{Context, Result, anyhow, bail};
 use chrono::{DateTime, Utc};
 use std::sync::Mutex;
@@ -594,7 +592,7 @@ impl Daemon {
             }
             Err(problems) => {
                 let lines = problems.len();
-                let prompt = self.prompt_text::<R>(&game, seat, seats);
+                let prompt = self.prompt_text::<R>(&game, seat);
                 let body = report::render(
                     "rejection",
                     serde_json::json!({"problems": problems_ctx(&problems), "prompt": prompt}),
@@ -792,40 +790,9 @@ impl Daemon {
         let contacts = contacts(game, seats);
         let title = game.spec().title;
         match ev {
-            Event::GameCreated { scenario, .. } => {
+            Event::GameCreated { .. } => {
                 for c in &contacts {
-                    let view = R::view(&game.state, &Viewer::Seat(c.seat.clone()));
-                    let others: Vec<String> = contacts
-                        .iter()
-                        .filter(|o| o.seat != c.seat)
-                        .map(|o| o.seat.clone())
-                        .collect();
-                    let body = report::render(
-                        "welcome",
-                        serde_json::json!({
-                            "greeting": if c.private.name.is_empty() { "Hello".to_string() } else { format!("Dear {}", c.private.name) },
-                            "game": game.id, "scenario": scenario, "ruleset": R::NAME,
-                            "seat": c.seat, "view": view, "others": others,
-                            "game_address": self.cfg.mail.address,
-                            "reference_summary": reference_summary(R::order_reference()),
-                            "anchor": dice::to_hex(&game.anchor), "onion_len": game.onion_len,
-                            "prompt": self.prompt_text::<R>(game, &c.seat, seats).unwrap_or_else(|| format!("Waiting for {}.", game.waiting_for().join(", "))),
-                            "deadline": self.deadline_text(game, &c.private),
-                        }),
-                    )?;
-                    let prompt = self.prompt_text::<R>(game, &c.seat, seats);
-                    let rich = self.rich::<R>(
-                        game,
-                        c,
-                        &view,
-                        prompt.as_deref(),
-                        serde_json::json!({
-                            "intro": format!("You have a seat ({}) in a new game. How to send orders, the order reference and the dice commitment are in the plain-text part of this mail.", c.seat),
-                            "prompt": prompt,
-                            "deadline": self.deadline_text(game, &c.private),
-                        }),
-                        now,
-                    )?;
+                    let (body, rich) = self.welcome::<R>(game, c, &contacts, false, now)?;
                     self.queue_mail(
                         store,
                         game,
@@ -859,7 +826,7 @@ impl Daemon {
                             }),
                         )?
                     } else {
-                        let prompt = self.prompt_text::<R>(game, &c.seat, seats);
+                        let prompt = self.prompt_text::<R>(game, &c.seat);
                         let answered = game.pending.contains_key(&c.seat);
                         report::render(
                             "notice",
@@ -902,7 +869,7 @@ impl Daemon {
                     });
                 for c in &contacts {
                     let view = R::view(&game.state, &Viewer::Seat(c.seat.clone()));
-                    let prompt = self.prompt_text::<R>(game, &c.seat, seats);
+                    let prompt = self.prompt_text::<R>(game, &c.seat);
                     let rich = Some(self.rich::<R>(
                         game,
                         c,
@@ -928,7 +895,7 @@ impl Daemon {
                         let dice = render_dice(game, &info, *step)?;
                         ("over", "Game over".to_string(), format!("{body}\n{dice}"))
                     } else {
-                        let prompt = self.prompt_text::<R>(game, &c.seat, seats);
+                        let prompt = self.prompt_text::<R>(game, &c.seat);
                         let ctx = ResultsCtx {
                             game: &game.id,
                             step: *step,
@@ -961,7 +928,7 @@ impl Daemon {
                         "reminder",
                         serde_json::json!({
                             "step": step, "step_title": title, "hours_left": hours_left,
-                            "prompt": self.prompt_text::<R>(game, seat, seats).unwrap_or_default(),
+                            "prompt": self.prompt_text::<R>(game, seat).unwrap_or_default(),
                             "deadline": self.deadline_text(game, &c.private).unwrap_or_default(),
                             "on_silence": silence_words(game.policy.on_silence),
                         }),
@@ -1048,25 +1015,20 @@ impl Daemon {
                             ),
                         ),
                         GmKind::ReplaceSeat { seat } if seat == &c.seat => {
-                            let view = R::view(&game.state, &Viewer::Seat(c.seat.clone()));
-                            let body = report::render(
-                                "welcome",
-                                serde_json::json!({
-                                    "greeting": "Hello",
-                                    "takeover": true,
-                                    "game": game.id, "scenario": game.scenario, "ruleset": R::NAME,
-                                    "seat": c.seat, "view": view,
-                                    "others": contacts.iter().filter(|o| o.seat != c.seat).map(|o| o.seat.clone()).collect::<Vec<_>>(),
-                                    "game_address": self.cfg.mail.address,
-                                    "reference_summary": reference_summary(R::order_reference()),
-                                    "anchor": dice::to_hex(&game.onions.last().expect("own onion").1),
-                                    "anchor_from": game.onions.last().expect("own onion").0,
-                                    "onion_len": game.onions.last().expect("own onion").2,
-                                    "prompt": self.prompt_text::<R>(game, &c.seat, seats).unwrap_or_else(|| format!("Waiting for {}.", game.waiting_for().join(", "))),
-                                    "deadline": self.deadline_text(game, &c.private),
-                                }),
+                            let (body, rich) = self.welcome::<R>(game, c, &contacts, true, now)?;
+                            let subject = format!("You take over seat {seat} in {}", game.id);
+                            self.queue_mail(
+                                store,
+                                game,
+                                index,
+                                "gm",
+                                c,
+                                &subject,
+                                &body,
+                                Some(rich),
+                                now,
                             )?;
-                            (format!("You take over seat {seat} in {}", game.id), body)
+                            continue;
                         }
                         GmKind::ReplaceSeat { seat } => (
                             format!("Seat {seat} has a new player"),
@@ -1083,12 +1045,55 @@ impl Daemon {
         Ok(())
     }
 
-    fn prompt_text<R: Ruleset>(
+    /// The welcome mail of a seat: at game start, or for a player taking over a seat. It names
+    /// the newest onion's anchor (the game's own at the start; a renewed one later).
+    fn welcome<R: Ruleset>(
         &self,
         game: &Game<R>,
-        seat: &str,
-        _seats: &SeatsFile,
-    ) -> Option<String> {
+        c: &Contact,
+        contacts: &[Contact],
+        takeover: bool,
+        now: DateTime<Utc>,
+    ) -> Result<(String, Rich)> {
+        let view = R::view(&game.state, &Viewer::Seat(c.seat.clone()));
+        let prompt = self.prompt_text::<R>(game, &c.seat);
+        let (anchor_from, anchor, onion_len) = *game.onions.last().expect("the game's own onion");
+        let body = report::render(
+            "welcome",
+            serde_json::json!({
+                "greeting": if c.private.name.is_empty() { "Hello".to_string() } else { format!("Dear {}", c.private.name) },
+                "takeover": takeover,
+                "game": game.id, "scenario": game.scenario, "ruleset": R::NAME,
+                "seat": c.seat, "view": view,
+                "others": contacts.iter().filter(|o| o.seat != c.seat).map(|o| o.seat.clone()).collect::<Vec<_>>(),
+                "game_address": self.cfg.mail.address,
+                "reference_summary": reference_summary(R::order_reference()),
+                "anchor": dice::to_hex(&anchor), "anchor_from": anchor_from, "onion_len": onion_len,
+                "prompt": prompt.clone().unwrap_or_else(|| format!("Waiting for {}.", game.waiting_for().join(", "))),
+                "deadline": self.deadline_text(game, &c.private),
+            }),
+        )?;
+        let intro = if takeover {
+            format!("You take over seat {} in a game under way.", c.seat)
+        } else {
+            format!("You have a seat ({}) in a new game.", c.seat)
+        };
+        let rich = self.rich::<R>(
+            game,
+            c,
+            &view,
+            prompt.as_deref(),
+            serde_json::json!({
+                "intro": format!("{intro} How to send orders, the order reference and the dice commitment are in the plain-text part of this mail."),
+                "prompt": prompt,
+                "deadline": self.deadline_text(game, &c.private),
+            }),
+            now,
+        )?;
+        Ok((body, rich))
+    }
+
+    fn prompt_text<R: Ruleset>(&self, game: &Game<R>, seat: &str) -> Option<String> {
         if game.is_over() {
             return None;
         }
@@ -1655,33 +1660,16 @@ fn dice_section(info: &crate::engine::LockInfo, rolls: &[dice::Roll]) -> DiceSec
     }
 }
 
+/// The dice section alone (the game-over mail carries the last step's dice too).
 fn render_dice<R: Ruleset>(
     game: &Game<R>,
     info: &crate::engine::LockInfo,
     step: u64,
 ) -> Result<String> {
-    let view = crate::engine::View {
-        viewer: Viewer::Spectator,
-        scenario: String::new(),
-        turn: String::new(),
-        log: vec![],
-        board: vec![],
-        sections: vec![],
-        data: serde_json::Value::Null,
-        map: None,
-    };
-    let ctx = ResultsCtx {
-        game: &game.id,
-        step,
-        step_title: "",
-        view: &view,
-        prompt: None,
-        deadline: None,
-        waiting: vec![],
-        dice: dice_section(info, &game.last_rolls),
-    };
-    let full = report::render("results", &ctx)?;
-    Ok(full[full.find("DICE (").unwrap_or(0)..].to_string())
+    Ok(report::render(
+        "dice",
+        serde_json::json!({"game": game.id, "step": step, "dice": dice_section(info, &game.last_rolls)}),
+    )?)
 }
 
 fn problems_ctx(p: &[Rejected]) -> Vec<serde_json::Value> {
@@ -1765,13 +1753,4 @@ fn ct_eq(a: &[u8], b: &[u8]) -> bool {
         return false;
     }
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
-/// Paths a newcomer needs after a run.
-pub fn describe(cfg: &Config) -> Vec<(String, PathBuf)> {
-    vec![
-        ("inbox Maildir".into(), cfg.mail.inbox.clone()),
-        ("outbox Maildir".into(), cfg.mail.outbox.clone()),
-        ("game store".into(), cfg.data_dir.join("games")),
-    ]
 }

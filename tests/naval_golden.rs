@@ -8,16 +8,12 @@ use despatch::dice::{Dice, Faces};
 use despatch::engine::{Ruleset, Silence, Submitted, Viewer};
 use despatch::rulesets::naval_rjw::command::{cp_from_die, order_cost};
 use despatch::rulesets::naval_rjw::data::{Crews, Leadership, parse_ruleset};
-use despatch::rulesets::naval_rjw::state::{Critical, Minefield, NavalState, Order, Phase, Ship};
+use despatch::rulesets::naval_rjw::state::{Critical, Minefield, NavalState, Order, Phase};
 use despatch::rulesets::naval_rjw::{NavalRjw, gunnery, orders};
 
-const RULESET: &str = include_str!("fixtures/naval-test-ruleset.toml");
-
-fn ship(name: &str, class: &str, x: f64, y: f64, heading: f64, extra: &str) -> String {
-    format!(
-        "[[sides.ships]]\nname = \"{name}\"\nclass = \"{class}\"\nx = {x:?}\ny = {y:?}\nheading = {heading:?}\n{extra}\n"
-    )
-}
+#[path = "common/naval.rs"]
+mod naval;
+use naval::*;
 
 /// A scenario with Japan (flagship Mikasa, second Asahi) and Russia (Tsesarevich, Retvizan).
 fn scenario(first: Option<&str>, japan: &str, russia: &str, extra: &str) -> String {
@@ -55,18 +51,6 @@ second = "Retvizan"
     )
 }
 
-fn seats() -> Vec<String> {
-    vec!["japan".to_string(), "russia".to_string()]
-}
-
-fn russians_far() -> String {
-    [
-        ship("Tsesarevich", "BB", 60.0, 40.0, 270.0, ""),
-        ship("Retvizan", "BB", 62.0, 40.0, 270.0, ""),
-    ]
-    .concat()
-}
-
 /// Set-up resolved with silence from both seats; Japan moves first with `cp` CP.
 fn started(japan: &str, russia: &str, cp: i32) -> NavalState {
     let sc = scenario(Some("japan"), japan, russia, "");
@@ -83,23 +67,11 @@ fn started(japan: &str, russia: &str, cp: i32) -> NavalState {
     st
 }
 
-fn find<'a>(st: &'a NavalState, name: &str) -> &'a Ship {
-    st.ships.iter().find(|s| s.name == name).expect("ship")
-}
-
-fn find_mut<'a>(st: &'a mut NavalState, name: &str) -> &'a mut Ship {
-    st.ships.iter_mut().find(|s| s.name == name).expect("ship")
-}
-
 fn manoeuvre(st: &NavalState, text: &str, seed: u8) -> NavalState {
     let orders = NavalRjw::parse(st, "japan", text).expect("orders parse");
     let mut subs = BTreeMap::new();
     subs.insert("japan".to_string(), Submitted::Orders(orders));
     NavalRjw::resolve(st, &subs, &mut Dice::new([seed; 32]))
-}
-
-fn near(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-6
 }
 
 fn at(st: &NavalState, name: &str, x: f64, y: f64, heading: f64) {

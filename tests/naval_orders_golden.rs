@@ -8,17 +8,12 @@ use std::collections::BTreeMap;
 use despatch::dice::Dice;
 use despatch::engine::{Ruleset, Silence, Submitted, Viewer};
 use despatch::rulesets::naval_rjw::command::order_cost;
-use despatch::rulesets::naval_rjw::state::{
-    Critical, Fate, Minefield, NavalState, Order, Phase, Ship,
-};
+use despatch::rulesets::naval_rjw::state::{Critical, Fate, Minefield, NavalState, Order, Phase};
 use despatch::rulesets::naval_rjw::{NavalRjw, checks, damage, gunnery, stats};
 
-const RULESET: &str = include_str!("fixtures/naval-test-ruleset.toml");
-fn ship(name: &str, class: &str, x: f64, y: f64, heading: f64, extra: &str) -> String {
-    format!(
-        "[[sides.ships]]\nname = \"{name}\"\nclass = \"{class}\"\nx = {x:?}\ny = {y:?}\nheading = {heading:?}\n{extra}\n"
-    )
-}
+#[path = "common/naval.rs"]
+mod naval;
+use naval::*;
 
 /// Japan (flagship Mikasa, second Asahi, withdraws to 270) against Russia (Tsesarevich,
 /// Retvizan, withdraws to 90). `*_side` lines go into the side's own table (leadership, coal…).
@@ -85,18 +80,6 @@ fn sc(japan: String, russia: String) -> Sc<'static> {
         russia_side: "",
         russia,
     }
-}
-
-fn seats() -> Vec<String> {
-    vec!["japan".to_string(), "russia".to_string()]
-}
-
-fn russians_far() -> String {
-    [
-        ship("Tsesarevich", "BB", 60.0, 40.0, 270.0, ""),
-        ship("Retvizan", "BB", 62.0, 40.0, 270.0, ""),
-    ]
-    .concat()
 }
 
 fn silence() -> BTreeMap<String, Submitted<Vec<Order>>> {
@@ -170,18 +153,6 @@ fn next_japan_turn(st: &NavalState, cp: i32) -> NavalState {
     st.cp_rolled = cp;
     st.cp_left = cp;
     st
-}
-
-fn find<'a>(st: &'a NavalState, name: &str) -> &'a Ship {
-    st.ships.iter().find(|s| s.name == name).expect("ship")
-}
-
-fn find_mut<'a>(st: &'a mut NavalState, name: &str) -> &'a mut Ship {
-    st.ships.iter_mut().find(|s| s.name == name).expect("ship")
-}
-
-fn near(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-6
 }
 
 fn at(st: &NavalState, name: &str, x: f64, y: f64, heading: f64) {

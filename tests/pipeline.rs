@@ -533,9 +533,30 @@ fn a_new_onion_is_committed_before_the_old_one_runs_out() {
             .iter()
             .any(|d| d.2.contains("New dice anchor"))
     );
-    // A reveal that does not hash back to the renewed anchor is caught.
     let g = w.game();
     assert!(g.onions.len() >= 2);
+    // Without the new-anchor mails, the later reveals cannot be traced to the first anchor: verify
+    // says so, which shows it really follows the renewed anchors rather than trusting them.
+    let partial = w._tmp.path().join("without-anchor-mails");
+    std::fs::create_dir_all(&partial).unwrap();
+    for sub in ["new", "cur"] {
+        for e in std::fs::read_dir(w.daemon.cfg.mail.outbox.join(sub))
+            .unwrap()
+            .flatten()
+        {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if !name.contains("-anchor-") {
+                std::fs::copy(e.path(), partial.join(&name)).unwrap();
+            }
+        }
+    }
+    let (_, findings) = verify::verify_mails(&partial, Some(GAME));
+    assert!(
+        findings
+            .iter()
+            .any(|f| f.field.starts_with("v_") && f.detail.contains("does not hash back")),
+        "{findings:?}"
+    );
 }
 
 #[test]
@@ -759,8 +780,24 @@ fn results_mails_are_rich_html_with_the_map_inline_the_svg_and_the_deadline_atta
             .1
             .is_empty()
     );
-    let html_at = raw.find("<img src=").unwrap_or(0);
-    assert!(html_at > 0 || raw.contains("cid:map"));
+    // The map is sealed too: change one byte of the PNG and verify names that part.
+    let png_b64 = {
+        let start = raw.find("Content-ID: <map>").expect("the inline map part");
+        let body = start + raw[start..].find("\r\n\r\n").unwrap() + 4;
+        body + 200
+    };
+    let mut tampered = bytes.clone();
+    tampered[png_b64] = if tampered[png_b64] == b'A' {
+        b'B'
+    } else {
+        b'A'
+    };
+    std::fs::write(&path, &tampered).unwrap();
+    let (_, findings) = verify::verify_mails(&w.daemon.cfg.mail.outbox, Some(GAME));
+    assert!(
+        findings.iter().any(|f| f.field == "part map.png"),
+        "{findings:?}"
+    );
 }
 
 #[test]

@@ -21,6 +21,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("game_over", include_str!("../../templates/game_over.txt")),
     ("help", include_str!("../../templates/help.txt")),
     ("footer", include_str!("../../templates/footer.txt")),
+    ("dice", include_str!("../../templates/dice.txt")),
     ("turn.html", include_str!("../../templates/turn.html")),
 ];
 

@@ -512,7 +512,7 @@ fn move_single(state: &mut NavalState, name: &str, plan: &Plan, general: bool) {
         return;
     }
     let side = s.side.clone();
-    let cruise = stats::fleet(state, &side).map(|f| f.cruise).unwrap_or(3.0);
+    let cruise = stats::cruise(state, &side);
     let max = stats::max_speed(state, s);
     let speed = match plan.full {
         Some(Some(d)) => d.min(max),
@@ -833,7 +833,7 @@ fn move_line(
     let plan = plans.get(&lead).cloned().unwrap_or_default();
     let start = state.ships[li].hull;
     let side = state.ships[li].side.clone();
-    let cruise = stats::fleet(state, &side).map(|f| f.cruise).unwrap_or(3.0);
+    let cruise = stats::cruise(state, &side);
     let lead_max = stats::max_speed(state, &state.ships[li]);
     let hit = state.ships[li].hit_markers > 0;
     let delta = if hit {
@@ -989,7 +989,7 @@ fn move_flotilla(
     }
     let plan = plans.get(&lead).cloned().unwrap_or_default();
     let side = state.ships[li].side.clone();
-    let cruise = stats::fleet(state, &side).map(|f| f.cruise).unwrap_or(3.0);
+    let cruise = stats::cruise(state, &side);
     let lead_max = stats::max_speed(state, &state.ships[li]);
     let distance = match plan.full {
         Some(Some(d)) => d.min(lead_max),

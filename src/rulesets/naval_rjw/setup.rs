@@ -60,9 +60,14 @@ pub fn new_state(
     let mut ships = Vec::new();
     let mut groups = Vec::new();
     for side in &sc.sides {
-        let cruise = side
-            .cruise
-            .unwrap_or_else(|| data.rules.get("cruise").map(|n| n.get()).unwrap_or(3.0));
+        let cruise = match side.cruise {
+            Some(c) => c,
+            None => data
+                .rules
+                .get("cruise")
+                .map(|n| n.get())
+                .ok_or("ruleset.toml: rules.cruise is missing")?,
+        };
         for s in &side.ships {
             if s.name.trim().is_empty() {
                 return Err(format!("scenario: a ship of {} has no name", side.id));

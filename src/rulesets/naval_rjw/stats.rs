@@ -149,6 +149,13 @@ pub fn find_ship_mut<'a>(state: &'a mut NavalState, name: &str) -> Option<&'a mu
     ship_index(state, name).map(move |i| &mut state.ships[i])
 }
 
+/// The fleet's compulsory move (p.4: 3", or the scenario's reduced cruise for that fleet).
+pub fn cruise(state: &NavalState, side: &str) -> f64 {
+    fleet(state, side)
+        .map(|f| f.cruise)
+        .unwrap_or_else(|| state.data.rule("cruise"))
+}
+
 pub fn fleet<'a>(state: &'a NavalState, side: &str) -> Option<&'a Fleet> {
     state.fleets.iter().find(|f| f.side == side)
 }
@@ -201,7 +208,7 @@ pub(crate) mod test_support {
                 crews: side.crews,
                 capital_gunnery_bonus: side.capital_gunnery_bonus,
                 coal_limited: side.coal_limited,
-                cruise: side.cruise.unwrap_or(3.0),
+                cruise: side.cruise.unwrap_or_else(|| data.rule("cruise")),
                 withdrawal_heading: side.withdrawal_heading,
                 flagship: Some(side.flagship.clone()),
                 second: Some(side.second.clone()),

@@ -249,9 +249,14 @@ impl Default for DaemonConfig {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameDefaults {
-    /// Where `despatch new` looks for rulesets (`<games_dir>/<ruleset>/`).
+    /// Where rulesets are read at run time (`<games_dir>/<ruleset>/`: order reference, data,
+    /// scenarios). Left out: `games` beside the config, then the installed copies in
+    /// `/usr/local/share/despatch/games` and `/usr/share/despatch/games`.
     #[serde(default = "default_games_dir")]
     pub games_dir: PathBuf,
+    /// Whether `games_dir` was written in the config (then only it is searched).
+    #[serde(skip)]
+    pub games_dir_set: bool,
     /// Deadlines and silence for new games.
     #[serde(default)]
     pub policy: Policy,
@@ -279,6 +284,7 @@ impl Default for GameDefaults {
     fn default() -> Self {
         Self {
             games_dir: default_games_dir(),
+            games_dir_set: false,
             policy: Policy::default(),
             onion_len: default_onion(),
             time_zone: default_tz(),
@@ -302,6 +308,10 @@ pub const DEFAULT_CONFIG: &str = include_str!("../config.toml");
 
 impl Config {
     pub fn parse(text: &str, origin: &Path) -> Result<Self, ConfigError> {
+        let games_dir_set = toml::from_str::<toml::Table>(text)
+            .ok()
+            .and_then(|t| t.get("games")?.as_table()?.get("games_dir").cloned())
+            .is_some();
         let mut cfg: Config = toml::from_str(text).map_err(|e| ConfigError::Invalid {
             path: origin.to_path_buf(),
             message: e.to_string(),
@@ -366,6 +376,7 @@ impl Config {
                 message: format!("games.time_zone: {e}"),
             });
         }
+        cfg.games.games_dir_set = games_dir_set;
         let base = origin.parent().unwrap_or(Path::new("."));
         let mut paths = vec![
             &mut cfg.data_dir,
@@ -395,6 +406,41 @@ impl Config {
             source,
         })?;
         Self::parse(&text, path)
+    }
+
+    /// The folders searched for rulesets, in order.
+    pub fn games_dirs(&self) -> Vec<PathBuf> {
+        let mut dirs = vec![self.games.games_dir.clone()];
+        if !self.games.games_dir_set {
+            dirs.push(PathBuf::from("/usr/local/share/despatch/games"));
+            dirs.push(PathBuf::from("/usr/share/despatch/games"));
+        }
+        dirs
+    }
+
+    /// The folder of ruleset `name` (`<games_dir>/<name>`, holding its `ruleset.toml`), or an
+    /// error naming every folder searched.
+    pub fn ruleset_dir(&self, name: &str) -> Result<PathBuf, String> {
+        let dirs = self.games_dirs();
+        dirs.iter()
+            .map(|d| d.join(name))
+            .find(|d| d.join("ruleset.toml").is_file())
+            .ok_or_else(|| {
+                format!(
+                    "ruleset `{name}`: no {name}/ruleset.toml in {}",
+                    dirs.iter()
+                        .map(|d| d.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })
+    }
+
+    /// The ruleset's order reference (its README) as the games folder has it now, so a club's
+    /// edit takes effect without a rebuild.
+    pub fn order_reference(&self, name: &str) -> Option<String> {
+        let dir = self.ruleset_dir(name).ok()?;
+        std::fs::read_to_string(dir.join("README.md")).ok()
     }
 
     /// Local part and domain of the game address.

@@ -13,7 +13,7 @@ use mail_parser::{Address, MessageParser};
 
 use crate::config::{Config, DEFAULT_CONFIG};
 use crate::daemon::{Daemon, Intake};
-use crate::engine::{Game, Ruleset};
+use crate::engine::{Game, Play as _, Ruleset};
 use crate::mail::maildir::Maildir;
 use crate::rulesets::naval_rjw::NavalRjw;
 use crate::rulesets::naval_rjw::state::Phase;

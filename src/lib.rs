@@ -2,6 +2,7 @@
 //! The library holds every layer; `main.rs` only parses arguments and maps errors to exit codes.
 
 pub mod board;
+pub mod cli;
 pub mod config;
 pub mod daemon;
 pub mod demo;

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use despatch::engine::{Game, Ruleset};
+use despatch::engine::{Game, Play, Ruleset};
 use despatch::rulesets::naval_rjw::NavalRjw;
 use despatch::verify;
 
@@ -95,7 +95,7 @@ fn a_whole_naval_game_by_real_mail() {
     );
     std::thread::sleep(Duration::from_secs(2));
     h.kill();
-    let (checked, findings) = verify::verify_store::<NavalRjw>(&store);
+    let (checked, findings) = verify::verify_store(&store, &despatch::rulesets::registry());
     assert!(findings.is_empty(), "{findings:?}");
     assert_each_sent_mail_arrived_once(&h, &["togo", "vitgeft"]);
     // What a player received, as a folder: verify re-derives every roll from the mails alone.
@@ -187,7 +187,8 @@ fn sigkill_at_random_moments_applies_every_order_once_and_sends_every_reply_once
     while !done(&h) {
         assert!(
             start.elapsed() < Duration::from_secs(600),
-            "not done after {kills} kills"
+            "not done after {kills} kills; the daemon's log ends:\n{}",
+            tail(&h.log_text(), 40)
         );
         h.start();
         seed = seed
@@ -225,7 +226,7 @@ fn sigkill_at_random_moments_applies_every_order_once_and_sends_every_reply_once
             "{game}: an order was applied twice"
         );
         assert_eq!(&set, ids, "{game}: not every order was applied");
-        let (_, findings) = verify::verify_store::<NavalRjw>(&store);
+        let (_, findings) = verify::verify_store(&store, &despatch::rulesets::registry());
         assert!(findings.is_empty(), "{game}: {findings:?}");
     }
     assert_each_sent_mail_arrived_once(&h, &["togo", "vitgeft"]);
@@ -460,7 +461,11 @@ fn forgers_floods_oversized_mail_and_dead_addresses() {
         mailbox("despatch", "INBOX").is_empty(),
         "nothing blocks the queue"
     );
-    assert!(verify::verify_store::<NavalRjw>(&store).1.is_empty());
+    assert!(
+        verify::verify_store(&store, &despatch::rulesets::registry())
+            .1
+            .is_empty()
+    );
 }
 
 #[test]
@@ -484,4 +489,32 @@ fn an_unknown_certificate_authority_is_refused() {
         err.contains("IMAP unavailable") && err.to_lowercase().contains("certificate"),
         "{err}"
     );
+}
+
+#[test]
+fn the_real_server_tier_cannot_pass_silently_in_ci() {
+    use common::{Tier, tier};
+    assert_eq!(tier(Some("1"), Some("true")), Tier::Run);
+    assert_eq!(tier(Some("1"), None), Tier::Run);
+    // A developer without root: said, not failed.
+    assert!(matches!(tier(None, None), Tier::Skip(_)));
+    assert!(matches!(tier(None, Some("")), Tier::Skip(_)));
+    assert!(matches!(tier(None, Some("false")), Tier::Skip(_)));
+    // CI without the servers: a failure, never a silent pass.
+    assert!(matches!(tier(None, Some("true")), Tier::Fail(_)));
+    assert!(matches!(tier(Some("0"), Some("1")), Tier::Fail(_)));
+    // And it is this decision that `enabled()` acts on in this very run.
+    let here = tier(
+        std::env::var("DESPATCH_E2E").ok().as_deref(),
+        std::env::var("CI").ok().as_deref(),
+    );
+    if std::env::var("CI").is_ok_and(|v| v == "1" || v == "true") {
+        assert_eq!(here, Tier::Run, "CI runs this tier");
+    }
+}
+
+/// The last `n` lines of a log, for a failure message.
+fn tail(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
 }

@@ -1,201 +1,129 @@
-//! The engine is game-agnostic: a toy ruleset with three seats on two sides (as Lone Star has
-//! several players a side), sealed simultaneous declarations and an optional prompt, played
-//! through the pure engine and replayed from its journal lines.
+//! The engine decides, with no disk and no clock: a toy ruleset (tests/toy) with three seats on
+//! two sides, sealed bids and an optional prompt, played through the pure engine — submissions,
+//! locks, results, reminders, silence at the deadline, the organiser's acts, onion renewal and
+//! the end of the game — and replayed from its journal lines.
 
-use std::collections::BTreeMap;
+mod toy;
 
-use chrono::{Duration, TimeZone, Utc};
-use despatch::dice::{self, Dice, Faces, HostOnion};
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use despatch::dice::{self, GameSecrets, Hash, Protocol};
 use despatch::engine::{
-    Due, Event, Game, Outcome, Policy, Prompt, Rejected, Ruleset, SeatId, Silence, StepSpec,
-    Submitted, View, Viewer,
+    Creation, Event, Game, GmError, HostSecrets, Play, Policy, Ruleset, Silence, replay,
 };
-use despatch::store::replay;
-use serde::{Deserialize, Serialize};
+use toy::Bids;
 
-/// Each round every seat bids 0–3 (sealed); the scout may also bid, but need not.
-/// A side scores its bids plus one d6 per seat; three rounds.
-#[derive(Debug, Clone)]
-struct Bids;
+const RULESET: &str = include_str!("fixtures/games/bids/ruleset.toml");
+const SCENARIO: &str = include_str!("fixtures/games/bids/scenarios/club.toml");
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct State {
-    round: u32,
-    scores: BTreeMap<String, i64>,
-    log: Vec<String>,
+/// The host's secrets as a value: what the store would hand the engine.
+struct Host(GameSecrets);
+
+impl HostSecrets for Host {
+    fn reveal(&self, k: u64) -> Result<Hash, String> {
+        self.0.onion.reveal(k).map_err(|e| e.to_string())
+    }
+    fn salt_key(&self) -> Option<Hash> {
+        self.0.salt_key.map(|z| z.0)
+    }
 }
 
-const SEATS: [(&str, &str); 3] = [("red-1", "red"), ("red-2", "red"), ("blue-scout", "blue")];
+fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap()
+}
 
-impl Ruleset for Bids {
-    const NAME: &'static str = "bids";
-    type State = State;
-    type Orders = u32;
+/// A game and its journal lines, as the daemon would have them, with pinned secrets.
+struct Table {
+    game: Game<Bids>,
+    lines: Vec<String>,
+    host: Host,
+}
 
-    fn setup(_: &str, _: &str, seats: &[SeatId]) -> Result<State, String> {
-        if seats.len() != 3 {
-            return Err("three seats".into());
-        }
-        Ok(State {
-            round: 1,
-            scores: BTreeMap::from([("red".into(), 0), ("blue".into(), 0)]),
-            log: vec![],
+impl Table {
+    fn new(policy: Policy, onion_len: u64) -> Table {
+        let host = Host(GameSecrets::pinned("toy", [3; 32], [4; 32], onion_len));
+        let seats: Vec<String> = ["red-1", "red-2", "blue-scout"].map(String::from).to_vec();
+        let first = Game::<Bids>::creation_event(&Creation {
+            game: "toy",
+            scenario: "club",
+            ruleset_toml: RULESET,
+            scenario_toml: SCENARIO,
+            seats: &seats,
+            protocol: Protocol::V2,
+            anchor: host.0.onion.anchor(),
+            onion_len,
+            salt_commitment: host.0.salt_commitment("toy"),
+            policy,
+            now: t0(),
         })
+        .unwrap();
+        let lines = vec![first.to_line()];
+        let game = Game::<Bids>::from_creation(&first, &lines[0]).unwrap();
+        Table { game, lines, host }
     }
 
-    fn seats(_: &State) -> Vec<(SeatId, String)> {
-        SEATS
-            .iter()
-            .map(|(s, d)| (s.to_string(), d.to_string()))
-            .collect()
+    fn push(&mut self, ev: Event) {
+        let line = ev.to_line();
+        self.game
+            .apply(&ev, &line, self.lines.len() as u64)
+            .unwrap();
+        self.lines.push(line);
     }
 
-    fn step(state: &State) -> StepSpec {
-        if state.round > 3 {
-            return StepSpec {
-                title: "over".into(),
-                prompts: vec![],
-                sealed: false,
-            };
-        }
-        StepSpec {
-            title: format!("Round {}", state.round),
-            prompts: SEATS
-                .iter()
-                .map(|(s, _)| Prompt {
-                    seat: s.to_string(),
-                    kind: "bid".into(),
-                    question: "Bid 0-3".into(),
-                    required: *s != "blue-scout",
-                })
-                .collect(),
-            sealed: true,
-        }
-    }
-
-    fn parse(_: &State, _: &str, text: &str) -> Result<u32, Vec<Rejected>> {
-        let t = text.trim();
-        match t.strip_prefix("BID ").and_then(|n| n.parse::<u32>().ok()) {
-            Some(n) if n <= 3 => Ok(n),
-            _ => Err(vec![Rejected {
-                line: 1,
-                text: t.into(),
-                reason: "write BID 0 to BID 3".into(),
-                hint: None,
-            }]),
-        }
-    }
-
-    fn canonical(o: &u32) -> String {
-        format!("BID {o}\n")
-    }
-
-    fn resolve(state: &State, subs: &BTreeMap<SeatId, Submitted<u32>>, dice: &mut Dice) -> State {
-        let mut next = state.clone();
-        for (seat, side) in SEATS {
-            let bid = match subs.get(seat) {
-                Some(Submitted::Orders(b)) => *b as i64,
-                _ => 0,
-            };
-            let roll = dice.roll_one(format!("round {} {seat}", state.round), Faces::d(6)) as i64;
-            *next.scores.get_mut(side).unwrap() += bid + roll;
-            next.log.push(format!("{seat} bid {bid} rolled {roll}"));
-        }
-        next.round += 1;
-        next
-    }
-
-    fn view(state: &State, viewer: &Viewer) -> View {
-        View {
-            viewer: viewer.clone(),
-            scenario: "Bids".into(),
-            turn: format!("Round {}", state.round),
-            log: state.log.clone(),
-            board: vec![],
-            sections: vec![],
-            data: serde_json::Value::Null,
-            map: None,
-        }
-    }
-
-    fn outcome(state: &State) -> Option<Outcome> {
-        (state.round > 3).then(|| {
-            let (r, b) = (state.scores["red"], state.scores["blue"]);
-            Outcome {
-                winners: if r > b {
-                    vec!["red".into()]
-                } else if b > r {
-                    vec!["blue".into()]
-                } else {
-                    vec![]
-                },
-                summary: format!("red {r}, blue {b}"),
+    fn submit(&mut self, seat: &str, text: &str, at: DateTime<Utc>) -> Result<(), String> {
+        let salt = self.game.salt(seat, &self.host).unwrap();
+        let mid = format!("m{}", self.lines.len());
+        match self
+            .game
+            .submission_event(seat, text, None, &salt, &mid, at)
+        {
+            Ok(ev) => {
+                self.push(ev);
+                Ok(())
             }
-        })
+            Err(r) => Err(r[0].reason.clone()),
+        }
     }
 
-    fn order_reference() -> &'static str {
-        "BID n"
+    /// Everything the game does by itself now, applied.
+    fn settle(&mut self, at: DateTime<Utc>) {
+        while let Some(ev) = self.game.next_event(&self.host, at).unwrap() {
+            self.push(ev);
+        }
     }
 
-    fn sample_orders(_: &State, _: &str, choice: u64) -> String {
-        format!("BID {}\n", choice % 4)
+    fn due(&mut self, at: DateTime<Utc>) -> Vec<Event> {
+        let due = self.game.due_events(at);
+        for ev in &due {
+            self.push(ev.clone());
+        }
+        due
+    }
+}
+
+fn policy(on_silence: Silence) -> Policy {
+    Policy {
+        step_hours: 48,
+        hours_by_kind: Default::default(),
+        reminder_hours: vec![12],
+        on_silence,
+        ..Policy::default()
     }
 }
 
 #[test]
 fn three_seats_two_sides_sealed_optional_and_replayable() {
-    let onion = HostOnion::from_secret("toy", [3; 32], 50);
-    let t0 = Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).unwrap();
-    let seats: Vec<String> = SEATS.iter().map(|(s, _)| s.to_string()).collect();
-    let policy = Policy {
-        step_hours: 48,
-        reminder_hours: vec![12],
-        on_silence: Silence::Pass,
-        ..Policy::default()
-    };
-    let first = Game::<Bids>::creation_event(
-        "toy",
-        "none",
-        "",
-        "",
-        &seats,
-        &onion.anchor(),
-        50,
-        policy,
-        t0,
-    )
-    .unwrap();
-    let mut lines = vec![first.to_line()];
-    let mut game = Game::<Bids>::from_creation(&first, &lines[0]).unwrap();
-    let push = |game: &mut Game<Bids>, ev: Event, lines: &mut Vec<String>| {
-        let line = ev.to_line();
-        game.apply(&ev, &line, lines.len() as u64).unwrap();
-        lines.push(line);
-    };
-
+    let mut t = Table::new(policy(Silence::Pass), 50);
     // Round 1: both red seats bid; the scout's prompt is optional, so the step locks without it.
-    let v1 = onion.reveal(1).unwrap();
-    assert_eq!(
-        game.waiting_for(),
-        vec!["red-1".to_string(), "red-2".to_string()]
-    );
-    let e = game
-        .submission_event("red-1", "BID 3", &v1, "m1", t0)
-        .unwrap();
-    push(&mut game, e, &mut lines);
-    assert!(!game.ready_to_lock());
+    assert_eq!(t.game.waiting_for(), vec!["red-1", "red-2"]);
+    t.submit("red-1", "BID 3", t0()).unwrap();
+    assert!(!t.game.ready_to_lock());
     assert!(
-        game.submission_event("red-2", "BID 9", &v1, "m2", t0)
-            .is_err(),
+        t.submit("red-2", "BID 9", t0()).is_err(),
         "bad bids are data"
     );
-    let e = game
-        .submission_event("red-2", "BID 1", &v1, "m2", t0)
-        .unwrap();
-    push(&mut game, e, &mut lines);
-    assert!(game.ready_to_lock());
-    let lock = game.lock_event(t0);
+    t.submit("red-2", "BID 1", t0()).unwrap();
+    assert!(t.game.ready_to_lock());
+    let lock = t.game.lock_event(t0());
     match &lock {
         Event::Lock { nmr, seats, .. } => {
             assert_eq!(
@@ -208,84 +136,56 @@ fn three_seats_two_sides_sealed_optional_and_replayable() {
         }
         other => panic!("{other:?}"),
     }
-    push(&mut game, lock, &mut lines);
-    let results = game.results_event(&v1, t0).unwrap();
-    push(&mut game, results, &mut lines);
-    assert_eq!(game.state.round, 2);
-    assert_eq!(game.last_rolls.len(), 3, "one stream per roll request");
+    t.settle(t0());
+    assert_eq!(t.game.state.round, 2);
+    assert_eq!(t.game.last_rolls.len(), 3, "one stream per roll request");
 
-    // Round 2: a reminder is due 12 h before the deadline, then silence applies (Pass).
-    let deadline = game.deadline.unwrap();
-    assert_eq!(deadline, t0 + Duration::hours(48));
-    assert!(game.due(deadline - Duration::hours(13)).is_empty());
-    let due = game.due(deadline - Duration::hours(11));
+    // Round 2: a reminder 12 h before the deadline, once; then silence applies (Pass: a lock).
+    let deadline = t.game.deadline.unwrap();
+    assert_eq!(deadline, t.game.opened_at + Duration::hours(48));
+    assert!(t.due(deadline - Duration::hours(13)).is_empty());
+    let due = t.due(deadline - Duration::hours(11));
     assert_eq!(due.len(), 2, "both required seats are reminded: {due:?}");
-    for d in due {
-        if let Due::Reminder { seat, hours_left } = d {
-            push(
-                &mut game,
-                Event::Reminder {
-                    step: 2,
-                    seat,
-                    hours_left,
-                    at: deadline - Duration::hours(11),
-                },
-                &mut lines,
-            );
-        }
-    }
     assert!(
-        game.due(deadline - Duration::hours(10)).is_empty(),
+        t.due(deadline - Duration::hours(10)).is_empty(),
         "each reminder once"
     );
-    match game.due(deadline).as_slice() {
-        [Due::Deadline { silent }] => assert_eq!(silent.len(), 2),
+    t.submit("blue-scout", "BID 2", deadline).unwrap();
+    match t.due(deadline).as_slice() {
+        [Event::Lock { nmr, .. }] => assert_eq!(nmr, &vec!["red-1", "red-2"]),
         other => panic!("{other:?}"),
     }
-    let v2 = onion.reveal(2).unwrap();
-    let e = game
-        .submission_event("blue-scout", "BID 2", &v2, "m3", deadline)
-        .unwrap();
-    push(&mut game, e, &mut lines);
-    let lock = game.lock_event(deadline);
-    push(&mut game, lock, &mut lines);
-    let results = game.results_event(&v2, deadline).unwrap();
-    push(&mut game, results, &mut lines);
+    t.settle(deadline);
+    assert_eq!(t.game.state.round, 3);
 
-    // Round 3 and the end.
-    let v3 = onion.reveal(3).unwrap();
-    for (i, seat) in ["red-1", "red-2", "blue-scout"].iter().enumerate() {
-        let e = game
-            .submission_event(seat, "BID 0", &v3, &format!("n{i}"), deadline)
-            .unwrap();
-        push(&mut game, e, &mut lines);
+    // Round 3 and the end: the game-ended event publishes the salt key (v2).
+    for seat in ["red-1", "red-2", "blue-scout"] {
+        t.submit(seat, "BID 0", deadline).unwrap();
     }
-    let lock = game.lock_event(deadline);
-    push(&mut game, lock, &mut lines);
-    let results = game.results_event(&v3, deadline).unwrap();
-    push(&mut game, results, &mut lines);
-    assert!(game.is_over());
-    assert!(
-        game.submission_event(
-            "red-1",
-            "BID 1",
-            &onion.reveal(4).unwrap(),
-            "late",
-            deadline
-        )
-        .is_err()
-    );
+    t.settle(deadline);
+    assert!(t.game.is_over());
+    assert!(matches!(
+        t.lines
+            .last()
+            .map(|l| serde_json::from_str::<Event>(l).unwrap()),
+        Some(Event::GameEnded {
+            salt_key: Some(_),
+            ..
+        })
+    ));
+    assert!(t.game.ended && t.game.salt_key.is_some());
+    assert!(t.submit("red-1", "BID 1", deadline).is_err());
 
     // The journal lines alone replay to the same game, and a changed roll is named.
-    let again = replay::<Bids>(&lines).unwrap();
-    assert_eq!(again.state, game.state);
-    assert_eq!(again.head, game.head);
-    let results_at = lines
+    let again = replay::<Bids>(&t.lines).unwrap();
+    assert_eq!(again.state, t.game.state);
+    assert_eq!(again.head, t.game.head);
+    let results_at = t
+        .lines
         .iter()
         .rposition(|l| l.contains("\"type\":\"results\""))
         .unwrap();
-    let mut forged = lines.clone();
-    let ev: Event = serde_json::from_str(&forged[results_at]).unwrap();
+    let mut forged = t.lines.clone();
     let Event::Results {
         step,
         reveal,
@@ -293,7 +193,7 @@ fn three_seats_two_sides_sealed_optional_and_replayable() {
         mut rolls,
         state_digest,
         at,
-    } = ev
+    } = serde_json::from_str(&forged[results_at]).unwrap()
     else {
         unreachable!()
     };
@@ -314,11 +214,12 @@ fn three_seats_two_sides_sealed_optional_and_replayable() {
         "{e}"
     );
     // Orders changed after the fact: the next lock no longer hashes the same log head.
-    let sub_at = lines
+    let sub_at = t
+        .lines
         .iter()
         .position(|l| l.contains("\"type\":\"submission\""))
         .unwrap();
-    let mut forged = lines.clone();
+    let mut forged = t.lines.clone();
     forged[sub_at] = forged[sub_at].replace("BID 3", "BID 2");
     let e = replay::<Bids>(&forged).unwrap_err();
     assert_eq!(
@@ -326,19 +227,251 @@ fn three_seats_two_sides_sealed_optional_and_replayable() {
         ("lock", "log_head"),
         "{e}"
     );
-    // Even with the chain recomputed, the digest no longer opens with the revealed v_k.
-    let mut head = dice::log_genesis();
-    let mut rechained = Vec::new();
-    for (i, line) in forged.iter().enumerate() {
+    // Even with the chain recomputed, the salt key published at the end no longer opens the
+    // digest: an auditor hands it in before replaying, and the forged submission is named.
+    let rechained = rechain(&forged, sub_at);
+    let Some(Event::GameEnded {
+        salt_key: Some(z), ..
+    }) = rechained.last().map(|l| serde_json::from_str(l).unwrap())
+    else {
+        panic!("the game ended with its salt key")
+    };
+    let z = dice::from_hex(&z).unwrap();
+    let registry = despatch::engine::Registry::new().with::<Bids>();
+    let e = registry
+        .replay_opened(&rechained, Some(z))
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(
+        (e.index, e.field.as_str()),
+        (sub_at as u64, "digest"),
+        "{e}"
+    );
+    assert!(
+        registry.replay_opened(&t.lines, Some(z)).is_ok(),
+        "the true journal opens"
+    );
+    // During the game nobody can open a v2 digest; the host's auditor, holding the key, can.
+    let in_progress = rechained[..sub_at + 1].to_vec();
+    assert!(
+        replay::<Bids>(&in_progress).is_ok(),
+        "nobody can open a v2 digest before the end…"
+    );
+    let first: Event = serde_json::from_str(&in_progress[0]).unwrap();
+    let mut audited = Game::<Bids>::from_creation(&first, &in_progress[0]).unwrap();
+    audited.open_digests([4; 32]).unwrap();
+    let failed = in_progress.iter().enumerate().skip(1).find_map(|(i, l)| {
+        audited
+            .apply(&serde_json::from_str(l).unwrap(), l, i as u64)
+            .err()
+    });
+    assert_eq!(
+        failed.map(|e| e.field),
+        Some("digest".to_string()),
+        "…but the host's auditor can"
+    );
+    assert!(
+        audited.open_digests([5; 32]).is_err(),
+        "a wrong salt key is refused"
+    );
+}
+
+/// Recomputes the lock heads and the log chain after line `from` (a forger's best effort).
+fn rechain(lines: &[String], from: usize) -> Vec<String> {
+    let mut head = dice::log_genesis(Protocol::V2);
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
         let mut line = line.clone();
-        if line.contains("\"type\":\"lock\"") && i > sub_at {
-            let mut ev: serde_json::Value = serde_json::from_str(&line).unwrap();
-            ev["log_head"] = serde_json::Value::String(dice::to_hex(&head));
-            line = serde_json::to_string(&ev).unwrap();
+        if let Ok(Event::Lock {
+            step,
+            seats,
+            nmr,
+            lock,
+            at,
+            ..
+        }) = serde_json::from_str(&line)
+            && i > from
+        {
+            let log_head = dice::to_hex(&head);
+            line = Event::Lock {
+                step,
+                log_head,
+                seats,
+                nmr,
+                lock,
+                at,
+            }
+            .to_line();
         }
-        head = dice::log_step(&head, line.as_bytes());
-        rechained.push(line);
+        head = dice::log_step(Protocol::V2, &head, line.as_bytes());
+        out.push(line);
     }
-    let e = replay::<Bids>(&rechained).unwrap_err();
-    assert!(["lock", "results"].contains(&e.kind.as_str()), "{e}");
+    out
+}
+
+#[test]
+fn forfeit_takes_every_silent_seat_and_ends_when_one_side_is_left() {
+    let mut t = Table::new(policy(Silence::Forfeit), 50);
+    let deadline = t.game.deadline.unwrap();
+    t.submit("blue-scout", "BID 1", t0()).unwrap();
+    let due = t.due(deadline);
+    let forfeits: Vec<&str> = due
+        .iter()
+        .filter_map(|e| match e {
+            Event::Forfeit { seat, .. } => Some(seat.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        forfeits,
+        vec!["red-1", "red-2"],
+        "both silent seats, not only the first"
+    );
+    let o = t.game.outcome().expect("red has no seat left");
+    assert_eq!(o.winners, vec!["blue"]);
+    assert!(o.summary.contains("red-1 and red-2"), "{}", o.summary);
+    t.settle(deadline);
+    assert!(t.game.ended, "the end is journaled");
+    assert!(
+        t.due(deadline + Duration::hours(100)).is_empty(),
+        "nothing more is due"
+    );
+}
+
+#[test]
+fn one_forfeit_of_a_side_with_other_seats_goes_on() {
+    let mut t = Table::new(policy(Silence::Forfeit), 50);
+    let deadline = t.game.deadline.unwrap();
+    t.submit("red-2", "BID 2", t0()).unwrap();
+    let due = t.due(deadline);
+    assert_eq!(due.len(), 1);
+    assert!(t.game.outcome().is_none(), "red-2 still plays for red");
+    // The forfeited seat is never awaited again; the step locks with it as NMR.
+    assert!(t.game.waiting_for().is_empty());
+    t.settle(deadline);
+    assert_eq!(t.game.state.round, 2);
+    assert_eq!(t.game.waiting_for(), vec!["red-2"]);
+    let salt = t.game.salt("red-1", &t.host).unwrap();
+    let refused = t
+        .game
+        .submission_event("red-1", "BID 1", None, &salt, "late", deadline)
+        .unwrap_err();
+    assert!(refused[0].reason.contains("forfeited"), "{refused:?}");
+}
+
+#[test]
+fn wait_for_gm_holds_until_the_organiser_closes_the_step() {
+    let mut t = Table::new(policy(Silence::WaitForGm), 50);
+    let deadline = t.game.deadline.unwrap();
+    assert!(
+        t.due(deadline + Duration::hours(500)).is_empty(),
+        "nothing automatic"
+    );
+    assert!(t.game.next_event(&t.host, deadline).unwrap().is_none());
+    let ev = t.game.gm_close_step("players away", deadline).unwrap();
+    t.push(ev);
+    t.settle(deadline);
+    assert_eq!(
+        t.game.state.round, 2,
+        "closed, locked with every seat NMR, resolved"
+    );
+    assert!(!t.game.closed_by_gm, "the next step waits again");
+}
+
+#[test]
+fn the_organisers_acts_are_checked_before_anything_is_recorded() {
+    let mut t = Table::new(policy(Silence::Pass), 50);
+    let now = t0() + Duration::hours(1);
+    assert_eq!(t.game.gm_extend(0, "x", now), Err(GmError::Hours(0)));
+    assert_eq!(
+        t.game.gm_extend(10_000_000_000, "x", now),
+        Err(GmError::Hours(10_000_000_000))
+    );
+    let Event::DeadlineChanged { deadline, .. } = t.game.gm_extend(-5, "sooner", now).unwrap()
+    else {
+        panic!()
+    };
+    assert_eq!(deadline, t0() + Duration::hours(43));
+    assert!(matches!(
+        t.game.gm_replace("green-1", "x", now),
+        Err(GmError::NoSeat { .. })
+    ));
+    assert!(t.game.gm_replace("red-2", "left", now).is_ok());
+    // Once the game is over, nothing the organiser does applies.
+    for round in 0..3 {
+        for seat in ["red-1", "red-2"] {
+            t.submit(seat, "BID 1", now + Duration::minutes(round))
+                .unwrap();
+        }
+        t.settle(now + Duration::minutes(round));
+    }
+    assert!(t.game.is_over());
+    assert!(matches!(
+        t.game.gm_extend(5, "x", now),
+        Err(GmError::Over(_))
+    ));
+    assert!(matches!(
+        t.game.gm_close_step("x", now),
+        Err(GmError::Over(_))
+    ));
+}
+
+#[test]
+fn a_new_onion_is_due_before_the_old_one_runs_out() {
+    let mut t = Table::new(policy(Silence::Pass), 3);
+    assert_eq!(t.game.renewal_due(), None);
+    let mut renewed_at = None;
+    for round in 0..3 {
+        let at = t0() + Duration::minutes(round);
+        if let Some(from) = t.game.renewal_due() {
+            renewed_at = Some(from);
+            break;
+        }
+        for seat in ["red-1", "red-2"] {
+            t.submit(seat, "PASS", at).unwrap();
+        }
+        t.settle(at);
+    }
+    // Length 3, a quarter rounds up to 1: due once no step is left after the open one.
+    assert_eq!(renewed_at, Some(3), "renewal due at the onion's last step");
+}
+
+#[test]
+fn a_mail_for_a_closed_step_or_with_nothing_in_it_changes_nothing() {
+    let mut t = Table::new(policy(Silence::Pass), 50);
+    for seat in ["red-1", "red-2"] {
+        t.submit(seat, "BID 1", t0()).unwrap();
+    }
+    t.settle(t0());
+    let salt = t.game.salt("red-1", &t.host).unwrap();
+    let late = t
+        .game
+        .submission_event("red-1", "BID 2", Some(1), &salt, "late", t0())
+        .unwrap_err();
+    assert!(
+        late[0].reason.contains("step 1 has already been resolved"),
+        "{late:?}"
+    );
+    assert!(
+        late[0]
+            .hint
+            .as_deref()
+            .unwrap()
+            .contains("the open step is 2")
+    );
+    let empty = t
+        .game
+        .submission_event("red-1", " \n\n", None, &salt, "empty", t0())
+        .unwrap_err();
+    assert!(
+        empty[0].reason.contains("nothing in this mail"),
+        "{empty:?}"
+    );
+    assert!(empty[0].hint.as_deref().unwrap().contains("PASS"));
+    assert!(
+        t.game
+            .submission_event("red-1", "PASS", None, &salt, "pass", t0())
+            .is_ok()
+    );
+    assert_eq!(Bids::NAME, "bids");
 }

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use despatch::config::{Config, DEFAULT_CONFIG};
 use despatch::daemon::{Daemon, Intake};
-use despatch::dice::HostOnion;
-use despatch::engine::{Game, Ruleset};
+use despatch::dice::GameSecrets;
+use despatch::engine::{Game, Play, Ruleset};
 use despatch::rulesets::gear_krieg::GearKrieg;
 use despatch::rulesets::gear_krieg::state::Phase;
 use despatch::verify;
@@ -53,7 +53,7 @@ fn world() -> World {
             "crossroads",
             &[("us".into(), US.into()), ("germany".into(), GERMANY.into())],
             t0(),
-            HostOnion::from_secret(GAME, [0x47; 32], 1000),
+            GameSecrets::pinned(GAME, [0x47; 32], [0x5a; 32], 1000),
             &[TOKEN_US.into(), TOKEN_DE.into()],
         )
         .unwrap();
@@ -189,7 +189,7 @@ fn play_rounds(w: &mut World, rounds: u32, standing: bool) -> Counts {
 
 fn verified(w: &World) {
     let store = w.daemon.data.game(GAME);
-    let (checked, findings) = verify::verify_store::<GearKrieg>(&store);
+    let (checked, findings) = verify::verify_store(&store, &despatch::rulesets::registry());
     assert!(findings.is_empty(), "{findings:?}");
     assert!(checked.rolls > 0 && checked.steps > 2, "{checked:?}");
     let (mchecked, mfindings) = verify::verify_mails(&w.daemon.cfg.mail.outbox, Some(GAME));

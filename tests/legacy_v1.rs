@@ -7,8 +7,6 @@
 
 use std::path::PathBuf;
 
-use despatch::rulesets::gear_krieg::GearKrieg;
-use despatch::rulesets::naval_rjw::NavalRjw;
 use despatch::store::GameStore;
 use despatch::verify;
 
@@ -27,14 +25,16 @@ fn store(name: &str) -> GameStore {
 
 #[test]
 fn a_v1_naval_game_store_still_verifies() {
-    let (checked, findings) = verify::verify_store::<NavalRjw>(&store("yellow-sea"));
+    let (checked, findings) =
+        verify::verify_store(&store("yellow-sea"), &despatch::rulesets::registry());
     assert!(findings.is_empty(), "{findings:?}");
     assert!(checked.steps > 10 && checked.rolls > 100, "{checked:?}");
 }
 
 #[test]
 fn a_v1_gear_krieg_game_store_still_verifies() {
-    let (checked, findings) = verify::verify_store::<GearKrieg>(&store("crossroads-legacy"));
+    let (checked, findings) =
+        verify::verify_store(&store("crossroads-legacy"), &despatch::rulesets::registry());
     assert!(findings.is_empty(), "{findings:?}");
     assert!(checked.steps > 50, "{checked:?}");
 }

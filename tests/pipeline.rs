@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use despatch::config::{Config, DEFAULT_CONFIG};
 use despatch::daemon::{Daemon, Intake};
-use despatch::dice::HostOnion;
-use despatch::engine::{Game, Ruleset};
+use despatch::dice::GameSecrets;
+use despatch::engine::{Game, Play, Ruleset};
 use despatch::rulesets::naval_rjw::NavalRjw;
 use despatch::verify;
 use mail_parser::MessageParser;
@@ -50,7 +50,7 @@ fn world_with(scenario: &str, onion_len: u64, tune: impl FnOnce(&mut Config)) ->
                 ("russia".into(), RUSSIA.into()),
             ],
             t0(),
-            HostOnion::from_secret(GAME, [0x11; 32], onion_len),
+            GameSecrets::pinned(GAME, [0x11; 32], [0x5a; 32], onion_len),
             &[TOKEN_J.into(), TOKEN_R.into()],
         )
         .unwrap();
@@ -159,7 +159,11 @@ fn welcome_mail_gives_seat_secret_handling_reference_and_anchor() {
     let d = w.delivered();
     assert_eq!(d.len(), 2, "one welcome per seat");
     let body = body_of(&w, "welcome-japan");
-    let anchor = despatch::dice::to_hex(&HostOnion::from_secret(GAME, [0x11; 32], 1000).anchor());
+    let anchor = despatch::dice::to_hex(
+        &GameSecrets::pinned(GAME, [0x11; 32], [0x5a; 32], 1000)
+            .onion
+            .anchor(),
+    );
     assert!(body.contains(&format!("Anchor A = {anchor}")));
     // The secret travels only in the Reply-To header, never in the body.
     assert!(!body.contains(TOKEN_J) && !body.contains(TOKEN_R));
@@ -318,7 +322,7 @@ fn a_whole_game_by_mail_verifies_from_the_store_and_from_the_mails() {
     let mut w = world("training");
     play_out(&mut w, 200);
     let store = w.daemon.data.game(GAME);
-    let (checked, findings) = verify::verify_store::<NavalRjw>(&store);
+    let (checked, findings) = verify::verify_store(&store, &despatch::rulesets::registry());
     assert!(findings.is_empty(), "{findings:?}");
     assert!(checked.rolls > 0 && checked.steps > 2);
     let (mchecked, mfindings) = verify::verify_mails(&w.daemon.cfg.mail.outbox, Some(GAME));
@@ -379,7 +383,7 @@ fn flipping_any_journal_byte_fails_verify_and_names_the_event() {
         let mut bytes = original.clone();
         bytes[pos] ^= 0x01;
         std::fs::write(&path, &bytes).unwrap();
-        let (_, findings) = verify::verify_store::<NavalRjw>(&store);
+        let (_, findings) = verify::verify_store(&store, &despatch::rulesets::registry());
         assert!(!findings.is_empty(), "flip at byte {pos} went unnoticed");
         assert!(
             findings[0].place.starts_with("event ") || findings[0].place.starts_with("journal"),
@@ -388,7 +392,11 @@ fn flipping_any_journal_byte_fails_verify_and_names_the_event() {
         );
     }
     std::fs::write(&path, &original).unwrap();
-    assert!(verify::verify_store::<NavalRjw>(&store).1.is_empty());
+    assert!(
+        verify::verify_store(&store, &despatch::rulesets::registry())
+            .1
+            .is_empty()
+    );
 }
 
 #[test]
@@ -467,7 +475,11 @@ fn a_torn_journal_line_is_cut_and_the_game_goes_on() {
         w.send("russia", "FLAGSHIP Tsesarevich\n"),
         Intake::Accepted { .. }
     ));
-    assert!(verify::verify_store::<NavalRjw>(&store).1.is_empty());
+    assert!(
+        verify::verify_store(&store, &despatch::rulesets::registry())
+            .1
+            .is_empty()
+    );
 }
 
 #[test]
@@ -499,7 +511,7 @@ fn deadlines_send_one_reminder_then_apply_silence() {
             .any(|l| l.contains("\"nmr\":[\"russia\"]"))
     );
     assert!(
-        verify::verify_store::<NavalRjw>(&w.daemon.data.game(GAME))
+        verify::verify_store(&w.daemon.data.game(GAME), &despatch::rulesets::registry())
             .1
             .is_empty()
     );
@@ -522,7 +534,7 @@ fn a_new_onion_is_committed_before_the_old_one_runs_out() {
         journal.lines.len()
     );
     let store = w.daemon.data.game(GAME);
-    let (checked, findings) = verify::verify_store::<NavalRjw>(&store);
+    let (checked, findings) = verify::verify_store(&store, &despatch::rulesets::registry());
     assert!(findings.is_empty(), "{findings:?}");
     assert!(checked.steps > 6);
     let (mchecked, mfindings) = verify::verify_mails(&w.daemon.cfg.mail.outbox, Some(GAME));
@@ -581,7 +593,7 @@ fn wait_for_gm_holds_the_step_until_the_organiser_closes_it() {
         .count();
     assert_eq!(told, 2, "both seats are told");
     assert!(
-        verify::verify_store::<NavalRjw>(&w.daemon.data.game(GAME))
+        verify::verify_store(&w.daemon.data.game(GAME), &despatch::rulesets::registry())
             .1
             .is_empty()
     );
@@ -633,7 +645,7 @@ fn the_gm_can_extend_a_deadline_and_hand_a_seat_to_a_new_player() {
         Intake::Accepted { .. }
     ));
     assert!(
-        verify::verify_store::<NavalRjw>(&w.daemon.data.game(GAME))
+        verify::verify_store(&w.daemon.data.game(GAME), &despatch::rulesets::registry())
             .1
             .is_empty()
     );
@@ -662,7 +674,7 @@ fn a_sign_off_without_the_separator_is_skipped_and_shown_but_a_typo_is_not() {
     let out = w.send("russia", "FLAGSHIP Tsesarevich\nTrun 45\n");
     assert!(matches!(out, Intake::Rejected { .. }), "{out:?}");
     assert!(
-        verify::verify_store::<NavalRjw>(&w.daemon.data.game(GAME))
+        verify::verify_store(&w.daemon.data.game(GAME), &despatch::rulesets::registry())
             .1
             .is_empty()
     );
@@ -735,12 +747,12 @@ fn results_mails_are_rich_html_with_the_map_inline_the_svg_and_the_deadline_atta
     let text = m.body_text(0).unwrap();
     let html = m.body_html(0).unwrap();
     assert!(
-        text.contains("DICE (despatch-dice/v1") && text.contains("L_1 = "),
+        text.contains("DICE (despatch-dice/v2") && text.contains("L_1 = "),
         "the plain text stays complete"
     );
     assert!(html.contains("<img src=\"cid:map\""), "{html}");
     assert!(
-        html.contains("Dice (despatch-dice/v1") && html.contains("command points"),
+        html.contains("Dice (despatch-dice/v2") && html.contains("command points"),
         "dice readable in HTML"
     );
     let png = m

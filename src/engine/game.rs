@@ -1,241 +1,47 @@
-//! The event-sourced game record: journal events, the step cycle (submit → lock → resolve),
-//! deadlines and silence. Pure: the clock arrives as `now`, the host's onion elements as `v_k`,
-//! and the same `apply` both plays the game live and replays (verifies) a journal.
+//! The event-sourced game record. `Book` is everything the journal establishes that no ruleset
+//! knows about (seats, steps, deadlines, digests, the dice chain); `Game<R>` is a book plus the
+//! ruleset's state. `apply` both plays the game live and replays (verifies) a journal, checking
+//! every promise of the dice protocol. Pure: time and secrets come in as values.
 
-use std::collections::BTreeMap;
-use std::marker::PhantomData;
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::{Deref, DerefMut};
 
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::dice::{self, Dice, Hash, Roll};
+use crate::dice::{self, Dice, Hash, Protocol, Roll, SaltKey, hex32};
 
-use super::ruleset::{Outcome, Rejected, Ruleset, SeatId, Silence, StepSpec, Submitted};
-
-/// How a game treats time: deadlines, reminders and silence. Per game, set at creation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Policy {
-    /// Hours a step stays open after it opens.
-    pub step_hours: u32,
-    /// Per prompt kind (`setup`, `manoeuvre`, `fire`), hours overriding `step_hours`.
-    #[serde(default)]
-    pub hours_by_kind: BTreeMap<String, u32>,
-    /// Reminders go out this many hours before the deadline (each once).
-    #[serde(default)]
-    pub reminder_hours: Vec<u32>,
-    /// Extra hours after the deadline before silence is applied.
-    #[serde(default)]
-    pub grace_hours: u32,
-    pub on_silence: Silence,
-}
-
-impl Default for Policy {
-    fn default() -> Self {
-        Self {
-            step_hours: 72,
-            hours_by_kind: BTreeMap::new(),
-            reminder_hours: vec![24],
-            grace_hours: 0,
-            on_silence: Silence::StandingOrders,
-        }
-    }
-}
-
-/// One seat as the journal records it (no address, no secret: the journal can be shown to auditors).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeatEntry {
-    pub seat: SeatId,
-    pub side: String,
-}
-
-/// A seat's digest in a lock (`None` = NMR, hashed as the empty string).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LockEntry {
-    pub seat: SeatId,
-    pub digest: String,
-}
-
-/// One journal line. The exact bytes of the line are hashed into the log chain.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    GameCreated {
-        game: String,
-        ruleset: String,
-        scenario: String,
-        /// The data the game was set up from, so the journal alone replays it.
-        ruleset_toml: String,
-        scenario_toml: String,
-        seats: Vec<SeatEntry>,
-        anchor: String,
-        onion_len: u64,
-        policy: Policy,
-        at: DateTime<Utc>,
-    },
-    Submission {
-        step: u64,
-        seat: SeatId,
-        digest: String,
-        orders: String,
-        message_id: String,
-        at: DateTime<Utc>,
-        /// Closing lines of the mail not read as orders (a sign-off without `-- `), echoed in
-        /// the receipt so the player sees what was skipped.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        ignored: Vec<String>,
-    },
-    Lock {
-        step: u64,
-        log_head: String,
-        seats: Vec<LockEntry>,
-        nmr: Vec<SeatId>,
-        lock: String,
-        at: DateTime<Utc>,
-    },
-    Results {
-        step: u64,
-        reveal: String,
-        seed: String,
-        rolls: Vec<Roll>,
-        state_digest: String,
-        at: DateTime<Utc>,
-    },
-    Reminder {
-        step: u64,
-        seat: SeatId,
-        hours_left: u32,
-        at: DateTime<Utc>,
-    },
-    DeadlineChanged {
-        step: u64,
-        deadline: DateTime<Utc>,
-        reason: String,
-        at: DateTime<Utc>,
-    },
-    Forfeit {
-        step: u64,
-        seat: SeatId,
-        at: DateTime<Utc>,
-    },
-    /// A new host onion, committed while the old one still has steps left: steps from
-    /// `from_step` on reveal elements of this one (dice-protocol.md, "The host onion").
-    OnionRenewed {
-        from_step: u64,
-        anchor: String,
-        onion_len: u64,
-        at: DateTime<Utc>,
-    },
-    /// Something the organiser did by hand, kept in the log for every player to see.
-    GmAction {
-        step: u64,
-        action: GmKind,
-        reason: String,
-        at: DateTime<Utc>,
-    },
-}
-
-/// The organiser's interventions.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum GmKind {
-    /// Lock the open step now; silent seats are NMR (the way on from `wait_for_gm`).
-    CloseStep,
-    /// A new player takes over a seat (the address and the new secret stay in the store).
-    ReplaceSeat { seat: SeatId },
-}
-
-impl Event {
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Event::GameCreated { .. } => "game_created",
-            Event::Submission { .. } => "submission",
-            Event::Lock { .. } => "lock",
-            Event::Results { .. } => "results",
-            Event::Reminder { .. } => "reminder",
-            Event::DeadlineChanged { .. } => "deadline_changed",
-            Event::Forfeit { .. } => "forfeit",
-            Event::OnionRenewed { .. } => "onion_renewed",
-            Event::GmAction { .. } => "gm_action",
-        }
-    }
-
-    /// The exact journal line (without the newline). serde_json keeps field order as declared.
-    pub fn to_line(&self) -> String {
-        serde_json::to_string(self).expect("events always serialise")
-    }
-}
-
-/// A replay or verification failure, naming the event and the field.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("event {index} ({kind}), field `{field}`: {detail}")]
-pub struct ReplayError {
-    pub index: u64,
-    pub kind: String,
-    pub field: String,
-    pub detail: String,
-}
+use super::event::{
+    Event, GmKind, LockEntry, Policy, ReplayError, SeatEntry, err, valid_game_id, valid_seat_id,
+};
+use super::ruleset::{Ruleset, SeatId, Silence, StepSpec, Submitted};
 
 /// An accepted submission waiting for the lock.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pending {
     pub orders: String,
+    #[serde(with = "hex32")]
     pub digest: Hash,
     pub message_id: String,
     pub at: DateTime<Utc>,
 }
 
-/// What is due at `now` (the daemon turns these into events and mails).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Due {
-    Reminder {
-        seat: SeatId,
-        hours_left: u32,
-    },
-    /// The deadline (plus grace) has passed with these seats silent.
-    Deadline {
-        silent: Vec<SeatId>,
-    },
+/// The lock of the open step, once taken (between `Lock` and `Results`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Locked {
+    #[serde(with = "hex32")]
+    pub lock: Hash,
+    pub nmr: Vec<SeatId>,
 }
 
-/// The game as the journal makes it.
-#[derive(Debug, Clone)]
-pub struct Game<R: Ruleset> {
-    pub id: String,
-    pub ruleset: String,
-    pub scenario: String,
-    pub seats: Vec<SeatEntry>,
+/// One committed host onion: the first step it serves, its anchor and its length.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct OnionSegment {
+    pub from_step: u64,
+    #[serde(with = "hex32")]
     pub anchor: Hash,
-    pub onion_len: u64,
-    pub policy: Policy,
-    pub state: R::State,
-    /// The step now open (1-based).
-    pub step: u64,
-    pub opened_at: DateTime<Utc>,
-    pub deadline: Option<DateTime<Utc>>,
-    pub pending: BTreeMap<SeatId, Pending>,
-    /// The lock of the open step once taken (between `Lock` and `Results`).
-    pub locked: Option<(Hash, Vec<SeatId>)>,
-    /// The last revealed onion element (`v_0` = anchor).
-    pub last_reveal: Hash,
-    /// Every onion committed so far: (first step it serves, anchor, length); the first is the
-    /// game's anchor, later ones come from `OnionRenewed`.
-    pub onions: Vec<(u64, Hash, u64)>,
-    pub reminders: Vec<(SeatId, u32)>,
-    pub forfeited: Option<SeatId>,
-    /// Log chain: head after the last applied event, and how many events.
-    pub head: Hash,
-    pub events: u64,
-    /// The last results' roll table (for the results mail).
-    pub last_rolls: Vec<Roll>,
-    pub last_lock: Option<LockInfo>,
-    /// The title of the step the last results resolved (the state has moved on since).
-    pub last_step_title: String,
-    /// Message-IDs of every applied submission: the journal, not `seen.log`, is the authority,
-    /// so a mail re-read after a crash between the two is recognised.
-    pub message_ids: std::collections::BTreeSet<String>,
-    _r: PhantomData<R>,
+    pub len: u64,
 }
 
 /// What a results mail prints so a player can re-derive the dice.
@@ -249,59 +55,218 @@ pub struct LockInfo {
     pub seed: String,
 }
 
-fn hex(h: &Hash) -> String {
-    dice::to_hex(h)
+/// The host's secrets as the engine may use them: `v_k` for a step and, from v2, the salt key.
+/// The shell holds them (the store); the engine only computes with what it is handed.
+pub trait HostSecrets {
+    fn reveal(&self, k: u64) -> Result<Hash, String>;
+    fn salt_key(&self) -> Option<Hash>;
 }
 
-fn err(index: u64, kind: &str, field: &str, detail: impl Into<String>) -> ReplayError {
-    ReplayError {
-        index,
-        kind: kind.to_string(),
-        field: field.to_string(),
-        detail: detail.into(),
+/// Everything the journal establishes, whatever the ruleset.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Book {
+    pub id: String,
+    pub ruleset: String,
+    pub scenario: String,
+    pub protocol: Protocol,
+    pub seats: Vec<SeatEntry>,
+    #[serde(with = "hex32")]
+    pub anchor: Hash,
+    pub onion_len: u64,
+    /// `Z` (v2).
+    #[serde(with = "hex32::opt")]
+    pub salt_commitment: Option<Hash>,
+    /// `z` once the game-ended event published it (v2).
+    #[serde(with = "hex32::opt")]
+    pub salt_key: Option<Hash>,
+    /// `z` handed in by an auditor holding the store (`open_digests`), so every digest is
+    /// checked as it is replayed. Never written to a snapshot.
+    #[serde(skip)]
+    pub auditor_salt_key: Option<SaltKey>,
+    pub policy: Policy,
+    /// The step now open (1-based).
+    pub step: u64,
+    pub opened_at: DateTime<Utc>,
+    pub deadline: Option<DateTime<Utc>>,
+    pub pending: BTreeMap<SeatId, Pending>,
+    pub locked: Option<Locked>,
+    /// The last revealed onion element (`v_0` = anchor).
+    #[serde(with = "hex32")]
+    pub last_reveal: Hash,
+    /// Every onion committed so far; the first is the game's own, later ones `OnionRenewed`.
+    pub onions: Vec<OnionSegment>,
+    pub reminders: Vec<(SeatId, u32)>,
+    /// Seats out of the game under the `forfeit` policy.
+    pub forfeited: Vec<SeatId>,
+    /// True once `GameEnded` is journaled.
+    pub ended: bool,
+    /// The organiser closed the open step: it locks without waiting for silent seats.
+    pub closed_by_gm: bool,
+    /// Log chain: head after the last applied event, and how many events.
+    #[serde(with = "hex32")]
+    pub head: Hash,
+    pub events: u64,
+    /// The last results' roll table (for the results mail).
+    pub last_rolls: Vec<Roll>,
+    pub last_lock: Option<LockInfo>,
+    /// The title of the step the last results resolved (the state has moved on since).
+    pub last_step_title: String,
+    /// Message-IDs of every applied submission: the journal, not `seen.log`, is the authority,
+    /// so a mail re-read after a crash between the two is recognised.
+    pub message_ids: BTreeSet<String>,
+}
+
+impl Book {
+    pub fn seat_ids(&self) -> Vec<SeatId> {
+        self.seats.iter().map(|s| s.seat.clone()).collect()
+    }
+
+    pub fn side_of(&self, seat: &str) -> Option<&str> {
+        self.seats
+            .iter()
+            .find(|s| s.seat == seat)
+            .map(|s| s.side.as_str())
+    }
+
+    /// Steps the newest onion can still serve after the open one.
+    pub fn onion_steps_left(&self) -> u64 {
+        let o = self.onions.last().expect("the game's own onion");
+        (o.from_step + o.len).saturating_sub(self.step + 1)
+    }
+
+    /// The salt of `seat`'s orders in the open step: v1 from `v_k`, v2 from the salt key.
+    pub fn salt(&self, seat: &str, secrets: &dyn HostSecrets) -> Result<Hash, String> {
+        match self.protocol {
+            Protocol::V1 => Ok(dice::salt_v1(&secrets.reveal(self.step)?, seat)),
+            Protocol::V2 => {
+                let z = secrets
+                    .salt_key()
+                    .ok_or("this game's salt key is missing from the store")?;
+                Ok(dice::salt(&self.id, &z, self.step, seat))
+            }
+        }
+    }
+
+    /// The salt key that opens digests now, if any (published, or handed in by an auditor).
+    fn opening_key(&self) -> Option<Hash> {
+        self.salt_key.or(self.auditor_salt_key.map(|SaltKey(z)| z))
+    }
+
+    fn log(&mut self, line: &str) {
+        self.head = dice::log_step(self.protocol, &self.head, line.as_bytes());
+        self.events += 1;
+    }
+
+    fn expect_step(&self, index: u64, kind: &str, step: u64) -> Result<(), ReplayError> {
+        if step != self.step {
+            return Err(err(
+                index,
+                kind,
+                "step",
+                format!("is {step}, but step {} is open", self.step),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The game as the journal makes it: the book and the ruleset's state.
+pub struct Game<R: Ruleset> {
+    pub book: Book,
+    pub state: R::State,
+}
+
+// By hand: a derive would ask the ruleset's marker type to be `Clone` and `Debug` too.
+impl<R: Ruleset> std::fmt::Debug for Game<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Game")
+            .field("book", &self.book)
+            .field("state", &self.state)
+            .finish()
+    }
+}
+
+impl<R: Ruleset> Clone for Game<R> {
+    fn clone(&self) -> Self {
+        Game {
+            book: self.book.clone(),
+            state: self.state.clone(),
+        }
+    }
+}
+
+impl<R: Ruleset> Deref for Game<R> {
+    type Target = Book;
+    fn deref(&self) -> &Book {
+        &self.book
+    }
+}
+
+impl<R: Ruleset> DerefMut for Game<R> {
+    fn deref_mut(&mut self) -> &mut Book {
+        &mut self.book
     }
 }
 
 pub fn state_digest<S: Serialize>(state: &S) -> String {
     let bytes = serde_json::to_vec(state).expect("states always serialise");
-    hex(&Sha256::digest(&bytes).into())
+    dice::to_hex(&Sha256::digest(&bytes).into())
+}
+
+/// What a new game is made of, besides the ruleset: the shell gathers it.
+#[derive(Debug, Clone)]
+pub struct Creation<'a> {
+    pub game: &'a str,
+    pub scenario: &'a str,
+    pub ruleset_toml: &'a str,
+    pub scenario_toml: &'a str,
+    pub seats: &'a [SeatId],
+    pub protocol: Protocol,
+    pub anchor: Hash,
+    pub onion_len: u64,
+    pub salt_commitment: Option<Hash>,
+    pub policy: Policy,
+    pub now: DateTime<Utc>,
 }
 
 impl<R: Ruleset> Game<R> {
-    /// The first event of a game. `anchor` comes from the host onion the store just made.
-    #[allow(clippy::too_many_arguments)]
-    pub fn creation_event(
-        game: &str,
-        scenario: &str,
-        ruleset_toml: &str,
-        scenario_toml: &str,
-        seats: &[SeatId],
-        anchor: &Hash,
-        onion_len: u64,
-        policy: Policy,
-        now: DateTime<Utc>,
-    ) -> Result<Event, String> {
-        if !valid_game_id(game) {
+    /// The first event of a game, after checking everything it is made of.
+    pub fn creation_event(c: &Creation) -> Result<Event, String> {
+        if !valid_game_id(c.game) {
             return Err(format!(
-                "game id `{game}`: use 1–40 characters a–z, 0–9 and `-`, starting with a letter"
+                "game id `{}`: use 1–40 characters a–z, 0–9 and `-`, starting with a letter",
+                c.game
             ));
         }
-        let state = R::setup(ruleset_toml, scenario_toml, seats)?;
-        let sides = R::seats(&state);
+        if let Some(bad) = c.seats.iter().find(|s| !valid_seat_id(s)) {
+            return Err(format!(
+                "seat `{bad}`: use 1–24 characters a–z, 0–9, `_` and `-`, starting with a letter"
+            ));
+        }
+        if c.onion_len == 0 {
+            return Err("onion_len must be at least 1".into());
+        }
+        c.policy.check().map_err(|e| format!("policy: {e}"))?;
+        if c.protocol == Protocol::V2 && c.salt_commitment.is_none() {
+            return Err("a despatch-dice/v2 game needs a salt key commitment".into());
+        }
+        let state = R::setup(c.ruleset_toml, c.scenario_toml, c.seats)?;
         Ok(Event::GameCreated {
-            game: game.to_string(),
+            game: c.game.to_string(),
             ruleset: R::NAME.to_string(),
-            scenario: scenario.to_string(),
-            ruleset_toml: ruleset_toml.to_string(),
-            scenario_toml: scenario_toml.to_string(),
-            seats: sides
+            scenario: c.scenario.to_string(),
+            ruleset_toml: c.ruleset_toml.to_string(),
+            scenario_toml: c.scenario_toml.to_string(),
+            seats: R::seats(&state)
                 .into_iter()
                 .map(|(seat, side)| SeatEntry { seat, side })
                 .collect(),
-            anchor: hex(anchor),
-            onion_len,
-            policy,
-            at: now,
+            anchor: dice::to_hex(&c.anchor),
+            onion_len: c.onion_len,
+            policy: c.policy.clone(),
+            at: c.now,
+            protocol: c.protocol,
+            salt_commitment: c.salt_commitment.as_ref().map(dice::to_hex),
         })
     }
 
@@ -318,6 +283,8 @@ impl<R: Ruleset> Game<R> {
             onion_len,
             policy,
             at,
+            protocol,
+            salt_commitment,
         } = event
         else {
             return Err(err(
@@ -340,73 +307,81 @@ impl<R: Ruleset> Game<R> {
             .map_err(|e| err(0, "game_created", "scenario_toml", e))?;
         let anchor = dice::from_hex(anchor)
             .ok_or_else(|| err(0, "game_created", "anchor", "not 32 bytes of hex"))?;
-        let mut g = Game {
+        let salt_commitment =
+            match salt_commitment {
+                Some(z) => Some(dice::from_hex(z).ok_or_else(|| {
+                    err(0, "game_created", "salt_commitment", "not 32 bytes of hex")
+                })?),
+                None if *protocol == Protocol::V2 => {
+                    return Err(err(
+                        0,
+                        "game_created",
+                        "salt_commitment",
+                        "missing in a v2 game",
+                    ));
+                }
+                None => None,
+            };
+        let mut book = Book {
             id: game.clone(),
             ruleset: ruleset.clone(),
             scenario: scenario.clone(),
+            protocol: *protocol,
             seats: seats.clone(),
             anchor,
             onion_len: *onion_len,
+            salt_commitment,
+            salt_key: None,
+            auditor_salt_key: None,
             policy: policy.clone(),
-            state,
             step: 1,
             opened_at: *at,
             deadline: None,
             pending: BTreeMap::new(),
             locked: None,
             last_reveal: anchor,
-            onions: vec![(1, anchor, *onion_len)],
+            onions: vec![OnionSegment {
+                from_step: 1,
+                anchor,
+                len: *onion_len,
+            }],
             reminders: Vec::new(),
-            forfeited: None,
-            head: dice::log_step(&dice::log_genesis(), line.as_bytes()),
-            events: 1,
+            forfeited: Vec::new(),
+            ended: false,
+            closed_by_gm: false,
+            head: dice::log_genesis(*protocol),
+            events: 0,
             last_rolls: Vec::new(),
             last_lock: None,
             last_step_title: String::new(),
-            message_ids: Default::default(),
-            _r: PhantomData,
+            message_ids: BTreeSet::new(),
         };
-        g.deadline = g.compute_deadline();
+        book.log(line);
+        let mut g = Game { book, state };
+        g.book.deadline = g.compute_deadline();
         Ok(g)
     }
 
-    /// Steps the newest onion can still serve after the open one.
-    pub fn onion_steps_left(&self) -> u64 {
-        let (from, _, len) = *self.onions.last().expect("the game's own onion");
-        (from + len).saturating_sub(self.step + 1)
-    }
-
-    pub fn seat_ids(&self) -> Vec<SeatId> {
-        self.seats.iter().map(|s| s.seat.clone()).collect()
+    /// Hands in the salt key from the store, so replay checks every digest as it goes (v2).
+    /// `Err` if it does not match the game's commitment.
+    pub fn open_digests(&mut self, z: Hash) -> Result<(), String> {
+        if self.protocol != Protocol::V2 {
+            return Ok(());
+        }
+        if self.salt_commitment != Some(dice::salt_key_commitment(&self.id, &z)) {
+            return Err("the stored salt key does not match the game's commitment Z".into());
+        }
+        self.book.auditor_salt_key = Some(SaltKey(z));
+        Ok(())
     }
 
     pub fn spec(&self) -> StepSpec {
         R::step(&self.state)
     }
 
-    pub fn outcome(&self) -> Option<Outcome> {
-        if let Some(seat) = &self.forfeited {
-            let winners = self
-                .seats
-                .iter()
-                .filter(|s| &s.seat != seat)
-                .map(|s| s.side.clone())
-                .collect();
-            return Some(Outcome {
-                winners,
-                summary: format!("{seat} forfeited the game."),
-            });
-        }
-        R::outcome(&self.state)
-    }
-
-    pub fn is_over(&self) -> bool {
-        self.outcome().is_some()
-    }
-
-    fn compute_deadline(&self) -> Option<DateTime<Utc>> {
-        let spec = self.spec();
-        let hours = spec
+    pub(crate) fn compute_deadline(&self) -> Option<DateTime<Utc>> {
+        let hours = self
+            .spec()
             .prompts
             .iter()
             .map(|p| {
@@ -417,116 +392,11 @@ impl<R: Ruleset> Game<R> {
                     .unwrap_or(self.policy.step_hours)
             })
             .max()?;
-        Some(self.opened_at + Duration::hours(hours as i64))
+        self.opened_at
+            .checked_add_signed(Duration::hours(hours as i64))
     }
 
-    /// Seats whose required prompt is still unanswered.
-    pub fn waiting_for(&self) -> Vec<SeatId> {
-        self.spec()
-            .prompts
-            .iter()
-            .filter(|p| p.required && !self.pending.contains_key(&p.seat))
-            .map(|p| p.seat.clone())
-            .collect()
-    }
-
-    /// True when the open step can be locked now (every required prompt answered).
-    pub fn ready_to_lock(&self) -> bool {
-        !self.is_over() && self.locked.is_none() && self.waiting_for().is_empty()
-    }
-
-    pub fn is_prompted(&self, seat: &str) -> bool {
-        self.spec().prompts.iter().any(|p| p.seat == seat)
-    }
-
-    /// Checks one seat's orders for the open step. `v_k` is this step's onion element (for the salt).
-    pub fn submission_event(
-        &self,
-        seat: &str,
-        text: &str,
-        v_k: &Hash,
-        message_id: &str,
-        now: DateTime<Utc>,
-    ) -> Result<Event, Vec<Rejected>> {
-        if self.is_over() {
-            return Err(vec![Rejected {
-                line: 0,
-                text: String::new(),
-                reason: "the game is over".into(),
-                hint: None,
-            }]);
-        }
-        if !self.is_prompted(seat) {
-            return Err(vec![Rejected {
-                line: 0,
-                text: String::new(),
-                reason: format!("no orders are asked of {seat} in this step"),
-                hint: Some(format!("this step: {}", self.spec().title)),
-            }]);
-        }
-        let (orders, ignored) = match R::parse(&self.state, seat, text) {
-            Ok(o) => (o, Vec::new()),
-            Err(problems) => match sign_off(text, &problems) {
-                Some((cleaned, ignored)) => match R::parse(&self.state, seat, &cleaned) {
-                    Ok(o) => (o, ignored),
-                    Err(_) => return Err(problems),
-                },
-                None => return Err(problems),
-            },
-        };
-        let canonical = R::canonical(&orders);
-        let salt = dice::salt(v_k, seat);
-        let d = dice::orders_digest(&self.id, self.step, seat, &salt, &canonical);
-        Ok(Event::Submission {
-            step: self.step,
-            seat: seat.to_string(),
-            digest: hex(&d),
-            orders: canonical,
-            message_id: message_id.to_string(),
-            ignored,
-            at: now,
-        })
-    }
-
-    /// The lock's inputs for the open step: seat digests in seat order, NMR seats, `L_k`.
-    fn lock_parts(&self) -> (Vec<LockEntry>, Vec<SeatId>, Hash) {
-        let entries: Vec<(String, Option<Hash>)> = self
-            .seats
-            .iter()
-            .map(|s| (s.seat.clone(), self.pending.get(&s.seat).map(|p| p.digest)))
-            .collect();
-        let nmr = self
-            .spec()
-            .prompts
-            .iter()
-            .map(|p| p.seat.clone())
-            .filter(|s| !self.pending.contains_key(s))
-            .collect();
-        let lock = dice::lock(&self.id, self.step, &self.head, &entries);
-        let seats = entries
-            .iter()
-            .map(|(seat, d)| LockEntry {
-                seat: seat.clone(),
-                digest: d.map(|d| hex(&d)).unwrap_or_default(),
-            })
-            .collect();
-        (seats, nmr, lock)
-    }
-
-    /// The lock of the open step; seats not in `pending` are NMR.
-    pub fn lock_event(&self, now: DateTime<Utc>) -> Event {
-        let (seats, nmr, lock) = self.lock_parts();
-        Event::Lock {
-            step: self.step,
-            log_head: hex(&self.head),
-            seats,
-            nmr,
-            lock: hex(&lock),
-            at: now,
-        }
-    }
-
-    fn submissions(
+    pub(crate) fn submissions(
         &self,
         nmr: &[SeatId],
     ) -> Result<BTreeMap<SeatId, Submitted<R::Orders>>, String> {
@@ -541,59 +411,14 @@ impl<R: Ruleset> Game<R> {
             subs.insert(seat.clone(), Submitted::Orders(orders));
         }
         for seat in nmr {
-            subs.insert(seat.clone(), Submitted::Nmr(self.policy.on_silence));
+            let silence = if self.forfeited.contains(seat) {
+                Silence::Forfeit
+            } else {
+                self.policy.on_silence
+            };
+            subs.insert(seat.clone(), Submitted::Nmr(silence));
         }
         Ok(subs)
-    }
-
-    /// Resolves the locked step with `v_k` and returns the results event (not yet applied).
-    pub fn results_event(&self, v_k: &Hash, now: DateTime<Utc>) -> Result<Event, String> {
-        let (lock, nmr) = self.locked.as_ref().ok_or("the step is not locked")?;
-        let seed = dice::seed(lock, v_k, &[]);
-        let mut dice = Dice::new(seed);
-        let subs = self.submissions(nmr)?;
-        let next = R::resolve(&self.state, &subs, &mut dice);
-        Ok(Event::Results {
-            step: self.step,
-            reveal: hex(v_k),
-            seed: hex(&seed),
-            rolls: dice.into_table(),
-            state_digest: state_digest(&next),
-            at: now,
-        })
-    }
-
-    /// Reminders and deadlines due at `now`.
-    pub fn due(&self, now: DateTime<Utc>) -> Vec<Due> {
-        let Some(deadline) = self.deadline else {
-            return vec![];
-        };
-        if self.is_over() || self.locked.is_some() {
-            return vec![];
-        }
-        let waiting = self.waiting_for();
-        let mut out = Vec::new();
-        if now >= deadline + Duration::hours(self.policy.grace_hours as i64) {
-            if !waiting.is_empty() {
-                out.push(Due::Deadline { silent: waiting });
-            }
-            return out;
-        }
-        for seat in &waiting {
-            // Only the most urgent reminder not yet sent, so a late daemon sends one, not several.
-            let mut hours: Vec<u32> = self.policy.reminder_hours.clone();
-            hours.sort_unstable();
-            if let Some(h) = hours.into_iter().find(|h| {
-                now >= deadline - Duration::hours(*h as i64)
-                    && !self.reminders.iter().any(|(s, x)| s == seat && x <= h)
-            }) {
-                out.push(Due::Reminder {
-                    seat: seat.clone(),
-                    hours_left: h,
-                });
-            }
-        }
-        out
     }
 
     /// Applies one journal event, checking everything the dice protocol promises.
@@ -634,8 +459,21 @@ impl<R: Ruleset> Game<R> {
                 })?;
                 let d = dice::from_hex(digest)
                     .ok_or_else(|| err(index, kind, "digest", "not 32 bytes of hex"))?;
-                self.message_ids.insert(message_id.clone());
-                self.pending.insert(
+                if let Some(z) = self.opening_key() {
+                    let salt = dice::salt(&self.id, &z, *step, seat);
+                    let again =
+                        dice::orders_digest(self.protocol, &self.id, *step, seat, &salt, orders);
+                    if again != d {
+                        return Err(err(
+                            index,
+                            kind,
+                            "digest",
+                            format!("{seat}'s orders do not open this digest with the salt key"),
+                        ));
+                    }
+                }
+                self.book.message_ids.insert(message_id.clone());
+                self.book.pending.insert(
                     seat.clone(),
                     Pending {
                         orders: orders.clone(),
@@ -654,7 +492,7 @@ impl<R: Ruleset> Game<R> {
                 ..
             } => {
                 self.expect_step(index, kind, *step)?;
-                if log_head != &hex(&self.head) {
+                if log_head != &dice::to_hex(&self.head) {
                     return Err(err(
                         index,
                         kind,
@@ -662,8 +500,9 @@ impl<R: Ruleset> Game<R> {
                         "is not the log head before the lock",
                     ));
                 }
-                let (exp_seats, exp_nmr, exp_lock) = self.lock_parts();
-                let exp_lock = hex(&exp_lock);
+                let (exp_seats, exp_nmr, exp_lock) =
+                    super::decide::lock_parts(&self.book, &self.spec());
+                let exp_lock = dice::to_hex(&exp_lock);
                 if seats != &exp_seats {
                     return Err(err(
                         index,
@@ -689,8 +528,11 @@ impl<R: Ruleset> Game<R> {
                     ));
                 }
                 let l = dice::from_hex(lock).expect("checked equal to a hex hash");
-                self.locked = Some((l, nmr.clone()));
-                self.last_lock = Some(LockInfo {
+                self.book.locked = Some(Locked {
+                    lock: l,
+                    nmr: nmr.clone(),
+                });
+                self.book.last_lock = Some(LockInfo {
                     step: *step,
                     log_head: log_head.clone(),
                     seats: seats.clone(),
@@ -706,99 +548,7 @@ impl<R: Ruleset> Game<R> {
                 rolls,
                 state_digest: digest,
                 at,
-            } => {
-                self.expect_step(index, kind, *step)?;
-                let (lock, nmr) = self
-                    .locked
-                    .clone()
-                    .ok_or_else(|| err(index, kind, "step", "results without a lock"))?;
-                let v = dice::from_hex(reveal)
-                    .ok_or_else(|| err(index, kind, "reveal", "not 32 bytes of hex"))?;
-                // The first step of a renewed onion hashes to that onion's anchor.
-                let previous = match self.onions.iter().rev().find(|(from, _, _)| *from <= *step) {
-                    Some((from, anchor, _)) if from == step => *anchor,
-                    _ => self.last_reveal,
-                };
-                if !dice::check_reveal(&self.id, &previous, &v) {
-                    return Err(err(
-                        index,
-                        kind,
-                        "reveal",
-                        format!("v_{step} does not hash to v_{}", step - 1),
-                    ));
-                }
-                // The salts of accepted submissions depend on v_k: now every digest can be opened.
-                for (seat, p) in &self.pending {
-                    let d = dice::orders_digest(
-                        &self.id,
-                        *step,
-                        seat,
-                        &dice::salt(&v, seat),
-                        &p.orders,
-                    );
-                    if d != p.digest {
-                        return Err(err(
-                            index,
-                            kind,
-                            "reveal",
-                            format!("the digest of {seat}'s orders does not open with v_{step}"),
-                        ));
-                    }
-                }
-                let s = dice::seed(&lock, &v, &[]);
-                if seed != &hex(&s) {
-                    return Err(err(
-                        index,
-                        kind,
-                        "seed",
-                        format!("S_k should be {}", hex(&s)),
-                    ));
-                }
-                if let Err((j, why)) = dice::check_table(&s, rolls) {
-                    return Err(err(index, kind, &format!("rolls[{j}]"), why));
-                }
-                let mut dice = Dice::new(s);
-                let subs = self
-                    .submissions(&nmr)
-                    .map_err(|e| err(index, kind, "orders", e))?;
-                let next = R::resolve(&self.state, &subs, &mut dice);
-                if dice.table() != rolls.as_slice() {
-                    let j = dice
-                        .table()
-                        .iter()
-                        .zip(rolls.iter())
-                        .position(|(a, b)| a != b)
-                        .unwrap_or(dice.table().len().min(rolls.len()));
-                    return Err(err(
-                        index,
-                        kind,
-                        &format!("rolls[{j}]"),
-                        "the engine's replay asks for other rolls (labels, faces or count)",
-                    ));
-                }
-                if digest != &state_digest(&next) {
-                    return Err(err(
-                        index,
-                        kind,
-                        "state_digest",
-                        "the replayed state differs",
-                    ));
-                }
-                if let Some(info) = self.last_lock.as_mut() {
-                    info.reveal = reveal.clone();
-                    info.seed = seed.clone();
-                }
-                self.last_step_title = self.spec().title;
-                self.state = next;
-                self.last_rolls = rolls.clone();
-                self.last_reveal = v;
-                self.step += 1;
-                self.pending.clear();
-                self.locked = None;
-                self.reminders.clear();
-                self.opened_at = *at;
-                self.deadline = self.compute_deadline();
-            }
+            } => self.apply_results(index, *step, reveal, seed, rolls, digest, *at)?,
             Event::Reminder {
                 step,
                 seat,
@@ -806,15 +556,26 @@ impl<R: Ruleset> Game<R> {
                 ..
             } => {
                 self.expect_step(index, kind, *step)?;
-                self.reminders.push((seat.clone(), *hours_left));
+                self.book.reminders.push((seat.clone(), *hours_left));
             }
             Event::DeadlineChanged { step, deadline, .. } => {
                 self.expect_step(index, kind, *step)?;
-                self.deadline = Some(*deadline);
+                self.book.deadline = Some(*deadline);
             }
             Event::Forfeit { step, seat, .. } => {
                 self.expect_step(index, kind, *step)?;
-                self.forfeited = Some(seat.clone());
+                if !self.seats.iter().any(|s| &s.seat == seat) {
+                    return Err(err(index, kind, "seat", format!("unknown seat `{seat}`")));
+                }
+                if self.forfeited.contains(seat) {
+                    return Err(err(
+                        index,
+                        kind,
+                        "seat",
+                        format!("{seat} has already forfeited"),
+                    ));
+                }
+                self.book.forfeited.push(seat.clone());
             }
             Event::OnionRenewed {
                 from_step,
@@ -822,9 +583,9 @@ impl<R: Ruleset> Game<R> {
                 onion_len,
                 ..
             } => {
-                let (from, _, len) = *self.onions.last().expect("the game's own onion");
+                let o = *self.onions.last().expect("the game's own onion");
                 // The new onion must take over before the old one runs dry, and not in the past.
-                if *from_step < self.step || *from_step > from + len {
+                if *from_step < self.step || *from_step > o.from_step + o.len {
                     return Err(err(
                         index,
                         kind,
@@ -832,93 +593,169 @@ impl<R: Ruleset> Game<R> {
                         format!(
                             "{from_step} is outside steps {}..={} the current onion can still bridge",
                             self.step,
-                            from + len
+                            o.from_step + o.len
                         ),
                     ));
                 }
                 let a = dice::from_hex(anchor)
                     .ok_or_else(|| err(index, kind, "anchor", "not 32 bytes of hex"))?;
-                self.onions.push((*from_step, a, *onion_len));
+                self.book.onions.push(OnionSegment {
+                    from_step: *from_step,
+                    anchor: a,
+                    len: *onion_len,
+                });
             }
             Event::GmAction { step, action, .. } => {
                 self.expect_step(index, kind, *step)?;
-                if let GmKind::ReplaceSeat { seat } = action
-                    && !self.seats.iter().any(|s| &s.seat == seat)
-                {
-                    return Err(err(index, kind, "action", format!("unknown seat `{seat}`")));
+                match action {
+                    GmKind::ReplaceSeat { seat } if !self.seats.iter().any(|s| &s.seat == seat) => {
+                        return Err(err(index, kind, "action", format!("unknown seat `{seat}`")));
+                    }
+                    GmKind::ReplaceSeat { .. } => {}
+                    GmKind::CloseStep => self.book.closed_by_gm = true,
                 }
             }
+            Event::GameEnded { step, salt_key, .. } => {
+                self.expect_step(index, kind, *step)?;
+                if self.ended {
+                    return Err(err(index, kind, "type", "the game has already ended"));
+                }
+                if self.outcome_now().is_none() {
+                    return Err(err(index, kind, "type", "the game is not over"));
+                }
+                match (self.protocol, salt_key) {
+                    (Protocol::V2, Some(z)) => {
+                        let z = dice::from_hex(z)
+                            .ok_or_else(|| err(index, kind, "salt_key", "not 32 bytes of hex"))?;
+                        if self.salt_commitment != Some(dice::salt_key_commitment(&self.id, &z)) {
+                            return Err(err(
+                                index,
+                                kind,
+                                "salt_key",
+                                "does not hash to the commitment Z of the game's first event",
+                            ));
+                        }
+                        self.book.salt_key = Some(z);
+                    }
+                    (Protocol::V2, None) => {
+                        return Err(err(
+                            index,
+                            kind,
+                            "salt_key",
+                            "a v2 game publishes its salt key",
+                        ));
+                    }
+                    (Protocol::V1, _) => {}
+                }
+                self.book.ended = true;
+            }
         }
-        self.head = dice::log_step(&self.head, line.as_bytes());
-        self.events += 1;
+        self.book.log(line);
         Ok(())
     }
 
-    fn expect_step(&self, index: u64, kind: &str, step: u64) -> Result<(), ReplayError> {
-        if step != self.step {
+    #[allow(clippy::too_many_arguments)]
+    fn apply_results(
+        &mut self,
+        index: u64,
+        step: u64,
+        reveal: &str,
+        seed: &str,
+        rolls: &[Roll],
+        digest: &str,
+        at: DateTime<Utc>,
+    ) -> Result<(), ReplayError> {
+        let kind = "results";
+        self.expect_step(index, kind, step)?;
+        let Locked { lock, nmr } = self
+            .locked
+            .clone()
+            .ok_or_else(|| err(index, kind, "step", "results without a lock"))?;
+        let v = dice::from_hex(reveal)
+            .ok_or_else(|| err(index, kind, "reveal", "not 32 bytes of hex"))?;
+        // The first step of a renewed onion hashes to that onion's anchor.
+        let previous = match self.onions.iter().rev().find(|o| o.from_step <= step) {
+            Some(o) if o.from_step == step => o.anchor,
+            _ => self.last_reveal,
+        };
+        if !dice::check_reveal(self.protocol, &self.id, &previous, &v) {
             return Err(err(
                 index,
                 kind,
-                "step",
-                format!("is {step}, but step {} is open", self.step),
+                "reveal",
+                format!("v_{step} does not hash to v_{}", step - 1),
             ));
         }
+        // v1: the salts of accepted submissions came from v_k, so every digest opens now.
+        if self.protocol == Protocol::V1 {
+            for (seat, p) in &self.pending {
+                let salt = dice::salt_v1(&v, seat);
+                let d = dice::orders_digest(self.protocol, &self.id, step, seat, &salt, &p.orders);
+                if d != p.digest {
+                    return Err(err(
+                        index,
+                        kind,
+                        "reveal",
+                        format!("the digest of {seat}'s orders does not open with v_{step}"),
+                    ));
+                }
+            }
+        }
+        let s = dice::seed(self.protocol, &lock, &v, &[]);
+        if seed != dice::to_hex(&s) {
+            return Err(err(
+                index,
+                kind,
+                "seed",
+                format!("S_k should be {}", dice::to_hex(&s)),
+            ));
+        }
+        if let Err((j, why)) = dice::check_table(&s, rolls) {
+            return Err(err(index, kind, &format!("rolls[{j}]"), why));
+        }
+        let mut dice = Dice::new(s);
+        let subs = self
+            .submissions(&nmr)
+            .map_err(|e| err(index, kind, "orders", e))?;
+        let next = R::resolve(&self.state, &subs, &mut dice);
+        if dice.table() != rolls {
+            let j = dice
+                .table()
+                .iter()
+                .zip(rolls.iter())
+                .position(|(a, b)| a != b)
+                .unwrap_or(dice.table().len().min(rolls.len()));
+            return Err(err(
+                index,
+                kind,
+                &format!("rolls[{j}]"),
+                "the engine's replay asks for other rolls (labels, faces or count)",
+            ));
+        }
+        if digest != state_digest(&next) {
+            return Err(err(
+                index,
+                kind,
+                "state_digest",
+                "the replayed state differs",
+            ));
+        }
+        if let Some(info) = self.book.last_lock.as_mut() {
+            info.reveal = reveal.to_string();
+            info.seed = seed.to_string();
+        }
+        self.book.last_step_title = self.spec().title;
+        self.state = next;
+        let b = &mut self.book;
+        b.last_rolls = rolls.to_vec();
+        b.last_reveal = v;
+        b.step += 1;
+        b.pending.clear();
+        b.locked = None;
+        b.reminders.clear();
+        b.closed_by_gm = false;
+        b.opened_at = at;
+        self.book.deadline = self.compute_deadline();
         Ok(())
     }
-}
-
-/// A sign-off written without the `-- ` separator ("Regards," / "Wilhelm") makes the trailing
-/// lines bad orders. When the only bad lines are such a short closing block — at most 3 lines
-/// of at most 5 words, no digits, and nothing the ruleset could suggest instead — they are
-/// blanked (keeping line numbers) and returned, so the mail is not refused for its courtesy.
-/// A mistyped last order still fails: it has digits, a hint, or good orders below it.
-fn sign_off(text: &str, problems: &[Rejected]) -> Option<(String, Vec<String>)> {
-    let lines: Vec<&str> = text.lines().collect();
-    let non_empty: Vec<usize> = (0..lines.len())
-        .filter(|i| !lines[*i].trim().is_empty())
-        .collect();
-    let bad: Vec<usize> = problems.iter().map(|p| p.line).collect();
-    if bad.is_empty() || bad.contains(&0) || problems.iter().any(|p| p.hint.is_some()) {
-        return None;
-    }
-    // The bad lines must be exactly the last non-empty lines.
-    let tail: Vec<usize> = non_empty
-        .iter()
-        .rev()
-        .take(bad.len())
-        .map(|i| i + 1)
-        .collect();
-    let mut sorted = bad.clone();
-    sorted.sort_unstable();
-    sorted.dedup();
-    let mut tail_sorted = tail.clone();
-    tail_sorted.sort_unstable();
-    if sorted != tail_sorted || sorted.len() > 3 || sorted.len() >= non_empty.len() {
-        return None;
-    }
-    let closing: Vec<String> = sorted
-        .iter()
-        .map(|n| lines[n - 1].trim().to_string())
-        .collect();
-    if closing
-        .iter()
-        .any(|l| l.split_whitespace().count() > 5 || l.chars().any(|c| c.is_ascii_digit()))
-    {
-        return None;
-    }
-    let cleaned: Vec<&str> = lines
-        .iter()
-        .enumerate()
-        .map(|(i, l)| if sorted.contains(&(i + 1)) { "" } else { *l })
-        .collect();
-    Some((cleaned.join("\n"), closing))
-}
-
-pub fn valid_game_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= 40
-        && id.starts_with(|c: char| c.is_ascii_lowercase())
-        && id
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }

@@ -1,10 +1,19 @@
-//! Game-agnostic turn manager: seats, steps, prompts, deadlines and silence policies.
-//! Pure: time comes in as a value, dice come in as a `Dice` handle; no I/O here.
+//! Game-agnostic turn manager: seats, steps, prompts, deadlines, silence, the organiser's acts,
+//! and the registry of rulesets. Pure: time comes in as a value, dice and secrets as values;
+//! no I/O here. The shell appends the events these functions return.
 
+pub mod decide;
+pub mod event;
+pub mod game;
+pub mod play;
+pub mod registry;
 pub mod ruleset;
 pub mod scene;
+mod signoff;
 
-pub use ruleset::*;
-pub mod game;
-
+pub use decide::GmError;
+pub use event::*;
 pub use game::*;
+pub use play::Play;
+pub use registry::{Entry, Registry, UnknownRuleset, replay};
+pub use ruleset::*;

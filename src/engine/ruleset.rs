@@ -145,10 +145,10 @@ pub enum Submitted<O> {
 }
 
 /// One ruleset. All functions are pure.
-pub trait Ruleset {
+pub trait Ruleset: 'static {
     /// Folder name under `games/` and `src/rulesets/` (`naval-rjw`).
     const NAME: &'static str;
-    type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
+    type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     type Orders: Clone + Debug;
 
     /// Builds the opening state from the ruleset data and scenario texts (TOML) and the seat ids
@@ -184,8 +184,11 @@ pub trait Ruleset {
     /// `Some` once the game is over.
     fn outcome(state: &Self::State) -> Option<Outcome>;
 
-    /// The order reference (the ruleset README) for `HELP` mails and the welcome mail.
-    fn order_reference() -> &'static str;
+    /// Words that begin an order (the grammar kit's keyword table), so a closing line that
+    /// starts with one is never mistaken for a sign-off.
+    fn order_keywords() -> Vec<&'static str> {
+        Vec::new()
+    }
 
     /// A legal set of orders for `seat` in the current step, chosen by `choice` (deterministic).
     /// Used by the demo's scripted players and by random-play tests; must never be rejected by `parse`.

@@ -192,9 +192,7 @@ pub fn is_game_id(s: &str) -> bool {
 }
 
 pub fn is_seat_id(s: &str) -> bool {
-    !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    crate::engine::valid_seat_id(s)
 }
 
 pub fn is_token(s: &str) -> bool {

@@ -1,7 +1,9 @@
-//! Mail transports and MIME: Maildir in and out, parsing inbound mail, building outbound mail.
-//! Only `maildir` touches the disk; parsing and building are pure and know nothing of games'
-//! rules, seats' secrets or the store.
+//! Mail: transports (Maildir, IMAP, SMTP), MIME intake, composition and building. Only the
+//! transports touch the outside world; intake, addresses, composition and building are pure
+//! and know nothing of games' rules.
 
+pub mod address;
+pub mod compose;
 pub mod imap;
 pub mod inbound;
 pub mod maildir;

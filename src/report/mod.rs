@@ -109,6 +109,19 @@ pub struct ResultsCtx<'a> {
     pub deadline: Option<String>,
     pub waiting: Vec<String>,
     pub dice: DiceSection,
+    /// The dice protocol's name (`despatch-dice/v2`).
+    pub protocol: &'a str,
+}
+
+/// A moment as a seat reads it: in its time zone (an IANA name; UTC if unknown).
+pub fn fmt_time(t: chrono::DateTime<chrono::Utc>, tz: &str) -> String {
+    match tz.parse::<chrono_tz::Tz>() {
+        Ok(z) => t
+            .with_timezone(&z)
+            .format("%A %-d %B %Y, %H:%M %Z")
+            .to_string(),
+        Err(_) => t.format("%A %-d %B %Y, %H:%M UTC").to_string(),
+    }
 }
 
 pub const DIGEST_PREFIX: &str = "Mail-Digest: sha256:";

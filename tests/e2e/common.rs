@@ -14,15 +14,41 @@ use mail_parser::MessageParser;
 pub static SERIAL: Mutex<()> = Mutex::new(());
 pub const DOMAIN: &str = "despatch.test";
 
-pub fn enabled() -> bool {
-    if std::env::var("DESPATCH_E2E").is_ok_and(|v| v == "1") {
-        return true;
+/// Whether the real-server tier runs here: with the servers (DESPATCH_E2E=1), it runs; without
+/// them on a developer's machine it says SKIPPED; without them in CI (CI set) it fails, so a CI
+/// run can never pass while this tier silently did nothing.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Tier {
+    Run,
+    Skip(String),
+    Fail(String),
+}
+
+pub fn tier(e2e: Option<&str>, ci: Option<&str>) -> Tier {
+    if e2e == Some("1") {
+        return Tier::Run;
     }
-    eprintln!(
-        "SKIPPED: the real-server tests need Dovecot and Postfix: run `sudo tests/e2e/servers.sh setup` \
-         and set DESPATCH_E2E=1 (.ci/run does both)"
-    );
-    false
+    let why = "the real-server tests need Dovecot and Postfix: run `sudo tests/e2e/servers.sh setup` \
+               and set DESPATCH_E2E=1 (tests/run.sh and .ci/run do both)";
+    match ci.map(str::trim) {
+        Some(v) if !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false") => {
+            Tier::Fail(format!("CI is set but the mail servers are not: {why}"))
+        }
+        _ => Tier::Skip(why.to_string()),
+    }
+}
+
+pub fn enabled() -> bool {
+    let e2e = std::env::var("DESPATCH_E2E").ok();
+    let ci = std::env::var("CI").ok();
+    match tier(e2e.as_deref(), ci.as_deref()) {
+        Tier::Run => true,
+        Tier::Skip(why) => {
+            eprintln!("SKIPPED: {why}");
+            false
+        }
+        Tier::Fail(why) => panic!("{why}"),
+    }
 }
 
 pub fn root() -> PathBuf {

@@ -22,9 +22,6 @@ use crate::engine::{
 
 use state::{GkState, Orders, Phase};
 
-/// The order reference players get (welcome and HELP mails).
-pub const ORDER_REFERENCE: &str = include_str!("../../../games/gear-krieg/README.md");
-
 /// The Gear Krieg ruleset as the engine sees it.
 pub struct GearKrieg;
 
@@ -182,10 +179,6 @@ impl Ruleset for GearKrieg {
 
     fn outcome(state: &GkState) -> Option<Outcome> {
         state.outcome.clone()
-    }
-
-    fn order_reference() -> &'static str {
-        ORDER_REFERENCE
     }
 
     fn sample_orders(state: &GkState, seat: &str, choice: u64) -> String {

@@ -23,9 +23,6 @@ use crate::engine::{
 
 use state::{FireOrder, NavalState, Order, Orders, Phase};
 
-/// The order reference players get (welcome and HELP mails).
-pub const ORDER_REFERENCE: &str = include_str!("../../../games/naval-rjw/README.md");
-
 /// The naval ruleset as the engine sees it.
 pub struct NavalRjw;
 
@@ -361,10 +358,6 @@ impl Ruleset for NavalRjw {
 
     fn outcome(state: &NavalState) -> Option<Outcome> {
         state.outcome.clone()
-    }
-
-    fn order_reference() -> &'static str {
-        ORDER_REFERENCE
     }
 
     fn sample_orders(state: &NavalState, seat: &str, choice: u64) -> String {

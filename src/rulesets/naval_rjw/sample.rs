@@ -105,6 +105,8 @@ fn legalise(state: &NavalState, seat: &str, mut lines: Vec<String>) -> String {
     for _ in 0..12 {
         let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
         match orders::parse(state, seat, &text) {
+            // A mail with nothing in it is not a submission: an empty plan is sent as PASS.
+            Ok(o) if o.is_empty() => return "PASS\n".to_string(),
             Ok(o) => return orders::print(&o),
             Err(bad) => {
                 let drop: Vec<usize> = bad.iter().map(|r| r.line).collect();

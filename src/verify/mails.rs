@@ -1,144 +1,14 @@
-//! `despatch verify`: re-derives everything a game's dice promise, from a game store or from a
-//! folder of the mails one player received. Reads files only; changes nothing.
+//! Verifying a folder of the mails one player received: every seal and part digest, every
+//! lock, seed and roll, and the chain of reveals back to the anchor of the welcome mail.
 
 use std::path::{Path, PathBuf};
 
 use mail_parser::MessageParser;
 
-use crate::dice::{self, Faces, Hash, Roll};
-use crate::engine::Ruleset;
+use crate::dice::{self, Faces, Hash, Protocol, Roll};
 use crate::report;
-use crate::store::{GameStore, replay};
 
-/// A finding: where, and what is wrong. Empty list = verified.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    pub place: String,
-    pub field: String,
-    pub detail: String,
-}
-
-impl std::fmt::Display for Finding {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}, field `{}`: {}", self.place, self.field, self.detail)
-    }
-}
-
-/// What was checked, for the report printed on success.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Checked {
-    pub events: u64,
-    pub steps: u64,
-    pub rolls: u64,
-    pub mails: u64,
-}
-
-fn finding(
-    place: impl Into<String>,
-    field: impl Into<String>,
-    detail: impl Into<String>,
-) -> Finding {
-    Finding {
-        place: place.into(),
-        field: field.into(),
-        detail: detail.into(),
-    }
-}
-
-/// Verifies a game store directory (journal, heads, snapshot, secret, sent mail).
-pub fn verify_store<R: Ruleset>(store: &GameStore) -> (Checked, Vec<Finding>) {
-    let mut out = Vec::new();
-    let mut checked = Checked::default();
-    let journal = match store.read_journal() {
-        Ok(j) => j,
-        Err(e) => return (checked, vec![finding("journal", "file", e.to_string())]),
-    };
-    // The heads recorded at append time pin down the first line whose bytes changed, even
-    // after the last lock, where no later event would notice.
-    if let Ok(recorded) = store.recorded_heads() {
-        let mut head = dice::log_genesis();
-        for (i, line) in journal.lines.iter().enumerate() {
-            head = dice::log_step(&head, line.as_bytes());
-            if let Some((_, h)) = recorded.iter().find(|(j, _)| *j == i as u64)
-                && *h != dice::to_hex(&head)
-            {
-                let kind = serde_json::from_str::<serde_json::Value>(line)
-                    .ok()
-                    .and_then(|v| v["type"].as_str().map(str::to_string))
-                    .unwrap_or_else(|| "?".into());
-                out.push(finding(
-                    format!("event {i} ({kind})"),
-                    "bytes",
-                    "the line's log head differs from the one recorded when it was appended",
-                ));
-                break;
-            }
-        }
-    }
-    let game = match replay::<R>(&journal.lines) {
-        Ok(g) => g,
-        Err(e) => {
-            out.push(finding(
-                format!("event {} ({})", e.index, e.kind),
-                e.field,
-                e.detail,
-            ));
-            return (checked, out);
-        }
-    };
-    checked.events = game.events;
-    checked.steps = game.step - 1;
-    for line in &journal.lines {
-        if let Ok(crate::engine::Event::Results { rolls, .. }) = serde_json::from_str(line) {
-            checked.rolls += rolls.len() as u64;
-        }
-    }
-    if let Ok(onions) = store.onions() {
-        for (from, anchor, _) in &game.onions {
-            let matches = onions
-                .segments
-                .iter()
-                .any(|(f, o)| f == from && &o.anchor() == anchor);
-            if !matches {
-                out.push(finding(
-                    "host.secret",
-                    "c0",
-                    format!("no stored secret hashes to the anchor that serves from step {from}"),
-                ));
-            }
-        }
-    }
-    match store.read_snapshot() {
-        Ok(Some(snap)) => {
-            let state = serde_json::to_value(&game.state).unwrap_or_default();
-            if snap["state"] != state {
-                out.push(finding(
-                    "snapshot.json",
-                    "state",
-                    "differs from the state the journal replays to",
-                ));
-            }
-            if snap["head"] != dice::to_hex(&game.head) {
-                out.push(finding(
-                    "snapshot.json",
-                    "head",
-                    "differs from the journal's log head",
-                ));
-            }
-        }
-        Ok(None) => {}
-        Err(e) => out.push(finding("snapshot.json", "file", e.to_string())),
-    }
-    if let Ok(sent) = store.sent() {
-        for p in sent {
-            checked.mails += 1;
-            if let Err(e) = check_mail_file(&p) {
-                out.push(e);
-            }
-        }
-    }
-    (checked, out)
-}
+use super::{Checked, Finding, finding};
 
 fn mail_text(bytes: &[u8]) -> Option<(String, String)> {
     let msg = MessageParser::default().parse(bytes)?;
@@ -146,7 +16,7 @@ fn mail_text(bytes: &[u8]) -> Option<(String, String)> {
     Some((msg.subject().unwrap_or_default().to_string(), text))
 }
 
-fn check_mail_file(p: &Path) -> Result<(), Finding> {
+pub(super) fn check_mail_file(p: &Path) -> Result<(), Finding> {
     let name = p
         .file_name()
         .unwrap_or_default()
@@ -208,6 +78,7 @@ fn check_parts(bytes: &[u8], text: &str) -> Result<(), (String, String)> {
 #[derive(Debug, Clone)]
 struct DiceMail {
     file: String,
+    protocol: Protocol,
     game: String,
     step: u64,
     lock: Hash,
@@ -236,15 +107,21 @@ fn parse_faces(s: &str) -> Option<Faces> {
 }
 
 fn parse_dice(file: &str, text: &str) -> Result<Option<DiceMail>, Finding> {
-    let Some(start) = text.find("DICE (despatch-dice/v1, game ") else {
+    // `DICE (despatch-dice/v2, game <id>, step <k>)`; v1 games print `despatch-dice/v1`.
+    let Some(start) = text.find("DICE (despatch-dice/v") else {
         return Ok(None);
     };
     let place = |step: u64| format!("mail {file} (step {step})");
     let head = &text[start..];
     let first = head.lines().next().unwrap_or("");
-    let inner = first
-        .trim_start_matches("DICE (despatch-dice/v1, game ")
-        .trim_end_matches(')');
+    let (protocol, rest) = first
+        .trim_start_matches("DICE (")
+        .trim_end_matches(')')
+        .split_once(", game ")
+        .ok_or_else(|| finding(place(0), "DICE", "unreadable heading"))?;
+    let protocol = Protocol::parse(protocol)
+        .ok_or_else(|| finding(place(0), "DICE", format!("unknown protocol {protocol}")))?;
+    let inner = rest;
     let (game, step) = inner
         .split_once(", step ")
         .ok_or_else(|| finding(place(0), "DICE", "unreadable heading"))?;
@@ -307,6 +184,7 @@ fn parse_dice(file: &str, text: &str) -> Result<Option<DiceMail>, Finding> {
     let need = |x: Option<Hash>, f: &str| x.ok_or_else(|| finding(place(step), f, "missing"));
     Ok(Some(DiceMail {
         file: file.to_string(),
+        protocol,
         game: game.to_string(),
         step,
         lock: need(lock, &format!("L_{step}"))?,
@@ -409,7 +287,7 @@ pub fn verify_mails(dir: &Path, game: Option<&str>) -> (Checked, Vec<Finding>) {
     results.dedup_by(|a, b| a.game == b.game && a.step == b.step && a.seed == b.seed);
     for d in &results {
         let place = format!("mail {} (step {})", d.file, d.step);
-        let lock = dice::lock(&d.game, d.step, &d.log_head, &d.seats);
+        let lock = dice::lock(d.protocol, &d.game, d.step, &d.log_head, &d.seats);
         if lock != d.lock {
             out.push(finding(
                 &place,
@@ -417,7 +295,7 @@ pub fn verify_mails(dir: &Path, game: Option<&str>) -> (Checked, Vec<Finding>) {
                 "does not match the lock inputs",
             ));
         }
-        let s = dice::seed(&d.lock, &d.reveal, &[]);
+        let s = dice::seed(d.protocol, &d.lock, &d.reveal, &[]);
         if s != d.seed {
             out.push(finding(
                 &place,
@@ -463,7 +341,7 @@ pub fn verify_mails(dir: &Path, game: Option<&str>) -> (Checked, Vec<Finding>) {
         };
         let mut v = d.reveal;
         for _ in 0..hashes {
-            v = dice::onion_step(&d.game, "host", &v);
+            v = dice::onion_step(d.protocol, &d.game, "host", &v);
         }
         if v != target {
             out.push(finding(

@@ -1,0 +1,117 @@
+//! The command line as clap reads it: every command and argument, with the help each prints.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+/// Despatch runs tabletop wargames by email, with dice nobody can fix.
+///
+/// Start with `despatch demo`: it plays a whole Naval game through the real mail pipeline on
+/// local Maildirs and tells you where to look. Then `despatch new` a game of your own.
+#[derive(Parser)]
+#[command(name = "despatch", version, about, long_about)]
+pub struct Cli {
+    /// Configuration file (default: ./config.toml, or the built-in default if there is none).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Play a scripted Naval RJW game through the real pipeline on local Maildirs, then say where
+    /// the mails and the game store are and how to verify them.
+    Demo {
+        /// Scenario to play (games/naval-rjw/scenarios/<name>.toml).
+        #[arg(long, default_value = "yellow-sea-1904")]
+        scenario: String,
+        /// Where the demo keeps everything (wiped first).
+        #[arg(long, default_value = "var/demo", value_name = "DIR")]
+        dir: PathBuf,
+        /// Stop after this many steps even if nobody has won.
+        #[arg(long, default_value_t = 400)]
+        max_steps: u64,
+    },
+    /// The daemon: read the inbox, resolve what is ready, send mail, watch deadlines.
+    Run {
+        /// Process what is waiting once, then exit.
+        #[arg(long)]
+        once: bool,
+    },
+    /// Create a game from a shipped scenario and mail every seat its welcome.
+    New {
+        /// Game id: a–z, 0–9 and `-` (it appears in subjects and reply addresses).
+        game: String,
+        /// Ruleset folder under games/ (e.g. naval-rjw).
+        #[arg(long)]
+        ruleset: String,
+        /// Scenario name under games/<ruleset>/scenarios/ (without .toml).
+        #[arg(long)]
+        scenario: String,
+        /// A seat and its player's address, e.g. --seat japan=togo@example.org (repeat per seat,
+        /// in the scenario's side order).
+        #[arg(long = "seat", value_name = "SEAT=ADDRESS", required = true)]
+        seats: Vec<String>,
+    },
+    /// Process raw RFC 5322 messages (files, or - for standard input) exactly as the daemon does.
+    Ingest {
+        #[arg(required = true, value_name = "FILE.eml|-")]
+        files: Vec<PathBuf>,
+    },
+    /// Show every game, or one game's step, who is awaited and the deadline.
+    Status { game: Option<String> },
+    /// Show a game as one seat sees it.
+    Show {
+        game: String,
+        /// The seat whose view to show (or `spectator`).
+        #[arg(long = "as", value_name = "SEAT")]
+        seat: String,
+        /// text, svg, or png (800 px wide, as in the results mails).
+        #[arg(long, default_value = "text", value_parser = ["text", "svg", "png"])]
+        format: String,
+        /// Write to a file instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Organiser actions on a game, each logged and announced to every seat.
+    Gm {
+        #[command(subcommand)]
+        action: GmCommand,
+    },
+    /// Check a game store (by game id or folder) or a folder of received mails: the log chain,
+    /// the onion, the locks and every roll. Exit 0 only if everything checks out.
+    Verify {
+        #[arg(value_name = "GAME-OR-FOLDER")]
+        target: String,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum GmCommand {
+    /// Move the open step's deadline by some hours (negative to shorten).
+    Extend {
+        game: String,
+        #[arg(long, allow_hyphen_values = true)]
+        hours: i64,
+        #[arg(long, default_value = "extended by the organiser")]
+        reason: String,
+    },
+    /// Lock the open step now: seats that have not answered are recorded as no move received.
+    /// This is how a game whose silence policy is `wait_for_gm` goes on.
+    CloseStep {
+        game: String,
+        #[arg(long, default_value = "closed by the organiser")]
+        reason: String,
+    },
+    /// Hand a seat to a new player (a new secret is made; the old reply address stops working).
+    Replace {
+        game: String,
+        #[arg(long)]
+        seat: String,
+        #[arg(long)]
+        address: String,
+        #[arg(long, default_value = "the previous player left")]
+        reason: String,
+    },
+}

@@ -1,0 +1,8 @@
+//! The command line: arguments (clap) and one function per command. `main.rs` only parses,
+//! calls `run` and maps an error to exit code 2.
+
+mod args;
+mod run;
+
+pub use args::{Cli, Command, GmCommand};
+pub use run::run;

@@ -1,0 +1,340 @@
+//! Each command of the command line, carried out by calling the library. Errors go back to
+//! `main` as `anyhow` errors; the exit code says what happened (0 fine, 1 a finding or an
+//! unreadable message, 2 an error).
+
+use std::io::{IsTerminal, Read};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, anyhow, bail};
+use chrono::Utc;
+
+use crate::config::{Config, DEFAULT_CONFIG};
+use crate::daemon::{Daemon, Intake};
+use crate::engine::{Play, Viewer};
+use crate::store::GameStore;
+use crate::{demo, report, verify};
+
+use super::args::{Cli, Command, GmCommand};
+
+fn load_config(path: Option<PathBuf>) -> Result<Config> {
+    match path {
+        Some(p) => Ok(Config::load(&p)?),
+        None => {
+            let p = PathBuf::from("config.toml");
+            if p.exists() {
+                Ok(Config::load(&p)?)
+            } else {
+                Ok(Config::parse(
+                    DEFAULT_CONFIG,
+                    &std::env::current_dir()?.join("config.toml"),
+                )?)
+            }
+        }
+    }
+}
+
+pub(super) fn init_logging(filter: &str) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_env("DESPATCH_LOG").unwrap_or_else(|_| EnvFilter::new(filter));
+    // One line per event, no colour codes when journald (not a terminal) reads it.
+    use std::io::IsTerminal;
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_target(false)
+        .try_init();
+}
+
+/// Runs one command line.
+pub fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Demo {
+            scenario,
+            dir,
+            max_steps,
+        } => {
+            init_logging("warn");
+            let report = demo::run_demo(&dir, &scenario, max_steps)?;
+            print!("{report}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Run { once } => {
+            let cfg = load_config(cli.config)?;
+            init_logging(&cfg.daemon.log);
+            let poll = cfg.daemon.poll_seconds;
+            let d = Daemon::new(cfg)?;
+            // Held for the daemon's life: a second `despatch run` on this data stops here.
+            let _daemon = d.data.daemon_lock()?;
+            loop {
+                let pass = match d.run_once(Utc::now()) {
+                    Ok(p) => p,
+                    Err(e) if once => return Err(e),
+                    Err(e) => {
+                        // A full disk or a vanished folder should not end the daemon: say so, wait, retry.
+                        tracing::error!("pass failed, retrying: {e:#}");
+                        d.wait(std::time::Duration::from_secs(poll.max(5)));
+                        continue;
+                    }
+                };
+                if !pass.processed.is_empty() || pass.delivered > 0 || pass.steps_resolved > 0 {
+                    tracing::info!(
+                        mails = pass.processed.len(),
+                        resolved = pass.steps_resolved,
+                        delivered = pass.delivered,
+                        "pass done"
+                    );
+                }
+                if once {
+                    return Ok(ExitCode::SUCCESS);
+                }
+                d.wait(std::time::Duration::from_secs(poll));
+            }
+        }
+        Command::New {
+            game,
+            ruleset,
+            scenario,
+            seats,
+        } => {
+            let cfg = load_config(cli.config)?;
+            init_logging(&cfg.daemon.log);
+            let pairs = seats
+                .iter()
+                .map(|s| {
+                    s.split_once('=')
+                        .map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))
+                        .ok_or_else(|| anyhow!("--seat {s}: write SEAT=ADDRESS"))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let d = Daemon::new(cfg)?;
+            {
+                let _lock = d.data.lock()?;
+                d.create_game(&game, &ruleset, &scenario, &pairs, Utc::now())?;
+            }
+            let n = d.deliver()?;
+            println!(
+                "Game `{game}` created; {n} welcome mail(s) in {}.",
+                d.cfg.mail.outbox.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Ingest { files } => {
+            let cfg = load_config(cli.config)?;
+            init_logging(&cfg.daemon.log);
+            let d = Daemon::new(cfg)?;
+            let mut worst = ExitCode::SUCCESS;
+            for f in files {
+                let raw = if f.as_os_str() == "-" {
+                    let mut b = Vec::new();
+                    std::io::stdin().read_to_end(&mut b)?;
+                    b
+                } else {
+                    std::fs::read(&f).with_context(|| f.display().to_string())?
+                };
+                let out = d.ingest(&raw, Utc::now())?;
+                println!("{}: {}", f.display(), describe_intake(&out));
+                if matches!(out, Intake::Unreadable(_)) {
+                    worst = ExitCode::from(1);
+                }
+            }
+            Ok(worst)
+        }
+        Command::Status { game } => {
+            let cfg = load_config(cli.config)?;
+            let d = Daemon::new(cfg)?;
+            let ids = match game {
+                Some(g) => vec![g],
+                None => d.data.game_ids()?,
+            };
+            if ids.is_empty() {
+                println!(
+                    "No games in {}. Try `despatch demo` or `despatch new`.",
+                    d.data.root.display()
+                );
+            }
+            for id in ids {
+                match d.data.game(&id).open(&d.registry) {
+                    Ok(g) => println!("{}", status_line(g.as_ref())),
+                    Err(e) => println!("{id}  cannot be read: {e}"),
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Show {
+            game,
+            seat,
+            format,
+            out,
+        } => {
+            let cfg = load_config(cli.config)?;
+            let d = Daemon::new(cfg)?;
+            let format: crate::render::Format =
+                format.parse().map_err(|e| anyhow!("--format: {e}"))?;
+            let g = d.open_game(&game)?;
+            let bytes = show_bytes(g.game.as_ref(), &seat, format)?;
+            match out {
+                Some(p) => std::fs::write(&p, bytes).with_context(|| p.display().to_string())?,
+                None if matches!(format, crate::render::Format::Png(_))
+                    && std::io::stdout().is_terminal() =>
+                {
+                    bail!("a PNG is not for the terminal: add --out FILE.png")
+                }
+                None => std::io::Write::write_all(&mut std::io::stdout(), &bytes)?,
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Gm { action } => {
+            let cfg = load_config(cli.config)?;
+            init_logging(&cfg.daemon.log);
+            let d = Daemon::new(cfg)?;
+            match action {
+                GmCommand::Extend {
+                    game,
+                    hours,
+                    reason,
+                } => {
+                    let deadline = d.gm_extend(&game, hours, &reason, Utc::now())?;
+                    println!(
+                        "{game}: the deadline is now {}.",
+                        report::fmt_time(deadline, "UTC")
+                    );
+                }
+                GmCommand::CloseStep { game, reason } => {
+                    let n = d.gm_close_step(&game, &reason, Utc::now())?;
+                    println!("{game}: step closed; {n} step(s) resolved.");
+                }
+                GmCommand::Replace {
+                    game,
+                    seat,
+                    address,
+                    reason,
+                } => {
+                    d.gm_replace(&game, &seat, &address, &reason, Utc::now())?;
+                    println!(
+                        "{game}: seat {seat} now belongs to {address}; a welcome mail is on its way."
+                    );
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Verify { target } => {
+            let path = PathBuf::from(&target);
+            let registry = crate::rulesets::registry();
+            let (label, checked, findings) = if path.join("journal.jsonl").exists() {
+                let store = GameStore {
+                    id: path
+                        .file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned(),
+                    dir: path.clone(),
+                };
+                let (c, f) = verify::verify_store(&store, &registry);
+                (format!("game store {}", path.display()), c, f)
+            } else if path.is_dir() {
+                let (c, f) = verify::verify_mails(&path, None);
+                if c.mails == 0 {
+                    bail!(
+                        "{}: no journal.jsonl and no Despatch mails in it",
+                        path.display()
+                    );
+                }
+                (format!("mails in {}", path.display()), c, f)
+            } else {
+                let cfg = load_config(cli.config)?;
+                let store = crate::store::DataDir::new(&cfg.data_dir).game(&target);
+                if !store.exists() {
+                    bail!(
+                        "`{target}` is neither a game in {} nor a folder",
+                        cfg.data_dir.display()
+                    );
+                }
+                let (c, f) = verify::verify_store(&store, &registry);
+                (format!("game `{target}`"), c, f)
+            };
+            if findings.is_empty() {
+                println!(
+                    "OK: {label}: {} events, {} steps, {} rolls re-derived, {} mails checked.",
+                    checked.events, checked.steps, checked.rolls, checked.mails
+                );
+                Ok(ExitCode::SUCCESS)
+            } else {
+                println!("FAILED: {label}");
+                for f in &findings {
+                    println!("  {f}");
+                }
+                Ok(ExitCode::from(1))
+            }
+        }
+    }
+}
+
+fn describe_intake(i: &Intake) -> String {
+    match i {
+        Intake::Accepted { game, seat, step } => format!("accepted: {game}, {seat}, step {step}"),
+        Intake::Rejected { game, seat, lines } => {
+            format!("rejected: {game}, {seat}, {lines} problem(s); the reply lists them")
+        }
+        Intake::Help { game, seat } => format!("help sent: {game}, {seat}"),
+        Intake::Duplicate => "already processed; nothing done".into(),
+        Intake::Automated(why) => format!("automated mail ignored ({why})"),
+        Intake::Unknown(why) => format!("ignored, no reply ({why})"),
+        Intake::Unauthenticated { game, seat } => {
+            format!(
+                "not applied: no valid secret for {game}/{seat}; the registered player was told"
+            )
+        }
+        Intake::Unreadable(why) => format!("set aside: {why}"),
+        Intake::RateLimited => {
+            "set aside unanswered: the sender sent too many mails this hour".into()
+        }
+    }
+}
+
+fn status_line(g: &dyn Play) -> String {
+    let b = g.book();
+    if let Some(o) = g.outcome() {
+        return format!(
+            "{}  [{}]  over after step {}: {}",
+            b.id,
+            g.ruleset(),
+            b.step - 1,
+            o.summary
+        );
+    }
+    let waiting = g.waiting_for();
+    format!(
+        "{}  [{}]  step {}: {}  — waiting for {}{}",
+        b.id,
+        g.ruleset(),
+        b.step,
+        g.spec().title,
+        if waiting.is_empty() {
+            "nobody".into()
+        } else {
+            waiting.join(", ")
+        },
+        b.deadline
+            .map(|d| format!("; deadline {}", report::fmt_time(d, "UTC")))
+            .unwrap_or_default()
+    )
+}
+
+fn show_bytes(g: &dyn Play, seat: &str, format: crate::render::Format) -> Result<Vec<u8>> {
+    let b = g.book();
+    let viewer = if seat == "spectator" {
+        Viewer::Spectator
+    } else {
+        if !b.seats.iter().any(|s| s.seat == seat) {
+            bail!(
+                "no seat `{seat}` in {} (seats: {}, or spectator)",
+                b.id,
+                b.seat_ids().join(", ")
+            );
+        }
+        Viewer::Seat(seat.to_string())
+    };
+    Ok(crate::render::show(&g.view(&viewer), format)?)
+}

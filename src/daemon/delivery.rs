@@ -1,0 +1,234 @@
+//! Delivery: every game's queued mail goes into the outbound Maildir, or over SMTP with
+//! exponential backoff on transient failures, an in-flight marker and a self-copy so a crash
+//! mid-send never sends twice, and a report to the GM when a mail can never go.
+
+use std::sync::atomic::Ordering;
+
+use anyhow::{Context, Result, anyhow};
+use chrono::{DateTime, Utc};
+use tracing::{error, info, warn};
+
+use crate::mail::outbound::{self, Outgoing};
+use crate::mail::smtp::SendError;
+use crate::store::{GameStore, SeatPrivate};
+
+use super::Daemon;
+
+impl Daemon {
+    /// Delivers what is queued, now (for callers without a clock of their own).
+    pub fn deliver(&self) -> Result<usize> {
+        self.deliver_at(Utc::now())
+    }
+
+    /// Delivers every queued mail of every game: into the outbound Maildir, or over SMTP with
+    /// exponential backoff on transient failures and a report to the GM on permanent ones.
+    pub fn deliver_at(&self, now: DateTime<Utc>) -> Result<usize> {
+        let mut n = 0;
+        let mut waiting = 0;
+        let mut last_error = None;
+        for id in self.data.game_ids()? {
+            let store = self.data.game(&id);
+            for path in store.outbox()? {
+                let bytes = std::fs::read(&path).with_context(|| path.display().to_string())?;
+                let stem = path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let Some(smtp) = &self.smtp else {
+                    self.outbox.deliver(&bytes, &format!("{id}-{stem}"))?;
+                    store.mark_sent(&path)?;
+                    n += 1;
+                    continue;
+                };
+                let cfg = self.cfg.smtp.as_ref().expect("smtp configured");
+                let mut retry = store.retry_state(&path)?;
+                let acknowledged = cfg.self_copy && self.imap.is_some();
+                if let Some(since) = retry.as_ref().and_then(|r| r.in_flight_since) {
+                    // The daemon died mid-send. The copy in our own mailbox says whether the
+                    // server took the mail; without it, wait out the grace before sending again.
+                    let id = message_id_of(&bytes).unwrap_or_default();
+                    match self.imap_holds(&id) {
+                        Some(true) => {
+                            info!(game = %id_game(&path), mail = %stem, "its copy shows a mail was taken before a crash; not sending it again");
+                            store.mark_sent(&path)?;
+                            n += 1;
+                            continue;
+                        }
+                        Some(false)
+                            if acknowledged
+                                && now - since
+                                    < chrono::Duration::seconds(
+                                        cfg.in_flight_grace_seconds as i64,
+                                    ) =>
+                        {
+                            waiting += 1;
+                            continue;
+                        }
+                        None if acknowledged => {
+                            waiting += 1;
+                            continue;
+                        }
+                        _ => {
+                            if let Some(r) = retry.as_mut() {
+                                r.in_flight_since = None;
+                            }
+                        }
+                    }
+                }
+                if retry.as_ref().is_some_and(|r| r.next_try > now) {
+                    waiting += 1;
+                    continue;
+                }
+                let to = recipient(&bytes).unwrap_or_default();
+                let (local, domain) = self.cfg.address_parts();
+                let own = format!("{local}@{domain}");
+                if acknowledged {
+                    let mut r = retry.clone().unwrap_or(crate::store::RetryState {
+                        attempts: 0,
+                        first_failure: now,
+                        next_try: now,
+                        last_error: String::new(),
+                        in_flight_since: None,
+                    });
+                    r.in_flight_since = Some(now);
+                    store.set_retry_state(&path, &r)?;
+                }
+                let copy = acknowledged.then_some(own.as_str());
+                match smtp.send(&own, &to, copy, &bytes) {
+                    Ok(()) => {
+                        store.mark_sent(&path)?;
+                        n += 1;
+                    }
+                    Err(SendError::Transient(e)) => {
+                        let attempts = retry.as_ref().map_or(0, |r| r.attempts) + 1;
+                        let first = retry.as_ref().map_or(now, |r| r.first_failure);
+                        if now - first >= chrono::Duration::hours(cfg.give_up_hours as i64) {
+                            self.undeliverable(
+                                &store,
+                                &path,
+                                &to,
+                                &format!("gave up after {attempts} tries: {e}"),
+                                now,
+                            )?;
+                            continue;
+                        }
+                        let wait = cfg
+                            .retry_first_seconds
+                            .saturating_mul(1u64 << (attempts - 1).min(20))
+                            .min(cfg.retry_max_seconds);
+                        store.set_retry_state(
+                            &path,
+                            &crate::store::RetryState {
+                                attempts,
+                                first_failure: first,
+                                next_try: now + chrono::Duration::seconds(wait as i64),
+                                last_error: e.clone(),
+                                in_flight_since: None,
+                            },
+                        )?;
+                        waiting += 1;
+                        last_error = Some((e, wait));
+                    }
+                    Err(SendError::Permanent(e)) => {
+                        self.undeliverable(&store, &path, &to, &e, now)?;
+                    }
+                }
+            }
+        }
+        if self.smtp.is_some() {
+            match (&last_error, n > 0 && last_error.is_none()) {
+                (Some((e, wait)), _) if !self.smtp_down.swap(true, Ordering::Relaxed) => {
+                    warn!("SMTP unavailable, {waiting} mail(s) queued, retrying in {wait}s: {e}")
+                }
+                (None, true) if self.smtp_down.swap(false, Ordering::Relaxed) => {
+                    info!("SMTP delivery restored; {n} queued mail(s) sent")
+                }
+                _ => {}
+            }
+        }
+        Ok(n)
+    }
+
+    /// A mail that will never go: kept in `failed/` with the reason, and the GM is told
+    /// (unless the mail was itself such a report, so two broken addresses cannot loop).
+    fn undeliverable(
+        &self,
+        store: &GameStore,
+        path: &std::path::Path,
+        to: &str,
+        why: &str,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        error!(game = %store.id, mail = %name, to, "undeliverable: {why}");
+        store.mark_failed(path, why)?;
+        if name.starts_with("undeliverable-") {
+            return Ok(());
+        }
+        let seats = store.seats()?;
+        let Some(gm) = seats
+            .gm
+            .clone()
+            .or_else(|| self.cfg.mail.gm_address.clone())
+        else {
+            return Ok(());
+        };
+        let gm_private = SeatPrivate {
+            address: gm,
+            name: "GM".into(),
+            token: String::new(),
+            time_zone: "UTC".into(),
+        };
+        let (local, domain) = self.cfg.address_parts();
+        let message_id = outbound::message_id(&[&store.id, "gm", &name], &domain);
+        let out = Outgoing {
+            to: gm_private.address.clone(),
+            to_name: None,
+            from: format!(
+                "{} <{local}@{domain}>",
+                self.cfg.mail.from_name.replace(['<', '>', '"'], "")
+            ),
+            reply_to: None,
+            subject: format!("[{}] Undeliverable mail to {to}", store.id),
+            text: format!(
+                "Despatch could not deliver a mail of game {} to {to}.\n\nReason: {why}\n\n\
+                 The mail is kept in {} for you to forward or resend. The player may have\n\
+                 changed address: `despatch gm replace` hands the seat to a new one.\n",
+                store.id,
+                store.failed_dir().display()
+            ),
+            message_id,
+            in_reply_to: None,
+            references: vec![],
+            date: now,
+            ..Default::default()
+        };
+        let bytes = outbound::build(&out).map_err(|e| anyhow!("building the GM report: {e}"))?;
+        store.queue(&format!("undeliverable-{name}"), &bytes)?;
+        Ok(())
+    }
+}
+
+/// The Message-ID (without `<>`) of a built mail.
+fn message_id_of(bytes: &[u8]) -> Option<String> {
+    let m = mail_parser::MessageParser::default().parse(bytes)?;
+    m.message_id().map(str::to_string)
+}
+
+/// The game a queued mail belongs to (its folder's parent).
+fn id_game(path: &std::path::Path) -> String {
+    path.parent()
+        .and_then(|p| p.parent())
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The first To address of a built mail.
+fn recipient(bytes: &[u8]) -> Option<String> {
+    let m = mail_parser::MessageParser::default().parse(bytes)?;
+    m.to()?.first()?.address().map(str::to_string)
+}

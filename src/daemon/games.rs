@@ -1,0 +1,362 @@
+//! One game in the shell's hands: opened from its store, advanced by the events the engine
+//! decides (results, locks, the clock's due events, a new onion), each appended and then mailed
+//! from the journal. The daemon executes; the decisions are `engine::Play`'s.
+
+use std::cell::OnceCell;
+
+use anyhow::{Context, Result, anyhow, bail};
+use chrono::{DateTime, Utc};
+use tracing::info;
+
+use crate::dice::GameSecrets;
+use crate::engine::registry::parse_line;
+use crate::engine::{Creation, Event, Play};
+use crate::mail::address::Mailbox;
+use crate::mail::compose::{self, Draft, MailCtx, Recipient};
+use crate::mail::outbound;
+use crate::store::{GameStore, HostOnions, SeatPrivate, SeatsFile};
+
+use super::Daemon;
+
+/// A game opened for a pass: its store, the game as the journal makes it, its secrets and
+/// contacts. Dropped at the end of the operation; nothing is cached between passes.
+pub struct OpenGame {
+    pub store: GameStore,
+    pub game: Box<dyn Play>,
+    pub secrets: HostOnions,
+    pub seats: SeatsFile,
+    recipients: Vec<Recipient>,
+    reference: OnceCell<Option<String>>,
+    events_at_open: u64,
+}
+
+impl OpenGame {
+    pub fn recipients(&self) -> &[Recipient] {
+        &self.recipients
+    }
+
+    pub fn recipient(&self, seat: &str) -> Option<&Recipient> {
+        self.recipients.iter().find(|r| r.seat == seat)
+    }
+
+    /// Re-reads the private seats file (after the organiser changed it).
+    fn reload_seats(&mut self) -> Result<()> {
+        self.seats = self.store.seats()?;
+        self.recipients = recipients(self.game.as_ref(), &self.seats);
+        Ok(())
+    }
+}
+
+fn recipients(game: &dyn Play, seats: &SeatsFile) -> Vec<Recipient> {
+    game.book()
+        .seats
+        .iter()
+        .filter_map(|s| {
+            seats.seats.get(&s.seat).map(|p| Recipient {
+                seat: s.seat.clone(),
+                private: p.clone(),
+            })
+        })
+        .collect()
+}
+
+impl Daemon {
+    /// Opens a game: snapshot plus the journal's tail, its secrets and its seats.
+    pub fn open_game(&self, id: &str) -> Result<OpenGame> {
+        let store = self.data.game(id);
+        if !store.exists() {
+            bail!("no game `{id}` in {}", self.data.root.display());
+        }
+        let game = store.open(&self.registry)?;
+        let secrets = store.secrets_for(&game.book().id)?;
+        let seats = store.seats()?;
+        Ok(OpenGame {
+            recipients: recipients(game.as_ref(), &seats),
+            events_at_open: game.book().events,
+            store,
+            game,
+            secrets,
+            seats,
+            reference: OnceCell::new(),
+        })
+    }
+
+    pub(super) fn mail_ctx<'a>(&'a self, g: &'a OpenGame, now: DateTime<Utc>) -> MailCtx<'a> {
+        let reference = g
+            .reference
+            .get_or_init(|| self.cfg.order_reference(g.game.ruleset()));
+        MailCtx {
+            game_address: &self.cfg.mail.address,
+            from_name: &self.cfg.mail.from_name,
+            recipients: &g.recipients,
+            reference: reference.as_deref(),
+            salt_key: crate::engine::HostSecrets::salt_key(&g.secrets),
+            now,
+        }
+    }
+
+    /// Builds and queues drafts under their deterministic names.
+    pub(super) fn queue(&self, g: &OpenGame, drafts: &[Draft], now: DateTime<Utc>) -> Result<()> {
+        let ctx = self.mail_ctx(g, now);
+        for d in drafts {
+            let out = d
+                .outgoing(&ctx)
+                .map_err(|e| anyhow!("addressing mail {}: {e}", d.name))?;
+            let bytes =
+                outbound::build(&out).map_err(|e| anyhow!("building mail {}: {e}", d.name))?;
+            g.store.queue(&d.name, &bytes)?;
+        }
+        Ok(())
+    }
+
+    /// Appends one event (fsynced), applies it, and queues its mails from the game as it stands
+    /// right after it.
+    pub(super) fn append(&self, g: &mut OpenGame, event: &Event, now: DateTime<Utc>) -> Result<()> {
+        let line = event.to_line();
+        let index = g.game.book().events;
+        g.game
+            .apply(event, &line, index)
+            .map_err(|e| anyhow!("refusing to journal an event the engine rejects: {e}"))?;
+        g.store.append(event, index, &g.game.book().head)?;
+        if g.store.mailed_upto()?.is_some_and(|m| m + 1 == index) {
+            let drafts =
+                compose::drafts_for_event(g.game.as_ref(), event, index, &self.mail_ctx(g, now))?;
+            self.queue(g, &drafts, now)?;
+            g.store.set_mailed_upto(index)?;
+        } else {
+            self.catch_up_mail(g, now)?;
+        }
+        Ok(())
+    }
+
+    /// Queues the mails of every journaled event after `mailed`, each from the game as it was
+    /// right after its event (a crash between append and mail heals here).
+    fn catch_up_mail(&self, g: &OpenGame, now: DateTime<Utc>) -> Result<()> {
+        let from = match g.store.mailed_upto()? {
+            Some(i) => i + 1,
+            None => 0,
+        };
+        // The usual case costs one small read: everything journaled is mailed.
+        if from >= g.game.book().events {
+            return Ok(());
+        }
+        let journal = g.store.read_journal()?;
+        let ctx = self.mail_ctx(g, now);
+        let mut game: Option<Box<dyn Play>> = None;
+        for (i, line) in journal.lines.iter().enumerate() {
+            let ev = parse_line(i as u64, line)?;
+            match game.as_mut() {
+                None => {
+                    let entry = self.registry.get(g.game.ruleset())?;
+                    game = Some(entry.open(&ev, line)?);
+                }
+                Some(p) => p.apply(&ev, line, i as u64)?,
+            }
+            if (i as u64) < from {
+                continue;
+            }
+            let p = game.as_deref().expect("set above");
+            let drafts = compose::drafts_for_event(p, &ev, i as u64, &ctx)?;
+            self.queue(g, &drafts, now)?;
+            g.store.set_mailed_upto(i as u64)?;
+        }
+        Ok(())
+    }
+
+    /// Locks and resolves every step that can be, commits new onions when due, ends the game
+    /// when it is over, and mails every event not yet mailed. Returns the steps resolved.
+    /// Safe to call at any time (idempotent).
+    pub fn settle(&self, id: &str, now: DateTime<Utc>) -> Result<usize> {
+        let mut g = self.open_game(id)?;
+        let n = self.settle_open(&mut g, now)?;
+        self.close(&g)?;
+        Ok(n)
+    }
+
+    pub(super) fn settle_open(&self, g: &mut OpenGame, now: DateTime<Utc>) -> Result<usize> {
+        self.catch_up_mail(g, now)?;
+        let mut resolved = 0;
+        loop {
+            if let Some(from_step) = g.game.renewal_due() {
+                self.renew_onion(g, from_step, now)?;
+                continue;
+            }
+            let Some(ev) = g.game.next_event(&g.secrets, now).map_err(|e| anyhow!(e))? else {
+                break;
+            };
+            if matches!(ev, Event::Results { .. }) {
+                resolved += 1;
+            }
+            self.append(g, &ev, now)?;
+        }
+        Ok(resolved)
+    }
+
+    /// Reminders and deadlines for one game, then whatever they make ready.
+    pub fn tick(&self, id: &str, now: DateTime<Utc>) -> Result<usize> {
+        let mut g = self.open_game(id)?;
+        let due = g.game.due_events(now);
+        if due.iter().any(|e| !matches!(e, Event::Reminder { .. })) {
+            info!(game = id, step = g.game.book().step, waiting = ?g.game.waiting_for(), "deadline passed");
+        }
+        for ev in &due {
+            self.append(&mut g, ev, now)?;
+        }
+        let n = self.settle_open(&mut g, now)?;
+        self.close(&g)?;
+        Ok(n)
+    }
+
+    /// Writes what is worth keeping of an opened game: the snapshot when the game changed (or
+    /// has none), the onion checkpoints when an older game lacks them.
+    pub(super) fn close(&self, g: &OpenGame) -> Result<()> {
+        if g.game.book().events != g.events_at_open || g.store.snapshot().is_none() {
+            g.store.write_snapshot(g.game.as_ref())?;
+        }
+        if !g.store.has_checkpoints() {
+            g.store.write_secrets(&g.secrets)?;
+        }
+        Ok(())
+    }
+
+    /// Commits a fresh onion for the steps from the open one on. The secret is stored before
+    /// the event is journaled, and a secret stored by a run that crashed before journaling is
+    /// reused, so the anchor never points at a lost secret.
+    fn renew_onion(&self, g: &mut OpenGame, from_step: u64, now: DateTime<Utc>) -> Result<()> {
+        let stored_unjournaled = g.secrets.segments.last().is_some_and(|(from, _)| {
+            *from == from_step
+                && !g
+                    .game
+                    .book()
+                    .onions
+                    .iter()
+                    .any(|o| o.from_step == from_step)
+        });
+        if !stored_unjournaled {
+            let fresh = crate::dice::HostOnion::generate(
+                g.secrets.protocol,
+                &g.game.book().id,
+                self.cfg.games.onion_len,
+            )?;
+            g.secrets.segments.push((from_step, fresh));
+            g.store.write_secrets(&g.secrets)?;
+        }
+        let onion = &g.secrets.segments.last().expect("just pushed").1;
+        info!(game = %g.store.id, from_step, "new host onion committed");
+        let ev = crate::engine::decide::onion_renewed(from_step, &onion.anchor(), onion.len(), now);
+        self.append(g, &ev, now)
+    }
+
+    /// Creates a game from a shipped scenario and mails the welcome to every seat.
+    pub fn create_game(
+        &self,
+        id: &str,
+        ruleset: &str,
+        scenario: &str,
+        seats: &[(String, String)],
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        let secrets = GameSecrets::generate(id, self.cfg.games.onion_len)?;
+        let tokens = seats
+            .iter()
+            .map(|_| crate::store::new_token())
+            .collect::<Result<Vec<_>, _>>()?;
+        self.create_game_with(id, ruleset, scenario, seats, now, secrets, &tokens)
+    }
+
+    /// `create_game` with the host's secrets and the seat secrets given (tests pin them to get
+    /// reproducible mails; production always passes fresh ones from the OS RNG).
+    #[allow(clippy::too_many_arguments)]
+    pub fn create_game_with(
+        &self,
+        id: &str,
+        ruleset: &str,
+        scenario: &str,
+        seats: &[(String, String)],
+        now: DateTime<Utc>,
+        secrets: GameSecrets,
+        tokens: &[String],
+    ) -> Result<()> {
+        if tokens.len() != seats.len() {
+            bail!("{} seats but {} secrets", seats.len(), tokens.len());
+        }
+        let entry = self.registry.get(ruleset)?;
+        let dir = self.cfg.ruleset_dir(ruleset).map_err(|e| anyhow!(e))?;
+        let ruleset_toml =
+            std::fs::read_to_string(dir.join("ruleset.toml")).with_context(|| {
+                format!(
+                    "ruleset `{ruleset}`: {}",
+                    dir.join("ruleset.toml").display()
+                )
+            })?;
+        let scen_path = dir.join("scenarios").join(format!("{scenario}.toml"));
+        let scenario_toml = std::fs::read_to_string(&scen_path).with_context(|| {
+            format!(
+                "scenario `{scenario}`: {} (available: {})",
+                scen_path.display(),
+                list_scenarios(&dir).join(", ")
+            )
+        })?;
+        let store = self.data.game(id);
+        if store.exists() {
+            bail!("game `{id}` already exists in {}", store.dir.display());
+        }
+        let seat_ids: Vec<String> = seats.iter().map(|(s, _)| s.clone()).collect();
+        let event = entry
+            .create(&Creation {
+                game: id,
+                scenario,
+                ruleset_toml: &ruleset_toml,
+                scenario_toml: &scenario_toml,
+                seats: &seat_ids,
+                protocol: secrets.protocol(),
+                anchor: secrets.onion.anchor(),
+                onion_len: secrets.onion.len(),
+                salt_commitment: secrets.salt_commitment(id),
+                policy: self.cfg.games.policy.clone(),
+                now,
+            })
+            .map_err(|e| anyhow!(e))?;
+        // Every address is checked before anything is stored, so a stored one can be mailed.
+        let mut file = SeatsFile::default();
+        for ((seat, address), token) in seats.iter().zip(tokens) {
+            let mailbox: Mailbox = address.parse().map_err(|e| anyhow!("seat {seat}: {e}"))?;
+            file.seats.insert(
+                seat.clone(),
+                SeatPrivate {
+                    address: mailbox.address,
+                    name: mailbox.name,
+                    token: token.clone(),
+                    time_zone: self.cfg.games.time_zone.clone(),
+                },
+            );
+        }
+        store.create(&secrets, &file, &event, ruleset)?;
+        info!(game = id, ruleset, scenario, "game created");
+        self.settle(id, now)?;
+        Ok(())
+    }
+}
+
+/// Reloads seats after the organiser changed the private file.
+pub(super) fn reload(g: &mut OpenGame) -> Result<()> {
+    g.reload_seats()
+}
+
+fn list_scenarios(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir.join("scenarios"))
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter_map(|e| {
+                    let p = e.path();
+                    if p.extension()? != "toml" {
+                        return None;
+                    }
+                    Some(p.file_stem()?.to_string_lossy().into_owned())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}

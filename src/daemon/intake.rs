@@ -1,0 +1,265 @@
+//! Intake: one inbound mail in, one decision and its drafts out. It checks size, readability,
+//! duplicates and floods, routes the mail to a game and authenticates the seat (registered
+//! address and the seat's secret), then asks the engine what the mail does. Carrying out the
+//! decision (append, queue, settle) is the caller's part of this module, kept apart from it.
+
+use anyhow::Result;
+use chrono::{DateTime, Utc};
+use sha2::{Digest, Sha256};
+use tracing::{info, warn};
+
+use crate::dice;
+use crate::engine::Event;
+use crate::mail::compose::{self, Draft};
+use crate::mail::inbound::{self, Inbound};
+
+use super::Daemon;
+use super::games::OpenGame;
+
+/// What happened to one inbound message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Intake {
+    Accepted {
+        game: String,
+        seat: String,
+        step: u64,
+    },
+    Rejected {
+        game: String,
+        seat: String,
+        lines: usize,
+    },
+    Help {
+        game: String,
+        seat: String,
+    },
+    Duplicate,
+    Automated(String),
+    Unknown(String),
+    Unauthenticated {
+        game: String,
+        seat: String,
+    },
+    Unreadable(String),
+    /// The sender went over `max_per_sender_per_hour`: set aside unanswered.
+    RateLimited,
+}
+
+impl Intake {
+    pub fn word(&self) -> &'static str {
+        match self {
+            Intake::Accepted { .. } => "accepted",
+            Intake::Rejected { .. } => "rejected",
+            Intake::Help { .. } => "help",
+            Intake::Duplicate => "duplicate",
+            Intake::Automated(_) => "automated",
+            Intake::Unknown(_) => "unknown",
+            Intake::Unauthenticated { .. } => "unauthenticated",
+            Intake::Unreadable(_) => "unreadable",
+            Intake::RateLimited => "rate-limited",
+        }
+    }
+}
+
+/// The decision on one mail: what it is, and what to write and send for it.
+struct Decision {
+    intake: Intake,
+    /// The game it concerns, opened, when anything is to be written or sent.
+    game: Option<OpenGame>,
+    /// Journal events to append, in order (each mails what it mails).
+    events: Vec<Event>,
+    /// Mails that answer this mail alone (rejection, HELP, a warning to the seat).
+    drafts: Vec<Draft>,
+}
+
+impl Decision {
+    fn only(intake: Intake) -> Self {
+        Self {
+            intake,
+            game: None,
+            events: vec![],
+            drafts: vec![],
+        }
+    }
+}
+
+fn sha_id(raw: &[u8]) -> String {
+    format!("sha256:{}", dice::to_hex(&Sha256::digest(raw).into()))
+}
+
+/// Constant-time comparison for secrets.
+fn ct_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+impl Daemon {
+    pub(super) fn ingest_locked(&self, raw: &[u8], now: DateTime<Utc>) -> Result<Intake> {
+        if raw.len() > self.cfg.mail.max_message_bytes {
+            warn!(
+                bytes = raw.len(),
+                "message larger than max_message_bytes set aside"
+            );
+            self.data.mark_seen(&sha_id(raw), "too-large", "", now)?;
+            return Ok(Intake::Unreadable("too large".into()));
+        }
+        let inb = match inbound::parse(raw) {
+            Ok(m) => m,
+            Err(e) => {
+                warn!(error = %e, "unreadable message set aside");
+                self.data.mark_seen(&sha_id(raw), "unreadable", "", now)?;
+                return Ok(Intake::Unreadable(e.to_string()));
+            }
+        };
+        if self.data.seen()?.contains(&inb.message_id) {
+            info!(message_id = %inb.message_id, "already processed; ignored");
+            return Ok(Intake::Duplicate);
+        }
+        let hour_ago = now - chrono::Duration::hours(1);
+        let outcome = if inb.auto.is_none()
+            && self.data.seen_from_since(&inb.from, hour_ago)?
+                >= self.cfg.mail.max_per_sender_per_hour as usize
+        {
+            warn!(from = %inb.from, "sender over max_per_sender_per_hour; mail set aside unanswered");
+            Intake::RateLimited
+        } else {
+            let decision = self.decide(&inb, now)?;
+            self.carry_out(decision, now)?
+        };
+        info!(message_id = %inb.message_id, from = %inb.from, outcome = outcome.word(), "mail processed");
+        self.data
+            .mark_seen(&inb.message_id, outcome.word(), &inb.from, now)?;
+        Ok(outcome)
+    }
+
+    /// What one mail does. Reads the store; writes nothing.
+    fn decide(&self, inb: &Inbound, now: DateTime<Utc>) -> Result<Decision> {
+        if let Some(why) = &inb.auto {
+            return Ok(Decision::only(Intake::Automated(why.clone())));
+        }
+        let (local, _) = self.cfg.address_parts();
+        let route = inbound::route(inb, &local);
+        let Some(game_id) = route.game.clone() else {
+            return Ok(Decision::only(Intake::Unknown("no game named".into())));
+        };
+        if !self.data.game(&game_id).exists() {
+            return Ok(Decision::only(Intake::Unknown(format!(
+                "no game `{game_id}`"
+            ))));
+        }
+        let g = self.open_game(&game_id)?;
+        // The sender must be a registered seat; among that sender's seats, the token picks one.
+        let mine: Vec<&str> = g
+            .recipients()
+            .iter()
+            .filter(|r| r.private.address.eq_ignore_ascii_case(&inb.from))
+            .map(|r| r.seat.as_str())
+            .collect();
+        if mine.is_empty() {
+            return Ok(Decision::only(Intake::Unknown(format!(
+                "sender not registered in `{game_id}`"
+            ))));
+        }
+        let token = route.token.clone().unwrap_or_default();
+        let seat = mine
+            .iter()
+            .find(|s| {
+                let r = g.recipient(s).expect("listed above");
+                ct_eq(r.private.token.as_bytes(), token.as_bytes())
+                    && route.seat.as_deref().is_none_or(|x| x == **s)
+            })
+            .map(|s| s.to_string());
+        let Some(seat) = seat else {
+            let claimed = route
+                .seat
+                .clone()
+                .filter(|s| mine.contains(&s.as_str()))
+                .unwrap_or_else(|| mine[0].to_string());
+            // Tell the registered player (not the sender, who may be a forger) that nothing
+            // happened; quote nothing the sender wrote.
+            let to = g.recipient(&claimed).expect("a registered seat");
+            let drafts = vec![compose::auth_notice(&game_id, to, &inb.message_id)];
+            return Ok(Decision {
+                intake: Intake::Unauthenticated {
+                    game: game_id,
+                    seat: claimed,
+                },
+                game: Some(g),
+                events: vec![],
+                drafts,
+            });
+        };
+        if g.game.book().message_ids.contains(&inb.message_id) {
+            // Journaled before a crash that came before `seen.log`: its mails come from the journal.
+            info!(message_id = %inb.message_id, "already in the journal; not applied again");
+            return Ok(Decision::only(Intake::Duplicate));
+        }
+        let to = g.recipient(&seat).expect("authenticated above");
+        if route.help {
+            let reference = self.cfg.order_reference(g.game.ruleset());
+            let draft = compose::help(g.game.as_ref(), to, reference.as_deref(), &inb.message_id)?;
+            return Ok(Decision {
+                intake: Intake::Help {
+                    game: game_id,
+                    seat,
+                },
+                game: Some(g),
+                events: vec![],
+                drafts: vec![draft],
+            });
+        }
+        let text = inbound::strip_control_lines(&inb.body);
+        let salt = g
+            .game
+            .book()
+            .salt(&seat, &g.secrets)
+            .map_err(|e| anyhow::anyhow!(e))?;
+        let step = g.game.book().step;
+        match g
+            .game
+            .submission_event(&seat, &text, None, &salt, &inb.message_id, now)
+        {
+            Ok(event) => Ok(Decision {
+                intake: Intake::Accepted {
+                    game: game_id,
+                    seat,
+                    step,
+                },
+                game: Some(g),
+                events: vec![event],
+                drafts: vec![],
+            }),
+            Err(problems) => {
+                let draft = compose::rejection(g.game.as_ref(), to, &problems, &inb.message_id)?;
+                Ok(Decision {
+                    intake: Intake::Rejected {
+                        game: game_id,
+                        seat,
+                        lines: problems.len(),
+                    },
+                    game: Some(g),
+                    events: vec![],
+                    drafts: vec![draft],
+                })
+            }
+        }
+    }
+
+    /// Appends the decision's events, queues its drafts, and lets the game move on.
+    fn carry_out(&self, d: Decision, now: DateTime<Utc>) -> Result<Intake> {
+        let Some(mut g) = d.game else {
+            return Ok(d.intake);
+        };
+        for ev in &d.events {
+            self.append(&mut g, ev, now)?;
+        }
+        self.queue(&g, &d.drafts, now)?;
+        if !d.events.is_empty() {
+            self.settle_open(&mut g, now)?;
+            self.close(&g)?;
+        }
+        Ok(d.intake)
+    }
+}

@@ -1,0 +1,175 @@
+//! The daemon: the only loop. Each pass it reads the inbox and hands every mail to intake,
+//! appends the events the engine decides (for mail, for the clock, for the organiser), queues
+//! the drafts `mail::compose` makes from them, and delivers. It owns the clock, the disk and the
+//! network; it makes no game decision of its own.
+//!
+//! Crash safety, in order: (1) events are appended to the journal (fsynced) one at a time;
+//! (2) each event's mails are derived from the journal and queued under deterministic names,
+//! then `mailed` is advanced; (3) the inbound message is recorded as seen; (4) queued mail is
+//! delivered and moved to `sent/`. A crash anywhere repeats only idempotent work on restart.
+
+mod delivery;
+mod games;
+mod gm;
+mod imap_cursor;
+mod intake;
+
+pub use games::OpenGame;
+pub use intake::Intake;
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{Context, Result, anyhow};
+use chrono::{DateTime, Utc};
+use tracing::{info, warn};
+
+use crate::config::Config;
+use crate::engine::Registry;
+use crate::mail::imap::ImapInbox;
+use crate::mail::maildir::Maildir;
+use crate::mail::smtp::SmtpOutbox;
+use crate::store::DataDir;
+
+/// What one pass did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Pass {
+    pub processed: Vec<Intake>,
+    pub delivered: usize,
+    pub steps_resolved: usize,
+    /// Games that failed this pass (set aside; every other game went on).
+    pub failed_games: Vec<String>,
+}
+
+pub struct Daemon {
+    pub cfg: Config,
+    pub data: DataDir,
+    /// The rulesets this daemon plays.
+    pub registry: Registry,
+    pub inbox: Maildir,
+    pub outbox: Maildir,
+    imap: Option<Mutex<ImapInbox>>,
+    smtp: Option<SmtpOutbox>,
+    /// Whether the last IMAP / SMTP attempt failed, so an outage and its end are logged once each.
+    imap_down: AtomicBool,
+    smtp_down: AtomicBool,
+}
+
+impl Daemon {
+    /// A daemon playing every ruleset of this build.
+    pub fn new(cfg: Config) -> Result<Self> {
+        Self::with_registry(cfg, crate::rulesets::registry())
+    }
+
+    /// A daemon playing the rulesets of `registry` (tests add their own toy rulesets).
+    pub fn with_registry(cfg: Config, registry: Registry) -> Result<Self> {
+        let data = DataDir::new(&cfg.data_dir);
+        let inbox = Maildir::open_or_create(&cfg.mail.inbox)
+            .with_context(|| format!("inbox Maildir {}", cfg.mail.inbox.display()))?;
+        let outbox = Maildir::open_or_create(&cfg.mail.outbox)
+            .with_context(|| format!("outbox Maildir {}", cfg.mail.outbox.display()))?;
+        let imap = match (&cfg.mail.inbound[..], &cfg.imap) {
+            ("imap", Some(c)) => {
+                let pw = c
+                    .password
+                    .resolve("imap")?
+                    .ok_or_else(|| anyhow!("[imap] needs password_env or password_file"))?;
+                Some(Mutex::new(ImapInbox::new(c.clone(), pw)?))
+            }
+            _ => None,
+        };
+        let smtp = match (&cfg.mail.outbound[..], &cfg.smtp) {
+            ("smtp", Some(c)) => Some(SmtpOutbox::new(c, c.password.resolve("smtp")?)?),
+            _ => None,
+        };
+        Ok(Self {
+            cfg,
+            data,
+            registry,
+            inbox,
+            outbox,
+            imap,
+            smtp,
+            imap_down: AtomicBool::new(false),
+            smtp_down: AtomicBool::new(false),
+        })
+    }
+
+    /// Waits for new mail up to `max`: IMAP IDLE when the inbox is IMAP, else a plain sleep.
+    pub fn wait(&self, max: std::time::Duration) {
+        match &self.imap {
+            Some(m) => {
+                let mut imap = m.lock().unwrap_or_else(|e| e.into_inner());
+                if let Err(e) = imap.wait(max) {
+                    self.note_imap(Err(&e.to_string()));
+                    std::thread::sleep(max.min(std::time::Duration::from_secs(5)));
+                }
+            }
+            None => std::thread::sleep(max),
+        }
+    }
+
+    fn note_imap(&self, r: Result<(), &str>) {
+        match r {
+            Ok(()) if self.imap_down.swap(false, Ordering::Relaxed) => {
+                info!("IMAP connection restored")
+            }
+            Err(e) if !self.imap_down.swap(true, Ordering::Relaxed) => {
+                warn!("IMAP unavailable, will keep retrying: {e}")
+            }
+            _ => {}
+        }
+    }
+
+    /// One pass: finish what a crash left half done, every waiting inbound mail, every due
+    /// deadline, then delivery. A game that fails is logged and set aside for this pass; the
+    /// others go on.
+    pub fn run_once(&self, now: DateTime<Utc>) -> Result<Pass> {
+        let _lock = self.data.lock()?;
+        let mut pass = Pass::default();
+        let games = self.data.game_ids()?;
+        for game in &games {
+            match self.settle(game, now) {
+                Ok(n) => pass.steps_resolved += n,
+                Err(e) => self.game_failed(&mut pass, game, &e),
+            }
+        }
+        match &self.imap {
+            Some(imap) => self.imap_pass(imap, now, &mut pass)?,
+            None => {
+                for entry in self.inbox.list_new()? {
+                    let raw = self.inbox.read(&entry)?;
+                    let outcome = self.ingest_locked(&raw, now)?;
+                    self.inbox.mark_seen(&entry)?;
+                    pass.processed.push(outcome);
+                }
+            }
+        }
+        for game in &games {
+            if pass.failed_games.contains(game) {
+                continue;
+            }
+            match self.tick(game, now) {
+                Ok(n) => pass.steps_resolved += n,
+                Err(e) => self.game_failed(&mut pass, game, &e),
+            }
+        }
+        pass.delivered = self.deliver_at(now)?;
+        Ok(pass)
+    }
+
+    fn game_failed(&self, pass: &mut Pass, game: &str, e: &anyhow::Error) {
+        tracing::error!(game, "game set aside this pass: {e:#}");
+        if !pass.failed_games.iter().any(|g| g == game) {
+            pass.failed_games.push(game.to_string());
+        }
+    }
+
+    /// `despatch ingest`: one raw message, processed exactly as the daemon does.
+    pub fn ingest(&self, raw: &[u8], now: DateTime<Utc>) -> Result<Intake> {
+        let _lock = self.data.lock()?;
+        let out = self.ingest_locked(raw, now)?;
+        self.deliver_at(now)?;
+        Ok(out)
+    }
+}

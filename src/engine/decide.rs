@@ -1,0 +1,351 @@
+//! The engine's decisions: what a mail does to the open step, when a step locks, what the clock
+//! makes due (reminders, silence at the deadline, a new onion), the organiser's acts and how a
+//! game ends. Pure functions of the game, the time and the values handed in; each returns the
+//! journal events the shell appends and never writes, sends or reads anything itself.
+
+use std::collections::BTreeSet;
+
+use chrono::{DateTime, Duration, Utc};
+
+use crate::dice::{self, Hash, Protocol};
+
+use super::event::{Event, GmKind, LockEntry, MAX_HOURS};
+use super::game::{Book, Game, HostSecrets};
+use super::play::Play;
+use super::ruleset::{Outcome, Rejected, Ruleset, SeatId, Silence, StepSpec};
+use super::signoff::sign_off;
+
+/// Why the organiser's command cannot be carried out.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GmError {
+    #[error("game `{0}` is over")]
+    Over(String),
+    #[error("no seat `{seat}` (seats: {seats})")]
+    NoSeat { seat: String, seats: String },
+    #[error("--hours {0}: use a whole number of hours from -{MAX_HOURS} to {MAX_HOURS}, not 0")]
+    Hours(i64),
+    #[error("the step is already locked and resolving")]
+    Locked,
+}
+
+fn refuse(reason: impl Into<String>, hint: Option<String>) -> Vec<Rejected> {
+    vec![Rejected {
+        line: 0,
+        text: String::new(),
+        reason: reason.into(),
+        hint,
+    }]
+}
+
+/// Seats whose required prompt is still unanswered; a forfeited seat is never awaited.
+pub fn waiting_for(book: &Book, spec: &StepSpec) -> Vec<SeatId> {
+    spec.prompts
+        .iter()
+        .filter(|p| {
+            p.required && !book.pending.contains_key(&p.seat) && !book.forfeited.contains(&p.seat)
+        })
+        .map(|p| p.seat.clone())
+        .collect()
+}
+
+/// The lock's inputs for the open step: seat digests in seat order, NMR seats, `L_k`.
+pub fn lock_parts(book: &Book, spec: &StepSpec) -> (Vec<LockEntry>, Vec<SeatId>, Hash) {
+    let entries: Vec<(String, Option<Hash>)> = book
+        .seats
+        .iter()
+        .map(|s| (s.seat.clone(), book.pending.get(&s.seat).map(|p| p.digest)))
+        .collect();
+    let nmr = spec
+        .prompts
+        .iter()
+        .map(|p| p.seat.clone())
+        .filter(|s| !book.pending.contains_key(s))
+        .collect();
+    let lock = dice::lock(book.protocol, &book.id, book.step, &book.head, &entries);
+    let seats = entries
+        .iter()
+        .map(|(seat, d)| LockEntry {
+            seat: seat.clone(),
+            digest: d.map(|d| dice::to_hex(&d)).unwrap_or_default(),
+        })
+        .collect();
+    (seats, nmr, lock)
+}
+
+pub fn lock_event(book: &Book, spec: &StepSpec, now: DateTime<Utc>) -> Event {
+    let (seats, nmr, lock) = lock_parts(book, spec);
+    Event::Lock {
+        step: book.step,
+        log_head: dice::to_hex(&book.head),
+        seats,
+        nmr,
+        lock: dice::to_hex(&lock),
+        at: now,
+    }
+}
+
+/// See `Play::submission_event`.
+pub fn submission_event<P: Play + ?Sized>(
+    p: &P,
+    seat: &str,
+    text: &str,
+    answers: Option<u64>,
+    salt: &Hash,
+    message_id: &str,
+    now: DateTime<Utc>,
+) -> Result<Event, Vec<Rejected>> {
+    let book = p.book();
+    if p.is_over() {
+        return Err(refuse("the game is over", None));
+    }
+    let spec = p.spec();
+    let open = format!("the open step is {}: {}", book.step, spec.title);
+    match answers {
+        Some(k) if k < book.step => {
+            return Err(refuse(
+                format!("step {k} has already been resolved, so this mail changes nothing"),
+                Some(format!("{open}; reply to its mail to send orders for it")),
+            ));
+        }
+        Some(k) if k > book.step => {
+            return Err(refuse(format!("step {k} has not opened yet"), Some(open)));
+        }
+        _ => {}
+    }
+    if book.forfeited.iter().any(|s| s == seat) {
+        return Err(refuse(
+            format!("{seat} has forfeited and is out of the game"),
+            None,
+        ));
+    }
+    if !p.is_prompted(seat) {
+        return Err(refuse(
+            format!("no orders are asked of {seat} in this step"),
+            Some(format!("this step: {}", spec.title)),
+        ));
+    }
+    if text.trim().is_empty() {
+        return Err(refuse(
+            "nothing in this mail could be read as orders, so your earlier orders (if any) stand",
+            Some("to send no orders on purpose, write PASS".into()),
+        ));
+    }
+    let (canonical, ignored) = match p.parse_orders(seat, text) {
+        Ok(c) => (c, Vec::new()),
+        Err(problems) => match sign_off(text, &problems) {
+            Some((cleaned, ignored)) => match p.parse_orders(seat, &cleaned) {
+                Ok(c) => (c, ignored),
+                Err(_) => return Err(problems),
+            },
+            None => return Err(problems),
+        },
+    };
+    let d = dice::orders_digest(book.protocol, &book.id, book.step, seat, salt, &canonical);
+    Ok(Event::Submission {
+        step: book.step,
+        seat: seat.to_string(),
+        digest: dice::to_hex(&d),
+        orders: canonical,
+        message_id: message_id.to_string(),
+        ignored,
+        at: now,
+    })
+}
+
+/// See `Play::next_event`.
+pub fn next_event<P: Play + ?Sized>(
+    p: &P,
+    secrets: &dyn HostSecrets,
+    now: DateTime<Utc>,
+) -> Result<Option<Event>, String> {
+    let book = p.book();
+    if book.locked.is_some() {
+        let v_k = secrets.reveal(book.step)?;
+        return p.results_event(&v_k, now).map(Some);
+    }
+    if p.ready_to_lock() {
+        return Ok(Some(p.lock_event(now)));
+    }
+    // v2 publishes the salt key when the game ends. v1 had none to publish, and finished v1
+    // games must not be touched again (they would mail a second game-over).
+    if p.is_over() && !book.ended && book.protocol == Protocol::V2 {
+        let z = secrets
+            .salt_key()
+            .ok_or("this game's salt key is missing from the store")?;
+        return Ok(Some(Event::GameEnded {
+            step: book.step,
+            salt_key: Some(dice::to_hex(&z)),
+            at: now,
+        }));
+    }
+    Ok(None)
+}
+
+/// See `Play::due_events`.
+pub fn due_events<P: Play + ?Sized>(p: &P, now: DateTime<Utc>) -> Vec<Event> {
+    let book = p.book();
+    let Some(deadline) = book.deadline else {
+        return vec![];
+    };
+    if p.is_over() || book.locked.is_some() {
+        return vec![];
+    }
+    let waiting = p.waiting_for();
+    let grace = Duration::hours(book.policy.grace_hours as i64);
+    if deadline.checked_add_signed(grace).is_some_and(|d| now >= d) {
+        if waiting.is_empty() {
+            return vec![];
+        }
+        return match book.policy.on_silence {
+            // Nothing automatic: the step waits for the organiser's close-step.
+            Silence::WaitForGm => vec![],
+            // Every silent seat forfeits, not only the first: two silent duellists both lose.
+            Silence::Forfeit => waiting
+                .into_iter()
+                .map(|seat| Event::Forfeit {
+                    step: book.step,
+                    seat,
+                    at: now,
+                })
+                .collect(),
+            Silence::StandingOrders | Silence::Pass => vec![p.lock_event(now)],
+        };
+    }
+    let mut hours = book.policy.reminder_hours.clone();
+    hours.sort_unstable();
+    let mut out = Vec::new();
+    for seat in waiting {
+        // Only the most urgent reminder not yet sent, so a late daemon sends one, not several.
+        let due = hours.iter().copied().find(|h| {
+            deadline
+                .checked_sub_signed(Duration::hours(*h as i64))
+                .is_some_and(|at| now >= at)
+                && !book.reminders.iter().any(|(s, x)| *s == seat && x <= h)
+        });
+        if let Some(h) = due {
+            out.push(Event::Reminder {
+                step: book.step,
+                seat,
+                hours_left: h,
+                at: now,
+            });
+        }
+    }
+    out
+}
+
+/// See `Play::renewal_due`: a new onion when fewer than a quarter of the newest one's steps
+/// (at most 10) are left after the open step.
+pub fn renewal_due<P: Play + ?Sized>(p: &P) -> Option<u64> {
+    let book = p.book();
+    let newest = book.onions.last()?;
+    let low = book.onion_steps_left() < (newest.len / 4).clamp(1, 10);
+    (!p.is_over() && low && newest.from_step <= book.step).then_some(book.step)
+}
+
+/// The event that commits a new onion from `from_step` on (its secret drawn by the shell).
+pub fn onion_renewed(from_step: u64, anchor: &Hash, onion_len: u64, now: DateTime<Utc>) -> Event {
+    Event::OnionRenewed {
+        from_step,
+        anchor: dice::to_hex(anchor),
+        onion_len,
+        at: now,
+    }
+}
+
+fn open_for_gm<P: Play + ?Sized>(p: &P) -> Result<(), GmError> {
+    if p.is_over() {
+        return Err(GmError::Over(p.book().id.clone()));
+    }
+    Ok(())
+}
+
+pub fn gm_extend<P: Play + ?Sized>(
+    p: &P,
+    hours: i64,
+    reason: &str,
+    now: DateTime<Utc>,
+) -> Result<Event, GmError> {
+    open_for_gm(p)?;
+    if hours == 0 || hours.unsigned_abs() > MAX_HOURS as u64 {
+        return Err(GmError::Hours(hours));
+    }
+    let book = p.book();
+    let base = book.deadline.unwrap_or(now).max(now);
+    let deadline = base
+        .checked_add_signed(Duration::hours(hours))
+        .ok_or(GmError::Hours(hours))?;
+    Ok(Event::DeadlineChanged {
+        step: book.step,
+        deadline,
+        reason: reason.to_string(),
+        at: now,
+    })
+}
+
+pub fn gm_close_step<P: Play + ?Sized>(
+    p: &P,
+    reason: &str,
+    now: DateTime<Utc>,
+) -> Result<Event, GmError> {
+    open_for_gm(p)?;
+    if p.book().locked.is_some() {
+        return Err(GmError::Locked);
+    }
+    Ok(Event::GmAction {
+        step: p.book().step,
+        action: GmKind::CloseStep,
+        reason: reason.to_string(),
+        at: now,
+    })
+}
+
+pub fn gm_replace<P: Play + ?Sized>(
+    p: &P,
+    seat: &str,
+    reason: &str,
+    now: DateTime<Utc>,
+) -> Result<Event, GmError> {
+    open_for_gm(p)?;
+    let book = p.book();
+    if !book.seats.iter().any(|s| s.seat == seat) {
+        return Err(GmError::NoSeat {
+            seat: seat.to_string(),
+            seats: book.seat_ids().join(", "),
+        });
+    }
+    Ok(Event::GmAction {
+        step: book.step,
+        action: GmKind::ReplaceSeat {
+            seat: seat.to_string(),
+        },
+        reason: reason.to_string(),
+        at: now,
+    })
+}
+
+impl<R: Ruleset> Game<R> {
+    /// The outcome: by forfeit once at most one side has a seat still playing, else the rules'.
+    pub(crate) fn outcome_now(&self) -> Option<Outcome> {
+        if !self.forfeited.is_empty() {
+            let playing: BTreeSet<&str> = self
+                .seats
+                .iter()
+                .filter(|s| !self.forfeited.contains(&s.seat))
+                .map(|s| s.side.as_str())
+                .collect();
+            if playing.len() <= 1 {
+                let who = self.forfeited.join(" and ");
+                let summary = match playing.iter().next() {
+                    Some(side) => format!("{who} forfeited the game; {side} wins."),
+                    None => format!("{who} forfeited the game; nobody wins."),
+                };
+                return Some(Outcome {
+                    winners: playing.into_iter().map(str::to_string).collect(),
+                    summary,
+                });
+            }
+        }
+        R::outcome(&self.state)
+    }
+}

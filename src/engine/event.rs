@@ -1,0 +1,260 @@
+//! The journal's vocabulary: one `Event` per line, hashed byte for byte into the log chain, plus
+//! the per-game policy they carry. New fields are optional and skipped when empty, so a line
+//! written by an earlier build re-serialises to the same bytes and old games keep verifying.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::dice::{Protocol, Roll};
+
+use super::ruleset::{SeatId, Silence};
+
+/// How a game treats time: deadlines, reminders and silence. Per game, set at creation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Policy {
+    /// Hours a step stays open after it opens.
+    pub step_hours: u32,
+    /// Per prompt kind (`setup`, `manoeuvre`, `fire`), hours overriding `step_hours`.
+    #[serde(default)]
+    pub hours_by_kind: BTreeMap<String, u32>,
+    /// Reminders go out this many hours before the deadline (each once).
+    #[serde(default)]
+    pub reminder_hours: Vec<u32>,
+    /// Extra hours after the deadline before silence is applied.
+    #[serde(default)]
+    pub grace_hours: u32,
+    pub on_silence: Silence,
+}
+
+impl Default for Policy {
+    /// The documented defaults (config.toml's `[games.policy]`): one set, used wherever a
+    /// configuration leaves the policy out.
+    fn default() -> Self {
+        Self {
+            step_hours: 72,
+            hours_by_kind: BTreeMap::from([("setup".into(), 120), ("fire".into(), 48)]),
+            reminder_hours: vec![24, 4],
+            grace_hours: 0,
+            on_silence: Silence::StandingOrders,
+        }
+    }
+}
+
+/// Longest a step, a grace or a reminder may be: ten years. Anything longer is a typo, and
+/// times that far out would overflow the calendar arithmetic.
+pub const MAX_HOURS: u32 = 24 * 366 * 10;
+
+impl Policy {
+    /// Checks every number, so a bad configuration is refused before any game uses it.
+    pub fn check(&self) -> Result<(), String> {
+        let hours = |what: &str, h: u32| {
+            if h == 0 || h > MAX_HOURS {
+                Err(format!("{what} = {h}: use 1 to {MAX_HOURS} hours"))
+            } else {
+                Ok(())
+            }
+        };
+        hours("step_hours", self.step_hours)?;
+        for (kind, h) in &self.hours_by_kind {
+            hours(&format!("hours_by_kind.{kind}"), *h)?;
+        }
+        for h in &self.reminder_hours {
+            hours("reminder_hours", *h)?;
+        }
+        if self.grace_hours > MAX_HOURS {
+            return Err(format!(
+                "grace_hours = {}: use 0 to {MAX_HOURS} hours",
+                self.grace_hours
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// One seat as the journal records it (no address, no secret: the journal can be shown to auditors).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatEntry {
+    pub seat: SeatId,
+    pub side: String,
+}
+
+/// A seat's digest in a lock (empty = NMR, hashed as the empty string).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockEntry {
+    pub seat: SeatId,
+    pub digest: String,
+}
+
+fn is_v1(p: &Protocol) -> bool {
+    *p == Protocol::V1
+}
+
+/// One journal line. The exact bytes of the line are hashed into the log chain.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    GameCreated {
+        game: String,
+        ruleset: String,
+        scenario: String,
+        /// The data the game was set up from, so the journal alone replays it.
+        ruleset_toml: String,
+        scenario_toml: String,
+        seats: Vec<SeatEntry>,
+        anchor: String,
+        onion_len: u64,
+        policy: Policy,
+        at: DateTime<Utc>,
+        /// The dice protocol; absent in games created under v1.
+        #[serde(default, skip_serializing_if = "is_v1")]
+        protocol: Protocol,
+        /// `Z`, the commitment to the salt key (v2).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        salt_commitment: Option<String>,
+    },
+    Submission {
+        step: u64,
+        seat: SeatId,
+        digest: String,
+        orders: String,
+        message_id: String,
+        at: DateTime<Utc>,
+        /// Closing lines of the mail not read as orders (a sign-off), echoed in the receipt so
+        /// the player sees what was skipped.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        ignored: Vec<String>,
+    },
+    Lock {
+        step: u64,
+        log_head: String,
+        seats: Vec<LockEntry>,
+        nmr: Vec<SeatId>,
+        lock: String,
+        at: DateTime<Utc>,
+    },
+    Results {
+        step: u64,
+        reveal: String,
+        seed: String,
+        rolls: Vec<Roll>,
+        state_digest: String,
+        at: DateTime<Utc>,
+    },
+    Reminder {
+        step: u64,
+        seat: SeatId,
+        hours_left: u32,
+        at: DateTime<Utc>,
+    },
+    DeadlineChanged {
+        step: u64,
+        deadline: DateTime<Utc>,
+        reason: String,
+        at: DateTime<Utc>,
+    },
+    /// A seat that stayed silent under the `forfeit` policy is out of the game.
+    Forfeit {
+        step: u64,
+        seat: SeatId,
+        at: DateTime<Utc>,
+    },
+    /// A new host onion, committed while the old one still has steps left: steps from
+    /// `from_step` on reveal elements of this one (dice-protocol.md, "The host onion").
+    OnionRenewed {
+        from_step: u64,
+        anchor: String,
+        onion_len: u64,
+        at: DateTime<Utc>,
+    },
+    /// Something the organiser did by hand, kept in the log for every player to see.
+    GmAction {
+        step: u64,
+        action: GmKind,
+        reason: String,
+        at: DateTime<Utc>,
+    },
+    /// The game is over; under v2 the salt key `z` is published, so anyone can open every
+    /// orders digest of the game.
+    GameEnded {
+        step: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        salt_key: Option<String>,
+        at: DateTime<Utc>,
+    },
+}
+
+/// The organiser's interventions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum GmKind {
+    /// Lock the open step now; silent seats are NMR (the way on from `wait_for_gm`).
+    CloseStep,
+    /// A new player takes over a seat (the address and the new secret stay in the store).
+    ReplaceSeat { seat: SeatId },
+}
+
+impl Event {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::GameCreated { .. } => "game_created",
+            Event::Submission { .. } => "submission",
+            Event::Lock { .. } => "lock",
+            Event::Results { .. } => "results",
+            Event::Reminder { .. } => "reminder",
+            Event::DeadlineChanged { .. } => "deadline_changed",
+            Event::Forfeit { .. } => "forfeit",
+            Event::OnionRenewed { .. } => "onion_renewed",
+            Event::GmAction { .. } => "gm_action",
+            Event::GameEnded { .. } => "game_ended",
+        }
+    }
+
+    /// The exact journal line (without the newline). serde_json keeps field order as declared.
+    pub fn to_line(&self) -> String {
+        serde_json::to_string(self).expect("events always serialise")
+    }
+}
+
+/// A replay or verification failure, naming the event and the field.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("event {index} ({kind}), field `{field}`: {detail}")]
+pub struct ReplayError {
+    pub index: u64,
+    pub kind: String,
+    pub field: String,
+    pub detail: String,
+}
+
+pub(crate) fn err(index: u64, kind: &str, field: &str, detail: impl Into<String>) -> ReplayError {
+    ReplayError {
+        index,
+        kind: kind.to_string(),
+        field: field.to_string(),
+        detail: detail.into(),
+    }
+}
+
+/// Whether `id` can name a game: 1–40 characters a–z, 0–9 and `-`, starting with a letter
+/// (it appears in subjects, reply addresses and folder names).
+pub fn valid_game_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 40
+        && id.starts_with(|c: char| c.is_ascii_lowercase())
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// Whether `id` can name a seat: 1–24 characters a–z, 0–9, `_` and `-`, starting with a letter
+/// (it travels in reply addresses, `despatch+<game>.<seat>.<secret>@…`, and the dice layouts).
+pub fn valid_seat_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 24
+        && id.starts_with(|c: char| c.is_ascii_lowercase())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
+}

@@ -1,0 +1,185 @@
+//! `Play`: one game whatever its ruleset, as the shell (daemon, store, verify, mail) sees it.
+//! Object-safe, so the registry hands out `Box<dyn Play>` and nothing above the engine is
+//! generic over a ruleset. The decisions themselves live in `decide.rs`; this is the contract.
+
+use chrono::{DateTime, Utc};
+
+use crate::dice::{self, Dice, Hash};
+
+use super::decide::{self, GmError};
+use super::event::{Event, ReplayError};
+use super::game::{Book, Game, HostSecrets, state_digest};
+use super::ruleset::{Outcome, Rejected, Ruleset, SeatId, StepSpec, View, Viewer};
+
+/// One game, type-erased. Everything here is pure.
+pub trait Play: Send + Sync {
+    /// The ruleset-independent record.
+    fn book(&self) -> &Book;
+    /// The ruleset's name (`naval-rjw`).
+    fn ruleset(&self) -> &'static str;
+    /// The open step: who is asked what.
+    fn spec(&self) -> StepSpec;
+    /// `Some` once the game is over (by the rules or by forfeit).
+    fn outcome(&self) -> Option<Outcome>;
+    /// What `viewer` may see now.
+    fn view(&self, viewer: &Viewer) -> View;
+    /// Applies one journal line (live play and replay alike).
+    fn apply(&mut self, event: &Event, line: &str, index: u64) -> Result<(), ReplayError>;
+    /// Parses a seat's orders for the open step (the ruleset's grammar).
+    fn parse_orders(&self, seat: &str, text: &str) -> Result<String, Vec<Rejected>>;
+    /// Words that begin an order in this ruleset (for telling orders from sign-offs).
+    fn order_keywords(&self) -> Vec<&'static str>;
+    /// Resolves the locked step with `v_k` into its results event (not yet applied).
+    fn results_event(&self, v_k: &Hash, now: DateTime<Utc>) -> Result<Event, String>;
+    /// A legal set of orders for `seat`, chosen by `choice` (demo players, random play).
+    fn sample_orders(&self, seat: &str, choice: u64) -> String;
+    /// The ruleset state as JSON (snapshots, verify).
+    fn state_json(&self) -> serde_json::Value;
+    /// Hands in the salt key so replay checks every digest (v2; see `Game::open_digests`).
+    fn open_digests(&mut self, z: Hash) -> Result<(), String>;
+    fn boxed_clone(&self) -> Box<dyn Play>;
+
+    // ---- derived; the bodies are in decide.rs ----
+
+    fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
+    /// Seats whose required prompt is still unanswered (forfeited seats are never awaited).
+    fn waiting_for(&self) -> Vec<SeatId> {
+        decide::waiting_for(self.book(), &self.spec())
+    }
+
+    /// True when the open step can be locked now: every required prompt answered, or the
+    /// organiser closed the step.
+    fn ready_to_lock(&self) -> bool {
+        let b = self.book();
+        !self.is_over() && b.locked.is_none() && (b.closed_by_gm || self.waiting_for().is_empty())
+    }
+
+    fn is_prompted(&self, seat: &str) -> bool {
+        self.spec().prompts.iter().any(|p| p.seat == seat)
+    }
+
+    /// Checks one seat's mail for the open step and returns the submission event, or every
+    /// reason it cannot be applied. `answers` is the step the mail says it answers, if any;
+    /// `salt` is `book().salt(seat, secrets)`.
+    fn submission_event(
+        &self,
+        seat: &str,
+        text: &str,
+        answers: Option<u64>,
+        salt: &Hash,
+        message_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Event, Vec<Rejected>> {
+        decide::submission_event(self, seat, text, answers, salt, message_id, now)
+    }
+
+    /// The lock of the open step; seats without a submission are NMR.
+    fn lock_event(&self, now: DateTime<Utc>) -> Event {
+        decide::lock_event(self.book(), &self.spec(), now)
+    }
+
+    /// The next event the game makes by itself, with no player and no clock: the results of a
+    /// locked step, the lock of a step every seat has answered, the end of the game.
+    fn next_event(
+        &self,
+        secrets: &dyn HostSecrets,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Event>, String> {
+        decide::next_event(self, secrets, now)
+    }
+
+    /// What the clock makes due at `now`, to be applied in order: reminders, or at the
+    /// deadline the silence policy (a lock, or a forfeit for every silent seat).
+    fn due_events(&self, now: DateTime<Utc>) -> Vec<Event> {
+        decide::due_events(self, now)
+    }
+
+    /// `Some(from_step)` when the newest onion is running low and a new one must be committed.
+    fn renewal_due(&self) -> Option<u64> {
+        decide::renewal_due(self)
+    }
+
+    /// The organiser moves the open step's deadline by `hours` (negative to shorten).
+    fn gm_extend(&self, hours: i64, reason: &str, now: DateTime<Utc>) -> Result<Event, GmError> {
+        decide::gm_extend(self, hours, reason, now)
+    }
+
+    /// The organiser closes the open step: it locks at once, silent seats NMR.
+    fn gm_close_step(&self, reason: &str, now: DateTime<Utc>) -> Result<Event, GmError> {
+        decide::gm_close_step(self, reason, now)
+    }
+
+    /// The organiser hands `seat` to a new player.
+    fn gm_replace(&self, seat: &str, reason: &str, now: DateTime<Utc>) -> Result<Event, GmError> {
+        decide::gm_replace(self, seat, reason, now)
+    }
+}
+
+impl<R: Ruleset> Play for Game<R> {
+    fn book(&self) -> &Book {
+        &self.book
+    }
+
+    fn ruleset(&self) -> &'static str {
+        R::NAME
+    }
+
+    fn spec(&self) -> StepSpec {
+        R::step(&self.state)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome_now()
+    }
+
+    fn view(&self, viewer: &Viewer) -> View {
+        R::view(&self.state, viewer)
+    }
+
+    fn apply(&mut self, event: &Event, line: &str, index: u64) -> Result<(), ReplayError> {
+        Game::apply(self, event, line, index)
+    }
+
+    fn parse_orders(&self, seat: &str, text: &str) -> Result<String, Vec<Rejected>> {
+        R::parse(&self.state, seat, text).map(|o| R::canonical(&o))
+    }
+
+    fn order_keywords(&self) -> Vec<&'static str> {
+        R::order_keywords()
+    }
+
+    fn results_event(&self, v_k: &Hash, now: DateTime<Utc>) -> Result<Event, String> {
+        let locked = self.locked.as_ref().ok_or("the step is not locked")?;
+        let seed = dice::seed(self.protocol, &locked.lock, v_k, &[]);
+        let mut dice = Dice::new(seed);
+        let subs = self.submissions(&locked.nmr)?;
+        let next = R::resolve(&self.state, &subs, &mut dice);
+        Ok(Event::Results {
+            step: self.step,
+            reveal: dice::to_hex(v_k),
+            seed: dice::to_hex(&seed),
+            rolls: dice.into_table(),
+            state_digest: state_digest(&next),
+            at: now,
+        })
+    }
+
+    fn sample_orders(&self, seat: &str, choice: u64) -> String {
+        R::sample_orders(&self.state, seat, choice)
+    }
+
+    fn state_json(&self) -> serde_json::Value {
+        serde_json::to_value(&self.state).expect("states always serialise")
+    }
+
+    fn open_digests(&mut self, z: Hash) -> Result<(), String> {
+        Game::open_digests(self, z)
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Play> {
+        Box::new(self.clone())
+    }
+}

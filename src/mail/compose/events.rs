@@ -1,0 +1,490 @@
+//! The mails each journal event sends, to whom, and what they say. Every mail is built from the
+//! receiving seat's View and the event's public data; a seat's receipt is the only mail that
+//! carries its orders, and only to that seat.
+
+use crate::dice;
+use crate::engine::{Event, GmKind, LockInfo, Play, Silence, Viewer};
+use crate::report::{self, DiceSection, ResultsCtx, RollRow};
+
+use super::rich::{self, deadline_text};
+use super::{ComposeError, Draft, DraftKind, MailCtx, Recipient};
+
+/// The drafts journal event `ev` (line `index`) sends, from the game as it stands right after it.
+pub fn drafts_for_event(
+    game: &dyn Play,
+    ev: &Event,
+    index: u64,
+    ctx: &MailCtx,
+) -> Result<Vec<Draft>, ComposeError> {
+    let book = game.book();
+    let title = game.spec().title;
+    let mut out = Vec::new();
+    let draft =
+        |kind: DraftKind, to: &Recipient, word: &str, subject: String, text: String| Draft {
+            name: format!("{index:06}-{word}-{}", to.seat),
+            kind,
+            game: book.id.clone(),
+            seat: to.seat.clone(),
+            subject,
+            text,
+            rich: None,
+            answers: None,
+        };
+    match ev {
+        Event::GameCreated { .. } => {
+            for to in ctx.recipients {
+                let (body, rich) = welcome(game, to, false, ctx)?;
+                let text = rich::seal(game, &body, Some(&rich))?;
+                let mut d = draft(
+                    DraftKind::Welcome,
+                    to,
+                    "welcome",
+                    format!("Welcome: {} ({})", book.id, to.seat),
+                    text,
+                );
+                d.rich = Some(rich);
+                out.push(d);
+            }
+        }
+        Event::Submission {
+            step,
+            seat,
+            digest,
+            orders,
+            ignored,
+            message_id,
+            ..
+        } => {
+            for to in ctx.recipients {
+                let mine = &to.seat == seat;
+                let body = if mine {
+                    let salt = ctx
+                        .salt_key
+                        .filter(|_| book.protocol == dice::Protocol::V2)
+                        .map(|z| dice::to_hex(&dice::salt(&book.id, &z, *step, seat)));
+                    report::render(
+                        "receipt",
+                        serde_json::json!({
+                            "seat": seat, "step": step, "step_title": title,
+                            "orders": orders.lines().collect::<Vec<_>>(),
+                            "ignored": ignored, "digest": digest, "salt": salt,
+                            "waiting": game.waiting_for(), "deadline": deadline_text(game, to),
+                        }),
+                    )?
+                } else {
+                    let prompt = prompt_text(game, &to.seat);
+                    let answered = book.pending.contains_key(&to.seat);
+                    report::render(
+                        "notice",
+                        serde_json::json!({
+                            "submitter": seat, "step": step, "step_title": title, "digest": digest,
+                            "your_turn": prompt.is_some() && !answered, "prompt": prompt,
+                            "deadline": deadline_text(game, to),
+                        }),
+                    )?
+                };
+                let (kind, subject) = if mine {
+                    (DraftKind::Receipt, format!("Receipt: step {step} orders"))
+                } else {
+                    (
+                        DraftKind::Notice,
+                        format!("{seat} has sent orders for step {step}"),
+                    )
+                };
+                let mut d = draft(
+                    kind,
+                    to,
+                    "submission",
+                    subject,
+                    rich::seal(game, &body, None)?,
+                );
+                if mine {
+                    d.answers = Some(message_id.clone());
+                }
+                out.push(d);
+            }
+        }
+        Event::Results { step, .. } => {
+            // v2 games end with their own event (which publishes the salt key): the game-over
+            // mail goes out then. v1 games had no such event and end here.
+            if game.is_over() && book.protocol == dice::Protocol::V2 {
+                return Ok(out);
+            }
+            for to in ctx.recipients {
+                out.push(results_or_over(game, to, *step, index, ctx)?);
+            }
+        }
+        Event::GameEnded { step, .. } => {
+            for to in ctx.recipients {
+                out.push(results_or_over(
+                    game,
+                    to,
+                    step.saturating_sub(1),
+                    index,
+                    ctx,
+                )?);
+            }
+        }
+        Event::Reminder {
+            step,
+            seat,
+            hours_left,
+            ..
+        } => {
+            if let Some(to) = ctx.recipient(seat) {
+                let body = report::render(
+                    "reminder",
+                    serde_json::json!({
+                        "step": step, "step_title": title, "hours_left": hours_left,
+                        "prompt": prompt_text(game, seat).unwrap_or_default(),
+                        "deadline": deadline_text(game, to).unwrap_or_default(),
+                        "on_silence": silence_words(book.policy.on_silence),
+                    }),
+                )?;
+                out.push(draft(
+                    DraftKind::Reminder,
+                    to,
+                    "reminder",
+                    format!("Reminder: orders due in {hours_left} h"),
+                    rich::seal(game, &body, None)?,
+                ));
+            }
+        }
+        Event::DeadlineChanged {
+            deadline, reason, ..
+        } => {
+            for to in ctx.recipients {
+                let body = format!(
+                    "The deadline of step {} ({}) is now {}.\nReason: {reason}\n",
+                    book.step,
+                    title,
+                    report::fmt_time(*deadline, &to.private.time_zone)
+                );
+                out.push(draft(
+                    DraftKind::DeadlineChange,
+                    to,
+                    "deadline",
+                    "Deadline changed".into(),
+                    rich::seal(game, &body, None)?,
+                ));
+            }
+        }
+        Event::Forfeit { seat, .. } => {
+            let over = game.outcome();
+            // v2: the game-over mail follows with the game-ended event.
+            if over.is_some() && book.protocol == dice::Protocol::V2 {
+                return Ok(out);
+            }
+            for to in ctx.recipients {
+                let (kind, subject, body) = match &over {
+                    Some(o) => (
+                        DraftKind::GameOver,
+                        "Game over".to_string(),
+                        format!(
+                            "{seat} sent no orders by the deadline and forfeits the game.\n\n{}\n",
+                            o.summary
+                        ),
+                    ),
+                    None => (
+                        DraftKind::GmNotice,
+                        format!("{seat} is out of the game"),
+                        format!(
+                            "{seat} sent no orders by the deadline and forfeits: the seat is out of the game.\n"
+                        ),
+                    ),
+                };
+                let word = if over.is_some() { "over" } else { "forfeit" };
+                out.push(draft(
+                    kind,
+                    to,
+                    word,
+                    subject,
+                    rich::seal(game, &body, None)?,
+                ));
+            }
+        }
+        Event::OnionRenewed {
+            from_step,
+            anchor,
+            onion_len,
+            ..
+        } => {
+            for to in ctx.recipients {
+                let body = format!(
+                    "NEW DICE ANCHOR\nThe host's committed secrets for this game are nearly used up, so a new\n\
+                     chain was committed before they ran out. From step {from_step} on, each v_k\n\
+                     hashes back to this anchor instead:\n    Anchor A = {anchor}   (from step {from_step}, onion length {onion_len})\n"
+                );
+                out.push(draft(
+                    DraftKind::Anchor,
+                    to,
+                    "anchor",
+                    "New dice anchor".into(),
+                    rich::seal(game, &body, None)?,
+                ));
+            }
+        }
+        Event::GmAction { action, reason, .. } => {
+            for to in ctx.recipients {
+                let d = match action {
+                    GmKind::CloseStep => draft(
+                        DraftKind::GmNotice,
+                        to,
+                        "gm",
+                        "The organiser closed the step".into(),
+                        rich::seal(
+                            game,
+                            &format!(
+                                "The organiser closed step {} ({title}) without waiting further.\n\
+                                 Seats that had not sent orders are recorded as no move received.\nReason: {reason}\n",
+                                book.step
+                            ),
+                            None,
+                        )?,
+                    ),
+                    GmKind::ReplaceSeat { seat } if seat == &to.seat => {
+                        let (body, rich) = welcome(game, to, true, ctx)?;
+                        let mut d = draft(
+                            DraftKind::Takeover,
+                            to,
+                            "gm",
+                            format!("You take over seat {seat} in {}", book.id),
+                            rich::seal(game, &body, Some(&rich))?,
+                        );
+                        d.rich = Some(rich);
+                        d
+                    }
+                    GmKind::ReplaceSeat { seat } => draft(
+                        DraftKind::GmNotice,
+                        to,
+                        "gm",
+                        format!("Seat {seat} has a new player"),
+                        rich::seal(
+                            game,
+                            &format!(
+                                "Seat {seat} has been handed to a new player by the organiser.\nReason: {reason}\n"
+                            ),
+                            None,
+                        )?,
+                    ),
+                };
+                out.push(d);
+            }
+        }
+        Event::Lock { .. } => {}
+    }
+    Ok(out)
+}
+
+/// A results mail, or the game-over mail once the game is over.
+fn results_or_over(
+    game: &dyn Play,
+    to: &Recipient,
+    step: u64,
+    index: u64,
+    ctx: &MailCtx,
+) -> Result<Draft, ComposeError> {
+    let book = game.book();
+    let info = book.last_lock.clone().unwrap_or(LockInfo {
+        step,
+        log_head: String::new(),
+        seats: vec![],
+        lock: String::new(),
+        reveal: String::new(),
+        seed: String::new(),
+    });
+    let view = game.view(&Viewer::Seat(to.seat.clone()));
+    let prompt = prompt_text(game, &to.seat);
+    let outcome = game.outcome();
+    let rich = rich::build(
+        game,
+        to,
+        &view,
+        prompt.as_deref(),
+        serde_json::json!({
+            "step": step,
+            "step_title": book.last_step_title,
+            "prompt": prompt,
+            "deadline": prompt.as_ref().and_then(|_| deadline_text(game, to)),
+            "waiting": game.waiting_for(),
+            "outcome": outcome.as_ref().map(|o| o.summary.clone()),
+            "dice": dice_section(&info, &book.last_rolls),
+        }),
+        ctx,
+    )?;
+    let (kind, word, subject, body) = if let Some(outcome) = outcome {
+        let salt_key = book
+            .salt_key
+            .or(ctx.salt_key.filter(|_| book.protocol == dice::Protocol::V2))
+            .map(|z| dice::to_hex(&z));
+        let body = report::render(
+            "game_over",
+            serde_json::json!({"outcome": outcome.summary, "view": view, "salt_key": salt_key}),
+        )?;
+        // The dice of the final step still go out with the game-over mail.
+        let dice = report::render(
+            "dice",
+            serde_json::json!({
+                "game": book.id, "step": step, "protocol": book.protocol.name(),
+                "dice": dice_section(&info, &book.last_rolls),
+            }),
+        )?;
+        (
+            DraftKind::GameOver,
+            "over",
+            "Game over".to_string(),
+            format!("{body}\n{dice}"),
+        )
+    } else {
+        let ctx_r = ResultsCtx {
+            game: &book.id,
+            step,
+            step_title: &book.last_step_title,
+            view: &view,
+            prompt: prompt.clone(),
+            deadline: prompt.as_ref().and_then(|_| deadline_text(game, to)),
+            waiting: game.waiting_for(),
+            dice: dice_section(&info, &book.last_rolls),
+            protocol: book.protocol.name(),
+        };
+        let subject = match &prompt {
+            Some(_) => format!("{} — your orders", view.turn),
+            None => format!("{} — results", view.turn),
+        };
+        (
+            DraftKind::Results,
+            "results",
+            subject,
+            report::render("results", &ctx_r)?,
+        )
+    };
+    Ok(Draft {
+        name: format!("{index:06}-{word}-{}", to.seat),
+        kind,
+        game: book.id.clone(),
+        seat: to.seat.clone(),
+        subject,
+        text: rich::seal(game, &body, Some(&rich))?,
+        rich: Some(rich),
+        answers: None,
+    })
+}
+
+/// The welcome mail of a seat: at game start, or for a player taking over a seat. It names
+/// the newest onion's anchor (the game's own at the start; a renewed one later).
+fn welcome(
+    game: &dyn Play,
+    to: &Recipient,
+    takeover: bool,
+    ctx: &MailCtx,
+) -> Result<(String, super::Rich), ComposeError> {
+    let book = game.book();
+    let view = game.view(&Viewer::Seat(to.seat.clone()));
+    let prompt = prompt_text(game, &to.seat);
+    let onion = *book.onions.last().expect("the game's own onion");
+    let now_text = prompt
+        .clone()
+        .unwrap_or_else(|| format!("Waiting for {}.", game.waiting_for().join(", ")));
+    let body = report::render(
+        "welcome",
+        serde_json::json!({
+            "greeting": if to.private.name.is_empty() { "Hello".to_string() } else { format!("Dear {}", to.private.name) },
+            "takeover": takeover,
+            "game": book.id, "scenario": book.scenario, "ruleset": game.ruleset(),
+            "seat": to.seat, "view": view,
+            "others": ctx.recipients.iter().filter(|o| o.seat != to.seat).map(|o| o.seat.clone()).collect::<Vec<_>>(),
+            "game_address": ctx.game_address,
+            "reference_summary": reference_summary(ctx.reference),
+            "protocol": book.protocol.name(),
+            "anchor": dice::to_hex(&onion.anchor), "anchor_from": onion.from_step, "onion_len": onion.len,
+            "salt_commitment": book.salt_commitment.as_ref().map(dice::to_hex),
+            "prompt": now_text,
+            "deadline": deadline_text(game, to),
+        }),
+    )?;
+    let intro = if takeover {
+        format!("You take over seat {} in a game under way.", to.seat)
+    } else {
+        format!("You have a seat ({}) in a new game.", to.seat)
+    };
+    let rich = rich::build(
+        game,
+        to,
+        &view,
+        prompt.as_deref(),
+        serde_json::json!({
+            "intro": format!("{intro} How to send orders, the order reference and the dice commitment are in the plain-text part of this mail."),
+            "prompt": prompt,
+            "deadline": deadline_text(game, to),
+        }),
+        ctx,
+    )?;
+    Ok((body, rich))
+}
+
+/// What the open step asks of `seat`, in the game's words, with how sealed and how optional.
+pub(super) fn prompt_text(game: &dyn Play, seat: &str) -> Option<String> {
+    if game.is_over() {
+        return None;
+    }
+    let spec = game.spec();
+    let p = spec.prompts.iter().find(|p| p.seat == seat)?;
+    let mut text = p.question.clone();
+    if !p.required {
+        text.push_str("\n(Optional: your standing orders cover this step if you send nothing.)");
+    }
+    if spec.sealed && spec.prompts.len() > 1 {
+        text.push_str(
+            "\nOrders in this step are sealed: nobody sees them before everyone has answered.",
+        );
+    }
+    Some(text)
+}
+
+fn dice_section(info: &LockInfo, rolls: &[dice::Roll]) -> DiceSection {
+    DiceSection {
+        lock: info.lock.clone(),
+        reveal: info.reveal.clone(),
+        seed: info.seed.clone(),
+        log_head: info.log_head.clone(),
+        seats: info.seats.clone(),
+        rolls: rolls.iter().map(RollRow::from_roll).collect(),
+    }
+}
+
+pub(super) fn silence_words(s: Silence) -> &'static str {
+    match s {
+        Silence::StandingOrders => {
+            "your standing orders apply (or nothing is ordered), recorded as no move received"
+        }
+        Silence::Pass => "you pass this step",
+        Silence::WaitForGm => "the game waits for the organiser",
+        Silence::Forfeit => "you forfeit the game",
+    }
+}
+
+/// The first section of an order reference (up to its second heading), for the welcome mail.
+fn reference_summary(reference: Option<&str>) -> String {
+    let Some(reference) = reference else {
+        return "(The order reference could not be read; send HELP, or ask the organiser.)"
+            .to_string();
+    };
+    let mut out = Vec::new();
+    let mut headings = 0;
+    for line in reference.lines() {
+        if line.starts_with("## ") {
+            headings += 1;
+            if headings > 2 {
+                break;
+            }
+        }
+        out.push(line);
+    }
+    let mut s = out.join("\n");
+    if s.len() > 4000 {
+        let cut = s.floor_char_boundary(4000);
+        s.truncate(s[..cut].rfind('\n').unwrap_or(cut));
+        s.push_str("\n…(send HELP for the rest)");
+    }
+    s
+}

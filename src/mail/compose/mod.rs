@@ -1,0 +1,203 @@
+//! Mail composition, pure: (game, event, recipients) → drafts, each of a typed kind. Headers
+//! and threading follow from the kind; bodies come from `report/` templates filled from each
+//! seat's View; maps from `render/`. It reads no file, clock or secret store: the shell hands in
+//! everything as values (`MailCtx`) and queues what comes back.
+
+mod events;
+mod replies;
+mod rich;
+
+pub use events::drafts_for_event;
+pub use replies::{auth_notice, help, rejection};
+pub use rich::Rich;
+
+use chrono::{DateTime, Utc};
+
+use crate::dice::Hash;
+use crate::store::SeatPrivate;
+
+use super::outbound::{self, BuildError, Outgoing, Part};
+
+/// What a mail is, which fixes its threading and how automatic it says it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DraftKind {
+    /// The first mail of a seat's thread: seat, secret reply address, reference, dice anchor.
+    Welcome,
+    /// A new player's welcome to a seat taken over mid-game.
+    Takeover,
+    /// The submitter's echo of accepted orders.
+    Receipt,
+    /// Another seat has sent orders (digest only).
+    Notice,
+    /// A mail's orders were not applied, with every bad line.
+    Rejection,
+    /// A step's results, with the next prompt when there is one.
+    Results,
+    Reminder,
+    DeadlineChange,
+    GameOver,
+    /// The order reference, asked for with HELP.
+    Help,
+    /// A mail claiming the seat arrived without its secret.
+    AuthNotice,
+    /// A new dice anchor (onion renewal).
+    Anchor,
+    /// Something the organiser did.
+    GmNotice,
+}
+
+impl DraftKind {
+    /// Answers to a player's own mail thread under it (In-Reply-To that mail).
+    pub fn answers_a_mail(self) -> bool {
+        matches!(
+            self,
+            DraftKind::Receipt | DraftKind::Rejection | DraftKind::Help
+        )
+    }
+
+    /// Starts the seat's thread in the game (its Message-ID is the thread's root).
+    pub fn starts_thread(self) -> bool {
+        matches!(self, DraftKind::Welcome)
+    }
+}
+
+/// One seat's contact as the shell knows it (from the store's private seats file).
+#[derive(Debug, Clone)]
+pub struct Recipient {
+    pub seat: String,
+    pub private: SeatPrivate,
+}
+
+/// Everything a draft needs besides the game and the event, handed in by the shell.
+#[derive(Debug, Clone)]
+pub struct MailCtx<'a> {
+    /// The game mailbox (`despatch@club.example`).
+    pub game_address: &'a str,
+    pub from_name: &'a str,
+    /// Every seat's contact, in seat order.
+    pub recipients: &'a [Recipient],
+    /// The ruleset's order reference (its README, read from the games folder), if readable.
+    pub reference: Option<&'a str>,
+    /// The game's salt key, for the submitter's receipt and the game-over mail (v2).
+    pub salt_key: Option<Hash>,
+    pub now: DateTime<Utc>,
+}
+
+impl MailCtx<'_> {
+    pub fn recipient(&self, seat: &str) -> Option<&Recipient> {
+        self.recipients.iter().find(|r| r.seat == seat)
+    }
+
+    /// (local part, domain) of the game address.
+    pub fn address_parts(&self) -> (&str, &str) {
+        self.game_address
+            .split_once('@')
+            .unwrap_or((self.game_address, "localhost"))
+    }
+}
+
+/// One composed mail, not yet built into bytes.
+#[derive(Debug, Clone)]
+pub struct Draft {
+    /// Deterministic queue name: re-deriving a draft after a crash gives the same name.
+    pub name: String,
+    pub kind: DraftKind,
+    pub game: String,
+    pub seat: String,
+    pub subject: String,
+    /// The complete plain text (sealed where the kind carries game content).
+    pub text: String,
+    pub rich: Option<Rich>,
+    /// The player's mail this answers (its Message-ID), for `answers_a_mail` kinds.
+    pub answers: Option<String>,
+}
+
+impl Draft {
+    /// The mail, addressed and threaded: every mail to a seat hangs under that seat's welcome.
+    pub fn outgoing(&self, ctx: &MailCtx) -> Result<Outgoing, BuildError> {
+        let (local, domain) = ctx.address_parts();
+        let to = ctx
+            .recipient(&self.seat)
+            .ok_or_else(|| BuildError::Address {
+                field: "To",
+                value: format!("(no address for seat {})", self.seat),
+            })?;
+        let root = outbound::message_id(&[&self.game, &self.seat, "thread"], domain);
+        let message_id = if self.kind.starts_thread() {
+            root.clone()
+        } else {
+            outbound::message_id(&[&self.game, &self.seat, &self.name], domain)
+        };
+        let mut references = Vec::new();
+        let mut in_reply_to = None;
+        if !self.kind.starts_thread() {
+            references.push(root.clone());
+            in_reply_to = Some(root);
+        }
+        if let Some(theirs) = self.answers.as_ref().filter(|_| self.kind.answers_a_mail()) {
+            references.push(theirs.clone());
+            in_reply_to = Some(theirs.clone());
+        }
+        let mut out = Outgoing {
+            to: to.private.address.clone(),
+            to_name: None,
+            from: format!(
+                "{} <{local}@{domain}>",
+                ctx.from_name.replace(['<', '>', '"'], "")
+            ),
+            reply_to: Some(outbound::reply_address(
+                local,
+                &self.game,
+                &self.seat,
+                &to.private.token,
+                domain,
+            )?),
+            subject: format!("[{}] {}", self.game, self.subject),
+            text: self.text.clone(),
+            message_id,
+            in_reply_to,
+            references,
+            date: ctx.now,
+            sealed: self.text.contains(crate::report::DIGEST_PREFIX),
+            ..Default::default()
+        };
+        if let Some(r) = &self.rich {
+            out.html = Some(r.html.clone());
+            if let Some(png) = &r.png {
+                out.inline.push(Part {
+                    name: "map".into(),
+                    content_type: "image/png".into(),
+                    bytes: png.clone(),
+                });
+            }
+            if let Some(svg) = &r.svg {
+                out.attachments.push(Part {
+                    name: r.svg_name.clone(),
+                    content_type: "image/svg+xml".into(),
+                    bytes: svg.clone().into_bytes(),
+                });
+            }
+            if let Some(ics) = &r.ics {
+                out.attachments.push(Part {
+                    name: "deadline.ics".into(),
+                    content_type: "text/calendar; charset=utf-8; method=PUBLISH".into(),
+                    bytes: ics.clone().into_bytes(),
+                });
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ComposeError {
+    #[error(transparent)]
+    Template(#[from] crate::report::ReportError),
+    #[error(transparent)]
+    Render(#[from] crate::render::RenderError),
+}
+
+/// Every seat's deadline text in its own time zone.
+pub fn fmt_time(t: DateTime<Utc>, tz: &str) -> String {
+    crate::report::fmt_time(t, tz)
+}

@@ -1,0 +1,96 @@
+//! Answers to one inbound mail that change nothing in the game (so no journal event carries
+//! them): a rejection, the order reference, a warning to a seat that a mail without its secret
+//! arrived. Named after the inbound Message-ID, so a re-read mail re-derives the same draft.
+//! Nothing a sender wrote is echoed into a mail to anybody else.
+
+use sha2::{Digest, Sha256};
+
+use crate::engine::{Play, Rejected};
+use crate::report;
+
+use super::events::prompt_text;
+use super::{ComposeError, Draft, DraftKind, Recipient};
+
+/// A short, stable tag of an inbound Message-ID for queue names.
+fn short(message_id: &str) -> String {
+    hex::encode(Sha256::digest(message_id.as_bytes()))[..16].to_string()
+}
+
+fn plain(game: &str, body: &str) -> String {
+    format!("{}\n\n-- \nDespatch · game {game}\n", body.trim_end())
+}
+
+/// Every bad line of a mail and why; nothing was applied.
+pub fn rejection(
+    game: &dyn Play,
+    to: &Recipient,
+    problems: &[Rejected],
+    message_id: &str,
+) -> Result<Draft, ComposeError> {
+    let problems: Vec<serde_json::Value> = problems
+        .iter()
+        .map(|r| serde_json::json!({"line": r.line, "text": r.text, "reason": r.reason, "hint": r.hint}))
+        .collect();
+    let body = report::render(
+        "rejection",
+        serde_json::json!({"problems": problems, "prompt": prompt_text(game, &to.seat)}),
+    )?;
+    Ok(Draft {
+        name: format!("reject-{}", short(message_id)),
+        kind: DraftKind::Rejection,
+        game: game.book().id.clone(),
+        seat: to.seat.clone(),
+        subject: "Orders not applied".into(),
+        text: plain(&game.book().id, &body),
+        rich: None,
+        answers: Some(message_id.to_string()),
+    })
+}
+
+/// The order reference, as the games folder has it now.
+pub fn help(
+    game: &dyn Play,
+    to: &Recipient,
+    reference: Option<&str>,
+    message_id: &str,
+) -> Result<Draft, ComposeError> {
+    let reference = reference.unwrap_or(
+        "The order reference could not be read on the host just now; the organiser has been told.",
+    );
+    let body = report::render(
+        "help",
+        serde_json::json!({"ruleset": game.ruleset(), "game": game.book().id, "reference": reference}),
+    )?;
+    Ok(Draft {
+        name: format!("help-{}", short(message_id)),
+        kind: DraftKind::Help,
+        game: game.book().id.clone(),
+        seat: to.seat.clone(),
+        subject: "Order reference".into(),
+        text: plain(&game.book().id, &body),
+        rich: None,
+        answers: Some(message_id.to_string()),
+    })
+}
+
+/// To the seat's registered player (never to the sender, who may be a forger): a mail
+/// claiming to be theirs came without the seat's secret. It quotes nothing of that mail.
+pub fn auth_notice(game_id: &str, to: &Recipient, message_id: &str) -> Draft {
+    let body = format!(
+        "A mail claiming to come from you for seat {seat} arrived without the seat's secret.\n\
+         Nothing in it was applied, and nothing of it is repeated here.\n\n\
+         If you sent it, reply to a Despatch mail instead of writing a new one, or add the line\n\
+         TOKEN <secret> from the Reply-To address of your welcome mail.\n",
+        seat = to.seat
+    );
+    Draft {
+        name: format!("auth-{}", short(message_id)),
+        kind: DraftKind::AuthNotice,
+        game: game_id.to_string(),
+        seat: to.seat.clone(),
+        subject: "A mail without your seat's secret".into(),
+        text: plain(game_id, &body),
+        rich: None,
+        answers: None,
+    }
+}

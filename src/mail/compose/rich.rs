@@ -1,0 +1,124 @@
+//! The rich parts of a turn mail — HTML, the seat's map (PNG inline, SVG attached) and the
+//! deadline (.ics) — and the seal that binds them to the plain text, which stays the complete,
+//! sealed record. Pure: everything is built from the seat's View and values handed in.
+
+use crate::engine::{Play, View};
+use crate::{dice, render, report};
+
+use super::{ComposeError, MailCtx, Recipient};
+
+/// The rich parts of one mail.
+#[derive(Debug, Clone)]
+pub struct Rich {
+    pub html: String,
+    pub png: Option<Vec<u8>>,
+    pub svg: Option<String>,
+    pub svg_name: String,
+    pub ics: Option<String>,
+}
+
+/// The HTML part, the map and the calendar entry of a turn mail, all from the seat's own View.
+/// `extra` adds the template's step, prompt, dice… values.
+pub(super) fn build(
+    game: &dyn Play,
+    to: &Recipient,
+    view: &View,
+    prompt: Option<&str>,
+    extra: serde_json::Value,
+    ctx: &MailCtx,
+) -> Result<Rich, ComposeError> {
+    let book = game.book();
+    let mut tctx = serde_json::json!({
+        "game": book.id,
+        "seat": to.seat,
+        "view": view,
+        "map": view.map.is_some(),
+        "head_index": book.events - 1,
+        "head": dice::to_hex(&book.head),
+        "protocol": book.protocol.name(),
+    });
+    if let (Some(base), Some(more)) = (tctx.as_object_mut(), extra.as_object()) {
+        base.extend(more.clone());
+    }
+    let html = report::render("turn.html", &tctx)?;
+    // The SVG is built once; the PNG is rasterised from it.
+    let (png, svg) = match &view.map {
+        Some(scene) => {
+            let svg = render::svg(scene);
+            let png = render::png_from_svg(&svg, render::MAIL_WIDTH_PX)?;
+            (Some(png), Some(svg))
+        }
+        None => (None, None),
+    };
+    let (_, domain) = ctx.address_parts();
+    let ics = match (prompt, book.deadline) {
+        (Some(p), Some(deadline)) => Some(report::ics::deadline_event(
+            &format!("{}-{}-{}@{domain}", book.id, book.step, to.seat),
+            deadline,
+            &to.private.time_zone,
+            &format!("Orders due: {}, step {} ({})", book.id, book.step, to.seat),
+            p,
+            ctx.now,
+        )),
+        _ => None,
+    };
+    Ok(Rich {
+        html,
+        png,
+        svg,
+        svg_name: format!("{}-step{}-{}.svg", book.id, book.step, to.seat),
+        ics,
+    })
+}
+
+/// The body with its parts' digests and the footer, sealed: the seal covers the other parts
+/// too, because their digests are part of the sealed text.
+pub(super) fn seal(
+    game: &dyn Play,
+    body: &str,
+    rich: Option<&Rich>,
+) -> Result<String, ComposeError> {
+    let mut body = body.to_string();
+    if let Some(r) = rich {
+        let mut parts = vec![format!(
+            "turn.html={}",
+            report::part_digest(r.html.as_bytes(), true)
+        )];
+        if let Some(png) = &r.png {
+            parts.push(format!("map.png={}", report::part_digest(png, false)));
+        }
+        if let Some(svg) = &r.svg {
+            parts.push(format!(
+                "{}={}",
+                r.svg_name,
+                report::part_digest(svg.as_bytes(), false)
+            ));
+        }
+        if let Some(ics) = &r.ics {
+            parts.push(format!(
+                "deadline.ics={}",
+                report::part_digest(ics.as_bytes(), false)
+            ));
+        }
+        body = format!(
+            "{}\n\n{} {}\n",
+            body.trim_end(),
+            report::PARTS_PREFIX,
+            parts.join(" ")
+        );
+    }
+    let book = game.book();
+    Ok(report::seal(
+        &body,
+        &book.id,
+        book.events - 1,
+        &dice::to_hex(&book.head),
+    )?)
+}
+
+/// The deadline as this seat reads it.
+pub(super) fn deadline_text(game: &dyn Play, to: &Recipient) -> Option<String> {
+    game.book()
+        .deadline
+        .map(|d| report::fmt_time(d, &to.private.time_zone))
+}

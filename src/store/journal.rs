@@ -1,0 +1,246 @@
+//! One game's journal: the hash-chained truth, appended one fsynced line at a time, with its
+//! side files (`heads.log`, the log head after each line, so `verify` can name the line that
+//! changed; `ruleset`, the ruleset's name, so finding it reads no journal). A torn last line
+//! (a crash mid-append) is left out on read and cut before the next append.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::PathBuf;
+
+use crate::dice::{self, GameSecrets, Hash};
+use crate::engine::Event;
+
+use super::secrets::{HostOnions, SeatsFile};
+use super::{StoreError, append_line, atomic_write, io_err};
+
+/// One game's directory.
+#[derive(Debug, Clone)]
+pub struct GameStore {
+    pub dir: PathBuf,
+    pub id: String,
+}
+
+/// The journal read back: its lines and what was cut from a torn tail.
+#[derive(Debug, Clone)]
+pub struct Journal {
+    pub lines: Vec<String>,
+    /// Bytes of an incomplete last line (a crash mid-write), dropped on read.
+    pub torn_tail: usize,
+    /// Bytes of the whole lines read (where the next append begins).
+    pub bytes: u64,
+}
+
+/// Splits bytes read from `offset` into whole lines (a last line without its newline is torn).
+fn whole_lines(
+    bytes: &[u8],
+    path: &std::path::Path,
+) -> Result<(Vec<String>, usize, usize), StoreError> {
+    let whole = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+    let torn_tail = bytes.len() - whole;
+    let text = std::str::from_utf8(&bytes[..whole]).map_err(|e| StoreError::Corrupt {
+        path: path.to_path_buf(),
+        detail: format!("not UTF-8: {e}"),
+    })?;
+    Ok((text.lines().map(str::to_string).collect(), torn_tail, whole))
+}
+
+impl GameStore {
+    pub fn journal_path(&self) -> PathBuf {
+        self.dir.join("journal.jsonl")
+    }
+
+    pub fn exists(&self) -> bool {
+        self.journal_path().exists()
+    }
+
+    /// Creates the game directory with its secrets and first event. Fails if it exists.
+    pub fn create(
+        &self,
+        secrets: &GameSecrets,
+        seats: &SeatsFile,
+        first: &Event,
+        ruleset: &str,
+    ) -> Result<(), StoreError> {
+        if self.exists() {
+            return Err(StoreError::Exists(self.id.clone()));
+        }
+        fs::create_dir_all(&self.dir).map_err(io_err(&self.dir))?;
+        self.write_secrets(&HostOnions::new(secrets.clone()))?;
+        self.write_seats(seats)?;
+        atomic_write(&self.dir.join("ruleset"), format!("{ruleset}\n").as_bytes())?;
+        let head = dice::log_step(
+            secrets.protocol(),
+            &dice::log_genesis(secrets.protocol()),
+            first.to_line().as_bytes(),
+        );
+        self.append(first, 0, &head)?;
+        Ok(())
+    }
+
+    /// The ruleset's name: from the `ruleset` file, or (a game made before it existed) from the
+    /// journal's first line, then remembered in the file.
+    pub fn ruleset_name(&self) -> Result<String, StoreError> {
+        let p = self.dir.join("ruleset");
+        match fs::read_to_string(&p) {
+            Ok(s) if !s.trim().is_empty() => return Ok(s.trim().to_string()),
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(StoreError::Io { path: p, source: e }),
+        }
+        let first = self.first_line()?;
+        let v: serde_json::Value =
+            serde_json::from_str(&first).map_err(|e| StoreError::Corrupt {
+                path: self.journal_path(),
+                detail: format!("first line: {e}"),
+            })?;
+        let name = v["ruleset"]
+            .as_str()
+            .ok_or_else(|| StoreError::Corrupt {
+                path: self.journal_path(),
+                detail: "the first line names no ruleset".into(),
+            })?
+            .to_string();
+        // A cache: if it cannot be written (a read-only copy), the journal still answers.
+        let _ = atomic_write(&p, format!("{name}\n").as_bytes());
+        Ok(name)
+    }
+
+    /// The journal's first line, read without reading the rest.
+    pub fn first_line(&self) -> Result<String, StoreError> {
+        let p = self.journal_path();
+        let f = fs::File::open(&p).map_err(|e| self.missing(e))?;
+        let mut line = String::new();
+        io::BufRead::read_line(&mut io::BufReader::new(f), &mut line).map_err(io_err(&p))?;
+        if !line.ends_with('\n') {
+            return Err(StoreError::Corrupt {
+                path: p,
+                detail: "no complete first line".into(),
+            });
+        }
+        line.pop();
+        Ok(line)
+    }
+
+    fn missing(&self, e: io::Error) -> StoreError {
+        if e.kind() == io::ErrorKind::NotFound {
+            StoreError::NoGame(self.id.clone())
+        } else {
+            StoreError::Io {
+                path: self.journal_path(),
+                source: e,
+            }
+        }
+    }
+
+    /// Appends one event as one fsynced line, then its log head to `heads.log`. Returns the line.
+    pub fn append(
+        &self,
+        event: &Event,
+        index: u64,
+        head_after: &Hash,
+    ) -> Result<String, StoreError> {
+        let line = event.to_line();
+        self.cut_torn_tail()?;
+        append_line(&self.journal_path(), &line)?;
+        append_line(
+            &self.dir.join("heads.log"),
+            &format!("{index}\t{}", dice::to_hex(head_after)),
+        )?;
+        Ok(line)
+    }
+
+    /// The heads recorded at append time, by event index. A torn last line is left out.
+    pub fn recorded_heads(&self) -> Result<Vec<(u64, String)>, StoreError> {
+        let p = self.dir.join("heads.log");
+        let bytes = match fs::read(&p) {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(vec![]),
+            Err(e) => return Err(StoreError::Io { path: p, source: e }),
+        };
+        let (lines, _, _) = whole_lines(&bytes, &p)?;
+        Ok(lines
+            .iter()
+            .filter_map(|l| {
+                let (i, h) = l.split_once('\t')?;
+                Some((i.parse().ok()?, h.to_string()))
+            })
+            .collect())
+    }
+
+    /// Reads the whole journal. Reading never writes, so auditors and a live daemon can read
+    /// side by side.
+    pub fn read_journal(&self) -> Result<Journal, StoreError> {
+        self.read_journal_from(0)
+    }
+
+    /// Reads the journal's whole lines from byte `offset` on (which must start a line).
+    pub fn read_journal_from(&self, offset: u64) -> Result<Journal, StoreError> {
+        let p = self.journal_path();
+        let mut f = fs::File::open(&p).map_err(|e| self.missing(e))?;
+        let mut bytes = Vec::new();
+        f.seek(SeekFrom::Start(offset)).map_err(io_err(&p))?;
+        f.read_to_end(&mut bytes).map_err(io_err(&p))?;
+        let (lines, torn_tail, whole) = whole_lines(&bytes, &p)?;
+        Ok(Journal {
+            lines,
+            torn_tail,
+            bytes: offset + whole as u64,
+        })
+    }
+
+    /// Whether byte `offset` of the journal begins a line (the byte before it is a newline).
+    pub fn starts_line(&self, offset: u64) -> Result<bool, StoreError> {
+        if offset == 0 {
+            return Ok(true);
+        }
+        let p = self.journal_path();
+        let mut f = fs::File::open(&p).map_err(|e| self.missing(e))?;
+        let len = f.metadata().map_err(io_err(&p))?.len();
+        if offset > len {
+            return Ok(false);
+        }
+        let mut b = [0u8; 1];
+        f.seek(SeekFrom::Start(offset - 1)).map_err(io_err(&p))?;
+        f.read_exact(&mut b).map_err(io_err(&p))?;
+        Ok(b[0] == b'\n')
+    }
+
+    /// Cuts a torn last line before the next append (only the writer, under the data lock).
+    fn cut_torn_tail(&self) -> Result<(), StoreError> {
+        let p = self.journal_path();
+        let mut f = match OpenOptions::new().read(true).write(true).open(&p) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(StoreError::Io { path: p, source: e }),
+        };
+        let len = f.metadata().map_err(io_err(&p))?.len();
+        if len == 0 {
+            return Ok(());
+        }
+        let mut last = [0u8; 1];
+        f.seek(SeekFrom::Start(len - 1)).map_err(io_err(&p))?;
+        f.read_exact(&mut last).map_err(io_err(&p))?;
+        if last[0] == b'\n' {
+            return Ok(());
+        }
+        // Find the last newline by reading backwards in blocks (the tail is short).
+        let mut end = len;
+        let mut whole = 0u64;
+        let mut buf = vec![0u8; 4096];
+        while end > 0 {
+            let start = end.saturating_sub(buf.len() as u64);
+            let n = (end - start) as usize;
+            f.seek(SeekFrom::Start(start)).map_err(io_err(&p))?;
+            f.read_exact(&mut buf[..n]).map_err(io_err(&p))?;
+            if let Some(i) = buf[..n].iter().rposition(|b| *b == b'\n') {
+                whole = start + i as u64 + 1;
+                break;
+            }
+            end = start;
+        }
+        tracing::warn!(journal = %p.display(), bytes = len - whole, "cutting a torn last line left by a crash");
+        f.set_len(whole).map_err(io_err(&p))?;
+        f.sync_all().map_err(io_err(&p))?;
+        Ok(())
+    }
+}

@@ -1,0 +1,145 @@
+//! One game's outgoing mail: queued under deterministic names (so re-deriving mails after a
+//! crash never duplicates one), moved to `sent/` once delivered or `failed/` when it never can
+//! be, with a retry record for transient failures. Makes no decision about when to retry.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::journal::GameStore;
+use super::{StoreError, atomic_write, fsync_dir, io_err};
+
+impl GameStore {
+    pub fn outbox_dir(&self) -> PathBuf {
+        self.dir.join("outbox")
+    }
+
+    pub fn sent_dir(&self) -> PathBuf {
+        self.dir.join("sent")
+    }
+
+    /// Index of the last event whose mails were written to the outbox (`None`: none yet).
+    pub fn mailed_upto(&self) -> Result<Option<u64>, StoreError> {
+        let p = self.dir.join("mailed");
+        match fs::read_to_string(&p) {
+            Ok(s) => Ok(s.trim().parse().ok()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(StoreError::Io { path: p, source: e }),
+        }
+    }
+
+    pub fn set_mailed_upto(&self, index: u64) -> Result<(), StoreError> {
+        atomic_write(&self.dir.join("mailed"), format!("{index}\n").as_bytes())
+    }
+
+    /// Puts a mail in the outbox under a deterministic name; writing the same name twice is a no-op,
+    /// so re-deriving mails after a crash never duplicates one.
+    pub fn queue(&self, name: &str, bytes: &[u8]) -> Result<(), StoreError> {
+        let out = self.outbox_dir().join(format!("{name}.eml"));
+        let sent = self.sent_dir().join(format!("{name}.eml"));
+        if out.exists() || sent.exists() {
+            return Ok(());
+        }
+        atomic_write(&out, bytes)
+    }
+
+    pub fn outbox(&self) -> Result<Vec<PathBuf>, StoreError> {
+        list_files(&self.outbox_dir())
+    }
+
+    pub fn sent(&self) -> Result<Vec<PathBuf>, StoreError> {
+        list_files(&self.sent_dir())
+    }
+
+    pub fn failed_dir(&self) -> PathBuf {
+        self.dir.join("failed")
+    }
+
+    /// Moves an undeliverable mail to `failed/` with the reason beside it.
+    pub fn mark_failed(&self, path: &Path, why: &str) -> Result<(), StoreError> {
+        let dest = self.failed_dir();
+        fs::create_dir_all(&dest).map_err(io_err(&dest))?;
+        let name = path.file_name().unwrap_or_default();
+        atomic_write(
+            &dest.join(format!("{}.why", name.to_string_lossy())),
+            why.as_bytes(),
+        )?;
+        fs::rename(path, dest.join(name)).map_err(io_err(path))?;
+        let _ = fs::remove_file(retry_path(path));
+        fsync_dir(&dest).map_err(io_err(&dest))?;
+        Ok(())
+    }
+
+    /// The retry record of a queued mail (transient failures so far).
+    pub fn retry_state(&self, path: &Path) -> Result<Option<RetryState>, StoreError> {
+        let p = retry_path(path);
+        match fs::read_to_string(&p) {
+            Ok(s) => serde_json::from_str(&s)
+                .map(Some)
+                .map_err(|e| StoreError::Corrupt {
+                    path: p,
+                    detail: e.to_string(),
+                }),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(StoreError::Io { path: p, source: e }),
+        }
+    }
+
+    pub fn set_retry_state(&self, path: &Path, state: &RetryState) -> Result<(), StoreError> {
+        atomic_write(
+            &retry_path(path),
+            serde_json::to_string(state).expect("json").as_bytes(),
+        )
+    }
+
+    /// Moves a delivered mail from the outbox to `sent/` (kept for audit and `verify`).
+    pub fn mark_sent(&self, path: &Path) -> Result<(), StoreError> {
+        let dest = self.sent_dir();
+        fs::create_dir_all(&dest).map_err(io_err(&dest))?;
+        let to = dest.join(path.file_name().unwrap_or_default());
+        // The rename comes first and alone: after the server said "sent", the shortest possible
+        // window before the record says so too (a kill in between resends the same Message-ID).
+        fs::rename(path, &to).map_err(io_err(path))?;
+        let _ = fs::remove_file(retry_path(path));
+        fsync_dir(&dest).map_err(io_err(&dest))?;
+        if let Some(src) = path.parent() {
+            fsync_dir(src).map_err(io_err(src))?;
+        }
+        Ok(())
+    }
+}
+
+/// Transient delivery failures of one queued mail.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RetryState {
+    pub attempts: u32,
+    pub first_failure: chrono::DateTime<chrono::Utc>,
+    pub next_try: chrono::DateTime<chrono::Utc>,
+    pub last_error: String,
+    /// Set just before a send and cleared by its outcome: still set after a restart means the
+    /// daemon died mid-send, and the server may or may not have taken the mail.
+    #[serde(default)]
+    pub in_flight_since: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+fn retry_path(mail: &Path) -> PathBuf {
+    let mut p = mail.as_os_str().to_owned();
+    p.push(".retry");
+    PathBuf::from(p)
+}
+
+fn list_files(dir: &Path) -> Result<Vec<PathBuf>, StoreError> {
+    if !dir.exists() {
+        return Ok(vec![]);
+    }
+    let mut v: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(io_err(dir))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+        .collect();
+    v.sort();
+    Ok(v)
+}

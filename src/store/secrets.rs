@@ -1,0 +1,255 @@
+//! What the host keeps secret for a game: its onions and salt key (`host.secret`, with the
+//! onions' checkpoints beside it in `host.checkpoints`) and the seats' addresses and secrets
+//! (`seats.toml`). All mode 0600; none of it ever goes into the journal or another seat's mail.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::dice::{self, DiceError, GameSecrets, Hash, HostOnion, Protocol, SaltKey};
+use crate::engine::HostSecrets;
+
+use super::journal::GameStore;
+use super::{StoreError, atomic_write_private, io_err};
+
+/// The host's onions (each serves steps from its first step until the next takes over) and the
+/// game's salt key.
+#[derive(Debug, Clone)]
+pub struct HostOnions {
+    pub protocol: Protocol,
+    pub segments: Vec<(u64, HostOnion)>,
+    pub salt_key: Option<SaltKey>,
+}
+
+impl HostOnions {
+    pub fn new(secrets: GameSecrets) -> Self {
+        Self {
+            protocol: secrets.protocol(),
+            segments: vec![(1, secrets.onion)],
+            salt_key: secrets.salt_key,
+        }
+    }
+
+    /// `v_k` from the onion that serves step `k`.
+    pub fn reveal_k(&self, k: u64) -> Result<Hash, DiceError> {
+        let (from, onion) = self
+            .segments
+            .iter()
+            .rev()
+            .find(|(from, _)| *from <= k)
+            .unwrap_or(&self.segments[0]);
+        onion.reveal(k + 1 - from)
+    }
+}
+
+impl HostSecrets for HostOnions {
+    fn reveal(&self, k: u64) -> Result<Hash, String> {
+        self.reveal_k(k).map_err(|e| e.to_string())
+    }
+
+    fn salt_key(&self) -> Option<Hash> {
+        self.salt_key.map(|SaltKey(z)| z)
+    }
+}
+
+/// One seat's private record: never in the journal, never in another seat's mail.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatPrivate {
+    pub address: String,
+    #[serde(default)]
+    pub name: String,
+    /// The seat's secret, carried in its reply address.
+    pub token: String,
+    /// IANA time zone for deadlines in mails (`Europe/London`).
+    #[serde(default = "utc")]
+    pub time_zone: String,
+}
+
+fn utc() -> String {
+    "UTC".into()
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatsFile {
+    pub seats: BTreeMap<String, SeatPrivate>,
+    /// The game's organiser: told about undeliverable mail and other trouble.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gm: Option<String>,
+}
+
+/// A fresh seat secret: 24 characters of [a-z0-9] from the OS RNG (~124 bits). Lower-case because
+/// mail systems may fold the case of the address that carries it.
+pub fn new_token() -> Result<String, StoreError> {
+    const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+    let mut out = String::new();
+    while out.len() < 24 {
+        let mut b = [0u8; 32];
+        getrandom::fill(&mut b).map_err(|e| StoreError::Corrupt {
+            path: PathBuf::from("<os rng>"),
+            detail: e.to_string(),
+        })?;
+        // 252 = 7 × 36: rejection keeps every character equally likely.
+        out.extend(
+            b.iter()
+                .filter(|x| **x < 252)
+                .map(|x| ALPHABET[(*x % 36) as usize] as char),
+        );
+    }
+    out.truncate(24);
+    Ok(out)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SecretFile {
+    /// Absent in games made before v2.
+    protocol: Option<String>,
+    salt_key: Option<String>,
+    /// The single-onion form written before renewal existed.
+    c0: Option<String>,
+    len: Option<u64>,
+    #[serde(default)]
+    onion: Vec<SegmentFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SegmentFile {
+    from_step: u64,
+    c0: String,
+    len: u64,
+}
+
+#[derive(Serialize, Deserialize)]
+struct CheckpointFile {
+    from_step: u64,
+    points: Vec<String>,
+}
+
+impl GameStore {
+    pub fn write_seats(&self, seats: &SeatsFile) -> Result<(), StoreError> {
+        let text = toml::to_string(seats).map_err(|e| StoreError::Corrupt {
+            path: self.dir.join("seats.toml"),
+            detail: e.to_string(),
+        })?;
+        atomic_write_private(&self.dir.join("seats.toml"), text.as_bytes())
+    }
+
+    pub fn seats(&self) -> Result<SeatsFile, StoreError> {
+        let p = self.dir.join("seats.toml");
+        let s = fs::read_to_string(&p).map_err(io_err(&p))?;
+        toml::from_str(&s).map_err(|e| StoreError::Corrupt {
+            path: p,
+            detail: e.to_string(),
+        })
+    }
+
+    /// Every onion of the game, oldest first (the first serves from step 1), and the salt key.
+    /// The game id comes from the caller (the journal's), not from the folder's name.
+    pub fn secrets_for(&self, game_id: &str) -> Result<HostOnions, StoreError> {
+        let p = self.dir.join("host.secret");
+        let s = fs::read_to_string(&p).map_err(io_err(&p))?;
+        let corrupt = |detail: &str| StoreError::Corrupt {
+            path: p.clone(),
+            detail: detail.to_string(),
+        };
+        let f: SecretFile = toml::from_str(&s).map_err(|e| corrupt(&e.to_string()))?;
+        let protocol = match &f.protocol {
+            Some(name) => Protocol::parse(name).ok_or_else(|| corrupt("unknown protocol"))?,
+            None => Protocol::V1,
+        };
+        let salt_key = match &f.salt_key {
+            Some(z) => Some(SaltKey(
+                dice::from_hex(z).ok_or_else(|| corrupt("salt_key is not 32 bytes of hex"))?,
+            )),
+            None => None,
+        };
+        let mut raw: Vec<(u64, String, u64)> = f
+            .onion
+            .into_iter()
+            .map(|g| (g.from_step, g.c0, g.len))
+            .collect();
+        if let (Some(c0), Some(len)) = (f.c0, f.len) {
+            raw.insert(0, (1, c0, len));
+        }
+        let checkpoints = self.read_checkpoints();
+        let mut segments = Vec::new();
+        for (from, c0, len) in raw {
+            let c0 = dice::from_hex(&c0).ok_or_else(|| corrupt("c0 is not 32 bytes of hex"))?;
+            let stored = checkpoints.get(&from).and_then(|pts| {
+                HostOnion::with_checkpoints(protocol, game_id, c0, len, pts.clone())
+            });
+            let onion =
+                stored.unwrap_or_else(|| HostOnion::from_secret(protocol, game_id, c0, len));
+            segments.push((from, onion));
+        }
+        if segments.is_empty() {
+            return Err(corrupt("no onion"));
+        }
+        Ok(HostOnions {
+            protocol,
+            segments,
+            salt_key,
+        })
+    }
+
+    fn read_checkpoints(&self) -> BTreeMap<u64, Vec<Hash>> {
+        let p = self.dir.join("host.checkpoints");
+        let Ok(bytes) = fs::read(&p) else {
+            return BTreeMap::new();
+        };
+        let Ok(files) = serde_json::from_slice::<Vec<CheckpointFile>>(&bytes) else {
+            // A cache: a damaged one is recomputed from the secret.
+            return BTreeMap::new();
+        };
+        files
+            .into_iter()
+            .filter_map(|c| {
+                let pts: Option<Vec<Hash>> = c.points.iter().map(|h| dice::from_hex(h)).collect();
+                Some((c.from_step, pts?))
+            })
+            .collect()
+    }
+
+    /// Whether the onions' checkpoints are stored (older games computed them at every load).
+    pub fn has_checkpoints(&self) -> bool {
+        self.dir.join("host.checkpoints").exists()
+    }
+
+    /// Writes the secrets and their checkpoints (the secret first: a crash between the two
+    /// only costs a recomputation).
+    pub fn write_secrets(&self, onions: &HostOnions) -> Result<(), StoreError> {
+        let mut text = format!(
+            "# despatch host secrets for game {} (never share; see docs/dice-protocol.md)\n",
+            self.id
+        );
+        if onions.protocol != Protocol::V1 {
+            text.push_str(&format!("protocol = \"{}\"\n", onions.protocol.name()));
+        }
+        if let Some(SaltKey(z)) = &onions.salt_key {
+            text.push_str(&format!("salt_key = \"{}\"\n", dice::to_hex(z)));
+        }
+        for (from, o) in &onions.segments {
+            text.push_str(&format!(
+                "\n[[onion]]\nfrom_step = {from}\nc0 = \"{}\"\nlen = {}\n",
+                dice::to_hex(o.secret()),
+                o.len()
+            ));
+        }
+        atomic_write_private(&self.dir.join("host.secret"), text.as_bytes())?;
+        let files: Vec<CheckpointFile> = onions
+            .segments
+            .iter()
+            .map(|(from, o)| CheckpointFile {
+                from_step: *from,
+                points: o.checkpoints().iter().map(dice::to_hex).collect(),
+            })
+            .collect();
+        let json = serde_json::to_vec(&files).expect("checkpoints serialise");
+        atomic_write_private(&self.dir.join("host.checkpoints"), &json)
+    }
+}

@@ -1,0 +1,43 @@
+//! `despatch verify`: re-derives everything a game's dice promise, from a game store or from a
+//! folder of the mails one player received. Reads files only; changes nothing.
+
+mod mails;
+mod store;
+
+pub use mails::verify_mails;
+pub use store::verify_store;
+
+/// A finding: where, and what is wrong. Empty list = verified.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub place: String,
+    pub field: String,
+    pub detail: String,
+}
+
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}, field `{}`: {}", self.place, self.field, self.detail)
+    }
+}
+
+/// What was checked, for the report printed on success.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Checked {
+    pub events: u64,
+    pub steps: u64,
+    pub rolls: u64,
+    pub mails: u64,
+}
+
+pub(crate) fn finding(
+    place: impl Into<String>,
+    field: impl Into<String>,
+    detail: impl Into<String>,
+) -> Finding {
+    Finding {
+        place: place.into(),
+        field: field.into(),
+        detail: detail.into(),
+    }
+}

@@ -1,0 +1,156 @@
+//! Random legal play through the real daemon, store and journal: sample orders sent as mails,
+//! some seats silent so deadlines and the silence policy decide, until the game ends or a step
+//! limit. Then the journal must replay to the snapshot and `verify` must pass from the store
+//! and from the mails.
+
+use chrono::{Duration, TimeZone, Utc};
+use despatch::config::{Config, DEFAULT_CONFIG};
+use despatch::daemon::{Daemon, Intake};
+use despatch::dice::GameSecrets;
+use despatch::engine::{Game, Play, Ruleset};
+use despatch::verify;
+
+use super::Subject;
+use super::leaks::Watch;
+
+/// What a game left behind.
+pub struct Played {
+    pub steps: u64,
+    pub over: bool,
+    pub mails: u64,
+}
+
+/// Plays one game of `R` by mail; checks the round trip and leaks at every step.
+pub fn play<R: Ruleset>(
+    s: &Subject<R>,
+    seed: u64,
+    silent_every: u64,
+    max_steps: u64,
+    watch: &mut Watch,
+) -> Played {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut cfg = Config::parse(DEFAULT_CONFIG, &tmp.path().join("config.toml")).unwrap();
+    cfg.games.games_dir = s.games_dir.clone();
+    cfg.games.games_dir_set = true;
+    let d = Daemon::with_registry(cfg, s.registry.clone()).unwrap();
+    let id = "rnd";
+    let mut now =
+        Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap() + Duration::days(seed as i64 % 300);
+    let mut c0 = [0u8; 32];
+    c0[..8].copy_from_slice(&seed.to_be_bytes());
+    let toks: Vec<String> = (0..s.seats.len())
+        .map(|i| format!("s{i}{seed:022}"))
+        .collect();
+    let seats: Vec<(String, String)> = s
+        .seats
+        .iter()
+        .map(|(seat, a)| (seat.to_string(), a.to_string()))
+        .collect();
+    d.create_game_with(
+        id,
+        R::NAME,
+        s.scenario,
+        &seats,
+        now,
+        GameSecrets::pinned(id, c0, [0x5a; 32], 2000),
+        &toks,
+    )
+    .unwrap_or_else(|e| panic!("{}: creating a game of {}: {e:#}", R::NAME, s.scenario));
+    let store = d.data.game(id);
+    let mut n = 0u64;
+    loop {
+        let g: Game<R> = store.load().unwrap();
+        watch.look::<R>(s, &g, &d.cfg.mail.outbox);
+        if g.is_over() || g.step > max_steps {
+            break;
+        }
+        let waiting = g.waiting_for();
+        assert!(
+            !waiting.is_empty(),
+            "{}: dead end at step {} (seed {seed})",
+            R::NAME,
+            g.step
+        );
+        let mut sent = false;
+        for (i, (seat, address)) in s.seats.iter().enumerate() {
+            if !waiting.iter().any(|w| w == seat) {
+                continue;
+            }
+            n += 1;
+            if silent_every > 0 && (seed + n).is_multiple_of(silent_every) {
+                continue; // this seat stays silent: the deadline decides
+            }
+            let orders = R::sample_orders(&g.state, seat, seed.wrapping_mul(7919).wrapping_add(n));
+            round_trip::<R>(&g, seat, &orders);
+            let raw = format!(
+                "From: <{address}>\r\nTo: despatch+{id}.{seat}.{}@localhost\r\nSubject: orders\r\nMessage-ID: <r{n}.{seed}@x>\r\n\r\n{}\r\n",
+                toks[i],
+                orders.replace('\n', "\r\n")
+            );
+            now += Duration::minutes(7);
+            let out = d.ingest(raw.as_bytes(), now).unwrap();
+            assert!(
+                matches!(out, Intake::Accepted { .. }),
+                "{}: seed {seed} step {}: {out:?}\n{orders}",
+                R::NAME,
+                g.step
+            );
+            sent = true;
+        }
+        let g: Game<R> = store.load().unwrap();
+        if !sent || !g.waiting_for().is_empty() {
+            // Nobody (more) will write: jump past the deadline and let silence apply.
+            if let Some(deadline) = g.deadline {
+                now =
+                    deadline + Duration::hours(g.policy.grace_hours as i64) + Duration::minutes(1);
+            }
+            d.run_once(now).unwrap();
+        }
+    }
+    let g: Game<R> = store.load().unwrap();
+    let registry = &s.registry;
+    let (_, findings) = verify::verify_store(&store, registry);
+    assert!(
+        findings.is_empty(),
+        "{}: seed {seed}: {findings:?}",
+        R::NAME
+    );
+    let (checked, mail_findings) = verify::verify_mails(&d.cfg.mail.outbox, Some(id));
+    assert!(
+        mail_findings.is_empty(),
+        "{}: seed {seed}: {mail_findings:?}",
+        R::NAME
+    );
+    // The snapshot and the journal's tail load to what a full replay gives.
+    let opened = store.open(registry).unwrap();
+    assert_eq!(opened.state_json(), serde_json::to_value(&g.state).unwrap());
+    assert_eq!(opened.book(), &g.book);
+    Played {
+        steps: g.step - 1,
+        over: g.is_over(),
+        mails: checked.mails,
+    }
+}
+
+/// `parse(canonical(o)) == o`: the canonical form of a sample parses back to itself.
+fn round_trip<R: Ruleset>(g: &Game<R>, seat: &str, orders: &str) {
+    let o = R::parse(&g.state, seat, orders).unwrap_or_else(|e| {
+        panic!(
+            "{}: a sample for {seat} does not parse: {e:?}\n{orders}",
+            R::NAME
+        )
+    });
+    let canonical = R::canonical(&o);
+    let again = R::parse(&g.state, seat, &canonical).unwrap_or_else(|e| {
+        panic!(
+            "{}: canonical orders do not parse: {e:?}\n{canonical}",
+            R::NAME
+        )
+    });
+    assert_eq!(
+        R::canonical(&again),
+        canonical,
+        "{}: canonical form is not a fixed point",
+        R::NAME
+    );
+}

@@ -1,0 +1,253 @@
+//! "Bids", a toy third ruleset that lives entirely in the tests: it proves a new ruleset is its
+//! own two folders (this one and `tests/fixtures/games/bids/`) plus one registry line, and that
+//! it passes the conformance kit. Three seats on two sides (as Lone Star has several players a
+//! side), sealed simultaneous bids, an optional prompt, and a hidden per-seat reserve.
+
+use std::collections::BTreeMap;
+
+use despatch::dice::{Dice, Faces};
+use despatch::engine::{
+    Outcome, Prompt, Rejected, Ruleset, SeatId, StepSpec, Submitted, View, Viewer,
+};
+use serde::{Deserialize, Serialize};
+
+/// The ruleset's marker type.
+pub struct Bids;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub round: u32,
+    pub rounds: u32,
+    /// (seat, side, optional prompt) in seat order.
+    pub seats: Vec<(String, String, bool)>,
+    pub scores: BTreeMap<String, i64>,
+    /// Each seat's secret reserve: its owner alone sees it (R2), and it breaks ties (R3).
+    pub reserve: BTreeMap<String, u32>,
+    pub log: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Data {
+    rounds: u32,
+    max_bid: u32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Scenario {
+    seat: Vec<ScenarioSeat>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScenarioSeat {
+    id: String,
+    side: String,
+    #[serde(default)]
+    optional: bool,
+    reserve: u32,
+}
+
+/// Highest bid; the ruleset data says 3 (kept in the state's first read of the data).
+const MAX_BID: u32 = 3;
+
+fn bad(line: usize, text: &str, reason: &str) -> Vec<Rejected> {
+    vec![Rejected {
+        line,
+        text: text.into(),
+        reason: reason.into(),
+        hint: Some(format!("write BID 0 to BID {MAX_BID}, or PASS")),
+    }]
+}
+
+impl Ruleset for Bids {
+    const NAME: &'static str = "bids";
+    type State = State;
+    /// The bid; `None` passes (bids nothing).
+    type Orders = Option<u32>;
+
+    fn setup(ruleset_toml: &str, scenario_toml: &str, seats: &[SeatId]) -> Result<State, String> {
+        let data: Data = toml::from_str(ruleset_toml).map_err(|e| format!("ruleset.toml: {e}"))?;
+        if data.max_bid != MAX_BID {
+            return Err(format!(
+                "max_bid is {MAX_BID} in this toy, not {}",
+                data.max_bid
+            ));
+        }
+        let scen: Scenario = toml::from_str(scenario_toml).map_err(|e| format!("scenario: {e}"))?;
+        let ids: Vec<&str> = scen.seat.iter().map(|s| s.id.as_str()).collect();
+        if ids != seats.iter().map(String::as_str).collect::<Vec<_>>() {
+            return Err(format!("seats must be {}", ids.join(", ")));
+        }
+        Ok(State {
+            round: 1,
+            rounds: data.rounds,
+            seats: scen
+                .seat
+                .iter()
+                .map(|s| (s.id.clone(), s.side.clone(), s.optional))
+                .collect(),
+            scores: scen.seat.iter().map(|s| (s.side.clone(), 0)).collect(),
+            reserve: scen
+                .seat
+                .iter()
+                .map(|s| (s.id.clone(), s.reserve))
+                .collect(),
+            log: vec![],
+        })
+    }
+
+    fn seats(state: &State) -> Vec<(SeatId, String)> {
+        state
+            .seats
+            .iter()
+            .map(|(s, d, _)| (s.clone(), d.clone()))
+            .collect()
+    }
+
+    fn step(state: &State) -> StepSpec {
+        if state.round > state.rounds {
+            return StepSpec {
+                title: "over".into(),
+                prompts: vec![],
+                sealed: false,
+            };
+        }
+        StepSpec {
+            title: format!("Round {}", state.round),
+            prompts: state
+                .seats
+                .iter()
+                .map(|(s, _, optional)| Prompt {
+                    seat: s.clone(),
+                    kind: "bid".into(),
+                    question: format!("Bid 0-{MAX_BID} (sealed), or PASS."),
+                    required: !optional,
+                })
+                .collect(),
+            sealed: true,
+        }
+    }
+
+    fn parse(_: &State, _: &str, text: &str) -> Result<Option<u32>, Vec<Rejected>> {
+        let mut bid = None;
+        let mut seen = false;
+        for (i, line) in text.lines().enumerate() {
+            let t = line.trim();
+            if t.is_empty() {
+                continue;
+            }
+            if seen {
+                return Err(bad(i + 1, t, "one bid per mail"));
+            }
+            seen = true;
+            let upper = t.to_ascii_uppercase();
+            if upper == "PASS" {
+                continue;
+            }
+            match upper.strip_prefix("BID ").map(|n| n.trim().parse::<u32>()) {
+                Some(Ok(n)) if n <= MAX_BID => bid = Some(n),
+                Some(Ok(_)) => return Err(bad(i + 1, t, "that bid is too high")),
+                _ => return Err(bad(i + 1, t, "not an order")),
+            }
+        }
+        Ok(bid)
+    }
+
+    fn canonical(o: &Option<u32>) -> String {
+        match o {
+            Some(n) => format!("BID {n}\n"),
+            None => "PASS\n".into(),
+        }
+    }
+
+    fn order_keywords() -> Vec<&'static str> {
+        vec!["BID", "PASS"]
+    }
+
+    fn resolve(
+        state: &State,
+        subs: &BTreeMap<SeatId, Submitted<Option<u32>>>,
+        dice: &mut Dice,
+    ) -> State {
+        let mut next = state.clone();
+        for (seat, side, _) in &state.seats {
+            // R1: silence bids nothing, whatever the policy.
+            let bid = match subs.get(seat) {
+                Some(Submitted::Orders(Some(b))) => *b as i64,
+                _ => 0,
+            };
+            let roll = dice.roll_one(format!("round {} {seat}", state.round), Faces::d(6)) as i64;
+            *next.scores.get_mut(side).expect("every side scores") += bid + roll;
+            next.log
+                .push(format!("{seat} bid {bid} and rolled {roll}."));
+        }
+        next.round += 1;
+        next
+    }
+
+    fn view(state: &State, viewer: &Viewer) -> View {
+        let mut sections = vec![(
+            "Scores".to_string(),
+            state
+                .scores
+                .iter()
+                .map(|(side, n)| format!("{side}: {n}"))
+                .collect(),
+        )];
+        // R2: a reserve is seen by its owner alone.
+        if let Viewer::Seat(seat) = viewer
+            && let Some(r) = state.reserve.get(seat)
+        {
+            sections.push(("Your reserve".into(), vec![format!("reserve: {r}")]));
+        }
+        View {
+            viewer: viewer.clone(),
+            scenario: "Sealed bids".into(),
+            turn: format!("Round {}", state.round.min(state.rounds)),
+            log: state.log.clone(),
+            board: vec![],
+            sections,
+            data: serde_json::Value::Null,
+            map: None,
+        }
+    }
+
+    fn outcome(state: &State) -> Option<Outcome> {
+        (state.round > state.rounds).then(|| {
+            let mut best: Vec<(i64, u32, String)> = state
+                .scores
+                .iter()
+                .map(|(side, n)| {
+                    // R3: equal scores go to the side with the larger total reserve.
+                    let reserve = state
+                        .seats
+                        .iter()
+                        .filter(|(_, d, _)| d == side)
+                        .map(|(s, _, _)| state.reserve[s])
+                        .sum();
+                    (*n, reserve, side.clone())
+                })
+                .collect();
+            best.sort();
+            let top = best.last().cloned().expect("two sides");
+            let tied = best.iter().filter(|b| b.0 == top.0 && b.1 == top.1).count() > 1;
+            Outcome {
+                winners: if tied { vec![] } else { vec![top.2.clone()] },
+                summary: best
+                    .iter()
+                    .map(|(n, _, s)| format!("{s} {n}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }
+        })
+    }
+
+    fn sample_orders(_: &State, _: &str, choice: u64) -> String {
+        match choice % 5 {
+            4 => "PASS\n".into(),
+            n => format!("BID {n}\n"),
+        }
+    }
+}

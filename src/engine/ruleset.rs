@@ -187,6 +187,12 @@ pub trait Ruleset {
     /// The order reference (the ruleset README) for `HELP` mails and the welcome mail.
     fn order_reference() -> &'static str;
 
+    /// Every word a line of orders may start with, so a closing block that starts with one is
+    /// never taken for a sign-off.
+    fn order_keywords() -> Vec<&'static str> {
+        Vec::new()
+    }
+
     /// A legal set of orders for `seat` in the current step, chosen by `choice` (deterministic).
     /// Used by the demo's scripted players and by random-play tests; must never be rejected by `parse`.
     fn sample_orders(state: &Self::State, seat: &str, choice: u64) -> String;

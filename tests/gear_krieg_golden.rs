@@ -536,3 +536,15 @@ fn a_second_command_point_for_one_unit_in_a_round_is_refused() {
         rejected_at(&next, "us", again, 1, "Command Point");
     }
 }
+
+/// The kit reads unit names as Naval reads ship names: any case, any unambiguous start.
+#[test]
+fn unit_names_may_be_shortened_to_an_unambiguous_start() {
+    let st = activating("us");
+    let o = GearKrieg::parse(&st, "us", "activate us\nhold\n").unwrap();
+    assert_eq!(GearKrieg::canonical(&o), "ACTIVATE US-Squad\nHOLD\n");
+    let e = GearKrieg::parse(&st, "us", "ACTIVATE General\nHOLD\n").unwrap_err();
+    assert_eq!(e[0].reason, "`General` is ambiguous");
+    assert_eq!(e[0].hint.as_deref(), Some("one of: General-1, General-2"));
+    rejected_at(&st, "us", "ACTIVATE Valkurie-1\nHOLD\n", 1, "is not yours");
+}

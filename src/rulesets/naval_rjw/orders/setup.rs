@@ -49,7 +49,7 @@ pub fn minefield(state: &NavalState, sim: &mut Sim, c: &mut Cursor) -> Result<Or
     c.expect("AT")?;
     let at = c.point(&["HEADING"])?;
     c.expect("HEADING")?;
-    let heading = c.number("the heading")?;
+    let heading = c.bearing("the heading")?;
     c.end()?;
     if !(0.0..=state.width).contains(&at.x) || !(0.0..=state.height).contains(&at.y) {
         return refuse(format!(
@@ -59,9 +59,6 @@ pub fn minefield(state: &NavalState, sim: &mut Sim, c: &mut Cursor) -> Result<Or
             num(state.width),
             num(state.height)
         ));
-    }
-    if !(0.0..360.0).contains(&heading) {
-        return Err(c.wrong("a heading is 0 to 359"));
     }
     if genuine {
         let max = state.data.rules.pregame_genuine_max.get().round() as u32;

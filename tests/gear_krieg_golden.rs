@@ -235,6 +235,15 @@ fn activating(side: &str) -> GkState {
     st
 }
 
+/// `text` is refused, first at line `line`, for a reason containing `part`.
+fn rejected_at(st: &GkState, seat: &str, text: &str, line: usize, part: &str) {
+    let why = rejects(st, seat, text);
+    assert!(
+        why.starts_with(&format!("{line}: ")) && why.contains(part),
+        "{text:?}: {why}"
+    );
+}
+
 fn rejects(st: &GkState, seat: &str, text: &str) -> String {
     match GearKrieg::parse(st, seat, text) {
         Ok(o) => panic!("accepted: {o:?}"),
@@ -472,4 +481,70 @@ fn interrupt_answer_carries_next_activation() {
         st = GearKrieg::resolve(&st, &subs, &mut Dice::new(seed(k, 1)));
     }
     panic!("no interrupt question came up");
+}
+
+/// Play-test: DEFEND was checked against Top Speed only as the state stood, so in one mail
+/// `DEFEND General-1` then `SPEED General-1 TOP` left the unit defending at Top Speed, and the
+/// other order of lines dropped the DEFEND silently. Now either order is refused at its line.
+#[test]
+fn defensive_maneuvers_at_top_speed_are_refused_whatever_the_line_order() {
+    let st = new_game();
+    assert_eq!((st.round, &st.phase), (1, &Phase::Declare));
+    let text = "SPEED General-1 TOP\nDEFEND General-1\n";
+    rejected_at(&st, "us", text, 2, "Top Speed on line 1");
+    let text = "# speeds last\nDEFEND General-1\nSPEED General-1 TOP\n";
+    rejected_at(&st, "us", text, 3, "Defensive Maneuvers on line 2");
+    for text in [
+        "DEFEND General-1\nSPEED General-1 COMBAT\nSPEED General-2 TOP\n",
+        "SPEED General-2 TOP\nSPEED General-1 STATIONARY\nDEFEND General-1\n",
+    ] {
+        let o = GearKrieg::parse(&st, "us", text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        let mut subs = BTreeMap::new();
+        subs.insert("us".to_string(), Submitted::Orders(o));
+        subs.insert(
+            "germany".to_string(),
+            Submitted::Nmr(Silence::StandingOrders),
+        );
+        let next = GearKrieg::resolve(&st, &subs, &mut Dice::new(seed(1, 15)));
+        let g1 = next.unit("General-1").unwrap();
+        assert!(g1.defensive && !g1.top, "{text}");
+        assert!(next.unit("General-2").unwrap().top, "{text}");
+    }
+}
+
+/// Play-test: `CP DEFEND` and `CP EXTRA` for one unit in a round spent one point and silently
+/// dropped the other. A unit has one Command Point a round: a second use is refused at its
+/// line, in the same mail or in a later one.
+#[test]
+fn a_second_command_point_for_one_unit_in_a_round_is_refused() {
+    let mut st = activating("us");
+    st.side_mut("us").unwrap().cp = 3;
+    place(&mut st, "General-1", 10.0, 30.0, 90.0);
+    let text = "CP DEFEND General-1\nACTIVATE General-1\nCP EXTRA\nMOVE 1\n";
+    rejected_at(&st, "us", text, 3, "line 1 (CP DEFEND)");
+    let text = "ACTIVATE General-1\nCP EXTRA\nMOVE 1\nCP ABOUTFACE General-1 RIGHT 90\n";
+    rejected_at(&st, "us", text, 4, "line 2 (CP EXTRA)");
+    // One point each for two units is fine; later mails see them spent or set aside.
+    let text = "CP DEFEND General-2\nACTIVATE General-1\nCP EXTRA\nMOVE 1\n";
+    let o = GearKrieg::parse(&st, "us", text).unwrap_or_else(|e| panic!("{e:?}"));
+    let mut subs = BTreeMap::new();
+    subs.insert("us".to_string(), Submitted::Orders(o));
+    let next = GearKrieg::resolve(&st, &subs, &mut Dice::new(seed(2, 15)));
+    assert_eq!(next.round, 1, "still the same round");
+    assert!(next.unit("General-1").unwrap().cp_used);
+    for again in ["CP DEFEND General-2\n", "CP ABOUTFACE General-1 RIGHT 90\n"] {
+        rejected_at(&next, "us", again, 1, "Command Point");
+    }
+}
+
+/// The kit reads unit names as Naval reads ship names: any case, any unambiguous start.
+#[test]
+fn unit_names_may_be_shortened_to_an_unambiguous_start() {
+    let st = activating("us");
+    let o = GearKrieg::parse(&st, "us", "activate us\nhold\n").unwrap();
+    assert_eq!(GearKrieg::canonical(&o), "ACTIVATE US-Squad\nHOLD\n");
+    let e = GearKrieg::parse(&st, "us", "ACTIVATE General\nHOLD\n").unwrap_err();
+    assert_eq!(e[0].reason, "`General` is ambiguous");
+    assert_eq!(e[0].hint.as_deref(), Some("one of: General-1, General-2"));
+    rejected_at(&st, "us", "ACTIVATE Valkurie-1\nHOLD\n", 1, "is not yours");
 }

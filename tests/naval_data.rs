@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use despatch::rulesets::naval_rjw::data::{
-    Num, RulesetData, Scenario, ScenarioSide, ShipClass, parse_ruleset, parse_scenario,
+    Num, RulesetData, Scenario, ScenarioSide, ShipClass, TomlData,
 };
 
 /// Every `[rules]` name from naval-rulings.md, its value there, and whether it is a stand-in.
@@ -107,11 +107,11 @@ fn game_file(rel: &str) -> String {
 }
 
 fn ruleset() -> RulesetData {
-    parse_ruleset(&game_file("ruleset.toml")).expect("ruleset.toml parses")
+    RulesetData::from_toml(&game_file("ruleset.toml")).expect("ruleset.toml parses")
 }
 
 fn scenario(file: &str) -> Scenario {
-    parse_scenario(&game_file(&format!("scenarios/{file}")))
+    Scenario::from_toml(&game_file(&format!("scenarios/{file}")))
         .unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
@@ -278,7 +278,7 @@ fn scenario_problems(s: &Scenario, data: &RulesetData) -> Vec<String> {
                 }
             } else {
                 // Flotilla: each destroyer within flotilla_spacing of another (p.5).
-                let spacing = data.rule("flotilla_spacing");
+                let spacing = data.rules.flotilla_spacing.get();
                 for a in &ships {
                     let ha = hull_ends(a.x, a.y, a.heading, hull_len(a.class));
                     let near = ships.iter().any(|b| {
@@ -360,16 +360,18 @@ fn ruleset_names_every_rule_of_the_rulings_with_its_value() {
     for &(name, value, stand_in) in RULES {
         let num = data
             .rules
-            .get(name)
+            .find(name)
             .unwrap_or_else(|| panic!("ruleset.toml lacks rules.{name}"));
         assert_eq!(num.get(), value, "rules.{name}");
         assert_eq!(num.is_stand_in(), stand_in, "rules.{name}: stand_in flag");
     }
     let listed: BTreeSet<&str> = RULES.iter().map(|r| r.0).collect();
-    let extra: Vec<&String> = data
+    let extra: Vec<&str> = data
         .rules
-        .keys()
-        .filter(|k| !listed.contains(k.as_str()))
+        .entries()
+        .into_iter()
+        .map(|e| e.0)
+        .filter(|k| !listed.contains(k))
         .collect();
     assert!(extra.is_empty(), "rules not in the rulings: {extra:?}");
 }
@@ -452,7 +454,11 @@ fn every_stand_in_gives_a_reason() {
         ]
         .map(|(k, n)| (format!("classes.{}.{k}", c.abbr()), n))
     });
-    let rule_nums = data.rules.iter().map(|(k, n)| (format!("rules.{k}"), n));
+    let rule_nums = data
+        .rules
+        .entries()
+        .into_iter()
+        .map(|(k, n)| (format!("rules.{k}"), n));
     let mut stand_ins = 0;
     for (key, num) in class_nums.chain(rule_nums) {
         if let Num::Marked {
@@ -708,12 +714,9 @@ fn readme_lists_every_stand_in() {
     let data = ruleset();
     let text = readme();
     let list = section(&text, "\n## Stand-in values");
-    for (name, num) in &data.rules {
+    for (name, num) in data.rules.entries() {
         if num.is_stand_in() {
-            assert!(
-                list.contains(name.as_str()),
-                "stand-in {name} not in README"
-            );
+            assert!(list.contains(name), "stand-in {name} not in README");
         }
     }
     for phrase in ["DD CF", "CA CF", "extreme range", "hull length"] {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use despatch::dice::{Dice, Faces};
 use despatch::engine::{Ruleset, Silence, Submitted, Viewer};
 use despatch::rulesets::naval_rjw::command::{cp_from_die, order_cost};
-use despatch::rulesets::naval_rjw::data::{Crews, Leadership, parse_ruleset};
+use despatch::rulesets::naval_rjw::data::{Crews, Leadership, RulesetData, TomlData};
 use despatch::rulesets::naval_rjw::state::{Critical, Minefield, NavalState, Order, Phase};
 use despatch::rulesets::naval_rjw::{NavalRjw, gunnery, orders};
 
@@ -87,7 +87,7 @@ fn at(st: &NavalState, name: &str, x: f64, y: f64, heading: f64) {
 
 #[test]
 fn dt1_command_points() {
-    let data = parse_ruleset(RULESET).unwrap();
+    let data = RulesetData::from_toml(RULESET).unwrap();
     assert_eq!(
         cp_from_die(&data, 4, Leadership::Normal, Crews::Normal, false),
         3
@@ -296,7 +296,63 @@ fn rejection_lists_every_bad_line_with_hints() {
         "MOVE chin-yen 2\nEND\nthis signature is ignored",
     )
     .unwrap();
-    assert_eq!(NavalRjw::canonical(&ok), "MOVE Chin Yen 2\nPASS\n");
+    assert_eq!(NavalRjw::canonical(&ok), "MOVE Chin Yen 2\nEND\n");
+}
+
+/// Play-test: `MOVE Akaatsuki 8` named the ship `Akaatsuki 8`; the number is the move's own.
+#[test]
+fn a_misspelt_ship_followed_by_a_number_names_the_ship() {
+    let japan = [
+        ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
+        ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),
+        ship("Akatsuki", "DD", 10.0, 18.0, 90.0, ""),
+    ]
+    .concat();
+    let st = started(&japan, &russians_far(), 4);
+    let err = NavalRjw::parse(&st, "japan", "MOVE Akaatsuki 8\nTURN Mikaza PORT 45\n").unwrap_err();
+    assert_eq!(err[0].reason, "no ship called `Akaatsuki`");
+    assert_eq!(err[0].hint.as_deref(), Some("did you mean Akatsuki?"));
+    assert_eq!(err[1].reason, "no ship called `Mikaza`");
+    // A name that is right stays right with the number after it.
+    let ok = NavalRjw::parse(&st, "japan", "MOVE akatsuki 8\n").unwrap();
+    assert_eq!(NavalRjw::canonical(&ok), "MOVE Akatsuki 8\n");
+}
+
+/// Play-test: the receipt echoed `END` as `PASS`. END is kept as written; a v1 journal's
+/// canonical `PASS` still reads as PASS; both order nothing, so they resolve alike.
+#[test]
+fn end_is_echoed_as_end_and_old_pass_still_reads_as_pass() {
+    let japan = [
+        ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
+        ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),
+    ]
+    .concat();
+    let st = started(&japan, &russians_far(), 4);
+    let end = NavalRjw::parse(&st, "japan", "HALT Asahi\nend\nYours, Togo\n").unwrap();
+    assert_eq!(end, vec![Order::Halt("Asahi".into()), Order::End]);
+    assert_eq!(NavalRjw::canonical(&end), "HALT Asahi\nEND\n");
+    let pass = NavalRjw::parse(&st, "japan", "HALT Asahi\nPASS\nYours, Togo\n").unwrap();
+    assert_eq!(pass, vec![Order::Halt("Asahi".into()), Order::Pass]);
+    assert_eq!(NavalRjw::canonical(&pass), "HALT Asahi\nPASS\n");
+    for o in [&end, &pass] {
+        let c = NavalRjw::canonical(o);
+        assert_eq!(&NavalRjw::parse(&st, "japan", &c).unwrap(), o, "{c}");
+    }
+    assert_eq!(
+        NavalRjw::canonical(&NavalRjw::parse(&st, "japan", "END\n").unwrap()),
+        "END\n"
+    );
+    let resolved = |o: &Vec<Order>| {
+        let mut subs = BTreeMap::new();
+        subs.insert("japan".to_string(), Submitted::Orders(o.clone()));
+        NavalRjw::resolve(&st, &subs, &mut Dice::new([7; 32]))
+    };
+    assert_eq!(resolved(&end), resolved(&pass));
+    let words = NavalRjw::order_keywords();
+    for kw in ["FLAGSHIP", "MOVE", "FIRE", "STANDING", "PASS", "END"] {
+        assert!(words.contains(&kw), "{kw} missing from {words:?}");
+    }
+    assert!(!words.contains(&"REGARDS"));
 }
 
 #[test]

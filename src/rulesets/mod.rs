@@ -1,8 +1,9 @@
-//! One module per ruleset; each implements `engine::Ruleset` and is pure. `registry()` is the
-//! list a build plays: a new ruleset is its two folders and one line here.
+//! One module per ruleset; each implements `engine::Ruleset` and is pure. `kit` is what they
+//! share: the order grammar, typed data with stand-ins, the scripted players' mixer.
+//! `registry()` is the list a build plays: a new ruleset is its two folders and one line here.
 
-pub mod common;
 pub mod gear_krieg;
+pub mod kit;
 pub mod naval_rjw;
 
 use crate::engine::Registry;

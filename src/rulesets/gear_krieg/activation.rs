@@ -6,7 +6,7 @@ use crate::board::tabletop::{Pt, bearing, dist, heading_diff, normalize};
 use crate::dice::Dice;
 use crate::engine::LogLine;
 
-use super::combat::{self, round1};
+use super::combat;
 use super::data::{MoveMode, TerrainKind};
 use super::ground;
 use super::roll;
@@ -14,6 +14,7 @@ use super::state::{
     Act, Block, Filter, FireMode, GkState, Melee, Paused, Progress, Shift, TurnBy, Unit,
 };
 use super::stats::{self, Task};
+use crate::rulesets::kit::grammar::tenths;
 
 const EPS: f64 = 1e-6;
 
@@ -60,7 +61,7 @@ pub fn planned_distance(state: &GkState, block: &Block) -> f64 {
     let Some(u) = state.unit(&block.unit) else {
         return 0.0;
     };
-    let contact = state.data.rule("contact_distance");
+    let contact = state.data.rules.contact_distance.get();
     let mut pos = u.pos;
     let mut heading = u.heading;
     let mut total = 0.0;
@@ -210,27 +211,27 @@ fn advance(
         if p.distance + step > half + EPS {
             return Err(format!(
                 "reverse only while moving at most half Combat Speed ({} cm in all)",
-                round1(half)
+                tenths(half)
             ));
         }
     } else if p.reversed > 0.0 && p.distance + step > half + EPS {
         return Err(format!(
             "after reversing the whole move must stay within half Combat Speed ({} cm)",
-            round1(half)
+            tenths(half)
         ));
     }
-    let min_move = state.data.rule("infantry_min_move");
+    let min_move = state.data.rules.infantry_min_move.get();
     if p.spent + cost > p.mp + EPS {
         if u.is_infantry() && p.distance + step <= min_move + EPS {
             cost = (p.mp - p.spent).max(0.0);
         } else {
             return Err(format!(
                 "not enough MP: {} cm moved, {} of {} MP spent, the next cm of {} costs {}",
-                round1(p.distance),
-                round1(p.spent),
-                round1(p.mp),
+                tenths(p.distance),
+                tenths(p.spent),
+                tenths(p.mp),
                 kind.word(),
-                round1(mp_cost(state, &u, kind))
+                tenths(mp_cost(state, &u, kind))
             ));
         }
     }
@@ -269,21 +270,21 @@ fn turn(state: &mut GkState, name: &str, p: &mut Progress, to: f64) -> Result<()
     }
     let d = &state.data;
     if let Some(s) = p.since_turn
-        && s < d.rule("turn_spacing") - EPS
+        && s < d.rules.turn_spacing.get() - EPS
     {
         return Err(format!(
             "each turn must follow at least {} cm of forward movement after the last one",
-            d.rule("turn_spacing")
+            d.rules.turn_spacing.get()
         ));
     }
-    if u.top && angle > d.rule("top_max_turn") + EPS {
+    if u.top && angle > d.rules.top_max_turn.get() + EPS {
         return Err(format!(
             "no turn over {} degrees at Top Speed",
-            d.rule("top_max_turn")
+            d.rules.top_max_turn.get()
         ));
     }
-    let cost = if angle > d.rule("turn_free_angle") + EPS {
-        d.rule("turn_cost")
+    let cost = if angle > d.rules.turn_free_angle.get() + EPS {
+        d.rules.turn_cost.get()
     } else {
         0.0
     };
@@ -293,9 +294,9 @@ fn turn(state: &mut GkState, name: &str, p: &mut Progress, to: f64) -> Result<()
     if p.spent + cost > p.mp + EPS {
         return Err(format!(
             "not enough MP to turn {} degrees ({} of {} MP spent)",
-            round1(angle),
-            round1(p.spent),
-            round1(p.mp)
+            tenths(angle),
+            tenths(p.spent),
+            tenths(p.mp)
         ));
     }
     p.spent += cost;
@@ -440,7 +441,7 @@ pub fn check_fire(
                 return Err(format!(
                     "the zone must lie within Medium range ({} cm); it is {} cm away",
                     2.0 * w.base_range.get(),
-                    round1(d)
+                    tenths(d)
                 ));
             }
             if let Some(left) = ammo_left
@@ -625,8 +626,8 @@ fn shift(state: &mut GkState, name: &str, p: &Progress, s: Shift) -> Result<(), 
             if p.spent + p.road_used + EPS < p.mp {
                 return Err(format!(
                     "Top Speed needs the full Combat Speed spent first ({} of {} MP)",
-                    round1(p.spent + p.road_used),
-                    round1(p.mp)
+                    tenths(p.spent + p.road_used),
+                    tenths(p.mp)
                 ));
             }
             if let Some(m) = state.unit_mut(name) {
@@ -930,7 +931,7 @@ fn melee(
             return Flow::Done;
         }
         // Close in: turn to face the target, then drive into contact.
-        let contact = state.data.rule("contact_distance");
+        let contact = state.data.rules.contact_distance.get();
         let d = (dist(u.pos, t.pos) - contact).max(0.0);
         if p.done == 0.0
             && let Err(e) = turn(state, &name, &mut p.progress, bearing(u.pos, t.pos))
@@ -996,8 +997,8 @@ fn rally(state: &mut GkState, p: &mut Paused, ctx: &mut Ctx, idx: usize) {
     let Some(dice) = ctx.dice.as_deref_mut() else {
         return;
     };
-    let threshold = state.data.ri("rally_threshold");
-    let m = u.pinned as i32 * state.data.ri("pinned_penalty");
+    let threshold = state.data.rules.rally_threshold.int();
+    let m = u.pinned as i32 * state.data.rules.pinned_penalty.int();
     let n = stats::skill(&state.data, &u, Task::Gunnery);
     let r = roll::roll(dice, format!("rally {name}"), n, m);
     let ok = roll::passes(&r, threshold);
@@ -1062,7 +1063,7 @@ pub fn check_block(state: &GkState, block: &Block, targets: bool) -> Vec<(usize,
                 "at Top Speed {} must spend more than its Combat Speed ({} MP); it spends {} (R21)",
                 u.name,
                 stats::mp(&s.data, &u, u.mode, false),
-                round1(p.progress.spent + p.progress.road_used)
+                tenths(p.progress.spent + p.progress.road_used)
             ),
         ));
     }
@@ -1100,7 +1101,7 @@ pub fn about_face(state: &mut GkState, name: &str, by: TurnBy) -> Result<(), Str
     }
     let to = turned(u.heading, by);
     let angle = heading_diff(u.heading, to).abs();
-    if angle > state.data.rule("cp_about_face") + EPS {
+    if angle > state.data.rules.cp_about_face.get() + EPS {
         return Err("an about-face turns at most 180 degrees".into());
     }
     if u.cp_used {

@@ -5,6 +5,7 @@
 use crate::board::tabletop::{Pt, dist};
 use crate::dice::Dice;
 use crate::engine::LogLine;
+use crate::rulesets::kit::grammar::tenths;
 
 use super::data::{MoveMode, RulesetData, WeaponData};
 use super::ground;
@@ -22,9 +23,9 @@ pub struct Shot {
 
 pub fn detection(state: &GkState) -> i32 {
     if state.night {
-        state.data.ri("detection_night")
+        state.data.rules.detection_night.int()
     } else {
-        state.data.ri("detection_day")
+        state.data.rules.detection_day.int()
     }
 }
 
@@ -37,24 +38,24 @@ pub fn can_fire_at(
     w: &WeaponData,
 ) -> Result<Shot, String> {
     let d = dist(from, at);
-    let contact = state.data.rule("contact_distance");
+    let contact = state.data.rules.contact_distance.get();
     let mut probe = attacker.clone();
     probe.pos = from;
     if !stats::weapon_covers(&probe, w, at) {
         return Err(format!("outside the {}'s firing arc", w.key));
     }
-    if w.thrown && d > state.data.rule("thrown_range").max(contact) + 1e-9 {
+    if w.thrown && d > state.data.rules.thrown_range.get().max(contact) + 1e-9 {
         return Err(format!(
             "{} can only be thrown {} cm or in contact ({} cm away)",
             w.key,
-            state.data.rule("thrown_range"),
-            round1(d)
+            state.data.rules.thrown_range.get(),
+            tenths(d)
         ));
     }
     let Some(band) = stats::band(d, w.base_range.get(), contact) else {
         return Err(format!(
             "out of range: {} cm, the {}'s Extreme range is {} cm",
-            round1(d),
+            tenths(d),
             w.key,
             8.0 * w.base_range.get()
         ));
@@ -71,12 +72,6 @@ pub fn can_fire_at(
         concealment,
         distance: d,
     })
-}
-
-pub fn round1(v: f64) -> String {
-    let r = (v * 10.0).round() / 10.0;
-    let r = if r == 0.0 { 0.0 } else { r };
-    format!("{r}")
 }
 
 /// The attacker's movement this round as far as attack modifiers go (R22).
@@ -104,9 +99,9 @@ pub fn attack_modifiers(
     };
     if !melee {
         let p = if attacker.is_infantry() {
-            data.ri("infantry_perception")
+            data.rules.infantry_perception.int()
         } else {
-            data.ri("perception")
+            data.rules.perception.int()
         };
         add(p, "perception");
         if let Some(v) = stats::vehicle(data, attacker) {
@@ -123,14 +118,20 @@ pub fn attack_modifiers(
         "movement",
     );
     add(
-        attacker.extra_declared as i32 * data.ri("extra_action_penalty"),
+        attacker.extra_declared as i32 * data.rules.extra_action_penalty.int(),
         "extra actions",
     );
     if target_is_infantry && !attacker.is_infantry() && !w.is_some_and(|w| w.anti_infantry) {
-        add(data.ri("infantry_target_penalty"), "not AI vs infantry");
+        add(
+            data.rules.infantry_target_penalty.int(),
+            "not AI vs infantry",
+        );
     }
     if attacker.is_infantry() {
-        add(attacker.pinned as i32 * data.ri("pinned_penalty"), "pinned");
+        add(
+            attacker.pinned as i32 * data.rules.pinned_penalty.int(),
+            "pinned",
+        );
     }
     (m, why)
 }
@@ -158,9 +159,9 @@ pub fn defence_modifiers(
         add(data.defender_modifier(target.last_move), "movement");
         add(
             match arc {
-                AttackArc::Front => data.ri("arc_front"),
-                AttackArc::Flank => data.ri("arc_flank"),
-                AttackArc::Rear => data.ri("arc_rear"),
+                AttackArc::Front => data.rules.arc_front.int(),
+                AttackArc::Flank => data.rules.arc_flank.int(),
+                AttackArc::Rear => data.rules.arc_rear.int(),
             },
             match arc {
                 AttackArc::Front => "front",
@@ -170,12 +171,12 @@ pub fn defence_modifiers(
         );
     }
     if target.defensive {
-        add(data.ri("defensive_maneuver"), "defensive maneuvers");
+        add(data.rules.defensive_maneuver.int(), "defensive maneuvers");
     }
     let cp =
         target.cp_defend && !target.cp_used && state.side(&target.side).is_some_and(|s| s.cp > 0);
     if cp {
-        add(data.ri("cp_defense"), "CP");
+        add(data.rules.cp_defense.int(), "CP");
     }
     (m, why, cp)
 }
@@ -248,9 +249,9 @@ pub fn apply_hit(
         };
         let (crossed, dead) = stats::apply_infantry_damage(t, dmg.max(0) as u32, area_each);
         let pins = if crossed > 0 {
-            data.ri("pinned_on_wound")
+            data.rules.pinned_on_wound.int()
         } else {
-            data.ri("pinned_on_miss")
+            data.rules.pinned_on_miss.int()
         };
         t.pinned += pins.max(0) as u32;
         let mut text = format!(
@@ -278,7 +279,7 @@ pub fn apply_hit(
 
 /// Pins an infantry target that was attacked and missed (p.5, R5).
 fn pin_on_miss(state: &mut GkState, target: &str) -> Option<u32> {
-    let n = state.data.ri("pinned_on_miss").max(0) as u32;
+    let n = state.data.rules.pinned_on_miss.int().max(0) as u32;
     let t = state.unit_mut(target)?;
     if t.is_infantry() && t.alive() {
         t.pinned += n;
@@ -330,7 +331,7 @@ pub fn ranged_attack(
         "{context}{attacker} fires {} at {target} ({}, {} cm): attack {} ({}) vs defence {} ({})",
         w.key,
         shot.band.word(),
-        round1(shot.distance),
+        tenths(shot.distance),
         roll::show(&ar),
         why.join(", "),
         roll::show(&dr),
@@ -410,8 +411,8 @@ pub fn saturate(
         Err(why) => {
             state.log.push(LogLine::public(format!(
                 "{attacker} cannot saturate {},{}: {why}.",
-                round1(at.x),
-                round1(at.y)
+                tenths(at.x),
+                tenths(at.y)
             )));
             return;
         }
@@ -431,8 +432,8 @@ pub fn saturate(
         dice,
         format!(
             "saturation {attacker}->{},{} attacker",
-            round1(at.x),
-            round1(at.y)
+            tenths(at.x),
+            tenths(at.y)
         ),
         n,
         m + bonus,
@@ -449,8 +450,8 @@ pub fn saturate(
     let total = if r.fumble { 0 } else { r.total };
     state.log.push(LogLine::public(format!(
         "{attacker} saturates the square at {},{} with its {} (ROF {rof}): {} ({}{}) — recorded {total}.",
-        round1(at.x),
-        round1(at.y),
+        tenths(at.x),
+        tenths(at.y),
         w.key,
         roll::show(&r),
         why.join(", "),
@@ -477,7 +478,7 @@ pub fn saturate(
 }
 
 pub fn in_zone(state: &GkState, idx: usize, p: Pt) -> bool {
-    let half = state.data.rule("saturation_size") / 2.0;
+    let half = state.data.rules.saturation_size.get() / 2.0;
     state.zones.get(idx).is_some_and(|z| {
         (p.x - z.centre.x).abs() <= half + 1e-9 && (p.y - z.centre.y).abs() <= half + 1e-9
     })
@@ -531,7 +532,7 @@ pub fn can_melee(
     target: &Unit,
     kind: &Melee,
 ) -> Result<(), String> {
-    let contact = state.data.rule("contact_distance");
+    let contact = state.data.rules.contact_distance.get();
     match kind {
         Melee::Punch | Melee::Kick => {
             if attacker.is_infantry() {
@@ -557,8 +558,8 @@ pub fn can_melee(
     if d > contact + 1e-9 {
         return Err(format!(
             "not in contact ({} cm apart; contact is {} cm)",
-            round1(d),
-            round1(contact)
+            tenths(d),
+            tenths(contact)
         ));
     }
     Ok(())

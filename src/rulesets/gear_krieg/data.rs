@@ -1,5 +1,7 @@
 //! The Gear Krieg demo's numbers and scenarios, as read from `games/gear-krieg/*.toml`.
 //! Values the seed lost are marked `stand_in = true` with a reason; this module only reads them.
+//! Every rule number is a field of `Rules`, so a misspelt name fails to compile and a misspelt
+//! key in the file fails when the game is set up.
 
 use std::collections::BTreeMap;
 
@@ -7,53 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::terrain::Area;
 
-/// A value from the data files: either bare (printed in the seed) or a table
-/// `{ value = …, stand_in = true, reason = "…" }` for a value the seed lost or garbled.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum Marked<T> {
-    Seed(T),
-    Marked {
-        value: T,
-        #[serde(default)]
-        stand_in: bool,
-        #[serde(default)]
-        reason: String,
-    },
-}
-
-impl<T: Clone> Marked<T> {
-    pub fn get(&self) -> T {
-        match self {
-            Marked::Seed(v) => v.clone(),
-            Marked::Marked { value, .. } => value.clone(),
-        }
-    }
-
-    pub fn is_stand_in(&self) -> bool {
-        matches!(self, Marked::Marked { stand_in: true, .. })
-    }
-
-    pub fn reason(&self) -> Option<&str> {
-        match self {
-            Marked::Marked {
-                stand_in: true,
-                reason,
-                ..
-            } => Some(reason),
-            _ => None,
-        }
-    }
-}
-
-/// A number (integers in this game; TOML may write `2` or `2.0`).
-pub type Num = Marked<f64>;
-
-impl Marked<f64> {
-    pub fn int(&self) -> i32 {
-        self.get().round() as i32
-    }
-}
+use crate::rulesets::kit::data::rule_numbers;
+pub use crate::rulesets::kit::data::{Marked, Num, TomlData};
 
 /// Terrain types of the reference chart (p.1), plus `hill` for the chart's "elevation".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -216,8 +173,8 @@ pub struct RofBand {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RulesetData {
-    /// Every other number of the rules, by name.
-    pub rules: BTreeMap<String, Num>,
+    /// Every other number of the rules.
+    pub rules: Rules,
     pub terrain: BTreeMap<TerrainKind, TerrainData>,
     /// Rows in increasing `up_to`; a move longer than the last row uses the last row.
     pub defender_movement: Vec<MoveBand>,
@@ -226,20 +183,11 @@ pub struct RulesetData {
     pub infantry: BTreeMap<String, InfantryClass>,
 }
 
+impl TomlData for RulesetData {
+    const FILE: &'static str = "ruleset.toml";
+}
+
 impl RulesetData {
-    /// A named rule number; panics only on a programming error (a name the code uses but the
-    /// shipped file lacks), which `tests/gear_krieg_data.rs` catches for every name.
-    pub fn rule(&self, name: &str) -> f64 {
-        self.rules
-            .get(name)
-            .map(Num::get)
-            .unwrap_or_else(|| panic!("games/gear-krieg/ruleset.toml lacks rules.{name}"))
-    }
-
-    pub fn ri(&self, name: &str) -> i32 {
-        self.rule(name).round() as i32
-    }
-
     pub fn terrain(&self, kind: TerrainKind) -> Option<&TerrainData> {
         self.terrain.get(&kind)
     }
@@ -267,59 +215,121 @@ impl RulesetData {
     }
 }
 
-/// Every `[rules]` key the code reads.
-pub const RULE_NAMES: &[&str] = &[
-    "skill_dice",
-    "perception",
-    "infantry_perception",
-    "initiative_dice",
-    "loser_cp",
-    "cp_per_unit",
-    "cp_defense",
-    "cp_about_face",
-    "defensive_maneuver",
-    "extra_action_penalty",
-    "detection_day",
-    "detection_night",
-    "point_blank",
-    "short",
-    "medium",
-    "long",
-    "extreme",
-    "stationary",
-    "half_combat",
-    "combat",
-    "top",
-    "arc_front",
-    "arc_flank",
-    "arc_rear",
-    "front_half_angle",
-    "rear_half_angle",
-    "infantry_target_penalty",
-    "pinned_penalty",
-    "light_factor",
-    "heavy_factor",
-    "overkill_factor",
-    "burst_rounds",
-    "single_shot_rounds",
-    "saturation_rounds",
-    "saturation_rockets",
-    "saturation_min_rounds",
-    "saturation_min_rockets",
-    "saturation_size",
-    "infantry_melee_dm",
-    "rally_threshold",
-    "turn_free_angle",
-    "turn_cost",
-    "turn_spacing",
-    "top_max_turn",
-    "infantry_min_move",
-    "contact_distance",
-    "thrown_range",
-    "counter_size",
-    "pinned_on_miss",
-    "pinned_on_wound",
-];
+rule_numbers! {
+    /// The `[rules]` table: one field per number of the demo rules ("p.N" is the booklet's
+    /// page, "Rn" a ruling in the README; distances in cm, angles in degrees).
+    pub struct Rules {
+        // Dice, initiative and Command Points (p.3)
+        /// p.3: standard pilots have Skill 2 (roll two dice).
+        skill_dice,
+        /// p.3: bonus to ranged attack rolls.
+        perception,
+        /// Stand-in (R7): infantry Perception.
+        infantry_perception,
+        /// p.3 Step Two: dice each side rolls.
+        initiative_dice,
+        /// p.3: CP the loser of the initiative receives.
+        loser_cp,
+        /// p.3: CP a unit may use per round.
+        cp_per_unit,
+        /// p.1/p.3: CP bonus to a single Defense roll.
+        cp_defense,
+        /// p.3: most degrees a CP about-face turns.
+        cp_about_face,
+        /// p.4: Defensive Maneuvers bonus to all defense rolls this round.
+        defensive_maneuver,
+        /// p.3: on every attack per extra Action declared.
+        extra_action_penalty,
+        /// p.4: Detection by day...
+        detection_day,
+        /// p.4: ...and at night.
+        detection_night,
+        // Attack roll: range bands (p.1)
+        /// p.1: in contact.
+        point_blank,
+        /// p.1: up to the Base Range.
+        short,
+        /// p.1: up to twice the Base Range.
+        medium,
+        /// p.1: up to four times the Base Range.
+        long,
+        /// p.1: up to eight times the Base Range.
+        extreme,
+        // Attacker's movement (p.1)
+        /// p.1: did not move.
+        stationary,
+        /// p.1: moved at most half Combat Speed.
+        half_combat,
+        /// p.1: moved at Combat Speed.
+        combat,
+        /// p.1: moved at Top Speed.
+        top,
+        // Arc of attack, applied to the defence roll (R1)
+        /// p.1: from the front.
+        arc_front,
+        /// p.1: from a flank.
+        arc_flank,
+        /// p.1: from the rear.
+        arc_rear,
+        /// Stand-in (R1): half the Front arc, degrees.
+        front_half_angle,
+        /// Stand-in (R1): half the Rear arc, degrees.
+        rear_half_angle,
+        // Other attack modifiers (p.5)
+        /// p.5: non-infantry attacking infantry without an AI weapon.
+        infantry_target_penalty,
+        /// p.5: per Pinned counter on all Actions.
+        pinned_penalty,
+        // Damage against Armor (p.1, R2)
+        /// Light Damage at this multiple of Base Armor.
+        light_factor,
+        /// Heavy Damage at this multiple.
+        heavy_factor,
+        /// Overkill at this multiple.
+        overkill_factor,
+        // Ammunition (p.4, R20)
+        /// p.4: rounds per ROF point of a burst.
+        burst_rounds,
+        /// Stand-in (R20): rounds a single shot uses.
+        single_shot_rounds,
+        /// p.4: rounds of a saturation burst...
+        saturation_rounds,
+        /// p.4: ...or rockets.
+        saturation_rockets,
+        /// p.4: the least rounds for saturation fire...
+        saturation_min_rounds,
+        /// p.4: ...or rockets.
+        saturation_min_rockets,
+        /// p.4: side of the saturated square, cm.
+        saturation_size,
+        /// p.4: grenades and bayonets.
+        infantry_melee_dm,
+        /// p.5: the Pinned removal test's threshold.
+        rally_threshold,
+        // Movement (p.3-5)
+        /// p.3: turns up to this cost no MP...
+        turn_free_angle,
+        /// p.3: ...larger ones cost this.
+        turn_cost,
+        /// p.4: cm forward between turns.
+        turn_spacing,
+        /// p.4: at Top Speed no turn over this.
+        top_max_turn,
+        /// p.5: infantry can always move this far.
+        infantry_min_move,
+        /// Stand-in (R9): counters touch at this distance centre to centre.
+        contact_distance,
+        /// p.5 range ruler: grenades reach this far.
+        thrown_range,
+        /// Stand-in (R9): a counter's size.
+        counter_size,
+        // Pinned (p.5, R5)
+        /// p.5: counters for an attack that does not wound.
+        pinned_on_miss,
+        /// p.5: counters for one that wounds.
+        pinned_on_wound,
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -407,10 +417,6 @@ pub struct Scenario {
     pub sides: Vec<ScenarioSide>,
 }
 
-pub fn parse_ruleset(text: &str) -> Result<RulesetData, String> {
-    toml::from_str(text).map_err(|e| format!("ruleset.toml: {e}"))
-}
-
-pub fn parse_scenario(text: &str) -> Result<Scenario, String> {
-    toml::from_str(text).map_err(|e| format!("scenario: {e}"))
+impl TomlData for Scenario {
+    const FILE: &'static str = "scenario";
 }

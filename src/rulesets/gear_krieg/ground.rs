@@ -21,7 +21,7 @@ pub fn terrain_at(state: &GkState, p: Pt) -> TerrainKind {
 /// The terrain a unit "resides in" (p.4): the last listed area under more than half of its
 /// counter (R9), else clear ground. No dispute roll is needed (R11).
 pub fn resides_in(state: &GkState, centre: Pt) -> TerrainKind {
-    let radius = state.data.rule("counter_size") / 2.0;
+    let radius = state.data.rules.counter_size.get() / 2.0;
     state
         .terrain
         .iter()

@@ -19,6 +19,7 @@ use crate::dice::Dice;
 use crate::engine::{
     Outcome, Prompt, Rejected, Ruleset, SeatId, StepSpec, Submitted, View, Viewer,
 };
+use crate::rulesets::kit::grammar::tenths;
 
 use state::{GkState, Orders, Phase};
 
@@ -111,8 +112,8 @@ pub fn step_spec(state: &GkState) -> StepSpec {
                         "{mover} is moving and is now at {}. Interrupt now (INTERRUPT unit FIRE weapon) or NO INTERRUPT; you may add OVERWATCH orders for the rest of its move and your next activation.",
                         at.map_or(String::new(), |p| format!(
                             "{},{}",
-                            orders::num((p.x * 10.0).round() / 10.0),
-                            orders::num((p.y * 10.0).round() / 10.0)
+                            tenths(p.x),
+                            tenths(p.y)
                         ))
                     ),
                     true,
@@ -179,6 +180,10 @@ impl Ruleset for GearKrieg {
 
     fn outcome(state: &GkState) -> Option<Outcome> {
         state.outcome.clone()
+    }
+
+    fn order_keywords() -> Vec<&'static str> {
+        orders::keywords()
     }
 
     fn sample_orders(state: &GkState, seat: &str, choice: u64) -> String {

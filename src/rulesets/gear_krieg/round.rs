@@ -7,9 +7,10 @@ use std::collections::BTreeMap;
 use crate::board::tabletop::Pt;
 use crate::dice::Dice;
 use crate::engine::{LogLine, Outcome, SeatId, Submitted};
+use crate::rulesets::kit::grammar::{normalise, num, round_to, tenths};
 
 use super::activation::{self, Ctx, Flow};
-use super::data::{self, InitialSpeed, MoveMode};
+use super::data::{self, InitialSpeed, MoveMode, TomlData};
 use super::orders::{self, blocks};
 use super::roll;
 use super::state::{Block, GkState, Order, Orders, Phase, Setting, Side, Trooper, Unit, UnitKind};
@@ -17,13 +18,8 @@ use super::stats;
 
 /// Builds the opening state.
 pub fn new_state(ruleset: &str, scenario: &str, seats: &[SeatId]) -> Result<GkState, String> {
-    let data = data::parse_ruleset(ruleset)?;
-    let sc = data::parse_scenario(scenario)?;
-    for name in data::RULE_NAMES {
-        if !data.rules.contains_key(*name) {
-            return Err(format!("ruleset.toml: rules.{name} is missing"));
-        }
-    }
+    let data = data::RulesetData::from_toml(ruleset)?;
+    let sc = data::Scenario::from_toml(scenario)?;
     if sc.sides.len() != 2 {
         return Err("scenario: Gear Krieg is for two sides".into());
     }
@@ -38,7 +34,7 @@ pub fn new_state(ruleset: &str, scenario: &str, seats: &[SeatId]) -> Result<GkSt
             if su.name.is_empty() || su.name.contains(char::is_whitespace) {
                 return Err(format!("unit name `{}`: one word, no spaces", su.name));
             }
-            if !names.insert(orders::normalise(&su.name)) {
+            if !names.insert(normalise(&su.name)) {
                 return Err(format!("unit name `{}` used twice", su.name));
             }
             if su.x < 0.0 || su.y < 0.0 || su.x > sc.width || su.y > sc.height {
@@ -193,7 +189,8 @@ pub fn apply_standing(state: &mut GkState, seat: &str, orders: &[Order]) {
             Order::CpAboutFace { unit, by } => match activation::about_face(state, unit, *by) {
                 Ok(()) => state.log.push(LogLine::public(format!(
                     "{unit} spends a Command Point to turn about (now facing {}).",
-                    orders::num(state.unit(unit).map_or(0.0, |u| u.heading))
+                    // Headings after a turn are computed: shown to the thousandth, as always.
+                    num(round_to(state.unit(unit).map_or(0.0, |u| u.heading), 3))
                 ))),
                 Err(e) => state
                     .log
@@ -264,7 +261,7 @@ pub fn resolve_declare(
 /// Step 2 (p.3): two dice each, draws re-rolled; winner's CP = MoS, loser's 1.
 pub fn initiative(state: &mut GkState, dice: &mut Dice) {
     let seats = state.seat_order.clone();
-    let n = state.data.ri("initiative_dice").max(1) as u32;
+    let n = state.data.rules.initiative_dice.int().max(1) as u32;
     let mut attempt = 0;
     let (a, b) = loop {
         attempt += 1;
@@ -302,7 +299,7 @@ pub fn initiative(state: &mut GkState, dice: &mut Dice) {
     } else {
         (&seats[1], &seats[0], b - a)
     };
-    let loser_cp = state.data.ri("loser_cp").max(0) as u32;
+    let loser_cp = state.data.rules.loser_cp.int().max(0) as u32;
     for s in &seats {
         let cp = if s == winner { mos as u32 } else { loser_cp };
         let total = if s == winner { a.max(b) } else { a.min(b) };
@@ -418,8 +415,8 @@ fn continue_block(
             let at = state.unit(&mover).map_or(Pt::new(0.0, 0.0), |u| u.pos);
             state.log.push(LogLine::public(format!(
                 "{mover} is at {},{}: {} may interrupt.",
-                orders::num((at.x * 10.0).round() / 10.0),
-                orders::num((at.y * 10.0).round() / 10.0),
+                tenths(at.x),
+                tenths(at.y),
                 state.side_name(&enemy)
             )));
             state.paused = Some(p.clone());

@@ -3,12 +3,13 @@
 //! so the result always parses. It never changes the state.
 
 use crate::board::tabletop::{Pt, bearing, dist};
-use crate::rulesets::common::Pick;
+use crate::rulesets::kit::pick::Pick;
 
 use super::activation;
-use super::orders::{self, num};
+use super::orders;
 use super::state::{GkState, Phase, Unit};
 use super::stats;
+use crate::rulesets::kit::grammar::num;
 
 fn ok(state: &GkState, seat: &str, text: &str) -> bool {
     orders::parse(state, seat, text).is_ok()

@@ -72,7 +72,7 @@ pub fn melee_dm(data: &RulesetData, u: &Unit, kind: &super::state::Melee) -> i32
         (Melee::Punch, Some(v)) => v.punch_dm.int(),
         (Melee::Kick, Some(v)) => v.size.int(),
         (Melee::Ram, Some(v)) => v.impact_dm.int(),
-        (Melee::Assault, _) => data.ri("infantry_melee_dm"),
+        (Melee::Assault, _) => data.rules.infantry_melee_dm.int(),
         _ => 0,
     };
     if u.heavy > 0 { halve_up(dm) } else { dm }
@@ -87,7 +87,7 @@ pub fn skill(data: &RulesetData, u: &Unit, task: Task) -> u32 {
             Task::Driving => v.driving.int(),
         },
         (_, Some(i)) => i.skill.int(),
-        _ => data.ri("skill_dice"),
+        _ => data.rules.skill_dice.int(),
     };
     v.max(1) as u32
 }
@@ -121,13 +121,15 @@ impl Band {
     }
 
     pub fn modifier(self, data: &RulesetData) -> i32 {
-        data.ri(match self {
-            Band::PointBlank => "point_blank",
-            Band::Short => "short",
-            Band::Medium => "medium",
-            Band::Long => "long",
-            Band::Extreme => "extreme",
-        })
+        let r = &data.rules;
+        match self {
+            Band::PointBlank => &r.point_blank,
+            Band::Short => &r.short,
+            Band::Medium => &r.medium,
+            Band::Long => &r.long,
+            Band::Extreme => &r.extreme,
+        }
+        .int()
     }
 }
 
@@ -189,9 +191,9 @@ pub fn attack_arc(
         return AttackArc::Front;
     }
     let rel = heading_diff(target.heading, bearing(target.pos, from)).abs();
-    if rel <= data.rule("front_half_angle") + 1e-9 {
+    if rel <= data.rules.front_half_angle.get() + 1e-9 {
         AttackArc::Front
-    } else if rel >= 180.0 - data.rule("rear_half_angle") - 1e-9 {
+    } else if rel >= 180.0 - data.rules.rear_half_angle.get() - 1e-9 {
         AttackArc::Rear
     } else {
         AttackArc::Flank
@@ -210,11 +212,11 @@ pub enum DamageResult {
 /// Compares damage to armor with the ≥ operators the chart lost (R2).
 pub fn damage_vs_armor(data: &RulesetData, damage: i32, armor: i32) -> DamageResult {
     let a = armor.max(1);
-    if damage >= a * data.ri("overkill_factor") {
+    if damage >= a * data.rules.overkill_factor.int() {
         DamageResult::Overkill
-    } else if damage >= a * data.ri("heavy_factor") {
+    } else if damage >= a * data.rules.heavy_factor.int() {
         DamageResult::Heavy
-    } else if damage >= a * data.ri("light_factor") {
+    } else if damage >= a * data.rules.light_factor.int() {
         DamageResult::Light
     } else {
         DamageResult::NoEffect
@@ -336,18 +338,18 @@ pub fn burst_ammo(data: &RulesetData, w: &WeaponData, rof: u32) -> u32 {
     if w.rockets {
         missiles(rof)
     } else if rof == 0 {
-        data.ri("single_shot_rounds").max(0) as u32
+        data.rules.single_shot_rounds.int().max(0) as u32
     } else {
-        rof * data.ri("burst_rounds").max(0) as u32
+        rof * data.rules.burst_rounds.int().max(0) as u32
     }
 }
 
 /// Ammunition a saturation attack uses (may exceed what is left: the magazine empties).
 pub fn saturation_ammo(data: &RulesetData, w: &WeaponData, rof: u32) -> u32 {
     let per = if w.rockets {
-        data.ri("saturation_rockets")
+        data.rules.saturation_rockets.int()
     } else {
-        data.ri("saturation_rounds")
+        data.rules.saturation_rounds.int()
     };
     rof * per.max(0) as u32
 }
@@ -355,9 +357,9 @@ pub fn saturation_ammo(data: &RulesetData, w: &WeaponData, rof: u32) -> u32 {
 /// The least ammunition needed to saturate at all.
 pub fn saturation_min(data: &RulesetData, w: &WeaponData) -> u32 {
     let v = if w.rockets {
-        data.ri("saturation_min_rockets")
+        data.rules.saturation_min_rockets.int()
     } else {
-        data.ri("saturation_min_rounds")
+        data.rules.saturation_min_rounds.int()
     };
     v.max(0) as u32
 }
@@ -365,14 +367,14 @@ pub fn saturation_min(data: &RulesetData, w: &WeaponData) -> u32 {
 /// The attacker's movement modifier (p.1) for a move of `cm` this round at Top or not.
 pub fn attacker_movement(data: &RulesetData, u: &Unit, cm: f64) -> i32 {
     if u.top {
-        return data.ri("top");
+        return data.rules.top.int();
     }
     if cm <= 1e-9 {
-        data.ri("stationary")
+        data.rules.stationary.int()
     } else if !u.is_infantry() && cm <= combat_mp(data, u) / 2.0 + 1e-9 {
-        data.ri("half_combat")
+        data.rules.half_combat.int()
     } else {
-        data.ri("combat")
+        data.rules.combat.int()
     }
 }
 

@@ -469,7 +469,7 @@ fn scene(state: &GkState, viewer: &Viewer, turn: &str, concealed: &[String]) -> 
             track: vec![],
         })
         .collect();
-    let size = state.data.rule("saturation_size");
+    let size = state.data.rules.saturation_size.get();
     let zones: Vec<Zone> = state
         .zones
         .iter()

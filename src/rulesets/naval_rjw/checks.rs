@@ -29,8 +29,8 @@ impl StrikeTest {
 pub fn strike_test(state: &NavalState, ship: &Ship) -> StrikeTest {
     let d = &state.data;
     let (enemy_r, friend_r) = (
-        d.rule("strike_enemy_radius"),
-        d.rule("strike_friend_radius"),
+        d.rules.strike_enemy_radius.get(),
+        d.rules.strike_friend_radius.get(),
     );
     let mut enemy_cf = 0;
     let mut friend_near = false;
@@ -58,7 +58,7 @@ pub fn strike_test(state: &NavalState, ship: &Ship) -> StrikeTest {
 /// together; a ship that strikes no longer counts as a friend, so the test repeats until stable.
 /// Returns the names of the ships that struck.
 pub fn striking_colours(state: &mut NavalState) -> Vec<String> {
-    let ratio = state.data.rule("strike_ratio").round() as i32;
+    let ratio = state.data.rules.strike_ratio.get().round() as i32;
     let mut struck = Vec::new();
     loop {
         let now: Vec<StrikeTest> = state
@@ -80,10 +80,10 @@ pub fn striking_colours(state: &mut NavalState) -> Vec<String> {
                 "{} strikes her colours: undamaged enemies within {}\" muster CF {} against her CF {}, \
                  and no friend is within {}\".",
                 t.ship,
-                state.data.rule("strike_enemy_radius"),
+                state.data.rules.strike_enemy_radius.get(),
                 t.enemy_cf,
                 t.own_cf,
-                state.data.rule("strike_friend_radius"),
+                state.data.rules.strike_friend_radius.get(),
             )));
             retire(state, idx);
             struck.push(t.ship);
@@ -110,7 +110,7 @@ pub fn losses(state: &NavalState, side: &str) -> (u32, u32, u32, u32) {
 /// R9: a quarter of the BB+CA (pooled), or a quarter of the fleet, lost — and at least two ships.
 pub fn defeated(state: &NavalState, side: &str) -> bool {
     let d = &state.data;
-    let (frac, min) = (d.rule("victory_fraction"), d.rule("victory_min"));
+    let (frac, min) = (d.rules.victory_fraction.get(), d.rules.victory_min.get());
     let (lost_cap, cap, lost, all) = losses(state, side);
     // Compare in exact rationals where the fraction allows (¼ → lost × 4 ≥ count).
     let reaches = |l: u32, n: u32| n > 0 && l as f64 >= frac * n as f64 - 1e-9;
@@ -157,7 +157,7 @@ pub fn victory(state: &NavalState) -> Option<Outcome> {
 
 /// Weighted losses for the turn-limit tie-break (R9): lost BB/CA count `lost_capital_weight`.
 pub fn weighted_losses(state: &NavalState, side: &str) -> u32 {
-    let w = state.data.rule("lost_capital_weight").round() as u32;
+    let w = state.data.rules.lost_capital_weight.get().round() as u32;
     state
         .ships
         .iter()
@@ -191,7 +191,7 @@ pub fn turn_limit_outcome(state: &NavalState) -> Outcome {
         .collect();
     let head = format!(
         "The turn limit is reached. Losses (BB and CA count {}): {}.",
-        state.data.rule("lost_capital_weight"),
+        state.data.rules.lost_capital_weight.get(),
         tally.join(", ")
     );
     if winners.len() == 1 {

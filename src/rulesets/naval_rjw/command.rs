@@ -19,14 +19,14 @@ pub fn cp_from_die(
 ) -> i32 {
     let mut cp = die as i32;
     cp -= match leadership {
-        Leadership::Normal => data.rule("cp_subtract").round() as i32,
-        Leadership::Poor => data.rule("poor_cp_subtract").round() as i32,
+        Leadership::Normal => data.rules.cp_subtract.get().round() as i32,
+        Leadership::Poor => data.rules.poor_cp_subtract.get().round() as i32,
     };
     if crews == Crews::Fresh {
-        cp += data.rule("fresh_cp_bonus").round() as i32;
+        cp += data.rules.fresh_cp_bonus.get().round() as i32;
     }
     if flagship_lost {
-        cp -= data.rule("flagship_lost_cp").round() as i32;
+        cp -= data.rules.flagship_lost_cp.get().round() as i32;
     }
     cp.max(0)
 }
@@ -86,8 +86,8 @@ fn has_control(state: &NavalState, ship: &str) -> bool {
 /// or with no flagship at all, +1 for the ship's own Control critical, +1 for the flagship's.
 /// Distances are taken where the ships stand when the orders are written.
 pub fn surcharge(state: &NavalState, side: &str, ship: &str) -> i32 {
-    let extra = state.data.rule("command_surcharge").round() as i32;
-    let radius = state.data.rule("command_radius");
+    let extra = state.data.rules.command_surcharge.get().round() as i32;
+    let radius = state.data.rules.command_radius.get();
     let flagship = state
         .fleets
         .iter()
@@ -124,7 +124,7 @@ pub fn surcharge(state: &NavalState, side: &str, ship: &str) -> i32 {
 
 /// The flagship's Control surcharge alone: fleet-wide orders pay it but not the radius (R25).
 pub fn flagship_surcharge(state: &NavalState, side: &str) -> i32 {
-    let extra = state.data.rule("command_surcharge").round() as i32;
+    let extra = state.data.rules.command_surcharge.get().round() as i32;
     let flag = state
         .fleets
         .iter()
@@ -152,13 +152,13 @@ pub fn order_cost(state: &NavalState, side: &str, order: &Order) -> i32 {
         | Order::Sweep { ship, .. }
         | Order::Join { ship, .. } => action_cost(state, side, ship),
         Order::FormAbreast(lead) | Order::FormAstern(lead) => {
-            state.data.rule("formation_cost").round() as i32 + surcharge(state, side, lead)
+            state.data.rules.formation_cost.get().round() as i32 + surcharge(state, side, lead)
         }
         Order::Withdraw => {
-            state.data.rule("withdrawal_cost").round() as i32 + flagship_surcharge(state, side)
+            state.data.rules.withdrawal_cost.get().round() as i32 + flagship_surcharge(state, side)
         }
         Order::Chase => {
-            state.data.rule("chase_cost").round() as i32 + flagship_surcharge(state, side)
+            state.data.rules.chase_cost.get().round() as i32 + flagship_surcharge(state, side)
         }
         Order::Flagship(_)
         | Order::Second(_)
@@ -170,6 +170,7 @@ pub fn order_cost(state: &NavalState, side: &str, order: &Order) -> i32 {
         | Order::Smoke(_)
         | Order::Fire(_)
         | Order::Standing(_)
-        | Order::Pass => 0,
+        | Order::Pass
+        | Order::End => 0,
     }
 }

@@ -5,6 +5,7 @@
 use crate::board::tabletop::hull_range;
 use crate::dice::{Dice, Faces};
 use crate::engine::LogLine;
+use crate::rulesets::kit::grammar::num;
 
 use super::data::ShipClass;
 use super::state::{Critical, Fate, NavalState};
@@ -59,7 +60,7 @@ pub fn critical_effect(state: &mut NavalState, idx: usize, a: u32, b: u32) -> Cr
             if speed <= 0.0 {
                 CriticalEffect::Sinks("a Movement critical leaves her no speed".into())
             } else {
-                CriticalEffect::Taken(c, format!("Movement: speed now {}\"", fmt_num(speed)))
+                CriticalEffect::Taken(c, format!("Movement: speed now {}\"", num(speed)))
             }
         }
         Critical::Gunnery => {
@@ -71,14 +72,6 @@ pub fn critical_effect(state: &mut NavalState, idx: usize, a: u32, b: u32) -> Cr
             }
         }
         _ => CriticalEffect::Taken(c, "Control: her actions cost +1 CP".into()),
-    }
-}
-
-fn fmt_num(v: f64) -> String {
-    if v.fract() == 0.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v}")
     }
 }
 
@@ -204,7 +197,7 @@ pub fn sink(state: &mut NavalState, ship: &str, cause: &str) {
         }
     }
     retire(state, idx);
-    let radius = state.data.rule("rescue_radius");
+    let radius = state.data.rules.rescue_radius.get();
     let wreck = state.ships[idx].hull;
     let near = state
         .ships
@@ -218,7 +211,7 @@ pub fn sink(state: &mut NavalState, ship: &str, cause: &str) {
             state,
             format!(
                 "Friendly ships are within {}\" of {name}: one must be sent to rescue her survivors.",
-                fmt_num(radius)
+                num(radius)
             ),
         );
     }
@@ -246,7 +239,7 @@ fn field_index(state: &NavalState, field_id: &str) -> Option<usize> {
 /// A ship has moved into or across minefield `field_id` (R8). A dummy vanishes; a genuine field
 /// attacks with `mine_cf` against the ship's `mine_cf`.
 pub fn mine_attack(state: &mut NavalState, ship: &str, field_id: &str, dice: &mut Dice) {
-    let cf = state.data.rule("mine_cf").round() as i32;
+    let cf = state.data.rules.mine_cf.get().round() as i32;
     mines_fire(state, ship, field_id, cf, dice);
 }
 
@@ -268,7 +261,7 @@ fn mines_fire(state: &mut NavalState, ship: &str, field_id: &str, ship_cf: i32, 
         state.minefields[f].revealed = true;
     }
     let faces = Faces::d(state.data.gunnery_die);
-    let mine_cf = state.data.rule("mine_cf").round() as i32;
+    let mine_cf = state.data.rules.mine_cf.get().round() as i32;
     let md = dice.roll_one(format!("mines {field}->{name} mines"), faces.clone()) as i32;
     let sd = dice.roll_one(format!("mines {field}->{name} ship"), faces) as i32;
     let (mt, st) = (md + mine_cf, sd + ship_cf);
@@ -306,8 +299,8 @@ pub fn sweep(state: &mut NavalState, sweeper: &str, field_id: &str, dice: &mut D
         return;
     }
     let faces = Faces::d(state.data.gunnery_die);
-    let sweeper_cf = state.data.rule("sweeper_cf").round() as i32;
-    let mine_cf = state.data.rule("mine_cf").round() as i32;
+    let sweeper_cf = state.data.rules.sweeper_cf.get().round() as i32;
+    let mine_cf = state.data.rules.mine_cf.get().round() as i32;
     let sd = dice.roll_one(format!("sweep {name}->{field} sweeper"), faces.clone()) as i32;
     let md = dice.roll_one(format!("sweep {name}->{field} mines"), faces) as i32;
     let (st, mt) = (sd + sweeper_cf, md + mine_cf);

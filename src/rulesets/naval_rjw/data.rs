@@ -1,41 +1,14 @@
 //! The ruleset's numbers and the scenarios, as read from `games/naval-rjw/*.toml`.
 //! Values the seed lost are marked `stand_in = true` with a reason; this module only reads them.
+//! Every rule number is a field of `Rules`, so a misspelt name fails to compile and a misspelt
+//! key in the file fails when the game is set up.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-/// A number from the data files: either a bare value printed in the seed, or a table
-/// `{ value = …, stand_in = true, reason = "…" }` for a value the seed lost.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum Num {
-    Seed(f64),
-    Marked {
-        value: f64,
-        #[serde(default)]
-        stand_in: bool,
-        #[serde(default)]
-        reason: String,
-    },
-}
-
-impl Num {
-    pub fn get(&self) -> f64 {
-        match self {
-            Num::Seed(v) => *v,
-            Num::Marked { value, .. } => *value,
-        }
-    }
-
-    pub fn int(&self) -> i32 {
-        self.get().round() as i32
-    }
-
-    pub fn is_stand_in(&self) -> bool {
-        matches!(self, Num::Marked { stand_in: true, .. })
-    }
-}
+use crate::rulesets::kit::data::rule_numbers;
+pub use crate::rulesets::kit::data::{Marked, Num, TomlData};
 
 /// Ship type as the seed abbreviates it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -83,22 +56,130 @@ pub struct ClassData {
 #[serde(deny_unknown_fields)]
 pub struct RulesetData {
     pub classes: BTreeMap<ShipClass, ClassData>,
-    /// Every other number of the rules, by name (`close_range`, `command_radius`, …).
-    pub rules: BTreeMap<String, Num>,
+    /// Every other number of the rules.
+    pub rules: Rules,
     /// The Average Die's faces.
     pub command_die: Vec<u32>,
     /// Faces of the gunnery die.
     pub gunnery_die: u32,
 }
 
-impl RulesetData {
-    /// A named rule number; panics only on a programming error (a name the code uses but the
-    /// shipped file lacks), which `tests` catch for every name.
-    pub fn rule(&self, name: &str) -> f64 {
-        self.rules
-            .get(name)
-            .map(Num::get)
-            .unwrap_or_else(|| panic!("games/naval-rjw/ruleset.toml lacks rules.{name}"))
+impl TomlData for RulesetData {
+    const FILE: &'static str = "ruleset.toml";
+}
+
+rule_numbers! {
+    /// The `[rules]` table: one field per number of the rules (distances in inches, angles in
+    /// degrees; "p.N" is the printed page, "Rn" a ruling in the README).
+    pub struct Rules {
+        // Command Points (p.3)
+        /// p.3: Average Die minus this gives 1-4 CP.
+        cp_subtract,
+        /// p.3: poor leadership subtracts this instead (0-3 CP).
+        poor_cp_subtract,
+        /// p.3: fresh / highly trained crews add this.
+        fresh_cp_bonus,
+        /// p.3: once the flagship is sunk, this much less on every roll.
+        flagship_lost_cp,
+        /// p.3: ships further than this from the flagship...
+        command_radius,
+        /// p.3: ...pay this many extra CP per action (R25).
+        command_surcharge,
+        /// p.3: CP to order a General Withdrawal (R16).
+        withdrawal_cost,
+        /// p.3: CP to order a General Chase (R16).
+        chase_cost,
+        /// p.5: line astern <-> line abreast, in total.
+        formation_cost,
+        // Movement (p.4-5)
+        /// p.4: compulsory move straight ahead (a scenario may set its own).
+        cruise,
+        /// p.4: limited coal, off the maximum speed.
+        coal_speed_penalty,
+        /// p.4: foul bottom / poor maintenance, off the maximum speed.
+        foul_speed_penalty,
+        /// p.2: obsolete ships, off the maximum speed.
+        obsolete_speed_penalty,
+        /// p.7: speed a Movement critical loses for good.
+        movement_critical_speed,
+        /// p.5: each destroyer of a flotilla within this of another.
+        flotilla_spacing,
+        /// Stand-in (R25): how near the last ship's stern a joiner must be.
+        join_reach,
+        /// Stand-in (R25): how far off the line's course a joiner may steer.
+        join_heading,
+        /// Stand-in (R18): hulls this close collide.
+        collision_touch,
+        /// Stand-in (R18): a colliding ship is shifted until this clear.
+        collision_clear,
+        // Gunnery (p.6-7)
+        /// p.6: close range is under this (R31).
+        close_range,
+        /// p.6: at close range.
+        close_modifier,
+        /// p.6: at extreme range.
+        extreme_modifier,
+        /// p.7: when broadside on (R32).
+        broadside_modifier,
+        /// p.7: target within this either side of the beam.
+        broadside_half_arc,
+        /// p.6: supports count "up to 2" (R4).
+        max_supporters,
+        /// p.6: per supporting vessel.
+        support_modifier,
+        /// p.6: a further bonus per supporting battleship (R4).
+        bb_support_modifier,
+        /// p.6: destroyers against a stationary target (R20).
+        dd_stationary_modifier,
+        /// p.7: secondary batteries count as a light cruiser's CF...
+        secondary_cf,
+        /// p.7: ...and range, against destroyers only.
+        secondary_range,
+        /// p.7: CF a Gunnery critical takes from all batteries.
+        gunnery_critical_cf,
+        /// p.2: obsolete ships' range reduced by this...
+        obsolete_range_penalty,
+        /// p.2: ...to this minimum (R30 applies it to extreme range too).
+        obsolete_min_range,
+        // Sinking, rescue, surrender (p.8)
+        /// p.8: a friendly ship this near a sinking must rescue (R28).
+        rescue_radius,
+        /// p.8: the rescuer goes this near the wreck...
+        rescue_proximity,
+        /// p.8: ...and stays this many turns, not firing.
+        rescue_turns,
+        /// p.8: undamaged enemies this near count towards surrender...
+        strike_enemy_radius,
+        /// p.8: ...no friendly vessel this near...
+        strike_friend_radius,
+        /// p.8: ...and enemy CF this many times her own: she strikes (R10).
+        strike_ratio,
+        /// Stand-in (R10): how near "alongside" is.
+        alongside,
+        // Mines (p.8-9)
+        /// p.8: a minefield attacks with this CF (R8).
+        mine_cf,
+        /// p.9: a minesweeper attacks the mines with this CF (R27).
+        sweeper_cf,
+        /// p.8: a field's length...
+        minefield_length,
+        /// p.8: ...and width.
+        minefield_width,
+        /// p.8: dummy fields allowed per genuine one (R26).
+        dummies_per_genuine,
+        /// Stand-in (R26): genuine fields a side may place before the game.
+        pregame_genuine_max,
+        /// Stand-in (R27): how near a field a sweeper must be.
+        sweep_reach,
+        /// Stand-in (R26): a laid belt is centred this far astern of the layer.
+        lay_astern,
+        // Winning and losing (p.9)
+        /// p.9: the fraction of BB+CA, or of the fleet, lost that loses the battle (R9)...
+        victory_fraction,
+        /// p.9: ...with at least this many ships.
+        victory_min,
+        /// Stand-in (R9): a lost BB or CA counts this much at the turn limit.
+        lost_capital_weight,
     }
 }
 
@@ -228,10 +309,6 @@ pub struct Scenario {
     pub minefields: Vec<ScenarioMinefield>,
 }
 
-pub fn parse_ruleset(text: &str) -> Result<RulesetData, String> {
-    toml::from_str(text).map_err(|e| format!("ruleset.toml: {e}"))
-}
-
-pub fn parse_scenario(text: &str) -> Result<Scenario, String> {
-    toml::from_str(text).map_err(|e| format!("scenario: {e}"))
+impl TomlData for Scenario {
+    const FILE: &'static str = "scenario";
 }

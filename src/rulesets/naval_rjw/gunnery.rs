@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use crate::board::tabletop::{Hull, Pt, hull_nearest_points, hull_range, in_beam_arc, los_clear};
 use crate::dice::{Dice, Faces};
 use crate::engine::LogLine;
+use crate::rulesets::kit::grammar::tenths;
 
 use super::checks::striking_colours;
 use super::damage::apply_hits;
@@ -51,12 +52,7 @@ pub fn resolve_attack(attacker_total: i32, defender_total: i32) -> u32 {
 }
 
 fn inches(v: f64) -> String {
-    let r = (v * 10.0).round() / 10.0;
-    if r.fract() == 0.0 {
-        format!("{r:.0}\"")
-    } else {
-        format!("{r:.1}\"")
-    }
+    format!("{}\"", tenths(v))
 }
 
 /// Is `firer` in the same destroyer flotilla as `other`?
@@ -116,7 +112,7 @@ pub fn extreme_allowed(state: &NavalState) -> bool {
 }
 
 fn band_of(state: &NavalState, r: f64, normal: f64) -> Band {
-    if r < state.data.rule("close_range") {
+    if r < state.data.rules.close_range.get() {
         Band::Close
     } else if r <= normal {
         Band::Normal
@@ -254,8 +250,7 @@ pub fn modifiers(
     secondary: bool,
     supporters: &[&Ship],
 ) -> Vec<(String, i32)> {
-    let d = &state.data;
-    let rule = |n: &str| d.rule(n).round() as i32;
+    let r = &state.data.rules;
     let mut m = Vec::new();
     if firer.class.is_capital() {
         let bonus = fleet(state, &firer.side).map_or(0, |f| f.capital_gunnery_bonus);
@@ -263,29 +258,29 @@ pub fn modifiers(
             m.push(("capital-ship gunnery".to_string(), bonus));
         }
     }
-    let r = hull_range(&firer.hull, &target.hull);
+    let dist = hull_range(&firer.hull, &target.hull);
     let normal = if secondary {
         secondary_range(state, firer)
     } else {
         range(state, firer)
     };
-    let band = band_of(state, r, normal);
+    let band = band_of(state, dist, normal);
     match band {
-        Band::Close => m.push(("close range".to_string(), rule("close_modifier"))),
-        Band::Extreme => m.push(("extreme range".to_string(), rule("extreme_modifier"))),
+        Band::Close => m.push(("close range".to_string(), r.close_modifier.int())),
+        Band::Extreme => m.push(("extreme range".to_string(), r.extreme_modifier.int())),
         Band::Normal => {}
     }
     if !secondary && firer.class.is_capital() && broadside(state, firer, target) {
-        m.push(("broadside".to_string(), rule("broadside_modifier")));
+        m.push(("broadside".to_string(), r.broadside_modifier.int()));
     }
     if band != Band::Extreme {
-        let max = rule("max_supporters").max(0) as usize;
+        let max = r.max_supporters.int().max(0) as usize;
         for s in supporters.iter().take(max) {
-            m.push((format!("support by {}", s.name), rule("support_modifier")));
+            m.push((format!("support by {}", s.name), r.support_modifier.int()));
             if s.class == ShipClass::BB {
                 m.push((
                     format!("BB support by {}", s.name),
-                    rule("bb_support_modifier"),
+                    r.bb_support_modifier.int(),
                 ));
             }
         }
@@ -293,7 +288,7 @@ pub fn modifiers(
     if firer.class == ShipClass::DD && !target.moved {
         m.push((
             "stationary target".to_string(),
-            rule("dd_stationary_modifier"),
+            r.dd_stationary_modifier.int(),
         ));
     }
     m
@@ -320,8 +315,11 @@ pub fn broadside(state: &NavalState, firer: &Ship, target: &Ship) -> bool {
         return false;
     }
     let (_, nearest) = hull_nearest_points(&firer.hull, &target.hull);
-    in_beam_arc(&firer.hull, nearest, state.data.rule("broadside_half_arc"))
-        && has_los(state, firer, target)
+    in_beam_arc(
+        &firer.hull,
+        nearest,
+        state.data.rules.broadside_half_arc.get(),
+    ) && has_los(state, firer, target)
         && has_stern_los(state, firer, target)
 }
 
@@ -440,7 +438,7 @@ fn resolve_order(
     }
 
     // Supports (R4, R5): up to `max_supporters` legal ones, none at extreme range.
-    let max = state.data.rule("max_supporters").round().max(0.0) as usize;
+    let max = state.data.rules.max_supporters.get().round().max(0.0) as usize;
     let mut supporters: Vec<(Ship, bool)> = Vec::new();
     for s in &o.support {
         let Some(sup) = find_ship(state, s).cloned() else {
@@ -651,7 +649,7 @@ pub fn check_fire_order(state: &NavalState, side: &str, o: &FireOrder) -> Result
             ));
         }
     }
-    let max = state.data.rule("max_supporters").round().max(0.0) as usize;
+    let max = state.data.rules.max_supporters.get().round().max(0.0) as usize;
     if o.support.len() > max {
         return Err(format!("at most {max} ships may support one attack"));
     }

@@ -20,6 +20,7 @@ use crate::dice::Dice;
 use crate::engine::{
     LogLine, Outcome, Prompt, Rejected, Ruleset, SeatId, Silence, StepSpec, Submitted, View, Viewer,
 };
+use crate::rulesets::kit::grammar::num;
 
 use state::{FireOrder, NavalState, Order, Orders, Phase};
 
@@ -252,8 +253,8 @@ impl Ruleset for NavalRjw {
                             fleet_name(state, s),
                             stats::fleet(state, s).and_then(|f| f.flagship.clone()).unwrap_or_default(),
                             stats::fleet(state, s).and_then(|f| f.second.clone()).unwrap_or_default(),
-                            orders::num(state.data.rule("pregame_genuine_max")),
-                            orders::num(state.data.rule("dummies_per_genuine")),
+                            num(state.data.rules.pregame_genuine_max.get()),
+                            num(state.data.rules.dummies_per_genuine.get()),
                         ),
                         required: true,
                     })
@@ -358,6 +359,10 @@ impl Ruleset for NavalRjw {
 
     fn outcome(state: &NavalState) -> Option<Outcome> {
         state.outcome.clone()
+    }
+
+    fn order_keywords() -> Vec<&'static str> {
+        orders::keywords()
     }
 
     fn sample_orders(state: &NavalState, seat: &str, choice: u64) -> String {

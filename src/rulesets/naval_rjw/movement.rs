@@ -15,9 +15,9 @@ use crate::engine::LogLine;
 use super::command;
 use super::damage;
 use super::data::Formation;
-use super::orders::num;
 use super::state::{Fate, Group, Minefield, NavalState, Order, RescueDuty, TurnBy};
 use super::stats;
+use crate::rulesets::kit::grammar::{num, tenths};
 
 fn log(state: &mut NavalState, text: impl Into<String>) {
     state.log.push(LogLine::public(text));
@@ -33,8 +33,8 @@ pub fn field_rect(state: &NavalState, m: &Minefield) -> Rect {
     Rect {
         centre: m.centre,
         heading: m.heading + 90.0,
-        length: state.data.rule("minefield_length"),
-        width: state.data.rule("minefield_width"),
+        length: state.data.rules.minefield_length.get(),
+        width: state.data.rules.minefield_width.get(),
     }
 }
 
@@ -243,7 +243,7 @@ pub fn resolve_manoeuvre(state: &mut NavalState, side: &str, orders: &[Order], d
             // A minesweeper that sweeps this field attacks the mines "instead" and "first"
             // (p.9, R27): her sweep below settles it, so crossing it is no second attack.
             let sweeping = sweeps.iter().any(|(s, x)| *s == n && *x == f)
-                && hull_to_field(state, &ship.hull, m) <= state.data.rule("sweep_reach") + 1e-9;
+                && hull_to_field(state, &ship.hull, m) <= state.data.rules.sweep_reach.get() + 1e-9;
             if crossed && !sweeping {
                 damage::mine_attack(state, &n, &f, dice);
             }
@@ -253,7 +253,7 @@ pub fn resolve_manoeuvre(state: &mut NavalState, side: &str, orders: &[Order], d
         lay(state, &s);
     }
     for (s, f) in sweeps {
-        let reach = state.data.rule("sweep_reach");
+        let reach = state.data.rules.sweep_reach.get();
         let (Some(i), Some(m)) = (idx(state, &s), state.minefields.iter().find(|m| m.id == f))
         else {
             log(
@@ -271,7 +271,7 @@ pub fn resolve_manoeuvre(state: &mut NavalState, side: &str, orders: &[Order], d
                 state,
                 format!(
                     "{s} is {}\" from minefield {f}, beyond {}\": no sweep.",
-                    num(round1(d)),
+                    tenths(d),
                     num(reach)
                 ),
             );
@@ -279,10 +279,6 @@ pub fn resolve_manoeuvre(state: &mut NavalState, side: &str, orders: &[Order], d
         }
         damage::sweep(state, &s, &f, dice);
     }
-}
-
-fn round1(v: f64) -> f64 {
-    (v * 10.0).round() / 10.0
 }
 
 fn leave(state: &mut NavalState, ship: &str) {
@@ -307,15 +303,7 @@ fn split(state: &mut NavalState, at: &str) {
     if pos == 0 {
         return;
     }
-    let tail = state.groups[gi].ships.split_off(pos);
-    let g = &state.groups[gi];
-    let ng = Group {
-        name: format!("{}'s line", tail[0]),
-        side: g.side.clone(),
-        ships: tail,
-        formation: g.formation,
-        flotilla: g.flotilla,
-    };
+    let ng = state.groups[gi].split_astern(pos);
     state.groups.push(ng);
 }
 
@@ -373,8 +361,8 @@ fn reform(state: &mut NavalState, lead: &str, abreast: bool) -> Vec<String> {
         return vec![];
     };
     let lead_hull = state.ships[li].hull;
-    let gap = state.data.rule("collision_clear");
-    let spacing = state.data.rule("flotilla_spacing");
+    let gap = state.data.rules.collision_clear.get();
+    let spacing = state.data.rules.flotilla_spacing.get();
     let mut prev = lead_hull;
     for (k, n) in members.iter().enumerate().skip(1) {
         let Some(i) = idx(state, n) else { continue };
@@ -467,8 +455,8 @@ fn steam(state: &mut NavalState, i: usize, delta: f64, distance: f64) {
 /// R18: a hull ending within `collision_touch` of another afloat hull slides to starboard until
 /// `collision_clear` of every hull.
 fn collide(state: &mut NavalState, i: usize) {
-    let touch = state.data.rule("collision_touch");
-    let clear = state.data.rule("collision_clear");
+    let touch = state.data.rules.collision_touch.get();
+    let clear = state.data.rules.collision_clear.get();
     let near = |state: &NavalState, limit: f64| {
         state.ships.iter().enumerate().any(|(j, o)| {
             j != i && o.fate == Fate::Afloat && hull_range(&o.hull, &state.ships[i].hull) < limit
@@ -550,7 +538,7 @@ fn move_single(state: &mut NavalState, name: &str, plan: &Plan, general: bool) {
                     format!(
                         "{name} turns {} to {} and cruises.",
                         dir_word(delta),
-                        num(round1(state.ships[i].hull.heading))
+                        tenths(state.ships[i].hull.heading)
                     ),
                 );
             }
@@ -581,7 +569,7 @@ fn move_single(state: &mut NavalState, name: &str, plan: &Plan, general: bool) {
                 format!(
                     "{name} turns {} {}° and stops.",
                     dir_word(delta),
-                    num(round1(delta.abs()))
+                    tenths(delta.abs())
                 ),
             );
         } else {
@@ -607,24 +595,24 @@ fn describe(state: &mut NavalState, name: &str, delta: f64, speed: f64, full: bo
         t.push_str(&format!(
             "turns {} {}°, then ",
             dir_word(delta),
-            num(round1(delta.abs()))
+            tenths(delta.abs())
         ));
     }
     if full {
-        t.push_str(&format!("moves {}\" at full speed", num(round1(speed))));
+        t.push_str(&format!("moves {}\" at full speed", tenths(speed)));
     } else if speed <= 1e-9 {
         t.push_str("stays halted");
     } else {
-        t.push_str(&format!("cruises {}\"", num(round1(speed))));
+        t.push_str(&format!("cruises {}\"", tenths(speed)));
     }
     if let Some(i) = idx(state, name) {
         let h = state.ships[i].hull;
         t.push_str(&format!(
             " {} {},{} heading {}.",
             if speed <= 1e-9 && !full { "at" } else { "to" },
-            num(round1(h.centre.x)),
-            num(round1(h.centre.y)),
-            num(round1(h.heading))
+            tenths(h.centre.x),
+            tenths(h.centre.y),
+            tenths(h.heading)
         ));
     }
     log(state, format!("{name} {t}"));
@@ -665,8 +653,8 @@ fn steer_rescue(state: &mut NavalState, i: usize, duty: &RescueDuty, speed: f64)
         );
         return;
     }
-    let within = state.data.rule("rescue_proximity");
-    let turns = state.data.rule("rescue_turns").round() as u32;
+    let within = state.data.rules.rescue_proximity.get();
+    let turns = state.data.rules.rescue_turns.get().round() as u32;
     if steer_to(state, i, duty.wreck_at, speed, within) {
         if let Some(r) = state.ships[i].rescue.as_mut() {
             r.turns_left = Some(turns);
@@ -696,7 +684,7 @@ fn steer_capture(state: &mut NavalState, i: usize, prize: &str, speed: f64) {
         state.ships[i].capturing = None;
         return;
     }
-    let within = state.data.rule("alongside");
+    let within = state.data.rules.alongside.get();
     let target = nearest_point_on_hull(&state.ships[p].hull, state.ships[i].hull.centre);
     if steer_to(state, i, target, speed, within)
         || hull_range(&state.ships[i].hull, &state.ships[p].hull) <= within
@@ -751,7 +739,7 @@ fn auto_rescue(state: &mut NavalState, side: &str) {
     let owed = stats::fleet(state, side)
         .map(|f| f.rescue_owed.clone())
         .unwrap_or_default();
-    let radius = state.data.rule("rescue_radius");
+    let radius = state.data.rules.rescue_radius.get();
     for wreck in owed {
         let Some(w) = idx(state, &wreck) else {
             continue;
@@ -903,9 +891,9 @@ fn move_line(
                 state,
                 format!(
                     "{n} follows in {ahead}'s wake to {},{} heading {}.",
-                    num(round1(h.centre.x)),
-                    num(round1(h.centre.y)),
-                    num(round1(h.heading))
+                    tenths(h.centre.x),
+                    tenths(h.centre.y),
+                    tenths(h.heading)
                 ),
             );
         }
@@ -1041,7 +1029,9 @@ fn lay(state: &mut NavalState, name: &str) {
         return;
     }
     let h = state.ships[i].hull;
-    let centre = h.centre.offset(h.heading, -state.data.rule("lay_astern"));
+    let centre = h
+        .centre
+        .offset(h.heading, -state.data.rules.lay_astern.get());
     let id = next_field_id(state);
     let owner = state.ships[i].side.clone();
     state.minefields.push(Minefield {

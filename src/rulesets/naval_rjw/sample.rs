@@ -3,12 +3,13 @@
 //! it rejects are dropped, so the result always parses. It never changes the state.
 
 use crate::board::tabletop::{Pt, bearing, dist, heading_diff, hull_range};
-use crate::rulesets::common::Pick;
+use crate::rulesets::kit::pick::Pick;
 
 use super::data::Formation;
-use super::orders::{self, num};
+use super::orders;
 use super::state::{Fate, NavalState, Phase, Ship, StandingFire};
 use super::{gunnery, stats};
+use crate::rulesets::kit::grammar::num;
 
 fn nearest_enemy<'a>(state: &'a NavalState, me: &Ship) -> Option<&'a Ship> {
     state
@@ -236,7 +237,7 @@ pub fn sample_orders(state: &NavalState, seat: &str, choice: u64) -> String {
                         lines.push(format!("LAY {}", s.name));
                     }
                     if s.minesweeper {
-                        let reach = state.data.rule("sweep_reach");
+                        let reach = state.data.rules.sweep_reach.get();
                         if let Some(m) = state.minefields.iter().find(|m| {
                             m.owner != seat
                                 && super::movement::hull_to_field(state, &s.hull, m) <= reach

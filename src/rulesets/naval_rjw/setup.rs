@@ -8,8 +8,10 @@ use crate::board::tabletop::{Hull, Pt};
 use crate::dice::{Dice, Faces};
 use crate::engine::{LogLine, Submitted};
 
+use crate::rulesets::kit::grammar::normalise;
+
 use super::command;
-use super::data::{parse_ruleset, parse_scenario};
+use super::data::{RulesetData, Scenario, TomlData};
 use super::state::{Fate, Fleet, Group, Minefield, NavalState, Order, Orders, Phase, Ship};
 
 /// Builds the opening state. `seats` must be the scenario's side ids in scenario order.
@@ -18,8 +20,8 @@ pub fn new_state(
     scenario_toml: &str,
     seats: &[String],
 ) -> Result<NavalState, String> {
-    let data = parse_ruleset(ruleset_toml)?;
-    let sc = parse_scenario(scenario_toml)?;
+    let data = RulesetData::from_toml(ruleset_toml)?;
+    let sc = Scenario::from_toml(scenario_toml)?;
     let ids: Vec<String> = sc.sides.iter().map(|s| s.id.clone()).collect();
     if sc.sides.len() != 2 {
         return Err(format!(
@@ -62,17 +64,13 @@ pub fn new_state(
     for side in &sc.sides {
         let cruise = match side.cruise {
             Some(c) => c,
-            None => data
-                .rules
-                .get("cruise")
-                .map(|n| n.get())
-                .ok_or("ruleset.toml: rules.cruise is missing")?,
+            None => data.rules.cruise.get(),
         };
         for s in &side.ships {
             if s.name.trim().is_empty() {
                 return Err(format!("scenario: a ship of {} has no name", side.id));
             }
-            if !names.insert(super::orders::normalise(&s.name)) {
+            if !names.insert(normalise(&s.name)) {
                 return Err(format!("scenario: ship name `{}` is used twice", s.name));
             }
             if !(0.0..=sc.width).contains(&s.x) || !(0.0..=sc.height).contains(&s.y) {
@@ -224,43 +222,8 @@ pub fn new_state(
         ))],
         outcome: None,
     };
-    // Every rule name the code reads must be present, so a bad data file fails here, not mid-game.
-    for name in REQUIRED_RULES {
-        if !state.data.rules.contains_key(*name) {
-            return Err(format!("ruleset.toml: rules.{name} is missing"));
-        }
-    }
     Ok(state)
 }
-
-const REQUIRED_RULES: &[&str] = &[
-    "command_radius",
-    "command_surcharge",
-    "cruise",
-    "rescue_radius",
-    "rescue_proximity",
-    "rescue_turns",
-    "alongside",
-    "minefield_length",
-    "minefield_width",
-    "sweep_reach",
-    "lay_astern",
-    "dummies_per_genuine",
-    "pregame_genuine_max",
-    "withdrawal_cost",
-    "chase_cost",
-    "formation_cost",
-    "join_reach",
-    "join_heading",
-    "flotilla_spacing",
-    "collision_touch",
-    "collision_clear",
-    "cp_subtract",
-    "poor_cp_subtract",
-    "fresh_cp_bonus",
-    "flagship_lost_cp",
-    "max_supporters",
-];
 
 /// The set-up step: nominations, pre-game minefields, standing orders, scouting, first CP roll.
 pub fn resolve_setup(

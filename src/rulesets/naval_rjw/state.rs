@@ -88,6 +88,20 @@ pub struct Group {
     pub flotilla: bool,
 }
 
+impl Group {
+    /// SPLIT: the ships from `pos` astern leave as a new line or flotilla, led by the first.
+    pub fn split_astern(&mut self, pos: usize) -> Group {
+        let tail = self.ships.split_off(pos);
+        Group {
+            name: format!("{}'s line", tail[0]),
+            side: self.side.clone(),
+            ships: tail,
+            formation: self.formation,
+            flotilla: self.flotilla,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Minefield {
     /// Stable id shown to players (`M1`, `M2`, …).
@@ -258,6 +272,9 @@ pub enum Order {
     Standing(Option<StandingFire>),
     /// Nothing (more) to order this step.
     Pass,
+    /// The player's `END`: the orders end here. Orders nothing, like `Pass`, but the receipt
+    /// echoes it as written.
+    End,
 }
 
 pub type Orders = Vec<Order>;

@@ -28,22 +28,22 @@ pub fn max_speed(state: &NavalState, ship: &Ship) -> f64 {
     let d = &state.data;
     let mut speed = class_data(state, ship.class).speed.get();
     if ship.obsolete {
-        speed -= d.rule("obsolete_speed_penalty");
+        speed -= d.rules.obsolete_speed_penalty.get();
     }
     if fleet(state, &ship.side).is_some_and(|f| f.coal_limited) {
-        speed -= d.rule("coal_speed_penalty");
+        speed -= d.rules.coal_speed_penalty.get();
     }
     if ship.foul_bottom {
-        speed -= d.rule("foul_speed_penalty");
+        speed -= d.rules.foul_speed_penalty.get();
     }
     // Only criticals may bring a ship to a standstill (R30).
     speed = speed.max(1.0);
-    speed -= d.rule("movement_critical_speed") * criticals(ship, Critical::Movement) as f64;
+    speed -= d.rules.movement_critical_speed.get() * criticals(ship, Critical::Movement) as f64;
     speed.max(0.0)
 }
 
 fn gunnery_loss(state: &NavalState, ship: &Ship) -> i32 {
-    state.data.rule("gunnery_critical_cf").round() as i32
+    state.data.rules.gunnery_critical_cf.get().round() as i32
         * criticals(ship, Critical::Gunnery) as i32
 }
 
@@ -60,7 +60,7 @@ pub fn has_secondary(ship: &Ship) -> bool {
 /// Secondary-battery CF (R6): `secondary_cf` − Gunnery criticals; `None` for DD and CL.
 pub fn secondary_cf(state: &NavalState, ship: &Ship) -> Option<i32> {
     has_secondary(ship).then(|| {
-        (state.data.rule("secondary_cf").round() as i32 - gunnery_loss(state, ship)).max(0)
+        (state.data.rules.secondary_cf.get().round() as i32 - gunnery_loss(state, ship)).max(0)
     })
 }
 
@@ -70,9 +70,9 @@ fn obsolete_range(state: &NavalState, ship: &Ship, range: f64) -> f64 {
         return range;
     }
     let d = &state.data;
-    let min = d.rule("obsolete_min_range");
+    let min = d.rules.obsolete_min_range.get();
     // A range already below the floor is not raised by being obsolete.
-    (range - d.rule("obsolete_range_penalty")).max(min.min(range))
+    (range - d.rules.obsolete_range_penalty.get()).max(min.min(range))
 }
 
 /// Main battery range in inches (normal range; beyond it is extreme range).
@@ -92,7 +92,7 @@ pub fn extreme_range(state: &NavalState, ship: &Ship) -> f64 {
 /// Secondary battery range (no extreme range, R1). The obsolete penalty applies: it is the range
 /// "of a ship's weapons" (p.2).
 pub fn secondary_range(state: &NavalState, ship: &Ship) -> f64 {
-    obsolete_range(state, ship, state.data.rule("secondary_range"))
+    obsolete_range(state, ship, state.data.rules.secondary_range.get())
 }
 
 pub fn is_afloat(ship: &Ship) -> bool {
@@ -153,7 +153,7 @@ pub fn find_ship_mut<'a>(state: &'a mut NavalState, name: &str) -> Option<&'a mu
 pub fn cruise(state: &NavalState, side: &str) -> f64 {
     fleet(state, side)
         .map(|f| f.cruise)
-        .unwrap_or_else(|| state.data.rule("cruise"))
+        .unwrap_or_else(|| state.data.rules.cruise.get())
 }
 
 pub fn fleet<'a>(state: &'a NavalState, side: &str) -> Option<&'a Fleet> {
@@ -188,15 +188,15 @@ pub fn is_flagship(state: &NavalState, ship: &Ship) -> bool {
 #[cfg(test)]
 pub(crate) mod test_support {
     use crate::board::tabletop::{Hull, Pt};
-    use crate::rulesets::naval_rjw::data::{parse_ruleset, parse_scenario};
+    use crate::rulesets::naval_rjw::data::{RulesetData, Scenario, TomlData};
     use crate::rulesets::naval_rjw::state::{Fate, Fleet, Group, NavalState, Phase, Ship};
 
     pub const RULESET: &str = include_str!("../../../tests/fixtures/naval-test-ruleset.toml");
 
     /// A state from a scenario TOML (the data.rs `Scenario` schema); every ship moved this turn.
     pub fn state(scenario: &str) -> NavalState {
-        let data = parse_ruleset(RULESET).expect("test ruleset");
-        let sc = parse_scenario(scenario).expect("test scenario");
+        let data = RulesetData::from_toml(RULESET).expect("test ruleset");
+        let sc = Scenario::from_toml(scenario).expect("test scenario");
         let mut fleets = Vec::new();
         let mut ships = Vec::new();
         let mut groups = Vec::new();
@@ -208,7 +208,7 @@ pub(crate) mod test_support {
                 crews: side.crews,
                 capital_gunnery_bonus: side.capital_gunnery_bonus,
                 coal_limited: side.coal_limited,
-                cruise: side.cruise.unwrap_or_else(|| data.rule("cruise")),
+                cruise: side.cruise.unwrap_or_else(|| data.rules.cruise.get()),
                 withdrawal_heading: side.withdrawal_heading,
                 flagship: Some(side.flagship.clone()),
                 second: Some(side.second.clone()),

@@ -433,7 +433,7 @@ pub fn view(state: &NavalState, viewer: &Viewer) -> View {
             json!({
                 "id": m.id, "owner": m.owner, "x": m.centre.x, "y": m.centre.y,
                 "heading": m.heading, "nature": field_nature(m, viewer),
-                "length": state.data.rule("minefield_length"), "width": state.data.rule("minefield_width"),
+                "length": state.data.rules.minefield_length.get(), "width": state.data.rules.minefield_width.get(),
             })
         })
         .collect();

@@ -137,13 +137,14 @@ fn apple_mail_fresh_mail_routes_by_subject_tag_and_token_line() {
 }
 
 #[test]
-fn thunderbird_bottom_post_keeps_line_numbers_and_unflows() {
+fn thunderbird_bottom_post_numbers_the_players_own_lines_and_unflows() {
     let (inb, r) = intake("thunderbird_bottom_posted_flowed.eml");
-    // Attribution and quote become blank lines, so TOKEN stays on line 5 as the player sees it;
-    // the format=flowed soft break inside the comment is joined back.
+    // Attribution, quote and the blank line under them are not the player's lines, so TOKEN,
+    // the first line the player wrote, is line 1; the format=flowed soft break inside the
+    // comment is joined back.
     assert_eq!(
         inb.body,
-        "\n\n\n\nTOKEN u9t4k2w7\nTURN Peresvet STBD 30\n\
+        "TOKEN u9t4k2w7\nTURN Peresvet STBD 30\n\
          # Peresvet keeps station on Pobeda; \u{41f}\u{435}\u{440}\u{435}\u{441}\u{432}\u{435}\u{442} takes the lead if the flagship falls out of line.\n\
          FIRE Peresvet AT Asahi"
     );
@@ -378,6 +379,7 @@ fn with(body: &str, subject: &str, to: &[&str]) -> Inbound {
         auto: None,
         in_reply_to: None,
         references: Vec::new(),
+        ..Default::default()
     }
 }
 

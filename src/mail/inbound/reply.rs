@@ -2,6 +2,8 @@
 //! attributions, signatures, quoted originals, PGP armour and inline-image placeholders. Works
 //! on lines only; which part is the text and how it was decoded is `body`'s business.
 
+use std::borrow::Cow;
+
 /// What is left of a mail's text once everything the player did not write is gone.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(super) struct Cut {
@@ -21,7 +23,7 @@ pub(super) struct Cut {
 /// One pass: the only look-aheads are over the blank lines after an attribution or a rule (each
 /// run scanned once, from the line just above it) and four lines after a `From:`.
 pub(super) fn cut_reply(text: &str) -> Cut {
-    let lines: Vec<String> = text.lines().map(clean_line).collect();
+    let lines: Vec<Cow<'_, str>> = text.lines().map(clean_line).collect();
     // `None` marks a removed line, so the framing blank lines around it can go too.
     let mut kept: Vec<Option<&str>> = Vec::with_capacity(lines.len());
     let mut cut = Cut::default();
@@ -29,7 +31,7 @@ pub(super) fn cut_reply(text: &str) -> Cut {
     let mut clearsigned = false;
     let mut i = 0;
     while i < lines.len() {
-        let mut line = lines[i].as_str();
+        let mut line: &str = &lines[i];
         if clearsigned && let Some(unescaped) = line.strip_prefix("- ") {
             // RFC 4880 §7.1: a signed text line starting with `-` is sent as `- -…`.
             line = unescaped;
@@ -39,6 +41,12 @@ pub(super) fn cut_reply(text: &str) -> Cut {
             // "Hash: SHA256" and such, up to the blank line before the signed text.
             in_armour_header = !t.is_empty();
             kept.push(None);
+            i += 1;
+            continue;
+        }
+        if t.is_empty() {
+            // Most lines of a long mail; none of the markers below is blank.
+            kept.push(Some(""));
             i += 1;
             continue;
         }
@@ -131,8 +139,25 @@ fn own_lines(kept: &[Option<&str>]) -> String {
 }
 
 /// Trailing blanks trimmed, no-break spaces made spaces, invisible format characters (and the
-/// object replacement character some clients leave for an inline image) dropped.
-fn clean_line(line: &str) -> String {
+/// object replacement character some clients leave for an inline image) dropped. Borrows when
+/// there is nothing to change, which is nearly always.
+fn clean_line(line: &str) -> Cow<'_, str> {
+    let special = |c: char| {
+        matches!(
+            c,
+            '\u{200b}'
+                | '\u{200c}'
+                | '\u{200d}'
+                | '\u{feff}'
+                | '\u{fffc}'
+                | '\r'
+                | '\u{a0}'
+                | '\u{202f}'
+        )
+    };
+    if !line.contains(special) {
+        return Cow::Borrowed(line.trim_end());
+    }
     let mut out: String = line
         .chars()
         .filter(|c| {
@@ -150,10 +175,10 @@ fn clean_line(line: &str) -> String {
         })
         .collect();
     out.truncate(out.trim_end().len());
-    out
+    Cow::Owned(out)
 }
 
-fn next_non_blank(lines: &[String], from: usize) -> Option<usize> {
+fn next_non_blank(lines: &[Cow<'_, str>], from: usize) -> Option<usize> {
     (from..lines.len()).find(|&k| !lines[k].trim().is_empty())
 }
 
@@ -193,17 +218,10 @@ fn is_rule(t: &str) -> bool {
 
 /// An Outlook-style header block of a quoted mail: `From:` then `Sent:`/`Date:` within 4 lines.
 /// Only the first few characters of each line are looked at, so the cost per line is constant.
-fn outlook_block_at(lines: &[String], i: usize) -> bool {
+fn outlook_block_at(lines: &[Cow<'_, str>], i: usize) -> bool {
     let starts_any = |line: &str, keys: &[&str]| {
-        let head: String = line
-            .trim_start()
-            .trim_start_matches('*')
-            .trim_start()
-            .chars()
-            .take(12)
-            .collect::<String>()
-            .to_lowercase();
-        keys.iter().any(|k| head.starts_with(k))
+        let head = line.trim_start().trim_start_matches('*').trim_start();
+        keys.iter().any(|k| starts_with_lowercase(head, k))
     };
     if !starts_any(&lines[i], &["from:", "de :", "de:", "von:"]) {
         return false;
@@ -215,10 +233,22 @@ fn outlook_block_at(lines: &[String], i: usize) -> bool {
         .any(|l| starts_any(l, &["sent:", "date:", "envoyé :", "envoyé:", "gesendet:"]))
 }
 
+/// Whether `s` starts with `key` (lower-case) ignoring case; looks at `key`'s length only.
+fn starts_with_lowercase(s: &str, key: &str) -> bool {
+    if key.is_ascii() {
+        return s
+            .as_bytes()
+            .get(..key.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(key.as_bytes()));
+    }
+    let mut chars = s.chars().flat_map(char::to_lowercase);
+    key.chars().all(|k| chars.next() == Some(k))
+}
+
 /// An attribution line ("On … wrote:", "Le … a écrit :", "Am … schrieb …:"), possibly wrapped
 /// over two lines. Returns its span and whether it opens with a known word (On/Le/Am), which
 /// makes it safe to cut at even when the quote below it has no `>` marks.
-fn attribution_at(lines: &[String], i: usize) -> Option<(usize, bool)> {
+fn attribution_at(lines: &[Cow<'_, str>], i: usize) -> Option<(usize, bool)> {
     let ends = |s: &str| {
         let s = s.trim_end();
         s.ends_with("wrote:")
@@ -230,7 +260,7 @@ fn attribution_at(lines: &[String], i: usize) -> Option<(usize, bool)> {
         let s = s.trim_start();
         s.starts_with("On ") || s.starts_with("Le ") || s.starts_with("Am ")
     };
-    let first = lines[i].as_str();
+    let first: &str = &lines[i];
     if ends(first) {
         return Some((1, known_start(first)));
     }

@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime};
 
 use chrono::{DateTime, Utc};
 use despatch::mail::inbound::{self, Inbound, IntakeError, Route};
-use despatch::mail::maildir::{Maildir, unique_name_for};
+use despatch::mail::maildir::{Loaded, Maildir, unique_name_for};
 use despatch::mail::outbound::{self, Outgoing};
 use proptest::prelude::*;
 use sha2::{Digest, Sha256};
@@ -621,6 +621,45 @@ fn maildir_lists_oldest_first_then_by_name_and_refuses_unsafe_names() {
     for bad in ["../escape", "a/b", "x:2,S", ".dot", ""] {
         assert!(md.deliver(b"x", bad).is_err(), "{bad:?} accepted");
     }
+}
+
+#[test]
+fn maildir_reports_an_oversized_mail_without_reading_it() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let md = Maildir::open_or_create(tmp.path()).expect("create");
+    md.deliver(b"0123456789", "ten").expect("deliver");
+    let huge = md.deliver(b"", "huge").expect("deliver");
+    // A sparse file of 64 GiB: reading it whole would exhaust memory, its metadata does not.
+    let giant = 64u64 << 30;
+    fs::File::options()
+        .write(true)
+        .open(&huge)
+        .expect("open")
+        .set_len(giant)
+        .expect("sparse file");
+    let entries = md.list_new().expect("list");
+    let entry = |id: &str| entries.iter().find(|e| e.id == id).expect("listed").clone();
+    assert_eq!(md.size(&entry("huge")).expect("size"), giant);
+    assert_eq!(
+        md.read_at_most(&entry("huge"), 25 << 20).expect("read"),
+        Loaded::TooLarge { bytes: giant }
+    );
+    assert_eq!(
+        md.read_at_most(&entry("ten"), 10).expect("read"),
+        Loaded::Whole(b"0123456789".to_vec())
+    );
+    assert_eq!(
+        md.read_at_most(&entry("ten"), 9).expect("read"),
+        Loaded::TooLarge { bytes: 10 }
+    );
+    // Once seen and moved to cur/, the same entry is still found and still measured.
+    md.mark_seen(&entry("ten")).expect("seen");
+    assert_eq!(md.size(&entry("ten")).expect("size after move"), 10);
+    assert_eq!(
+        md.read_at_most(&entry("ten"), 100)
+            .expect("read after move"),
+        Loaded::Whole(b"0123456789".to_vec())
+    );
 }
 
 // ---------------------------------------------------------------- garbage never panics

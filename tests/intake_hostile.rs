@@ -103,3 +103,66 @@ fn the_reported_cases_read_as_what_they_are() {
     .expect("parses");
     assert_eq!(lone_angles.body.len(), MB - 1, "every `<` kept as text");
 }
+
+/// Real-client fixtures, sorted by name.
+fn fixtures() -> Vec<Vec<u8>> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mail");
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .expect("fixture dir")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .map(|p| std::fs::read(p).expect("readable fixture"))
+        .collect()
+}
+
+/// Pieces of MIME structure and of the markers intake looks for, spliced into real mails.
+const SPLICES: [&str; 16] = [
+    "\n--",
+    "\nContent-Type: multipart/mixed; boundary=\"",
+    "\nContent-Type: multipart/encrypted\n\n",
+    "\nContent-Transfer-Encoding: base64\n",
+    "\nContent-Type: text/plain; format=flowed; delsp=yes\n\n",
+    "=?utf-8?b?",
+    "=\n",
+    "<blockquote>",
+    "&#x",
+    "-----BEGIN PGP SIGNED MESSAGE-----\n",
+    "\n> ",
+    "\n-- \n",
+    "\nOn Mon, Despatch wrote:\n",
+    "\r",
+    "\u{feff}\u{a0}",
+    "\0\u{fffc}",
+];
+
+proptest::proptest! {
+    /// Real mails with MIME pieces spliced in anywhere never make intake panic, and a mail it
+    /// calls readable always has a line of the player's own.
+    #[test]
+    fn mime_pieces_spliced_into_real_mails_never_panic(
+        pick in 0usize..64,
+        splices in proptest::collection::vec(
+            (proptest::prelude::any::<proptest::sample::Index>(), 0usize..SPLICES.len()),
+            1..12,
+        ),
+    ) {
+        let all = fixtures();
+        let mut bytes = all[pick % all.len()].clone();
+        for (at, which) in splices {
+            let i = at.index(bytes.len() + 1);
+            bytes.splice(i..i, SPLICES[which].bytes());
+        }
+        if let Ok(inb) = inbound::parse(&bytes) {
+            let _ = inbound::route(&inb, "despatch");
+            let _ = inbound::strip_control_lines(&inb.body);
+            if inb.nothing_readable.is_none() {
+                proptest::prop_assert!(inb.body.lines().any(|l| !l.trim().is_empty()));
+            }
+        }
+    }
+}

@@ -76,6 +76,12 @@ pub(super) fn cut_reply(text: &str) -> Cut {
         }
         if t == "--" || is_client_signature(t) {
             cut.signature = true;
+            // Gmail and Outlook put the signature above the quote: say whether one follows.
+            cut.quoted = cut.quoted
+                || (i + 1..lines.len()).any(|k| {
+                    let l = lines[k].trim_start();
+                    l.starts_with('>') || is_separator(l) || outlook_block_at(&lines, k)
+                });
             break;
         }
         if is_separator(t) || outlook_block_at(&lines, i) {

@@ -66,6 +66,8 @@ fn nothing_of_the_players_own_is_told_apart() {
     let quote_only = cut_reply("On Mon, Despatch wrote:\n> Your orders?\n\n-- \nTogo\n");
     assert_eq!(quote_only.body, "");
     assert!(quote_only.quoted && quote_only.signature);
+    let signature_above_quote = cut_reply("\n-- \nH. Togo\n\nOn Mon, Despatch wrote:\n> Orders?\n");
+    assert!(signature_above_quote.quoted && signature_above_quote.signature);
     let signature_only = cut_reply("\n\nSent from my iPhone\n");
     assert_eq!(signature_only.body, "");
     assert!(signature_only.signature && !signature_only.quoted);

@@ -112,6 +112,17 @@ fn a_picture_with_orders_typed_beside_it_is_readable() {
 }
 
 #[test]
+fn a_blank_text_part_gives_way_to_the_html_beside_it() {
+    let inb = variant(
+        "outlook_docx_only.eml",
+        "<o:p>&nbsp;</o:p>",
+        "TURN Retvizan PORT 15",
+    );
+    assert_eq!(inb.body, "TURN Retvizan PORT 15");
+    assert_eq!(inb.nothing_readable, None);
+}
+
+#[test]
 fn encryption_is_the_reason_even_with_a_greeting_above_it() {
     let inb = variant(
         "mutt_pgp_inline_encrypted.eml",

@@ -66,8 +66,9 @@ impl fmt::Display for NothingReadable {
     }
 }
 
-/// The text of the inline body: text/plain parts when there are any, else HTML made text. Each
-/// part is taken once (mail_parser lists an HTML-only body in both `html_body` and `text_body`).
+/// The text of the inline body: text/plain parts when there is text in them, else HTML made
+/// text. Each part is taken once (mail_parser lists an HTML-only body in both `html_body` and
+/// `text_body`).
 pub(super) fn body_text(msg: &Message<'_>) -> String {
     let mut plain = Vec::new();
     for &id in &msg.text_body {
@@ -92,7 +93,8 @@ pub(super) fn body_text(msg: &Message<'_>) -> String {
             });
         }
     }
-    if !plain.is_empty() {
+    // A blank text part beside an HTML one with words in it is a client's mistake; read the HTML.
+    if plain.iter().any(|p| !p.trim().is_empty()) {
         return plain.join("\n");
     }
     let mut seen: HashSet<u32> = HashSet::new();

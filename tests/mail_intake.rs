@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime};
 
 use chrono::{DateTime, Utc};
 use despatch::mail::inbound::{self, Inbound, IntakeError, Route};
-use despatch::mail::maildir::{Maildir, unique_name_for};
+use despatch::mail::maildir::{Loaded, Maildir, unique_name_for};
 use despatch::mail::outbound::{self, Outgoing};
 use proptest::prelude::*;
 use sha2::{Digest, Sha256};
@@ -137,13 +137,14 @@ fn apple_mail_fresh_mail_routes_by_subject_tag_and_token_line() {
 }
 
 #[test]
-fn thunderbird_bottom_post_keeps_line_numbers_and_unflows() {
+fn thunderbird_bottom_post_numbers_the_players_own_lines_and_unflows() {
     let (inb, r) = intake("thunderbird_bottom_posted_flowed.eml");
-    // Attribution and quote become blank lines, so TOKEN stays on line 5 as the player sees it;
-    // the format=flowed soft break inside the comment is joined back.
+    // Attribution, quote and the blank line under them are not the player's lines, so TOKEN,
+    // the first line the player wrote, is line 1; the format=flowed soft break inside the
+    // comment is joined back.
     assert_eq!(
         inb.body,
-        "\n\n\n\nTOKEN u9t4k2w7\nTURN Peresvet STBD 30\n\
+        "TOKEN u9t4k2w7\nTURN Peresvet STBD 30\n\
          # Peresvet keeps station on Pobeda; \u{41f}\u{435}\u{440}\u{435}\u{441}\u{432}\u{435}\u{442} takes the lead if the flagship falls out of line.\n\
          FIRE Peresvet AT Asahi"
     );
@@ -378,6 +379,7 @@ fn with(body: &str, subject: &str, to: &[&str]) -> Inbound {
         auto: None,
         in_reply_to: None,
         references: Vec::new(),
+        ..Default::default()
     }
 }
 
@@ -619,6 +621,45 @@ fn maildir_lists_oldest_first_then_by_name_and_refuses_unsafe_names() {
     for bad in ["../escape", "a/b", "x:2,S", ".dot", ""] {
         assert!(md.deliver(b"x", bad).is_err(), "{bad:?} accepted");
     }
+}
+
+#[test]
+fn maildir_reports_an_oversized_mail_without_reading_it() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let md = Maildir::open_or_create(tmp.path()).expect("create");
+    md.deliver(b"0123456789", "ten").expect("deliver");
+    let huge = md.deliver(b"", "huge").expect("deliver");
+    // A sparse file of 64 GiB: reading it whole would exhaust memory, its metadata does not.
+    let giant = 64u64 << 30;
+    fs::File::options()
+        .write(true)
+        .open(&huge)
+        .expect("open")
+        .set_len(giant)
+        .expect("sparse file");
+    let entries = md.list_new().expect("list");
+    let entry = |id: &str| entries.iter().find(|e| e.id == id).expect("listed").clone();
+    assert_eq!(md.size(&entry("huge")).expect("size"), giant);
+    assert_eq!(
+        md.read_at_most(&entry("huge"), 25 << 20).expect("read"),
+        Loaded::TooLarge { bytes: giant }
+    );
+    assert_eq!(
+        md.read_at_most(&entry("ten"), 10).expect("read"),
+        Loaded::Whole(b"0123456789".to_vec())
+    );
+    assert_eq!(
+        md.read_at_most(&entry("ten"), 9).expect("read"),
+        Loaded::TooLarge { bytes: 10 }
+    );
+    // Once seen and moved to cur/, the same entry is still found and still measured.
+    md.mark_seen(&entry("ten")).expect("seen");
+    assert_eq!(md.size(&entry("ten")).expect("size after move"), 10);
+    assert_eq!(
+        md.read_at_most(&entry("ten"), 100)
+            .expect("read after move"),
+        Loaded::Whole(b"0123456789".to_vec())
+    );
 }
 
 // ---------------------------------------------------------------- garbage never panics

@@ -879,3 +879,46 @@ fn no_mail_part_shows_a_seat_what_it_may_not_see() {
         }
     }
 }
+
+#[test]
+fn a_mail_with_nothing_readable_is_not_a_submission_and_earlier_orders_stand() {
+    let mut w = world("training");
+    assert!(matches!(
+        w.send("japan", "FLAGSHIP Mikasa\n"),
+        Intake::Accepted { .. }
+    ));
+    let before = w.journal_len();
+    for body in [
+        "",
+        "   \n\t\n",
+        "On Sun, 22 Nov 2026 Despatch wrote:\n> YOUR ORDERS NOW\n> Set-up\n\n-- \nTogo\n",
+    ] {
+        let out = w.send("japan", body);
+        assert!(
+            matches!(out, Intake::Rejected { lines: 0, .. }),
+            "{body:?}: {out:?}"
+        );
+        assert_eq!(w.journal_len(), before, "{body:?} changed the journal");
+    }
+    // The earlier orders stand, and the player is told how to send nothing on purpose.
+    assert_eq!(w.game().pending["japan"].orders, "FLAGSHIP Mikasa\n");
+    let rejections: Vec<_> = w
+        .delivered()
+        .into_iter()
+        .filter(|d| d.0.contains("reject"))
+        .collect();
+    assert_eq!(rejections.len(), 3);
+    for r in rejections {
+        assert!(
+            r.3.contains("nothing in this mail could be read as orders"),
+            "{}",
+            r.3
+        );
+        assert!(r.3.contains("write PASS"), "{}", r.3);
+        assert!(!r.3.contains("one line has a problem"), "{}", r.3);
+    }
+    assert!(
+        matches!(w.send("japan", "PASS\n"), Intake::Accepted { .. }),
+        "PASS is readable"
+    );
+}

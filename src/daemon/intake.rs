@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 use tracing::{info, warn};
 
 use crate::dice;
-use crate::engine::Event;
+use crate::engine::{Event, Rejected};
 use crate::mail::compose::{self, Draft};
 use crate::mail::inbound::{self, Inbound};
 
@@ -204,6 +204,31 @@ impl Daemon {
                 intake: Intake::Help {
                     game: game_id,
                     seat,
+                },
+                game: Some(g),
+                events: vec![],
+                drafts: vec![draft],
+            });
+        }
+        if let Some(why) = inb.nothing_readable {
+            // Not a submission: the player's earlier orders stand, and the player is told how
+            // to send nothing on purpose.
+            let problems = vec![Rejected {
+                line: 0,
+                text: String::new(),
+                reason: format!(
+                    "nothing in this mail could be read as orders: {}; so nothing changed, and \
+                     your earlier orders (if any) stand",
+                    why.words()
+                ),
+                hint: Some("write your orders as plain text in the mail; to send no orders on purpose, write PASS".into()),
+            }];
+            let draft = compose::rejection(g.game.as_ref(), to, &problems, &inb.message_id)?;
+            return Ok(Decision {
+                intake: Intake::Rejected {
+                    game: game_id,
+                    seat,
+                    lines: 0,
                 },
                 game: Some(g),
                 events: vec![],

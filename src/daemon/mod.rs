@@ -27,7 +27,7 @@ use tracing::{info, warn};
 use crate::config::Config;
 use crate::engine::Registry;
 use crate::mail::imap::ImapInbox;
-use crate::mail::maildir::Maildir;
+use crate::mail::maildir::{Loaded, Maildir};
 use crate::mail::smtp::SmtpOutbox;
 use crate::store::DataDir;
 
@@ -137,9 +137,22 @@ impl Daemon {
         match &self.imap {
             Some(imap) => self.imap_pass(imap, now, &mut pass)?,
             None => {
+                let limit = self.cfg.mail.max_message_bytes as u64;
                 for entry in self.inbox.list_new()? {
-                    let raw = self.inbox.read(&entry)?;
-                    let outcome = self.ingest_locked(&raw, now)?;
+                    // The size is checked before a byte is read: a huge file is set aside unread.
+                    let outcome = match self.inbox.read_at_most(&entry, limit)? {
+                        Loaded::Whole(raw) => self.ingest_locked(&raw, now)?,
+                        Loaded::TooLarge { bytes } => {
+                            warn!(entry = %entry.id, bytes, "message larger than max_message_bytes set aside unread");
+                            self.data.mark_seen(
+                                &format!("maildir:{}", entry.id),
+                                "too-large",
+                                "",
+                                now,
+                            )?;
+                            Intake::Unreadable("too large".into())
+                        }
+                    };
                     self.inbox.mark_seen(&entry)?;
                     pass.processed.push(outcome);
                 }

@@ -1,8 +1,9 @@
-//! Maildir transport: atomic, idempotent delivery into `new/` and the `new/` → `cur/` hand-off.
-//! The only file in `mail/` that touches the disk; it never parses or builds messages.
+//! Maildir transport: atomic, idempotent delivery into `new/`, the `new/` → `cur/` hand-off, and
+//! reads that check a mail's size before loading it. The only file in `mail/` that touches the
+//! disk; it never parses or builds messages.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -25,6 +26,16 @@ pub struct Maildir {
 pub struct Entry {
     pub id: String,
     pub path: PathBuf,
+}
+
+/// What [`Maildir::read_at_most`] found: the whole mail, or only that it is too large.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Loaded {
+    Whole(Vec<u8>),
+    /// Larger than the limit; `bytes` is the size seen (at least the limit plus one).
+    TooLarge {
+        bytes: u64,
+    },
 }
 
 impl Maildir {
@@ -160,6 +171,43 @@ impl Maildir {
         match fs::read(&entry.path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => match self.find(&entry.id)? {
                 Some(path) => fs::read(path),
+                None => Err(e),
+            },
+            other => other,
+        }
+    }
+
+    /// The entry's size in bytes from the file's metadata, without reading it.
+    pub fn size(&self, entry: &Entry) -> io::Result<u64> {
+        Ok(self.open(entry)?.metadata()?.len())
+    }
+
+    /// The raw bytes of the entry when it holds at most `max_bytes`; otherwise its size, read
+    /// from the metadata of the open file before a byte is read, so an oversized mail can be
+    /// set aside without ever being in memory whole. A file that grows past the limit while it
+    /// is read is reported too large, never read beyond `max_bytes + 1` bytes.
+    pub fn read_at_most(&self, entry: &Entry, max_bytes: u64) -> io::Result<Loaded> {
+        let file = self.open(entry)?;
+        let size = file.metadata()?.len();
+        if size > max_bytes {
+            return Ok(Loaded::TooLarge { bytes: size });
+        }
+        let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+        file.take(max_bytes.saturating_add(1))
+            .read_to_end(&mut bytes)?;
+        if bytes.len() as u64 > max_bytes {
+            return Ok(Loaded::TooLarge {
+                bytes: bytes.len() as u64,
+            });
+        }
+        Ok(Loaded::Whole(bytes))
+    }
+
+    /// Opens the entry's file wherever it now lies.
+    fn open(&self, entry: &Entry) -> io::Result<File> {
+        match File::open(&entry.path) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => match self.find(&entry.id)? {
+                Some(path) => File::open(path),
                 None => Err(e),
             },
             other => other,

@@ -10,6 +10,8 @@ pub mod maildir;
 pub mod outbound;
 pub mod smtp;
 
-pub use inbound::{Inbound, IntakeError, Route, parse, route, strip_control_lines};
-pub use maildir::{Entry, Maildir, unique_name_for};
+pub use inbound::{
+    Inbound, IntakeError, NothingReadable, Route, parse, route, strip_control_lines,
+};
+pub use maildir::{Entry, Loaded, Maildir, unique_name_for};
 pub use outbound::{BuildError, Outgoing, build, message_id, reply_address};

@@ -1,0 +1,128 @@
+//! Inbound intake: raw RFC 5322 bytes → the words a player wrote, where they go, whether a
+//! machine sent them, and why a mail holds nothing readable. Pure (no disk, clock or network),
+//! never panics on garbage, and does not decide who may play: matching sender and token to a
+//! seat is the daemon's job.
+//!
+//! The stages, one file each: [`headers`] (addresses, ids, automation signs), [`body`] (which
+//! MIME part is the text, format=flowed, encryption and attachments), [`html`] (HTML to lines),
+//! [`reply`] (quotes, attributions and signatures cut), [`routing`] (game, seat, token, HELP).
+//!
+//! **Linear time.** Every stage makes one pass over its input, and every look-ahead is either
+//! bounded by a constant (an entity is at most 32 bytes, an Outlook header block 4 lines) or
+//! consumes what it scans (a tag, a comment, a run of blank lines is never scanned twice).
+//! Duplicates are found with hash sets, never by searching what was kept. Hostile mails at 5 MB
+//! in `tests/intake_hostile.rs` and `benches/intake.rs` keep this honest. Size limits are the
+//! transport's job and come before this module (`Maildir::read_at_most`, IMAP's RFC822.SIZE).
+//!
+//! **Line numbers.** [`Inbound::body`] holds only the player's own lines, so line *n* of the body
+//! is the *n*th line the player wrote, counted from their first line: quoted lines (`>` or an
+//! HTML `<blockquote>`), attributions ("On … wrote:"), inline-image placeholders, PGP armour
+//! headers and everything from a signature or a quoted original down are not counted, nor are
+//! the blank lines that only frame such a removed block. Blank lines the player left between two
+//! of their own lines count. So a bottom-posted reply numbers its first order 1, and in an
+//! interleaved reply the quotes between the player's answers do not shift the numbers. GAME,
+//! TOKEN and HELP lines are the player's own and count; [`strip_control_lines`] blanks them in
+//! place for the same reason.
+
+mod body;
+mod headers;
+mod html;
+mod reply;
+mod routing;
+
+use mail_parser::MessageParser;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+pub use body::NothingReadable;
+pub use routing::{is_game_id, is_seat_id, is_token, route, strip_control_lines};
+
+/// One inbound mail, reduced to what Despatch acts on.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Inbound {
+    /// Message-ID without `<>`; `sha256:<hex of the raw bytes>` when the mail has none, so a
+    /// re-delivered copy of the same bytes is still recognised as already processed.
+    pub message_id: String,
+    /// Sender address, lower-case.
+    pub from: String,
+    pub from_name: Option<String>,
+    /// To, Cc, Delivered-To and X-Original-To addresses, lower-case, first occurrence kept.
+    pub to: Vec<String>,
+    pub subject: String,
+    /// RFC 3339, as the sender's clock claimed it.
+    pub date: Option<String>,
+    /// What the player wrote, their own lines only (see the module doc on line numbers).
+    pub body: String,
+    /// Why the mail is automated (auto-reply, bounce, list…); such mail is never taken as orders.
+    pub auto: Option<String>,
+    /// For threading our answer under the player's mail.
+    pub in_reply_to: Option<String>,
+    pub references: Vec<String>,
+    /// Set when the mail holds no text that can be read as orders (empty, only a quote, only a
+    /// picture, encrypted…): such a mail is not a submission. `body` may still hold words, e.g.
+    /// a greeting above an encrypted block, but they are not orders. A body that is only `PASS`
+    /// is readable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nothing_readable: Option<NothingReadable>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IntakeError {
+    #[error("not an RFC 5322 message: no header could be read")]
+    NotAMessage,
+    #[error("the message has no sender address in From")]
+    NoSender,
+}
+
+/// Where a mail is going and with what credentials.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Route {
+    pub game: Option<String>,
+    pub seat: Option<String>,
+    /// Lower-case: mail systems may fold the case of addresses, so seat secrets are compared
+    /// case-insensitively and should be generated lower-case.
+    pub token: Option<String>,
+    pub help: bool,
+}
+
+/// Parses a raw message. Errors only when there is no message or no sender to speak of.
+pub fn parse(raw: &[u8]) -> Result<Inbound, IntakeError> {
+    let msg = MessageParser::default()
+        .parse(raw)
+        .ok_or(IntakeError::NotAMessage)?;
+    if msg.headers().is_empty() {
+        return Err(IntakeError::NotAMessage);
+    }
+
+    let message_id = msg
+        .message_id()
+        .map(headers::normalise_id)
+        .filter(|id| !id.is_empty())
+        .unwrap_or_else(|| format!("sha256:{}", hex::encode(Sha256::digest(raw))));
+    let (from, from_name) = headers::sender(&msg).ok_or(IntakeError::NoSender)?;
+    let subject = msg
+        .subject()
+        .map(|s| s.trim().to_string())
+        .unwrap_or_default();
+    let date = msg.date().filter(|d| d.is_valid()).map(|d| d.to_rfc3339());
+    let in_reply_to = headers::ids(msg.in_reply_to()).into_iter().next();
+    let references = headers::ids(msg.references());
+    let auto = headers::auto_reason(&msg, &from);
+
+    let cut = reply::cut_reply(&body::body_text(&msg));
+    let nothing_readable = body::nothing_readable(&msg, &cut);
+
+    Ok(Inbound {
+        message_id,
+        to: headers::recipients(&msg),
+        from,
+        from_name,
+        subject,
+        date,
+        body: cut.body,
+        auto,
+        in_reply_to,
+        references,
+        nothing_readable,
+    })
+}

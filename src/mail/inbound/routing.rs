@@ -1,0 +1,214 @@
+//! Routing: which game, seat and secret a mail is for (reply address, subject tag, GAME/TOKEN
+//! lines) and whether it asks for HELP. Reads an [`Inbound`]; never checks a secret itself.
+
+use super::{Inbound, Route};
+
+/// Finds game, seat and token: the reply address `<local_part>+<game>[.<seat>[.<token>]]@host`
+/// first, then a `[<game>]` subject tag, then a `GAME <id>` body line; a `TOKEN <secret>` line
+/// supplies the token when the address does not.
+pub fn route(inb: &Inbound, local_part: &str) -> Route {
+    let mut route = Route::default();
+    let prefix = format!("{}+", local_part.to_ascii_lowercase());
+    for addr in &inb.to {
+        let Some((local, _host)) = addr.rsplit_once('@') else {
+            continue;
+        };
+        let Some(detail) = local.strip_prefix(&prefix) else {
+            continue;
+        };
+        if let Some((game, seat, token)) = parse_detail(detail) {
+            route.game = Some(game.to_string());
+            route.seat = seat.map(str::to_string);
+            route.token = token.map(str::to_ascii_lowercase);
+            break;
+        }
+    }
+    if route.game.is_none() {
+        route.game = subject_tag(&inb.subject).map(str::to_string);
+    }
+    // One pass over the body: the first GAME line and the first TOKEN line are kept.
+    let (mut game_line, mut token_line) = (None, None);
+    for control in inb.body.lines().filter_map(control_line) {
+        match control {
+            Control::Game(g) if game_line.is_none() => game_line = Some(g),
+            Control::Token(t) if token_line.is_none() => token_line = Some(t),
+            _ => {}
+        }
+        if game_line.is_some() && token_line.is_some() {
+            break;
+        }
+    }
+    if route.game.is_none() {
+        route.game = game_line;
+    }
+    if route.token.is_none() {
+        route.token = token_line;
+    }
+    let first_line_help = inb
+        .body
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|l| l.trim().eq_ignore_ascii_case("help"));
+    route.help = first_line_help || bare_subject(&inb.subject).eq_ignore_ascii_case("help");
+    route
+}
+
+/// Blanks the GAME / TOKEN / HELP lines so the ruleset sees only orders, while every other line
+/// keeps the number it has in [`Inbound::body`].
+pub fn strip_control_lines(body: &str) -> String {
+    body.lines()
+        .map(|line| {
+            if control_line(line).is_some() {
+                ""
+            } else {
+                line
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+pub fn is_game_id(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+pub fn is_seat_id(s: &str) -> bool {
+    crate::engine::valid_seat_id(s)
+}
+
+pub fn is_token(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Control {
+    Game(String),
+    Token(String),
+    Help,
+}
+
+pub(super) fn control_line(line: &str) -> Option<Control> {
+    let mut words = line.split_whitespace();
+    let keyword = words.next()?.trim_end_matches(':');
+    let arg = words.next();
+    if words.next().is_some() {
+        return None;
+    }
+    match (keyword.to_ascii_lowercase().as_str(), arg) {
+        ("game", Some(id)) => {
+            let id = id.to_ascii_lowercase();
+            is_game_id(&id).then_some(Control::Game(id))
+        }
+        ("token", Some(secret)) => {
+            is_token(secret).then(|| Control::Token(secret.to_ascii_lowercase()))
+        }
+        ("help", None) => Some(Control::Help),
+        _ => None,
+    }
+}
+
+fn parse_detail(detail: &str) -> Option<(&str, Option<&str>, Option<&str>)> {
+    let mut parts = detail.split('.');
+    let game = parts.next().filter(|g| is_game_id(g))?;
+    let seat = parts.next();
+    let token = parts.next();
+    if parts.next().is_some()
+        || seat.is_some_and(|s| !is_seat_id(s))
+        || token.is_some_and(|t| !is_token(t))
+    {
+        return None;
+    }
+    Some((game, seat, token))
+}
+
+/// The first `[tag]` in the subject that is a game id. Upper-case tags are skipped on purpose:
+/// mail gateways stamp `[EXTERNAL]` or `[SPAM]`, and game ids are lower-case.
+fn subject_tag(subject: &str) -> Option<&str> {
+    let mut rest = subject;
+    while let Some(open) = rest.find('[') {
+        let after = &rest[open + 1..];
+        let close = after.find(']')?;
+        let tag = after[..close].trim();
+        if is_game_id(tag) {
+            return Some(tag);
+        }
+        rest = &after[close + 1..];
+    }
+    None
+}
+
+/// The subject without reply/forward prefixes and bracket tags. Each round strips at least one
+/// prefix or tag or stops, and each strip consumes what it looked at.
+fn bare_subject(subject: &str) -> &str {
+    const PREFIXES: [&str; 7] = ["re:", "fw:", "fwd:", "aw:", "tr:", "sv:", "wg:"];
+    let mut s = subject.trim();
+    loop {
+        let before = s.len();
+        for p in PREFIXES {
+            if s.len() >= p.len()
+                && s.is_char_boundary(p.len())
+                && s[..p.len()].eq_ignore_ascii_case(p)
+            {
+                s = s[p.len()..].trim_start();
+            }
+        }
+        if s.starts_with('[')
+            && let Some(close) = s.find(']')
+        {
+            s = s[close + 1..].trim_start();
+        }
+        if s.len() == before {
+            return s.trim();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_lines_are_blanked_in_place() {
+        let body =
+            "GAME tsushima-1\nTURN Mikasa PORT 30\ntoken AbC123\nHELP\nFIRE Fuji AT Oslyabya";
+        assert_eq!(
+            strip_control_lines(body),
+            "\nTURN Mikasa PORT 30\n\n\nFIRE Fuji AT Oslyabya"
+        );
+        assert_eq!(
+            control_line("GAME: Tsushima-1"),
+            Some(Control::Game("tsushima-1".into()))
+        );
+        assert_eq!(control_line("GAME tsushima 1"), None);
+        assert_eq!(control_line("TOKEN abc-1"), None);
+    }
+
+    #[test]
+    fn subject_tags_and_help() {
+        assert_eq!(
+            subject_tag("[EXTERNAL] Re: [tsushima-1] Turn 3"),
+            Some("tsushima-1")
+        );
+        assert_eq!(subject_tag("[unclosed"), None);
+        assert_eq!(bare_subject("Re: [tsushima-1] help"), "help");
+        assert_eq!(bare_subject("AW: Fwd: HELP "), "HELP");
+    }
+
+    #[test]
+    fn address_details_have_one_to_three_parts() {
+        assert_eq!(parse_detail("g-1"), Some(("g-1", None, None)));
+        assert_eq!(
+            parse_detail("g-1.japan"),
+            Some(("g-1", Some("japan"), None))
+        );
+        assert_eq!(
+            parse_detail("g-1.japan.Tok9"),
+            Some(("g-1", Some("japan"), Some("Tok9")))
+        );
+        for bad in ["", "G", "g.j.t.x", "g..t", "g.j.t-", "g.J"] {
+            assert_eq!(parse_detail(bad), None, "{bad:?}");
+        }
+    }
+}

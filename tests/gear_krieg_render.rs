@@ -273,6 +273,12 @@ fn hidden_facts(st: &GkState, seat: &str) -> Vec<String> {
     for u in st.units.iter().filter(|u| u.side == enemy && u.cp_defend) {
         facts.push(format!("CP DEFEND {}", u.name));
     }
+    if st.units.iter().any(|u| u.side == enemy && u.cp_defend)
+        && !st.units.iter().any(|u| u.side == seat && u.cp_defend)
+    {
+        // The map's badge for it: a seat with no CP request of its own never reads it.
+        facts.push("CP defend".into());
+    }
     facts
 }
 
@@ -293,6 +299,8 @@ fn no_seat_sees_what_it_may_not_know() {
             f.extend(hidden_facts(&st, "germany"));
             f.push("overwatch".into());
             f.push("queued".into());
+            f.push("CP DEFEND".into());
+            f.push("CP defend".into());
             f
         } else {
             hidden_facts(&st, seat)
@@ -321,6 +329,7 @@ fn no_seat_sees_what_it_may_not_know() {
         "DECLARATIONS SKIP",
         "CHOOSE SECOND",
         "ACTIVATE Squad-1",
+        "CP DEFEND Squad-2",
     ] {
         assert!(own.contains(fact), "Germany's own text lacks `{fact}`");
     }
@@ -429,6 +438,48 @@ fn concealed_enemies_are_marked_from_open_facts() {
     st.unit_mut("General-1").unwrap().pos = Pt::new(33.0, 6.0);
     assert!(concealed(&st, "us").is_empty());
     keep("crossroads-concealed-us.png", &png(&st, "us"));
+}
+
+/// Play-test finding (issue 10): a CP held for a unit's next defence roll (`CP DEFEND`) was
+/// shown nowhere, so its owner could not tell it was armed. The owner sees it in the standing
+/// orders and on the unit's map badge; the opponent and spectators see neither.
+#[test]
+fn an_armed_cp_defend_shows_in_its_owners_view_only() {
+    let mut st = opening();
+    let o = GearKrieg::parse(&st, "germany", "CP DEFEND Squad-2\n").unwrap();
+    apply_standing(&mut st, "germany", &o);
+    assert!(st.unit("Squad-2").unwrap().cp_defend);
+    let badge = Marker::status("CP defend", Tone::Order);
+    let squad = |sc: &Scene| {
+        sc.units
+            .iter()
+            .find(|u| u.label == "Squad-2")
+            .unwrap()
+            .clone()
+    };
+    let own = view(&st, "germany");
+    let standing = &own
+        .sections
+        .iter()
+        .find(|(t, _)| t.starts_with("Your standing orders"))
+        .unwrap()
+        .1;
+    assert!(
+        standing.contains(&"CP DEFEND Squad-2".to_string()),
+        "{standing:?}"
+    );
+    assert!(squad(own.map.as_ref().unwrap()).markers.contains(&badge));
+    assert!(render::svg(own.map.as_ref().unwrap()).contains(">CP defend</text>"));
+    for v in [view(&st, "us"), GearKrieg::view(&st, &Viewer::Spectator)] {
+        let text = render::text(&v);
+        assert!(!text.contains("CP DEFEND"), "{text}");
+        assert!(!squad(v.map.as_ref().unwrap()).markers.contains(&badge));
+        assert!(!render::svg(v.map.as_ref().unwrap()).contains("CP defend"));
+    }
+    // Once the CP is spent (or the unit is not armed), the owner's badge goes too.
+    st.unit_mut("Squad-2").unwrap().cp_defend = false;
+    assert!(!squad(&scene(&st, "germany")).markers.contains(&badge));
+    assert!(!render::text(&view(&st, "germany")).contains("CP DEFEND"));
 }
 
 /// The map draws the scenario as itself: roads as lines of the road style, each terrain kind

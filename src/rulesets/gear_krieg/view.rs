@@ -8,6 +8,7 @@ mod map;
 use serde_json::json;
 
 use crate::board::tabletop::Pt;
+use crate::board::terrain::Area;
 use crate::engine::{View, Viewer};
 
 use super::data::{MoveMode, TerrainKind};
@@ -31,19 +32,46 @@ fn glyph(kind: TerrainKind) -> char {
     }
 }
 
+/// Does a linear feature (a road: a band far narrower than a cell) cross the cell with these
+/// corners? Sampling the cell's centre would miss it, so its edges and inside are tested.
+fn crosses(area: &Area, lo: Pt, hi: Pt) -> bool {
+    let Area::Band { points, .. } = area else {
+        return false;
+    };
+    // A hair inside the cell: a band that only touches its border does not cross it.
+    let (lo, hi) = (
+        Pt::new(lo.x + 0.01, lo.y + 0.01),
+        Pt::new(hi.x - 0.01, hi.y - 0.01),
+    );
+    let corners = [lo, Pt::new(hi.x, lo.y), hi, Pt::new(lo.x, hi.y)];
+    let inside = |p: &Pt| p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y;
+    points.iter().any(inside)
+        || (0..4).any(|i| area.segment_intersects(corners[i], corners[(i + 1) % 4]))
+}
+
+/// The glyph of one 2 cm cell: the last listed area that crosses it (a linear feature) or
+/// holds its centre (any other area), else clear ground.
+fn cell(state: &GkState, col: usize, row: usize) -> char {
+    let lo = Pt::new(col as f64 * 2.0, state.height - (row as f64 + 1.0) * 2.0);
+    let hi = Pt::new(lo.x + 2.0, lo.y + 2.0);
+    let centre = Pt::new(lo.x + 1.0, lo.y + 1.0);
+    state
+        .terrain
+        .iter()
+        .rev()
+        .find(|a| match a.area {
+            Area::Band { .. } => crosses(&a.area, lo, hi),
+            _ => a.area.contains(centre),
+        })
+        .map_or(glyph(TerrainKind::Clear), |a| glyph(a.kind))
+}
+
 /// One character per 2 cm across and 2 cm up; units by the last digit of their list number.
 fn board(state: &GkState) -> Vec<String> {
     let cols = (state.width / 2.0).ceil().max(1.0) as usize;
     let rows = (state.height / 2.0).ceil().max(1.0) as usize;
     let mut grid: Vec<Vec<char>> = (0..rows)
-        .map(|r| {
-            (0..cols)
-                .map(|c| {
-                    let p = Pt::new(c as f64 * 2.0 + 1.0, state.height - (r as f64 * 2.0 + 1.0));
-                    glyph(ground::terrain_at(state, p))
-                })
-                .collect()
-        })
+        .map(|r| (0..cols).map(|c| cell(state, c, r)).collect())
         .collect();
     for (i, u) in state.units.iter().enumerate().filter(|(_, u)| u.alive()) {
         let c = ((u.pos.x / 2.0).floor() as usize).min(cols - 1);
@@ -177,6 +205,14 @@ pub fn view(state: &GkState, viewer: &Viewer) -> View {
                 .filter_map(|u| u.overwatch.clone())
                 .map(|o| print_order(&Order::Overwatch(o)))
                 .collect();
+            // A CP held for a unit's next defence roll is as secret as an overwatch order.
+            standing.extend(
+                state
+                    .units
+                    .iter()
+                    .filter(|u| u.side == side.id && u.alive() && u.cp_defend)
+                    .map(|u| print_order(&Order::CpDefend(u.name.clone()))),
+            );
             standing.push(format!(
                 "INTERRUPTS {}",
                 if side.ask_interrupts { "ASK" } else { "NEVER" }
@@ -289,4 +325,65 @@ fn concealed_from(state: &GkState, seat: &str) -> Vec<String> {
         })
         .map(|e| e.name.clone())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Ruleset;
+    use crate::rulesets::gear_krieg::GearKrieg;
+
+    fn crossroads() -> GkState {
+        GearKrieg::setup(
+            include_str!("../../../games/gear-krieg/ruleset.toml"),
+            include_str!("../../../games/gear-krieg/scenarios/crossroads.toml"),
+            &["us".to_string(), "germany".to_string()],
+        )
+        .unwrap()
+    }
+
+    /// Play-test finding (issue 10): the 2 cm grid sampled cell centres and missed every 1 cm
+    /// road. The valley road runs along y = 18 (rows 8 and 9 share that edge) and the hill
+    /// track along x = 24 (columns 11 and 12): each cell they cross shows `=`.
+    #[test]
+    fn the_text_map_shows_roads() {
+        let st = crossroads();
+        let b = board(&st);
+        let rows: Vec<Vec<char>> = b[1..].iter().map(|r| r.chars().collect()).collect();
+        assert_eq!((rows.len(), rows[0].len()), (18, 24));
+        let unit = |c: char| c.is_ascii_digit();
+        for (r, row) in rows.iter().enumerate() {
+            for c in [11, 12] {
+                assert_eq!(row[c], '=', "hill track at row {r} column {c}: {:?}", b);
+            }
+        }
+        for r in [8, 9] {
+            for (c, ch) in rows[r].iter().enumerate() {
+                assert!(*ch == '=' || unit(*ch), "valley road at row {r} column {c}");
+            }
+        }
+        // Cells beside a road (not crossed by it) keep their own ground.
+        assert_eq!(rows[0][10], '.');
+        assert_eq!(rows[7][0], '.');
+        // The areas are still sampled at their centres: the hill and the jungle show.
+        assert!(rows.iter().any(|r| r.contains(&'^')) && rows.iter().any(|r| r.contains(&'J')));
+    }
+
+    #[test]
+    fn a_band_only_touching_a_cell_does_not_cross_it() {
+        let band = Area::Band {
+            points: vec![Pt::new(0.0, 3.0), Pt::new(10.0, 3.0)],
+            width: 2.0,
+        };
+        // The band covers y 2 to 4: it crosses the cell from y 2 to 4 and touches those beside.
+        assert!(crosses(&band, Pt::new(2.0, 2.0), Pt::new(4.0, 4.0)));
+        assert!(!crosses(&band, Pt::new(2.0, 4.0), Pt::new(4.0, 6.0)));
+        assert!(!crosses(&band, Pt::new(2.0, 0.0), Pt::new(4.0, 2.0)));
+        // A short band wholly inside one cell still crosses it.
+        let stub = Area::Band {
+            points: vec![Pt::new(2.5, 2.5), Pt::new(3.0, 3.0)],
+            width: 0.2,
+        };
+        assert!(crosses(&stub, Pt::new(2.0, 2.0), Pt::new(4.0, 4.0)));
+    }
 }

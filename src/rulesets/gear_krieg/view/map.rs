@@ -105,8 +105,13 @@ fn markers(u: &Unit, me: Option<&str>, concealed: bool) -> Vec<Marker> {
             )
         });
     }
-    if me == Some(u.side.as_str()) && u.overwatch.is_some() {
-        out.push(Marker::status("overwatch", Tone::Order));
+    if me == Some(u.side.as_str()) {
+        if u.overwatch.is_some() {
+            out.push(Marker::status("overwatch", Tone::Order));
+        }
+        if u.cp_defend {
+            out.push(Marker::status("CP defend", Tone::Order));
+        }
     }
     if concealed {
         out.push(Marker::status("concealed", Tone::Hidden));

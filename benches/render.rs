@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use despatch::board::hex::{Address, HexGrid, MapBounds, Orientation, Shifted};
 use despatch::dice::Dice;
 use despatch::engine::scene::{
-    At, Condition, LegendEntry, Marker, Scene, Shape, SideInfo, Surface, Symbol, Terrain,
-    TerrainArea, Unit, UnitKind,
+    At, Condition, LegendEntry, Marker, Pattern, Scene, Shape, SideInfo, Style, Surface, Symbol,
+    TerrainArea, Unit, UnitKind, UnitSymbol,
 };
 use despatch::engine::{Ruleset, Submitted, Viewer};
 use despatch::render::{self, MAIL_WIDTH_PX};
@@ -89,7 +89,7 @@ fn synthetic_hex() -> Scene {
             row: 1 + next(40) as u16,
         };
         terrain.push(TerrainArea {
-            terrain: [Terrain::Woods, Terrain::Hill, Terrain::Rough, Terrain::Town][i % 4],
+            style: ["woods", "hill", "rough", "town"][i % 4].into(),
             shape: Shape::Hex { address },
             label: None,
         });
@@ -111,7 +111,15 @@ fn synthetic_hex() -> Scene {
             label: format!("{}/{} Bn", n % 9 + 1, n / 9 + 1),
             side: side.into(),
             kind: UnitKind::Counter {
-                symbol: ["INF", "ARM", "ART", "HQ"][n % 4].into(),
+                symbol: [
+                    UnitSymbol::Infantry,
+                    UnitSymbol::Armour,
+                    UnitSymbol::Artillery,
+                    UnitSymbol::Headquarters,
+                ][n % 4]
+                    .clone(),
+                value: None,
+                size: None,
             },
             at: At::new(c.x, c.y),
             facing: None,
@@ -134,7 +142,21 @@ fn synthetic_hex() -> Scene {
         time: "06:40".into(),
         viewer: "As seen by West".into(),
         surface: Surface::Hex { grid, bounds },
-        ground: Terrain::Open,
+        ground: Some("open".into()),
+        styles: [
+            ("open", "#eef0d8", Pattern::None),
+            ("woods", "#9cc49a", Pattern::Trees),
+            ("hill", "#d9c49a", Pattern::Contours),
+            ("rough", "#cfc7a8", Pattern::Dots),
+            ("town", "#c9b8a8", Pattern::Crosshatch),
+        ]
+        .into_iter()
+        .map(|(name, fill, pattern)| {
+            let mut s = Style::area(fill).unwrap();
+            s.pattern = pattern;
+            (name.to_string(), s)
+        })
+        .collect(),
         terrain,
         sides: vec![
             SideInfo {
@@ -159,7 +181,7 @@ fn synthetic_hex() -> Scene {
                 text: "East".into(),
             },
             LegendEntry {
-                symbol: Symbol::Terrain(Terrain::Woods),
+                symbol: Symbol::Style("woods".into()),
                 text: "woods".into(),
             },
         ],

@@ -14,12 +14,15 @@ const SEATS: [(&str, &str); 2] = [
 ];
 
 /// What one side may not know of the other's: overwatch orders, queued activations and its
-/// standing settings for interrupts, declarations and who moves first.
+/// standing settings for interrupts, declarations and who moves first, and an armed CP DEFEND.
 fn secrets(st: &GkState) -> Vec<Secret> {
     let mut out = Vec::new();
     for u in st.units.iter().filter(|u| !u.destroyed) {
         if let Some(o) = &u.overwatch {
             out.push(Secret::new(&u.side, &[&format!("OVERWATCH {}", o.unit)]));
+        }
+        if u.cp_defend {
+            out.push(Secret::new(&u.side, &[&format!("CP DEFEND {}", u.name)]));
         }
     }
     for side in &st.sides {

@@ -10,7 +10,9 @@ use std::collections::BTreeMap;
 
 use despatch::board::tabletop::Pt;
 use despatch::dice::Dice;
-use despatch::engine::scene::{Condition, Marker, Scene, Surface, UnitKind};
+use despatch::engine::scene::{
+    Condition, Form, Marker, Scene, Shape, Surface, Tone, UnitKind, UnitSymbol, ZoneKind,
+};
 use despatch::engine::{Ruleset, Silence, Submitted, View, Viewer};
 use despatch::render::{self, Format, MAIL_WIDTH_PX};
 use despatch::rulesets::gear_krieg::GearKrieg;
@@ -128,7 +130,7 @@ fn the_scene_holds_the_table_terrain_and_every_unit() {
                 unit: despatch::engine::scene::Measure::Cm
             }
         );
-        // Four areas and two roads (one rectangle each).
+        // Four areas and two roads (one line each).
         assert_eq!(sc.terrain.len(), 6, "{:?}", sc.terrain);
         assert!(
             sc.terrain
@@ -144,12 +146,13 @@ fn the_scene_holds_the_table_terrain_and_every_unit() {
         }
         let general = sc.units.iter().find(|u| u.label == "General-1").unwrap();
         assert_eq!(general.facing, Some(90.0));
-        assert_eq!(
+        assert!(matches!(
             general.kind,
             UnitKind::Counter {
-                symbol: "➡".into()
+                symbol: UnitSymbol::Walker,
+                ..
             }
-        );
+        ));
         let legend: Vec<&str> = sc.legend.iter().map(|e| e.text.as_str()).collect();
         for word in ["clear", "rough", "woodland", "jungle", "road", "hill"] {
             assert!(legend.contains(&word), "{word} in {legend:?}");
@@ -270,6 +273,12 @@ fn hidden_facts(st: &GkState, seat: &str) -> Vec<String> {
     for u in st.units.iter().filter(|u| u.side == enemy && u.cp_defend) {
         facts.push(format!("CP DEFEND {}", u.name));
     }
+    if st.units.iter().any(|u| u.side == enemy && u.cp_defend)
+        && !st.units.iter().any(|u| u.side == seat && u.cp_defend)
+    {
+        // The map's badge for it: a seat with no CP request of its own never reads it.
+        facts.push("CP defend".into());
+    }
     facts
 }
 
@@ -290,6 +299,8 @@ fn no_seat_sees_what_it_may_not_know() {
             f.extend(hidden_facts(&st, "germany"));
             f.push("overwatch".into());
             f.push("queued".into());
+            f.push("CP DEFEND".into());
+            f.push("CP defend".into());
             f
         } else {
             hidden_facts(&st, seat)
@@ -318,6 +329,7 @@ fn no_seat_sees_what_it_may_not_know() {
         "DECLARATIONS SKIP",
         "CHOOSE SECOND",
         "ACTIVATE Squad-1",
+        "CP DEFEND Squad-2",
     ] {
         assert!(own.contains(fact), "Germany's own text lacks `{fact}`");
     }
@@ -328,7 +340,11 @@ fn no_seat_sees_what_it_may_not_know() {
         .iter()
         .find(|u| u.label == "Valkurie-1")
         .unwrap();
-    assert!(valkurie.markers.contains(&Marker::Note("overwatch".into())));
+    assert!(
+        valkurie
+            .markers
+            .contains(&Marker::status("overwatch", Tone::Order))
+    );
     assert!(svg(&st, "germany").contains("overwatch"));
 }
 
@@ -394,7 +410,10 @@ fn concealed_enemies_are_marked_from_open_facts() {
         scene(st, seat)
             .units
             .into_iter()
-            .filter(|u| u.markers.contains(&Marker::Note("concealed".into())))
+            .filter(|u| {
+                u.markers
+                    .contains(&Marker::status("concealed", Tone::Hidden))
+            })
             .map(|u| u.label)
             .collect()
     };
@@ -419,4 +438,135 @@ fn concealed_enemies_are_marked_from_open_facts() {
     st.unit_mut("General-1").unwrap().pos = Pt::new(33.0, 6.0);
     assert!(concealed(&st, "us").is_empty());
     keep("crossroads-concealed-us.png", &png(&st, "us"));
+}
+
+/// Play-test finding (issue 10): a CP held for a unit's next defence roll (`CP DEFEND`) was
+/// shown nowhere, so its owner could not tell it was armed. The owner sees it in the standing
+/// orders and on the unit's map badge; the opponent and spectators see neither.
+#[test]
+fn an_armed_cp_defend_shows_in_its_owners_view_only() {
+    let mut st = opening();
+    let o = GearKrieg::parse(&st, "germany", "CP DEFEND Squad-2\n").unwrap();
+    apply_standing(&mut st, "germany", &o);
+    assert!(st.unit("Squad-2").unwrap().cp_defend);
+    let badge = Marker::status("CP defend", Tone::Order);
+    let squad = |sc: &Scene| {
+        sc.units
+            .iter()
+            .find(|u| u.label == "Squad-2")
+            .unwrap()
+            .clone()
+    };
+    let own = view(&st, "germany");
+    let standing = &own
+        .sections
+        .iter()
+        .find(|(t, _)| t.starts_with("Your standing orders"))
+        .unwrap()
+        .1;
+    assert!(
+        standing.contains(&"CP DEFEND Squad-2".to_string()),
+        "{standing:?}"
+    );
+    assert!(squad(own.map.as_ref().unwrap()).markers.contains(&badge));
+    assert!(render::svg(own.map.as_ref().unwrap()).contains(">CP defend</text>"));
+    for v in [view(&st, "us"), GearKrieg::view(&st, &Viewer::Spectator)] {
+        let text = render::text(&v);
+        assert!(!text.contains("CP DEFEND"), "{text}");
+        assert!(!squad(v.map.as_ref().unwrap()).markers.contains(&badge));
+        assert!(!render::svg(v.map.as_ref().unwrap()).contains("CP defend"));
+    }
+    // Once the CP is spent (or the unit is not armed), the owner's badge goes too.
+    st.unit_mut("Squad-2").unwrap().cp_defend = false;
+    assert!(!squad(&scene(&st, "germany")).markers.contains(&badge));
+    assert!(!render::text(&view(&st, "germany")).contains("CP DEFEND"));
+}
+
+/// The map draws the scenario as itself: roads as lines of the road style, each terrain kind
+/// in its own style from the data, the objective with its name, saturation zones in theirs.
+#[test]
+fn terrain_roads_objective_and_zones_are_drawn_as_themselves() {
+    let mut st = play(opening(), 2, 5);
+    st.zones.push(despatch::rulesets::gear_krieg::state::Zone {
+        centre: Pt::new(30.0, 20.0),
+        total: 9,
+        dm: 3,
+        by: "Valkurie-1".into(),
+        weapon: "Rockets".into(),
+        struck: vec![],
+    });
+    let sc = scene(&st, "us");
+    let roads: Vec<_> = sc.terrain.iter().filter(|t| t.style == "road").collect();
+    assert_eq!(roads.len(), 2);
+    assert!(
+        roads
+            .iter()
+            .all(|t| matches!(t.shape, Shape::Line { width, .. } if width == 1.0))
+    );
+    for kind in ["rough", "woodland", "jungle", "hill", "road"] {
+        let style = &sc.styles[kind];
+        assert!(sc.terrain.iter().any(|t| t.style == kind), "{kind}");
+        assert_eq!(style.form == Form::Line, kind == "road", "{kind}");
+    }
+    assert_ne!(sc.styles["jungle"], sc.styles["woodland"]);
+    assert_eq!(sc.ground.as_deref(), Some("clear"));
+    let objective = sc
+        .zones
+        .iter()
+        .find(|z| z.kind == ZoneKind::Objective)
+        .unwrap();
+    assert_eq!(objective.label.as_deref(), Some("the crossroads (40 VP)"));
+    assert!(matches!(objective.shape, Shape::Circle { radius, .. } if radius == 4.0));
+    let saturation = ZoneKind::Styled {
+        style: "saturation".into(),
+    };
+    assert!(sc.zones.iter().any(|z| z.kind == saturation));
+    assert!(sc.styles.contains_key("saturation"));
+    let legend: Vec<&str> = sc.legend.iter().map(|e| e.text.as_str()).collect();
+    assert!(legend.contains(&"saturation zone"), "{legend:?}");
+    let s = render::svg(&sc);
+    for name in [
+        "the crossroads (40 VP)",
+        "valley road",
+        "hill track",
+        "Hill 112",
+    ] {
+        assert!(s.contains(&format!(">{name}</text>")), "{name}");
+    }
+    // Without zones the saturation style is neither carried nor listed.
+    st.zones.clear();
+    let sc = scene(&st, "us");
+    assert!(!sc.styles.contains_key("saturation"));
+    assert!(!sc.legend.iter().any(|e| e.text == "saturation zone"));
+}
+
+/// Every legend entry stands for something the picture shows, for every seat, from the
+/// opening to late in the battle.
+#[test]
+fn the_legend_lists_only_what_the_map_shows() {
+    for st in [opening(), play(opening(), 9, 3), play(opening(), 40, 3)] {
+        for viewer in [
+            Viewer::Seat("us".into()),
+            Viewer::Seat("germany".into()),
+            Viewer::Spectator,
+        ] {
+            let sc = GearKrieg::view(&st, &viewer).map.unwrap();
+            for e in &sc.legend {
+                assert!(sc.uses(&e.symbol), "{viewer:?}: {e:?}");
+            }
+        }
+    }
+}
+
+/// A game begun before maps were data has no `[map]` in its state: it is drawn with the
+/// shipped file's styles, exactly as a new game, and its state serialises without the field.
+#[test]
+fn a_game_without_map_data_is_drawn_with_the_shipped_styles() {
+    let st = opening();
+    assert!(st.data.map.is_some());
+    let mut old = st.clone();
+    old.data.map = None;
+    assert_eq!(scene(&old, "us"), scene(&st, "us"));
+    assert!(!serde_json::to_string(&old).unwrap().contains("\"map\""));
+    assert!(serde_json::to_string(&st).unwrap().contains("\"map\""));
 }

@@ -424,8 +424,11 @@ fn flipping_a_byte_of_a_results_mail_fails_the_mail_verify() {
         let (_, findings) = verify::verify_mails(&outbox, Some(GAME));
         assert!(
             !findings.is_empty(),
-            "flip at {pos} ({:?}) unnoticed",
-            original[pos] as char
+            "flip at {pos} ({:?}) unnoticed in …{}…",
+            original[pos] as char,
+            String::from_utf8_lossy(
+                &original[pos.saturating_sub(300)..(pos + 60).min(original.len())]
+            )
         );
         assert!(findings[0].place.starts_with("mail "), "{:?}", findings[0]);
     }
@@ -519,8 +522,8 @@ fn deadlines_send_one_reminder_then_apply_silence() {
 
 #[test]
 fn a_new_onion_is_committed_before_the_old_one_runs_out() {
-    // An onion of 6 steps: a whole game needs several, each announced while the old one lasts.
-    let mut w = world_with("yellow-sea-1904", 6, |_| {});
+    // An onion of 3 steps: a whole game needs several, each announced while the old one lasts.
+    let mut w = world_with("yellow-sea-1904", 3, |_| {});
     play_out(&mut w, 40);
     let journal = w.daemon.data.game(GAME).read_journal().unwrap();
     let renewals: Vec<&String> = journal

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use despatch::dice::Dice;
 use despatch::engine::scene::{
     Arrow, ArrowKind, At, Condition, FieldKnown, LegendEntry, Marker, Measure, Scene, Shape,
-    SideInfo, Surface, Symbol, Terrain, TerrainArea, Unit, UnitKind, Zone, ZoneKind,
+    SideInfo, Style, Surface, Symbol, TerrainArea, Unit, UnitKind, Zone, ZoneKind,
 };
 use despatch::engine::{Ruleset, Submitted, View, Viewer};
 use despatch::render::{self, Format, MAIL_WIDTH_PX};
@@ -181,9 +181,20 @@ fn every_marker_scene() -> Scene {
             height: 24.0,
             unit: Measure::Inch,
         },
-        ground: Terrain::Sea,
+        ground: Some("sea".into()),
+        styles: [
+            ("sea".to_string(), Style::area("#cfe3f1").unwrap()),
+            (
+                "land".to_string(),
+                Style {
+                    edge: Some("#2c3e50".try_into().unwrap()),
+                    ..Style::area("#e8dcc0").unwrap()
+                },
+            ),
+        ]
+        .into(),
         terrain: vec![TerrainArea {
-            terrain: Terrain::Land,
+            style: "land".into(),
             shape: Shape::Polygon {
                 points: vec![At::new(30.0, 0.0), At::new(36.0, 0.0), At::new(36.0, 6.0)],
             },
@@ -235,7 +246,7 @@ fn every_marker_scene() -> Scene {
             entry(Symbol::Minefield(FieldKnown::Dummy), "dummy"),
             entry(Symbol::Minefield(FieldKnown::Unknown), "unknown"),
             entry(Symbol::Fire, "fire plan"),
-            entry(Symbol::Terrain(Terrain::Land), "land"),
+            entry(Symbol::Style("land".into()), "land"),
         ],
         compass: true,
     }
@@ -436,4 +447,29 @@ fn opponents_pictures_do_not_change_with_hidden_facts() {
     // …while the owners' pictures do change: the comparison can fail.
     assert!(png(&st, "russia") != png(&swapped, "russia"));
     assert!(png(&st, "japan") != png(&no_plan, "japan"));
+}
+
+/// Every legend entry stands for something the picture shows, for every seat.
+#[test]
+fn the_legend_lists_only_what_the_map_shows() {
+    for scenario in SCENARIOS {
+        for st in [
+            opening(scenario),
+            play(opening(scenario), 7, 3),
+            secret_state(),
+        ] {
+            for viewer in [
+                Viewer::Seat("japan".into()),
+                Viewer::Seat("russia".into()),
+                Viewer::Spectator,
+            ] {
+                let sc = NavalRjw::view(&st, &viewer).map.unwrap();
+                for e in &sc.legend {
+                    assert!(sc.uses(&e.symbol), "{scenario} {viewer:?}: {e:?}");
+                }
+                assert_eq!(sc.ground.as_deref(), Some("sea"));
+                assert!(sc.styles.contains_key("sea"));
+            }
+        }
+    }
 }

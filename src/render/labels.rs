@@ -125,7 +125,7 @@ impl Obstacle {
         }
     }
 
-    fn hits_box(&self, bx: &Bx) -> bool {
+    pub(crate) fn hits_box(&self, bx: &Bx) -> bool {
         match self {
             Obstacle::Seg { a, b, r } => segment_box(*a, *b, bx) < r + 1.0,
             Obstacle::Box(o) => o.overlaps(bx, 1.0),

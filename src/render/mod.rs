@@ -2,8 +2,15 @@
 //! It reads only the View's `Scene`, never a game state, and it loads only the fonts shipped in
 //! `src/render/fonts/` (never the system's), so a picture is byte-for-byte the same everywhere.
 
+mod glyphs;
 mod labels;
+mod legend;
 mod map;
+mod marks;
+mod svg;
+mod terrain;
+mod units;
+mod zones;
 
 use std::sync::{Arc, OnceLock};
 
@@ -12,7 +19,7 @@ use resvg::{tiny_skia, usvg};
 use crate::engine::View;
 use crate::engine::scene::Scene;
 
-pub use map::DESIGN_WIDTH;
+pub use svg::DESIGN_WIDTH;
 
 /// The width of a picture in a results mail (pixels): readable in a mail client's reading pane.
 pub const MAIL_WIDTH_PX: u32 = 800;
@@ -175,8 +182,8 @@ mod tests {
 
     #[test]
     fn measures_with_the_shipped_fonts() {
-        let w = text_width("Shikishima", Face::Condensed, 11.0);
-        let wide = text_width("Shikishima", Face::Sans, 11.0);
+        let w = text_width("Ravenscourt", Face::Condensed, 11.0);
+        let wide = text_width("Ravenscourt", Face::Sans, 11.0);
         assert!(w > 40.0 && w < wide && wide < 70.0, "{w} {wide}");
         assert!(text_width("", Face::Bold, 11.0) == 0.0);
     }

@@ -47,28 +47,46 @@ fn check_parts(bytes: &[u8], text: &str) -> Result<(), (String, String)> {
         let Some((name, digest)) = item.split_once('=') else {
             continue;
         };
-        let actual = if name == "turn.html" {
-            msg.html_bodies()
-                .next()
-                .map(|p| report::part_digest(p.contents(), true))
-        } else {
-            msg.parts
-                .iter()
-                .find(|p| {
-                    p.attachment_name() == Some(name)
-                        || (name == "map.png" && p.content_id() == Some("map"))
-                })
-                .map(|p| report::part_digest(p.contents(), false))
+        // The media type each sealed part must carry: a changed type (an SVG re-labelled as
+        // something else) changes what a client shows, even with the same bytes.
+        let expected = match name.rsplit('.').next() {
+            Some("html") => "text/html",
+            Some("png") => "image/png",
+            Some("svg") => "image/svg+xml",
+            Some("ics") => "text/calendar",
+            _ => "",
         };
-        match actual {
-            None => return Err((format!("part {name}"), "missing".into())),
-            Some(a) if a != digest => {
-                return Err((
-                    format!("part {name}"),
-                    format!("sha256 is {a}, the sealed text says {digest}"),
-                ));
-            }
-            Some(_) => {}
+        let part = if name == "turn.html" {
+            msg.html_bodies().next()
+        } else {
+            msg.parts.iter().find(|p| {
+                p.attachment_name() == Some(name)
+                    || (name == "map.png" && p.content_id() == Some("map"))
+            })
+        };
+        let Some(part) = part else {
+            return Err((format!("part {name}"), "missing".into()));
+        };
+        let actual = report::part_digest(part.contents(), name == "turn.html");
+        if actual != digest {
+            return Err((
+                format!("part {name}"),
+                format!("sha256 is {actual}, the sealed text says {digest}"),
+            ));
+        }
+        let ct = part
+            .content_type()
+            .map(|c| match c.subtype() {
+                Some(sub) => format!("{}/{sub}", c.ctype()),
+                None => c.ctype().to_string(),
+            })
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        if !expected.is_empty() && ct != expected {
+            return Err((
+                format!("part {name}"),
+                format!("media type is {ct:?}, a sealed {name} is {expected}"),
+            ));
         }
     }
     Ok(())

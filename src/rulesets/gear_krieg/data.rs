@@ -181,6 +181,11 @@ pub struct RulesetData {
     pub infantry_rof_bonus: Vec<RofBand>,
     pub vehicles: BTreeMap<String, VehicleClass>,
     pub infantry: BTreeMap<String, InfantryClass>,
+    /// How the map is drawn (`[map]`); absent in games started before maps were data, which
+    /// are drawn with the shipped file's styles. Skipped when absent, so their states
+    /// serialise as they always did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map: Option<crate::engine::scene::MapStyles>,
 }
 
 impl TomlData for RulesetData {

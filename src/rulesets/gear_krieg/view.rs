@@ -1,15 +1,14 @@
 //! What one viewer may see: the filtered log, a text map, unit sections, the drawn map (`Scene`)
 //! and viewer-safe JSON. The only path from the state to a seat; it must never show a side's
-//! overwatch orders, queued activations or standing settings to anyone but that side.
+//! overwatch orders, CP requests, queued activations or standing settings to anyone but that
+//! side.
+
+mod map;
 
 use serde_json::json;
 
-use crate::board::tabletop::{Pt, bearing, dist};
+use crate::board::tabletop::Pt;
 use crate::board::terrain::Area;
-use crate::engine::scene::{
-    At, Condition, FieldKnown, LegendEntry, Marker, Measure, Scene, Shape, SideInfo, Surface,
-    Symbol, Terrain, TerrainArea, Unit as SceneUnit, UnitKind, Zone, ZoneKind,
-};
 use crate::engine::{View, Viewer};
 
 use super::data::{MoveMode, TerrainKind};
@@ -33,19 +32,46 @@ fn glyph(kind: TerrainKind) -> char {
     }
 }
 
+/// Does a linear feature (a road: a band far narrower than a cell) cross the cell with these
+/// corners? Sampling the cell's centre would miss it, so its edges and inside are tested.
+fn crosses(area: &Area, lo: Pt, hi: Pt) -> bool {
+    let Area::Band { points, .. } = area else {
+        return false;
+    };
+    // A hair inside the cell: a band that only touches its border does not cross it.
+    let (lo, hi) = (
+        Pt::new(lo.x + 0.01, lo.y + 0.01),
+        Pt::new(hi.x - 0.01, hi.y - 0.01),
+    );
+    let corners = [lo, Pt::new(hi.x, lo.y), hi, Pt::new(lo.x, hi.y)];
+    let inside = |p: &Pt| p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y;
+    points.iter().any(inside)
+        || (0..4).any(|i| area.segment_intersects(corners[i], corners[(i + 1) % 4]))
+}
+
+/// The glyph of one 2 cm cell: the last listed area that crosses it (a linear feature) or
+/// holds its centre (any other area), else clear ground.
+fn cell(state: &GkState, col: usize, row: usize) -> char {
+    let lo = Pt::new(col as f64 * 2.0, state.height - (row as f64 + 1.0) * 2.0);
+    let hi = Pt::new(lo.x + 2.0, lo.y + 2.0);
+    let centre = Pt::new(lo.x + 1.0, lo.y + 1.0);
+    state
+        .terrain
+        .iter()
+        .rev()
+        .find(|a| match a.area {
+            Area::Band { .. } => crosses(&a.area, lo, hi),
+            _ => a.area.contains(centre),
+        })
+        .map_or(glyph(TerrainKind::Clear), |a| glyph(a.kind))
+}
+
 /// One character per 2 cm across and 2 cm up; units by the last digit of their list number.
 fn board(state: &GkState) -> Vec<String> {
     let cols = (state.width / 2.0).ceil().max(1.0) as usize;
     let rows = (state.height / 2.0).ceil().max(1.0) as usize;
     let mut grid: Vec<Vec<char>> = (0..rows)
-        .map(|r| {
-            (0..cols)
-                .map(|c| {
-                    let p = Pt::new(c as f64 * 2.0 + 1.0, state.height - (r as f64 * 2.0 + 1.0));
-                    glyph(ground::terrain_at(state, p))
-                })
-                .collect()
-        })
+        .map(|r| (0..cols).map(|c| cell(state, c, r)).collect())
         .collect();
     for (i, u) in state.units.iter().enumerate().filter(|(_, u)| u.alive()) {
         let c = ((u.pos.x / 2.0).floor() as usize).min(cols - 1);
@@ -179,6 +205,14 @@ pub fn view(state: &GkState, viewer: &Viewer) -> View {
                 .filter_map(|u| u.overwatch.clone())
                 .map(|o| print_order(&Order::Overwatch(o)))
                 .collect();
+            // A CP held for a unit's next defence roll is as secret as an overwatch order.
+            standing.extend(
+                state
+                    .units
+                    .iter()
+                    .filter(|u| u.side == side.id && u.alive() && u.cp_defend)
+                    .map(|u| print_order(&Order::CpDefend(u.name.clone()))),
+            );
             standing.push(format!(
                 "INTERRUPTS {}",
                 if side.ask_interrupts { "ASK" } else { "NEVER" }
@@ -268,74 +302,8 @@ pub fn view(state: &GkState, viewer: &Viewer) -> View {
             "round": state.round, "units": units, "terrain": terrain,
             "objectives": state.objectives,
         }),
-        map: Some(scene(state, viewer, &turn, &concealed)),
+        map: Some(map::scene(state, viewer, &turn, &concealed)),
     }
-}
-
-/// How the drawn map colours a terrain type. The scene has no jungle or road of its own: jungle
-/// takes the marsh green (lighter than the woods; the legend names it), roads the pale land
-/// colour, which reads as a cased road between their outlines.
-fn scene_terrain(kind: TerrainKind) -> Terrain {
-    match kind {
-        TerrainKind::Clear => Terrain::Open,
-        TerrainKind::Rough => Terrain::Rough,
-        TerrainKind::Woodland => Terrain::Woods,
-        TerrainKind::Jungle => Terrain::Marsh,
-        TerrainKind::Road => Terrain::Land,
-        TerrainKind::Hill => Terrain::Hill,
-    }
-}
-
-fn at(p: Pt) -> At {
-    At::new(p.x, p.y)
-}
-
-/// The outlines of one scenario area on a `width` x `height` table. A band (a road) is a
-/// rectangle per stretch of its centre line and a disc at each bend and at each end inside
-/// the table, as `board::terrain` measures it (everything within half its width of the line).
-fn shapes(area: &Area, width: f64, height: f64) -> Vec<Shape> {
-    match area {
-        Area::Polygon { points } => vec![Shape::Polygon {
-            points: points.iter().copied().map(at).collect(),
-        }],
-        Area::Circle { centre, radius } => vec![Shape::Circle {
-            centre: at(*centre),
-            radius: *radius,
-        }],
-        Area::Band { points, width: w } => {
-            let mut out: Vec<Shape> = points
-                .windows(2)
-                .map(|p| Shape::Rect {
-                    centre: At::new((p[0].x + p[1].x) / 2.0, (p[0].y + p[1].y) / 2.0),
-                    heading: bearing(p[0], p[1]),
-                    length: dist(p[0], p[1]),
-                    width: *w,
-                })
-                .collect();
-            // An end on the table's edge gets no cap: it would spill over the rulers.
-            let inside = |p: &Pt| p.x > 0.0 && p.y > 0.0 && p.x < width && p.y < height;
-            let last = points.len().saturating_sub(1);
-            out.extend(
-                points
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, p)| (*i != 0 && *i != last) || inside(p))
-                    .map(|(_, p)| Shape::Circle {
-                        centre: at(*p),
-                        radius: w / 2.0,
-                    }),
-            );
-            out
-        }
-    }
-}
-
-/// A direction arrow for a counter's face: the renderer turns a square counter but a square
-/// looks the same every quarter turn, so the symbol shows which way the walker faces.
-fn facing_glyph(heading: f64) -> &'static str {
-    const ARROWS: [&str; 8] = ["⬆", "⬈", "➡", "⬊", "⬇", "⬋", "⬅", "⬉"];
-    let k = (heading.rem_euclid(360.0) / 45.0).round() as usize % 8;
-    ARROWS[k]
 }
 
 /// Enemy units that no live unit of `seat` can detect now: Concealment above Detection from
@@ -359,263 +327,63 @@ fn concealed_from(state: &GkState, seat: &str) -> Vec<String> {
         .collect()
 }
 
-/// The markers of one unit as `me` may see them: overwatch only on its own side's units.
-fn markers(u: &Unit, me: Option<&str>, concealed: bool) -> Vec<Marker> {
-    let mut out = Vec::new();
-    if !u.alive() {
-        // The legend's wreck swatch is a hull; the word says it better on a counter.
-        return vec![Marker::Note("destroyed".into())];
-    }
-    let note = |t: String| Marker::Note(t);
-    if u.is_infantry() {
-        let lost = u.troopers.iter().filter(|t| !t.alive()).count() as u32;
-        if lost > 0 {
-            out.push(Marker::Hits(lost));
-        }
-        if u.pinned > 0 {
-            out.push(note(format!("pinned {}", u.pinned)));
-        }
-    } else {
-        if u.heavy > 0 {
-            out.push(Marker::Critical("Heavy damage".into()));
-        }
-        if u.light > 0 {
-            out.push(Marker::Critical("Light damage".into()));
-        }
-        if u.top {
-            out.push(note("top speed".into()));
-        }
-        if u.mode == MoveMode::Ground {
-            out.push(note("ground mode".into()));
-        }
-    }
-    if u.defensive {
-        out.push(note("defending".into()));
-    }
-    if u.activated {
-        out.push(note("activated".into()));
-    }
-    if !u.defensive && u.actions_used > 0 {
-        out.push(note(if u.actions_left() == 0 {
-            "no actions left".into()
-        } else {
-            format!("{} of {} actions left", u.actions_left(), u.actions)
-        }));
-    }
-    if me == Some(u.side.as_str()) && u.overwatch.is_some() {
-        out.push(note("overwatch".into()));
-    }
-    if concealed {
-        out.push(note("concealed".into()));
-    }
-    out
-}
-
-/// The map as `viewer` may see it. Built only from what the text view also shows to that
-/// viewer: positions, facing, damage, pins and spent actions are open; overwatch only for the
-/// viewer's own units; queued activations, standing settings and the opponent's sealed Step 1
-/// declarations (which live in the engine until the step locks) never.
-fn scene(state: &GkState, viewer: &Viewer, turn: &str, concealed: &[String]) -> Scene {
-    let me = match viewer {
-        Viewer::Seat(s) => Some(s.as_str()),
-        Viewer::Spectator => None,
-    };
-    let sides: Vec<SideInfo> = state
-        .seat_order
-        .iter()
-        .map(|id| SideInfo {
-            id: id.clone(),
-            name: if me == Some(id.as_str()) {
-                format!("{} (you)", state.side_name(id))
-            } else {
-                state.side_name(id)
-            },
-        })
-        .collect();
-    let terrain: Vec<TerrainArea> = state
-        .terrain
-        .iter()
-        .flat_map(|t| {
-            shapes(&t.area, state.width, state.height)
-                .into_iter()
-                .map(|shape| TerrainArea {
-                    terrain: scene_terrain(t.kind),
-                    shape,
-                    label: (!t.name.is_empty()).then(|| t.name.clone()),
-                })
-        })
-        .collect();
-    let units: Vec<SceneUnit> = state
-        .units
-        .iter()
-        .map(|u| SceneUnit {
-            label: u.name.clone(),
-            side: u.side.clone(),
-            kind: UnitKind::Counter {
-                symbol: if u.is_infantry() {
-                    "✕".into()
-                } else {
-                    facing_glyph(u.heading).into()
-                },
-            },
-            at: at(u.pos),
-            facing: (!u.is_infantry()).then_some(u.heading),
-            condition: if u.alive() {
-                Condition::Active
-            } else {
-                Condition::Wreck
-            },
-            markers: markers(u, me, concealed.contains(&u.name)),
-            track: vec![],
-        })
-        .collect();
-    let size = state.data.rules.saturation_size.get();
-    let zones: Vec<Zone> = state
-        .zones
-        .iter()
-        .map(|z| Zone {
-            kind: ZoneKind::Minefield {
-                known: FieldKnown::Genuine,
-            },
-            shape: Shape::Rect {
-                centre: at(z.centre),
-                heading: 0.0,
-                length: size,
-                width: size,
-            },
-            label: None,
-            side: state.unit(&z.by).map(|u| u.side.clone()),
-        })
-        .collect();
-    let legend = legend(state, &sides, &units, &zones);
-    Scene {
-        title: state.scenario_name.clone(),
-        turn: turn.to_string(),
-        time: format!(
-            "{} (Detection {})",
-            if state.night { "Night" } else { "Daylight" },
-            super::combat::detection(state)
-        ),
-        viewer: match me {
-            Some(m) => format!("As seen by the {}", state.side_name(m)),
-            None => "Spectator's view".into(),
-        },
-        surface: Surface::Table {
-            width: state.width,
-            height: state.height,
-            unit: Measure::Cm,
-        },
-        ground: Terrain::Open,
-        terrain,
-        sides,
-        units,
-        zones,
-        arrows: vec![],
-        legend,
-        compass: true,
-    }
-}
-
-/// Legend entries for what this picture shows, and nothing else (so it hints at nothing).
-fn legend(
-    state: &GkState,
-    sides: &[SideInfo],
-    units: &[SceneUnit],
-    zones: &[Zone],
-) -> Vec<LegendEntry> {
-    let entry = |symbol: Symbol, text: &str| LegendEntry {
-        symbol,
-        text: text.to_string(),
-    };
-    let mut out: Vec<LegendEntry> = sides
-        .iter()
-        .map(|s| entry(Symbol::Side(s.id.clone()), &s.name))
-        .collect();
-    let mut kinds: Vec<TerrainKind> = state.terrain.iter().map(|t| t.kind).collect();
-    kinds.sort();
-    kinds.dedup();
-    out.push(entry(Symbol::Terrain(Terrain::Open), "clear"));
-    out.extend(
-        kinds
-            .into_iter()
-            .filter(|k| *k != TerrainKind::Clear)
-            .map(|k| entry(Symbol::Terrain(scene_terrain(k)), k.word())),
-    );
-    let any = |p: &dyn Fn(&Marker) -> bool| units.iter().any(|u| u.markers.iter().any(p));
-    if any(&|m| matches!(m, Marker::Critical(_))) {
-        out.push(entry(Symbol::Critical, "damage: H heavy, L light"));
-    }
-    if any(&|m| matches!(m, Marker::Hits(_))) {
-        out.push(entry(Symbol::Hits, "troopers lost"));
-    }
-    if !zones.is_empty() {
-        out.push(entry(
-            Symbol::Minefield(FieldKnown::Genuine),
-            "saturation zone",
-        ));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Ruleset;
+    use crate::rulesets::gear_krieg::GearKrieg;
 
+    fn crossroads() -> GkState {
+        GearKrieg::setup(
+            include_str!("../../../games/gear-krieg/ruleset.toml"),
+            include_str!("../../../games/gear-krieg/scenarios/crossroads.toml"),
+            &["us".to_string(), "germany".to_string()],
+        )
+        .unwrap()
+    }
+
+    /// Play-test finding (issue 10): the 2 cm grid sampled cell centres and missed every 1 cm
+    /// road. The valley road runs along y = 18 (rows 8 and 9 share that edge) and the hill
+    /// track along x = 24 (columns 11 and 12): each cell they cross shows `=`.
     #[test]
-    fn a_band_is_drawn_as_its_stretches_bends_and_inner_ends() {
-        let road = Area::Band {
-            points: vec![Pt::new(0.0, 18.0), Pt::new(24.0, 18.0), Pt::new(24.0, 30.0)],
-            width: 1.0,
-        };
-        let s = shapes(&road, 48.0, 36.0);
-        assert_eq!(s.len(), 4, "{s:?}");
-        assert_eq!(
-            s[0],
-            Shape::Rect {
-                centre: At::new(12.0, 18.0),
-                heading: 90.0,
-                length: 24.0,
-                width: 1.0
+    fn the_text_map_shows_roads() {
+        let st = crossroads();
+        let b = board(&st);
+        let rows: Vec<Vec<char>> = b[1..].iter().map(|r| r.chars().collect()).collect();
+        assert_eq!((rows.len(), rows[0].len()), (18, 24));
+        let unit = |c: char| c.is_ascii_digit();
+        for (r, row) in rows.iter().enumerate() {
+            for c in [11, 12] {
+                assert_eq!(row[c], '=', "hill track at row {r} column {c}: {:?}", b);
             }
-        );
-        assert!(
-            matches!(s[1], Shape::Rect { heading, length, .. } if heading == 0.0 && length == 12.0)
-        );
-        // The bend and the end inside the table get discs; the end on the west edge none.
-        assert_eq!(
-            s[2],
-            Shape::Circle {
-                centre: At::new(24.0, 18.0),
-                radius: 0.5
+        }
+        for r in [8, 9] {
+            for (c, ch) in rows[r].iter().enumerate() {
+                assert!(*ch == '=' || unit(*ch), "valley road at row {r} column {c}");
             }
-        );
-        assert_eq!(
-            s[3],
-            Shape::Circle {
-                centre: At::new(24.0, 30.0),
-                radius: 0.5
-            }
-        );
-        let spot = Area::Band {
-            points: vec![Pt::new(5.0, 5.0)],
-            width: 2.0,
-        };
-        assert_eq!(
-            shapes(&spot, 48.0, 36.0),
-            vec![Shape::Circle {
-                centre: At::new(5.0, 5.0),
-                radius: 1.0
-            }]
-        );
+        }
+        // Cells beside a road (not crossed by it) keep their own ground.
+        assert_eq!(rows[0][10], '.');
+        assert_eq!(rows[7][0], '.');
+        // The areas are still sampled at their centres: the hill and the jungle show.
+        assert!(rows.iter().any(|r| r.contains(&'^')) && rows.iter().any(|r| r.contains(&'J')));
     }
 
     #[test]
-    fn facing_arrows_point_the_nearest_way() {
-        assert_eq!(facing_glyph(0.0), "⬆");
-        assert_eq!(facing_glyph(90.0), "➡");
-        assert_eq!(facing_glyph(200.0), "⬇");
-        assert_eq!(facing_glyph(270.0), "⬅");
-        assert_eq!(facing_glyph(-30.0), "⬉");
-        assert_eq!(facing_glyph(350.0), "⬆");
+    fn a_band_only_touching_a_cell_does_not_cross_it() {
+        let band = Area::Band {
+            points: vec![Pt::new(0.0, 3.0), Pt::new(10.0, 3.0)],
+            width: 2.0,
+        };
+        // The band covers y 2 to 4: it crosses the cell from y 2 to 4 and touches those beside.
+        assert!(crosses(&band, Pt::new(2.0, 2.0), Pt::new(4.0, 4.0)));
+        assert!(!crosses(&band, Pt::new(2.0, 4.0), Pt::new(4.0, 6.0)));
+        assert!(!crosses(&band, Pt::new(2.0, 0.0), Pt::new(4.0, 2.0)));
+        // A short band wholly inside one cell still crosses it.
+        let stub = Area::Band {
+            points: vec![Pt::new(2.5, 2.5), Pt::new(3.0, 3.0)],
+            width: 0.2,
+        };
+        assert!(crosses(&stub, Pt::new(2.0, 2.0), Pt::new(4.0, 4.0)));
     }
 }

@@ -62,6 +62,11 @@ pub struct RulesetData {
     pub command_die: Vec<u32>,
     /// Faces of the gunnery die.
     pub gunnery_die: u32,
+    /// How the map is drawn (`[map]`); absent in games started before maps were data, which
+    /// are drawn with the shipped file's styles. Skipped when absent, so their states
+    /// serialise as they always did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map: Option<crate::engine::scene::MapStyles>,
 }
 
 impl TomlData for RulesetData {

@@ -23,6 +23,7 @@ pub struct State {
     pub scores: BTreeMap<String, i64>,
     /// Each seat's secret reserve: its owner alone sees it (R2), and it breaks ties (R3).
     pub reserve: BTreeMap<String, u32>,
+    /// What the last round did.
     pub log: Vec<String>,
 }
 
@@ -172,6 +173,8 @@ impl Ruleset for Bids {
         dice: &mut Dice,
     ) -> State {
         let mut next = state.clone();
+        // The log is the last round's: a state that kept every round's would grow with the game.
+        next.log.clear();
         for (seat, side, _) in &state.seats {
             // R1: silence bids nothing, whatever the policy.
             let bid = match subs.get(seat) {

@@ -110,12 +110,7 @@ impl Registry {
         lines: &[String],
         salt_key: Option<crate::dice::Hash>,
     ) -> Result<Box<dyn Play>, ReplayError> {
-        let first = lines.first().ok_or_else(|| ReplayError {
-            index: 0,
-            kind: "?".into(),
-            field: "journal".into(),
-            detail: "empty journal".into(),
-        })?;
+        let first = lines.first().ok_or_else(empty_journal)?;
         let ev = parse_line(0, first)?;
         let Event::GameCreated { ruleset, .. } = &ev else {
             return Err(ReplayError {
@@ -142,6 +137,15 @@ impl Registry {
         }
         apply_lines(game.as_mut(), lines.iter().skip(1).map(String::as_str), 1)?;
         Ok(game)
+    }
+}
+
+fn empty_journal() -> ReplayError {
+    ReplayError {
+        index: 0,
+        kind: "?".into(),
+        field: "journal".into(),
+        detail: "empty journal".into(),
     }
 }
 
@@ -181,12 +185,7 @@ pub fn apply_lines<'a>(
 
 /// A typed replay, for tests and tools that know their ruleset.
 pub fn replay<R: Ruleset>(lines: &[String]) -> Result<Game<R>, ReplayError> {
-    let first = lines.first().ok_or_else(|| ReplayError {
-        index: 0,
-        kind: "?".into(),
-        field: "journal".into(),
-        detail: "empty journal".into(),
-    })?;
+    let first = lines.first().ok_or_else(empty_journal)?;
     let mut game = Game::<R>::from_creation(&parse_line(0, first)?, first)?;
     apply_lines(&mut game, lines.iter().skip(1).map(String::as_str), 1)?;
     Ok(game)

@@ -48,26 +48,16 @@ pub(crate) fn fsync_dir(dir: &Path) -> io::Result<()> {
 
 /// Write-to-temp, fsync, rename, fsync the directory: readers see the old file or the new one.
 pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir).map_err(io_err(dir))?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.tmp.{}", std::process::id()));
-    {
-        let mut f = File::create(&tmp).map_err(io_err(&tmp))?;
-        f.write_all(bytes).map_err(io_err(&tmp))?;
-        f.sync_all().map_err(io_err(&tmp))?;
-    }
-    fs::rename(&tmp, path).map_err(io_err(path))?;
-    fsync_dir(dir).map_err(io_err(dir))?;
-    Ok(())
+    write_atomically(path, bytes, false)
 }
 
 /// Same as `atomic_write`, readable by the owner only (secrets). The mode is set on the
 /// temporary file before anything is written, so a secret is never readable by others.
 pub fn atomic_write_private(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    write_atomically(path, bytes, true)
+}
+
+fn write_atomically(path: &Path, bytes: &[u8], private: bool) -> Result<(), StoreError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir).map_err(io_err(dir))?;
     let name = path
@@ -79,13 +69,14 @@ pub fn atomic_write_private(path: &Path, bytes: &[u8]) -> Result<(), StoreError>
         let mut opts = OpenOptions::new();
         opts.write(true).create(true).truncate(true);
         #[cfg(unix)]
-        {
+        if private {
             use std::os::unix::fs::OpenOptionsExt;
             opts.mode(0o600);
         }
         let mut f = opts.open(&tmp).map_err(io_err(&tmp))?;
+        // A temporary file left by an earlier run keeps its old mode: set it again.
         #[cfg(unix)]
-        {
+        if private {
             use std::os::unix::fs::PermissionsExt;
             f.set_permissions(fs::Permissions::from_mode(0o600))
                 .map_err(io_err(&tmp))?;

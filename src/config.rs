@@ -164,6 +164,24 @@ impl PasswordSource {
                 });
         }
         if let Some(file) = &self.password_file {
+            // A password readable by others is a password already given away.
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let meta = std::fs::metadata(file).map_err(|source| ConfigError::Read {
+                    path: file.clone(),
+                    source,
+                })?;
+                if meta.permissions().mode() & 0o077 != 0 {
+                    return Err(ConfigError::Invalid {
+                        path: file.clone(),
+                        message: format!(
+                            "{what}.password_file is readable by others (mode {:o}): `chmod 600` it",
+                            meta.permissions().mode() & 0o777
+                        ),
+                    });
+                }
+            }
             let text = std::fs::read_to_string(file).map_err(|source| ConfigError::Read {
                 path: file.clone(),
                 source,
@@ -292,6 +310,23 @@ impl Default for GameDefaults {
     }
 }
 
+/// A log filter of levels and `module=level` directives: `tracing`'s own parser takes any word
+/// as a module name, so a typo such as `verbose!!` would silently log nothing.
+fn valid_log_filter(filter: &str) -> bool {
+    const LEVELS: &[&str] = &["off", "error", "warn", "info", "debug", "trace"];
+    let level = |l: &str| LEVELS.contains(&l.trim().to_ascii_lowercase().as_str());
+    let target = |t: &str| {
+        !t.is_empty()
+            && t.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | ':' | '-'))
+    };
+    !filter.trim().is_empty()
+        && filter.split(',').all(|d| match d.trim().split_once('=') {
+            Some((t, l)) => target(t.trim()) && level(l),
+            None => level(d),
+        })
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("cannot read {path}: {source}")]
@@ -364,6 +399,7 @@ impl Config {
                 )));
             }
         }
+        cfg.check().map_err(bad)?;
         if !cfg.mail.address.contains('@') {
             return Err(ConfigError::Invalid {
                 path: origin.to_path_buf(),
@@ -406,6 +442,80 @@ impl Config {
             source,
         })?;
         Self::parse(&text, path)
+    }
+
+    /// Every number and name in range, each refusal one line naming the key.
+    fn check(&self) -> Result<(), String> {
+        fn range(key: &str, v: u64, lo: u64, hi: u64) -> Result<(), String> {
+            if v < lo || v > hi {
+                return Err(format!("{key} = {v}: use {lo} to {hi}"));
+            }
+            Ok(())
+        }
+        self.games
+            .policy
+            .check()
+            .map_err(|e| format!("games.policy.{e}"))?;
+        range("games.onion_len", self.games.onion_len, 1, 10_000_000)?;
+        range("daemon.poll_seconds", self.daemon.poll_seconds, 1, 86_400)?;
+        range(
+            "mail.max_message_bytes",
+            self.mail.max_message_bytes as u64,
+            1024,
+            1 << 30,
+        )?;
+        range(
+            "mail.max_per_sender_per_hour",
+            self.mail.max_per_sender_per_hour as u64,
+            1,
+            1_000_000,
+        )?;
+        if !valid_log_filter(&self.daemon.log) {
+            return Err(format!(
+                "daemon.log = {:?}: use error, warn, info, debug or trace (or per module, despatch=debug)",
+                self.daemon.log
+            ));
+        }
+        for (what, pw) in [
+            ("imap", self.imap.as_ref().map(|c| &c.password)),
+            ("smtp", self.smtp.as_ref().map(|c| &c.password)),
+        ] {
+            if let Some(pw) = pw
+                && pw.password_env.is_some()
+                && pw.password_file.is_some()
+            {
+                return Err(format!(
+                    "{what}: give password_env or password_file, not both"
+                ));
+            }
+        }
+        if let Some(i) = &self.imap {
+            range("imap.port", i.port as u64, 1, 65_535)?;
+            range("imap.timeout_seconds", i.timeout_seconds, 1, 3600)?;
+        }
+        if let Some(c) = &self.smtp {
+            range("smtp.port", c.port as u64, 1, 65_535)?;
+            range("smtp.timeout_seconds", c.timeout_seconds, 1, 3600)?;
+            range("smtp.retry_first_seconds", c.retry_first_seconds, 1, 86_400)?;
+            range(
+                "smtp.retry_max_seconds",
+                c.retry_max_seconds,
+                c.retry_first_seconds,
+                7 * 86_400,
+            )?;
+            range("smtp.give_up_hours", c.give_up_hours, 1, 24 * 60)?;
+            range(
+                "smtp.in_flight_grace_seconds",
+                c.in_flight_grace_seconds,
+                1,
+                86_400,
+            )?;
+        }
+        if let Some(gm) = &self.mail.gm_address {
+            gm.parse::<crate::mail::address::Mailbox>()
+                .map_err(|e| format!("mail.gm_address: {e}"))?;
+        }
+        Ok(())
     }
 
     /// The folders searched for rulesets, in order.

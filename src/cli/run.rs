@@ -135,7 +135,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 };
                 let out = d.ingest(&raw, Utc::now())?;
                 println!("{}: {}", f.display(), describe_intake(&out));
-                if matches!(out, Intake::Unreadable(_)) {
+                if matches!(out, Intake::Unreadable(_) | Intake::Failed(_)) {
                     worst = ExitCode::from(1);
                 }
             }
@@ -287,6 +287,7 @@ fn describe_intake(i: &Intake) -> String {
             )
         }
         Intake::Unreadable(why) => format!("set aside: {why}"),
+        Intake::Failed(why) => format!("set aside in quarantine: {why}"),
         Intake::RateLimited => {
             "set aside unanswered: the sender sent too many mails this hour".into()
         }

@@ -4,13 +4,12 @@
 
 use std::sync::atomic::Ordering;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
 use tracing::{error, info, warn};
 
-use crate::mail::outbound::{self, Outgoing};
 use crate::mail::smtp::SendError;
-use crate::store::{GameStore, SeatPrivate};
+use crate::store::GameStore;
 
 use super::Daemon;
 
@@ -26,8 +25,16 @@ impl Daemon {
         let mut n = 0;
         let mut waiting = 0;
         let mut last_error = None;
-        for id in self.data.game_ids()? {
-            let store = self.data.game(&id);
+        // Every game's outbox, and the house's (reports that belong to no game).
+        let mut stores: Vec<GameStore> = self
+            .data
+            .game_ids()?
+            .iter()
+            .map(|id| self.data.game(id))
+            .collect();
+        stores.push(self.data.house());
+        for store in stores {
+            let id = store.id.clone();
             for path in store.outbox()? {
                 let bytes = std::fs::read(&path).with_context(|| path.display().to_string())?;
                 let stem = path
@@ -168,47 +175,21 @@ impl Daemon {
         if name.starts_with("undeliverable-") {
             return Ok(());
         }
-        let seats = store.seats()?;
-        let Some(gm) = seats
-            .gm
-            .clone()
-            .or_else(|| self.cfg.mail.gm_address.clone())
-        else {
-            return Ok(());
-        };
-        let gm_private = SeatPrivate {
-            address: gm,
-            name: "GM".into(),
-            token: String::new(),
-            time_zone: "UTC".into(),
-        };
-        let (local, domain) = self.cfg.address_parts();
-        let message_id = outbound::message_id(&[&store.id, "gm", &name], &domain);
-        let out = Outgoing {
-            to: gm_private.address.clone(),
-            to_name: None,
-            from: format!(
-                "{} <{local}@{domain}>",
-                self.cfg.mail.from_name.replace(['<', '>', '"'], "")
-            ),
-            reply_to: None,
-            subject: format!("[{}] Undeliverable mail to {to}", store.id),
-            text: format!(
+        let gm = store.seats().ok().and_then(|s| s.gm);
+        self.tell_gm(
+            store,
+            gm,
+            &format!("undeliverable-{name}"),
+            &format!("Undeliverable mail to {to}"),
+            &format!(
                 "Despatch could not deliver a mail of game {} to {to}.\n\nReason: {why}\n\n\
                  The mail is kept in {} for you to forward or resend. The player may have\n\
                  changed address: `despatch gm replace` hands the seat to a new one.\n",
                 store.id,
                 store.failed_dir().display()
             ),
-            message_id,
-            in_reply_to: None,
-            references: vec![],
-            date: now,
-            ..Default::default()
-        };
-        let bytes = outbound::build(&out).map_err(|e| anyhow!("building the GM report: {e}"))?;
-        store.queue(&format!("undeliverable-{name}"), &bytes)?;
-        Ok(())
+            now,
+        )
     }
 }
 

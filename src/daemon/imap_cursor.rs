@@ -108,7 +108,18 @@ impl Daemon {
                 Filing::Sent
             } else {
                 let outcome = match &w.bytes {
-                    Some(bytes) => self.ingest_locked(bytes, now)?,
+                    Some(bytes) => match self.ingest_locked(bytes, now) {
+                        Ok(o) => o,
+                        Err(e) => {
+                            // This message alone is set aside; the folder goes on.
+                            let entry = crate::mail::maildir::Entry {
+                                id: format!("imap-{}-{}", state.uid_validity, w.uid),
+                                path: std::path::PathBuf::new(),
+                            };
+                            self.quarantine(&entry, Some(bytes), &e, now)?;
+                            Intake::Failed(format!("{e:#}"))
+                        }
+                    },
                     None => {
                         warn!(
                             uid = w.uid,
@@ -118,7 +129,7 @@ impl Daemon {
                         Intake::Unreadable("too large".into())
                     }
                 };
-                let filing = if matches!(outcome, Intake::Unreadable(_)) {
+                let filing = if matches!(outcome, Intake::Unreadable(_) | Intake::Failed(_)) {
                     Filing::Quarantine
                 } else {
                     Filing::Processed

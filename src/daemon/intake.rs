@@ -11,6 +11,7 @@ use tracing::{info, warn};
 use crate::dice;
 use crate::engine::{Event, Rejected};
 use crate::mail::compose::{self, Draft};
+use crate::mail::guard::{Activity, Verdict};
 use crate::mail::inbound::{self, Inbound};
 
 use super::Daemon;
@@ -43,6 +44,8 @@ pub enum Intake {
     Unreadable(String),
     /// The sender went over `max_per_sender_per_hour`: set aside unanswered.
     RateLimited,
+    /// Processing failed (a bug or a broken store): the mail is quarantined with the reason.
+    Failed(String),
 }
 
 impl Intake {
@@ -57,6 +60,7 @@ impl Intake {
             Intake::Unauthenticated { .. } => "unauthenticated",
             Intake::Unreadable(_) => "unreadable",
             Intake::RateLimited => "rate-limited",
+            Intake::Failed(_) => "failed",
         }
     }
 }
@@ -70,6 +74,11 @@ struct Decision {
     events: Vec<Event>,
     /// Mails that answer this mail alone (rejection, HELP, a warning to the seat).
     drafts: Vec<Draft>,
+    /// The guard's records to keep: the seat's activity, a stranger's.
+    seat_activity: Option<(String, Activity)>,
+    stranger: Option<(String, Activity)>,
+    /// Record the Message-ID as processed by the game (after authentication only).
+    processed: bool,
 }
 
 impl Decision {
@@ -79,6 +88,22 @@ impl Decision {
             game: None,
             events: vec![],
             drafts: vec![],
+            seat_activity: None,
+            stranger: None,
+            processed: false,
+        }
+    }
+
+    /// A decision about an authenticated seat's mail in game `g`.
+    fn for_seat(intake: Intake, g: OpenGame, seat: &str, activity: Activity) -> Self {
+        Self {
+            intake,
+            game: Some(g),
+            events: vec![],
+            drafts: vec![],
+            seat_activity: Some((seat.to_string(), activity)),
+            stranger: None,
+            processed: true,
         }
     }
 }
@@ -102,36 +127,31 @@ impl Daemon {
                 bytes = raw.len(),
                 "message larger than max_message_bytes set aside"
             );
-            self.data.mark_seen(&sha_id(raw), "too-large", "", now)?;
+            self.data.log_intake(&sha_id(raw), "too-large", "", now)?;
             return Ok(Intake::Unreadable("too large".into()));
         }
         let inb = match inbound::parse(raw) {
             Ok(m) => m,
             Err(e) => {
                 warn!(error = %e, "unreadable message set aside");
-                self.data.mark_seen(&sha_id(raw), "unreadable", "", now)?;
+                self.data.log_intake(&sha_id(raw), "unreadable", "", now)?;
                 return Ok(Intake::Unreadable(e.to_string()));
             }
         };
-        if self.data.seen()?.contains(&inb.message_id) {
-            info!(message_id = %inb.message_id, "already processed; ignored");
-            return Ok(Intake::Duplicate);
-        }
-        let hour_ago = now - chrono::Duration::hours(1);
-        let outcome = if inb.auto.is_none()
-            && self.data.seen_from_since(&inb.from, hour_ago)?
-                >= self.cfg.mail.max_per_sender_per_hour as usize
-        {
-            warn!(from = %inb.from, "sender over max_per_sender_per_hour; mail set aside unanswered");
-            Intake::RateLimited
-        } else {
-            let decision = self.decide(&inb, now)?;
-            self.carry_out(decision, now)?
-        };
+        let decision = self.decide(&inb, now)?;
+        let outcome = self.carry_out(decision, &inb, now)?;
         info!(message_id = %inb.message_id, from = %inb.from, outcome = outcome.word(), "mail processed");
         self.data
-            .mark_seen(&inb.message_id, outcome.word(), &inb.from, now)?;
+            .log_intake(&inb.message_id, outcome.word(), &inb.from, now)?;
         Ok(outcome)
+    }
+
+    /// A stranger's mail (no seat, or a seat's From without its secret) counts against the
+    /// strangers' budget, never a player's. Over it, nothing is answered.
+    fn stranger_over_budget(&self, inb: &Inbound, now: DateTime<Utc>) -> (bool, Activity) {
+        let mut a = self.data.stranger(&inb.from);
+        let over = a.admit(now, self.cfg.mail.max_per_sender_per_hour, "") != Verdict::Read;
+        (over, a)
     }
 
     /// What one mail does. Reads the store; writes nothing.
@@ -177,38 +197,74 @@ impl Daemon {
                 .clone()
                 .filter(|s| mine.contains(&s.as_str()))
                 .unwrap_or_else(|| mine[0].to_string());
-            // Tell the registered player (not the sender, who may be a forger) that nothing
-            // happened; quote nothing the sender wrote.
-            let to = g.recipient(&claimed).expect("a registered seat");
-            let drafts = vec![compose::auth_notice(&game_id, to, &inb.message_id)];
-            return Ok(Decision {
-                intake: Intake::Unauthenticated {
-                    game: game_id,
-                    seat: claimed,
-                },
-                game: Some(g),
-                events: vec![],
-                drafts,
+            let (over, stranger) = self.stranger_over_budget(inb, now);
+            let mut d = Decision::only(if over {
+                Intake::RateLimited
+            } else {
+                Intake::Unauthenticated {
+                    game: game_id.clone(),
+                    seat: claimed.clone(),
+                }
             });
+            d.stranger = Some((inb.from.clone(), stranger));
+            // Tell the registered player (not the sender, who may be a forger) that nothing
+            // happened, at most once in a while; quote nothing the sender wrote.
+            let mut activity = g.store.activity(&claimed);
+            if !over && activity.may_warn(now) {
+                let to = g.recipient(&claimed).expect("a registered seat");
+                d.drafts = vec![compose::auth_notice(&game_id, to, &inb.message_id)];
+                d.seat_activity = Some((claimed, activity));
+            }
+            d.game = Some(g);
+            return Ok(d);
         };
-        if g.game.book().message_ids.contains(&inb.message_id) {
-            // Journaled before a crash that came before `seen.log`: its mails come from the journal.
-            info!(message_id = %inb.message_id, "already in the journal; not applied again");
+        if g.game.book().message_ids.contains(&inb.message_id)
+            || g.store.was_processed(&inb.message_id)
+        {
+            // Read before (perhaps before a crash): its answers exist already.
+            info!(message_id = %inb.message_id, "already processed by this game; ignored");
             return Ok(Decision::only(Intake::Duplicate));
         }
-        let to = g.recipient(&seat).expect("authenticated above");
+        let mut activity = g.store.activity(&seat);
+        match activity.admit(
+            now,
+            self.cfg.mail.max_per_sender_per_hour,
+            &text_digest(inb),
+        ) {
+            Verdict::Read => {}
+            Verdict::TooMany => {
+                warn!(game = %game_id, seat, "seat over max_per_sender_per_hour; mail set aside unanswered");
+                // Not recorded as processed: the same mail delivered again later is read.
+                let mut d = Decision::for_seat(Intake::RateLimited, g, &seat, activity);
+                d.processed = false;
+                return Ok(d);
+            }
+            Verdict::Loop => {
+                warn!(game = %game_id, seat, "the same rejected text again: taken for an auto-responder");
+                return Ok(Decision::for_seat(
+                    Intake::Automated("the same rejected text, again: an auto-responder".into()),
+                    g,
+                    &seat,
+                    activity,
+                ));
+            }
+        }
+        let to = g.recipient(&seat).expect("authenticated above").clone();
         if route.help {
             let reference = self.cfg.order_reference(g.game.ruleset());
-            let draft = compose::help(g.game.as_ref(), to, reference.as_deref(), &inb.message_id)?;
-            return Ok(Decision {
-                intake: Intake::Help {
+            let draft = compose::help(g.game.as_ref(), &to, reference.as_deref(), &inb.message_id)?;
+            activity.outcome(now, None);
+            let mut d = Decision::for_seat(
+                Intake::Help {
                     game: game_id,
-                    seat,
+                    seat: seat.clone(),
                 },
-                game: Some(g),
-                events: vec![],
-                drafts: vec![draft],
-            });
+                g,
+                &seat,
+                activity,
+            );
+            d.drafts = vec![draft];
+            return Ok(d);
         }
         if let Some(why) = inb.nothing_readable {
             // Not a submission: the player's earlier orders stand, and the player is told how
@@ -223,17 +279,20 @@ impl Daemon {
                 ),
                 hint: Some("write your orders as plain text in the mail; to send no orders on purpose, write PASS".into()),
             }];
-            let draft = compose::rejection(g.game.as_ref(), to, &problems, &inb.message_id)?;
-            return Ok(Decision {
-                intake: Intake::Rejected {
+            let draft = compose::rejection(g.game.as_ref(), &to, &problems, &inb.message_id)?;
+            activity.outcome(now, Some(&text_digest(inb)));
+            let mut d = Decision::for_seat(
+                Intake::Rejected {
                     game: game_id,
-                    seat,
+                    seat: seat.clone(),
                     lines: 0,
                 },
-                game: Some(g),
-                events: vec![],
-                drafts: vec![draft],
-            });
+                g,
+                &seat,
+                activity,
+            );
+            d.drafts = vec![draft];
+            return Ok(d);
         }
         let text = inbound::strip_control_lines(&inb.body);
         let salt = g
@@ -242,38 +301,50 @@ impl Daemon {
             .salt(&seat, &g.secrets)
             .map_err(|e| anyhow::anyhow!(e))?;
         let step = g.game.book().step;
-        match g
+        let submitted = g
             .game
-            .submission_event(&seat, &text, None, &salt, &inb.message_id, now)
-        {
-            Ok(event) => Ok(Decision {
-                intake: Intake::Accepted {
-                    game: game_id,
-                    seat,
-                    step,
-                },
-                game: Some(g),
-                events: vec![event],
-                drafts: vec![],
-            }),
-            Err(problems) => {
-                let draft = compose::rejection(g.game.as_ref(), to, &problems, &inb.message_id)?;
-                Ok(Decision {
-                    intake: Intake::Rejected {
+            .submission_event(&seat, &text, None, &salt, &inb.message_id, now);
+        Ok(match submitted {
+            Ok(event) => {
+                activity.outcome(now, None);
+                let mut d = Decision::for_seat(
+                    Intake::Accepted {
                         game: game_id,
-                        seat,
+                        seat: seat.clone(),
+                        step,
+                    },
+                    g,
+                    &seat,
+                    activity,
+                );
+                d.events = vec![event];
+                d
+            }
+            Err(problems) => {
+                let draft = compose::rejection(g.game.as_ref(), &to, &problems, &inb.message_id)?;
+                activity.outcome(now, Some(&text_digest(inb)));
+                let mut d = Decision::for_seat(
+                    Intake::Rejected {
+                        game: game_id,
+                        seat: seat.clone(),
                         lines: problems.len(),
                     },
-                    game: Some(g),
-                    events: vec![],
-                    drafts: vec![draft],
-                })
+                    g,
+                    &seat,
+                    activity,
+                );
+                d.drafts = vec![draft];
+                d
             }
-        }
+        })
     }
 
-    /// Appends the decision's events, queues its drafts, and lets the game move on.
-    fn carry_out(&self, d: Decision, now: DateTime<Utc>) -> Result<Intake> {
+    /// Appends the decision's events, queues its drafts, keeps the guard's records, and lets
+    /// the game move on.
+    fn carry_out(&self, d: Decision, inb: &Inbound, now: DateTime<Utc>) -> Result<Intake> {
+        if let Some((address, a)) = &d.stranger {
+            self.data.write_stranger(address, a)?;
+        }
         let Some(mut g) = d.game else {
             return Ok(d.intake);
         };
@@ -281,10 +352,21 @@ impl Daemon {
             self.append(&mut g, ev, now)?;
         }
         self.queue(&g, &d.drafts, now)?;
+        if let Some((seat, a)) = &d.seat_activity {
+            g.store.write_activity(seat, a)?;
+        }
+        if d.processed {
+            g.store.mark_processed(&inb.message_id)?;
+        }
         if !d.events.is_empty() {
             self.settle_open(&mut g, now)?;
             self.close(&g)?;
         }
         Ok(d.intake)
     }
+}
+
+/// The digest of what a sender wrote, to recognise the same text sent again.
+fn text_digest(inb: &Inbound) -> String {
+    hex::encode(&Sha256::digest(inb.body.trim().as_bytes())[..16])
 }

@@ -13,6 +13,7 @@ mod games;
 mod gm;
 mod imap_cursor;
 mod intake;
+mod trouble;
 
 pub use games::OpenGame;
 pub use intake::Intake;
@@ -131,32 +132,12 @@ impl Daemon {
         for game in &games {
             match self.settle(game, now) {
                 Ok(n) => pass.steps_resolved += n,
-                Err(e) => self.game_failed(&mut pass, game, &e),
+                Err(e) => self.game_failed(&mut pass, game, &e, now),
             }
         }
         match &self.imap {
             Some(imap) => self.imap_pass(imap, now, &mut pass)?,
-            None => {
-                let limit = self.cfg.mail.max_message_bytes as u64;
-                for entry in self.inbox.list_new()? {
-                    // The size is checked before a byte is read: a huge file is set aside unread.
-                    let outcome = match self.inbox.read_at_most(&entry, limit)? {
-                        Loaded::Whole(raw) => self.ingest_locked(&raw, now)?,
-                        Loaded::TooLarge { bytes } => {
-                            warn!(entry = %entry.id, bytes, "message larger than max_message_bytes set aside unread");
-                            self.data.mark_seen(
-                                &format!("maildir:{}", entry.id),
-                                "too-large",
-                                "",
-                                now,
-                            )?;
-                            Intake::Unreadable("too large".into())
-                        }
-                    };
-                    self.inbox.mark_seen(&entry)?;
-                    pass.processed.push(outcome);
-                }
-            }
+            None => self.maildir_pass(now, &mut pass)?,
         }
         for game in &games {
             if pass.failed_games.contains(game) {
@@ -164,18 +145,54 @@ impl Daemon {
             }
             match self.tick(game, now) {
                 Ok(n) => pass.steps_resolved += n,
-                Err(e) => self.game_failed(&mut pass, game, &e),
+                Err(e) => self.game_failed(&mut pass, game, &e, now),
             }
         }
         pass.delivered = self.deliver_at(now)?;
         Ok(pass)
     }
 
-    fn game_failed(&self, pass: &mut Pass, game: &str, e: &anyhow::Error) {
-        tracing::error!(game, "game set aside this pass: {e:#}");
+    fn game_failed(&self, pass: &mut Pass, game: &str, e: &anyhow::Error, now: DateTime<Utc>) {
+        self.game_trouble(game, e, now);
         if !pass.failed_games.iter().any(|g| g == game) {
             pass.failed_games.push(game.to_string());
         }
+    }
+
+    /// Every mail waiting in the inbox Maildir, each on its own: one that fails is quarantined
+    /// and the next is read.
+    fn maildir_pass(&self, now: DateTime<Utc>, pass: &mut Pass) -> Result<()> {
+        let limit = self.cfg.mail.max_message_bytes as u64;
+        for entry in self.inbox.list_new()? {
+            // The size is checked before a byte is read: a huge file is set aside unread.
+            let (outcome, raw) = match self.inbox.read_at_most(&entry, limit) {
+                Ok(Loaded::Whole(raw)) => match self.ingest_locked(&raw, now) {
+                    Ok(o) => (o, None),
+                    Err(e) => {
+                        self.quarantine(&entry, Some(&raw), &e, now)?;
+                        (Intake::Failed(format!("{e:#}")), Some(raw))
+                    }
+                },
+                Ok(Loaded::TooLarge { bytes }) => {
+                    warn!(entry = %entry.id, bytes, "message larger than max_message_bytes set aside unread");
+                    self.data
+                        .log_intake(&format!("maildir:{}", entry.id), "too-large", "", now)?;
+                    (Intake::Unreadable("too large".into()), None)
+                }
+                Err(e) => {
+                    let e = anyhow::Error::new(e).context("reading the message");
+                    self.quarantine(&entry, None, &e, now)?;
+                    (Intake::Failed(format!("{e:#}")), None)
+                }
+            };
+            drop(raw);
+            if let Err(e) = self.inbox.mark_seen(&entry) {
+                // It will be read again next pass, and give the same answer; say so once a pass.
+                tracing::error!(entry = %entry.id, "cannot move the message out of new/: {e}");
+            }
+            pass.processed.push(outcome);
+        }
+        Ok(())
     }
 
     /// `despatch ingest`: one raw message, processed exactly as the daemon does.

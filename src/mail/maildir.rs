@@ -117,8 +117,9 @@ impl Maildir {
         let mut found: Vec<(SystemTime, Entry)> = Vec::new();
         for item in fs::read_dir(self.root.join("new"))? {
             let item = item?;
-            let name = item.file_name();
-            let Some(name) = name.to_str() else { continue };
+            let os_name = item.file_name();
+            // A name that is not UTF-8 is still a mail: its id is the lossy spelling.
+            let name = os_name.to_string_lossy();
             if name.starts_with('.') {
                 continue;
             }
@@ -135,7 +136,7 @@ impl Maildir {
             found.push((
                 mtime,
                 Entry {
-                    id: base_name(name).to_string(),
+                    id: base_name(&name).to_string(),
                     path: item.path(),
                 },
             ));
@@ -146,22 +147,29 @@ impl Maildir {
 
     /// Moves the entry from `new/` to `cur/` with the Seen flag. Already moved is not an error.
     pub fn mark_seen(&self, entry: &Entry) -> io::Result<PathBuf> {
-        check_name(&entry.id)?;
-        let src = self.root.join("new").join(file_name_of(entry)?);
-        let dest = self
-            .root
-            .join("cur")
-            .join(format!("{}{SEEN_SUFFIX}", entry.id));
-        match fs::rename(&src, &dest) {
+        // The name came from the directory itself (an MTA chose it: spaces, `#`, `\057`,
+        // non-ASCII, very long…), so it is moved as it is; only a name too long to carry the
+        // `:2,S` flags gets a short, stable one.
+        let name = entry.path.file_name().ok_or_else(|| {
+            io::Error::new(io::ErrorKind::InvalidInput, "entry path has no file name")
+        })?;
+        let cur_name = cur_name_for(name, &entry.id);
+        let dest = self.root.join("cur").join(&cur_name);
+        match fs::rename(&entry.path, &dest) {
             Ok(()) => {
                 sync_dir(&self.root.join("cur"))?;
                 sync_dir(&self.root.join("new"))?;
                 Ok(dest)
             }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => match self.find_in_cur(&entry.id)? {
-                Some(path) => Ok(path),
-                None => Err(e),
-            },
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if dest.exists() {
+                    return Ok(dest);
+                }
+                match self.find_in_cur(&entry.id).ok().flatten() {
+                    Some(path) => Ok(path),
+                    None => Err(e),
+                }
+            }
             Err(e) => Err(e),
         }
     }
@@ -260,12 +268,22 @@ fn base_name(file_name: &str) -> &str {
     file_name.split(':').next().unwrap_or(file_name)
 }
 
-fn file_name_of(entry: &Entry) -> io::Result<&str> {
-    entry
-        .path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "entry path has no file name"))
+/// The file name a seen message takes in `cur/`: its own base name with `:2,S`, or, when that
+/// would not fit a file name (255 bytes), a safe shortened one.
+fn cur_name_for(name: &std::ffi::OsStr, id: &str) -> std::ffi::OsString {
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    let bytes = name.as_bytes();
+    let base = match bytes.iter().position(|b| *b == b':') {
+        Some(i) => &bytes[..i],
+        None => bytes,
+    };
+    if base.len() + SEEN_SUFFIX.len() <= 250 && !base.is_empty() {
+        let mut out = base.to_vec();
+        out.extend_from_slice(SEEN_SUFFIX.as_bytes());
+        std::ffi::OsString::from_vec(out)
+    } else {
+        std::ffi::OsString::from(format!("{}{SEEN_SUFFIX}", unique_name_for(id)))
+    }
 }
 
 fn sync_dir(dir: &Path) -> io::Result<()> {

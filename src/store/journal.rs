@@ -3,7 +3,7 @@
 //! changed; `ruleset`, the ruleset's name, so finding it reads no journal). A torn last line
 //! (a crash mid-append) is left out on read and cut before the next append.
 
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::PathBuf;
 
@@ -140,7 +140,6 @@ impl GameStore {
         head_after: &Hash,
     ) -> Result<String, StoreError> {
         let line = event.to_line();
-        self.cut_torn_tail()?;
         append_line(&self.journal_path(), &line)?;
         append_line(
             &self.dir.join("heads.log"),
@@ -203,44 +202,5 @@ impl GameStore {
         f.seek(SeekFrom::Start(offset - 1)).map_err(io_err(&p))?;
         f.read_exact(&mut b).map_err(io_err(&p))?;
         Ok(b[0] == b'\n')
-    }
-
-    /// Cuts a torn last line before the next append (only the writer, under the data lock).
-    fn cut_torn_tail(&self) -> Result<(), StoreError> {
-        let p = self.journal_path();
-        let mut f = match OpenOptions::new().read(true).write(true).open(&p) {
-            Ok(f) => f,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-            Err(e) => return Err(StoreError::Io { path: p, source: e }),
-        };
-        let len = f.metadata().map_err(io_err(&p))?.len();
-        if len == 0 {
-            return Ok(());
-        }
-        let mut last = [0u8; 1];
-        f.seek(SeekFrom::Start(len - 1)).map_err(io_err(&p))?;
-        f.read_exact(&mut last).map_err(io_err(&p))?;
-        if last[0] == b'\n' {
-            return Ok(());
-        }
-        // Find the last newline by reading backwards in blocks (the tail is short).
-        let mut end = len;
-        let mut whole = 0u64;
-        let mut buf = vec![0u8; 4096];
-        while end > 0 {
-            let start = end.saturating_sub(buf.len() as u64);
-            let n = (end - start) as usize;
-            f.seek(SeekFrom::Start(start)).map_err(io_err(&p))?;
-            f.read_exact(&mut buf[..n]).map_err(io_err(&p))?;
-            if let Some(i) = buf[..n].iter().rposition(|b| *b == b'\n') {
-                whole = start + i as u64 + 1;
-                break;
-            }
-            end = start;
-        }
-        tracing::warn!(journal = %p.display(), bytes = len - whole, "cutting a torn last line left by a crash");
-        f.set_len(whole).map_err(io_err(&p))?;
-        f.sync_all().map_err(io_err(&p))?;
-        Ok(())
     }
 }

@@ -3,6 +3,7 @@
 //! fsynced append. This module makes no game decisions and never reads the clock.
 
 mod journal;
+mod ledger;
 mod outbox;
 mod secrets;
 mod snapshot;
@@ -89,11 +90,13 @@ fn write_atomically(path: &Path, bytes: &[u8], private: bool) -> Result<(), Stor
     Ok(())
 }
 
-/// Appends one line and fsyncs it.
+/// Appends one line and fsyncs it. A torn last line (a crash mid-append) is cut first, so it
+/// never runs into the next one: the journal, `heads.log` and `seen.log` all heal the same way.
 pub(crate) fn append_line(path: &Path, line: &str) -> Result<(), StoreError> {
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir).map_err(io_err(dir))?;
     }
+    cut_torn_tail(path)?;
     let mut f = OpenOptions::new()
         .create(true)
         .append(true)
@@ -125,6 +128,14 @@ impl DataDir {
         GameStore {
             dir: self.games_dir().join(id),
             id: id.to_string(),
+        }
+    }
+
+    /// The house: an outbox for mail that belongs to no game (reports to the organiser).
+    pub fn house(&self) -> GameStore {
+        GameStore {
+            dir: self.root.join("house"),
+            id: "despatch".to_string(),
         }
     }
 
@@ -176,67 +187,49 @@ impl DataDir {
             }
         }
     }
+}
 
-    fn seen_path(&self) -> PathBuf {
-        self.root.join("seen.log")
-    }
-
-    /// Message-IDs already processed (any outcome): a re-delivered mail changes nothing.
-    pub fn seen(&self) -> Result<std::collections::BTreeSet<String>, StoreError> {
-        let p = self.seen_path();
-        match fs::read_to_string(&p) {
-            Ok(s) => Ok(s
-                .lines()
-                .filter(|l| !l.is_empty())
-                .map(|l| l.split('\t').next().unwrap_or("").to_string())
-                .collect()),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Default::default()),
-            Err(e) => Err(StoreError::Io { path: p, source: e }),
+/// Cuts an incomplete last line (one without its newline) from an append-only file. Only the
+/// writer does this, under the data lock.
+fn cut_torn_tail(p: &Path) -> Result<(), StoreError> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = match OpenOptions::new().read(true).write(true).open(p) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => {
+            return Err(StoreError::Io {
+                path: p.to_path_buf(),
+                source: e,
+            });
         }
+    };
+    let len = f.metadata().map_err(io_err(p))?.len();
+    if len == 0 {
+        return Ok(());
     }
-
-    /// Records a processed Message-ID (fsynced append) with a one-word outcome, the sender and
-    /// the time (for the per-sender rate limit).
-    pub fn mark_seen(
-        &self,
-        message_id: &str,
-        outcome: &str,
-        sender: &str,
-        at: chrono::DateTime<chrono::Utc>,
-    ) -> Result<(), StoreError> {
-        let p = self.seen_path();
-        let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
-        append_line(
-            &p,
-            &format!(
-                "{}\t{outcome}\t{}\t{}",
-                clean(message_id),
-                clean(sender),
-                at.to_rfc3339()
-            ),
-        )
+    let mut last = [0u8; 1];
+    f.seek(SeekFrom::Start(len - 1)).map_err(io_err(p))?;
+    f.read_exact(&mut last).map_err(io_err(p))?;
+    if last[0] == b'\n' {
+        return Ok(());
     }
-
-    /// How many mails from `sender` were read since `since`.
-    pub fn seen_from_since(
-        &self,
-        sender: &str,
-        since: chrono::DateTime<chrono::Utc>,
-    ) -> Result<usize, StoreError> {
-        let p = self.seen_path();
-        let text = match fs::read_to_string(&p) {
-            Ok(s) => s,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
-            Err(e) => return Err(StoreError::Io { path: p, source: e }),
-        };
-        Ok(text
-            .lines()
-            .filter(|l| {
-                let cols: Vec<&str> = l.split('\t').collect();
-                cols.len() >= 4
-                    && cols[2].eq_ignore_ascii_case(sender)
-                    && chrono::DateTime::parse_from_rfc3339(cols[3]).is_ok_and(|t| t >= since)
-            })
-            .count())
+    // Find the last newline by reading backwards in blocks (the tail is short).
+    let mut end = len;
+    let mut whole = 0u64;
+    let mut buf = vec![0u8; 4096];
+    while end > 0 {
+        let start = end.saturating_sub(buf.len() as u64);
+        let n = (end - start) as usize;
+        f.seek(SeekFrom::Start(start)).map_err(io_err(p))?;
+        f.read_exact(&mut buf[..n]).map_err(io_err(p))?;
+        if let Some(i) = buf[..n].iter().rposition(|b| *b == b'\n') {
+            whole = start + i as u64 + 1;
+            break;
+        }
+        end = start;
     }
+    tracing::warn!(file = %p.display(), bytes = len - whole, "cutting a torn last line left by a crash");
+    f.set_len(whole).map_err(io_err(p))?;
+    f.sync_all().map_err(io_err(p))?;
+    Ok(())
 }

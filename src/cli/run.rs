@@ -126,13 +126,16 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let d = Daemon::new(cfg)?;
             let mut worst = ExitCode::SUCCESS;
             for f in files {
-                let raw = if f.as_os_str() == "-" {
-                    let mut b = Vec::new();
-                    std::io::stdin().read_to_end(&mut b)?;
-                    b
+                // Never more than the limit (plus one byte, to know it was more) in memory.
+                let limit = d.cfg.mail.max_message_bytes as u64 + 1;
+                let mut raw = Vec::new();
+                if f.as_os_str() == "-" {
+                    std::io::stdin().take(limit).read_to_end(&mut raw)?;
                 } else {
-                    std::fs::read(&f).with_context(|| f.display().to_string())?
-                };
+                    std::fs::File::open(&f)
+                        .and_then(|file| file.take(limit).read_to_end(&mut raw))
+                        .with_context(|| f.display().to_string())?;
+                }
                 let out = d.ingest(&raw, Utc::now())?;
                 println!("{}: {}", f.display(), describe_intake(&out));
                 if matches!(out, Intake::Unreadable(_) | Intake::Failed(_)) {

@@ -130,16 +130,18 @@ pub fn submission_event<P: Play + ?Sized>(
             Some("to send no orders on purpose, write PASS".into()),
         ));
     }
-    let (canonical, ignored) = match p.parse_orders(seat, text) {
-        Ok(c) => (c, Vec::new()),
-        Err(problems) => match sign_off(text, &problems) {
-            Some((cleaned, ignored)) => match p.parse_orders(seat, &cleaned) {
-                Ok(c) => (c, ignored),
-                Err(_) => return Err(problems),
-            },
-            None => return Err(problems),
-        },
+    // A closing sign-off is set aside first (and shown in the receipt); what is left must
+    // parse whole, or nothing is applied.
+    let keywords = p.order_keywords();
+    let order_like = |line: &str| {
+        // A unit's name ("Valkurie-1") or a keyword's near miss is a bad order, not courtesy.
+        p.looks_like_an_order(line) || p.parse_orders(seat, line).is_ok()
     };
+    let (text, ignored) = match sign_off(text, &keywords, order_like) {
+        Some((cleaned, skipped)) => (cleaned, skipped),
+        None => (text.to_string(), Vec::new()),
+    };
+    let canonical = p.parse_orders(seat, &text)?;
     let d = dice::orders_digest(book.protocol, &book.id, book.step, seat, salt, &canonical);
     Ok(Event::Submission {
         step: book.step,

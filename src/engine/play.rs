@@ -29,6 +29,8 @@ pub trait Play: Send + Sync {
     fn parse_orders(&self, seat: &str, text: &str) -> Result<String, Vec<Rejected>>;
     /// Words that begin an order in this ruleset (for telling orders from sign-offs).
     fn order_keywords(&self) -> Vec<&'static str>;
+    /// Whether a line looks like an order gone wrong (names a piece, or a keyword's near miss).
+    fn looks_like_an_order(&self, line: &str) -> bool;
     /// Resolves the locked step with `v_k` into its results event (not yet applied).
     fn results_event(&self, v_k: &Hash, now: DateTime<Utc>) -> Result<Event, String>;
     /// A legal set of orders for `seat`, chosen by `choice` (demo players, random play).
@@ -149,6 +151,10 @@ impl<R: Ruleset> Play for Game<R> {
 
     fn order_keywords(&self) -> Vec<&'static str> {
         R::order_keywords()
+    }
+
+    fn looks_like_an_order(&self, line: &str) -> bool {
+        R::looks_like_an_order(&self.state, line)
     }
 
     fn results_event(&self, v_k: &Hash, now: DateTime<Utc>) -> Result<Event, String> {

@@ -190,6 +190,13 @@ pub trait Ruleset: 'static {
         Vec::new()
     }
 
+    /// Whether a line looks like an order gone wrong — it names a piece (a ship, a unit) or
+    /// starts with a near-miss of a keyword — so such a closing line is reported as a bad
+    /// order, never skipped as a sign-off.
+    fn looks_like_an_order(_state: &Self::State, _line: &str) -> bool {
+        false
+    }
+
     /// A legal set of orders for `seat` in the current step, chosen by `choice` (deterministic).
     /// Used by the demo's scripted players and by random-play tests; must never be rejected by `parse`.
     fn sample_orders(state: &Self::State, seat: &str, choice: u64) -> String;

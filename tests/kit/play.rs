@@ -1,6 +1,6 @@
 //! Random legal play through the real daemon, store and journal: sample orders sent as mails,
 //! some seats silent so deadlines and the silence policy decide, until the game ends or a step
-//! limit. Then the journal must replay to the snapshot and `verify` must pass from the store
+//! limit; every third mail is signed off by hand. Then the journal must replay to the snapshot and `verify` must pass from the store
 //! and from the mails.
 
 use chrono::{Duration, TimeZone, Utc};
@@ -82,10 +82,16 @@ pub fn play<R: Ruleset>(
             }
             let orders = R::sample_orders(&g.state, seat, seed.wrapping_mul(7919).wrapping_add(n));
             round_trip::<R>(&g, seat, &orders);
+            // Players sign their mails: a hand-written closing must never sink one.
+            let body = if n % 3 == 0 {
+                format!("{}\n\nThanks,\nGeorge\n", orders.trim_end())
+            } else {
+                orders.clone()
+            };
             let raw = format!(
                 "From: <{address}>\r\nTo: despatch+{id}.{seat}.{}@localhost\r\nSubject: orders\r\nMessage-ID: <r{n}.{seed}@x>\r\n\r\n{}\r\n",
                 toks[i],
-                orders.replace('\n', "\r\n")
+                body.replace('\n', "\r\n")
             );
             now += Duration::minutes(7);
             let out = d.ingest(raw.as_bytes(), now).unwrap();

@@ -186,6 +186,14 @@ impl Ruleset for GearKrieg {
         orders::keywords()
     }
 
+    fn looks_like_an_order(state: &Self::State, line: &str) -> bool {
+        crate::rulesets::kit::grammar::looks_like_an_order(
+            line,
+            &orders::keywords(),
+            state.units.iter().map(|x| x.name.as_str()),
+        )
+    }
+
     fn sample_orders(state: &GkState, seat: &str, choice: u64) -> String {
         sample::sample_orders(state, seat, choice)
     }

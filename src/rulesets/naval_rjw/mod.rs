@@ -365,6 +365,14 @@ impl Ruleset for NavalRjw {
         orders::keywords()
     }
 
+    fn looks_like_an_order(state: &Self::State, line: &str) -> bool {
+        crate::rulesets::kit::grammar::looks_like_an_order(
+            line,
+            &orders::keywords(),
+            state.ships.iter().map(|x| x.name.as_str()),
+        )
+    }
+
     fn sample_orders(state: &NavalState, seat: &str, choice: u64) -> String {
         sample::sample_orders(state, seat, choice)
     }

@@ -9,7 +9,7 @@ pub mod hint;
 pub mod number;
 
 pub use cursor::{Cursor, Names};
-pub use hint::{did_you_mean, edit_distance, nearest, normalise};
+pub use hint::{did_you_mean, edit_distance, looks_like_an_order, nearest, normalise};
 pub use number::{num, read_number, round_to, tenths};
 
 use crate::engine::Rejected;

@@ -58,6 +58,30 @@ pub fn did_you_mean<'a>(
     (!near.is_empty()).then(|| format!("did you mean {}?", near.join(" or ")))
 }
 
+/// Whether a line looks like an order gone wrong: one of its words is a piece's name (compared
+/// as names are: without case, spaces, `-` or `_`), or its first word is one edit from a keyword
+/// of four letters or more. Stricter than "did you mean" hints, so courtesy ("Regards",
+/// "Many thanks") is never taken for an order.
+pub fn looks_like_an_order<'a>(
+    line: &str,
+    keywords: &[&str],
+    names: impl Iterator<Item = &'a str>,
+) -> bool {
+    let words: Vec<String> = line
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | ';' | ':' | '!'))
+        .filter(|w| !w.is_empty())
+        .map(normalise)
+        .collect();
+    let Some(first) = words.first() else {
+        return false;
+    };
+    let near_keyword = keywords.iter().any(|k| {
+        let k = k.to_ascii_lowercase();
+        k.len() >= 4 && edit_distance(first, &k) <= 1
+    });
+    near_keyword || names.map(normalise).any(|n| words.contains(&n))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,28 +127,4 @@ mod tests {
             vec!["Bat", "Hat", "Mat"]
         );
     }
-}
-
-/// Whether a line looks like an order gone wrong: one of its words is a piece's name (compared
-/// as names are: without case, spaces, `-` or `_`), or its first word is one edit from a keyword
-/// of four letters or more. Stricter than "did you mean" hints, so courtesy ("Regards",
-/// "Many thanks") is never taken for an order.
-pub fn looks_like_an_order<'a>(
-    line: &str,
-    keywords: &[&str],
-    names: impl Iterator<Item = &'a str>,
-) -> bool {
-    let words: Vec<String> = line
-        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | ';' | ':' | '!'))
-        .filter(|w| !w.is_empty())
-        .map(normalise)
-        .collect();
-    let Some(first) = words.first() else {
-        return false;
-    };
-    let near_keyword = keywords.iter().any(|k| {
-        let k = k.to_ascii_lowercase();
-        k.len() >= 4 && edit_distance(first, &k) <= 1
-    });
-    near_keyword || names.map(normalise).any(|n| words.contains(&n))
 }

@@ -3,88 +3,11 @@
 //! starting with an order keyword, a unit's name, a plausible typo — is always reported and
 //! nothing in the mail is applied.
 
-use chrono::{Duration, TimeZone, Utc};
-use despatch::config::{Config, DEFAULT_CONFIG};
-use despatch::daemon::{Daemon, Intake};
-use despatch::dice::GameSecrets;
-use mail_parser::MessageParser;
+use despatch::daemon::Intake;
 
-struct Table {
-    _tmp: tempfile::TempDir,
-    d: Daemon,
-    n: u32,
-    seat: String,
-    token: String,
-    address: String,
-}
-
-fn table(ruleset: &str, scenario: &str, seats: [(&str, &str); 2]) -> Table {
-    let tmp = tempfile::tempdir().unwrap();
-    let mut cfg = Config::parse(DEFAULT_CONFIG, &tmp.path().join("config.toml")).unwrap();
-    cfg.games.games_dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
-    let d = Daemon::new(cfg).unwrap();
-    let tokens = ["firsttokenxxxxxxxxxxxxxx", "secondtokenxxxxxxxxxxxxx"];
-    d.create_game_with(
-        "g",
-        ruleset,
-        scenario,
-        &seats.map(|(s, a)| (s.to_string(), a.to_string())),
-        Utc.with_ymd_and_hms(2026, 6, 1, 9, 0, 0).unwrap(),
-        GameSecrets::pinned("g", [1; 32], [2; 32], 100),
-        &tokens.map(String::from),
-    )
-    .unwrap();
-    let g = d.open_game("g").unwrap();
-    let waiting = g.game.waiting_for();
-    let i = seats.iter().position(|(s, _)| *s == waiting[0]).unwrap();
-    Table {
-        _tmp: tmp,
-        seat: seats[i].0.to_string(),
-        address: seats[i].1.to_string(),
-        token: tokens[i].to_string(),
-        d,
-        n: 0,
-    }
-}
-
-impl Table {
-    fn orders(&self, choice: u64) -> String {
-        let g = self.d.open_game("g").unwrap();
-        let o = g.game.sample_orders(&self.seat, choice);
-        assert!(!o.trim().is_empty());
-        o
-    }
-
-    /// Sends `body`; returns the outcome and the text of the answer.
-    fn send(&mut self, body: &str) -> (Intake, String) {
-        self.n += 1;
-        let raw = format!(
-            "From: George <{}>\r\nTo: despatch+g.{}.{}@localhost\r\nSubject: Re: orders\r\nMessage-ID: <s{}@x>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}\r\n",
-            self.address,
-            self.seat,
-            self.token,
-            self.n,
-            body.replace('\n', "\r\n")
-        );
-        let now =
-            Utc.with_ymd_and_hms(2026, 6, 1, 10, 0, 0).unwrap() + Duration::minutes(self.n as i64);
-        let out = self.d.ingest(raw.as_bytes(), now).unwrap();
-        let mut answer = String::new();
-        for sub in ["new", "cur"] {
-            for e in std::fs::read_dir(self.d.cfg.mail.outbox.join(sub))
-                .unwrap()
-                .flatten()
-            {
-                let bytes = std::fs::read(e.path()).unwrap();
-                let m = MessageParser::default().parse(&bytes).unwrap();
-                if m.in_reply_to().as_text() == Some(&format!("s{}@x", self.n)) {
-                    answer = m.body_text(0).unwrap().into_owned();
-                }
-            }
-        }
-        (out, answer)
-    }
-}
+#[path = "common/table.rs"]
+mod table;
+use table::{Table, table};
 
 const SIGN_OFFS: &[&str] = &[
     "Thanks,\nGeorge",

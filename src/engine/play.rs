@@ -29,6 +29,8 @@ pub trait Play: Send + Sync {
     fn parse_orders(&self, seat: &str, text: &str) -> Result<String, Vec<Rejected>>;
     /// Words that begin an order in this ruleset (for telling orders from sign-offs).
     fn order_keywords(&self) -> Vec<&'static str>;
+    /// What `seat` plays for and with (welcome and HELP mails).
+    fn briefing(&self, seat: &str) -> Vec<(String, Vec<String>)>;
     /// Whether a line looks like an order gone wrong (names a piece, or a keyword's near miss).
     fn looks_like_an_order(&self, line: &str) -> bool;
     /// Resolves the locked step with `v_k` into its results event (not yet applied).
@@ -151,6 +153,10 @@ impl<R: Ruleset> Play for Game<R> {
 
     fn order_keywords(&self) -> Vec<&'static str> {
         R::order_keywords()
+    }
+
+    fn briefing(&self, seat: &str) -> Vec<(String, Vec<String>)> {
+        R::briefing(&self.state, seat)
     }
 
     fn looks_like_an_order(&self, line: &str) -> bool {

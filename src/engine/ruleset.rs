@@ -190,6 +190,12 @@ pub trait Ruleset: 'static {
         Vec::new()
     }
 
+    /// What `seat` plays for and with — victory conditions, its forces' data — as titled
+    /// sections for the welcome and HELP mails. Empty by default.
+    fn briefing(_state: &Self::State, _seat: &str) -> Vec<(String, Vec<String>)> {
+        Vec::new()
+    }
+
     /// Whether a line looks like an order gone wrong — it names a piece (a ship, a unit) or
     /// starts with a near-miss of a keyword — so such a closing line is reported as a bad
     /// order, never skipped as a sign-off.

@@ -398,6 +398,7 @@ fn welcome(
             "protocol": book.protocol.name(),
             "anchor": dice::to_hex(&onion.anchor), "anchor_from": onion.from_step, "onion_len": onion.len,
             "salt_commitment": book.salt_commitment.as_ref().map(dice::to_hex),
+            "briefing": game.briefing(&to.seat),
             "prompt": now_text,
             "deadline": deadline_text(game, to),
         }),
@@ -414,6 +415,7 @@ fn welcome(
         prompt.as_deref(),
         serde_json::json!({
             "intro": format!("{intro} How to send orders, the order reference and the dice commitment are in the plain-text part of this mail."),
+            "briefing": game.briefing(&to.seat),
             "prompt": prompt,
             "deadline": deadline_text(game, to),
         }),

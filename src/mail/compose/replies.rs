@@ -59,7 +59,10 @@ pub fn help(
     );
     let body = report::render(
         "help",
-        serde_json::json!({"ruleset": game.ruleset(), "game": game.book().id, "reference": reference}),
+        serde_json::json!({
+            "ruleset": game.ruleset(), "game": game.book().id, "reference": reference,
+            "briefing": game.briefing(&to.seat),
+        }),
     )?;
     Ok(Draft {
         name: format!("help-{}", short(message_id)),

@@ -2,6 +2,7 @@
 //! This file wires the modules into `engine::Ruleset`; the rules themselves live in the modules.
 
 pub mod activation;
+pub mod briefing;
 pub mod combat;
 pub mod data;
 pub mod ground;
@@ -184,6 +185,10 @@ impl Ruleset for GearKrieg {
 
     fn order_keywords() -> Vec<&'static str> {
         orders::keywords()
+    }
+
+    fn briefing(state: &GkState, seat: &str) -> Vec<(String, Vec<String>)> {
+        briefing::briefing(state, seat)
     }
 
     fn looks_like_an_order(state: &Self::State, line: &str) -> bool {

@@ -66,7 +66,19 @@ fn inbox_of(outbox: &Path, who: &str) -> Result<Vec<Received>> {
             text: m.body_text(0).map(|t| t.into_owned()).unwrap_or_default(),
         });
     }
+    // A player answers the mail that asks about the newest step (its subject tag says which),
+    // not an earlier HELP answer or rejection that happens to sort later.
+    out.sort_by_key(|m| asked_step(&m.subject));
     Ok(out)
+}
+
+/// The step in a subject tag `[game #4]`, 0 when there is none.
+fn asked_step(subject: &str) -> u64 {
+    subject
+        .split_once(" #")
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .and_then(|(k, _)| k.parse().ok())
+        .unwrap_or(0)
 }
 
 fn quote(text: &str) -> String {

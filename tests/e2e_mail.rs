@@ -54,13 +54,15 @@ fn a_whole_naval_game_by_real_mail() {
         let step = g.step;
         for seat in g.waiting_for() {
             let user = players.iter().find(|p| p.0 == seat).unwrap().1;
-            // Reply to the newest mail: its Reply-To carries the seat's secret.
+            // Reply to the mail that asks about this step (its subject tag names it): its
+            // Reply-To carries the seat's secret and the step, as a player's reply would.
             let mut last = None;
+            let tag = format!("[club #{step}]");
             wait_until("a mail to reply to", Duration::from_secs(30), || {
                 last = mailbox(user, "INBOX")
                     .into_iter()
                     .rev()
-                    .find(|m| m.reply_to.contains("+club."));
+                    .find(|m| m.reply_to.contains("+club.") && m.subject.contains(&tag));
                 last.is_some()
             });
             let last = last.unwrap();

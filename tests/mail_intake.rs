@@ -34,6 +34,7 @@ fn route(game: Option<&str>, seat: Option<&str>, token: Option<&str>, help: bool
         seat: seat.map(str::to_string),
         token: token.map(str::to_string),
         help,
+        step: None,
     }
 }
 
@@ -456,6 +457,7 @@ fn outgoing(text: &str) -> Outgoing {
                 "yellow-sea-1",
                 "japan",
                 "k7q2m9x4",
+                None,
                 "club.example",
             )
             .expect("valid ids"),

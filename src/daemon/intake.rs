@@ -229,7 +229,7 @@ impl Daemon {
         match activity.admit(
             now,
             self.cfg.mail.max_per_sender_per_hour,
-            &text_digest(inb),
+            &text_digest(inb, route.step),
         ) {
             Verdict::Read => {}
             Verdict::TooMany => {
@@ -280,7 +280,7 @@ impl Daemon {
                 hint: Some("write your orders as plain text in the mail; to send no orders on purpose, write PASS".into()),
             }];
             let draft = compose::rejection(g.game.as_ref(), &to, &problems, &inb.message_id)?;
-            activity.outcome(now, Some(&text_digest(inb)));
+            activity.outcome(now, Some(&text_digest(inb, route.step)));
             let mut d = Decision::for_seat(
                 Intake::Rejected {
                     game: game_id,
@@ -301,9 +301,9 @@ impl Daemon {
             .salt(&seat, &g.secrets)
             .map_err(|e| anyhow::anyhow!(e))?;
         let step = g.game.book().step;
-        let submitted = g
-            .game
-            .submission_event(&seat, &text, None, &salt, &inb.message_id, now);
+        let submitted =
+            g.game
+                .submission_event(&seat, &text, route.step, &salt, &inb.message_id, now);
         Ok(match submitted {
             Ok(event) => {
                 activity.outcome(now, None);
@@ -322,7 +322,7 @@ impl Daemon {
             }
             Err(problems) => {
                 let draft = compose::rejection(g.game.as_ref(), &to, &problems, &inb.message_id)?;
-                activity.outcome(now, Some(&text_digest(inb)));
+                activity.outcome(now, Some(&text_digest(inb, route.step)));
                 let mut d = Decision::for_seat(
                     Intake::Rejected {
                         game: game_id,
@@ -366,7 +366,14 @@ impl Daemon {
     }
 }
 
-/// The digest of what a sender wrote, to recognise the same text sent again.
-fn text_digest(inb: &Inbound) -> String {
-    hex::encode(&Sha256::digest(inb.body.trim().as_bytes())[..16])
+/// The digest of what a sender wrote and the step it answers, to recognise the same text sent
+/// again. The step is part of it so that a player who sent the same orders to a closed step's
+/// mail, and is told so, can send them again to the open step's mail.
+fn text_digest(inb: &Inbound, step: Option<u64>) -> String {
+    let mut h = Sha256::new();
+    h.update(inb.body.trim().as_bytes());
+    if let Some(k) = step {
+        h.update(format!("\n#step {k}").as_bytes());
+    }
+    hex::encode(&h.finalize()[..16])
 }

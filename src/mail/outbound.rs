@@ -167,13 +167,32 @@ pub fn message_id(parts: &[&str], domain: &str) -> String {
     format!("{}@{domain}", &digest[..32])
 }
 
-/// The per-seat reply address `<local_part>+<game>.<seat>.<token>@<domain>` that
-/// [`super::inbound::route`] reads back, so a plain reply carries game, seat and secret.
+/// A Message-ID that also names the step its mail asks about: `<32 hex>.s<step>@domain`, so a
+/// reply's In-Reply-To says which step the reply answers ([`super::inbound::route`]).
+pub fn step_message_id(parts: &[&str], step: u64, domain: &str) -> String {
+    let id = message_id(parts, domain);
+    let (local, domain) = id.split_once('@').unwrap_or((&id, domain));
+    format!("{local}.s{step}@{domain}")
+}
+
+/// The subject tag `[<game>]`, or `[<game> #<step>]` when the mail asks about a step, which
+/// [`super::inbound::route`] reads back from a reply's subject.
+pub fn subject_tag(game: &str, step: Option<u64>) -> String {
+    match step {
+        Some(k) => format!("[{game} #{k}]"),
+        None => format!("[{game}]"),
+    }
+}
+
+/// The per-seat reply address `<local_part>+<game>.<seat>.<token>[.s<step>]@<domain>` that
+/// [`super::inbound::route`] reads back, so a plain reply carries game, seat, secret and the
+/// step the mail asked about.
 pub fn reply_address(
     local_part: &str,
     game: &str,
     seat: &str,
     token: &str,
+    step: Option<u64>,
     domain: &str,
 ) -> Result<String, BuildError> {
     for (ok, value) in [
@@ -185,7 +204,10 @@ pub fn reply_address(
             return Err(BuildError::RouteId(value.to_string()));
         }
     }
-    Ok(format!("{local_part}+{game}.{seat}.{token}@{domain}"))
+    Ok(match step {
+        Some(k) => format!("{local_part}+{game}.{seat}.{token}.s{k}@{domain}"),
+        None => format!("{local_part}+{game}.{seat}.{token}@{domain}"),
+    })
 }
 
 fn one_line(s: &str) -> String {
@@ -277,10 +299,32 @@ mod tests {
         let mut o = sample();
         o.to = "not an address".into();
         assert!(matches!(build(&o), Err(BuildError::Address { .. })));
-        assert!(reply_address("despatch", "Tsushima", "japan", "k3y", "x").is_err());
+        assert!(reply_address("despatch", "Tsushima", "japan", "k3y", None, "x").is_err());
         assert_eq!(
-            reply_address("despatch", "tsushima-1", "japan", "k3y", "club.example").ok(),
+            reply_address(
+                "despatch",
+                "tsushima-1",
+                "japan",
+                "k3y",
+                None,
+                "club.example"
+            )
+            .ok(),
             Some("despatch+tsushima-1.japan.k3y@club.example".to_string())
         );
+        assert_eq!(
+            reply_address(
+                "despatch",
+                "tsushima-1",
+                "japan",
+                "k3y",
+                Some(4),
+                "club.example"
+            )
+            .ok(),
+            Some("despatch+tsushima-1.japan.k3y.s4@club.example".to_string())
+        );
+        let id = step_message_id(&["tsushima-1", "japan", "results"], 4, "club.example");
+        assert!(id.ends_with(".s4@club.example") && id.len() == 32 + ".s4@club.example".len());
     }
 }

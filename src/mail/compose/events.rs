@@ -29,6 +29,7 @@ pub fn drafts_for_event(
             text,
             rich: None,
             answers: None,
+            step: super::asked_step(game),
         };
     match ev {
         Event::GameCreated { .. } => {
@@ -367,6 +368,7 @@ fn results_or_over(
         text: rich::seal(game, &body, Some(&rich))?,
         rich: Some(rich),
         answers: None,
+        step: super::asked_step(game),
     })
 }
 

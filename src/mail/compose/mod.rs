@@ -110,6 +110,15 @@ pub struct Draft {
     pub rich: Option<Rich>,
     /// The player's mail this answers (its Message-ID), for `answers_a_mail` kinds.
     pub answers: Option<String>,
+    /// The step this mail asks about (the open step when it was composed; None once the game
+    /// is over). Carried in the reply address, the subject tag and the Message-ID, so that a
+    /// reply to it is applied to that step or refused, never to a later one.
+    pub step: Option<u64>,
+}
+
+/// The step a mail composed now asks about: the open one, unless the game is over.
+pub fn asked_step(game: &dyn crate::engine::Play) -> Option<u64> {
+    (!game.is_over()).then(|| game.book().step)
 }
 
 impl Draft {
@@ -123,10 +132,11 @@ impl Draft {
                 value: format!("(no address for seat {})", self.seat),
             })?;
         let root = outbound::message_id(&[&self.game, &self.seat, "thread"], domain);
-        let message_id = if self.kind.starts_thread() {
-            root.clone()
-        } else {
-            outbound::message_id(&[&self.game, &self.seat, &self.name], domain)
+        // The thread's root keeps its step-less id: every later mail refers to it.
+        let message_id = match self.step {
+            _ if self.kind.starts_thread() => root.clone(),
+            Some(k) => outbound::step_message_id(&[&self.game, &self.seat, &self.name], k, domain),
+            None => outbound::message_id(&[&self.game, &self.seat, &self.name], domain),
         };
         let mut references = Vec::new();
         let mut in_reply_to = None;
@@ -150,9 +160,14 @@ impl Draft {
                 &self.game,
                 &self.seat,
                 &to.private.token,
+                self.step,
                 domain,
             )?),
-            subject: format!("[{}] {}", self.game, self.subject),
+            subject: format!(
+                "{} {}",
+                outbound::subject_tag(&self.game, self.step),
+                self.subject
+            ),
             text: self.text.clone(),
             message_id,
             in_reply_to,

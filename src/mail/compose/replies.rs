@@ -44,6 +44,7 @@ pub fn rejection(
         text: plain(&game.book().id, &body),
         rich: None,
         answers: Some(message_id.to_string()),
+        step: super::asked_step(game),
     })
 }
 
@@ -73,6 +74,7 @@ pub fn help(
         text: plain(&game.book().id, &body),
         rich: None,
         answers: Some(message_id.to_string()),
+        step: super::asked_step(game),
     })
 }
 
@@ -95,5 +97,6 @@ pub fn auth_notice(game_id: &str, to: &Recipient, message_id: &str) -> Draft {
         text: plain(game_id, &body),
         rich: None,
         answers: None,
+        step: None,
     }
 }

@@ -83,6 +83,9 @@ pub struct Route {
     /// case-insensitively and should be generated lower-case.
     pub token: Option<String>,
     pub help: bool,
+    /// The step the mail says it answers: from the reply address, else the In-Reply-To
+    /// Message-ID, else the subject tag (`[game #4]`). None when it names none.
+    pub step: Option<u64>,
 }
 
 /// Parses a raw message. Errors only when there is no message or no sender to speak of.

@@ -3,9 +3,11 @@
 
 use super::{Inbound, Route};
 
-/// Finds game, seat and token: the reply address `<local_part>+<game>[.<seat>[.<token>]]@host`
-/// first, then a `[<game>]` subject tag, then a `GAME <id>` body line; a `TOKEN <secret>` line
-/// supplies the token when the address does not.
+/// Finds game, seat and token: the reply address
+/// `<local_part>+<game>[.<seat>[.<token>[.s<step>]]]@host` first, then a `[<game>]` or
+/// `[<game> #<step>]` subject tag, then a `GAME <id>` body line; a `TOKEN <secret>` line
+/// supplies the token when the address does not. The step a reply answers comes from the
+/// address, else from the Message-ID it answers (`….s<step>@…`), else from the subject tag.
 pub fn route(inb: &Inbound, local_part: &str) -> Route {
     let mut route = Route::default();
     let prefix = format!("{}+", local_part.to_ascii_lowercase());
@@ -16,15 +18,27 @@ pub fn route(inb: &Inbound, local_part: &str) -> Route {
         let Some(detail) = local.strip_prefix(&prefix) else {
             continue;
         };
-        if let Some((game, seat, token)) = parse_detail(detail) {
+        if let Some((game, seat, token, step)) = parse_detail(detail) {
             route.game = Some(game.to_string());
             route.seat = seat.map(str::to_string);
             route.token = token.map(str::to_ascii_lowercase);
+            route.step = step;
             break;
         }
     }
+    let tag = subject_tag(&inb.subject);
     if route.game.is_none() {
-        route.game = subject_tag(&inb.subject).map(str::to_string);
+        route.game = tag.map(|(game, _)| game.to_string());
+    }
+    if route.step.is_none() {
+        route.step = inb.in_reply_to.as_deref().and_then(step_of_message_id);
+    }
+    // The subject's step only counts for the game the mail is routed to.
+    if route.step.is_none()
+        && let Some((game, Some(k))) = tag
+        && route.game.as_deref() == Some(game)
+    {
+        route.step = Some(k);
     }
     // One pass over the body: the first GAME line and the first TOKEN line are kept.
     let (mut game_line, mut token_line) = (None, None);
@@ -109,30 +123,57 @@ pub(super) fn control_line(line: &str) -> Option<Control> {
     }
 }
 
-fn parse_detail(detail: &str) -> Option<(&str, Option<&str>, Option<&str>)> {
+type Detail<'a> = (&'a str, Option<&'a str>, Option<&'a str>, Option<u64>);
+
+fn parse_detail(detail: &str) -> Option<Detail<'_>> {
     let mut parts = detail.split('.');
     let game = parts.next().filter(|g| is_game_id(g))?;
     let seat = parts.next();
     let token = parts.next();
+    let step = match parts.next() {
+        None => None,
+        Some(s) => Some(step_number(s.strip_prefix(['s', 'S'])?)?),
+    };
     if parts.next().is_some()
         || seat.is_some_and(|s| !is_seat_id(s))
         || token.is_some_and(|t| !is_token(t))
     {
         return None;
     }
-    Some((game, seat, token))
+    Some((game, seat, token, step))
 }
 
-/// The first `[tag]` in the subject that is a game id. Upper-case tags are skipped on purpose:
-/// mail gateways stamp `[EXTERNAL]` or `[SPAM]`, and game ids are lower-case.
-fn subject_tag(subject: &str) -> Option<&str> {
+/// A step number as Despatch writes it: 1–9 ASCII digits (so no overflow, no signs).
+fn step_number(s: &str) -> Option<u64> {
+    (!s.is_empty() && s.len() <= 9 && s.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| s.parse().ok())
+        .flatten()
+}
+
+/// The step of a Despatch Message-ID `<32 hex>.s<step>@host`; None for any other id.
+fn step_of_message_id(id: &str) -> Option<u64> {
+    let (local, _) = id.trim_matches(['<', '>']).split_once('@')?;
+    let (hash, step) = local.split_once(".s")?;
+    (hash.len() == 32 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| step_number(step))
+        .flatten()
+}
+
+/// The first `[tag]` in the subject that is a game id, optionally followed by ` #<step>`.
+/// Upper-case tags are skipped on purpose: mail gateways stamp `[EXTERNAL]` or `[SPAM]`, and
+/// game ids are lower-case.
+fn subject_tag(subject: &str) -> Option<(&str, Option<u64>)> {
     let mut rest = subject;
     while let Some(open) = rest.find('[') {
         let after = &rest[open + 1..];
         let close = after.find(']')?;
         let tag = after[..close].trim();
-        if is_game_id(tag) {
-            return Some(tag);
+        let (game, step) = match tag.split_once(" #") {
+            Some((game, step)) => (game.trim(), step_number(step.trim())),
+            None => (tag, None),
+        };
+        if is_game_id(game) && (step.is_some() || !tag.contains('#')) {
+            return Some((game, step));
         }
         rest = &after[close + 1..];
     }
@@ -189,7 +230,21 @@ mod tests {
     fn subject_tags_and_help() {
         assert_eq!(
             subject_tag("[EXTERNAL] Re: [tsushima-1] Turn 3"),
-            Some("tsushima-1")
+            Some(("tsushima-1", None))
+        );
+        assert_eq!(
+            subject_tag("Re: [tsushima-1 #12] Turn 3"),
+            Some(("tsushima-1", Some(12)))
+        );
+        assert_eq!(subject_tag("[tsushima-1 #-2] x"), None);
+        assert_eq!(
+            step_of_message_id("<0123456789abcdef0123456789abcdef.s7@club.example>"),
+            Some(7)
+        );
+        assert_eq!(step_of_message_id("<abc.s7@club.example>"), None);
+        assert_eq!(
+            step_of_message_id("<0123456789abcdef0123456789abcdef@x>"),
+            None
         );
         assert_eq!(subject_tag("[unclosed"), None);
         assert_eq!(bare_subject("Re: [tsushima-1] help"), "help");
@@ -197,17 +252,32 @@ mod tests {
     }
 
     #[test]
-    fn address_details_have_one_to_three_parts() {
-        assert_eq!(parse_detail("g-1"), Some(("g-1", None, None)));
+    fn address_details_have_one_to_four_parts() {
+        assert_eq!(parse_detail("g-1"), Some(("g-1", None, None, None)));
         assert_eq!(
             parse_detail("g-1.japan"),
-            Some(("g-1", Some("japan"), None))
+            Some(("g-1", Some("japan"), None, None))
         );
         assert_eq!(
             parse_detail("g-1.japan.Tok9"),
-            Some(("g-1", Some("japan"), Some("Tok9")))
+            Some(("g-1", Some("japan"), Some("Tok9"), None))
         );
-        for bad in ["", "G", "g.j.t.x", "g..t", "g.j.t-", "g.J"] {
+        assert_eq!(
+            parse_detail("g-1.japan.Tok9.s14"),
+            Some(("g-1", Some("japan"), Some("Tok9"), Some(14)))
+        );
+        for bad in [
+            "",
+            "G",
+            "g.j.t.x",
+            "g..t",
+            "g.j.t-",
+            "g.J",
+            "g.j.t.s",
+            "g.j.t.s1x",
+            "g.j.t.s1.y",
+            "g.j.t.s9999999999",
+        ] {
             assert_eq!(parse_detail(bad), None, "{bad:?}");
         }
     }

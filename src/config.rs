@@ -10,7 +10,9 @@ use crate::engine::Policy;
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
-    /// Live games, the inbound record and the daemon lock. Relative paths are from the config's folder.
+    /// Live games, the inbound record and the daemon lock. Relative paths are from the config's
+    /// folder; `var` beside the config when not given.
+    #[serde(default = "default_data_dir")]
     pub data_dir: PathBuf,
     pub mail: MailConfig,
     #[serde(default)]
@@ -211,9 +213,12 @@ pub struct MailConfig {
     /// Display name on outgoing mail.
     #[serde(default = "default_from_name")]
     pub from_name: String,
-    /// Maildir that receives players' mail.
+    /// Maildir that receives players' mail (read only by the `maildir` inbound transport, so
+    /// an IMAP set-up need not name it).
+    #[serde(default = "default_inbox")]
     pub inbox: PathBuf,
-    /// Maildir into which outgoing mail is delivered.
+    /// Maildir into which outgoing mail is delivered (`maildir` outbound transport only).
+    #[serde(default = "default_outbox")]
     pub outbox: PathBuf,
     /// Largest message accepted, in bytes; larger ones are set aside unread.
     #[serde(default = "default_max_bytes")]
@@ -222,6 +227,18 @@ pub struct MailConfig {
 
 fn default_maildir() -> String {
     "maildir".into()
+}
+
+fn default_data_dir() -> PathBuf {
+    "var".into()
+}
+
+fn default_inbox() -> PathBuf {
+    "var/mail/inbox".into()
+}
+
+fn default_outbox() -> PathBuf {
+    "var/mail/outbox".into()
 }
 
 fn default_rate() -> u32 {

@@ -12,7 +12,7 @@ use chrono::Utc;
 use crate::config::{Config, DEFAULT_CONFIG};
 use crate::daemon::{Daemon, Intake};
 use crate::engine::{Play, Viewer};
-use crate::store::GameStore;
+use crate::store::{DataDir, GameStore};
 use crate::{demo, report, verify};
 
 use super::args::{Cli, Command, GmCommand};
@@ -145,20 +145,22 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             Ok(worst)
         }
         Command::Status { game } => {
+            // Read-only: no Daemon, so no Maildir or data folder is created by looking.
             let cfg = load_config(cli.config)?;
-            let d = Daemon::new(cfg)?;
+            let data = DataDir::new(&cfg.data_dir);
+            let registry = crate::rulesets::registry();
             let ids = match game {
                 Some(g) => vec![g],
-                None => d.data.game_ids()?,
+                None => data.game_ids()?,
             };
             if ids.is_empty() {
                 println!(
                     "No games in {}. Try `despatch demo` or `despatch new`.",
-                    d.data.root.display()
+                    data.root.display()
                 );
             }
             for id in ids {
-                match d.data.game(&id).open(&d.registry) {
+                match data.game(&id).open(&registry) {
                     Ok(g) => println!("{}", status_line(g.as_ref())),
                     Err(e) => println!("{id}  cannot be read: {e}"),
                 }
@@ -172,11 +174,15 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             out,
         } => {
             let cfg = load_config(cli.config)?;
-            let d = Daemon::new(cfg)?;
+            let data = DataDir::new(&cfg.data_dir);
             let format: crate::render::Format =
                 format.parse().map_err(|e| anyhow!("--format: {e}"))?;
-            let g = d.open_game(&game)?;
-            let bytes = show_bytes(g.game.as_ref(), &seat, format)?;
+            let store = data.game(&game);
+            if !store.exists() {
+                bail!("no game `{game}` in {}", data.root.display());
+            }
+            let g = store.open(&crate::rulesets::registry())?;
+            let bytes = show_bytes(g.as_ref(), &seat, format)?;
             match out {
                 Some(p) => std::fs::write(&p, bytes).with_context(|| p.display().to_string())?,
                 None if matches!(format, crate::render::Format::Png(_))

@@ -106,6 +106,9 @@ pub struct ResultsCtx<'a> {
     pub step_title: &'a str,
     pub view: &'a View,
     pub prompt: Option<String>,
+    /// Said instead of a prompt when the seat's standing orders answer a step that resolves
+    /// at once.
+    pub standing: Option<String>,
     pub deadline: Option<String>,
     pub waiting: Vec<String>,
     pub dice: DiceSection,

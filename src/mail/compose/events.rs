@@ -306,6 +306,7 @@ fn results_or_over(
             "step": step,
             "step_title": book.last_step_title,
             "prompt": prompt,
+            "standing": standing_note(game, &to.seat),
             "deadline": prompt.as_ref().and_then(|_| deadline_text(game, to)),
             "waiting": game.waiting_for(),
             "outcome": outcome.as_ref().map(|o| o.summary.clone()),
@@ -343,6 +344,7 @@ fn results_or_over(
             step_title: &book.last_step_title,
             view: &view,
             prompt: prompt.clone(),
+            standing: standing_note(game, &to.seat),
             deadline: prompt.as_ref().and_then(|_| deadline_text(game, to)),
             waiting: game.waiting_for(),
             dice: dice_section(&info, &book.last_rolls),
@@ -427,6 +429,9 @@ fn welcome(
 }
 
 /// What the open step asks of `seat`, in the game's words, with how sealed and how optional.
+/// None when nothing is asked — including an optional prompt in a step that no required
+/// prompt holds open: that step locks at once, so inviting orders for it would be a lie (see
+/// [`standing_note`]).
 pub(super) fn prompt_text(game: &dyn Play, seat: &str) -> Option<String> {
     if game.is_over() {
         return None;
@@ -435,7 +440,17 @@ pub(super) fn prompt_text(game: &dyn Play, seat: &str) -> Option<String> {
     let p = spec.prompts.iter().find(|p| p.seat == seat)?;
     let mut text = p.question.clone();
     if !p.required {
-        text.push_str("\n(Optional: your standing orders cover this step if you send nothing.)");
+        let holders = game.waiting_for();
+        if holders.is_empty() {
+            return None;
+        }
+        text.push_str(&format!(
+            "\n(Optional: the step resolves the moment {} {} answered, whatever the deadline; \
+             send your orders before that if you want them used, otherwise your standing orders \
+             apply.)",
+            holders.join(" and "),
+            if holders.len() == 1 { "has" } else { "have" }
+        ));
     }
     if spec.sealed && spec.prompts.len() > 1 {
         text.push_str(
@@ -443,6 +458,23 @@ pub(super) fn prompt_text(game: &dyn Play, seat: &str) -> Option<String> {
         );
     }
     Some(text)
+}
+
+/// For a seat whose prompt is optional in a step nothing holds open: the step resolves at
+/// once on its standing orders, and the mail says so instead of inviting orders.
+pub(super) fn standing_note(game: &dyn Play, seat: &str) -> Option<String> {
+    if game.is_over() || !game.waiting_for().is_empty() {
+        return None;
+    }
+    let spec = game.spec();
+    spec.prompts
+        .iter()
+        .find(|p| p.seat == seat && !p.required)?;
+    Some(format!(
+        "Nothing is asked of you in this step ({}): your standing orders are used, and it \
+         resolves at once.",
+        spec.title
+    ))
 }
 
 fn dice_section(info: &LockInfo, rolls: &[dice::Roll]) -> DiceSection {

@@ -1,0 +1,133 @@
+//! Optional prompts never invite what cannot be used (issue 18.2). A seat whose standing
+//! orders cover a step is invited to write only while a required answer holds the step open,
+//! and is told that the step resolves the moment that answer arrives; when nothing holds the
+//! step open it resolves at once, and the mail says the standing orders were used instead of
+//! asking for orders. Naval order syntax (`STANDING FIRE NEAREST`).
+
+#[path = "common/naval_mail.rs"]
+mod naval_mail;
+
+use despatch::daemon::Intake;
+use naval_mail::{Game, Mail, start_with};
+
+/// Both (or only Japan) declare standing fire orders with their set-up, then play on.
+fn game_with_standing(seats: &[&str]) -> Game {
+    let mut g = start_with("yellow-sea-1904");
+    let first = g.step();
+    for seat in g.waiting() {
+        let last = g.inbox(&seat).pop().unwrap();
+        let mut orders = g.orders(&seat);
+        if seats.contains(&seat.as_str()) && !orders.contains("STANDING FIRE") {
+            orders = format!("STANDING FIRE NEAREST\n{orders}");
+        }
+        if !seats.contains(&seat.as_str()) {
+            orders = orders
+                .lines()
+                .filter(|l| !l.starts_with("STANDING"))
+                .map(|l| format!("{l}\n"))
+                .collect();
+        }
+        let (out, answer) = g.send(
+            &seat,
+            &last.reply_to,
+            &format!("Re: {}", last.subject),
+            Some(&last.message_id),
+            &orders,
+        );
+        assert!(matches!(out, Intake::Accepted { .. }), "{out:?}: {answer}");
+    }
+    assert!(g.step() > first, "set-up did not resolve");
+    // Russia never declares fire with its manoeuvre orders, so its own fire prompt (required,
+    // with no standing orders) holds the gunnery step open while Japan's is optional.
+    let mut guard = 0;
+    while g.step() < first + 12 && !g.d.open_game("g").unwrap().game.is_over() {
+        guard += 1;
+        assert!(guard < 60);
+        for seat in g.waiting() {
+            let last = g.inbox(&seat).pop().unwrap();
+            let mut orders = g.orders(&seat);
+            if seat == "russia" && !seats.contains(&"russia") {
+                let kept: Vec<&str> = orders
+                    .lines()
+                    .filter(|l| !l.starts_with("FIRE") && !l.starts_with("STANDING"))
+                    .collect();
+                orders = if kept.is_empty() {
+                    "PASS\n".into()
+                } else {
+                    kept.join("\n") + "\n"
+                };
+            }
+            let (out, answer) = g.send(
+                &seat,
+                &last.reply_to,
+                &format!("Re: {}", last.subject),
+                Some(&last.message_id),
+                &orders,
+            );
+            assert!(matches!(out, Intake::Accepted { .. }), "{out:?}: {answer}");
+        }
+    }
+    g
+}
+
+fn invites_fire(m: &Mail) -> bool {
+    m.text.contains("YOUR ORDERS NOW") && m.text.contains("Declare your fire plan")
+}
+
+#[test]
+fn with_both_on_standing_orders_no_mail_invites_a_fire_plan() {
+    let g = game_with_standing(&["japan", "russia"]);
+    for seat in ["japan", "russia"] {
+        let inbox = g.inbox(seat);
+        assert!(
+            !inbox.iter().any(invites_fire),
+            "{seat} was invited to send a fire plan that could not be used"
+        );
+        let told = inbox
+            .iter()
+            .find(|m| m.text.contains("Nothing is asked of you in this step"))
+            .unwrap_or_else(|| panic!("{seat} was never told its standing orders are used"));
+        assert!(told.text.contains("gunnery"), "{}", told.text);
+        assert!(told.text.contains("standing orders are used"));
+        assert!(
+            !told.subject.contains("your orders"),
+            "subject {:?}",
+            told.subject
+        );
+    }
+}
+
+#[test]
+fn an_optional_prompt_says_what_resolves_the_step() {
+    let g = game_with_standing(&["japan"]);
+    let japan = g.inbox("japan");
+    let invited: Vec<&Mail> = japan.iter().filter(|m| invites_fire(m)).collect();
+    assert!(
+        !invited.is_empty(),
+        "Japan was never asked about a fire step"
+    );
+    for m in invited {
+        // Japan's prompt is optional only where Russia, without standing orders, holds the step.
+        if m.text.contains("Optional") {
+            assert!(
+                m.text.contains(
+                    "the step resolves the moment russia has answered, whatever the deadline"
+                ),
+                "{}",
+                m.text
+            );
+        }
+    }
+    assert!(
+        japan
+            .iter()
+            .any(|m| m.text.contains("the step resolves the moment russia")),
+        "no optional invitation named what resolves the step"
+    );
+    // Russia, with no standing orders, is always asked outright (a required prompt).
+    assert!(
+        !g.inbox("russia")
+            .iter()
+            .any(|m| m.text.contains("Nothing is asked of you in this step"))
+    );
+}

@@ -88,3 +88,31 @@ fn the_shipped_and_embedded_configs_parse() {
         .is_err()
     );
 }
+
+/// One set of policy defaults (issue 18.4): a config that leaves `[games.policy]` out gets
+/// exactly what the shipped `config.toml` documents.
+#[test]
+fn a_config_without_a_policy_gets_the_documented_defaults() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shipped = std::fs::read_to_string(root.join("config.toml")).unwrap();
+    let documented = Config::parse(&shipped, &root.join("config.toml"))
+        .unwrap()
+        .games
+        .policy;
+    let bare = Config::parse(
+        "[mail]\naddress = \"pbem@club.example\"\n",
+        &root.join("c.toml"),
+    )
+    .unwrap();
+    assert_eq!(bare.games.policy, documented);
+    let games_only = Config::parse(
+        "[mail]\naddress = \"pbem@club.example\"\n[games]\ntime_zone = \"Europe/London\"\n",
+        &root.join("c.toml"),
+    )
+    .unwrap();
+    assert_eq!(games_only.games.policy, documented);
+    assert_eq!(documented.step_hours, 72);
+    assert_eq!(documented.hours_by_kind.get("setup"), Some(&120));
+    assert_eq!(documented.hours_by_kind.get("fire"), Some(&48));
+    assert_eq!(documented.reminder_hours, vec![24, 4]);
+}

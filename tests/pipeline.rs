@@ -272,7 +272,7 @@ fn flipping_a_byte_of_a_results_mail_fails_the_mail_verify() {
         .expect("a results mail");
     let original = std::fs::read(&file).unwrap();
     let text = String::from_utf8_lossy(&original);
-    let body_at = text.find("\r\n\r\n").unwrap() + 4;
+    let body_at = text.find("\n\n").unwrap() + 2;
     let step = (original.len() - body_at) / 40;
     for pos in (body_at..original.len() - 90).step_by(step.max(1)) {
         if original[pos].is_ascii_whitespace() || original[pos] == b'=' {
@@ -658,7 +658,7 @@ fn results_mails_are_rich_html_with_the_map_inline_the_svg_and_the_deadline_atta
     // The map is sealed too: change one byte of the PNG and verify names that part.
     let png_b64 = {
         let start = raw.find("Content-ID: <map>").expect("the inline map part");
-        let body = start + raw[start..].find("\r\n\r\n").unwrap() + 4;
+        let body = start + raw[start..].find("\n\n").unwrap() + 2;
         body + 200
     };
     let mut tampered = bytes.clone();

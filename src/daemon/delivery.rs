@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
 use tracing::{error, info, warn};
 
+use crate::mail::maildir;
 use crate::mail::smtp::SendError;
 use crate::store::GameStore;
 
@@ -42,7 +43,10 @@ impl Daemon {
                     .map(|s| s.to_string_lossy().into_owned())
                     .unwrap_or_default();
                 let Some(smtp) = &self.smtp else {
-                    self.outbox.deliver(&bytes, &format!("{id}-{stem}"))?;
+                    // Maildir files carry local line endings, as an MTA writes them; mutt and
+                    // mbox tools show a stray ^M on every line of a CRLF file.
+                    let local = maildir::local_line_endings(&bytes);
+                    self.outbox.deliver(&local, &format!("{id}-{stem}"))?;
                     store.mark_sent(&path)?;
                     n += 1;
                     continue;

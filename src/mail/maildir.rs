@@ -38,6 +38,22 @@ pub enum Loaded {
     },
 }
 
+/// A message with its CRLF line ends turned into LF, the line ending of a message stored in a
+/// Maildir (as MTAs deliver them, and as local mail tools expect). A lone CR is kept. Linear.
+pub fn local_line_endings(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+            i += 1;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    out
+}
+
 impl Maildir {
     /// Opens the Maildir at `path`, creating it and its three subfolders if missing.
     pub fn open_or_create(path: impl AsRef<Path>) -> io::Result<Self> {
@@ -293,6 +309,16 @@ fn sync_dir(dir: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stored_messages_have_local_line_endings() {
+        assert_eq!(
+            local_line_endings(b"Subject: x\r\n\r\nbody\rstill\r\n"),
+            b"Subject: x\n\nbody\rstill\n"
+        );
+        assert_eq!(local_line_endings(b"\r"), b"\r");
+        assert_eq!(local_line_endings(b""), b"");
+    }
 
     #[test]
     fn unique_names_are_safe_and_distinct() {

@@ -82,6 +82,12 @@ impl Game {
         let mut out = Vec::new();
         for p in files {
             let bytes = std::fs::read(&p).unwrap();
+            // Maildir files carry local (LF) line endings, as mail tools expect.
+            assert!(
+                !bytes.windows(2).any(|w| w == b"\r\n"),
+                "{} has CRLF line ends",
+                p.display()
+            );
             let m = MessageParser::default().parse(&bytes).unwrap();
             let first = |a: Option<&mail_parser::Address>| {
                 a.and_then(|a| a.first())

@@ -97,7 +97,8 @@ pub(super) fn seal(
         if let Some(ics) = &r.ics {
             parts.push(format!(
                 "deadline.ics={}",
-                report::part_digest(ics.as_bytes(), false)
+                // Text: its CRLF lines (as iCalendar wants) may be stored with LF in a Maildir.
+                report::part_digest(ics.as_bytes(), true)
             ));
         }
         body = format!(

@@ -56,9 +56,14 @@ fn naval_rjw_conforms() {
             include_str!("naval_golden.rs"),
             include_str!("naval_orders_golden.rs"),
             include_str!("naval_data.rs"),
+            include_str!("naval_rulings.rs"),
         ],
-        // Every ruling is argued in a test today, but none is yet named `r<N>_…`.
-        not_yet_covered: (1..=63).collect(),
+        // Rulings no `fn r<N>_…` test names yet.
+        not_yet_covered: vec![
+            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+            25, 26, 27, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+            48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+        ],
         ..Subject::shipped("training", &SEATS)
     });
 }

@@ -1,0 +1,62 @@
+//! The Naval rulings of `games/naval-rjw/README.md`, one test per ruling (`fn r<N>_…`, the
+//! conformance kit's ruling table counts them), in the players' order syntax through the public
+//! `Ruleset` API with fixed dice, against the test ruleset's numbers.
+
+use despatch::engine::Ruleset;
+use despatch::rulesets::naval_rjw::state::NavalState;
+use despatch::rulesets::naval_rjw::{NavalRjw, damage};
+
+#[path = "common/naval.rs"]
+mod naval;
+use naval::*;
+#[path = "common/naval_game.rs"]
+mod naval_game;
+use naval_game::*;
+
+/// Mikasa and Asahi (BB) in line, Chitose (CL) 6" off; Asahi has just sunk: Japan owes a rescue.
+fn asahi_sunk() -> NavalState {
+    let japan = [
+        ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
+        ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),
+        ship("Chitose", "CL", 10.0, 20.0, 180.0, ""),
+    ]
+    .concat();
+    let mut st = begin(&sc(japan, russians_far()), 2);
+    damage::sink(&mut st, "Asahi", "her magazine explodes");
+    st
+}
+
+/// R28 and issue 10 point 6: a TURN paid for a ship that the automatic rescue then sends off is
+/// not carried out, its CP come back, and the log says why.
+#[test]
+fn r28_a_paid_turn_overridden_by_the_automatic_rescue_is_refunded() {
+    let st = asahi_sunk();
+    assert_eq!(cost(&st, "TURN Mikasa PORT 10"), 1);
+    let (st, _) = send(&st, "japan", "TURN Mikasa PORT 10\n", 5);
+    logged(
+        &st,
+        "Mikasa is sent automatically to rescue the survivors of Asahi.",
+    );
+    logged(
+        &st,
+        "Mikasa's TURN is not carried out: she steers herself to rescue the survivors of Asahi. Japan gets its 1 CP back.",
+    );
+    assert_eq!(st.cp_left, 2, "{}", log_text(&st));
+    // She steered for the wreck, not 10° to port.
+    at(&st, "Mikasa", 10.0, 13.0, 0.0);
+}
+
+/// R28 and issue 10 point 6: sending a ship to rescue after a TURN of hers in the same email is
+/// refused at its line with the reason (the TURN would be paid and never carried out).
+#[test]
+fn r28_a_rescuer_turned_in_the_same_email_is_refused() {
+    let st = asahi_sunk();
+    rejected(
+        &st,
+        "japan",
+        "TURN Mikasa PORT 10\nRESCUE Asahi WITH Mikasa",
+        2,
+        "Mikasa has a TURN above, but she would steer herself on this duty",
+    );
+    assert!(NavalRjw::parse(&st, "japan", "RESCUE Asahi WITH Mikasa\nHALT Chitose").is_ok());
+}

@@ -34,7 +34,7 @@ fn seat_view_text(st: &NavalState, seat: &str) -> String {
 // ---------------------------------------------------------------- General Withdrawal and Chase
 
 #[test]
-fn withdraw_steers_every_ship_escapes_and_leaves_cp_for_repairs_only() {
+fn r16_withdraw_steers_every_ship_escapes_and_leaves_cp_for_repairs_only() {
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
         ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),
@@ -109,7 +109,7 @@ fn withdraw_steers_every_ship_escapes_and_leaves_cp_for_repairs_only() {
 }
 
 #[test]
-fn chase_is_legal_only_against_a_withdrawing_enemy() {
+fn r16_chase_is_legal_only_against_a_withdrawing_enemy() {
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
         ship("Asahi", "BB", 10.0, 20.0, 0.0, ""),
@@ -163,7 +163,7 @@ fn chase_is_legal_only_against_a_withdrawing_enemy() {
 // ---------------------------------------------------------------- mines
 
 #[test]
-fn lay_places_a_genuine_belt_astern_that_both_sides_see() {
+fn r26_lay_places_a_genuine_belt_astern_that_both_sides_see() {
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
         ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),
@@ -220,7 +220,7 @@ fn sweeper_game(fields: Vec<Minefield>) -> NavalState {
 }
 
 #[test]
-fn sweep_win_clears_the_field() {
+fn r27_sweep_win_clears_the_field() {
     // M1 lies 1.5" ahead of Akatsuki's bow (y 22 to 23); she halts and sweeps.
     let st = sweeper_game(vec![field("M1", "russia", 20.0, 22.5, 0.0, true)]);
     assert_eq!(cost(&st, "HALT Akatsuki\nSWEEP Akatsuki M1"), 2);
@@ -248,7 +248,7 @@ fn sweep_win_clears_the_field() {
 }
 
 #[test]
-fn dt10_sweep_miss_lets_the_mines_attack_the_sweeper_at_cf_4() {
+fn r43_dt10_sweep_miss_lets_the_mines_attack_the_sweeper_at_cf_4() {
     let st = sweeper_game(vec![field("M1", "russia", 20.0, 22.5, 0.0, true)]);
     // Seed 129 rolls 3 then 6: DT-10's sweeper 3+4=7 against mines 6+2=8, a miss.
     let (st, dice) = send(&st, "japan", "HALT Akatsuki\nSWEEP Akatsuki M1", 129);
@@ -280,7 +280,7 @@ fn dt10_sweep_miss_lets_the_mines_attack_the_sweeper_at_cf_4() {
 }
 
 #[test]
-fn sweeping_a_dummy_removes_it_without_a_roll() {
+fn r43_sweeping_a_dummy_removes_it_without_a_roll() {
     let st = sweeper_game(vec![field("M1", "russia", 20.0, 22.5, 0.0, false)]);
     assert!(
         seat_view_text(&st, "japan")
@@ -328,7 +328,7 @@ fn a_sweeper_crossing_the_field_she_sweeps_attacks_it_first() {
 }
 
 #[test]
-fn dt10_crossing_a_genuine_field_after_movement() {
+fn r8_dt10_crossing_a_genuine_field_after_movement() {
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
         ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),
@@ -377,7 +377,7 @@ fn dt10_crossing_a_genuine_field_after_movement() {
 }
 
 #[test]
-fn crossing_a_dummy_removes_it_and_both_sides_know() {
+fn r8_crossing_a_dummy_removes_it_and_both_sides_know() {
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
         ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),
@@ -422,7 +422,7 @@ fn rescue_game(extra_japan: &str) -> NavalState {
 }
 
 #[test]
-fn rescue_is_required_steers_to_the_wreck_then_waits_two_turns_without_firing() {
+fn r53_rescue_is_required_steers_to_the_wreck_then_waits_two_turns_without_firing() {
     let st = rescue_game(&ship("Chitose", "CL", 10.0, 20.0, 180.0, ""));
     logged(
         &st,
@@ -629,7 +629,7 @@ fn struck_novik() -> NavalState {
 }
 
 #[test]
-fn dt9_struck_ship_is_captured_alongside_and_both_take_no_further_part() {
+fn r10_dt9_struck_ship_is_captured_alongside_and_both_take_no_further_part() {
     let st = struck_novik();
     logged(
         &st,
@@ -727,7 +727,7 @@ fn capture_steers_at_cruise_speed_without_a_paid_move() {
 // ---------------------------------------------------------------- smoke, formations, halts, repairs
 
 #[test]
-fn smoke_blocks_capital_ships_line_of_sight_this_turn() {
+fn r19_smoke_blocks_capital_ships_line_of_sight_this_turn() {
     // Both destroyers sit across the bow-to-bow line between Mikasa and Tsesarevich (y 10.8).
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 0.0, ""),
@@ -803,7 +803,7 @@ fn division() -> String {
 }
 
 #[test]
-fn abreast_and_astern_cost_two_and_put_followers_on_station() {
+fn r49_abreast_and_astern_cost_two_and_put_followers_on_station() {
     let st = begin(&sc(division(), russians_far()), 2);
     assert_eq!(cost(&st, "ABREAST Mikasa"), 2);
     rejected(&st, "japan", "ASTERN Mikasa", 1, "already in line astern");
@@ -987,7 +987,7 @@ fn halt_costs_one_and_anchored_ships_stay_free() {
 }
 
 #[test]
-fn repair_costs_one_per_marker_and_takes_the_critical_marker_first() {
+fn r46_repair_costs_one_per_marker_and_takes_the_critical_marker_first() {
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
         ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),
@@ -1259,7 +1259,7 @@ fn control_critical_on_the_flagship_adds_one_to_every_action() {
 }
 
 #[test]
-fn dt2_radius_surcharge_through_a_manoeuvre_email() {
+fn r25_dt2_radius_surcharge_through_a_manoeuvre_email() {
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
         ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),
@@ -1316,7 +1316,7 @@ fn long_range(extra: &'static str) -> NavalState {
 }
 
 #[test]
-fn dt6_extreme_range_fire_drops_supports_and_takes_minus_two() {
+fn r39_dt6_extreme_range_fire_drops_supports_and_takes_minus_two() {
     let st = long_range("");
     let (st, dice) = quiet_fire(&st, 9);
     let l = labels(&dice);
@@ -1473,7 +1473,7 @@ fn dt11(lose: &[(&str, bool)], japan_lost: bool) -> NavalState {
 }
 
 #[test]
-fn dt11_victory_is_tested_at_the_end_of_the_player_turn() {
+fn r9_dt11_victory_is_tested_at_the_end_of_the_player_turn() {
     // One BB sunk: 1 of 5 BB+CA, below a quarter and below the minimum of 2.
     let st = dt11(&[("Pobeda", true)], false);
     assert_eq!(
@@ -1521,7 +1521,7 @@ fn dt11_victory_is_tested_at_the_end_of_the_player_turn() {
 }
 
 #[test]
-fn turn_limit_counts_weighted_losses() {
+fn r33_turn_limit_counts_weighted_losses() {
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
         ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),
@@ -1571,7 +1571,7 @@ fn turn_limit_counts_weighted_losses() {
 /// R59: a flagship that escapes off the table under General Withdrawal is not lost: the flag
 /// passes to the second-in-command without the permanent −1 CP.
 #[test]
-fn an_escaping_flagship_hands_over_the_flag_without_the_cp_penalty() {
+fn r59_an_escaping_flagship_hands_over_the_flag_without_the_cp_penalty() {
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
         ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),

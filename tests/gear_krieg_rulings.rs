@@ -134,3 +134,69 @@ fn r28_a_side_with_no_unit_left_loses_at_once() {
     assert_eq!(st.round, 1);
     assert_eq!(st.phase, Phase::GameOver);
 }
+
+/// R8: infantry may declare extra Actions like any unit (Step 1, in order syntax).
+#[test]
+fn r8_infantry_declare_extra_actions_like_any_unit() {
+    let st = new_game();
+    let st = resolve(
+        &st,
+        &[("us", "EXTRA US-Squad\n"), ("germany", "EXTRA Squad-1\n")],
+        2,
+    );
+    for squad in ["US-Squad", "Squad-1"] {
+        let u = st.unit(squad).unwrap();
+        assert!(u.is_infantry());
+        assert_eq!((u.extra_declared, u.actions), (1, 2), "{squad}");
+    }
+    assert_eq!(
+        st.unit("Squad-2").unwrap().actions,
+        1,
+        "undeclared: one Action"
+    );
+}
+
+/// R30: the round limit and the winning margin are the scenario's (Crossroads: 10 and 10), not
+/// the engine's: a scenario saying otherwise is played otherwise.
+#[test]
+fn r30_round_limit_and_margin_come_from_the_scenario() {
+    let st = new_game();
+    assert_eq!((st.max_rounds, st.winning_margin), (10, 10));
+    let other = SCENARIO
+        .replace("max_rounds = 10", "max_rounds = 4")
+        .replace("winning_margin = 10", "winning_margin = 7");
+    let st = GearKrieg::setup(RULESET, &other, &["us".into(), "germany".into()]).unwrap();
+    assert_eq!((st.max_rounds, st.winning_margin), (4, 7));
+}
+
+/// R31: Crossroads at Hill 112 is 48 x 36 cm, by day: two Generals and a US squad against two
+/// Valkuries and two German squads.
+#[test]
+fn r31_crossroads_map_and_forces() {
+    let st = new_game();
+    assert_eq!((st.width, st.height, st.night), (48.0, 36.0, false));
+    let force = |side: &str| {
+        st.units
+            .iter()
+            .filter(|u| u.side == side)
+            .map(|u| (u.name.as_str(), u.is_infantry()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        force("us"),
+        [
+            ("General-1", false),
+            ("General-2", false),
+            ("US-Squad", true)
+        ]
+    );
+    assert_eq!(
+        force("germany"),
+        [
+            ("Valkurie-1", false),
+            ("Valkurie-2", false),
+            ("Squad-1", true),
+            ("Squad-2", true)
+        ]
+    );
+}

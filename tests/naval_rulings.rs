@@ -2,8 +2,11 @@
 //! conformance kit's ruling table counts them), in the players' order syntax through the public
 //! `Ruleset` API with fixed dice, against the test ruleset's numbers.
 
-use despatch::engine::Ruleset;
-use despatch::rulesets::naval_rjw::state::NavalState;
+use std::collections::BTreeMap;
+
+use despatch::dice::Dice;
+use despatch::engine::{Ruleset, Submitted};
+use despatch::rulesets::naval_rjw::state::{NavalState, Phase};
 use despatch::rulesets::naval_rjw::{NavalRjw, damage};
 
 #[path = "common/naval.rs"]
@@ -59,4 +62,62 @@ fn r28_a_rescuer_turned_in_the_same_email_is_refused() {
         "Mikasa has a TURN above, but she would steer herself on this duty",
     );
     assert!(NavalRjw::parse(&st, "japan", "RESCUE Asahi WITH Mikasa\nHALT Chitose").is_ok());
+}
+
+/// R55: a FLAGSHIP order at set-up naming the current second makes the old flagship second.
+#[test]
+fn r55_a_flagship_order_naming_the_second_swaps_them() {
+    let japan = [
+        ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
+        ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),
+    ]
+    .concat();
+    let st = NavalRjw::setup(RULESET, &sc(japan, russians_far()).text(), &seats()).unwrap();
+    let o = NavalRjw::parse(&st, "japan", "FLAGSHIP Asahi\n").unwrap();
+    let mut subs: BTreeMap<_, _> = silence();
+    subs.insert("japan".to_string(), Submitted::Orders(o));
+    let st = NavalRjw::resolve(&st, &subs, &mut Dice::new([1; 32]));
+    assert_eq!(st.phase, Phase::Manoeuvre);
+    let f = st.fleets.iter().find(|f| f.side == "japan").unwrap();
+    assert_eq!(
+        (f.flagship.as_deref(), f.second.as_deref()),
+        (Some("Asahi"), Some("Mikasa"))
+    );
+}
+
+/// R61: the shipped scenarios have no ship at anchor.
+#[test]
+fn r61_shipped_scenarios_have_no_ship_at_anchor() {
+    let ruleset = include_str!("../games/naval-rjw/ruleset.toml");
+    for scenario in [
+        include_str!("../games/naval-rjw/scenarios/training.toml"),
+        include_str!("../games/naval-rjw/scenarios/yellow-sea-1904.toml"),
+    ] {
+        let st = NavalRjw::setup(ruleset, scenario, &seats()).unwrap();
+        assert!(st.ships.len() > 2);
+        let anchored: Vec<&str> = st
+            .ships
+            .iter()
+            .filter(|s| s.anchored)
+            .map(|s| s.name.as_str())
+            .collect();
+        assert!(anchored.is_empty(), "{anchored:?}");
+    }
+}
+
+/// R62: the automatic rescue skips a ship dead in the water (Mikasa, the nearest capital ship,
+/// here), while an explicit RESCUE may name her.
+#[test]
+fn r62_the_automatic_rescue_skips_ships_dead_in_the_water() {
+    let mut st = asahi_sunk();
+    find_mut(&mut st, "Mikasa").critical_marker = true;
+    find_mut(&mut st, "Mikasa").hit_markers = 1;
+    assert!(NavalRjw::parse(&st, "japan", "RESCUE Asahi WITH Mikasa\n").is_ok());
+    let (st, _) = send(&st, "japan", "", 5);
+    logged(
+        &st,
+        "Chitose is sent automatically to rescue the survivors of Asahi.",
+    );
+    assert!(find(&st, "Mikasa").rescue.is_none());
+    logged(&st, "Mikasa is dead in the water.");
 }

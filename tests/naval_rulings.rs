@@ -121,3 +121,24 @@ fn r62_the_automatic_rescue_skips_ships_dead_in_the_water() {
     assert!(find(&st, "Mikasa").rescue.is_none());
     logged(&st, "Mikasa is dead in the water.");
 }
+
+/// R60: a FIRE order for a ship sent to rescue in the same email is accepted when the orders
+/// arrive, and dropped when she would fire, with a log line saying why.
+#[test]
+fn r60_fire_from_a_rescuer_is_accepted_then_dropped_with_the_reason() {
+    let st = asahi_sunk();
+    let text = "RESCUE Asahi WITH Chitose\nHALT Mikasa\nFIRE Chitose AT Tsesarevich\n";
+    assert!(NavalRjw::parse(&st, "japan", text).is_ok());
+    let (st, _) = send(&st, "japan", text, 5);
+    logged(&st, "Chitose is sent to rescue the survivors of Asahi.");
+    let (after_fire, dice) = quiet_fire(&st, 6);
+    logged(
+        &after_fire,
+        "Chitose is rescuing survivors and cannot fire.",
+    );
+    assert!(
+        !labels(&dice).iter().any(|l| l.contains("Chitose")),
+        "she rolled: {:?}",
+        labels(&dice)
+    );
+}

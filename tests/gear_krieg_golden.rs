@@ -87,7 +87,7 @@ fn random_play_many_rounds_no_panic_no_dead_end_replays() {
 }
 
 #[test]
-fn dt1_highest_die_convention() {
+fn r4_dt1_highest_die_convention() {
     assert_eq!(roll::read(&[3, 5], 0).total, 5);
     assert_eq!(roll::read(&[6, 2], 0).total, 6);
     assert_eq!(roll::read(&[6, 6], 0).total, 7);
@@ -103,7 +103,7 @@ fn dt1_highest_die_convention() {
 }
 
 #[test]
-fn dt2_dt3_opposed_and_damage_table() {
+fn r2_dt2_dt3_opposed_and_damage_table() {
     let st = new_game();
     let d = &st.data;
     // General, stationary, cannon at Medium through 1 cm of wood (Concealment 1).
@@ -133,7 +133,7 @@ fn dt2_dt3_opposed_and_damage_table() {
 }
 
 #[test]
-fn ex2_dt10_damage_counters_and_heavy_halving() {
+fn r17_ex2_dt10_damage_counters_and_heavy_halving() {
     let st = new_game();
     let mut g = st.unit("General-1").unwrap().clone();
     stats::apply_vehicle_damage(&mut g, DamageResult::Heavy);
@@ -184,7 +184,7 @@ fn ex2_dt10_damage_counters_and_heavy_halving() {
 }
 
 #[test]
-fn dt4_range_bands_and_dt12_ex1_ammunition() {
+fn r20_dt4_range_bands_and_dt12_ex1_ammunition() {
     let c = 1.0;
     assert_eq!(stats::band(8.0, 8.0, c), Some(Band::Short));
     assert_eq!(stats::band(9.0, 8.0, c), Some(Band::Medium));
@@ -286,7 +286,7 @@ fn dt8_turning_in_order_syntax() {
 }
 
 #[test]
-fn dt9_top_speed_in_order_syntax() {
+fn r21_dt9_top_speed_in_order_syntax() {
     let mut st = activating("us");
     place(&mut st, "General-1", 10.0, 30.0, 90.0);
     let why = rejects(&st, "us", "ACTIVATE General-1\nMOVE 1\nSPEED TOP\n");

@@ -288,3 +288,145 @@ fn standing_orders_need_fewer_mails_per_round() {
     );
     assert_eq!(with.rounds.len(), 2, "both rounds were played: {with:?}");
 }
+
+/// Every delivered mail to `seat` in delivery order: (file name, text).
+fn mails_to(w: &World, seat: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for sub in ["new", "cur"] {
+        for e in std::fs::read_dir(w.daemon.cfg.mail.outbox.join(sub))
+            .unwrap()
+            .flatten()
+        {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if !name.ends_with(&format!("-{seat}")) {
+                continue;
+            }
+            let bytes = std::fs::read(e.path()).unwrap();
+            let m = MessageParser::default().parse(&bytes).unwrap();
+            out.push((
+                name,
+                m.body_text(0).map(|t| t.into_owned()).unwrap_or_default(),
+            ));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Plays by the scripted players' orders (after the fixed declarations) until `stop` holds.
+fn play_until(w: &mut World, stop: impl Fn(&Game<GearKrieg>) -> bool) -> Game<GearKrieg> {
+    w.send("us", DECLARE_US);
+    w.send("germany", DECLARE_DE);
+    for _ in 0..200 {
+        let g = w.game();
+        if stop(&g) {
+            return g;
+        }
+        assert!(!g.is_over(), "the game ended first");
+        for seat in g.waiting_for() {
+            let text = GearKrieg::sample_orders(&g.state, &seat, g.step * 31 + u64::from(w.n));
+            let text = if text.trim().is_empty() {
+                "PASS\n".to_string()
+            } else {
+                text
+            };
+            assert!(matches!(w.send(&seat, &text), Intake::Accepted { .. }));
+        }
+    }
+    panic!("the awaited situation never came");
+}
+
+/// Issue 10 point 5: the "interrupt now?" mail shows the mover where it stopped and how far it
+/// has come, never its whole planned move (which only its owner knows).
+#[test]
+fn the_interrupt_question_shows_only_the_distance_covered() {
+    let mut w = world();
+    let g = play_until(&mut w, |g| {
+        g.state.paused.as_ref().is_some_and(|p| {
+            matches!(g.state.phase, Phase::Interrupt { .. })
+                && p.progress.distance + 0.05 < p.progress.planned
+        })
+    });
+    let Phase::Interrupt { side, mover } = g.state.phase.clone() else {
+        unreachable!()
+    };
+    let p = g.state.paused.clone().unwrap();
+    let tenths = despatch::rulesets::kit::grammar::tenths;
+    let mails = mails_to(&w, &side);
+    let (name, question) = mails.last().unwrap();
+    assert!(question.contains("Interrupt now"), "{name}: {question}");
+    let line = question
+        .lines()
+        .find(|l| l.contains(&format!("] {mover} (")))
+        .unwrap();
+    assert!(
+        line.contains(&format!(
+            "moving, {} cm so far",
+            tenths(p.progress.distance)
+        )),
+        "{line}"
+    );
+    assert!(
+        !line.contains(&format!("{} cm", tenths(p.progress.planned))),
+        "the plan leaked: {line}"
+    );
+    // The mover's owner still sees its plan.
+    let owner = g.state.enemy_of(&side);
+    let own = mails_to(&w, &owner);
+    let own_line = own
+        .last()
+        .unwrap()
+        .1
+        .lines()
+        .find(|l| l.contains(&format!("] {mover} (")))
+        .unwrap()
+        .to_string();
+    assert!(
+        own_line.contains(&format!(
+            "moving, {} of {} cm planned so far",
+            tenths(p.progress.distance),
+            tenths(p.progress.planned)
+        )),
+        "{own_line}"
+    );
+}
+
+/// Issue 10 point 4: a queued activation locks its step at once and plays, so no mail offers
+/// to replace it ("plays unless you send another"): the mail says it plays at once, and the
+/// next one that it was played.
+#[test]
+fn a_queued_activation_is_never_offered_for_replacement_after_it_played() {
+    let mut w = world();
+    let g = play_until(&mut w, |g| matches!(g.state.phase, Phase::Interrupt { .. }));
+    let Phase::Interrupt { side, .. } = g.state.phase.clone() else {
+        unreachable!()
+    };
+    let me = g.state.unactivated(&side)[0].name.clone();
+    let seen = mails_to(&w, &side).len();
+    assert!(matches!(
+        w.send(&side, &format!("NO INTERRUPT\nACTIVATE {me}\nHOLD\n")),
+        Intake::Accepted { .. }
+    ));
+    let g = w.game();
+    assert!(
+        g.state.unit(&me).unwrap().activated,
+        "the queued block played"
+    );
+    let after = mails_to(&w, &side);
+    let new: Vec<&String> = after[seen..].iter().map(|(_, t)| t).collect();
+    assert!(!new.is_empty());
+    for t in &after {
+        assert!(!t.1.contains("unless you send another"), "{}: {}", t.0, t.1);
+    }
+    assert!(
+        new.iter().any(|t| t.contains(&format!(
+            "your queued activation of {me} plays at once, without waiting for a mail"
+        ))),
+        "{new:?}"
+    );
+    assert!(
+        new.iter()
+            .any(|t| t.contains(&format!("Your queued activation of {me} is played."))),
+        "{new:?}"
+    );
+}

@@ -377,7 +377,7 @@ fn ruleset_names_every_rule_of_the_rulings_with_its_value() {
 }
 
 #[test]
-fn class_rows_follow_r1_and_the_seed() {
+fn r1_class_rows_follow_the_stand_ins_and_the_seed() {
     let data = ruleset();
     assert_eq!(data.classes.len(), 4);
     for row in CLASSES {
@@ -477,7 +477,7 @@ fn every_stand_in_gives_a_reason() {
 }
 
 #[test]
-fn dice_are_the_average_die_and_a_d6() {
+fn r2_dice_are_the_average_die_and_a_d6() {
     let data = ruleset();
     assert_eq!(data.command_die, vec![2, 3, 3, 4, 4, 5]);
     assert_eq!(data.gunnery_die, 6);

@@ -213,7 +213,7 @@ fn dt3_compulsory_move() {
 }
 
 #[test]
-fn dt4_battle_line_follows_by_path() {
+fn r13_dt4_battle_line_follows_by_path() {
     let japan = format!(
         "{}[[sides.lines]]\nname = \"1st Division\"\nships = [\"Mikasa\", \"Shikishima\", \"Fuji\", \"Asahi\"]\n",
         [
@@ -236,7 +236,7 @@ fn dt4_battle_line_follows_by_path() {
 }
 
 #[test]
-fn dt4_slower_follower_cannot_copy_full_speed() {
+fn r13_dt4_slower_follower_cannot_copy_full_speed() {
     // Destroyers never form battle lines (p.5), so the seed's DD-lead case cannot arise; the
     // same rule bites a battleship behind a cruiser that makes a 6" full-speed move.
     let japan = format!(
@@ -711,7 +711,7 @@ fn shipped_scenarios_play_through() {
 /// R20 with the fix: "stationary" is judged on the target's own last movement, so ships of
 /// the non-active side that moved in their own turn are not stationary in the active fire step.
 #[test]
-fn dd_stationary_bonus_counts_only_targets_that_did_not_move() {
+fn r56_dd_stationary_bonus_counts_only_targets_that_did_not_move() {
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
         ship("Asahi", "BB", 10.0, 4.0, 90.0, ""),

@@ -3,203 +3,16 @@
 //! extreme-range ban, secondary batteries, victory and the turn limit), written in the players'
 //! own order syntax through the public `Ruleset` API with fixed dice. Never edits game data.
 
-use std::collections::BTreeMap;
-
-use despatch::dice::Dice;
-use despatch::engine::{Ruleset, Silence, Submitted, Viewer};
-use despatch::rulesets::naval_rjw::command::order_cost;
-use despatch::rulesets::naval_rjw::state::{Critical, Fate, Minefield, NavalState, Order, Phase};
+use despatch::engine::{Ruleset, Viewer};
+use despatch::rulesets::naval_rjw::state::{Critical, Fate, Minefield, NavalState, Phase};
 use despatch::rulesets::naval_rjw::{NavalRjw, checks, damage, gunnery, stats};
 
 #[path = "common/naval.rs"]
 mod naval;
 use naval::*;
-
-/// Japan (flagship Mikasa, second Asahi, withdraws to 270) against Russia (Tsesarevich,
-/// Retvizan, withdraws to 90). `*_side` lines go into the side's own table (leadership, coal…).
-struct Sc<'a> {
-    first: &'a str,
-    max_turns: u32,
-    extra: &'a str,
-    japan_side: &'a str,
-    japan: String,
-    russia_side: &'a str,
-    russia: String,
-}
-
-impl Sc<'_> {
-    fn text(&self) -> String {
-        format!(
-            r#"
-name = "Orders golden"
-date = "1904"
-description = "test"
-width = 72
-height = 48
-max_turns = {}
-first = "{}"
-{}
-
-[[sides]]
-id = "japan"
-name = "Japan"
-capital_gunnery_bonus = 1
-withdrawal_heading = 270
-flagship = "Mikasa"
-second = "Asahi"
-{}
-{}
-
-[[sides]]
-id = "russia"
-name = "Russia"
-withdrawal_heading = 90
-flagship = "Tsesarevich"
-second = "Retvizan"
-{}
-{}
-"#,
-            self.max_turns,
-            self.first,
-            self.extra,
-            self.japan_side,
-            self.japan,
-            self.russia_side,
-            self.russia
-        )
-    }
-}
-
-fn sc(japan: String, russia: String) -> Sc<'static> {
-    Sc {
-        first: "japan",
-        max_turns: 20,
-        extra: "",
-        japan_side: "",
-        japan,
-        russia_side: "",
-        russia,
-    }
-}
-
-fn silence() -> BTreeMap<String, Submitted<Vec<Order>>> {
-    seats()
-        .into_iter()
-        .map(|s| (s, Submitted::Nmr(Silence::Pass)))
-        .collect()
-}
-
-/// Set-up resolved with silence (dice `seed`); returns the state and the dice labels.
-fn set_up(scenario: &Sc, seed: u8) -> (NavalState, Dice) {
-    let st = NavalRjw::setup(RULESET, &scenario.text(), &seats()).expect("setup");
-    let mut dice = Dice::new([seed; 32]);
-    let st = NavalRjw::resolve(&st, &silence(), &mut dice);
-    assert_eq!(st.phase, Phase::Manoeuvre);
-    (st, dice)
-}
-
-/// Set-up done; the first side manoeuvres with `cp` CP.
-fn begin(scenario: &Sc, cp: i32) -> NavalState {
-    let (mut st, _) = set_up(scenario, 1);
-    assert_eq!(st.active, scenario.first);
-    st.cp_rolled = cp;
-    st.cp_left = cp;
-    st
-}
-
-fn labels(dice: &Dice) -> Vec<String> {
-    dice.table().iter().map(|r| r.label.clone()).collect()
-}
-
-/// `seat` sends `text` (the only email this step); resolved with dice `[seed; 32]`.
-fn send(st: &NavalState, seat: &str, text: &str, seed: u8) -> (NavalState, Dice) {
-    send_all(st, &[(seat, text)], seed)
-}
-
-fn send_all(st: &NavalState, emails: &[(&str, &str)], seed: u8) -> (NavalState, Dice) {
-    let mut subs = BTreeMap::new();
-    for (seat, text) in emails {
-        let o = NavalRjw::parse(st, seat, text)
-            .unwrap_or_else(|e| panic!("{seat}: {text:?} rejected: {e:#?}"));
-        subs.insert(seat.to_string(), Submitted::Orders(o));
-    }
-    let mut dice = Dice::new([seed; 32]);
-    let next = NavalRjw::resolve(st, &subs, &mut dice);
-    (next, dice)
-}
-
-/// A fire step in which neither side fires.
-fn quiet_fire(st: &NavalState, seed: u8) -> (NavalState, Dice) {
-    assert_eq!(st.phase, Phase::Fire);
-    let mut dice = Dice::new([seed; 32]);
-    let next = NavalRjw::resolve(st, &silence(), &mut dice);
-    (next, dice)
-}
-
-/// From Japan's fire step to Japan's next manoeuvre with `cp` CP: nobody fires, Russia sends
-/// no orders (compulsory moves only).
-fn next_japan_turn(st: &NavalState, cp: i32) -> NavalState {
-    let (st, _) = quiet_fire(st, 2);
-    assert_eq!(
-        (st.active.as_str(), &st.phase),
-        ("russia", &Phase::Manoeuvre)
-    );
-    let st = NavalRjw::resolve(&st, &silence(), &mut Dice::new([3; 32]));
-    let (mut st, _) = quiet_fire(&st, 4);
-    assert_eq!(
-        (st.active.as_str(), &st.phase),
-        ("japan", &Phase::Manoeuvre)
-    );
-    st.cp_rolled = cp;
-    st.cp_left = cp;
-    st
-}
-
-fn at(st: &NavalState, name: &str, x: f64, y: f64, heading: f64) {
-    let h = find(st, name).hull;
-    assert!(
-        near(h.centre.x, x) && near(h.centre.y, y) && near(h.heading.rem_euclid(360.0), heading),
-        "{name} is at {},{} heading {}, expected {x},{y} heading {heading}\n{}",
-        h.centre.x,
-        h.centre.y,
-        h.heading,
-        log_text(st)
-    );
-}
-
-fn log_text(st: &NavalState) -> String {
-    st.log
-        .iter()
-        .map(|l| l.text.as_str())
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// The log has exactly this line.
-fn logged(st: &NavalState, line: &str) {
-    assert!(
-        st.log.iter().any(|l| l.text == line),
-        "missing log line {line:?} in:\n{}",
-        log_text(st)
-    );
-}
-
-/// Parses and expects exactly one rejection at `line` whose reason contains `why`.
-fn rejected(st: &NavalState, seat: &str, text: &str, line: usize, why: &str) {
-    let err = NavalRjw::parse(st, seat, text).expect_err(text);
-    assert_eq!(err.len(), 1, "{err:#?}");
-    assert_eq!(err[0].line, line, "{err:#?}");
-    assert!(
-        err[0].reason.contains(why),
-        "{:?} lacks {why:?}",
-        err[0].reason
-    );
-}
-
-fn cost(st: &NavalState, text: &str) -> i32 {
-    let o = NavalRjw::parse(st, "japan", text).unwrap_or_else(|e| panic!("{e:#?}"));
-    o.iter().map(|x| order_cost(st, "japan", x)).sum()
-}
+#[path = "common/naval_game.rs"]
+mod naval_game;
+use naval_game::*;
 
 fn field(id: &str, owner: &str, x: f64, y: f64, heading: f64, genuine: bool) -> Minefield {
     Minefield {
@@ -221,7 +34,7 @@ fn seat_view_text(st: &NavalState, seat: &str) -> String {
 // ---------------------------------------------------------------- General Withdrawal and Chase
 
 #[test]
-fn withdraw_steers_every_ship_escapes_and_leaves_cp_for_repairs_only() {
+fn r16_withdraw_steers_every_ship_escapes_and_leaves_cp_for_repairs_only() {
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
         ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),
@@ -296,7 +109,7 @@ fn withdraw_steers_every_ship_escapes_and_leaves_cp_for_repairs_only() {
 }
 
 #[test]
-fn chase_is_legal_only_against_a_withdrawing_enemy() {
+fn r16_chase_is_legal_only_against_a_withdrawing_enemy() {
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
         ship("Asahi", "BB", 10.0, 20.0, 0.0, ""),
@@ -350,7 +163,7 @@ fn chase_is_legal_only_against_a_withdrawing_enemy() {
 // ---------------------------------------------------------------- mines
 
 #[test]
-fn lay_places_a_genuine_belt_astern_that_both_sides_see() {
+fn r26_lay_places_a_genuine_belt_astern_that_both_sides_see() {
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
         ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),
@@ -407,7 +220,7 @@ fn sweeper_game(fields: Vec<Minefield>) -> NavalState {
 }
 
 #[test]
-fn sweep_win_clears_the_field() {
+fn r27_sweep_win_clears_the_field() {
     // M1 lies 1.5" ahead of Akatsuki's bow (y 22 to 23); she halts and sweeps.
     let st = sweeper_game(vec![field("M1", "russia", 20.0, 22.5, 0.0, true)]);
     assert_eq!(cost(&st, "HALT Akatsuki\nSWEEP Akatsuki M1"), 2);
@@ -435,7 +248,7 @@ fn sweep_win_clears_the_field() {
 }
 
 #[test]
-fn dt10_sweep_miss_lets_the_mines_attack_the_sweeper_at_cf_4() {
+fn r43_dt10_sweep_miss_lets_the_mines_attack_the_sweeper_at_cf_4() {
     let st = sweeper_game(vec![field("M1", "russia", 20.0, 22.5, 0.0, true)]);
     // Seed 129 rolls 3 then 6: DT-10's sweeper 3+4=7 against mines 6+2=8, a miss.
     let (st, dice) = send(&st, "japan", "HALT Akatsuki\nSWEEP Akatsuki M1", 129);
@@ -467,7 +280,7 @@ fn dt10_sweep_miss_lets_the_mines_attack_the_sweeper_at_cf_4() {
 }
 
 #[test]
-fn sweeping_a_dummy_removes_it_without_a_roll() {
+fn r43_sweeping_a_dummy_removes_it_without_a_roll() {
     let st = sweeper_game(vec![field("M1", "russia", 20.0, 22.5, 0.0, false)]);
     assert!(
         seat_view_text(&st, "japan")
@@ -515,7 +328,7 @@ fn a_sweeper_crossing_the_field_she_sweeps_attacks_it_first() {
 }
 
 #[test]
-fn dt10_crossing_a_genuine_field_after_movement() {
+fn r8_dt10_crossing_a_genuine_field_after_movement() {
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
         ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),
@@ -564,7 +377,7 @@ fn dt10_crossing_a_genuine_field_after_movement() {
 }
 
 #[test]
-fn crossing_a_dummy_removes_it_and_both_sides_know() {
+fn r8_crossing_a_dummy_removes_it_and_both_sides_know() {
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
         ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),
@@ -609,7 +422,7 @@ fn rescue_game(extra_japan: &str) -> NavalState {
 }
 
 #[test]
-fn rescue_is_required_steers_to_the_wreck_then_waits_two_turns_without_firing() {
+fn r53_rescue_is_required_steers_to_the_wreck_then_waits_two_turns_without_firing() {
     let st = rescue_game(&ship("Chitose", "CL", 10.0, 20.0, 180.0, ""));
     logged(
         &st,
@@ -816,7 +629,7 @@ fn struck_novik() -> NavalState {
 }
 
 #[test]
-fn dt9_struck_ship_is_captured_alongside_and_both_take_no_further_part() {
+fn r10_dt9_struck_ship_is_captured_alongside_and_both_take_no_further_part() {
     let st = struck_novik();
     logged(
         &st,
@@ -914,7 +727,7 @@ fn capture_steers_at_cruise_speed_without_a_paid_move() {
 // ---------------------------------------------------------------- smoke, formations, halts, repairs
 
 #[test]
-fn smoke_blocks_capital_ships_line_of_sight_this_turn() {
+fn r19_smoke_blocks_capital_ships_line_of_sight_this_turn() {
     // Both destroyers sit across the bow-to-bow line between Mikasa and Tsesarevich (y 10.8).
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 0.0, ""),
@@ -990,7 +803,7 @@ fn division() -> String {
 }
 
 #[test]
-fn abreast_and_astern_cost_two_and_put_followers_on_station() {
+fn r49_abreast_and_astern_cost_two_and_put_followers_on_station() {
     let st = begin(&sc(division(), russians_far()), 2);
     assert_eq!(cost(&st, "ABREAST Mikasa"), 2);
     rejected(&st, "japan", "ASTERN Mikasa", 1, "already in line astern");
@@ -1174,7 +987,7 @@ fn halt_costs_one_and_anchored_ships_stay_free() {
 }
 
 #[test]
-fn repair_costs_one_per_marker_and_takes_the_critical_marker_first() {
+fn r46_repair_costs_one_per_marker_and_takes_the_critical_marker_first() {
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
         ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),
@@ -1446,7 +1259,7 @@ fn control_critical_on_the_flagship_adds_one_to_every_action() {
 }
 
 #[test]
-fn dt2_radius_surcharge_through_a_manoeuvre_email() {
+fn r25_dt2_radius_surcharge_through_a_manoeuvre_email() {
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
         ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),
@@ -1503,7 +1316,7 @@ fn long_range(extra: &'static str) -> NavalState {
 }
 
 #[test]
-fn dt6_extreme_range_fire_drops_supports_and_takes_minus_two() {
+fn r39_dt6_extreme_range_fire_drops_supports_and_takes_minus_two() {
     let st = long_range("");
     let (st, dice) = quiet_fire(&st, 9);
     let l = labels(&dice);
@@ -1660,7 +1473,7 @@ fn dt11(lose: &[(&str, bool)], japan_lost: bool) -> NavalState {
 }
 
 #[test]
-fn dt11_victory_is_tested_at_the_end_of_the_player_turn() {
+fn r9_dt11_victory_is_tested_at_the_end_of_the_player_turn() {
     // One BB sunk: 1 of 5 BB+CA, below a quarter and below the minimum of 2.
     let st = dt11(&[("Pobeda", true)], false);
     assert_eq!(
@@ -1708,7 +1521,7 @@ fn dt11_victory_is_tested_at_the_end_of_the_player_turn() {
 }
 
 #[test]
-fn turn_limit_counts_weighted_losses() {
+fn r33_turn_limit_counts_weighted_losses() {
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
         ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),
@@ -1758,7 +1571,7 @@ fn turn_limit_counts_weighted_losses() {
 /// R59: a flagship that escapes off the table under General Withdrawal is not lost: the flag
 /// passes to the second-in-command without the permanent −1 CP.
 #[test]
-fn an_escaping_flagship_hands_over_the_flag_without_the_cp_penalty() {
+fn r59_an_escaping_flagship_hands_over_the_flag_without_the_cp_penalty() {
     let japan = [
         ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
         ship("Asahi", "BB", 10.0, 14.0, 90.0, ""),

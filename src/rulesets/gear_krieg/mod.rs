@@ -36,6 +36,31 @@ fn prompt(seat: &str, kind: &str, question: String, required: bool) -> Prompt {
     }
 }
 
+/// What the side to play is asked. A legal queued block needs no mail: the step locks at once
+/// and plays it, so the question must not offer to replace it (it has played by the time the
+/// mail is read); a queued block that became illegal is named with the reason.
+fn activate_question(
+    round: u32,
+    names: &[&str],
+    cp: u32,
+    queued: Option<&Result<state::Block, (String, String)>>,
+) -> String {
+    match queued {
+        Some(Ok(b)) => format!(
+            "Round {round}: your queued activation of {} plays at once, without waiting for a mail; the next mail reports it.",
+            b.unit
+        ),
+        Some(Err((unit, why))) => format!(
+            "Round {round}: your queued activation of {unit} cannot be played ({why}); activate one of {} ({cp} CP left).",
+            names.join(", ")
+        ),
+        None => format!(
+            "Round {round}: activate one of {} ({cp} CP left).",
+            names.join(", ")
+        ),
+    }
+}
+
 /// The prompts of the current step (see README "Sequence of play by mail").
 pub fn step_spec(state: &GkState) -> StepSpec {
     match &state.phase {
@@ -63,10 +88,7 @@ pub fn step_spec(state: &GkState) -> StepSpec {
         },
         Phase::Activate { side } => {
             let other = state.enemy_of(side);
-            let queued = state
-                .side(side)
-                .and_then(|s| orders::valid_queued(state, s))
-                .is_some();
+            let queued = state.side(side).and_then(|s| orders::queued_head(state, s));
             let names: Vec<&str> = state
                 .unactivated(side)
                 .iter()
@@ -83,14 +105,8 @@ pub fn step_spec(state: &GkState) -> StepSpec {
                     prompt(
                         side,
                         "activate",
-                        format!(
-                            "Round {}: activate one of {} ({} CP left){}.",
-                            state.round,
-                            names.join(", "),
-                            cp,
-                            if queued { "; your queued activation plays unless you send another" } else { "" }
-                        ),
-                        !queued,
+                        activate_question(state.round, &names, cp, queued.as_ref()),
+                        !matches!(queued, Some(Ok(_))),
                     ),
                     prompt(
                         &other,

@@ -435,13 +435,44 @@ fn queue_blocks(state: &mut GkState, seat: &str, bs: Vec<Block>) {
         return;
     }
     let n = bs.len();
+    let mut replaced = vec![];
     if let Some(s) = state.side_mut(seat) {
-        s.queued = bs;
+        replaced = std::mem::replace(&mut s.queued, bs);
     }
+    // A new queue replaces the old one whole: say so, or the player believes both will play.
+    let replacing = if replaced.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", replacing the activation(s) queued before ({})",
+            replaced
+                .iter()
+                .map(|b| format!("ACTIVATE {}", b.unit))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
     state.log.push(LogLine::private(
         seat,
-        format!("{n} activation(s) queued for your next turn(s); they are hidden from the enemy."),
+        format!(
+            "{n} activation(s) queued for your next turn(s){replacing}; they are hidden from the enemy."
+        ),
     ));
+}
+
+/// Queued blocks that can no longer be played (their unit activated, destroyed, or the ground
+/// changed) are dropped when their turn comes, each with the reason, in the owner's log only.
+fn drop_illegal_queued(state: &mut GkState, seat: &str) {
+    while let Some(Err((unit, why))) = state.side(seat).and_then(|s| orders::queued_head(state, s))
+    {
+        if let Some(s) = state.side_mut(seat) {
+            s.queued.remove(0);
+        }
+        state.log.push(LogLine::private(
+            seat,
+            format!("Your queued activation of {unit} is dropped: {why}."),
+        ));
+    }
 }
 
 /// Step 3: the side to play activates a unit (its email, else a queued block, else HOLD).
@@ -460,6 +491,7 @@ pub fn resolve_activate(
     queue_blocks(state, &other, blocks(&o_other));
     let o = orders_of(subs, &side).to_vec();
     apply_standing(state, &side, &o);
+    drop_illegal_queued(state, &side);
     let mut bs = blocks(&o);
     let cp_block = bs.iter().position(|b| b.cp).map(|i| bs.remove(i));
     let main = if bs.is_empty() {
@@ -470,9 +502,13 @@ pub fn resolve_activate(
             && let Some(s) = state.side_mut(&side)
         {
             s.queued.remove(0);
-            state
-                .log
-                .push(LogLine::private(&side, "Your queued activation is played."));
+            state.log.push(LogLine::private(
+                &side,
+                format!(
+                    "Your queued activation of {} is played.",
+                    q.as_ref().map_or("", |b| b.unit.as_str())
+                ),
+            ));
         }
         q
     } else {
@@ -572,6 +608,7 @@ pub fn resolve_interrupt(
     if continue_block(state, &mut p, dice, false) == Flow::Done {
         // A queued regular activation behind an interrupted CP activation plays now.
         if p.block.cp {
+            drop_illegal_queued(state, &mover_side);
             let q = state
                 .side(&mover_side)
                 .and_then(|s| orders::valid_queued(state, s));

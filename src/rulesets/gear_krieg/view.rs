@@ -91,7 +91,7 @@ fn board(state: &GkState) -> Vec<String> {
     out
 }
 
-fn unit_line(state: &GkState, i: usize, u: &Unit, concealed: bool) -> String {
+fn unit_line(state: &GkState, i: usize, u: &Unit, concealed: bool, me: Option<&str>) -> String {
     let mut s = format!(
         "[{}] {} ({}) at {},{}",
         i % 10,
@@ -151,8 +151,8 @@ fn unit_line(state: &GkState, i: usize, u: &Unit, concealed: bool) -> String {
         }
     }
     s.push_str(&format!(
-        ", last move {} cm, {}",
-        r1(u.last_move),
+        ", {}, {}",
+        movement(state, u, me),
         if u.activated {
             "activated"
         } else {
@@ -168,6 +168,23 @@ fn unit_line(state: &GkState, i: usize, u: &Unit, concealed: bool) -> String {
         s.push_str(", concealed from all your units");
     }
     s
+}
+
+/// The unit's movement as `me` may know it. A unit paused mid-move (an interrupt question) has
+/// its whole planned distance recorded for its defence (R23), but the enemy has only seen it
+/// cover the distance so far: the plan stays with its owner.
+fn movement(state: &GkState, u: &Unit, me: Option<&str>) -> String {
+    match &state.paused {
+        Some(p) if p.block.unit == u.name && me == Some(u.side.as_str()) => format!(
+            "moving, {} of {} cm planned so far",
+            r1(p.progress.distance),
+            r1(p.progress.planned)
+        ),
+        Some(p) if p.block.unit == u.name => {
+            format!("moving, {} cm so far", r1(p.progress.distance))
+        }
+        _ => format!("last move {} cm", r1(u.last_move)),
+    }
 }
 
 pub fn view(state: &GkState, viewer: &Viewer) -> View {
@@ -194,7 +211,7 @@ pub fn view(state: &GkState, viewer: &Viewer) -> View {
             .iter()
             .enumerate()
             .filter(|(_, u)| u.side == side.id)
-            .map(|(i, u)| unit_line(state, i, u, concealed.contains(&u.name)))
+            .map(|(i, u)| unit_line(state, i, u, concealed.contains(&u.name), me))
             .collect();
         sections.push((title, lines));
         if Some(side.id.as_str()) == me {

@@ -81,10 +81,11 @@ pub fn resolve_manoeuvre(state: &mut NavalState, side: &str, orders: &[Order], d
         s.path.clear();
     }
     // CP are charged at the costs the player saw when writing the orders (positions at the start).
-    let spent: i32 = orders
+    let costs: Vec<i32> = orders
         .iter()
         .map(|o| command::order_cost(state, side, o))
-        .sum();
+        .collect();
+    let spent: i32 = costs.iter().sum();
     state.cp_left = (state.cp_left - spent).max(0);
     let mut done: BTreeSet<String> = BTreeSet::new();
     let mut plans: std::collections::BTreeMap<String, Plan> = Default::default();
@@ -181,6 +182,7 @@ pub fn resolve_manoeuvre(state: &mut NavalState, side: &str, orders: &[Order], d
         }
     }
     auto_rescue(state, side);
+    refund_overridden_turns(state, side, orders, &costs);
     tidy_groups(state);
 
     let general = stats::fleet(state, side).is_some_and(|f| f.withdrawal || f.chase);
@@ -733,6 +735,34 @@ pub fn assign_rescue(state: &mut NavalState, side: &str, wreck: &str, with: &[St
             with.join(" and ")
         ),
     );
+}
+
+/// A rescuer or prize crew steers herself (R28, R10), so a paid TURN for a ship sent on such
+/// a duty in this same turn (by the automatic rescue, or by a RESCUE/CAPTURE line after the
+/// TURN) is never carried out: its CP come back, and the log says why (issue 10).
+fn refund_overridden_turns(state: &mut NavalState, side: &str, orders: &[Order], costs: &[i32]) {
+    for (o, cost) in orders.iter().zip(costs) {
+        let Order::Turn { ship, .. } = o else {
+            continue;
+        };
+        let Some(i) = idx(state, ship) else { continue };
+        let duty = match (&state.ships[i].rescue, &state.ships[i].capturing) {
+            (Some(r), _) => format!("rescue the survivors of {}", r.wreck),
+            (None, Some(prize)) => format!("take possession of {prize}"),
+            (None, None) => continue,
+        };
+        if *cost <= 0 {
+            continue;
+        }
+        state.cp_left += cost;
+        let name = stats::fleet(state, side).map_or(String::new(), |f| f.name.clone());
+        log(
+            state,
+            format!(
+                "{ship}'s TURN is not carried out: she steers herself to {duty}. {name} gets its {cost} CP back."
+            ),
+        );
+    }
 }
 
 fn auto_rescue(state: &mut NavalState, side: &str) {

@@ -216,12 +216,38 @@ fn check(state: &GkState, seat: &str, role: Role, parsed: &[Parsed<Order>]) -> V
 
 /// The first queued block that is still legal, if any (it stands in for the seat's orders).
 pub fn valid_queued(state: &GkState, side: &super::state::Side) -> Option<Block> {
+    queued_head(state, side).and_then(Result::ok)
+}
+
+/// The first queued block, or why it can no longer be played (unit, reason): a queued block is
+/// checked when its turn comes, and one that became illegal is reported, never silently kept.
+pub fn queued_head(
+    state: &GkState,
+    side: &super::state::Side,
+) -> Option<Result<Block, (String, String)>> {
     let b = side.queued.first()?;
-    let u = state.unit(&b.unit)?;
-    if !u.alive() || u.activated || u.side != side.id {
-        return None;
+    let refuse = |why: String| Some(Err((b.unit.clone(), why)));
+    let Some(u) = state.unit(&b.unit) else {
+        return refuse(format!("there is no unit {}", b.unit));
+    };
+    if u.side != side.id {
+        return refuse(format!("{} is not yours", b.unit));
     }
-    activation::check_block(state, b, true)
-        .is_empty()
-        .then(|| b.clone())
+    if !u.alive() {
+        return refuse(format!("{} is destroyed", b.unit));
+    }
+    if u.activated {
+        return refuse(format!("{} has already been activated this round", b.unit));
+    }
+    let errs = activation::check_block(state, b, true);
+    if errs.is_empty() {
+        Some(Ok(b.clone()))
+    } else {
+        refuse(
+            errs.into_iter()
+                .map(|(_, why)| why)
+                .collect::<Vec<_>>()
+                .join("; "),
+        )
+    }
 }

@@ -384,6 +384,7 @@ pub fn rescue(state: &NavalState, sim: &mut Sim, c: &mut Cursor) -> Result<Order
         if sim.on_duty.contains(s) {
             return refuse(format!("{s} is already on rescue or capture duty"));
         }
+        paid_turn_above(sim, s)?;
     }
     let capital_wreck = ship_of(state, &wreck).class.is_capital();
     let dds = with
@@ -402,6 +403,17 @@ pub fn rescue(state: &NavalState, sim: &mut Sim, c: &mut Cursor) -> Result<Order
         sim.on_duty.insert(s.clone());
     }
     Ok(Order::Rescue { wreck, with })
+}
+
+/// A ship sent on rescue or capture duty steers herself: a TURN paid for her above in the same
+/// email would never be carried out, so it is refused here rather than charged (issue 10).
+fn paid_turn_above(sim: &Sim, ship: &str) -> Result<(), LineErr> {
+    if sim.turned.contains(ship) {
+        return refuse(format!(
+            "{ship} has a TURN above, but she would steer herself on this duty (R28, R10): drop the TURN"
+        ));
+    }
+    Ok(())
 }
 
 /// `CAPTURE Novik WITH Chitose`: take an enemy ship that struck her colours.
@@ -427,6 +439,7 @@ pub fn capture(state: &NavalState, sim: &mut Sim, c: &mut Cursor) -> Result<Orde
     if sim.on_duty.contains(&with) {
         return refuse(format!("{with} is already on rescue or capture duty"));
     }
+    paid_turn_above(sim, &with)?;
     if ship_of(state, &with).class == ShipClass::DD && p.class != ShipClass::DD {
         return refuse("a destroyer may capture only a destroyer");
     }

@@ -392,8 +392,8 @@ fn the_interrupt_question_shows_only_the_distance_covered() {
 }
 
 /// Issue 10 point 4: a queued activation locks its step at once and plays, so no mail offers
-/// to replace it ("plays unless you send another"): the mail says it plays at once, and the
-/// next one that it was played.
+/// to replace it ("plays unless you send another"): the mail says the step resolves at once on
+/// the orders already given, and the next one that it was played.
 #[test]
 fn a_queued_activation_is_never_offered_for_replacement_after_it_played() {
     let mut w = world();
@@ -418,10 +418,12 @@ fn a_queued_activation_is_never_offered_for_replacement_after_it_played() {
     for t in &after {
         assert!(!t.1.contains("unless you send another"), "{}: {}", t.0, t.1);
     }
+    // The step that plays it asks nothing of this seat (issue 18.2): its mail says the orders
+    // already given are used and the step resolves at once, instead of inviting a reply.
     assert!(
-        new.iter().any(|t| t.contains(&format!(
-            "your queued activation of {me} plays at once, without waiting for a mail"
-        ))),
+        new.iter().any(|t| t.contains(
+            "the orders you have already given (standing or queued) are used, and it resolves at once"
+        )),
         "{new:?}"
     );
     assert!(

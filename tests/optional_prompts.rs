@@ -88,7 +88,10 @@ fn with_both_on_standing_orders_no_mail_invites_a_fire_plan() {
             .find(|m| m.text.contains("Nothing is asked of you in this step"))
             .unwrap_or_else(|| panic!("{seat} was never told its standing orders are used"));
         assert!(told.text.contains("gunnery"), "{}", told.text);
-        assert!(told.text.contains("standing orders are used"));
+        assert!(
+            told.text
+                .contains("the orders you have already given (standing or queued) are used")
+        );
         assert!(
             !told.subject.contains("your orders"),
             "subject {:?}",

@@ -471,8 +471,8 @@ pub(super) fn standing_note(game: &dyn Play, seat: &str) -> Option<String> {
         .iter()
         .find(|p| p.seat == seat && !p.required)?;
     Some(format!(
-        "Nothing is asked of you in this step ({}): your standing orders are used, and it \
-         resolves at once.",
+        "Nothing is asked of you in this step ({}): the orders you have already given \
+         (standing or queued) are used, and it resolves at once.",
         spec.title
     ))
 }

@@ -80,34 +80,54 @@ fn unit_line(st: &LbState, u: &Unit) -> String {
     )
 }
 
-/// The seat's standing orders, as it would write them.
-pub fn standing_lines(st: &LbState, side: &str) -> Vec<String> {
+/// The seat's standing orders, as it would write them, each followed by a comment naming
+/// the side (copyable: `#` starts a comment in a mail). `changed_only`: those that differ
+/// from the opening defaults (the hidden facts of the leak test).
+pub fn standing_lines(st: &LbState, side: &str, changed_only: bool) -> Vec<String> {
     let s = st.standing(side);
+    let d = super::state::Standing::default();
     let mut list = vec![
-        StandingOrder::Pick(s.pick),
-        StandingOrder::RetreatAssault(s.retreat_assault),
-        StandingOrder::RetreatCharge(s.retreat_charge),
-        StandingOrder::Reassault(s.reassault),
-        StandingOrder::Huzzah(s.huzzah),
-        StandingOrder::Square(s.square),
-        StandingOrder::Recall(s.recall),
-        StandingOrder::Reaction(s.reaction),
-        StandingOrder::FormUp(s.form_up),
-        StandingOrder::Displace(s.displace),
-        StandingOrder::Impetus(s.impetus),
-        StandingOrder::Pursue(s.pursue),
-        StandingOrder::OpportunityFire(!s.no_opportunity_fire),
+        (StandingOrder::Pick(s.pick), s.pick == d.pick),
+        (
+            StandingOrder::RetreatAssault(s.retreat_assault),
+            s.retreat_assault == d.retreat_assault,
+        ),
+        (
+            StandingOrder::RetreatCharge(s.retreat_charge),
+            s.retreat_charge == d.retreat_charge,
+        ),
+        (StandingOrder::Reassault(s.reassault), s.reassault == d.reassault),
+        (StandingOrder::Huzzah(s.huzzah), s.huzzah == d.huzzah),
+        (StandingOrder::Square(s.square), s.square == d.square),
+        (StandingOrder::Recall(s.recall), s.recall == d.recall),
+        (StandingOrder::Reaction(s.reaction), s.reaction == d.reaction),
+        (StandingOrder::FormUp(s.form_up), s.form_up == d.form_up),
+        (StandingOrder::Displace(s.displace), s.displace == d.displace),
+        (StandingOrder::Impetus(s.impetus), s.impetus == d.impetus),
+        (StandingOrder::Pursue(s.pursue), s.pursue == d.pursue),
+        (
+            StandingOrder::OpportunityFire(!s.no_opportunity_fire),
+            !s.no_opportunity_fire,
+        ),
     ];
     for (u, p) in &s.square_units {
         if *p != Policy::Ask {
-            list.push(StandingOrder::SquareUnit(u.clone(), *p));
+            list.push((StandingOrder::SquareUnit(u.clone(), *p), false));
         }
     }
+    let list: Vec<Order> = list
+        .into_iter()
+        .filter(|(_, default)| !changed_only || !default)
+        .map(|(o, _)| Order::Standing(o))
+        .collect();
     let text = orders::print(&Orders {
         grid: st.grid,
-        list: list.into_iter().map(Order::Standing).collect(),
+        list,
     });
-    text.lines().map(str::to_string).collect()
+    let name = st.side_name(side);
+    text.lines()
+        .map(|l| format!("{l}  # {name} standing order"))
+        .collect()
 }
 
 fn turn_words(st: &LbState) -> String {
@@ -353,7 +373,7 @@ pub fn view(st: &LbState, viewer: &Viewer) -> View {
                 vec![question.text.clone(), orders::hint(question)],
             ));
         }
-        sections.push(("Your standing orders".into(), standing_lines(st, m)));
+        sections.push(("Your standing orders".into(), standing_lines(st, m, false)));
     }
     View {
         viewer: viewer.clone(),

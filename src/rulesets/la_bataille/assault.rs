@@ -1294,6 +1294,12 @@ fn impetus(st: &mut LbState, r: &mut dyn Roller, a: &Assault, run: &mut AssaultR
         };
         run.impetus_done.push(from);
         walk_impetus(st, r, a, &names, from, &path, n);
+        // The stack has made its impetus wherever it stopped: never a second one.
+        for u in names.iter().filter_map(|x| st.unit(x)) {
+            if !run.impetus_done.contains(&u.hex) {
+                run.impetus_done.push(u.hex);
+            }
+        }
     }
 }
 

@@ -96,13 +96,22 @@ pub fn standing_lines(st: &LbState, side: &str, changed_only: bool) -> Vec<Strin
             StandingOrder::RetreatCharge(s.retreat_charge),
             s.retreat_charge == d.retreat_charge,
         ),
-        (StandingOrder::Reassault(s.reassault), s.reassault == d.reassault),
+        (
+            StandingOrder::Reassault(s.reassault),
+            s.reassault == d.reassault,
+        ),
         (StandingOrder::Huzzah(s.huzzah), s.huzzah == d.huzzah),
         (StandingOrder::Square(s.square), s.square == d.square),
         (StandingOrder::Recall(s.recall), s.recall == d.recall),
-        (StandingOrder::Reaction(s.reaction), s.reaction == d.reaction),
+        (
+            StandingOrder::Reaction(s.reaction),
+            s.reaction == d.reaction,
+        ),
         (StandingOrder::FormUp(s.form_up), s.form_up == d.form_up),
-        (StandingOrder::Displace(s.displace), s.displace == d.displace),
+        (
+            StandingOrder::Displace(s.displace),
+            s.displace == d.displace,
+        ),
         (StandingOrder::Impetus(s.impetus), s.impetus == d.impetus),
         (StandingOrder::Pursue(s.pursue), s.pursue == d.pursue),
         (

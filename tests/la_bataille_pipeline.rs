@@ -241,7 +241,7 @@ fn report(what: &str, counts: &Counts) -> usize {
 }
 
 #[test]
-fn a_whole_assault_and_a_whole_charge_with_a_square_attempt_by_mail() {
+fn r19_a_whole_assault_and_a_whole_charge_with_a_square_attempt_by_mail() {
     let mut w = world();
     w.accepted("france", FRENCH_TURN_1);
     // The cuirassiers begin their charge 4 hexes from the KGL: the Allies are asked to try

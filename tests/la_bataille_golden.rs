@@ -805,3 +805,250 @@ fn r34_victory_is_increments_taken_and_objectives_held() {
         vec![("france".to_string(), 2), ("allies".to_string(), 5)]
     );
 }
+
+#[test]
+fn r11_t7_a_blank_is_a_firefight_fought_again_on_the_firefight_column_without_distance() {
+    let mut t = duel("column", "Prussian");
+    // Morale passes, no shift, both fires miss, mêlée 2+2 at 3:2: blank.
+    let log = t.play_on(
+        &[("france", "ASSAULT 1/45e AT 0505 VIA 0506\n"), QUIET],
+        &[2, 2, 2, 2, 1, 1, 1, 2, 2],
+    );
+    assert_has(&log, "rolled 2+2 +0 fire +0 leaders = 4: blank");
+    assert_has(
+        &log,
+        "A1: a firefight. Firefight markers on 1/45e, 28th-Foot",
+    );
+    assert!(t.unit("1/45e").firefight && t.unit("1/45e").number.is_none());
+    assert!(
+        t.st.assaults.iter().any(|a| a.firefight),
+        "the Assaut marker stays"
+    );
+    // Units in a firefight do not fire in the Fire Segment, nor move.
+    assert!(orders::parse(&t.st, "allies", "MOVE 28th-Foot 0504\n").is_err());
+    // The next Mêlée Segment: no Distance modifier, the Firefight column; AR ends it.
+    let log = t.play_on(&[("allies", "PASS\n")], &[1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    assert_has(&log, "a firefight fought again on the Firefight column");
+    assert_has(
+        &log,
+        "A1 attacker morale check of 1/45e in 0506: rolled 1+1 = 2, -1 = 1 against 8: passes (-1 column)",
+    );
+    assert!(!has(&log, "Fire Segment"), "{log:?}");
+    assert_has(
+        &log,
+        "column Firefight; rolled 1+1 +0 fire +0 leaders = 2: AR",
+    );
+    assert!(t.st.assaults.is_empty(), "the firefight is over");
+    assert!(t.st.units.iter().all(|u| !u.firefight));
+}
+
+/// Cuirassiers four hexes south of a line battalion.
+fn charge_field(target_class: &str, target_formation: &str) -> Table {
+    Table::new(&field(
+        &[
+            (
+                "france",
+                "Cuir",
+                "heavy_cavalry",
+                "French",
+                "0509",
+                "N",
+                "line",
+                3,
+                9,
+            ),
+            (
+                "allies",
+                "Target",
+                target_class,
+                "Prussian",
+                "0505",
+                "S",
+                target_formation,
+                3,
+                8,
+            ),
+        ],
+        "",
+    ))
+}
+
+const NO_SQUARE: (&str, &str) = (
+    "allies",
+    "OPPORTUNITY FIRE OFF\nSQUARE NEVER\nREACTION NEVER\n",
+);
+
+#[test]
+fn r3_a_charge_on_routed_units_is_the_pgd_procedure_with_pursuit_and_tired() {
+    let mut t = charge_field("line_infantry", "line");
+    t.st.units[1].cohesion = despatch::rulesets::la_bataille::state::Cohesion::Routed;
+    let log = t.play_on(&[("france", "CHARGE Cuir AT 0505\n"), NO_SQUARE], &[]);
+    assert_has(&log, "C1: within 2 hexes, Cuir declare 0505 the target");
+    assert_has(&log, "Cavalry Charge vs. PGD against Target");
+    // Printed MP 8, 3 charge MP spent: (8 − 3) / 3 = 1.
+    assert_has(&log, "C1: pursuit: Target lose 1 increment.");
+    assert_has(&log, "Cuir marked Tired");
+    assert!(t.unit("Cuir").charged);
+}
+
+#[test]
+fn r33_t9_pursuit_costs_printed_mp_less_charge_mp_over_three_with_the_fastest_charger() {
+    use despatch::rulesets::kit::data::Marked;
+    let mut t = charge_field("line_infantry", "line");
+    let target = t.unit("Target").hex;
+    let id = despatch::rulesets::la_bataille::charge::declare(
+        &mut t.st,
+        &["Cuir".to_string()],
+        target,
+        vec![],
+        None,
+    )
+    .expect("declared");
+    let mut c = t.st.charge(id).unwrap().clone();
+    c.mp = 5;
+    for (mp, loss) in [(12.0, 2), (8.0, 1), (6.0, 0)] {
+        t.st.data.classes.get_mut("heavy_cavalry").unwrap().mp = Marked::Seed(mp);
+        assert_eq!(
+            despatch::rulesets::la_bataille::cavalry::pursuit_loss(&t.st, &c),
+            loss,
+            "MP {mp}"
+        );
+    }
+}
+
+#[test]
+fn r29_t10_a_reaction_charge_meets_midway_and_the_reactor_becomes_the_attacker() {
+    let mut t = Table::new(&field(
+        &[
+            (
+                "france",
+                "Cuir",
+                "heavy_cavalry",
+                "French",
+                "0509",
+                "N",
+                "line",
+                3,
+                9,
+            ),
+            (
+                "allies",
+                "Hussars",
+                "light_cavalry",
+                "British",
+                "0505",
+                "S",
+                "line",
+                3,
+                8,
+            ),
+        ],
+        "",
+    ));
+    t.play_on(&[("france", "CHARGE Cuir AT 0505\n"), QUIET], &[]);
+    let (seat, text) = t.asked().expect("the reaction is asked");
+    assert_eq!(seat, "allies");
+    assert!(text.contains("in the Reaction Zone of Hussars"), "{text}");
+    // Two hexes between them (0507, 0506): one each.
+    let log = t.play_on(&[("allies", "REACT Hussars\n")], &[2, 2]);
+    assert_has(
+        &log,
+        "C1 Reaction Charge of Hussars: rolled 2+2 = 4 against 8: passes",
+    );
+    assert_has(&log, "Hussars and Cuir meet face to face at 0506 and 0507");
+    assert_has(
+        &log,
+        "Hussars (Allies) become the attacker: Charge marker C2",
+    );
+    assert_has(&log, "C2: Cavalry Charge vs. Cavalry Mêlée Procedure");
+}
+
+#[test]
+fn r29_a_failed_reaction_leaves_the_reactor_in_place_and_in_good_order() {
+    let mut t = Table::new(&field(
+        &[
+            (
+                "france",
+                "Cuir",
+                "heavy_cavalry",
+                "French",
+                "0509",
+                "N",
+                "line",
+                3,
+                9,
+            ),
+            (
+                "allies",
+                "Hussars",
+                "light_cavalry",
+                "British",
+                "0505",
+                "S",
+                "line",
+                3,
+                8,
+            ),
+        ],
+        "",
+    ));
+    t.play_on(
+        &[
+            ("france", "CHARGE Cuir AT 0505\n"),
+            ("allies", "OPPORTUNITY FIRE OFF\nREACTION ALWAYS\n"),
+        ],
+        &[6, 6],
+    );
+    assert_has(&t.log, "C1 Reaction Charge of Hussars: rolled 6+6 = 12");
+    assert_eq!(t.st.label(t.unit("Hussars").hex), "0505");
+    assert_ne!(
+        t.unit("Hussars").cohesion,
+        despatch::rulesets::la_bataille::state::Cohesion::Disordered
+    );
+}
+
+#[test]
+fn r31_t12_after_the_melee_the_cavalry_regroups_two_hexes_back_along_its_path_exhausted() {
+    let mut t = charge_field("line_infantry", "line");
+    // Stands (1+1), no shift, fire misses, mêlée 1+1 at 4:1: DR2.
+    let log = t.play_on(
+        &[("france", "CHARGE Cuir AT 0505\n"), NO_SQUARE],
+        &[1, 1, 1, 1, 1, 1],
+    );
+    assert_has(
+        &log,
+        "C1 Roll to Stand of Target in 0505: rolled 1+1 = 2, +2 = 4 against 8: passes",
+    );
+    assert_has(
+        &log,
+        "mêlée values 24 to 6, column 4:1; rolled 1+1 +0 fire +0 leaders = 2: DR2",
+    );
+    // The DR's number is ignored in a charge: no impetus; pursuit before the rout.
+    assert!(!has(&log, "impetus"));
+    assert_has(&log, "C1: pursuit: Target lose 1 increment.");
+    assert_has(&log, "C1: Cuir advance into 0505 and is Disordered.");
+    // The path 0509 0508 0507 0506, and the advance into 0505: two hexes back is 0507.
+    assert_has(&log, "C1: Cuir fall back to 0507.");
+    assert_has(
+        &log,
+        "C1: Cuir marked Exhausted, with an inverted Charge marker.",
+    );
+}
+
+#[test]
+fn r13_routers_lose_an_increment_for_each_enemy_zone_they_leave() {
+    let mut t = duel("column", "Prussian");
+    let log = t.play_on(
+        &[("france", "ASSAULT 1/45e AT 0505 VIA 0506\n"), QUIET],
+        &[3, 3, 2, 2, 1, 6, 2, 3, 4],
+    );
+    assert_has(
+        &log,
+        "28th-Foot routs 0504 0503 0502 to 0502, losing 1 increment(s)",
+    );
+    assert_eq!(
+        t.unit("28th-Foot").increments,
+        2,
+        "1 from the fire, 1 from the rout"
+    );
+}

@@ -312,7 +312,10 @@ fn finish(st: &mut LbState, id: u32) {
     let Some(a) = st.assault(id).cloned() else {
         return;
     };
-    if a.firefight {
+    // A firefight goes on while both sides still fight in it; a rout, a surrender or an
+    // advance ends it, and its markers come off.
+    let live = !attacking(st, &a).is_empty() && !defending(st, &a).is_empty();
+    if a.firefight && live {
         if let Some(x) = st.assault_mut(id) {
             x.run = None;
         }
@@ -324,6 +327,23 @@ fn finish(st: &mut LbState, id: u32) {
         }
     }
     st.assaults.retain(|x| x.id != id);
+    let still: Vec<String> = st
+        .assaults
+        .iter()
+        .filter(|x| x.firefight)
+        .flat_map(|x| {
+            let mut v = x.units.clone();
+            for t in &x.targets {
+                v.extend(st.names_at(*t));
+            }
+            v
+        })
+        .collect();
+    for u in st.units.iter_mut() {
+        if u.firefight && !still.contains(&u.name) {
+            u.firefight = false;
+        }
+    }
 }
 
 /// The odds as a ratio (before shifts), for a standing order "retreat if odds ≥ n:1".

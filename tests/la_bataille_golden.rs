@@ -1052,3 +1052,174 @@ fn r13_routers_lose_an_increment_for_each_enemy_zone_they_leave() {
         "1 from the fire, 1 from the rout"
     );
 }
+
+#[test]
+fn r10_the_old_guard_charge_runs_its_own_procedure_and_ends_in_step_10_exploitation() {
+    let mut t = Table::new(&field(
+        &[
+            (
+                "france",
+                "Grenadiers",
+                "old_guard",
+                "French",
+                "0507",
+                "N",
+                "column",
+                4,
+                10,
+            ),
+            (
+                "allies",
+                "28th-Foot",
+                "line_infantry",
+                "Prussian",
+                "0505",
+                "S",
+                "line",
+                3,
+                8,
+            ),
+        ],
+        "",
+    ));
+    // A line battalion may not make it.
+    assert!(orders::parse(&t.st, "allies", "GUARD CHARGE 28th-Foot AT 0507\n").is_err());
+    let log = t.play_on(
+        &[
+            (
+                "france",
+                "GUARD CHARGE Grenadiers AT 0505 VIA 0506\nIMPETUS AUTO\n",
+            ),
+            QUIET,
+        ],
+        &[2, 2, 2, 2, 1, 1, 1, 1, 1],
+    );
+    assert_has(
+        &log,
+        "Grenadiers (French) declares an Old Guard Charge A1 on 0505 from 0506 (Number 2)",
+    );
+    assert_has(&log, "-2 Old Guard");
+    assert_has(&log, "+1 the Old Guard attacks");
+    assert_has(&log, "= 2: DR2");
+    assert_has(&log, "A1: impetus: Grenadiers advance to 0504 0503.");
+    assert_has(&log, "A1: Old Guard Charge Exploitation");
+}
+
+#[test]
+fn r16_the_best_leader_of_each_side_gives_his_melee_modifier() {
+    let text = std::fs::read_to_string(format!(
+        "{}/games/la-bataille/scenarios/teaching.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let mut t = Table::new(&text);
+    // Ney (3) rides with 1/45e, Picton (2) with the 28th: +2 −1 on the mêlée roll.
+    let log = t.play_on(
+        &[
+            ("france", "ASSAULT 1/45e AT 0504 VIA 0506 0505\n"),
+            ("allies", "OPPORTUNITY FIRE OFF\nHUZZAH NEVER\n"),
+        ],
+        &[1, 1, 1, 1, 1, 1, 1, 1, 2, 2],
+    );
+    assert_has(&log, "-1 leader");
+    assert_has(&log, "+1 leaders");
+}
+
+#[test]
+fn r18_in_the_fire_segment_assault_participants_hold_their_fire_and_others_fire() {
+    let mut t = Table::new(&field(
+        &[
+            (
+                "france",
+                "1/45e",
+                "line_infantry",
+                "French",
+                "0507",
+                "N",
+                "column",
+                4,
+                8,
+            ),
+            (
+                "france",
+                "Batterie",
+                "foot_artillery",
+                "French",
+                "0808",
+                "N",
+                "unlimbered",
+                2,
+                7,
+            ),
+            (
+                "allies",
+                "28th-Foot",
+                "line_infantry",
+                "Prussian",
+                "0505",
+                "S",
+                "line",
+                4,
+                8,
+            ),
+            (
+                "allies",
+                "5th-KGL",
+                "line_infantry",
+                "KGL",
+                "0805",
+                "S",
+                "line",
+                4,
+                8,
+            ),
+        ],
+        "",
+    ));
+    let log = t.play_on(
+        &[
+            (
+                "france",
+                "ASSAULT 1/45e AT 0505 VIA 0506\nFIRE Batterie AT 0805\n",
+            ),
+            ("allies", "OPPORTUNITY FIRE OFF\nHUZZAH NEVER\n"),
+        ],
+        &[],
+    );
+    assert_has(&log, "Fire of Batterie at 0805");
+    let segment: Vec<&String> = log
+        .iter()
+        .skip_while(|l| !l.contains("Fire Segment"))
+        .take_while(|l| !l.contains("picks A1"))
+        .collect();
+    assert!(
+        segment
+            .iter()
+            .all(|l| !l.contains("Fire of 1/45e") && !l.contains("Fire of 28th-Foot")),
+        "{segment:?}"
+    );
+}
+
+#[test]
+fn r20_routed_units_out_of_enemy_zones_rally_to_disordered_at_the_end_of_their_turn() {
+    let mut t = duel("column", "Prussian");
+    t.st.units[0].cohesion = despatch::rulesets::la_bataille::state::Cohesion::Routed;
+    let log = t.play(&[("france", "PASS\n"), QUIET], &[3, 3]);
+    assert_has(&log, "Rally of 1/45e: rolled 3+3 = 6 against 8: passes");
+    assert_eq!(
+        t.unit("1/45e").cohesion,
+        despatch::rulesets::la_bataille::state::Cohesion::Disordered
+    );
+}
+
+#[test]
+fn r26_cavalry_that_charged_this_turn_or_is_disordered_may_not_charge() {
+    let mut t = charge_field("line_infantry", "line");
+    t.st.units[0].charged = true;
+    assert!(orders::parse(&t.st, "france", "CHARGE Cuir AT 0505\n").is_err());
+    let mut t = charge_field("line_infantry", "line");
+    t.st.units[0].cohesion = despatch::rulesets::la_bataille::state::Cohesion::Disordered;
+    assert!(orders::parse(&t.st, "france", "CHARGE Cuir AT 0505\n").is_err());
+    let t = charge_field("line_infantry", "line");
+    assert!(orders::parse(&t.st, "france", "CHARGE Cuir AT 0505\n").is_ok());
+}

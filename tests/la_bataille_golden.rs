@@ -1223,3 +1223,33 @@ fn r26_cavalry_that_charged_this_turn_or_is_disordered_may_not_charge() {
     let t = charge_field("line_infantry", "line");
     assert!(orders::parse(&t.st, "france", "CHARGE Cuir AT 0505\n").is_ok());
 }
+
+#[test]
+fn every_bad_line_of_a_mail_is_reported_with_a_reason_and_a_hint() {
+    let t = duel("column", "Prussian");
+    let e = orders::parse(
+        &t.st,
+        "france",
+        "MOVE 1/45e 0506\nASSALT 1/45e AT 0505\nFORM 1/45e TRIANGLE\nHUZZAH\nCHARGE 28th-Foot AT 0507\n",
+    )
+    .unwrap_err();
+    let lines: Vec<usize> = e.iter().map(|r| r.line).collect();
+    assert_eq!(lines, vec![2, 3, 4, 5], "{e:?}");
+    assert!(
+        e[0].hint.as_deref().unwrap_or("").contains("ASSAULT"),
+        "{e:?}"
+    );
+    assert!(e[1].reason.contains("TRIANGLE"), "{e:?}");
+    assert!(e[2].reason.contains("nobody asked"), "{e:?}");
+    assert!(e[3].reason.contains("not one of your units"), "{e:?}");
+    // The Allies, not in their Maneuver Segment, may still send standing orders.
+    assert!(
+        orders::parse(
+            &t.st,
+            "allies",
+            "SQUARE ALWAYS\nRETREAT BEFORE ASSAULT IF 3:1\n"
+        )
+        .is_ok()
+    );
+    assert!(orders::parse(&t.st, "allies", "MOVE 28th-Foot 0504\n").is_err());
+}

@@ -243,6 +243,15 @@ fn report(what: &str, counts: &Counts) -> usize {
 #[test]
 fn r19_a_whole_assault_and_a_whole_charge_with_a_square_attempt_by_mail() {
     let mut w = world();
+    // HELP by mail answers with the order reference.
+    assert!(matches!(w.send("allies", "HELP\n"), Intake::Help { .. }));
+    let outbox = w.daemon.cfg.mail.outbox.clone();
+    assert!(
+        delivered(&outbox, "allies")
+            .iter()
+            .any(|m| m.contains("RETREAT BEFORE ASSAULT IF 3:1")),
+        "HELP carries the README's standing orders"
+    );
     w.accepted("france", FRENCH_TURN_1);
     // The cuirassiers begin their charge 4 hexes from the KGL: the Allies are asked to try
     // a square (p.6), by mail, before anything else happens.

@@ -1253,3 +1253,99 @@ fn every_bad_line_of_a_mail_is_reported_with_a_reason_and_a_hint() {
     );
     assert!(orders::parse(&t.st, "allies", "MOVE 28th-Foot 0504\n").is_err());
 }
+
+/// Cuirassiers five hexes from a line battalion, a hill in between hiding them until the
+/// charge is two hexes away: the square is tried after the target is declared (T-13).
+fn hidden_charge() -> Table {
+    Table::new(&field(
+        &[
+            (
+                "france",
+                "Cuir",
+                "heavy_cavalry",
+                "French",
+                "0510",
+                "N",
+                "line",
+                3,
+                9,
+            ),
+            (
+                "allies",
+                "Target",
+                "line_infantry",
+                "Prussian",
+                "0505",
+                "S",
+                "line",
+                3,
+                8,
+            ),
+        ],
+        "[[terrain]]\nkind = \"hill\"\nhexes = [\"0507\"]\n",
+    ))
+}
+
+#[test]
+fn r28_t13_a_square_on_the_declared_target_lets_the_cavalry_try_to_recall_and_a_failure_charges_it()
+{
+    let mut t = hidden_charge();
+    t.play_on(
+        &[
+            ("france", "CHARGE Cuir AT 0505\n"),
+            ("allies", "OPPORTUNITY FIRE OFF\nREACTION NEVER\n"),
+        ],
+        &[],
+    );
+    assert_has(&t.log, "C1: within 2 hexes, Cuir declare 0505 the target.");
+    let (seat, text) = t.asked().expect("square question");
+    assert_eq!(seat, "allies");
+    assert!(
+        text.contains("Cuir (French) is at 0507, within 4 hexes of Target. Form square?"),
+        "{text}"
+    );
+    let log = t.play_on(&[("allies", "SQUARE Target\n")], &[1, 1]);
+    assert_has(
+        &log,
+        "Square attempt of Target in 0505 (+1 from line, +1 cavalry 2 hexes away): rolled 1+1 = 2, +2 = 4 against 8: passes — square formed.",
+    );
+    let (seat, text) = t.asked().expect("recall question");
+    assert_eq!(seat, "france");
+    assert!(
+        text.contains("your target 0505 has formed square"),
+        "{text}"
+    );
+    let log = t.play_on(&[("france", "RECALL\n")], &[6, 6]);
+    assert_has(
+        &log,
+        "C1 Recall of Cuir: rolled 6+6 = 12, -1 = 11 against 9: fails",
+    );
+    assert_has(&log, "the cavalry must charge the square");
+    assert_has(&log, "-3 square");
+}
+
+#[test]
+fn r28_recall_if_square_recalls_by_standing_order_and_the_charge_ends() {
+    let mut t = hidden_charge();
+    let log = t.play_on(
+        &[
+            ("france", "RECALL IF SQUARE\nCHARGE Cuir AT 0505\n"),
+            (
+                "allies",
+                "OPPORTUNITY FIRE OFF\nREACTION NEVER\nSQUARE ALWAYS\n",
+            ),
+        ],
+        &[1, 1, 2, 2],
+    );
+    assert!(!has(&log, "is asked"), "{log:?}");
+    assert_has(&log, "square formed");
+    assert_has(
+        &log,
+        "C1 Recall of Cuir: rolled 2+2 = 4, -1 = 3 against 9: passes",
+    );
+    assert!(!has(&log, "Mêlée Procedure"), "{log:?}");
+    assert_eq!(
+        t.unit("Target").formation,
+        despatch::rulesets::la_bataille::state::Formation::Square
+    );
+}

@@ -1349,3 +1349,67 @@ fn r28_recall_if_square_recalls_by_standing_order_and_the_charge_ends() {
         despatch::rulesets::la_bataille::state::Formation::Square
     );
 }
+
+/// Random play of a shipped scenario with the sample players and the real dice: every
+/// sample parses and round-trips, every step replays to the same state, the game ends.
+fn random_play(scenario: &str, game: u64, steps: u64) -> (LbState, u64) {
+    use despatch::dice::Dice;
+    use despatch::engine::{Silence, Viewer};
+    let text = std::fs::read_to_string(format!(
+        "{}/games/la-bataille/scenarios/{scenario}.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let mut st = LaBataille::setup(RULESET, &text, &seats()).unwrap();
+    let mut k = 0;
+    while k < steps && LaBataille::outcome(&st).is_none() {
+        k += 1;
+        let spec = LaBataille::step(&st);
+        let mut subs = BTreeMap::new();
+        for p in &spec.prompts {
+            if !p.required && !(k + game).is_multiple_of(4) {
+                continue;
+            }
+            let text = LaBataille::sample_orders(&st, &p.seat, game * 1000 + k);
+            let o = LaBataille::parse(&st, &p.seat, &text)
+                .unwrap_or_else(|e| panic!("sample refused at step {k}: {text}\n{e:?}"));
+            let again = LaBataille::parse(&st, &p.seat, &LaBataille::canonical(&o)).unwrap();
+            assert_eq!(again, o, "canonical round trip");
+            subs.insert(p.seat.clone(), Submitted::Orders(o));
+        }
+        for p in &spec.prompts {
+            subs.entry(p.seat.clone())
+                .or_insert(Submitted::Nmr(Silence::StandingOrders));
+        }
+        let mut seed = [0u8; 32];
+        seed[..8].copy_from_slice(&k.to_be_bytes());
+        seed[8..16].copy_from_slice(&game.to_be_bytes());
+        let next = LaBataille::resolve(&st, &subs, &mut Dice::new(seed));
+        assert_eq!(
+            next,
+            LaBataille::resolve(&st, &subs, &mut Dice::new(seed)),
+            "replay at step {k}"
+        );
+        for v in [
+            Viewer::Seat("france".into()),
+            Viewer::Seat("allies".into()),
+            Viewer::Spectator,
+        ] {
+            let _ = LaBataille::view(&next, &v);
+        }
+        st = next;
+    }
+    (st, k)
+}
+
+#[test]
+fn both_scenarios_play_to_the_end_with_the_sample_players_and_replay() {
+    for (scenario, games) in [("teaching", 4), ("waterloo-1815", 3)] {
+        for g in 0..games {
+            let (st, k) = random_play(scenario, g, 400);
+            let out = LaBataille::outcome(&st)
+                .unwrap_or_else(|| panic!("{scenario} game {g} unfinished after {k} steps"));
+            eprintln!("{scenario} game {g}: {k} steps, {}", out.summary);
+        }
+    }
+}

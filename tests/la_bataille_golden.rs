@@ -1102,7 +1102,62 @@ fn r10_the_old_guard_charge_runs_its_own_procedure_and_ends_in_step_10_exploitat
     assert_has(&log, "+1 the Old Guard attacks");
     assert_has(&log, "= 2: DR2");
     assert_has(&log, "A1: impetus: Grenadiers advance to 0504 0503.");
-    assert_has(&log, "A1: Old Guard Charge Exploitation");
+    assert_has(
+        &log,
+        "A1: Old Guard Charge Exploitation: Grenadiers may move on",
+    );
+    let (seat, _) = t.asked().expect("the exploitation is asked");
+    assert_eq!(seat, "france");
+    // Only the exploiting Guard takes orders, and no FIRE.
+    assert!(orders::parse(&t.st, "france", "FIRE Grenadiers AT 0502\n").is_err());
+    let log = t.play_on(&[("france", "MOVE Grenadiers 0403\n")], &[]);
+    assert_has(&log, "A1: the Old Guard exploits.");
+    assert_eq!(t.st.label(t.unit("Grenadiers").hex), "0403");
+}
+
+#[test]
+fn r10_no_exploitation_ends_the_old_guard_charge() {
+    let mut t = Table::new(&field(
+        &[
+            (
+                "france",
+                "Grenadiers",
+                "old_guard",
+                "French",
+                "0507",
+                "N",
+                "column",
+                4,
+                10,
+            ),
+            (
+                "allies",
+                "28th-Foot",
+                "line_infantry",
+                "Prussian",
+                "0505",
+                "S",
+                "line",
+                3,
+                8,
+            ),
+        ],
+        "",
+    ));
+    t.play_on(
+        &[
+            (
+                "france",
+                "GUARD CHARGE Grenadiers AT 0505 VIA 0506\nIMPETUS AUTO\n",
+            ),
+            QUIET,
+        ],
+        &[2, 2, 2, 2, 1, 1, 1, 1, 1],
+    );
+    let log = t.play_on(&[("france", "NO EXPLOITATION\n")], &[]);
+    assert!(!has(&log, "exploits"), "{log:?}");
+    assert_eq!(t.st.label(t.unit("Grenadiers").hex), "0503");
+    assert_eq!(t.st.phasing, "allies");
 }
 
 #[test]

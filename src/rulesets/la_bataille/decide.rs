@@ -71,5 +71,6 @@ pub fn silent_answer(q: &Question) -> Answer {
         QKind::Square => Answer::Square(vec![]),
         QKind::Recall => Answer::Recall(None),
         QKind::Reaction => Answer::React(None),
+        QKind::Exploit => Answer::Exploit(vec![]),
     }
 }

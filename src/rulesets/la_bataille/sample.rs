@@ -107,6 +107,16 @@ pub fn sample_orders(st: &LbState, seat: &str, choice: u64) -> String {
                 }
                 QKind::Impetus => format!("IMPETUS {}", pick(7)),
                 QKind::Pursue => format!("PURSUE {}", pick(8)),
+                QKind::Exploit => {
+                    let u = pick(9);
+                    let near = st.unit(&u).and_then(|x| {
+                        nearest_enemy(st, seat, x.hex).filter(|e| e.distance(x.hex) == 1)
+                    });
+                    match near {
+                        Some(e) if yes => format!("ASSAULT {u} AT {}", st.label(e)),
+                        _ => "NO EXPLOITATION".into(),
+                    }
+                }
             };
             keep(st, seat, &mut mail, line);
             if orders::parse(st, seat, &mail.join("\n")).is_err()
@@ -124,6 +134,7 @@ pub fn sample_orders(st: &LbState, seat: &str, choice: u64) -> String {
                     QKind::Displace => "DISPLACE AUTO",
                     QKind::Impetus => "IMPETUS AUTO",
                     QKind::Pursue => "PURSUE AUTO",
+                    QKind::Exploit => "NO EXPLOITATION",
                 };
                 keep(st, seat, &mut mail, fallback.to_string());
             }

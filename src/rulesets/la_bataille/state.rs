@@ -498,6 +498,9 @@ pub enum QKind {
     Impetus,
     /// Which unit a failed recall must pursue and charge (options: hexes).
     Pursue,
+    /// Old Guard Charge Exploitation (p.5 step 10): maneuver orders for the units named in
+    /// the options, or none.
+    Exploit,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -530,6 +533,8 @@ pub enum Answer {
     Displace(Vec<String>),
     Impetus(Vec<Hex>),
     Pursue(Hex),
+    /// The exploitation orders of Old Guard units (MOVE, FORM, FACE, ASSAULT, GUARD CHARGE).
+    Exploit(Vec<Order>),
     /// Let the ruleset choose, as the seat's `AUTO` would (a silent seat's choice, R30).
     Auto,
 }

@@ -15,7 +15,7 @@ use super::roll::Roller;
 pub use super::segment::victory_points;
 use super::segment::{end_player_turn, fire_segment};
 use super::state::{
-    AssaultDecl, CStage, LbState, MoveRun, Order, Orders, Phase, Policy, QKind, Segment,
+    Answer, AssaultDecl, CStage, LbState, MoveRun, Order, Orders, Phase, Policy, QKind, Segment,
     StandingOrder, TargetKind, Task,
 };
 use super::{assault, cavalry, charge};
@@ -100,12 +100,34 @@ pub fn resolve(st: &mut LbState, subs: &BTreeMap<SeatId, Submitted<Orders>>, r: 
             ];
         }
         Phase::Question { question } => {
-            let answer = orders_of(subs, &question.seat).and_then(|o| {
-                o.iter().find_map(|x| match x {
-                    Order::Answer(a) => Some(a.clone()),
-                    _ => None,
-                })
-            });
+            let exploit: Option<Vec<Order>> = (question.kind == QKind::Exploit)
+                .then(|| orders_of(subs, &question.seat))
+                .flatten()
+                .map(|o| {
+                    o.iter()
+                        .filter(|x| {
+                            matches!(
+                                x,
+                                Order::Move { .. }
+                                    | Order::Face { .. }
+                                    | Order::Form { .. }
+                                    | Order::Assault { .. }
+                            )
+                        })
+                        .cloned()
+                        .collect()
+                });
+            let answer = exploit
+                .filter(|v| !v.is_empty())
+                .map(Answer::Exploit)
+                .or_else(|| {
+                    orders_of(subs, &question.seat).and_then(|o| {
+                        o.iter().find_map(|x| match x {
+                            Order::Answer(a) => Some(a.clone()),
+                            _ => None,
+                        })
+                    })
+                });
             st.answer = match answer {
                 Some(a) => Some(a),
                 None if orders_of(subs, &question.seat).is_some() => None,
@@ -158,7 +180,10 @@ pub fn run(st: &mut LbState, r: &mut dyn Roller) {
 fn exec(st: &mut LbState, r: &mut dyn Roller, task: Task) -> Flow {
     match task {
         Task::Orders { orders, next } => {
-            st.segment = Segment::Maneuver;
+            // Old Guard exploitation orders run inside the Mêlée Segment.
+            if st.segment != Segment::Melee {
+                st.segment = Segment::Maneuver;
+            }
             if next >= orders.len() {
                 return Flow::Done;
             }

@@ -342,19 +342,42 @@ pub(super) fn exploitation(st: &mut LbState, a: &Assault, run: &AssaultRun) -> S
             continue;
         };
         let guard = st.data.class(&u.class).is_some_and(|c| c.old_guard);
-        if guard && u.fighting() && !field::enemy_zoi(st, &side, u.hex) {
-            if let Some(x) = st.unit_mut(n) {
-                x.exploiting = true;
-            }
+        if guard
+            && u.fighting()
+            && !field::enemy_zoi(st, &side, u.hex)
+            && field::mp_left(st, &u) > 0
+        {
             who.push(n.clone());
         }
     }
-    if !who.is_empty() {
-        st.say(format!(
-            "A{}: Old Guard Charge Exploitation: {} may move on with their remaining MPs and assault again, even Disordered.",
-            a.id,
-            join(&who)
-        ));
+    if who.is_empty() {
+        return Step::End;
+    }
+    match decide::take(st) {
+        // The orders run right after this assault, in this Mêlée Segment; a new assault they
+        // declare is resolved in it too (p.5: "including the next one", R10).
+        Some(Answer::Exploit(orders)) => {
+            if !orders.is_empty() {
+                st.say(format!("A{}: the Old Guard exploits.", a.id));
+                st.agenda.insert(0, Task::Orders { orders, next: 0 });
+            }
+        }
+        Some(_) => {}
+        None => {
+            for n in &who {
+                if let Some(x) = st.unit_mut(n) {
+                    x.exploiting = true;
+                }
+            }
+            let text = format!(
+                "A{}: Old Guard Charge Exploitation: {} may move on with their remaining MPs and assault again, even Disordered. Send MOVE, FORM, FACE, ASSAULT or GUARD CHARGE orders for them, or NO EXPLOITATION.",
+                a.id,
+                join(&who)
+            );
+            let q = decide::question(&side, QKind::Exploit, text, who);
+            decide::ask(st, q);
+            return Step::Asked;
+        }
     }
     Step::End
 }

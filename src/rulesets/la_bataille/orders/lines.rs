@@ -45,11 +45,31 @@ impl Email {
     fn maneuver(&self, what: &str) -> Result<(), LineErr> {
         match &self.role {
             Role::Maneuver => Ok(()),
+            Role::Asked(q) if q.kind == QKind::Exploit => Ok(()),
             _ => Err(LineErr::new(format!(
                 "{what} is a Maneuver Segment order, and it is not your Maneuver Segment"
             ))
             .hint("standing orders (HUZZAH ALWAYS, SQUARE ALWAYS…) may be sent at any time")),
         }
+    }
+
+    /// In an exploitation answer, only the exploiting Old Guard units take orders, and such an
+    /// order answers the question. Elsewhere nothing to check.
+    fn exploiter(&mut self, unit: &str, c: &Cursor) -> Result<(), LineErr> {
+        let Role::Asked(q) = &self.role else {
+            return Ok(());
+        };
+        if q.kind != QKind::Exploit {
+            return Ok(());
+        }
+        if !q.options.iter().any(|o| o == unit) {
+            return Err(LineErr::new(format!("{unit} is not exploiting"))
+                .hint(format!("orders for {} only", q.options.join(", "))));
+        }
+        if self.answered.is_none() {
+            self.answered = Some(c.line());
+        }
+        Ok(())
     }
 
     /// The open question, if it is of one of `kinds`.
@@ -130,6 +150,7 @@ fn is_policy_word(c: &Cursor) -> bool {
 pub fn move_on(st: &LbState, cx: &mut Email, c: &mut Cursor) -> Line {
     cx.maneuver("MOVE")?;
     let unit = cx.own(c)?;
+    cx.exploiter(&unit, c)?;
     let path = hexes(st, c)?;
     if path.is_empty() {
         return Err(c.wrong("the hexes of the move are missing"));
@@ -156,6 +177,7 @@ pub fn move_on(st: &LbState, cx: &mut Email, c: &mut Cursor) -> Line {
 pub fn face(st: &LbState, cx: &mut Email, c: &mut Cursor) -> Line {
     cx.maneuver("FACE")?;
     let unit = cx.own(c)?;
+    cx.exploiter(&unit, c)?;
     let facing = dir(st, c)?;
     movement::face(&mut cx.sim, &unit, facing).map_err(LineErr::new)?;
     Ok(Order::Face { unit, facing })
@@ -187,6 +209,7 @@ pub fn form(st: &LbState, cx: &mut Email, c: &mut Cursor) -> Line {
     }
     cx.maneuver("FORM")?;
     let unit = cx.own(c)?;
+    cx.exploiter(&unit, c)?;
     let w = c.word("a formation")?;
     let formation = Formation::parse(w).ok_or_else(|| {
         c.wrong(format!(
@@ -199,6 +222,7 @@ pub fn form(st: &LbState, cx: &mut Email, c: &mut Cursor) -> Line {
 
 fn assault_line(st: &LbState, cx: &mut Email, c: &mut Cursor, guard: bool) -> Line {
     let unit = cx.own(c)?;
+    cx.exploiter(&unit, c)?;
     c.expect("AT")?;
     let targets = hexes(st, c)?;
     if targets.is_empty() {
@@ -247,6 +271,9 @@ pub fn guard(st: &LbState, cx: &mut Email, c: &mut Cursor) -> Line {
 /// `CHARGE 1er-Cuirassiers [2e-Cuirassiers] AT 0509 [VIA 0406 0407] [RECALL AT 0408]`.
 pub fn charge(st: &LbState, cx: &mut Email, c: &mut Cursor) -> Line {
     cx.maneuver("CHARGE")?;
+    if matches!(&cx.role, Role::Asked(_)) {
+        return refuse("cavalry does not exploit an Old Guard Charge");
+    }
     let mut units = vec![cx.own(c)?];
     while !c.done() && !c.is("AT") {
         units.push(cx.own(c)?);
@@ -273,6 +300,9 @@ pub fn charge(st: &LbState, cx: &mut Email, c: &mut Cursor) -> Line {
 /// `FIRE Batterie-Ney AT 0709`: the Fire Segment target (otherwise the nearest enemy).
 pub fn fire(st: &LbState, cx: &mut Email, c: &mut Cursor) -> Line {
     cx.maneuver("FIRE")?;
+    if matches!(&cx.role, Role::Asked(_)) {
+        return refuse("FIRE is not an exploitation order");
+    }
     let unit = cx.own(c)?;
     c.expect("AT")?;
     let target = hex(st, c, "the target hex")?;
@@ -282,6 +312,9 @@ pub fn fire(st: &LbState, cx: &mut Email, c: &mut Cursor) -> Line {
 /// `ATTACH Ney 1/45e`: a leader rides with another unit of his side.
 pub fn attach(st: &LbState, cx: &mut Email, c: &mut Cursor) -> Line {
     cx.maneuver("ATTACH")?;
+    if matches!(&cx.role, Role::Asked(_)) {
+        return refuse("ATTACH is not an exploitation order");
+    }
     let w = c.word("a leader")?;
     let Some(l) = st
         .leaders
@@ -518,6 +551,7 @@ pub fn no(_: &LbState, cx: &mut Email, c: &mut Cursor) -> Line {
         "RECALL" => (QKind::Recall, Answer::Recall(None)),
         "HUZZAH" => (QKind::Huzzah, Answer::Huzzah(false)),
         "REASSAULT" => (QKind::NewAssault, Answer::NewAssault(None)),
+        "EXPLOITATION" => (QKind::Exploit, Answer::Exploit(vec![])),
         _ => {
             return Err(c.wrong(format!(
                 "NO {w}: answer NO SQUARE, NO REACTION, NO RECALL, NO HUZZAH or NO REASSAULT"

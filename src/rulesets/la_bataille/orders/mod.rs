@@ -152,6 +152,10 @@ pub fn hint(q: &Question) -> String {
         ),
         QKind::Impetus => format!("answer IMPETUS {first} …"),
         QKind::Pursue => format!("answer PURSUE {first}"),
+        QKind::Exploit => format!(
+            "answer with MOVE, FORM, FACE, ASSAULT or GUARD CHARGE orders for {}, or NO EXPLOITATION",
+            q.options.join(", ")
+        ),
     }
 }
 

@@ -139,6 +139,9 @@ fn answer(g: HexGrid, a: &Answer) -> String {
         Answer::Displace(v) => format!("DISPLACE {}", v.join(" ")),
         Answer::Impetus(p) => format!("IMPETUS {}", hexes(g, p)),
         Answer::Pursue(h) => format!("PURSUE {}", g.label(*h)),
+        // Exploitation orders travel as the orders themselves; none is this answer.
+        Answer::Exploit(v) if v.is_empty() => "NO EXPLOITATION".into(),
+        Answer::Exploit(v) => v.iter().map(|o| line(g, o)).collect::<Vec<_>>().join("\n"),
         // Never written by a player: the ruleset's own choice for a silent seat.
         Answer::Auto => "PASS".into(),
     }

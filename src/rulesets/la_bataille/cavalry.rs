@@ -1,0 +1,662 @@
+//! The three cavalry mêlée procedures (p.6–8): against PGD (pursuit and regroup), against
+//! infantry and artillery (Retreat Before Charge and Recall, unsupplied artillery, Roll to
+//! Stand, Defensive Fire, odds, resolution, advance, pursuit, regroup), and against cavalry
+//! (bounce both ways, no pursuit). Resumable at every question; charge movement is `charge`.
+
+use crate::board::hex::Hex;
+
+use super::charge::{self, units_of};
+use super::combat::{self, join};
+use super::data::{Arm, MeleeResult};
+use super::decide::{self, Flow};
+use super::field;
+use super::movement;
+use super::roll::Roller;
+use super::state::{
+    Answer, CStage, Charge, Cohesion, Fatigue, Formation, LbState, QKind, TargetKind, Task, Unit,
+};
+
+/// Fighting enemy units in the charge's target hex, and routed ones (PGD).
+fn targets(st: &LbState, c: &Charge) -> (Vec<Unit>, Vec<Unit>) {
+    let here: Vec<Unit> = st
+        .at(c.target)
+        .into_iter()
+        .filter(|u| u.side != c.side)
+        .cloned()
+        .collect();
+    here.into_iter().partition(|u| u.fighting())
+}
+
+/// What the charge meets (p.6 step 6), or `None` when nothing is there.
+pub fn kind(st: &LbState, c: &Charge) -> Option<TargetKind> {
+    let (fighting, routed) = targets(st, c);
+    if fighting.is_empty() {
+        return (!routed.is_empty()).then_some(TargetKind::Pgd);
+    }
+    if fighting.iter().all(|u| u.arm == Arm::Cavalry) {
+        Some(TargetKind::Cavalry)
+    } else {
+        Some(TargetKind::InfantryArtillery)
+    }
+}
+
+fn save(st: &mut LbState, c: Charge) {
+    if let Some(x) = st.charge_mut(c.id) {
+        *x = c;
+    }
+}
+
+/// p.7: pursuit loss = (printed MP of the fastest charger − charge MP spent) / 3, rounded down.
+pub fn pursuit_loss(st: &LbState, c: &Charge) -> u32 {
+    let best = c
+        .units
+        .iter()
+        .filter_map(|n| st.unit(n))
+        .map(|u| field::printed_mp(st, u))
+        .max()
+        .unwrap_or(0);
+    let d = st.data.rules.pursuit_divisor.int().max(1) as u32;
+    best.saturating_sub(c.mp) / d
+}
+
+fn pursue(st: &mut LbState, c: &Charge, stack: &[String]) {
+    let loss = pursuit_loss(st, c);
+    st.say(format!(
+        "C{}: pursuit: {} lose {loss} increment{}.",
+        c.id,
+        join(stack),
+        if loss == 1 { "" } else { "s" }
+    ));
+    combat::take_losses(st, stack, loss);
+}
+
+/// Moves the chargers back `hexes` along their exact charge path; anyone in the way is pushed
+/// one hex further along it until an empty hex (p.7 Regroup; also the Bounce, R31).
+pub fn fall_back(st: &mut LbState, c: &Charge, hexes: u32) {
+    let names: Vec<String> = units_of(st, c).iter().map(|u| u.name.clone()).collect();
+    let Some(here) = names.first().and_then(|n| st.unit(n)).map(|u| u.hex) else {
+        return;
+    };
+    let Some(pos) = c.path.iter().rposition(|h| *h == here) else {
+        return;
+    };
+    let back = pos.saturating_sub(hexes as usize);
+    let dest = c.path[back];
+    if dest == here {
+        return;
+    }
+    let blockers: Vec<String> = st
+        .at(dest)
+        .into_iter()
+        .filter(|u| !names.contains(&u.name))
+        .map(|u| u.name.clone())
+        .collect();
+    if !blockers.is_empty() {
+        let mut k = back;
+        let mut spot = None;
+        while k > 0 {
+            k -= 1;
+            if st.at(c.path[k]).is_empty() {
+                spot = Some(c.path[k]);
+                break;
+            }
+        }
+        let spot = spot.or_else(|| {
+            let us: Vec<Unit> = blockers
+                .iter()
+                .filter_map(|n| st.unit(n).cloned())
+                .collect();
+            let refs: Vec<&Unit> = us.iter().collect();
+            field::away_step(st, &refs, dest, &[here])
+        });
+        if let Some(s) = spot {
+            movement::place(st, &blockers, s);
+            st.say(format!("{} displaced to {}.", join(&blockers), st.label(s)));
+        }
+    }
+    for n in &names {
+        if let Some(u) = st.unit_mut(n) {
+            u.hex = dest;
+        }
+    }
+    st.say(format!(
+        "C{}: {} fall back to {}.",
+        c.id,
+        join(&names),
+        st.label(dest)
+    ));
+}
+
+fn mark(st: &mut LbState, c: &Charge, exhausted: bool) {
+    for n in &c.units {
+        if let Some(u) = st.unit_mut(n) {
+            u.charged = true;
+            u.fatigue = if exhausted || u.fatigue != Fatigue::Fresh {
+                Fatigue::Exhausted
+            } else {
+                Fatigue::Tired
+            };
+        }
+    }
+    let f = if exhausted { "Exhausted" } else { "Tired" };
+    st.say(format!(
+        "C{}: {} marked {f}, with an inverted Charge marker.",
+        c.id,
+        join(&c.units)
+    ));
+}
+
+/// The original charger of a Reaction Charge fought its mêlée as the defender (R29).
+fn mark_original(st: &mut LbState, c: &Charge) {
+    let Some(o) = c.reactor_of.and_then(|id| st.charge(id).cloned()) else {
+        return;
+    };
+    for n in &o.units {
+        if let Some(u) = st.unit_mut(n)
+            && u.alive()
+        {
+            u.charged = true;
+            u.fatigue = Fatigue::Exhausted;
+        }
+    }
+}
+
+/// Runs the mêlée of charge `id` from where it stands.
+pub fn run(st: &mut LbState, r: &mut dyn Roller, id: u32) -> Flow {
+    loop {
+        let Some(mut c) = st.charge(id).cloned() else {
+            return Flow::Done;
+        };
+        if c.stage != CStage::Over && units_of(st, &c).is_empty() {
+            c.stage = CStage::Over;
+            save(st, c);
+            return Flow::Done;
+        }
+        let next = match c.stage {
+            CStage::Arrived => {
+                c.kind = kind(st, &c);
+                match c.kind {
+                    None => {
+                        st.say(format!("C{id}: nothing is left in {}.", st.label(c.target)));
+                        Some(CStage::Advance)
+                    }
+                    Some(TargetKind::Pgd) => {
+                        let (_, routed) = targets(st, &c);
+                        let names: Vec<String> = routed.iter().map(|u| u.name.clone()).collect();
+                        st.say(format!(
+                            "C{id}: Cavalry Charge vs. PGD against {}.",
+                            join(&names)
+                        ));
+                        pursue(st, &c, &names);
+                        movement::rout(st, &names);
+                        Some(CStage::Regroup)
+                    }
+                    Some(k) => {
+                        st.say(format!(
+                            "C{id}: Cavalry Charge vs. {} Mêlée Procedure.",
+                            if k == TargetKind::Cavalry {
+                                "Cavalry"
+                            } else {
+                                "Infantry and Artillery"
+                            }
+                        ));
+                        Some(if c.reactor_of.is_some() {
+                            CStage::Resolve
+                        } else {
+                            CStage::RetreatBeforeCharge
+                        })
+                    }
+                }
+            }
+            CStage::RetreatBeforeCharge => match retreat(st, r, &mut c) {
+                Err(f) => {
+                    save(st, c);
+                    return f;
+                }
+                Ok(s) => Some(s),
+            },
+            CStage::Recall => match recall(st, r, &mut c) {
+                Err(f) => {
+                    save(st, c);
+                    return f;
+                }
+                Ok(s) => s,
+            },
+            CStage::Pursue => match pursue_choice(st, &mut c) {
+                Err(f) => {
+                    save(st, c);
+                    return f;
+                }
+                Ok(s) => s,
+            },
+            CStage::UnsuppliedArtillery => Some(unsupplied(st, &mut c)),
+            CStage::RollToStand => Some(roll_to_stand(st, r, &mut c)),
+            CStage::Fire => Some(defensive_fire(st, r, &mut c)),
+            CStage::Resolve => Some(resolve(st, r, &mut c)),
+            CStage::Advance => {
+                let (fighting, _) = targets(st, &c);
+                if fighting.is_empty() && st.at(c.target).iter().all(|u| u.side == c.side) {
+                    let names: Vec<String> =
+                        units_of(st, &c).iter().map(|u| u.name.clone()).collect();
+                    movement::place(st, &names, c.target);
+                    for n in &names {
+                        if let Some(u) = st.unit_mut(n)
+                            && u.cohesion == Cohesion::GoodOrder
+                        {
+                            u.cohesion = Cohesion::Disordered;
+                        }
+                    }
+                    c.path.push(c.target);
+                    st.say(format!(
+                        "C{id}: {} advance into {} and {} Disordered.",
+                        join(&names),
+                        st.label(c.target),
+                        if names.len() == 1 { "is" } else { "are" }
+                    ));
+                    save(st, c.clone());
+                    movement::opportunity(st, r, &names, c.target);
+                    c = st.charge(id).cloned().expect("exists");
+                }
+                Some(CStage::Regroup)
+            }
+            CStage::Regroup => {
+                let n = st.data.rules.regroup_hexes.int().max(0) as u32;
+                save(st, c.clone());
+                fall_back(st, &c, n);
+                let exhausted = c.melee && c.kind != Some(TargetKind::Pgd);
+                mark(st, &c, exhausted);
+                mark_original(st, &c);
+                Some(CStage::Over)
+            }
+            _ => return Flow::Done,
+        };
+        if let Some(s) = next {
+            c.stage = s;
+        }
+        let over = c.stage == CStage::Over;
+        save(st, c);
+        if over {
+            return Flow::Done;
+        }
+        if st.charge(id).is_some_and(|x| x.stage == CStage::Moving) {
+            // A new target or a pursuit: the charge moves again, then fights.
+            st.agenda.insert(0, Task::ChargeMelee(id));
+            st.agenda.insert(0, Task::ChargeMove(id));
+            return Flow::Done;
+        }
+    }
+}
+
+/// p.7 step 1 / p.8 step 1: Retreat Before Charge of eligible target units (R12).
+fn retreat(st: &mut LbState, r: &mut dyn Roller, c: &mut Charge) -> Result<CStage, Flow> {
+    let after = if c.kind == Some(TargetKind::Cavalry) {
+        CStage::Resolve
+    } else {
+        CStage::UnsuppliedArtillery
+    };
+    let (fighting, _) = targets(st, c);
+    let eligible: Vec<&Unit> = fighting
+        .iter()
+        .filter(|u| {
+            let light = st.data.class(&u.class).is_some_and(|k| k.light);
+            !u.formation.is_square()
+                && match u.arm {
+                    Arm::Infantry => u.formation == Formation::Skirmish,
+                    Arm::Cavalry => (light || u.formation == Formation::Skirmish) && !u.charged,
+                    Arm::Artillery => false,
+                }
+        })
+        .collect();
+    if eligible.is_empty() || !movement::can_retreat(st, &eligible) {
+        return Ok(after);
+    }
+    let names: Vec<String> = eligible.iter().map(|u| u.name.clone()).collect();
+    let defender = st.enemy_of(&c.side);
+    let go = match decide::take(st) {
+        Some(Answer::Retreat(b)) => b,
+        Some(_) => false,
+        None => match decide::policy(st.standing(&defender).retreat_charge) {
+            Some(b) => b,
+            None => {
+                let text = format!(
+                    "C{}: {} charge {}. {} may Retreat Before Charge. Answer RETREAT or STAND.",
+                    c.id,
+                    join(&c.units),
+                    st.label(c.target),
+                    join(&names)
+                );
+                return Err(decide::ask(
+                    st,
+                    decide::question(&defender, QKind::RetreatBeforeCharge, text, vec![]),
+                ));
+            }
+        },
+    };
+    if !go {
+        return Ok(after);
+    }
+    let hexes = st.data.rules.retreat_before_charge_hexes.int().max(1) as u32;
+    let path = movement::retreat(st, &names, hexes);
+    if let Some(end) = path.last() {
+        movement::opportunity(st, r, &names, *end);
+    }
+    c.retreated = path;
+    if st
+        .at(c.target)
+        .iter()
+        .any(|u| u.side != c.side && u.fighting())
+    {
+        Ok(after)
+    } else {
+        Ok(CStage::Recall)
+    }
+}
+
+/// p.7 step 1b: the charger may try to Recall; success: a new target or the end; failure:
+/// pursue and charge a unit the retreating units went into or through.
+fn recall(st: &mut LbState, r: &mut dyn Roller, c: &mut Charge) -> Result<Option<CStage>, Flow> {
+    let choice = match decide::take(st) {
+        Some(Answer::Recall(x)) => x,
+        Some(_) => None,
+        None => match decide::recall(st.standing(&c.side).recall, false) {
+            Some(true) => Some(None),
+            Some(false) => None,
+            None => {
+                let text = format!(
+                    "C{}: the target retreated before the charge. Answer RECALL (end the charge), RECALL AT hex (a new target) or NO RECALL (pursue and charge a unit it retreated into or through).",
+                    c.id
+                );
+                return Err(decide::ask(
+                    st,
+                    decide::question(&c.side, QKind::Recall, text, vec![]),
+                ));
+            }
+        },
+    };
+    if let Some(new_target) = choice {
+        if charge::recall_roll(st, r, c, false) {
+            match new_target {
+                Some(t) => {
+                    st.say(format!(
+                        "C{}: recalled; the new target is {}.",
+                        c.id,
+                        st.label(t)
+                    ));
+                    c.target = t;
+                    c.declared = false;
+                    c.kind = None;
+                    return Ok(Some(CStage::Moving));
+                }
+                None => {
+                    save(st, c.clone());
+                    charge::no_melee(st, c, "the charge is recalled");
+                    *c = st.charge(c.id).cloned().expect("exists");
+                    return Ok(None);
+                }
+            }
+        }
+        st.say(format!("C{}: the Recall fails.", c.id));
+    }
+    Ok(Some(CStage::Pursue))
+}
+
+/// The unit a charge that did not recall must pursue and charge (R32).
+fn pursue_choice(st: &mut LbState, c: &mut Charge) -> Result<Option<CStage>, Flow> {
+    let options: Vec<Hex> = c
+        .retreated
+        .iter()
+        .copied()
+        .filter(|h| st.at(*h).iter().any(|u| u.side != c.side && u.fighting()))
+        .collect();
+    if options.is_empty() {
+        st.say(format!(
+            "C{}: nobody to pursue; the cavalry takes the empty hex.",
+            c.id
+        ));
+        c.melee = false;
+        return Ok(Some(CStage::Advance));
+    }
+    let pick = match decide::take(st) {
+        Some(Answer::Pursue(h)) if options.contains(&h) => h,
+        Some(_) => options[0],
+        None if options.len() == 1 || decide::auto(st.standing(&c.side).pursue) => options[0],
+        None => {
+            let labels: Vec<String> = options.iter().map(|h| st.label(*h)).collect();
+            let text = format!(
+                "C{}: the cavalry must pursue and charge a unit the retreating units went into or through: {}. Answer PURSUE hex.",
+                c.id,
+                labels.join(" or ")
+            );
+            return Err(decide::ask(
+                st,
+                decide::question(&c.side, QKind::Pursue, text, labels),
+            ));
+        }
+    };
+    st.say(format!(
+        "C{}: the cavalry pursues and charges {}.",
+        c.id,
+        st.label(pick)
+    ));
+    c.target = pick;
+    c.declared = true;
+    c.kind = None;
+    Ok(Some(CStage::Moving))
+}
+
+/// p.7 step 2: artillery without ammunition and alone routs; the cavalry takes the hex and
+/// pursues (the garbled "Proceed to Step" read as Step 8, R10).
+fn unsupplied(st: &mut LbState, c: &mut Charge) -> CStage {
+    let (fighting, _) = targets(st, c);
+    let covered = fighting
+        .iter()
+        .any(|u| u.arm == Arm::Infantry || (u.arm == Arm::Artillery && u.ammo != Some(0)));
+    let guns: Vec<String> = fighting
+        .iter()
+        .filter(|u| u.arm == Arm::Artillery && u.ammo == Some(0))
+        .map(|u| u.name.clone())
+        .collect();
+    if covered || guns.is_empty() {
+        return CStage::RollToStand;
+    }
+    st.say(format!(
+        "C{}: {} has no ammunition and routs.",
+        c.id,
+        join(&guns)
+    ));
+    for g in &guns {
+        if let Some(u) = st.unit_mut(g) {
+            u.cohesion = Cohesion::Routed;
+        }
+    }
+    pursue(st, c, &guns);
+    movement::rout(st, &guns);
+    CStage::Advance
+}
+
+/// p.7 step 3: each target stack Rolls to Stand.
+fn roll_to_stand(st: &mut LbState, r: &mut dyn Roller, c: &mut Charge) -> CStage {
+    c.melee = true;
+    let (fighting, _) = targets(st, c);
+    let names: Vec<String> = fighting.iter().map(|u| u.name.clone()).collect();
+    let chargers = units_of(st, c);
+    let crefs: Vec<&Unit> = chargers.iter().collect();
+    let frefs: Vec<&Unit> = fighting.iter().collect();
+    let mods = combat::stand_mods(st, &frefs, &crefs);
+    let label = format!(
+        "C{} Roll to Stand of {} in {}",
+        c.id,
+        join(&names),
+        st.label(c.target)
+    );
+    if combat::morale_check(st, r, label, &names, &mods).pass {
+        c.doubled = true;
+        let die = r.roll(format!("C{} shift roll of {}", c.id, join(&names)), 6, 1)[0];
+        let s = st.data.shift_roll[(die - 1) as usize];
+        c.left += s;
+        st.say(format!(
+            "{} stand: Defensive Fire doubled; shift roll {die}: {s} left column shift{}.",
+            join(&names),
+            if s == 1 { "" } else { "s" }
+        ));
+        return CStage::Fire;
+    }
+    let routed = combat::fail(st, &names);
+    if st
+        .at(c.target)
+        .iter()
+        .any(|u| u.side != c.side && u.fighting())
+    {
+        movement::rout(st, &routed);
+        return CStage::Fire;
+    }
+    st.say(format!("C{}: every target routs.", c.id));
+    pursue(st, c, &routed);
+    movement::rout(st, &routed);
+    CStage::Advance
+}
+
+/// p.7 step 4: Defensive Fire, −3 on the mêlée roll per casualty; no offensive fire.
+fn defensive_fire(st: &mut LbState, r: &mut dyn Roller, c: &mut Charge) -> CStage {
+    let (fighting, _) = targets(st, c);
+    let names: Vec<String> = fighting.iter().map(|u| u.name.clone()).collect();
+    let chargers: Vec<String> = units_of(st, c).iter().map(|u| u.name.clone()).collect();
+    let Some(at) = chargers.first().and_then(|n| st.unit(n)).map(|u| u.hex) else {
+        return CStage::Over;
+    };
+    let guns = fighting.iter().any(|u| {
+        u.arm == Arm::Artillery
+            && u.formation == Formation::Unlimbered
+            && u.ammo != Some(0)
+            && field::faces(st, u, at)
+    });
+    let mult = if c.doubled {
+        st.data.rules.pass_fire_multiplier.int().max(1) as u32
+    } else {
+        1
+    };
+    let label = format!(
+        "C{} Defensive Fire of {} at {}",
+        c.id,
+        join(&names),
+        join(&chargers)
+    );
+    let n = combat::fire(st, r, label, &names, at, mult, guns);
+    movement::spend_ammo(st, &names);
+    if n > 0 {
+        combat::take_losses(st, &chargers, n);
+        c.drm -= st.data.rules.casualty_drm.int() * n as i32;
+        st.say(format!("C{}: mêlée DRM from fire {:+}.", c.id, c.drm));
+    }
+    if units_of(st, c).is_empty() {
+        CStage::Over
+    } else {
+        CStage::Resolve
+    }
+}
+
+/// p.7 steps 5–6, p.8 steps 2–3: odds with the Mêlée Modifiers for Cavalry, the roll.
+fn resolve(st: &mut LbState, r: &mut dyn Roller, c: &mut Charge) -> CStage {
+    c.melee = true;
+    let (fighting, _) = targets(st, c);
+    let chargers = units_of(st, c);
+    let frefs: Vec<&Unit> = fighting.iter().collect();
+    let crefs: Vec<&Unit> = chargers.iter().collect();
+    let atk: f64 = chargers
+        .iter()
+        .map(|u| combat::cavalry_melee_value(st, u, &frefs))
+        .sum();
+    let def: f64 = fighting.iter().map(|u| combat::charged_value(st, u)).sum();
+    let base = combat::odds_column(&st.data, atk, def);
+    let col = combat::shifted(&st.data, base, c.left, 0);
+    let lead = combat::leader_drm(st, &crefs) - combat::leader_drm(st, &frefs);
+    let n = st.data.rules.melee_dice.int().max(1) as usize;
+    let dice = r.roll(format!("C{} mêlée resolution", c.id), 6, n);
+    let total = dice.iter().sum::<u32>() as i32 + c.drm + lead;
+    let result = combat::melee_result(&st.data, Some(col), total);
+    st.say(format!(
+        "C{}: mêlée values {} to {}, column {}{}; rolled {} {:+} fire {:+} leaders = {total}: {}.",
+        c.id,
+        crate::rulesets::kit::grammar::tenths(atk),
+        crate::rulesets::kit::grammar::tenths(def),
+        combat::column_label(&st.data, Some(col)),
+        if c.left > 0 {
+            format!(" after {} left shift(s)", c.left)
+        } else {
+            String::new()
+        },
+        dice.iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join("+"),
+        c.drm,
+        lead,
+        result.code()
+    ));
+    let cnames: Vec<String> = chargers.iter().map(|u| u.name.clone()).collect();
+    let fnames: Vec<String> = fighting.iter().map(|u| u.name.clone()).collect();
+    match result {
+        MeleeResult::AttackerSurrenders => {
+            combat::surrender(st, &cnames);
+            mark_original(st, c);
+            CStage::Over
+        }
+        MeleeResult::AttackerRouts => {
+            for n in &cnames {
+                if let Some(u) = st.unit_mut(n) {
+                    u.cohesion = Cohesion::Routed;
+                    u.charged = true;
+                }
+            }
+            movement::rout(st, &cnames);
+            mark_original(st, c);
+            CStage::Over
+        }
+        MeleeResult::Blank => {
+            st.say(format!("C{}: the charge bounces.", c.id));
+            let n = st.data.rules.bounce_hexes.int().max(0) as u32;
+            save(st, c.clone());
+            fall_back(st, c, n);
+            for x in &cnames {
+                if let Some(u) = st.unit_mut(x)
+                    && u.cohesion == Cohesion::GoodOrder
+                {
+                    u.cohesion = Cohesion::Disordered;
+                }
+            }
+            if c.kind == Some(TargetKind::Cavalry) {
+                // Both sides bounce (p.8 step 3c): the defenders fall back one hex.
+                let path = movement::retreat(st, &fnames, 1);
+                let _ = path;
+                for x in &fnames {
+                    if let Some(u) = st.unit_mut(x)
+                        && u.cohesion == Cohesion::GoodOrder
+                    {
+                        u.cohesion = Cohesion::Disordered;
+                    }
+                }
+            }
+            mark(st, c, true);
+            mark_original(st, c);
+            CStage::Over
+        }
+        MeleeResult::DefenderRouts(_) => {
+            for n in &fnames {
+                if let Some(u) = st.unit_mut(n) {
+                    u.cohesion = Cohesion::Routed;
+                }
+            }
+            if c.kind == Some(TargetKind::InfantryArtillery) {
+                // Pursuit losses before the rout is executed (p.7 step 6d, R33).
+                pursue(st, c, &fnames);
+            }
+            movement::rout(st, &fnames);
+            CStage::Advance
+        }
+        MeleeResult::DefenderSurrenders(_) => {
+            st.say(format!("C{}: the defenders surrender.", c.id));
+            combat::surrender(st, &fnames);
+            CStage::Advance
+        }
+    }
+}

@@ -1,0 +1,703 @@
+//! The Cavalry Charge Summary (p.6) up to the mêlée: the Charge marker, square attempts and
+//! Recall, charge execution with 5 MP and the target declaration within two hexes, the charge
+//! falling short, Reaction Charges meeting midway, Form Up and Stand, and the light cavalry's
+//! Recall. The mêlées themselves are in `cavalry`. Resumable at every question.
+
+use crate::board::hex::Hex;
+
+use super::combat::{self, join};
+use super::data::Arm;
+use super::decide::{self, Flow};
+use super::field;
+use super::movement;
+use super::roll::{self, Roller};
+use super::state::{Answer, CStage, Charge, Cohesion, Fatigue, Formation, LbState, QKind, Unit};
+
+pub fn units_of(st: &LbState, c: &Charge) -> Vec<Unit> {
+    c.units
+        .iter()
+        .filter_map(|n| st.unit(n).cloned())
+        .filter(|u| u.fighting())
+        .collect()
+}
+
+/// Why these units may not charge now (R26), if they may not.
+pub fn check_charge(st: &LbState, names: &[String]) -> Result<Hex, String> {
+    let mut hex = None;
+    for n in names {
+        let u = st.unit(n).ok_or_else(|| format!("no unit {n}"))?;
+        if u.arm != Arm::Cavalry {
+            return Err(format!("{n} is not cavalry"));
+        }
+        if !u.fighting() {
+            return Err(format!("{n} is routed (PGD)"));
+        }
+        if u.cohesion != Cohesion::GoodOrder {
+            return Err(format!("{n} is Disordered and cannot charge"));
+        }
+        if u.fatigue == Fatigue::Exhausted {
+            return Err(format!("{n} is Exhausted and cannot charge"));
+        }
+        if u.charged {
+            return Err(format!("{n} has charged this turn"));
+        }
+        if st
+            .charges
+            .iter()
+            .any(|c| c.stage != CStage::Over && c.units.contains(n))
+        {
+            return Err(format!("{n} is already charging"));
+        }
+        match hex {
+            None => hex = Some(u.hex),
+            Some(h) if h != u.hex => {
+                return Err("the units of one charge must stand in one hex".into());
+            }
+            _ => {}
+        }
+    }
+    hex.ok_or_else(|| "no unit named".to_string())
+}
+
+/// The cheapest charge path from `from` to a hex adjacent to `target`: through hexes a charge
+/// may enter that hold no other unit, within the charge MP.
+pub fn auto_path(st: &LbState, from: Hex, target: Hex, mp: u32) -> Option<(Vec<Hex>, u32)> {
+    field::cheapest(
+        st,
+        from,
+        |h| h.distance(target) == 1,
+        |_, n| {
+            if !st.at(n).is_empty() {
+                return None;
+            }
+            field::charge_cost(st, n)
+        },
+        mp,
+    )
+}
+
+/// Checks an ordered charge path: adjacent hexes a charge may enter, empty, within 5 MP, ending
+/// next to the target (or able to reach it by the cheapest way). Returns the MP it costs.
+pub fn check_path(st: &LbState, from: Hex, via: &[Hex], target: Hex) -> Result<u32, String> {
+    let limit = st.data.rules.charge_mp.int().max(0) as u32;
+    let mut at = from;
+    let mut mp = 0;
+    for h in via {
+        if at.distance(*h) != 1 {
+            return Err(format!("{} is not next to {}", st.label(*h), st.label(at)));
+        }
+        if !st.at(*h).is_empty() {
+            return Err(format!(
+                "the charge path may not enter the occupied hex {}",
+                st.label(*h)
+            ));
+        }
+        let c = field::charge_cost(st, *h).ok_or_else(|| {
+            format!(
+                "cavalry may not charge into {} ({})",
+                st.label(*h),
+                st.terrain_at(*h)
+            )
+        })?;
+        mp += c;
+        at = *h;
+    }
+    if mp > limit {
+        return Err(format!(
+            "the charge path costs {mp} MP; a charge has {limit}"
+        ));
+    }
+    if at.distance(target) == 1 {
+        return Ok(mp);
+    }
+    match auto_path(st, at, target, limit - mp) {
+        Some((_, more)) => Ok(mp + more),
+        None => Err(format!(
+            "{} cannot be reached with the charge's {limit} MP",
+            st.label(target)
+        )),
+    }
+}
+
+/// Places a Charge marker (p.6 step 1). The square attempts it triggers come next.
+pub fn declare(
+    st: &mut LbState,
+    names: &[String],
+    target: Hex,
+    via: Vec<Hex>,
+    recall_at: Option<Hex>,
+) -> Option<u32> {
+    let start = match check_charge(st, names) {
+        Ok(h) => h,
+        Err(e) => {
+            st.say(format!("{}: no charge: {e}.", join(names)));
+            return None;
+        }
+    };
+    let side = st
+        .unit(&names[0])
+        .map(|u| u.side.clone())
+        .unwrap_or_default();
+    let id = st.fresh_id();
+    st.charges.push(Charge {
+        id,
+        side: side.clone(),
+        units: names.to_vec(),
+        start,
+        via,
+        target,
+        recall_at,
+        path: vec![start],
+        mp: 0,
+        declared: false,
+        squares_tried: vec![],
+        reactions_tried: vec![],
+        stage: CStage::Declared,
+        melee: false,
+        reactor_of: None,
+        retreated: vec![],
+        left: 0,
+        doubled: false,
+        drm: 0,
+        kind: None,
+    });
+    st.say(format!(
+        "{} ({}) {} marked to charge: Charge marker C{id} in {}.",
+        join(names),
+        st.side_name(&side),
+        if names.len() == 1 { "is" } else { "are" },
+        st.label(start)
+    ));
+    Some(id)
+}
+
+/// Square attempts of infantry within reach when a Charge marker is placed (p.6 step 2).
+pub fn marker_trigger(st: &mut LbState, r: &mut dyn Roller, id: u32) -> Flow {
+    let Some(c) = st.charge(id).cloned() else {
+        return Flow::Done;
+    };
+    let lead = c.units[0].clone();
+    let mut tried = c.squares_tried.clone();
+    let res = movement::square_triggers(st, r, &lead, false, &mut tried);
+    if let Some(x) = st.charge_mut(id) {
+        x.squares_tried = tried;
+    }
+    if !st.started.contains(&lead) {
+        st.started.push(lead);
+    }
+    match res {
+        Err(f) => f,
+        Ok(_) => Flow::Done,
+    }
+}
+
+/// The end of a charge without a mêlée: Tired (R27), and the inverted Charge marker.
+pub fn no_melee(st: &mut LbState, c: &Charge, why: &str) {
+    for n in &c.units {
+        if let Some(u) = st.unit_mut(n) {
+            if u.fatigue == Fatigue::Fresh {
+                u.fatigue = Fatigue::Tired;
+            }
+            u.charged = true;
+        }
+    }
+    st.say(format!("C{}: {why}; {} Tired.", c.id, join(&c.units)));
+    if let Some(x) = st.charge_mut(c.id) {
+        x.stage = CStage::Over;
+    }
+}
+
+/// A Recall roll of the charging units (R28).
+pub fn recall_roll(st: &mut LbState, r: &mut dyn Roller, c: &Charge, square: bool) -> bool {
+    let us = units_of(st, c);
+    let refs: Vec<&Unit> = us.iter().collect();
+    let k = st.data.recall.clone();
+    let mut mods: Vec<(i32, String)> = Vec::new();
+    let mut add = |v: i32, w: &str| {
+        if v != 0 {
+            mods.push((v, w.to_string()));
+        }
+    };
+    if us
+        .iter()
+        .all(|u| st.data.class(&u.class).is_some_and(|x| x.light))
+    {
+        add(k.light.int(), "light cavalry");
+    }
+    if us.iter().any(|u| u.fatigue == Fatigue::Tired) {
+        add(k.tired.int(), "tired");
+    }
+    if us.iter().any(|u| u.fatigue == Fatigue::Exhausted) {
+        add(k.exhausted.int(), "exhausted");
+    }
+    if us
+        .iter()
+        .any(|u| st.data.class(&u.class).is_some_and(|x| x.old_guard))
+    {
+        add(k.old_guard.int(), "Guard");
+    }
+    if combat::leader_rating(st, &refs).is_some() {
+        add(k.leader.int(), "leader");
+    }
+    if square {
+        add(k.target_in_square.int(), "the target formed square");
+    }
+    let names: Vec<String> = us.iter().map(|u| u.name.clone()).collect();
+    let label = format!("C{} Recall of {}", c.id, join(&names));
+    let chk = combat::morale_check(st, r, label, &names, &mods);
+    chk.pass
+}
+
+fn save(st: &mut LbState, c: Charge) {
+    if let Some(x) = st.charge_mut(c.id) {
+        *x = c;
+    }
+}
+
+/// Executes charge `id` (p.6 step 3) up to its mêlée, or until it ends.
+pub fn run(st: &mut LbState, r: &mut dyn Roller, id: u32) -> Flow {
+    loop {
+        let Some(mut c) = st.charge(id).cloned() else {
+            return Flow::Done;
+        };
+        let us = units_of(st, &c);
+        if us.is_empty() && c.stage != CStage::Over {
+            c.stage = CStage::Over;
+            save(st, c);
+            return Flow::Done;
+        }
+        match c.stage {
+            CStage::Declared => {
+                st.say(format!(
+                    "C{id}: {} charge{} from {} at {}.",
+                    join(&c.units),
+                    if c.units.len() == 1 { "s" } else { "" },
+                    st.label(c.start),
+                    st.label(c.target)
+                ));
+                c.stage = CStage::Moving;
+                save(st, c);
+            }
+            CStage::Moving => {
+                let here = us[0].hex;
+                if here.distance(c.target) == 1 {
+                    c.stage = CStage::Arrived;
+                    st.say(format!(
+                        "C{id}: {} reach {}.",
+                        join(&c.units),
+                        st.label(c.target)
+                    ));
+                    save(st, c);
+                    return Flow::Done;
+                }
+                let limit = st.data.rules.charge_mp.int().max(0) as u32;
+                let k = c.path.len() - 1;
+                let next = if k < c.via.len() {
+                    Some(c.via[k])
+                } else {
+                    auto_path(st, here, c.target, limit.saturating_sub(c.mp))
+                        .and_then(|(p, _)| p.first().copied())
+                };
+                let cost = next.and_then(|n| {
+                    if st.at(n).is_empty() && n.distance(here) == 1 {
+                        field::charge_cost(st, n)
+                    } else {
+                        None
+                    }
+                });
+                let (Some(next), Some(cost)) = (next, cost) else {
+                    return short(st, c);
+                };
+                if c.mp + cost > limit {
+                    return short(st, c);
+                }
+                let names: Vec<String> = us.iter().map(|u| u.name.clone()).collect();
+                movement::place(st, &names, next);
+                c.mp += cost;
+                c.path.push(next);
+                let reach = st.data.rules.target_declaration.int().max(0) as u32;
+                if !c.declared && next.distance(c.target) <= reach {
+                    c.declared = true;
+                    let others: Vec<String> = st
+                        .units
+                        .iter()
+                        .filter(|u| {
+                            u.side != c.side
+                                && u.fighting()
+                                && u.hex != c.target
+                                && u.hex.distance(next) <= reach
+                        })
+                        .map(|u| u.name.clone())
+                        .collect();
+                    st.say(format!(
+                        "C{id}: within {reach} hexes, {} declare {} the target{}.",
+                        join(&c.units),
+                        st.label(c.target),
+                        if others.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" ({} not)", join(&others))
+                        }
+                    ));
+                }
+                c.stage = CStage::Squares;
+                save(st, c);
+                let routed = movement::opportunity(st, r, &names, next);
+                if !routed.is_empty() || units_of(st, st.charge(id).expect("exists")).is_empty() {
+                    if let Some(x) = st.charge_mut(id) {
+                        x.stage = CStage::Over;
+                    }
+                    return Flow::Done;
+                }
+            }
+            CStage::Squares => {
+                let mut tried = c.squares_tried.clone();
+                match movement::square_triggers(st, r, &us[0].name, true, &mut tried) {
+                    Err(f) => return f,
+                    Ok(formed) => {
+                        c.squares_tried = tried;
+                        c.stage = if formed.contains(&c.target) {
+                            CStage::SquareRecall
+                        } else {
+                            CStage::Reactions
+                        };
+                        save(st, c);
+                    }
+                }
+            }
+            CStage::SquareRecall => {
+                let choice = match decide::take(st) {
+                    Some(Answer::Recall(x)) => x,
+                    Some(_) => None,
+                    None => match decide::recall(st.standing(&c.side).recall, true) {
+                        Some(true) => Some(None),
+                        Some(false) => None,
+                        None => {
+                            let text = format!(
+                                "C{id}: your target {} has formed square. Answer RECALL (end the charge), RECALL AT hex (a new target) or NO RECALL (charge the square){}.",
+                                st.label(c.target),
+                                if c.declared {
+                                    "; a Recall needs a roll"
+                                } else {
+                                    "; it is not yet declared, so no roll is needed"
+                                }
+                            );
+                            return decide::ask(
+                                st,
+                                decide::question(&c.side, QKind::Recall, text, vec![]),
+                            );
+                        }
+                    },
+                };
+                c.stage = CStage::Reactions;
+                if let Some(new_target) = choice {
+                    let ok = if c.declared {
+                        recall_roll(st, r, &c, true)
+                    } else {
+                        true
+                    };
+                    if ok {
+                        match new_target {
+                            Some(t) => {
+                                st.say(format!(
+                                    "C{id}: recalled; the new target is {}.",
+                                    st.label(t)
+                                ));
+                                c.target = t;
+                                c.declared = false;
+                            }
+                            None => {
+                                save(st, c.clone());
+                                no_melee(st, &c, "the charge is recalled");
+                                return Flow::Done;
+                            }
+                        }
+                    } else {
+                        st.say(format!(
+                            "C{id}: the Recall fails; the cavalry must charge the square."
+                        ));
+                    }
+                } else {
+                    st.say(format!("C{id}: the cavalry charges the square."));
+                }
+                save(st, c);
+            }
+            CStage::Reactions => match reactions(st, r, &mut c) {
+                Err(f) => {
+                    save(st, c);
+                    return f;
+                }
+                Ok(true) => {
+                    save(st, c);
+                    return Flow::Done;
+                }
+                Ok(false) => {
+                    c.stage = CStage::LightRecall;
+                    save(st, c);
+                }
+            },
+            CStage::LightRecall => {
+                c.stage = CStage::Moving;
+                if c.recall_at == Some(us[0].hex) {
+                    c.recall_at = None;
+                    save(st, c.clone());
+                    if recall_roll(st, r, &c, false) {
+                        no_melee(st, &c, "the light cavalry is recalled");
+                        return Flow::Done;
+                    }
+                    st.say(format!("C{id}: the Recall fails; the charge goes on."));
+                }
+                save(st, c);
+            }
+            _ => return Flow::Done,
+        }
+    }
+}
+
+/// p.6 step 3: not adjacent to the target when the 5 MP are spent: Disordered, over (R27).
+fn short(st: &mut LbState, c: Charge) -> Flow {
+    for n in &c.units {
+        if let Some(u) = st.unit_mut(n)
+            && u.cohesion == Cohesion::GoodOrder
+        {
+            u.cohesion = Cohesion::Disordered;
+        }
+    }
+    st.say(format!(
+        "C{}: {} cannot reach {} with the charge's MP: Disordered, the charge is over.",
+        c.id,
+        join(&c.units),
+        st.label(c.target)
+    ));
+    save(st, c.clone());
+    no_melee(st, &c, "no mêlée");
+    Flow::Done
+}
+
+/// Reacting cavalry stacks whose Reaction Zone holds the charger (R29): (hex, unit names,
+/// skirmishing).
+fn reactors(st: &LbState, c: &Charge, at: Hex) -> Vec<(Hex, Vec<String>, bool)> {
+    let reach = st.data.rules.reaction_zone.int().max(0) as u32;
+    let mut out: Vec<(Hex, Vec<String>, bool)> = Vec::new();
+    for u in &st.units {
+        if u.side == c.side || u.arm != Arm::Cavalry || !u.fighting() || u.charged {
+            continue;
+        }
+        if out.iter().any(|(h, _, _)| *h == u.hex) || c.reactions_tried.contains(&st.label(u.hex)) {
+            continue;
+        }
+        let skirmish = u.formation == Formation::Skirmish;
+        let ok = if skirmish {
+            true
+        } else {
+            u.cohesion == Cohesion::GoodOrder && u.fatigue != Fatigue::Exhausted
+        };
+        if !ok || u.hex.distance(at) > reach || !field::in_arc(st, u.hex, u.facing, at) {
+            continue;
+        }
+        let names: Vec<String> = st
+            .at(u.hex)
+            .iter()
+            .filter(|x| x.arm == Arm::Cavalry && x.fighting())
+            .map(|x| x.name.clone())
+            .collect();
+        out.push((u.hex, names, skirmish));
+    }
+    out
+}
+
+/// p.6 steps 4–5. `Ok(true)`: a Reaction Charge took the charge over.
+fn reactions(st: &mut LbState, r: &mut dyn Roller, c: &mut Charge) -> Result<bool, Flow> {
+    let us = units_of(st, c);
+    let at = us[0].hex;
+    let cands = reactors(st, c, at);
+    if cands.is_empty() {
+        return Ok(false);
+    }
+    let side = st.enemy_of(&c.side);
+    let standing = st.standing(&side);
+    let chosen: Option<(String, bool)> = match decide::take(st) {
+        Some(Answer::React(x)) => x,
+        Some(_) => None,
+        None => {
+            let mut pick = None;
+            let mut ask = false;
+            for (_, names, skirmish) in &cands {
+                let p = if *skirmish {
+                    standing.form_up
+                } else {
+                    standing.reaction
+                };
+                match decide::policy(p) {
+                    Some(true) if pick.is_none() => pick = Some((names[0].clone(), *skirmish)),
+                    None => ask = true,
+                    _ => {}
+                }
+            }
+            if pick.is_none() && ask {
+                let opts: Vec<String> = cands.iter().map(|x| x.1[0].clone()).collect();
+                let text = format!(
+                    "C{}: {} charging {} are at {}, in the Reaction Zone of {}. Answer REACT unit (Reaction Charge), FORM UP unit (skirmishers: Form Up and Stand) or NO REACTION.",
+                    c.id,
+                    join(&c.units),
+                    st.label(c.target),
+                    st.label(at),
+                    opts.join(", ")
+                );
+                return Err(decide::ask(
+                    st,
+                    decide::question(&side, QKind::Reaction, text, opts),
+                ));
+            }
+            pick
+        }
+    };
+    for (h, _, _) in &cands {
+        c.reactions_tried.push(st.label(*h));
+    }
+    let Some((name, form_up)) = chosen else {
+        return Ok(false);
+    };
+    let Some((rh, rnames, skirmish)) = cands.iter().find(|x| x.1.contains(&name)).cloned() else {
+        return Ok(false);
+    };
+    let rs: Vec<Unit> = rnames.iter().filter_map(|n| st.unit(n).cloned()).collect();
+    let k = st.data.reaction.clone();
+    let mut mods: Vec<(i32, String)> = Vec::new();
+    let mut add = |v: i32, w: &str| {
+        if v != 0 {
+            mods.push((v, w.to_string()));
+        }
+    };
+    if rs
+        .iter()
+        .all(|u| st.data.class(&u.class).is_some_and(|x| x.light))
+    {
+        add(k.light.int(), "light cavalry");
+    }
+    if rs
+        .iter()
+        .any(|u| st.data.class(&u.class).is_some_and(|x| x.heavy))
+    {
+        add(k.heavy.int(), "heavy cavalry");
+    }
+    if rs.iter().any(|u| u.fatigue == Fatigue::Tired) {
+        add(k.tired.int(), "tired");
+    }
+    let refs: Vec<&Unit> = rs.iter().collect();
+    if combat::leader_rating(st, &refs).is_some() {
+        add(k.leader.int(), "leader");
+    }
+    if us
+        .iter()
+        .any(|u| st.data.class(&u.class).is_some_and(|x| x.heavy))
+    {
+        add(k.charger_heavy.int(), "charged by heavy cavalry");
+    }
+    if form_up || skirmish {
+        add(k.skirmish.int(), "in skirmish order");
+        let label = format!("C{} Form Up and Stand of {}", c.id, join(&rnames));
+        if combat::morale_check(st, r, label, &rnames, &mods).pass {
+            for n in &rnames {
+                if let Some(u) = st.unit_mut(n) {
+                    u.formation = Formation::Line;
+                }
+            }
+            st.say(format!("{} form up and stand.", join(&rnames)));
+        } else {
+            st.say(format!("{} fail to form up.", join(&rnames)));
+        }
+        return Ok(false);
+    }
+    let label = format!("C{} Reaction Charge of {}", c.id, join(&rnames));
+    if !combat::morale_check(st, r, label, &rnames, &mods).pass {
+        st.say(format!(
+            "{} stay in place, not Disordered; the charge goes on.",
+            join(&rnames)
+        ));
+        return Ok(false);
+    }
+    meet(st, c, &us, rh, &rnames);
+    Ok(true)
+}
+
+/// p.6 step 4a.i: both stacks meet face to face midway; the charger moves one hex more when
+/// the hexes between them are odd; the reactor becomes the attacker (R29).
+fn meet(st: &mut LbState, c: &mut Charge, chargers: &[Unit], rh: Hex, rnames: &[String]) {
+    let ch = chargers[0].hex;
+    let between = field::straight(st, ch, rh);
+    let h = between.len();
+    let charger_steps = h.div_ceil(2);
+    let cnames: Vec<String> = chargers.iter().map(|u| u.name.clone()).collect();
+    let mut cat = ch;
+    for x in between.iter().take(charger_steps) {
+        if !st.at(*x).is_empty() {
+            break;
+        }
+        movement::place(st, &cnames, *x);
+        c.path.push(*x);
+        cat = *x;
+    }
+    let mut rat = rh;
+    let mut rpath = vec![rh];
+    for x in between.iter().rev().take(h - charger_steps) {
+        if !st.at(*x).is_empty() || *x == cat {
+            break;
+        }
+        movement::place(st, rnames, *x);
+        rpath.push(*x);
+        rat = *x;
+    }
+    let (to_r, to_c) = (st.grid.direction(cat, rat), st.grid.direction(rat, cat));
+    for n in &cnames {
+        if let (Some(u), Some(d)) = (st.unit_mut(n), to_r) {
+            u.facing = d;
+        }
+    }
+    for n in rnames {
+        if let (Some(u), Some(d)) = (st.unit_mut(n), to_c) {
+            u.facing = d;
+        }
+    }
+    c.stage = CStage::Over;
+    c.melee = true;
+    let id = st.fresh_id();
+    let side = st
+        .unit(&rnames[0])
+        .map(|u| u.side.clone())
+        .unwrap_or_default();
+    let mp = (rpath.len() - 1) as u32;
+    st.charges.push(Charge {
+        id,
+        side: side.clone(),
+        units: rnames.to_vec(),
+        start: rh,
+        via: vec![],
+        target: cat,
+        recall_at: None,
+        path: rpath,
+        mp,
+        declared: true,
+        squares_tried: vec![],
+        reactions_tried: vec![],
+        stage: CStage::Arrived,
+        melee: false,
+        reactor_of: Some(c.id),
+        retreated: vec![],
+        left: 0,
+        doubled: false,
+        drm: 0,
+        kind: None,
+    });
+    st.say(format!(
+        "C{}: Reaction Charge! {} and {} meet face to face at {} and {}; {} ({}) become the attacker: Charge marker C{id}.",
+        c.id,
+        join(rnames),
+        join(&cnames),
+        st.label(rat),
+        st.label(cat),
+        join(rnames),
+        st.side_name(&side)
+    ));
+    let _ = roll::show_modifiers(&[]);
+}

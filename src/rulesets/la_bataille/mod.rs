@@ -1,0 +1,149 @@
+//! La Bataille (the revised assault and charge procedures, seed `001_d1afed21c8c1fac8`) on a
+//! stand-in base game. This file wires the modules into `engine::Ruleset`; the rules live in
+//! the modules: the turn in `turn`, the procedures in `assault`, `charge` and `cavalry`.
+
+pub mod assault;
+pub mod cavalry;
+pub mod charge;
+pub mod combat;
+pub mod data;
+pub mod decide;
+pub mod field;
+pub mod movement;
+pub mod orders;
+pub mod roll;
+pub mod sample;
+pub mod segment;
+pub mod setup;
+pub mod square;
+pub mod state;
+pub mod turn;
+pub mod view;
+
+use std::collections::BTreeMap;
+
+use crate::dice::Dice;
+use crate::engine::{
+    Outcome, Prompt, Rejected, Ruleset, SeatId, StepSpec, Submitted, View, Viewer,
+};
+
+use state::{LbState, Orders, Phase};
+
+/// The La Bataille ruleset as the engine sees it.
+pub struct LaBataille;
+
+/// The prompts of the current step: the phasing player's Maneuver Segment orders, or one
+/// question to one seat; the other seat may always send standing orders.
+pub fn step_spec(st: &LbState) -> StepSpec {
+    let optional = |seat: &str| {
+        Prompt {
+        seat: seat.to_string(),
+        kind: "standing".into(),
+        question: "Optional: change your standing orders (HUZZAH ALWAYS, SQUARE ALWAYS, RETREAT BEFORE ASSAULT IF 3:1 …).".into(),
+        required: false,
+    }
+    };
+    match &st.phase {
+        Phase::Maneuver { side } => StepSpec {
+            title: format!("Turn {} — {} Maneuver Segment", st.turn, st.side_name(side)),
+            prompts: vec![
+                Prompt {
+                    seat: side.clone(),
+                    kind: "maneuver".into(),
+                    question: format!(
+                        "Turn {} of {}: your Maneuver Segment. Send MOVE, FORM, FACE, ASSAULT, GUARD CHARGE, CHARGE and FIRE orders, or PASS.",
+                        st.turn, st.turns
+                    ),
+                    required: true,
+                },
+                optional(&st.enemy_of(side)),
+            ],
+            sealed: false,
+        },
+        Phase::Question { question } => StepSpec {
+            title: format!(
+                "Turn {} — a question to the {} player",
+                st.turn,
+                st.side_name(&question.seat)
+            ),
+            prompts: vec![
+                Prompt {
+                    seat: question.seat.clone(),
+                    kind: "question".into(),
+                    question: format!("{} ({})", question.text, orders::hint(question)),
+                    required: true,
+                },
+                optional(&st.enemy_of(&question.seat)),
+            ],
+            sealed: false,
+        },
+        Phase::GameOver => StepSpec {
+            title: "The battle is over".into(),
+            prompts: vec![],
+            sealed: false,
+        },
+    }
+}
+
+impl Ruleset for LaBataille {
+    const NAME: &'static str = "la-bataille";
+    type State = LbState;
+    type Orders = Orders;
+
+    fn setup(ruleset_toml: &str, scenario_toml: &str, seats: &[SeatId]) -> Result<LbState, String> {
+        setup::new_state(ruleset_toml, scenario_toml, seats)
+    }
+
+    fn seats(st: &LbState) -> Vec<(SeatId, String)> {
+        st.seat_order
+            .iter()
+            .map(|s| (s.clone(), s.clone()))
+            .collect()
+    }
+
+    fn step(st: &LbState) -> StepSpec {
+        step_spec(st)
+    }
+
+    fn parse(st: &LbState, seat: &str, text: &str) -> Result<Orders, Vec<Rejected>> {
+        orders::parse(st, seat, text)
+    }
+
+    fn canonical(o: &Orders) -> String {
+        orders::print(o)
+    }
+
+    fn resolve(
+        st: &LbState,
+        subs: &BTreeMap<SeatId, Submitted<Orders>>,
+        dice: &mut Dice,
+    ) -> LbState {
+        let mut s = st.clone();
+        turn::resolve(&mut s, subs, dice);
+        s
+    }
+
+    fn view(st: &LbState, viewer: &Viewer) -> View {
+        view::view(st, viewer)
+    }
+
+    fn outcome(st: &LbState) -> Option<Outcome> {
+        st.outcome.clone()
+    }
+
+    fn order_keywords() -> Vec<&'static str> {
+        orders::keywords()
+    }
+
+    fn looks_like_an_order(st: &Self::State, line: &str) -> bool {
+        crate::rulesets::kit::grammar::looks_like_an_order(
+            line,
+            &orders::keywords(),
+            st.units.iter().map(|x| x.name.as_str()),
+        )
+    }
+
+    fn sample_orders(st: &LbState, seat: &str, choice: u64) -> String {
+        sample::sample_orders(st, seat, choice)
+    }
+}

@@ -1,0 +1,194 @@
+//! Legal orders for random play and the demo players: a mail built line by line, each
+//! candidate kept only if the whole mail still parses, so every sample is legal by the same
+//! grammar players use. It decides nothing for the game; `choice` picks among candidates.
+
+use crate::board::hex::Hex;
+
+use super::data::Arm;
+use super::orders::{self, Role};
+use super::state::{LbState, QKind};
+
+/// A small deterministic mixer of `choice` (the kit's scripted players pass any u64).
+fn mix(choice: u64, salt: u64) -> u64 {
+    let mut x = choice ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x
+}
+
+fn nearest_enemy(st: &LbState, side: &str, from: Hex) -> Option<Hex> {
+    st.units
+        .iter()
+        .filter(|e| e.side != side && e.fighting())
+        .min_by_key(|e| (e.hex.distance(from), e.name.clone()))
+        .map(|e| e.hex)
+}
+
+/// One hex step from `from` towards `to` (the neighbour nearest to it).
+fn step_towards(st: &LbState, from: Hex, to: Hex) -> Option<Hex> {
+    st.grid
+        .neighbours(from)
+        .into_iter()
+        .filter(|h| st.grid.on_map(*h))
+        .min_by_key(|h| (h.distance(to), st.label(*h)))
+}
+
+fn keep(st: &LbState, seat: &str, mail: &mut Vec<String>, line: String) {
+    mail.push(line);
+    if orders::parse(st, seat, &mail.join("\n")).is_err() {
+        mail.pop();
+    }
+}
+
+pub fn sample_orders(st: &LbState, seat: &str, choice: u64) -> String {
+    let mut mail: Vec<String> = Vec::new();
+    let standing = [
+        "HUZZAH ALWAYS",
+        "SQUARE ALWAYS",
+        "RETREAT BEFORE ASSAULT IF 3:1",
+        "PICK AUTO",
+        "DISPLACE AUTO",
+        "IMPETUS AUTO",
+        "PURSUE AUTO",
+        "REACTION NEVER",
+        "RECALL IF SQUARE",
+    ];
+    if mix(choice, 1).is_multiple_of(4) {
+        let s = standing[(mix(choice, 2) % standing.len() as u64) as usize];
+        keep(st, seat, &mut mail, s.to_string());
+    }
+    match orders::role(st, seat) {
+        Role::Over | Role::Waiting => {}
+        Role::Asked(q) => {
+            let pick = |k: u64| {
+                q.options[(mix(choice, k) % q.options.len().max(1) as u64) as usize].clone()
+            };
+            let yes = mix(choice, 3).is_multiple_of(2);
+            let line = match q.kind {
+                QKind::Pick => format!("PICK {}", pick(4)),
+                QKind::RetreatBeforeAssault | QKind::RetreatBeforeCharge => {
+                    if yes {
+                        "RETREAT".into()
+                    } else {
+                        "STAND".into()
+                    }
+                }
+                QKind::NewAssault if yes && !q.options.is_empty() => {
+                    format!("REASSAULT {}", pick(5))
+                }
+                QKind::NewAssault => "NO REASSAULT".into(),
+                QKind::Huzzah => {
+                    if yes {
+                        "HUZZAH".into()
+                    } else {
+                        "NO HUZZAH".into()
+                    }
+                }
+                QKind::Square if yes && !q.options.is_empty() => {
+                    format!("SQUARE {}", q.options.join(" "))
+                }
+                QKind::Square => "NO SQUARE".into(),
+                QKind::Recall => {
+                    if yes {
+                        "RECALL".into()
+                    } else {
+                        "NO RECALL".into()
+                    }
+                }
+                QKind::Reaction if yes && !q.options.is_empty() => format!("REACT {}", pick(6)),
+                QKind::Reaction => "NO REACTION".into(),
+                QKind::Displace => {
+                    let n = q.count as usize;
+                    format!(
+                        "DISPLACE {}",
+                        q.options[q.options.len().saturating_sub(n)..].join(" ")
+                    )
+                }
+                QKind::Impetus => format!("IMPETUS {}", pick(7)),
+                QKind::Pursue => format!("PURSUE {}", pick(8)),
+                QKind::Exploit => {
+                    let u = pick(9);
+                    let near = st.unit(&u).and_then(|x| {
+                        nearest_enemy(st, seat, x.hex).filter(|e| e.distance(x.hex) == 1)
+                    });
+                    match near {
+                        Some(e) if yes => format!("ASSAULT {u} AT {}", st.label(e)),
+                        _ => "NO EXPLOITATION".into(),
+                    }
+                }
+            };
+            keep(st, seat, &mut mail, line);
+            if orders::parse(st, seat, &mail.join("\n")).is_err()
+                || !mail.iter().any(|l| !standing.contains(&l.as_str()))
+            {
+                // Fall back to the answers a silent seat would give.
+                let fallback = match q.kind {
+                    QKind::Square => "NO SQUARE",
+                    QKind::Reaction => "NO REACTION",
+                    QKind::Recall => "NO RECALL",
+                    QKind::Huzzah => "NO HUZZAH",
+                    QKind::NewAssault => "NO REASSAULT",
+                    QKind::RetreatBeforeAssault | QKind::RetreatBeforeCharge => "STAND",
+                    QKind::Pick => "PICK AUTO",
+                    QKind::Displace => "DISPLACE AUTO",
+                    QKind::Impetus => "IMPETUS AUTO",
+                    QKind::Pursue => "PURSUE AUTO",
+                    QKind::Exploit => "NO EXPLOITATION",
+                };
+                keep(st, seat, &mut mail, fallback.to_string());
+            }
+        }
+        Role::Maneuver => {
+            let units: Vec<_> = st
+                .units
+                .iter()
+                .filter(|u| u.side == seat && u.fighting())
+                .cloned()
+                .collect();
+            for (i, u) in units.iter().enumerate() {
+                let k = mix(choice, 100 + i as u64) % 6;
+                let Some(enemy) = nearest_enemy(st, seat, u.hex) else {
+                    continue;
+                };
+                let line = match (u.arm, k) {
+                    (_, 0) => continue,
+                    (Arm::Infantry, 1 | 2) if u.hex.distance(enemy) <= 2 => {
+                        let via = if u.hex.distance(enemy) == 2 {
+                            step_towards(st, u.hex, enemy)
+                                .map(|h| format!(" VIA {}", st.label(h)))
+                                .unwrap_or_default()
+                        } else {
+                            String::new()
+                        };
+                        format!("ASSAULT {} AT {}{via}", u.name, st.label(enemy))
+                    }
+                    (Arm::Cavalry, 1..=3) if u.hex.distance(enemy) <= 5 => {
+                        format!("CHARGE {} AT {}", u.name, st.label(enemy))
+                    }
+                    (Arm::Artillery, _) => format!("FIRE {} AT {}", u.name, st.label(enemy)),
+                    (Arm::Infantry, 5) => format!(
+                        "FORM {} {}",
+                        u.name,
+                        if u.formation == super::state::Formation::Column {
+                            "LINE"
+                        } else {
+                            "COLUMN"
+                        }
+                    ),
+                    _ => match step_towards(st, u.hex, enemy) {
+                        Some(h) if h != enemy => format!("MOVE {} {}", u.name, st.label(h)),
+                        _ => continue,
+                    },
+                };
+                keep(st, seat, &mut mail, line);
+            }
+        }
+    }
+    if mail.is_empty() {
+        mail.push("PASS".into());
+    }
+    let mut out = mail.join("\n");
+    out.push('\n');
+    out
+}

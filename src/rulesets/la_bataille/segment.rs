@@ -1,0 +1,227 @@
+//! The Fire Segment (R18) and the end of a player turn: the rally (R20), the next player
+//! turn or game turn, and victory (R34). The maneuver orders and the mêlées are `turn`'s.
+
+use crate::engine::Outcome;
+
+use super::combat::join;
+use super::data::Arm;
+use super::movement;
+use super::roll::Roller;
+use super::state::{CStage, Fatigue, LbState, Phase, Segment};
+
+/// The Fire Segment (R18): every unit that may fire does, the phasing player's at the targets
+/// it named, everyone else at the nearest enemy; assaulting units, their targets and units in a
+/// firefight do not fire (p.1). Fire is simultaneous; casualties cost a morale check.
+pub fn fire_segment(st: &mut LbState, r: &mut dyn Roller) {
+    let plan = std::mem::take(&mut st.fire_plan);
+    let mut shots: Vec<(Vec<String>, crate::board::hex::Hex, u32)> = Vec::new();
+    let mut firing_hexes: Vec<(crate::board::hex::Hex, crate::board::hex::Hex)> = Vec::new();
+    let order: Vec<String> = st
+        .units
+        .iter()
+        .filter(|u| u.side == st.phasing)
+        .chain(st.units.iter().filter(|u| u.side != st.phasing))
+        .map(|u| u.name.clone())
+        .collect();
+    for n in order {
+        let u = st.unit(&n).cloned().expect("listed");
+        if movement::engaged(st, &u) {
+            continue;
+        }
+        let planned = plan.iter().find(|(f, _)| *f == n).map(|p| p.1);
+        let target = planned
+            .filter(|t| {
+                st.at(*t).iter().any(|x| x.side != u.side && x.fighting())
+                    && movement::may_fire(st, &u, *t, None)
+            })
+            .or_else(|| {
+                st.units
+                    .iter()
+                    .filter(|e| {
+                        e.side != u.side && e.fighting() && movement::may_fire(st, &u, e.hex, None)
+                    })
+                    .min_by_key(|e| (e.hex.distance(u.hex), e.name.clone()))
+                    .map(|e| e.hex)
+            });
+        let Some(t) = target else { continue };
+        if let Some((_, _, _)) = shots.iter().find(|s| s.0.contains(&n)) {
+            continue;
+        }
+        match firing_hexes
+            .iter()
+            .position(|(from, to)| *from == u.hex && *to == t)
+        {
+            Some(i) => shots[i].0.push(n),
+            None => {
+                firing_hexes.push((u.hex, t));
+                shots.push((vec![n], t, 0));
+            }
+        }
+    }
+    if shots.is_empty() {
+        return;
+    }
+    st.say("Fire Segment.");
+    for s in shots.iter_mut() {
+        let from = st.unit(&s.0[0]).map(|u| u.hex);
+        let canister = from.is_some_and(|f| f.distance(s.1) == 1)
+            && s.0
+                .iter()
+                .any(|n| st.unit(n).is_some_and(|u| u.arm == Arm::Artillery));
+        let label = format!("Fire of {} at {}", join(&s.0), st.label(s.1));
+        s.2 = super::combat::fire(st, r, label, &s.0, s.1, 1, canister);
+    }
+    let mut hit: Vec<crate::board::hex::Hex> = Vec::new();
+    for (firers, t, n) in &shots {
+        movement::spend_ammo(st, firers);
+        if *n > 0 {
+            let stack: Vec<String> = st
+                .at(*t)
+                .iter()
+                .filter(|u| u.fighting())
+                .map(|u| u.name.clone())
+                .collect();
+            super::combat::take_losses(st, &stack, *n);
+            if !hit.contains(t) {
+                hit.push(*t);
+            }
+        }
+    }
+    for t in hit {
+        let stack: Vec<String> = st
+            .at(t)
+            .iter()
+            .filter(|u| u.fighting())
+            .map(|u| u.name.clone())
+            .collect();
+        movement::fire_morale(st, r, &stack);
+    }
+}
+
+/// The end of a player turn: rally, then the next player turn or game turn, and the end.
+pub fn end_player_turn(st: &mut LbState, r: &mut dyn Roller) {
+    st.segment = Segment::Rally;
+    let side = st.phasing.clone();
+    movement::rally(st, r, &side);
+    for u in st.units.iter_mut() {
+        u.mp_spent = 0;
+        u.fired = false;
+        u.exploiting = false;
+    }
+    st.started.clear();
+    st.fire_plan.clear();
+    st.charges.retain(|c| c.stage != CStage::Over);
+    check_end(st);
+    if st.outcome.is_some() {
+        return;
+    }
+    let first = st.seat_order_first();
+    if st.player_turn == 1 {
+        st.player_turn = 2;
+        st.phasing = st.enemy_of(&first);
+    } else {
+        // The end of the game turn: Charge markers come off; cavalry that did not charge rests.
+        for u in st
+            .units
+            .iter_mut()
+            .filter(|u| u.arm == Arm::Cavalry && u.alive())
+        {
+            if !u.charged {
+                u.fatigue = match u.fatigue {
+                    Fatigue::Exhausted => Fatigue::Tired,
+                    _ => Fatigue::Fresh,
+                };
+            }
+            u.charged = false;
+        }
+        st.turn += 1;
+        st.player_turn = 1;
+        st.phasing = first;
+        if st.turn > st.turns {
+            st.outcome = Some(final_outcome(st));
+            st.say(format!(
+                "The battle ends: {}",
+                st.outcome.as_ref().expect("set").summary
+            ));
+            return;
+        }
+    }
+    st.say(format!(
+        "Turn {}: the {} player turn begins.",
+        st.turn,
+        st.side_name(&st.phasing)
+    ));
+}
+
+impl LbState {
+    /// The side whose player turn comes first in each game turn.
+    pub fn seat_order_first(&self) -> String {
+        self.first_side.clone()
+    }
+}
+
+/// A side with nothing left on the map loses at once (R34).
+pub fn check_end(st: &mut LbState) {
+    for s in st.sides.clone() {
+        if !st.units.iter().any(|u| u.side == s.id && u.alive()) {
+            let winner = st.enemy_of(&s.id);
+            st.outcome = Some(Outcome {
+                winners: vec![winner.clone()],
+                summary: format!(
+                    "the {} have no unit left on the field; the {} win.",
+                    s.name,
+                    st.side_name(&winner)
+                ),
+            });
+            st.phase = Phase::GameOver;
+        }
+    }
+}
+
+/// Victory points (R34): enemy increments eliminated, and each objective to the side holding it
+/// (a fighting unit in it, else its holder).
+pub fn victory_points(st: &LbState) -> Vec<(String, u32)> {
+    let per = st.data.rules.vp_per_increment.int().max(0) as u32;
+    st.sides
+        .iter()
+        .map(|s| {
+            let mut vp = s.increments_taken * per;
+            for o in &st.objectives {
+                let here: Vec<&super::state::Unit> =
+                    st.at(o.hex).into_iter().filter(|u| u.fighting()).collect();
+                let holder = here.first().map_or(o.holder.clone(), |u| u.side.clone());
+                if holder == s.id {
+                    vp += o.vp;
+                }
+            }
+            (s.id.clone(), vp)
+        })
+        .collect()
+}
+
+pub fn final_outcome(st: &LbState) -> Outcome {
+    let vps = victory_points(st);
+    let text: Vec<String> = vps
+        .iter()
+        .map(|(s, v)| format!("{} {v} VP", st.side_name(s)))
+        .collect();
+    let (a, b) = (&vps[0], &vps[1]);
+    let winners = if a.1 >= b.1 + st.margin.max(1) {
+        vec![a.0.clone()]
+    } else if b.1 >= a.1 + st.margin.max(1) {
+        vec![b.0.clone()]
+    } else {
+        vec![]
+    };
+    Outcome {
+        summary: format!(
+            "{}; {}.",
+            text.join(", "),
+            match winners.first() {
+                Some(w) => format!("the {} win", st.side_name(w)),
+                None => "a draw".into(),
+            }
+        ),
+        winners,
+    }
+}

@@ -1,0 +1,568 @@
+//! The turn (stand-in base game, R1): each game turn two player turns, each a Maneuver, a
+//! Fire and a Mêlée Segment and a rally. The agenda runs the phasing player's orders, the
+//! charges and their mêlées, fire, the assaults picked in turn, and stops wherever a seat must
+//! answer. Standing orders and answers come in here; the procedures live in their modules.
+
+use std::collections::BTreeMap;
+
+use crate::engine::{SeatId, Submitted};
+
+use super::combat::join;
+use super::data::Arm;
+use super::decide::{self, Flow};
+use super::movement;
+use super::roll::Roller;
+pub use super::segment::victory_points;
+use super::segment::{end_player_turn, fire_segment};
+use super::state::{
+    Answer, AssaultDecl, CStage, LbState, MoveRun, Order, Orders, Phase, Policy, QKind, Segment,
+    StandingOrder, TargetKind, Task,
+};
+use super::{assault, cavalry, charge};
+
+/// Applies a seat's standing orders (any mail may carry them).
+pub fn apply_standing(st: &mut LbState, seat: &str, orders: &[Order]) {
+    let Some(side) = st.side_mut(seat) else {
+        return;
+    };
+    let s = &mut side.standing;
+    for o in orders {
+        let Order::Standing(x) = o else { continue };
+        match x {
+            StandingOrder::Pick(c) => s.pick = *c,
+            StandingOrder::RetreatAssault(p) => s.retreat_assault = *p,
+            StandingOrder::RetreatCharge(p) => s.retreat_charge = *p,
+            StandingOrder::Reassault(p) => s.reassault = *p,
+            StandingOrder::Huzzah(p) => s.huzzah = *p,
+            StandingOrder::Square(p) => s.square = *p,
+            StandingOrder::SquareUnit(u, p) => {
+                s.square_units.retain(|(n, _)| n != u);
+                if *p != Policy::Ask {
+                    s.square_units.push((u.clone(), *p));
+                }
+            }
+            StandingOrder::Recall(p) => s.recall = *p,
+            StandingOrder::Reaction(p) => s.reaction = *p,
+            StandingOrder::FormUp(p) => s.form_up = *p,
+            StandingOrder::Displace(c) => s.displace = *c,
+            StandingOrder::Impetus(c) => s.impetus = *c,
+            StandingOrder::Pursue(c) => s.pursue = *c,
+            StandingOrder::OpportunityFire(on) => s.no_opportunity_fire = !on,
+        }
+    }
+}
+
+fn orders_of<'a>(
+    subs: &'a BTreeMap<SeatId, Submitted<Orders>>,
+    seat: &str,
+) -> Option<&'a Vec<Order>> {
+    match subs.get(seat) {
+        Some(Submitted::Orders(o)) => Some(&o.list),
+        _ => None,
+    }
+}
+
+/// Resolves the open step with the locked submissions.
+pub fn resolve(st: &mut LbState, subs: &BTreeMap<SeatId, Submitted<Orders>>, r: &mut dyn Roller) {
+    st.log.clear();
+    let seats = st.seat_order.clone();
+    for seat in &seats {
+        if let Some(o) = orders_of(subs, seat) {
+            let o = o.clone();
+            apply_standing(st, seat, &o);
+        }
+    }
+    match st.phase.clone() {
+        Phase::Maneuver { side } => {
+            let orders: Vec<Order> = orders_of(subs, &side)
+                .map(|o| {
+                    o.iter()
+                        .filter(|x| {
+                            !matches!(x, Order::Standing(_) | Order::Answer(_) | Order::Pass)
+                        })
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default();
+            if orders_of(subs, &side).is_none() {
+                st.say(format!(
+                    "The {} player sent no orders in time: nothing moves.",
+                    st.side_name(&side)
+                ));
+            }
+            st.agenda = vec![
+                Task::Orders { orders, next: 0 },
+                Task::ExecuteCharges,
+                Task::ChargeMelees,
+                Task::FireSegment,
+                Task::MeleeSegment,
+                Task::EndPlayerTurn,
+            ];
+        }
+        Phase::Question { question } => {
+            let exploit: Option<Vec<Order>> = (question.kind == QKind::Exploit)
+                .then(|| orders_of(subs, &question.seat))
+                .flatten()
+                .map(|o| {
+                    o.iter()
+                        .filter(|x| {
+                            matches!(
+                                x,
+                                Order::Move { .. }
+                                    | Order::Face { .. }
+                                    | Order::Form { .. }
+                                    | Order::Assault { .. }
+                            )
+                        })
+                        .cloned()
+                        .collect()
+                });
+            let answer = exploit
+                .filter(|v| !v.is_empty())
+                .map(Answer::Exploit)
+                .or_else(|| {
+                    orders_of(subs, &question.seat).and_then(|o| {
+                        o.iter().find_map(|x| match x {
+                            Order::Answer(a) => Some(a.clone()),
+                            _ => None,
+                        })
+                    })
+                });
+            st.answer = match answer {
+                Some(a) => Some(a),
+                None if orders_of(subs, &question.seat).is_some() => None,
+                None => {
+                    st.say(format!(
+                        "The {} player stayed silent.",
+                        st.side_name(&question.seat)
+                    ));
+                    Some(decide::silent_answer(&question))
+                }
+            };
+        }
+        Phase::GameOver => return,
+    }
+    st.phase = Phase::Maneuver {
+        side: st.phasing.clone(),
+    };
+    run(st, r);
+}
+
+/// Runs the agenda until a question is asked, the player turn ends, or the game ends.
+pub fn run(st: &mut LbState, r: &mut dyn Roller) {
+    for _ in 0..100_000 {
+        if matches!(st.phase, Phase::Question { .. }) {
+            return;
+        }
+        if st.outcome.is_some() {
+            st.phase = Phase::GameOver;
+            st.agenda.clear();
+            return;
+        }
+        if st.agenda.is_empty() {
+            st.phase = Phase::Maneuver {
+                side: st.phasing.clone(),
+            };
+            st.segment = Segment::Maneuver;
+            st.answer = None;
+            return;
+        }
+        let task = st.agenda.remove(0);
+        if exec(st, r, task) == Flow::Asked {
+            return;
+        }
+    }
+    // A procedure that never ends would be a bug; the turn ends rather than loop forever.
+    st.say("The turn is cut short.");
+    st.agenda.clear();
+}
+
+fn exec(st: &mut LbState, r: &mut dyn Roller, task: Task) -> Flow {
+    match task {
+        Task::Orders { orders, next } => {
+            // Old Guard exploitation orders run inside the Mêlée Segment.
+            if st.segment != Segment::Melee {
+                st.segment = Segment::Maneuver;
+            }
+            if next >= orders.len() {
+                return Flow::Done;
+            }
+            let o = orders[next].clone();
+            st.agenda.insert(
+                0,
+                Task::Orders {
+                    orders,
+                    next: next + 1,
+                },
+            );
+            order(st, r, &o);
+            Flow::Done
+        }
+        Task::Move(mut mv) => {
+            let f = movement::run_move(st, r, &mut mv);
+            if f == Flow::Asked {
+                st.agenda.insert(0, Task::Move(mv));
+            }
+            f
+        }
+        Task::StartTrigger { unit, event } => {
+            let id: u32 = event.trim_start_matches('C').parse().unwrap_or(0);
+            let f = charge::marker_trigger(st, r, id);
+            if f == Flow::Asked {
+                st.agenda.insert(0, Task::StartTrigger { unit, event });
+            }
+            f
+        }
+        Task::Assault(id) => {
+            let f = assault::run(st, r, id);
+            again(st, Task::Assault(id), f)
+        }
+        Task::ExecuteCharges => {
+            let ids: Vec<u32> = st
+                .charges
+                .iter()
+                .filter(|c| c.stage == CStage::Declared && c.side == st.phasing)
+                .map(|c| c.id)
+                .collect();
+            for id in ids.into_iter().rev() {
+                st.agenda.insert(0, Task::ChargeMove(id));
+            }
+            Flow::Done
+        }
+        Task::ChargeMove(id) => {
+            let f = charge::run(st, r, id);
+            again(st, Task::ChargeMove(id), f)
+        }
+        Task::ChargeMelees => {
+            let mut first = Vec::new();
+            let mut cav = false;
+            for c in st.charges.iter().filter(|c| c.stage == CStage::Arrived) {
+                match cavalry::kind(st, c) {
+                    Some(TargetKind::Cavalry) => cav = true,
+                    _ => first.push(c.id),
+                }
+            }
+            if cav {
+                st.picker = Some(st.phasing.clone());
+                st.agenda.insert(0, Task::PickCavalryMelee);
+            }
+            for id in first.into_iter().rev() {
+                st.agenda.insert(0, Task::ChargeMelee(id));
+            }
+            Flow::Done
+        }
+        Task::ChargeMelee(id) => {
+            let f = cavalry::run(st, r, id);
+            again(st, Task::ChargeMelee(id), f)
+        }
+        Task::PickCavalryMelee => {
+            let pending: Vec<u32> = st
+                .charges
+                .iter()
+                .filter(|c| c.stage == CStage::Arrived)
+                .map(|c| c.id)
+                .collect();
+            let labels: Vec<String> = pending.iter().map(|i| format!("C{i}")).collect();
+            pick(st, Task::PickCavalryMelee, &labels, "cavalry mêlée").map_or(Flow::Asked, |i| {
+                if let Some(id) = i.and_then(|k| pending.get(k).copied()) {
+                    st.agenda.insert(0, Task::PickCavalryMelee);
+                    st.agenda.insert(0, Task::ChargeMelee(id));
+                }
+                Flow::Done
+            })
+        }
+        Task::FireSegment => {
+            st.segment = Segment::Fire;
+            fire_segment(st, r);
+            Flow::Done
+        }
+        Task::MeleeSegment => {
+            st.segment = Segment::Melee;
+            for a in st.assaults.iter_mut() {
+                if a.firefight {
+                    a.due = true;
+                }
+            }
+            let due: Vec<&super::state::Assault> = st.assaults.iter().filter(|a| a.due).collect();
+            if due.is_empty() {
+                return Flow::Done;
+            }
+            let mine = due.iter().filter(|a| a.attacker == st.phasing).count();
+            let theirs = due.len() - mine;
+            // The player with the most assaults picks first; equal: the phasing player (R21).
+            st.picker = Some(if theirs > mine {
+                st.enemy_of(&st.phasing)
+            } else {
+                st.phasing.clone()
+            });
+            st.agenda.insert(0, Task::PickAssault);
+            Flow::Done
+        }
+        Task::PickAssault => {
+            let due: Vec<u32> = st.assaults.iter().filter(|a| a.due).map(|a| a.id).collect();
+            let labels: Vec<String> = due.iter().map(|i| format!("A{i}")).collect();
+            pick(st, Task::PickAssault, &labels, "assault").map_or(Flow::Asked, |i| {
+                if let Some(id) = i.and_then(|k| due.get(k).copied()) {
+                    if let Some(a) = st.assault_mut(id) {
+                        a.due = false;
+                    }
+                    st.agenda.insert(0, Task::PickAssault);
+                    st.agenda.insert(0, Task::Assault(id));
+                }
+                Flow::Done
+            })
+        }
+        Task::EndPlayerTurn => {
+            end_player_turn(st, r);
+            Flow::Done
+        }
+    }
+}
+
+fn again(st: &mut LbState, t: Task, f: Flow) -> Flow {
+    if f == Flow::Asked {
+        st.agenda.insert(0, t);
+    }
+    f
+}
+
+/// Who picks the next mêlée, and which: `Ok(Some(index))`, `Ok(None)` when none is left,
+/// `Err` when the picker was asked. Players alternate (p.1, p.8).
+fn pick(st: &mut LbState, task: Task, labels: &[String], what: &str) -> Result<Option<usize>, ()> {
+    if labels.is_empty() {
+        st.picker = None;
+        return Ok(None);
+    }
+    let picker = st.picker.clone().unwrap_or_else(|| st.phasing.clone());
+    let choice = if labels.len() == 1 {
+        0
+    } else {
+        match decide::take(st) {
+            Some(super::state::Answer::Pick(l)) => labels.iter().position(|x| *x == l).unwrap_or(0),
+            Some(_) => auto_pick(st, &picker, labels),
+            None if decide::auto(st.standing(&picker).pick) => auto_pick(st, &picker, labels),
+            None => {
+                let text = format!(
+                    "Choose the next {what} to resolve: {}. Answer PICK label.",
+                    labels
+                        .iter()
+                        .map(|l| describe(st, l))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                );
+                st.agenda.insert(0, task);
+                decide::ask(
+                    st,
+                    decide::question(&picker, QKind::Pick, text, labels.to_vec()),
+                );
+                return Err(());
+            }
+        }
+    };
+    st.say(format!(
+        "The {} player picks {}.",
+        st.side_name(&picker),
+        labels[choice]
+    ));
+    st.picker = Some(st.enemy_of(&picker));
+    Ok(Some(choice))
+}
+
+/// `PICK AUTO`: the picker's own mêlées first, in the order declared (R21).
+fn auto_pick(st: &LbState, picker: &str, labels: &[String]) -> usize {
+    labels
+        .iter()
+        .position(|l| owner(st, l).as_deref() == Some(picker))
+        .unwrap_or(0)
+}
+
+fn owner(st: &LbState, label: &str) -> Option<String> {
+    let id: u32 = label[1..].parse().ok()?;
+    if label.starts_with('A') {
+        st.assault(id).map(|a| a.attacker.clone())
+    } else {
+        st.charge(id).map(|c| c.side.clone())
+    }
+}
+
+/// `A3: 1/45e on 0610`, for the question.
+pub fn describe(st: &LbState, label: &str) -> String {
+    let Ok(id) = label[1..].parse::<u32>() else {
+        return label.to_string();
+    };
+    if label.starts_with('A') {
+        let Some(a) = st.assault(id) else {
+            return label.to_string();
+        };
+        format!(
+            "{label} ({}: {} on {}{})",
+            st.side_name(&a.attacker),
+            join(&a.units),
+            a.targets
+                .iter()
+                .map(|t| st.label(*t))
+                .collect::<Vec<_>>()
+                .join(" "),
+            if a.firefight { ", firefight" } else { "" }
+        )
+    } else {
+        let Some(c) = st.charge(id) else {
+            return label.to_string();
+        };
+        format!(
+            "{label} ({}: {} on {})",
+            st.side_name(&c.side),
+            join(&c.units),
+            st.label(c.target)
+        )
+    }
+}
+
+/// Carries out one maneuver order; a move or an approach becomes a task of its own.
+fn order(st: &mut LbState, r: &mut dyn Roller, o: &Order) {
+    let _ = r;
+    match o {
+        Order::Move { unit, path, facing } => {
+            if let Err(e) =
+                movement::check_move(st, unit, path, false).and_then(|_| match path.last() {
+                    Some(end) => movement::check_end(st, unit, *end, false),
+                    None => Ok(()),
+                })
+            {
+                st.say(format!("MOVE {unit}: not carried out: {e}."));
+                return;
+            }
+            st.agenda.insert(
+                0,
+                Task::Move(MoveRun {
+                    unit: unit.clone(),
+                    path: path.clone(),
+                    at: 0,
+                    facing: *facing,
+                    triggers: false,
+                    squares_tried: vec![],
+                    then: None,
+                }),
+            );
+        }
+        Order::Face { unit, facing } => match movement::face(st, unit, *facing) {
+            Ok(()) => st.say(format!("{unit} faces {}.", st.grid.compass(*facing))),
+            Err(e) => st.say(format!("FACE {unit}: not carried out: {e}.")),
+        },
+        Order::Form { unit, formation } => match movement::form(st, unit, *formation) {
+            Ok(()) => st.say(format!("{unit} forms {}.", formation.word())),
+            Err(e) => st.say(format!("FORM {unit}: not carried out: {e}.")),
+        },
+        Order::Assault {
+            unit,
+            targets,
+            via,
+            pas_de_charge,
+            guard,
+        } => {
+            let check = check_assault(st, unit, targets, via, *pas_de_charge, *guard);
+            match check {
+                Err(e) => st.say(format!("ASSAULT {unit}: not carried out: {e}.")),
+                Ok(number) => st.agenda.insert(
+                    0,
+                    Task::Move(MoveRun {
+                        unit: unit.clone(),
+                        path: via.clone(),
+                        at: 0,
+                        facing: None,
+                        triggers: false,
+                        squares_tried: vec![],
+                        then: Some(AssaultDecl {
+                            targets: targets.clone(),
+                            number,
+                            guard: *guard,
+                            pas_de_charge: *pas_de_charge,
+                        }),
+                    }),
+                ),
+            }
+        }
+        Order::Charge {
+            units,
+            target,
+            via,
+            recall_at,
+        } => {
+            if let Err(e) = charge::check_charge(st, units)
+                .and_then(|h| charge::check_path(st, h, via, *target))
+            {
+                st.say(format!("CHARGE {}: not carried out: {e}.", join(units)));
+                return;
+            }
+            if let Some(id) = charge::declare(st, units, *target, via.clone(), *recall_at) {
+                st.agenda.insert(
+                    0,
+                    Task::StartTrigger {
+                        unit: units[0].clone(),
+                        event: format!("C{id}"),
+                    },
+                );
+            }
+        }
+        Order::Fire { unit, target } => st.fire_plan.push((unit.clone(), *target)),
+        Order::Attach { leader, unit } => {
+            let side = st.unit(unit).map(|u| u.side.clone());
+            if let Some(l) = st.leaders.iter_mut().find(|l| &l.name == leader && !l.gone)
+                && side.as_deref() == Some(l.side.as_str())
+            {
+                l.with = unit.clone();
+                st.say(format!("{leader} joins {unit}."));
+            }
+        }
+        Order::Standing(_) | Order::Answer(_) | Order::Pass => {}
+    }
+}
+
+/// Checks an ASSAULT or GUARD CHARGE order now; returns its Number (R9: the distance from the
+/// unit's hex to the nearest target when the order is carried out).
+pub fn check_assault(
+    st: &LbState,
+    unit: &str,
+    targets: &[crate::board::hex::Hex],
+    via: &[crate::board::hex::Hex],
+    pas_de_charge: bool,
+    guard: bool,
+) -> Result<u32, String> {
+    let u = st.unit(unit).ok_or_else(|| format!("no unit {unit}"))?;
+    if u.arm != Arm::Infantry {
+        return Err(format!("{unit} is not infantry (cavalry CHARGE)"));
+    }
+    if u.formation.is_square() || u.formation == super::state::Formation::Skirmish {
+        return Err(format!("{unit} cannot assault in {}", u.formation.word()));
+    }
+    if u.cohesion != super::state::Cohesion::GoodOrder && !u.exploiting {
+        return Err(format!("{unit} is not in good order"));
+    }
+    let guard_class = st.data.class(&u.class).is_some_and(|c| c.old_guard);
+    if guard && !guard_class {
+        return Err(format!("{unit} is not of the Old Guard"));
+    }
+    if guard && u.firefight {
+        return Err(format!(
+            "{unit} is locked in a firefight and may not make an Old Guard Charge"
+        ));
+    }
+    movement::check_move(st, unit, via, true)?;
+    let end = via.last().copied().unwrap_or(u.hex);
+    if let Some(t) = targets.iter().find(|t| t.distance(end) != 1) {
+        return Err(format!(
+            "{} is not adjacent to {}",
+            st.label(end),
+            st.label(*t)
+        ));
+    }
+    for t in targets {
+        if !st.at(*t).iter().any(|x| x.side != u.side && x.fighting()) {
+            return Err(format!("no enemy in {} to assault", st.label(*t)));
+        }
+    }
+    if !via.is_empty() {
+        movement::check_end(st, unit, end, pas_de_charge)?;
+    }
+    Ok(targets.iter().map(|t| t.distance(u.hex)).min().unwrap_or(1))
+}

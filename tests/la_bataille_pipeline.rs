@@ -1,0 +1,344 @@
+//! La Bataille by mail through the real pipeline: raw mails into `Daemon::ingest` on a tempdir
+//! config, with the onion and seat secrets pinned, the seats replying to their tokened reply
+//! addresses. A whole assault and a whole cavalry charge with a square attempt are played by
+//! mail, and the mails players send per game turn are counted with and without standing
+//! orders (the figures in games/la-bataille/README.md).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use despatch::config::{Config, DEFAULT_CONFIG};
+use despatch::daemon::{Daemon, Intake};
+use despatch::dice::GameSecrets;
+use despatch::engine::{Game, Play, Ruleset};
+use despatch::rulesets::la_bataille::LaBataille;
+use despatch::rulesets::la_bataille::state::{Formation, Phase, QKind};
+use despatch::verify;
+use mail_parser::MessageParser;
+
+const GAME: &str = "quatre";
+const FRANCE: &str = "ney@grande-armee.example";
+const ALLIES: &str = "wellington@peninsula.example";
+const TOKEN_FR: &str = "frtoken0123456789abcdefg";
+const TOKEN_AL: &str = "altoken0123456789abcdefg";
+
+/// Turn 1, the French Maneuver Segment: one assault and one charge (README examples).
+const FRENCH_TURN_1: &str = "ASSAULT 1/45e AT 0504 VIA 0506 0505\nCHARGE 1er-Cuirassiers AT 0804\n";
+
+/// The standing orders the README documents, one mail each before the first turn.
+const STANDING_FR: &str = "PICK AUTO\nREASSAULT NEVER\nRECALL IF SQUARE\nDISPLACE AUTO\nIMPETUS AUTO\nPURSUE AUTO\nREACTION NEVER\nFORM UP NEVER\nRETREAT BEFORE ASSAULT NEVER\nRETREAT BEFORE CHARGE NEVER\n";
+const STANDING_AL: &str = "PICK AUTO\nSQUARE ALWAYS\nHUZZAH ALWAYS\nRETREAT BEFORE ASSAULT IF 3:1\nRETREAT BEFORE CHARGE NEVER\nREASSAULT NEVER\nRECALL NEVER\nREACTION NEVER\nFORM UP NEVER\nDISPLACE AUTO\nIMPETUS AUTO\nPURSUE AUTO\n";
+
+struct World {
+    _tmp: tempfile::TempDir,
+    daemon: Daemon,
+    now: DateTime<Utc>,
+    n: u32,
+}
+
+fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 23, 9, 0, 0).unwrap()
+}
+
+fn world() -> World {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut cfg = Config::parse(DEFAULT_CONFIG, &tmp.path().join("config.toml")).unwrap();
+    cfg.games.games_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
+    cfg.games.onion_len = 1000;
+    let daemon = Daemon::new(cfg).unwrap();
+    daemon
+        .create_game_with(
+            GAME,
+            "la-bataille",
+            "teaching",
+            &[
+                ("france".into(), FRANCE.into()),
+                ("allies".into(), ALLIES.into()),
+            ],
+            t0(),
+            GameSecrets::pinned(GAME, [0x4c; 32], [0x42; 32], 1000),
+            &[TOKEN_FR.into(), TOKEN_AL.into()],
+        )
+        .unwrap();
+    daemon.deliver().unwrap();
+    World {
+        _tmp: tmp,
+        daemon,
+        now: t0(),
+        n: 0,
+    }
+}
+
+fn reply_to(seat: &str) -> String {
+    let token = if seat == "france" { TOKEN_FR } else { TOKEN_AL };
+    format!("despatch+{GAME}.{seat}.{token}@localhost")
+}
+
+fn mail(from: &str, to: &str, id: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: Player <{from}>\r\nTo: {to}\r\nSubject: Re: [{GAME}] orders\r\nMessage-ID: <{id}>\r\nDate: Mon, 23 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}\r\n",
+        body.replace('\n', "\r\n")
+    )
+    .into_bytes()
+}
+
+impl World {
+    fn send(&mut self, seat: &str, body: &str) -> Intake {
+        self.n += 1;
+        self.now += Duration::minutes(10);
+        let from = if seat == "france" { FRANCE } else { ALLIES };
+        let raw = mail(
+            from,
+            &reply_to(seat),
+            &format!("lb{}@player.example", self.n),
+            body,
+        );
+        self.daemon.ingest(&raw, self.now).unwrap()
+    }
+
+    fn accepted(&mut self, seat: &str, body: &str) {
+        let out = self.send(seat, body);
+        assert!(
+            matches!(out, Intake::Accepted { .. }),
+            "{seat}: {body}\n{out:?}"
+        );
+    }
+
+    fn game(&self) -> Game<LaBataille> {
+        self.daemon.data.game(GAME).load().unwrap()
+    }
+}
+
+/// The text of every delivered mail whose file name contains `part`.
+fn delivered(dir: &Path, part: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for sub in ["new", "cur"] {
+        let Ok(rd) = std::fs::read_dir(dir.join(sub)) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            if !e.file_name().to_string_lossy().contains(part) {
+                continue;
+            }
+            let bytes = std::fs::read(e.path()).unwrap();
+            let m = MessageParser::default().parse(&bytes).unwrap();
+            out.push(m.body_text(0).map(|t| t.into_owned()).unwrap_or_default());
+        }
+    }
+    out
+}
+
+/// Mails each seat sent in each game turn, and the questions asked by mail.
+#[derive(Debug, Default)]
+struct Counts {
+    turns: BTreeMap<u32, (usize, usize)>,
+    questions: usize,
+}
+
+/// The sample players' answer for a seat, without the standing orders they sometimes add
+/// (so that a game without standing orders really has none).
+fn answer(g: &Game<LaBataille>, seat: &str, salt: u64) -> String {
+    let text: String = LaBataille::sample_orders(&g.state, seat, g.step * 31 + salt)
+        .lines()
+        .filter(|l| {
+            ![
+                "HUZZAH ALWAYS",
+                "SQUARE ALWAYS",
+                "RETREAT BEFORE ASSAULT IF 3:1",
+                "PICK AUTO",
+                "DISPLACE AUTO",
+                "IMPETUS AUTO",
+                "PURSUE AUTO",
+                "REACTION NEVER",
+                "RECALL IF SQUARE",
+            ]
+            .contains(l)
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    if text.trim().is_empty() {
+        "PASS\n".into()
+    } else {
+        text
+    }
+}
+
+/// Plays game turns 1..=`turns` by mail: the French open with the README's assault and
+/// charge, then both sides play the sample players' orders, answering every question.
+fn play_turns(w: &mut World, turns: u32, standing: bool) -> Counts {
+    let mut counts = Counts::default();
+    if standing {
+        // The Allies' standing orders answer the optional prompt of the French Maneuver
+        // Segment; the French send theirs with their first orders.
+        w.accepted("allies", STANDING_AL);
+        counts.turns.entry(1).or_default().1 += 1;
+    }
+    let mut first = true;
+    for _ in 0..300 {
+        let g = w.game();
+        if g.is_over() || g.state.turn > turns {
+            return counts;
+        }
+        let waiting = g.waiting_for();
+        assert!(
+            !waiting.is_empty(),
+            "dead end at step {}: {:?}",
+            g.step,
+            g.state.phase
+        );
+        if matches!(g.state.phase, Phase::Question { .. }) {
+            counts.questions += 1;
+        }
+        let turn = g.state.turn;
+        for seat in waiting {
+            let text = if first && seat == "france" {
+                first = false;
+                if standing {
+                    format!("{STANDING_FR}{FRENCH_TURN_1}")
+                } else {
+                    FRENCH_TURN_1.to_string()
+                }
+            } else {
+                answer(&g, &seat, u64::from(w.n))
+            };
+            w.accepted(&seat, &text);
+            let c = counts.turns.entry(turn).or_default();
+            if seat == "france" {
+                c.0 += 1;
+            } else {
+                c.1 += 1;
+            }
+        }
+    }
+    panic!("{turns} turn(s) do not end");
+}
+
+fn verified(w: &World) {
+    let store = w.daemon.data.game(GAME);
+    let (checked, findings) = verify::verify_store(&store, &despatch::rulesets::registry());
+    assert!(findings.is_empty(), "{findings:?}");
+    assert!(checked.rolls > 0 && checked.steps > 2, "{checked:?}");
+    let (mchecked, mfindings) = verify::verify_mails(&w.daemon.cfg.mail.outbox, Some(GAME));
+    assert!(mfindings.is_empty(), "{mfindings:?}");
+    assert_eq!(
+        mchecked.steps, checked.steps,
+        "every step's dice re-derive from the mails"
+    );
+}
+
+fn report(what: &str, counts: &Counts) -> usize {
+    let mut total = 0;
+    for (turn, (fr, al)) in &counts.turns {
+        eprintln!("{what}: game turn {turn}: France sent {fr} mail(s), Allies {al}");
+        total += fr + al;
+    }
+    eprintln!(
+        "{what}: {total} mail(s) from the players in all; {} question(s) asked by mail",
+        counts.questions
+    );
+    total
+}
+
+#[test]
+fn r19_a_whole_assault_and_a_whole_charge_with_a_square_attempt_by_mail() {
+    let mut w = world();
+    // HELP by mail answers with the order reference.
+    assert!(matches!(w.send("allies", "HELP\n"), Intake::Help { .. }));
+    let outbox = w.daemon.cfg.mail.outbox.clone();
+    assert!(
+        delivered(&outbox, "allies")
+            .iter()
+            .any(|m| m.contains("RETREAT BEFORE ASSAULT IF 3:1")),
+        "HELP carries the README's standing orders"
+    );
+    w.accepted("france", FRENCH_TURN_1);
+    // The cuirassiers begin their charge 4 hexes from the KGL: the Allies are asked to try
+    // a square (p.6), by mail, before anything else happens.
+    let g = w.game();
+    let Phase::Question { question } = &g.state.phase else {
+        panic!("no question: {:?}", g.state.phase)
+    };
+    assert_eq!(question.seat, "allies");
+    assert_eq!(question.kind, QKind::Square, "{}", question.text);
+    assert!(
+        question.options.contains(&"5th-KGL".to_string()),
+        "{question:?}"
+    );
+    let outbox = w.daemon.cfg.mail.outbox.clone();
+    assert!(
+        delivered(&outbox, "allies")
+            .iter()
+            .any(|m| m.contains("SQUARE") && m.contains("5th-KGL")),
+        "the question reaches the Allies by mail"
+    );
+    // A bad answer is refused with a hint, and nothing moves.
+    assert!(matches!(
+        w.send("allies", "SQUARE 28th-Foot Sandham\n"),
+        Intake::Rejected { .. }
+    ));
+    w.accepted("allies", "SQUARE 5th-KGL\n");
+    let kgl = w.game().state.unit("5th-KGL").unwrap().clone();
+    let tried = delivered(&outbox, "allies")
+        .iter()
+        .any(|m| m.contains("Square") || m.contains("square"));
+    assert!(tried, "the square attempt is reported");
+    // Play on, answering every question, until the French player turn is over.
+    for _ in 0..40 {
+        let g = w.game();
+        if g.state.phasing != "france" || g.is_over() {
+            break;
+        }
+        for seat in g.waiting_for() {
+            let text = answer(&g, &seat, u64::from(w.n));
+            w.accepted(&seat, &text);
+        }
+    }
+    let g = w.game();
+    assert_eq!(g.state.phasing, "allies", "the French player turn ended");
+    // The charge and the assault were resolved: no charge or assault is waiting.
+    assert!(g.state.assaults.iter().all(|a| !a.due));
+    assert!(
+        g.state.charges.iter().all(|c| c.stage
+            == despatch::rulesets::la_bataille::state::CStage::Over
+            || c.stage == despatch::rulesets::la_bataille::state::CStage::Arrived)
+            || g.state.charges.is_empty()
+    );
+    let cuir = g.state.unit("1er-Cuirassiers").unwrap();
+    assert!(
+        cuir.charged || cuir.eliminated,
+        "the cuirassiers charged: {cuir:?}"
+    );
+    eprintln!("5th-KGL after its attempt: {:?}", kgl.formation);
+    assert!(
+        kgl.formation == Formation::Square || kgl.formation == Formation::Line,
+        "{kgl:?}"
+    );
+    verified(&w);
+}
+
+#[test]
+fn standing_orders_need_fewer_mails_per_game_turn() {
+    let mut plain = world();
+    let without = play_turns(&mut plain, 3, false);
+    verified(&plain);
+    let mut standing = world();
+    let with = play_turns(&mut standing, 3, true);
+    verified(&standing);
+    let total_without = report("WITHOUT standing orders", &without);
+    let total_with = report("WITH standing orders", &with);
+    assert!(
+        without.questions > 0,
+        "the plain game asked questions by mail"
+    );
+    assert!(
+        with.questions < without.questions,
+        "{} >= {}",
+        with.questions,
+        without.questions
+    );
+    assert!(
+        total_with < total_without,
+        "{total_with} >= {total_without}"
+    );
+}

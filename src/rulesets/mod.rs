@@ -4,6 +4,7 @@
 
 pub mod gear_krieg;
 pub mod kit;
+pub mod last_hundred_yards;
 pub mod naval_rjw;
 
 use crate::engine::Registry;

@@ -14,4 +14,5 @@ pub fn registry() -> Registry {
     Registry::new()
         .with::<naval_rjw::NavalRjw>()
         .with::<gear_krieg::GearKrieg>()
+        .with::<last_hundred_yards::LastHundredYards>()
 }

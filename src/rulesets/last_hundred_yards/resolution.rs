@@ -64,8 +64,10 @@ fn resolve(s: &mut LhyState, m: &FireMarker, only: Option<&str>, dice: &mut Dice
         shown_firer(s, m),
         signed(m.drm)
     );
+    // A marker on dummies reads, to the enemy, exactly as one on real units without effect.
     if targets.iter().all(|t| s.unit(t).is_some_and(|u| u.dummy())) {
-        s.public(format!("{head}: no visible effect."));
+        s.public(format!("{head}."));
+        s.private(&m.side, format!("  {label}: no visible effect."));
         return;
     }
     s.public(format!("{head}."));

@@ -175,6 +175,9 @@ pub fn new_state(
         ));
     }
     let map = Map::from_sectors(&data, &sc.map, sc.contours_per_level)?;
+    // The sheets are only read here: the state keeps the joined map, never the sheets.
+    let mut data = data;
+    data.sectors.clear();
     let g = map.grid();
     let hex = |s: &str| g.parse_hex(s).map_err(|e| format!("hex {s}: {e}"));
     let mut sides = Vec::new();

@@ -335,6 +335,15 @@ pub struct Turn {
     pub cycle: Option<Cycle>,
     /// Initiative rolls of this turn, for the log.
     pub rolls: Vec<(String, u32, i32)>,
+    /// §7.1: the Coordination roll made for the selected company (None: not attempted).
+    #[serde(default)]
+    pub coordinated: Option<bool>,
+    /// Mails asked for this game turn, by kind (`activate`, `react`, ...), for the figures.
+    #[serde(default)]
+    pub mails: u32,
+    /// Platoon Activation Cycles run this game turn.
+    #[serde(default)]
+    pub cycles: u32,
 }
 
 /// What the game waits for.

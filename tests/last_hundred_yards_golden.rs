@@ -432,3 +432,76 @@ fn r18_emails_per_game_turn_with_and_without_standing_reactions() {
         per(m1, c1)
     );
 }
+
+/// R1: a DRM is added to the attack's d10; cover is negative (it helps the target).
+#[test]
+fn r1_cover_is_a_negative_drm() {
+    use despatch::rulesets::last_hundred_yards::fire;
+    let st = lhy::game(lhy::PATROL);
+    let from = hex(&st, "0109");
+    assert!(
+        fire::tem(&st, hex(&st, "0204"), from, "us") < 0,
+        "woods help the defender"
+    );
+    assert_eq!(
+        fire::tem(&st, hex(&st, "0106"), from, "us"),
+        0,
+        "open ground does not"
+    );
+}
+
+/// R2 (§4.2.1c): a contour in an intervening hex above both ends blocks the LOS; the hex
+/// itself is seen.
+#[test]
+fn r2_contours_block_between_units_on_one_level() {
+    use despatch::rulesets::last_hundred_yards::los;
+    let st = lhy::game(lhy::PATROL);
+    let (a, b, c) = (hex(&st, "0905"), hex(&st, "0908"), hex(&st, "0909"));
+    assert!(
+        !los::compute(&st.data, &st.map, a, b),
+        "0908 itself is seen"
+    );
+    assert!(
+        los::compute(&st.data, &st.map, a, c),
+        "the contour of 0908 hides 0909"
+    );
+}
+
+/// R13: disrupted units neither fire nor assault.
+#[test]
+fn r13_disrupted_units_do_not_fire() {
+    use despatch::rulesets::last_hundred_yards::state::Status;
+    let mut st = active(
+        lhy::step(
+            &lhy::game(lhy::PATROL),
+            &[("us", "PASS"), ("germany", "PASS")],
+            1,
+        ),
+        "us",
+    );
+    st.unit_mut("MG-30").unwrap().status = Status::Disrupted;
+    let why = rejected(&st, "us", "ACTIVATE 1PLT\nFIRE MG-30 AT 0805");
+    assert!(why.contains("disrupted"), "{why}");
+}
+
+/// R23: one deployed squad per platoon at a time.
+#[test]
+fn r23_one_squad_of_a_platoon_deploys() {
+    use despatch::rulesets::last_hundred_yards::state::Place;
+    let mut st = lhy::game(lhy::PATROL);
+    let squad = st.unit("A1-2").unwrap().clone();
+    assert!(maneuver::check_deploy(&st, &squad).is_ok());
+    st.unit_mut("A1-a").unwrap().place = Place::Map;
+    let e = maneuver::check_deploy(&st, &squad).unwrap_err();
+    assert!(e.contains("already has sections"), "{e}");
+}
+
+/// R26: without its leader in play a platoon's units move as if reacting.
+#[test]
+fn r26_a_leaderless_platoon_moves_as_if_reacting() {
+    use despatch::rulesets::last_hundred_yards::state::Place;
+    let mut st = lhy::game(lhy::PATROL);
+    st.unit_mut("A1-L").unwrap().place = Place::Eliminated;
+    let a = maneuver::allowance(&st, st.unit("A1-1").unwrap(), false, false);
+    assert_eq!((a.mp, a.hexes), (2.0, 1));
+}

@@ -511,3 +511,73 @@ fn r26_a_leaderless_platoon_moves_as_if_reacting() {
     let a = maneuver::allowance(&st, st.unit("A1-1").unwrap(), false, false);
     assert_eq!((a.mp, a.hexes), (2.0, 1));
 }
+
+/// Issue point 3: one mail carries this activation and the next; the queued block plays
+/// without another mail when the loop ends.
+#[test]
+fn a_queued_activation_plays_without_a_mail() {
+    let mut st = active(
+        lhy::step(
+            &lhy::game(lhy::BRIDGEHEAD),
+            &[("us", "PASS"), ("germany", "PASS")],
+            1,
+        ),
+        "us",
+    );
+    st.side_mut("germany").unwrap().ask = despatch::rulesets::last_hundred_yards::state::Ask::Never;
+    let st = lhy::step(
+        &st,
+        &[("us", "ACTIVATE 1PLT\nHOLD A1-1\nACTIVATE 2PLT\nHOLD A2-1")],
+        2,
+    );
+    assert_eq!(
+        st.turn.platoons_done,
+        vec!["1PLT".to_string(), "2PLT".to_string()]
+    );
+    assert_eq!(st.phase, Phase::Activate { side: "us".into() });
+    // The queue never shows to the enemy.
+    assert!(!lhy::seen(&st, "germany").contains("queued"));
+}
+
+/// §10.3.3: two sections of a platoon in one hex recombine in the Clean Up Phase.
+#[test]
+fn sections_recombine_in_clean_up() {
+    use despatch::rulesets::last_hundred_yards::state::Place;
+    let mut st = active(
+        lhy::step(
+            &lhy::game(lhy::PATROL),
+            &[("us", "PASS"), ("germany", "PASS")],
+            1,
+        ),
+        "us",
+    );
+    let at = st.unit("A1-3").unwrap().at;
+    st.unit_mut("A1-3").unwrap().place = Place::Pool;
+    for n in ["A1-a", "A1-b"] {
+        let u = st.unit_mut(n).unwrap();
+        u.place = Place::Map;
+        u.at = at;
+    }
+    // The US activates its one platoon and holds: the turn ends and Clean Up recombines.
+    let st = lhy::step(&st, &[("us", "ACTIVATE 1PLT\nHOLD A1-1")], 2);
+    assert_eq!(st.turn.number, 2, "{:?}", st.phase);
+    assert_eq!(
+        st.unit("A1-3").unwrap().place,
+        Place::Map,
+        "{}",
+        lhy::log(&st, "us")
+    );
+    assert_eq!(st.unit("A1-a").unwrap().place, Place::Pool);
+}
+
+/// HELP and the welcome mail brief a seat on its mission and its own forces only.
+#[test]
+fn the_briefing_names_only_the_seats_own_units() {
+    let st = lhy::game(lhy::BRIDGEHEAD);
+    let b = format!("{:?}", Lhy::briefing(&st, "us"));
+    assert!(
+        b.contains("A1-1 (US rifle squad)") && b.contains("Crossroads"),
+        "{b}"
+    );
+    assert!(!b.contains("G1-1") && !b.contains("PaK-1"), "{b}");
+}

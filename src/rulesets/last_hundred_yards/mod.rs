@@ -3,6 +3,7 @@
 
 pub mod action;
 pub mod assault;
+pub mod briefing;
 pub mod concealment;
 pub mod data;
 pub mod fire;
@@ -199,6 +200,10 @@ impl Ruleset for LastHundredYards {
 
     fn order_keywords() -> Vec<&'static str> {
         orders::keywords()
+    }
+
+    fn briefing(s: &LhyState, seat: &str) -> Vec<(String, Vec<String>)> {
+        briefing::briefing(s, seat)
     }
 
     fn looks_like_an_order(s: &LhyState, line: &str) -> bool {

@@ -1180,6 +1180,7 @@ fn end_turn(s: &mut LhyState, dice: &mut Dice) {
         s.elapsed, s.minutes
     ));
     clean_up(s);
+    recombine(s, dice);
     victory(s);
     if s.outcome.is_some() {
         s.phase = Phase::Over;
@@ -1222,6 +1223,63 @@ fn clean_up(s: &mut LhyState) {
             .collect();
         if there.len() == 1 {
             s.objectives[i].held_by = Some(there[0].clone());
+        }
+    }
+}
+
+/// Clean Up step 3 (§10.3.3): two sections of a platoon in one hex, both disrupted or both
+/// not, become a squad of that platoon drawn at random from those not in play, unless the
+/// owner has sent `SET RECOMBINE OFF`.
+fn recombine(s: &mut LhyState, dice: &mut Dice) {
+    for side in s.seat_order.clone() {
+        if !s.side(&side).is_some_and(|x| x.recombine) {
+            continue;
+        }
+        let platoons: Vec<String> = s
+            .platoons
+            .iter()
+            .filter(|p| p.side == side)
+            .map(|p| p.id.clone())
+            .collect();
+        for p in platoons {
+            loop {
+                let secs: Vec<super::state::Unit> = s
+                    .on_map()
+                    .filter(|u| {
+                        u.kind == Kind::Section
+                            && u.aboard.is_none()
+                            && u.platoon.as_deref() == Some(p.as_str())
+                    })
+                    .cloned()
+                    .collect();
+                let pair = secs.iter().enumerate().find_map(|(i, a)| {
+                    secs[i + 1..]
+                        .iter()
+                        .find(|b| b.at == a.at && b.disrupted() == a.disrupted())
+                        .map(|b| (a.name.clone(), b.name.clone(), a.at))
+                });
+                let Some((a, b, at)) = pair else { break };
+                let pool: Vec<String> = maneuver::pool_of(s, &p, Kind::Squad)
+                    .iter()
+                    .map(|u| u.name.clone())
+                    .collect();
+                let squad = match pool.len() {
+                    0 => break,
+                    1 => pool[0].clone(),
+                    n => {
+                        let i = dice.roll_one(format!("{side}: squad drawn"), Faces::d(n as u32));
+                        pool[(i as usize - 1).min(n - 1)].clone()
+                    }
+                };
+                maneuver::replace(s, &[a.clone(), b.clone()], std::slice::from_ref(&squad));
+                s.private(&side, format!("{a} and {b} recombine into {squad}."));
+                if s.unit(&squad).is_some_and(|u| !u.concealed) {
+                    s.public(format!(
+                        "{}: two sections recombine into {squad}.",
+                        s.name_of(at)
+                    ));
+                }
+            }
         }
     }
 }

@@ -5,6 +5,7 @@
 pub mod gear_krieg;
 pub mod kit;
 pub mod la_bataille;
+pub mod last_hundred_yards;
 pub mod naval_rjw;
 
 use crate::engine::Registry;
@@ -15,4 +16,5 @@ pub fn registry() -> Registry {
         .with::<naval_rjw::NavalRjw>()
         .with::<gear_krieg::GearKrieg>()
         .with::<la_bataille::LaBataille>()
+        .with::<last_hundred_yards::LastHundredYards>()
 }

@@ -1,0 +1,333 @@
+//! One unit's (or one stack's) action, checked and carried out: maneuver, withdrawal, fire,
+//! mortar fire, Shoot & Scoot, Halt & Fire, assault, recovery, deploy, mount and dismount.
+//! Whether the unit may act *now* (activation membership, reaction eligibility) is decided by
+//! `turn` and `reaction`; this file knows only what the action itself requires (§9–10, §11
+//! bridge). It returns the records the enemy may react to and never changes the phase.
+
+use crate::board::hex::Hex;
+use crate::dice::Dice;
+
+use super::concealment::{self, Why};
+use super::data::Kind;
+use super::state::{Action, Done, LhyState, Motion, Record, Target, Unit};
+use super::{assault, fire, maneuver, resolution, vehicle, withdraw};
+
+fn own<'a>(s: &'a LhyState, side: &str, name: &str) -> Result<&'a Unit, String> {
+    let u = s
+        .unit(name)
+        .filter(|u| u.side == side)
+        .ok_or_else(|| format!("{name} is not one of your units"))?;
+    if !u.on_map() {
+        return Err(format!("{name} is not on the map"));
+    }
+    // §9.0: one action per unit per game turn.
+    if u.acted() {
+        return Err(format!("{name} has already acted this game turn (§9.0)"));
+    }
+    Ok(u)
+}
+
+/// Checks an action against the map as it stands (every unit named is `side`'s, on the map,
+/// and has not acted).
+pub fn check(s: &LhyState, side: &str, a: &Action, reacting: bool) -> Result<(), String> {
+    let units: Vec<&Unit> = a
+        .units()
+        .iter()
+        .map(|n| own(s, side, n))
+        .collect::<Result<_, _>>()?;
+    let first = units[0];
+    match a {
+        Action::Move {
+            path,
+            reverse,
+            stop,
+            exit,
+            overrun,
+            ..
+        } => {
+            if units.iter().any(|u| u.at != first.at) {
+                return Err("units moving together start in one hex".into());
+            }
+            if units.iter().any(|u| u.dummy()) && units.iter().any(|u| !u.dummy()) {
+                return Err("a dummy moves alone".into());
+            }
+            for u in &units {
+                maneuver::plan(s, u, path, *reverse, *stop, *exit, *overrun, reacting)?;
+                if let Some(h) = overrun {
+                    vehicle::check_overrun(s, u, *h, path)?;
+                }
+            }
+            Ok(())
+        }
+        Action::Withdraw { path, exit, .. } => withdraw::check(s, side, &units, path, *exit),
+        Action::Fire {
+            target, mode, from, ..
+        } => {
+            let at = match from.as_slice() {
+                [] => first.at,
+                hexes => {
+                    // §8.3e/§11.5.2 (R12): a LATW may maneuver a little, then fire.
+                    if first.kind != Kind::Latw {
+                        return Err("only LATW sections maneuver before they fire (FROM)".into());
+                    }
+                    let max = s.data.rules.latw_hexes.int().max(0) as usize;
+                    if hexes.len() > max {
+                        return Err(format!(
+                            "a LATW moves at most {max} hex(es) before it fires"
+                        ));
+                    }
+                    maneuver::plan(s, first, hexes, false, false, false, None, reacting)?;
+                    *hexes.last().expect("not empty")
+                }
+            };
+            fire::can_fire(s, first, at, false)?;
+            vehicle::shot(s, first, at, target, *mode, 0)?;
+            Ok(())
+        }
+        Action::Mortar { hex, .. } => {
+            fire::can_fire(s, first, first.at, false)?;
+            if first.kind != Kind::Mortar {
+                return Err(format!("{} is not a mortar", first.name));
+            }
+            fire::mortar(s, first, *hex).map(|_| ())
+        }
+        Action::Scoot { target, to, .. } => vehicle::check_scoot(s, first, target, *to),
+        Action::Halt { to, target, .. } => vehicle::check_halt(s, first, *to, target, reacting),
+        Action::Assault { hex, .. } => assault::check(s, &units, *hex),
+        Action::Recover { .. } => {
+            if first.dummy() {
+                return Err(format!("{} is a dummy", first.name));
+            }
+            Ok(())
+        }
+        Action::Deploy { .. } => maneuver::check_deploy(s, first),
+        Action::Mount { vehicle: v, .. } => {
+            let veh = s
+                .unit(v)
+                .filter(|x| x.side == side && x.on_map())
+                .ok_or_else(|| format!("{v} is not one of your vehicles"))?;
+            if veh.at != first.at {
+                return Err(format!("{} and {v} are not in one hex", first.name));
+            }
+            maneuver::check_mount(s, first, veh)
+        }
+        Action::Dismount { .. } => {
+            if first.aboard.is_none() {
+                return Err(format!("{} is not aboard a vehicle", first.name));
+            }
+            Ok(())
+        }
+    }
+}
+
+fn mark(s: &mut LhyState, names: &[String], done: Done) {
+    for n in names {
+        if let Some(x) = s.unit_mut(n) {
+            x.done.get_or_insert(done);
+        }
+    }
+}
+
+fn fired(
+    s: &mut LhyState,
+    name: &str,
+    target: &Target,
+    from: Hex,
+    mode: Option<super::state::Mode>,
+    extra: i32,
+) {
+    let Some(u) = s.unit(name).cloned() else {
+        return;
+    };
+    match vehicle::shot(s, &u, from, target, mode, extra) {
+        Ok(Some(shot)) => {
+            let drm = shot.drm;
+            let kind = shot.kind;
+            let hex = shot.hex;
+            fire::place(s, shot, name, &u.side, false);
+            let shown = !u.concealed && !u.hidden;
+            let who = if shown {
+                name.to_string()
+            } else {
+                format!("a unit concealed in {}", s.name_of(from))
+            };
+            s.public(format!(
+                "{who} fires: {} {} on {}.",
+                kind.marker(),
+                fire::signed(drm),
+                s.name_of(hex)
+            ));
+        }
+        Ok(None) => {
+            s.public(format!(
+                "Fire at the Concealment marker in {} finds no such unit there.",
+                match target {
+                    Target::Hidden(h, _) | Target::Hex(h) => s.name_of(*h),
+                    Target::Unit(n) => n.clone(),
+                }
+            ));
+        }
+        Err(e) => s.private(&u.side, format!("{name} could not fire: {e}")),
+    }
+    concealment::after_action(s, name, Why::Fire);
+}
+
+/// Carries out a checked action; returns what the enemy may react to (§8.1).
+pub fn perform(s: &mut LhyState, side: &str, a: &Action, dice: &mut Dice) -> Vec<Record> {
+    let names = a.units();
+    let start: Vec<Hex> = names
+        .iter()
+        .filter_map(|n| s.unit(n))
+        .map(|u| u.at)
+        .collect();
+    let done = match a {
+        Action::Move {
+            path,
+            reverse,
+            stop,
+            exit,
+            overrun,
+            ..
+        } => {
+            mark(s, &names, Done::Maneuver);
+            let entered = maneuver::do_move(
+                s, side, &names, path, *reverse, *stop, *exit, *overrun, dice,
+            );
+            if overrun.is_some() {
+                for n in &names {
+                    if let Some(x) = s.unit_mut(n) {
+                        x.overran = true;
+                    }
+                }
+            }
+            return names
+                .iter()
+                .map(|n| maneuver::record(s, n, Done::Maneuver, entered.clone()))
+                .collect();
+        }
+        Action::Withdraw { path, exit, .. } => {
+            mark(s, &names, Done::Maneuver);
+            let (path, exit) = if path.is_empty() {
+                withdraw::auto_path(s, side, start[0])
+            } else {
+                (path.clone(), *exit)
+            };
+            let entered = withdraw::run(s, side, &names, &path, exit, dice);
+            return names
+                .iter()
+                .map(|n| maneuver::record(s, n, Done::Maneuver, entered.clone()))
+                .collect();
+        }
+        Action::Fire {
+            unit,
+            target,
+            mode,
+            from,
+        } => {
+            mark(s, &names, Done::Fire);
+            let at = if from.is_empty() {
+                start[0]
+            } else {
+                maneuver::do_move(s, side, &names, from, false, false, false, None, dice);
+                s.unit(unit).map_or(start[0], |u| u.at)
+            };
+            fired(s, unit, target, at, *mode, 0);
+            Done::Fire
+        }
+        Action::Mortar { unit, hex } => {
+            mark(s, &names, Done::Fire);
+            if let Some(u) = s.unit(unit).cloned()
+                && let Ok(shots) = fire::mortar(s, &u, *hex)
+            {
+                for (i, shot) in shots.into_iter().enumerate() {
+                    fire::place(s, shot, unit, side, i > 0);
+                }
+                s.public(format!(
+                    "Mortar fire lands on {} (MDRM markers).",
+                    s.name_of(*hex)
+                ));
+            }
+            concealment::after_action(s, unit, Why::Fire);
+            Done::Fire
+        }
+        Action::Scoot { unit, target, to } => {
+            mark(s, &names, Done::Maneuver);
+            let extra = s.data.rules.moving_fire_drm.int();
+            fired(s, unit, target, start[0], None, extra);
+            if let Some(x) = s.unit_mut(unit) {
+                x.motion = Motion::Green;
+                x.started = true;
+            }
+            if let Some(h) = to {
+                maneuver::step_into(s, &names, *h);
+                concealment::after_action(s, unit, Why::Maneuver);
+                concealment::after_enemy_move(s, unit);
+            }
+            Done::Maneuver
+        }
+        Action::Halt { unit, to, target } => {
+            mark(s, &names, Done::Maneuver);
+            let reacting = s.turn.cycle.as_ref().is_some_and(|c| c.calls > 0);
+            let extra = s
+                .unit(unit)
+                .cloned()
+                .map_or(0, |u| vehicle::halt_drm(s, &u, target, reacting));
+            if let Some(h) = to {
+                maneuver::step_into(s, &names, *h);
+                concealment::after_action(s, unit, Why::Maneuver);
+                concealment::after_enemy_move(s, unit);
+            }
+            if let Some(x) = s.unit_mut(unit) {
+                x.motion = Motion::Red;
+                x.stopped = true;
+            }
+            let at = s.unit(unit).map_or(start[0], |u| u.at);
+            fired(s, unit, target, at, None, extra);
+            Done::Maneuver
+        }
+        Action::Assault { hex, feint, .. } => {
+            assault::arrow(s, side, &names, *hex, *feint);
+            return names
+                .iter()
+                .map(|n| maneuver::record(s, n, Done::Assault, vec![start[0], *hex]))
+                .collect();
+        }
+        Action::Recover { unit } => {
+            resolution::recover(s, unit, dice);
+            mark(s, &names, Done::Recover);
+            Done::Recover
+        }
+        Action::Deploy { unit } => {
+            let at = start[0];
+            let sections = maneuver::do_deploy(s, unit, dice);
+            mark(s, &sections, Done::Maneuver);
+            return sections
+                .iter()
+                .map(|n| maneuver::record(s, n, Done::Maneuver, vec![at]))
+                .collect();
+        }
+        Action::Mount { unit, vehicle: v } => {
+            if let Some(x) = s.unit_mut(unit) {
+                x.aboard = Some(v.clone());
+                x.done = Some(Done::Maneuver);
+            }
+            s.private(side, format!("{unit} mounts {v}."));
+            Done::Maneuver
+        }
+        Action::Dismount { unit } => {
+            if let Some(x) = s.unit_mut(unit) {
+                x.aboard = None;
+                x.done = Some(Done::Maneuver);
+            }
+            s.private(side, format!("{unit} dismounts."));
+            Done::Maneuver
+        }
+    };
+    names
+        .iter()
+        .map(|n| {
+            let at = s.unit(n).map_or(start[0], |u| u.at);
+            maneuver::record(s, n, done, vec![at])
+        })
+        .collect()
+}

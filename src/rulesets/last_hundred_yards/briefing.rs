@@ -1,0 +1,86 @@
+//! What a seat plays for and with, for the welcome and HELP mails: the mission, its objectives,
+//! limits and victory levels, and the seat's own companies, platoons and units. It names no
+//! enemy unit: the enemy's order of battle is as hidden as its map.
+
+use super::state::{LhyState, Place};
+
+pub fn briefing(s: &LhyState, seat: &str) -> Vec<(String, Vec<String>)> {
+    let Some(side) = s.side(seat) else {
+        return vec![];
+    };
+    let mut mission = vec![s.description.clone()];
+    mission.push(format!(
+        "You are the {} ({}); your friendly board edge is the {} edge.",
+        if side.attacker {
+            "attacker"
+        } else {
+            "defender"
+        },
+        side.name,
+        side.fbe.word()
+    ));
+    mission.push(format!(
+        "{} game turns at most, {} minutes on the Time Lapse track; Casualty Differential Limit {}.",
+        s.max_turns, s.minutes, s.cdl
+    ));
+    for o in &s.objectives {
+        mission.push(format!(
+            "Objective {} at {}: {} points{}.",
+            o.name,
+            s.name_of(o.hex),
+            o.points,
+            o.held_by
+                .as_deref()
+                .map_or(String::new(), |h| format!(", held by {}", s.side_name(h)))
+        ));
+    }
+    for l in &s.levels {
+        mission.push(format!(
+            "Attacker's score {} or more: {}.",
+            l.at_least, l.name
+        ));
+    }
+    let mut forces = Vec::new();
+    for c in s.companies.iter().filter(|c| c.side == seat) {
+        forces.push(format!(
+            "Company {} ({}): platoons {}",
+            c.id,
+            if c.armour { "armour" } else { "infantry" },
+            c.platoons.join(", ")
+        ));
+        for p in &c.platoons {
+            let units: Vec<String> = s
+                .units
+                .iter()
+                .filter(|u| u.side == seat && u.platoon.as_deref() == Some(p.as_str()))
+                .map(|u| unit_text(s, u))
+                .collect();
+            forces.push(format!("  {p}: {}", units.join("; ")));
+        }
+    }
+    let support: Vec<String> = s
+        .units
+        .iter()
+        .filter(|u| u.side == seat && u.platoon.is_none() && !u.dummy())
+        .map(|u| unit_text(s, u))
+        .collect();
+    if !support.is_empty() {
+        forces.push(format!("  support units: {}", support.join("; ")));
+    }
+    vec![
+        (format!("Your mission: {}", s.scenario), mission),
+        ("Your forces".into(), forces),
+    ]
+}
+
+fn unit_text(s: &LhyState, u: &super::state::Unit) -> String {
+    let class = s
+        .data
+        .class(&u.class)
+        .map_or(u.class.clone(), |c| c.name.clone());
+    match u.place {
+        Place::Pool => format!("{} ({class}, in the pool)", u.name),
+        Place::Map => format!("{} ({class}) at {}", u.name, s.name_of(u.at)),
+        _ => format!("{} ({class}, out of play)", u.name),
+    }
+}

@@ -1,0 +1,605 @@
+//! The players' order syntax (games/last-hundred-yards/README.md): the keyword table, one small
+//! parser per order, and the canonical form. Lines are read here against what the seat may see
+//! (its own units, enemy units it sees, hexes of the map); whether an action is legal now is
+//! checked by `turn`. It never changes the state.
+
+use crate::board::hex::{Hex, HexDir, HexGrid};
+use crate::engine::Rejected;
+use crate::rulesets::kit::grammar::{
+    Cursor, Grammar, Keyword, LineErr, did_you_mean, normalise, refuse,
+};
+
+use super::data::Kind;
+use super::map::GRID_KIND;
+use super::sight;
+use super::state::{
+    Action, Ask, LhyState, Mode, Order, Orders, Rule, Setting, Standing, Target, Who,
+};
+
+/// What the lines of one mail have in common.
+pub struct Email {
+    pub side: String,
+}
+
+const GRAMMAR: Grammar<LhyState, Email, Order> = Grammar {
+    keywords: &[
+        Keyword::new("PLACE", "PLACE A1-1 0408", place),
+        Keyword::new("HIDE", "HIDE A1-1", hide),
+        Keyword::new("DUMMY", "DUMMY 0409", dummy),
+        Keyword::new("FACE", "FACE Sherman-1 N", face),
+        Keyword::new("ACTIVATE", "ACTIVATE 1PLT WITH 2PLT", activate),
+        Keyword::new("ATTACH", "ATTACH B2-1", attach),
+        Keyword::new("MOVE", "MOVE A1-1 A1-L TO 0407 0406", move_),
+        Keyword::new("WITHDRAW", "WITHDRAW A1-1 TO 0409 0410", withdraw),
+        Keyword::new("FIRE", "FIRE MG-1 AT 0605", fire),
+        Keyword::new("MORTAR", "MORTAR Mtr-1 AT 0705", mortar),
+        Keyword::new("SCOOT", "SCOOT Sherman-1 AT Pz-1 TO 0507", scoot),
+        Keyword::new("HALT", "HALT Sherman-1 TO 0506 AT Pz-1", halt),
+        Keyword::new("ASSAULT", "ASSAULT A1-1 A1-2 AT 0505", assault),
+        Keyword::new("RECOVER", "RECOVER A1-1", recover),
+        Keyword::new("DEPLOY", "DEPLOY A1-1", deploy),
+        Keyword::new("MOUNT", "MOUNT A1-1 ON HT-1", mount),
+        Keyword::new("DISMOUNT", "DISMOUNT A1-1", dismount),
+        Keyword::new("HOLD", "HOLD A1-2", hold),
+        Keyword::new("QUERY", "QUERY 0605", query),
+        Keyword::new("ELIMINATE", "ELIMINATE A1-3", eliminate),
+        Keyword::new("STANDING", "STANDING MG-1 FIRE WITHIN 4", standing),
+        Keyword::new("SET", "SET REACTIONS ASK", set),
+        Keyword::new("PASS", "PASS", pass),
+    ],
+    allowed: crate::rulesets::kit::grammar::always,
+};
+
+/// Every word a line of orders may start with.
+pub fn keywords() -> Vec<&'static str> {
+    GRAMMAR.keywords()
+}
+
+/// The grid every printed hex number is read and written on (bounds from the map).
+fn grid(s: &LhyState) -> HexGrid {
+    s.map.grid()
+}
+
+fn hex(s: &LhyState, c: &mut Cursor) -> Result<Hex, LineErr> {
+    let w = c.word("a hex number")?;
+    grid(s)
+        .parse_hex(w)
+        .map_err(|e| c.wrong(format!("`{w}` is not a hex of this map: {e}")))
+}
+
+fn is_hex(w: &str) -> bool {
+    w.len() == 4 && w.chars().all(|ch| ch.is_ascii_digit())
+}
+
+/// One of `side`'s units (any place), by name without case.
+fn own(s: &LhyState, cx: &Email, c: &mut Cursor) -> Result<String, LineErr> {
+    let w = c.word("a unit")?;
+    if let Some(u) = s
+        .units
+        .iter()
+        .find(|u| u.side == cx.side && normalise(&u.name) == normalise(w))
+    {
+        return Ok(u.name.clone());
+    }
+    let names = s
+        .units
+        .iter()
+        .filter(|u| u.side == cx.side)
+        .map(|u| u.name.as_str());
+    Err(LineErr::new(format!("`{w}` is not one of your units")).maybe_hint(did_you_mean(w, names)))
+}
+
+/// Own units up to a stop word.
+fn owns(s: &LhyState, cx: &Email, c: &mut Cursor, stop: &[&str]) -> Result<Vec<String>, LineErr> {
+    let mut out = vec![own(s, cx, c)?];
+    while let Some(w) = c.peek() {
+        if stop.iter().any(|x| x.eq_ignore_ascii_case(w)) {
+            break;
+        }
+        out.push(own(s, cx, c)?);
+    }
+    Ok(out)
+}
+
+fn hexes(s: &LhyState, c: &mut Cursor) -> Result<Vec<Hex>, LineErr> {
+    let mut out = Vec::new();
+    while c.peek().is_some_and(is_hex) {
+        out.push(hex(s, c)?);
+    }
+    Ok(out)
+}
+
+const KINDS: [(&str, Kind); 4] = [
+    ("AFV", Kind::Afv),
+    ("GUN", Kind::Gun),
+    ("FP", Kind::Fp),
+    ("CARRIER", Kind::Halftrack),
+];
+
+/// `0605`, `0605 AFV` (the top-most AFV under the marker), or an enemy unit seen.
+fn target(s: &LhyState, cx: &Email, c: &mut Cursor) -> Result<Target, LineErr> {
+    let Some(w) = c.peek() else {
+        return Err(c.wrong("the target is missing"));
+    };
+    if is_hex(w) {
+        let h = hex(s, c)?;
+        if let Some(k) = KINDS
+            .iter()
+            .find(|(n, _)| c.peek().is_some_and(|p| p.eq_ignore_ascii_case(n)))
+        {
+            c.next_word();
+            return Ok(Target::Hidden(h, k.1));
+        }
+        return Ok(Target::Hex(h));
+    }
+    c.next_word();
+    if let Some(u) = sight::named_enemies(s, &cx.side).find(|u| normalise(&u.name) == normalise(w))
+    {
+        return Ok(Target::Unit(u.name.clone()));
+    }
+    let names = sight::named_enemies(s, &cx.side).map(|u| u.name.as_str());
+    Err(LineErr::new(format!("you see no enemy unit `{w}`"))
+        .maybe_hint(did_you_mean(w, names).or(Some("fire at a hex number, e.g. 0605".into()))))
+}
+
+fn place(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    Ok(Order::Place {
+        unit: own(s, cx, c)?,
+        hex: hex(s, c)?,
+    })
+}
+
+fn hide(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    Ok(Order::Hide {
+        unit: own(s, cx, c)?,
+    })
+}
+
+fn dummy(s: &LhyState, _: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    Ok(Order::Dummy { hex: hex(s, c)? })
+}
+
+fn face(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    let unit = own(s, cx, c)?;
+    let w = c.word("a direction (N, NE, SE, S, SW, NW)")?;
+    let dir = grid(s).parse_dir(w).map_err(|e| c.wrong(format!("{e}")))?;
+    Ok(Order::Face { unit, dir })
+}
+
+fn platoon(s: &LhyState, cx: &Email, c: &mut Cursor) -> Result<String, LineErr> {
+    let w = c.word("a platoon")?;
+    if let Some(p) = s
+        .platoons
+        .iter()
+        .find(|p| p.side == cx.side && p.id.eq_ignore_ascii_case(w))
+    {
+        return Ok(p.id.clone());
+    }
+    let ids = s
+        .platoons
+        .iter()
+        .filter(|p| p.side == cx.side)
+        .map(|p| p.id.as_str());
+    Err(LineErr::new(format!("`{w}` is not one of your platoons")).maybe_hint(did_you_mean(w, ids)))
+}
+
+fn activate(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    let platoon_ = platoon(s, cx, c)?;
+    let with = if c.eat("WITH") {
+        Some(platoon(s, cx, c)?)
+    } else {
+        None
+    };
+    Ok(Order::Activate {
+        platoon: platoon_,
+        with,
+    })
+}
+
+fn attach(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    Ok(Order::Attach {
+        unit: own(s, cx, c)?,
+    })
+}
+
+fn move_(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    let units = owns(s, cx, c, &["TO", "REVERSE", "STOP", "EXIT"])?;
+    let reverse = c.eat("REVERSE");
+    let path = if c.eat("TO") { hexes(s, c)? } else { vec![] };
+    let overrun = if c.eat("OVERRUN") {
+        Some(hex(s, c)?)
+    } else {
+        None
+    };
+    let stop = c.eat("STOP");
+    let exit = c.eat("EXIT");
+    if path.is_empty() && !stop && !exit {
+        return Err(c.wrong("give the hexes entered after TO, or STOP"));
+    }
+    Ok(Order::Act(Action::Move {
+        units,
+        path,
+        reverse,
+        deploy: false,
+        overrun,
+        stop,
+        exit,
+    }))
+}
+
+fn withdraw(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    let units = owns(s, cx, c, &["TO", "EXIT"])?;
+    let path = if c.eat("TO") { hexes(s, c)? } else { vec![] };
+    let exit = c.eat("EXIT");
+    Ok(Order::Act(Action::Withdraw { units, path, exit }))
+}
+
+fn fire(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    let unit = own(s, cx, c)?;
+    let from = if c.eat("FROM") { hexes(s, c)? } else { vec![] };
+    c.expect("AT")?;
+    let target = target(s, cx, c)?;
+    let mode = if c.eat("SA") {
+        Some(Mode::SmallArms)
+    } else if c.eat("AT") {
+        Some(Mode::AntiTank)
+    } else {
+        None
+    };
+    Ok(Order::Act(Action::Fire {
+        unit,
+        target,
+        mode,
+        from,
+    }))
+}
+
+fn mortar(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    let unit = own(s, cx, c)?;
+    c.expect("AT")?;
+    Ok(Order::Act(Action::Mortar {
+        unit,
+        hex: hex(s, c)?,
+    }))
+}
+
+fn scoot(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    let unit = own(s, cx, c)?;
+    c.expect("AT")?;
+    let target = target(s, cx, c)?;
+    let to = if c.eat("TO") { Some(hex(s, c)?) } else { None };
+    Ok(Order::Act(Action::Scoot { unit, target, to }))
+}
+
+fn halt(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    let unit = own(s, cx, c)?;
+    let to = if c.eat("TO") { Some(hex(s, c)?) } else { None };
+    c.expect("AT")?;
+    let target = target(s, cx, c)?;
+    Ok(Order::Act(Action::Halt { unit, to, target }))
+}
+
+fn assault(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    let units = owns(s, cx, c, &["AT"])?;
+    c.expect("AT")?;
+    let hex_ = hex(s, c)?;
+    let feint = c.eat("FEINT");
+    Ok(Order::Act(Action::Assault {
+        units,
+        hex: hex_,
+        feint,
+    }))
+}
+
+fn recover(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    Ok(Order::Act(Action::Recover {
+        unit: own(s, cx, c)?,
+    }))
+}
+
+fn deploy(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    Ok(Order::Act(Action::Deploy {
+        unit: own(s, cx, c)?,
+    }))
+}
+
+fn mount(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    let unit = own(s, cx, c)?;
+    c.expect("ON")?;
+    Ok(Order::Act(Action::Mount {
+        unit,
+        vehicle: own(s, cx, c)?,
+    }))
+}
+
+fn dismount(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    Ok(Order::Act(Action::Dismount {
+        unit: own(s, cx, c)?,
+    }))
+}
+
+fn hold(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    Ok(Order::Hold {
+        unit: own(s, cx, c)?,
+    })
+}
+
+fn query(s: &LhyState, _: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    Ok(Order::Query { hex: hex(s, c)? })
+}
+
+fn eliminate(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    Ok(Order::Eliminate {
+        unit: own(s, cx, c)?,
+    })
+}
+
+fn who(s: &LhyState, cx: &Email, c: &mut Cursor) -> Result<Who, LineErr> {
+    if c.eat("ALL") {
+        return Ok(Who::All);
+    }
+    if c.eat("PLATOON") {
+        return Ok(Who::Platoon(platoon(s, cx, c)?));
+    }
+    Ok(Who::Unit(own(s, cx, c)?))
+}
+
+fn standing(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    let who_ = who(s, cx, c)?;
+    if c.eat("OFF") {
+        return Ok(Order::StandingOff(who_));
+    }
+    let rule = if c.eat("FIRE") {
+        let within = if c.eat("WITHIN") {
+            Some(c.count("hexes", 99)?)
+        } else {
+            None
+        };
+        Rule::Fire { within }
+    } else if c.eat("WITHDRAW") {
+        c.expect("IF")?;
+        c.expect("ASSAULTED")?;
+        Rule::WithdrawIfAssaulted
+    } else if c.eat("PASS") {
+        let unless = if c.eat("UNLESS") {
+            c.expect("WITHIN")?;
+            Some(c.count("hexes", 99)?)
+        } else {
+            None
+        };
+        Rule::Pass { unless }
+    } else if c.eat("RECOVER") {
+        Rule::Recover
+    } else {
+        return Err(c.wrong("say FIRE, WITHDRAW IF ASSAULTED, PASS, RECOVER or OFF"));
+    };
+    Ok(Order::Standing(Standing { who: who_, rule }))
+}
+
+fn set(_: &LhyState, _: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    if c.eat("REACTIONS") {
+        let a = c.one_of(&[
+            ("ASK", Ask::Uncovered),
+            ("NEVER", Ask::Never),
+            ("ALWAYS", Ask::Always),
+        ])?;
+        return Ok(Order::Set(Setting::Reactions(a)));
+    }
+    let close = c.eat("CLOSE-DEFENCE");
+    if close || c.eat("RECOMBINE") {
+        let on = c.one_of(&[("ON", true), ("OFF", false)])?;
+        return Ok(Order::Set(if close {
+            Setting::CloseDefence(on)
+        } else {
+            Setting::Recombine(on)
+        }));
+    }
+    Err(c.wrong("SET REACTIONS ASK|NEVER|ALWAYS, SET CLOSE-DEFENCE ON|OFF or SET RECOMBINE ON|OFF"))
+}
+
+fn pass(_: &LhyState, _: &mut Email, _: &mut Cursor) -> Result<Order, LineErr> {
+    Ok(Order::Pass)
+}
+
+/// Reads one seat's mail: every line, every bad line reported. Legality comes after (`turn`).
+pub fn read(
+    s: &LhyState,
+    side: &str,
+    text: &str,
+) -> Result<Vec<(usize, String, Order)>, Vec<Rejected>> {
+    let mut cx = Email {
+        side: side.to_string(),
+    };
+    let r = GRAMMAR.read(s, &mut cx, text);
+    if !r.rejected.is_empty() {
+        return Err(r.rejected);
+    }
+    Ok(r.orders
+        .into_iter()
+        .map(|p| (p.line, p.text, p.order))
+        .collect())
+}
+
+/// A refusal for a whole line.
+pub fn bad(line: usize, text: &str, reason: impl Into<String>) -> Rejected {
+    LineErr::new(reason).at(line, text)
+}
+
+pub fn refused<T>(reason: impl Into<String>) -> Result<T, LineErr> {
+    refuse(reason)
+}
+
+// ---- the canonical form ----
+
+fn g() -> HexGrid {
+    HexGrid::new(GRID_KIND.0, GRID_KIND.1)
+}
+
+fn h(x: Hex) -> String {
+    g().label(x)
+}
+
+fn hs(xs: &[Hex]) -> String {
+    xs.iter().map(|x| h(*x)).collect::<Vec<_>>().join(" ")
+}
+
+fn dir(d: HexDir) -> String {
+    g().compass(d).as_str().to_string()
+}
+
+fn tgt(t: &Target) -> String {
+    match t {
+        Target::Hex(x) => h(*x),
+        Target::Unit(n) => n.clone(),
+        Target::Hidden(x, k) => format!(
+            "{} {}",
+            h(*x),
+            KINDS.iter().find(|(_, kk)| kk == k).map_or("AFV", |p| p.0)
+        ),
+    }
+}
+
+fn who_text(w: &Who) -> String {
+    match w {
+        Who::All => "ALL".into(),
+        Who::Platoon(p) => format!("PLATOON {p}"),
+        Who::Unit(u) => u.clone(),
+    }
+}
+
+/// One action as players write it.
+pub fn print_action(a: &Action) -> String {
+    match a {
+        Action::Move {
+            units,
+            path,
+            reverse,
+            overrun,
+            stop,
+            exit,
+            ..
+        } => {
+            let mut t = format!("MOVE {}", units.join(" "));
+            if *reverse {
+                t.push_str(" REVERSE");
+            }
+            if !path.is_empty() {
+                t.push_str(&format!(" TO {}", hs(path)));
+            }
+            if let Some(o) = overrun {
+                t.push_str(&format!(" OVERRUN {}", h(*o)));
+            }
+            if *stop {
+                t.push_str(" STOP");
+            }
+            if *exit {
+                t.push_str(" EXIT");
+            }
+            t
+        }
+        Action::Withdraw { units, path, exit } => {
+            let mut t = format!("WITHDRAW {}", units.join(" "));
+            if !path.is_empty() {
+                t.push_str(&format!(" TO {}", hs(path)));
+            }
+            if *exit {
+                t.push_str(" EXIT");
+            }
+            t
+        }
+        Action::Fire {
+            unit,
+            target,
+            mode,
+            from,
+        } => {
+            let mut t = format!("FIRE {unit}");
+            if !from.is_empty() {
+                t.push_str(&format!(" FROM {}", hs(from)));
+            }
+            t.push_str(&format!(" AT {}", tgt(target)));
+            match mode {
+                Some(Mode::SmallArms) => t.push_str(" SA"),
+                Some(Mode::AntiTank) => t.push_str(" AT"),
+                None => {}
+            }
+            t
+        }
+        Action::Mortar { unit, hex } => format!("MORTAR {unit} AT {}", h(*hex)),
+        Action::Scoot { unit, target, to } => {
+            let mut t = format!("SCOOT {unit} AT {}", tgt(target));
+            if let Some(x) = to {
+                t.push_str(&format!(" TO {}", h(*x)));
+            }
+            t
+        }
+        Action::Halt { unit, to, target } => {
+            let mut t = format!("HALT {unit}");
+            if let Some(x) = to {
+                t.push_str(&format!(" TO {}", h(*x)));
+            }
+            t.push_str(&format!(" AT {}", tgt(target)));
+            t
+        }
+        Action::Assault { units, hex, feint } => format!(
+            "ASSAULT {} AT {}{}",
+            units.join(" "),
+            h(*hex),
+            if *feint { " FEINT" } else { "" }
+        ),
+        Action::Recover { unit } => format!("RECOVER {unit}"),
+        Action::Deploy { unit } => format!("DEPLOY {unit}"),
+        Action::Mount { unit, vehicle } => format!("MOUNT {unit} ON {vehicle}"),
+        Action::Dismount { unit } => format!("DISMOUNT {unit}"),
+    }
+}
+
+pub fn print_order(o: &Order) -> String {
+    match o {
+        Order::Place { unit, hex } => format!("PLACE {unit} {}", h(*hex)),
+        Order::Hide { unit } => format!("HIDE {unit}"),
+        Order::Dummy { hex } => format!("DUMMY {}", h(*hex)),
+        Order::Face { unit, dir: d } => format!("FACE {unit} {}", dir(*d)),
+        Order::Activate { platoon, with } => match with {
+            Some(w) => format!("ACTIVATE {platoon} WITH {w}"),
+            None => format!("ACTIVATE {platoon}"),
+        },
+        Order::Attach { unit } => format!("ATTACH {unit}"),
+        Order::Act(a) => print_action(a),
+        Order::Hold { unit } => format!("HOLD {unit}"),
+        Order::Query { hex } => format!("QUERY {}", h(*hex)),
+        Order::Pass => "PASS".into(),
+        Order::Eliminate { unit } => format!("ELIMINATE {unit}"),
+        Order::Standing(st) => {
+            let rule = match &st.rule {
+                Rule::Fire { within: None } => "FIRE".to_string(),
+                Rule::Fire { within: Some(n) } => format!("FIRE WITHIN {n}"),
+                Rule::WithdrawIfAssaulted => "WITHDRAW IF ASSAULTED".into(),
+                Rule::Pass { unless: None } => "PASS".into(),
+                Rule::Pass { unless: Some(n) } => format!("PASS UNLESS WITHIN {n}"),
+                Rule::Recover => "RECOVER".into(),
+            };
+            format!("STANDING {} {rule}", who_text(&st.who))
+        }
+        Order::StandingOff(w) => format!("STANDING {} OFF", who_text(w)),
+        Order::Set(Setting::Reactions(a)) => format!(
+            "SET REACTIONS {}",
+            match a {
+                Ask::Uncovered => "ASK",
+                Ask::Never => "NEVER",
+                Ask::Always => "ALWAYS",
+            }
+        ),
+        Order::Set(Setting::CloseDefence(on)) => {
+            format!("SET CLOSE-DEFENCE {}", if *on { "ON" } else { "OFF" })
+        }
+        Order::Set(Setting::Recombine(on)) => {
+            format!("SET RECOMBINE {}", if *on { "ON" } else { "OFF" })
+        }
+    }
+}
+
+/// The canonical form: one order per line.
+pub fn print(orders: &Orders) -> String {
+    orders.iter().map(|o| print_order(o) + "\n").collect()
+}

@@ -1,0 +1,382 @@
+//! A mission's data (`games/last-hundred-yards/scenarios/*.toml`, §17 Mission Setup as
+//! stand-in): the sectors it is played on, the forces with their companies and platoons, the
+//! set-up zones, dummies and hidden placement, objectives, victory levels, the Casualty
+//! Differential Limit, the turn and time limits and the Initiative settings; and the opening
+//! state built from it. Errors are bad data for the organiser; no rule is decided here.
+
+use serde::Deserialize;
+
+use crate::board::hex::{Address, Hex};
+
+use super::data::{Kind, RulesetData};
+use super::los;
+use super::map::{Edge, Map};
+use super::state::{
+    Company, Level, LhyState, Objective, Phase, Place, Platoon, Side, Status, Turn, Unit,
+};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Scenario {
+    name: String,
+    description: String,
+    /// `1944-07`: the mission's date (§10.4.5 "after 9/43").
+    date: String,
+    /// Sectors top to bottom, `["1", "2"]`, or a half, `["2a"]`.
+    map: Vec<String>,
+    #[serde(default = "two")]
+    contours_per_level: u8,
+    turns: u32,
+    minutes: u32,
+    cdl: u32,
+    /// Who held the Initiative "on the previous game turn" before turn 1.
+    initiative_holder: String,
+    sides: Vec<ScenarioSide>,
+    companies: Vec<ScenarioCompany>,
+    units: Vec<ScenarioUnit>,
+    #[serde(default)]
+    objectives: Vec<ScenarioObjective>,
+    levels: Vec<Level>,
+}
+
+fn two() -> u8 {
+    2
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScenarioSide {
+    id: String,
+    name: String,
+    nation: String,
+    allied: bool,
+    fbe: Edge,
+    ebe: Edge,
+    #[serde(default)]
+    initiative_drm: i32,
+    #[serde(default)]
+    coordination_drm: i32,
+    attacker: bool,
+    #[serde(default)]
+    dummies: u32,
+    /// Two opposite corners of the set-up zone, `["0115", "1620"]`.
+    setup: [String; 2],
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScenarioCompany {
+    id: String,
+    side: String,
+    #[serde(default)]
+    armour: bool,
+    platoons: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScenarioUnit {
+    name: String,
+    class: String,
+    #[serde(default)]
+    platoon: Option<String>,
+    /// Where it sets up (absent for units in a platoon's pool).
+    #[serde(default)]
+    at: Option<String>,
+    #[serde(default)]
+    pool: bool,
+    #[serde(default)]
+    hidden: bool,
+    /// Vehicles and FPs: the hexside their front faces (`N`, `SE`…).
+    #[serde(default)]
+    facing: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScenarioObjective {
+    name: String,
+    hex: String,
+    points: i32,
+    #[serde(default)]
+    held_by: Option<String>,
+}
+
+fn date_of(s: &str) -> Result<u32, String> {
+    let (y, m) = s
+        .split_once('-')
+        .ok_or_else(|| format!("date `{s}`: write YYYY-MM"))?;
+    let y: u32 = y.parse().map_err(|_| format!("date `{s}`: bad year"))?;
+    let m: u32 = m.parse().map_err(|_| format!("date `{s}`: bad month"))?;
+    if !(1..=12).contains(&m) {
+        return Err(format!("date `{s}`: month 1-12"));
+    }
+    Ok(y * 100 + m)
+}
+
+/// Hexes of the rectangle between two printed corners, in printed order.
+fn zone(map: &Map, corners: &[String; 2]) -> Result<Vec<Hex>, String> {
+    let a: Address = corners[0]
+        .parse()
+        .map_err(|e| format!("set-up zone {}: {e}", corners[0]))?;
+    let b: Address = corners[1]
+        .parse()
+        .map_err(|e| format!("set-up zone {}: {e}", corners[1]))?;
+    let g = map.grid();
+    let mut out = Vec::new();
+    for row in a.row.min(b.row)..=a.row.max(b.row) {
+        for column in a.column.min(b.column)..=a.column.max(b.column) {
+            let h = g.hex(Address { column, row });
+            if map.on_map(h) {
+                out.push(h);
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err(format!("set-up zone {corners:?} is off the map"));
+    }
+    Ok(out)
+}
+
+/// Unit names are one word with a letter in it, so they never read as a hex number.
+pub fn valid_name(n: &str) -> bool {
+    !n.is_empty()
+        && n.len() <= 24
+        && n.chars().any(|c| c.is_ascii_alphabetic())
+        && n.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// The opening state: the mission as its data sets it up, waiting for the sealed set-up.
+pub fn new_state(
+    ruleset_toml: &str,
+    scenario_toml: &str,
+    seats: &[String],
+) -> Result<LhyState, String> {
+    let data = RulesetData::load(ruleset_toml)?;
+    let sc: Scenario = toml::from_str(scenario_toml).map_err(|e| format!("scenario: {e}"))?;
+    let ids: Vec<&str> = sc.sides.iter().map(|s| s.id.as_str()).collect();
+    if ids != seats.iter().map(String::as_str).collect::<Vec<_>>() {
+        return Err(format!(
+            "this scenario's seats are {} (in that order)",
+            ids.join(", ")
+        ));
+    }
+    if sc.sides.len() != 2 || sc.sides[0].allied == sc.sides[1].allied {
+        return Err("a mission has two sides, one Allied and one Axis".into());
+    }
+    if sc.sides.iter().filter(|s| s.attacker).count() != 1 {
+        return Err("exactly one side is the attacker".into());
+    }
+    if !ids.contains(&sc.initiative_holder.as_str()) {
+        return Err(format!(
+            "initiative_holder `{}` is not a side",
+            sc.initiative_holder
+        ));
+    }
+    let map = Map::from_sectors(&data, &sc.map, sc.contours_per_level)?;
+    // The sheets are only read here: the state keeps the joined map, never the sheets.
+    let mut data = data;
+    data.sectors.clear();
+    let g = map.grid();
+    let hex = |s: &str| g.parse_hex(s).map_err(|e| format!("hex {s}: {e}"));
+    let mut sides = Vec::new();
+    let mut zones = Vec::new();
+    let mut dummies = Vec::new();
+    for s in &sc.sides {
+        sides.push(Side {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            nation: s.nation.clone(),
+            allied: s.allied,
+            fbe: s.fbe,
+            ebe: s.ebe,
+            initiative_drm: s.initiative_drm,
+            coordination_drm: s.coordination_drm,
+            attacker: s.attacker,
+            casualties: 0,
+            standing: Vec::new(),
+            ask: Default::default(),
+            close_defence: true,
+            recombine: true,
+            queued: Vec::new(),
+            confused: false,
+            set_up: false,
+        });
+        zones.push((s.id.clone(), zone(&map, &s.setup)?));
+        dummies.push((s.id.clone(), s.dummies));
+    }
+    let mut companies = Vec::new();
+    let mut platoons = Vec::new();
+    for c in &sc.companies {
+        if !ids.contains(&c.side.as_str()) {
+            return Err(format!("company {}: no side `{}`", c.id, c.side));
+        }
+        if c.platoons.is_empty() || c.platoons.len() > 4 {
+            return Err(format!("company {}: one to four platoons (§3.1)", c.id));
+        }
+        for p in &c.platoons {
+            if platoons.iter().any(|x: &Platoon| &x.id == p) {
+                return Err(format!("platoon {p} is in two companies"));
+            }
+            platoons.push(Platoon {
+                id: p.clone(),
+                company: c.id.clone(),
+                side: c.side.clone(),
+                armour: c.armour,
+            });
+        }
+        companies.push(Company {
+            id: c.id.clone(),
+            side: c.side.clone(),
+            armour: c.armour,
+            platoons: c.platoons.clone(),
+        });
+    }
+    let mut units: Vec<Unit> = Vec::new();
+    for (i, u) in sc.units.iter().enumerate() {
+        if !valid_name(&u.name) {
+            return Err(format!(
+                "unit `{}`: one word of letters, digits, - and _, with a letter",
+                u.name
+            ));
+        }
+        if units.iter().any(|x| x.name.eq_ignore_ascii_case(&u.name)) {
+            return Err(format!("unit {} is listed twice", u.name));
+        }
+        let class = data
+            .class(&u.class)
+            .ok_or_else(|| format!("unit {}: no class `{}` in ruleset.toml", u.name, u.class))?;
+        let side = sides
+            .iter()
+            .find(|s| s.nation == class.nation)
+            .ok_or_else(|| format!("unit {}: no side fields {} counters", u.name, class.nation))?;
+        if class.kind == Kind::Dummy {
+            return Err(format!(
+                "unit {}: dummies are placed at set-up, not listed",
+                u.name
+            ));
+        }
+        if let Some(p) = &u.platoon {
+            let pl = platoons
+                .iter()
+                .find(|x| &x.id == p)
+                .ok_or_else(|| format!("unit {}: no platoon `{p}`", u.name))?;
+            if pl.side != side.id {
+                return Err(format!("unit {}: platoon {p} is the enemy's", u.name));
+            }
+        }
+        let (place, at) = match (&u.at, u.pool) {
+            (Some(a), false) => (Place::Map, hex(a)?),
+            (None, true) => (Place::Pool, Hex::new(0, 0)),
+            _ => {
+                return Err(format!(
+                    "unit {}: give `at` (on the map) or `pool = true`",
+                    u.name
+                ));
+            }
+        };
+        if u.pool && !class.kind.infantry() {
+            return Err(format!(
+                "unit {}: only squads and sections wait in a pool",
+                u.name
+            ));
+        }
+        let facing = match &u.facing {
+            Some(f) => Some(
+                g.parse_dir(f)
+                    .map_err(|e| format!("unit {}: {e}", u.name))?,
+            ),
+            None if class.kind.vehicle() || class.kind == Kind::Fp => Some(
+                g.dir(match side.fbe {
+                    Edge::South => crate::board::hex::Compass::N,
+                    _ => crate::board::hex::Compass::S,
+                })
+                .expect("flat-top grids have N and S"),
+            ),
+            None => None,
+        };
+        units.push(Unit {
+            name: u.name.clone(),
+            side: side.id.clone(),
+            class: u.class.clone(),
+            kind: class.kind,
+            platoon: u.platoon.clone(),
+            place,
+            at,
+            steps: class.steps,
+            status: Status::Good,
+            heroic: false,
+            // R20: every unit begins concealed; hidden ones are also off the enemy's map.
+            concealed: true,
+            hidden: u.hidden,
+            known: false,
+            done: None,
+            motion: Default::default(),
+            started: false,
+            stopped: false,
+            facing,
+            overran: false,
+            aboard: None,
+            under_bridge: false,
+            arrived: i as u32,
+            heroic_acted: false,
+        });
+    }
+    let mut objectives = Vec::new();
+    for o in &sc.objectives {
+        objectives.push(Objective {
+            name: o.name.clone(),
+            hex: hex(&o.hex)?,
+            points: o.points,
+            held_by: o.held_by.clone(),
+        });
+    }
+    let mut levels = sc.levels;
+    levels.sort_by_key(|l| -l.at_least);
+    if levels.is_empty() {
+        return Err("give at least one victory level".into());
+    }
+    let los_key = los::fingerprint(&data, &map);
+    let serial = units.len() as u32;
+    let mut state = LhyState {
+        data,
+        scenario: sc.name,
+        description: sc.description,
+        date: date_of(&sc.date)?,
+        map,
+        los_key,
+        seat_order: seats.to_vec(),
+        sides,
+        companies,
+        platoons,
+        units,
+        markers: Vec::new(),
+        arrows: Vec::new(),
+        assaults: Vec::new(),
+        objectives,
+        levels,
+        cdl: sc.cdl,
+        max_turns: sc.turns,
+        minutes: sc.minutes,
+        elapsed: 0,
+        zones,
+        dummies_allowed: dummies,
+        turn: Turn {
+            number: 0,
+            holder: sc.initiative_holder,
+            ..Turn::default()
+        },
+        phase: Phase::Setup,
+        queries: Vec::new(),
+        serial,
+        log: Vec::new(),
+        outcome: None,
+    };
+    super::setup::check_positions(&state)?;
+    state.public(format!(
+        "{}: set up your forces (sealed), then the first game turn begins.",
+        state.scenario
+    ));
+    Ok(state)
+}

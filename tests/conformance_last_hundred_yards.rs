@@ -1,0 +1,57 @@
+//! Last Hundred Yards through the conformance kit: random play by mail with replay and verify,
+//! the canonical round trip, the leak test of concealed and hidden units, dummies, standing
+//! reactions and queued activations (with its positive control), and the ruling table.
+
+mod kit;
+
+use despatch::rulesets::last_hundred_yards::LastHundredYards;
+use despatch::rulesets::last_hundred_yards::orders::print_order;
+use despatch::rulesets::last_hundred_yards::state::{LhyState, Order};
+use kit::{Secret, Subject};
+
+const SEATS: [(&str, &str); 2] = [
+    ("us", "able6@company-a.example"),
+    ("germany", "kompanie@erste.example"),
+];
+
+/// What one side may not know of the other's: the names of its concealed and hidden units
+/// (and so where they are and what they are), which markers are dummies, its standing
+/// reactions and its queued activations.
+fn secrets(st: &LhyState) -> Vec<Secret> {
+    let mut out = Vec::new();
+    for u in st
+        .units
+        .iter()
+        .filter(|u| u.on_map() && (u.concealed || u.hidden))
+    {
+        out.push(Secret::new(&u.side, &[&format!("{} (", u.name)]));
+    }
+    for side in &st.sides {
+        for s in &side.standing {
+            out.push(Secret::new(
+                &side.id,
+                &[&print_order(&Order::Standing(s.clone()))],
+            ));
+        }
+        for b in &side.queued {
+            if let Some(first) = b.first() {
+                out.push(Secret::new(&side.id, &["queued: ", &print_order(first)]));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn last_hundred_yards_conforms() {
+    kit::conforms(&Subject::<LastHundredYards> {
+        secrets,
+        games: 2,
+        max_steps: 500,
+        test_sources: vec![include_str!("last_hundred_yards_golden.rs")],
+        not_yet_covered: vec![
+            3, 4, 5, 6, 7, 8, 10, 11, 14, 15, 16, 17, 19, 21, 22, 24, 27, 31,
+        ],
+        ..Subject::shipped("patrol", &SEATS)
+    });
+}

@@ -4,6 +4,7 @@
 
 pub mod gear_krieg;
 pub mod kit;
+pub mod lone_star;
 pub mod naval_rjw;
 
 use crate::engine::Registry;
@@ -13,4 +14,5 @@ pub fn registry() -> Registry {
     Registry::new()
         .with::<naval_rjw::NavalRjw>()
         .with::<gear_krieg::GearKrieg>()
+        .with::<lone_star::LoneStar>()
 }

@@ -1,0 +1,1 @@
+//! Lone Star played by mail through the daemon (placeholder until the pipeline test lands).

@@ -1,5 +1,5 @@
-//! Lone Star through the conformance kit: random multi-player play by mail on the convention
-//! scenario (eight seats, two sides) with replay and verify, the canonical round trip, the
+//! Lone Star through the conformance kit: random multi-player play by mail on the club-night
+//! scenario (four seats, two sides) with replay and verify, the canonical round trip, the
 //! leak test of hidden units and standing orders (with its positive control), and the ruling
 //! table.
 
@@ -10,15 +10,13 @@ use despatch::rulesets::lone_star::state::State;
 use despatch::rulesets::lone_star::view::standing_lines;
 use kit::{Secret, Subject};
 
-const SEATS: [(&str, &str); 8] = [
+/// The club-night scenario: four players, two a side (the eight-player convention game is
+/// played to its end on the ruleset alone in `lone_star_pipeline.rs`, to keep this under budget).
+const SEATS: [(&str, &str); 4] = [
     ("hays", "hays@rangers.example"),
-    ("travis", "travis@regulars.example"),
-    ("smythe", "smythe@lancers.example"),
     ("bowie", "bowie@navy.example"),
     ("von-arnim", "arnim@grenzer.example"),
-    ("von-moltke", "moltke@jaeger.example"),
     ("enver", "enver@sipahi.example"),
-    ("krupp", "krupp@guns.example"),
 ];
 
 /// What only one seat may know: where its hidden units are, and its standing orders.
@@ -40,12 +38,12 @@ fn lone_star_conforms() {
     kit::conforms(&Subject::<LoneStar> {
         secrets,
         games: 2,
-        max_steps: 260,
+        max_steps: 120,
         test_sources: vec![
             include_str!("lone_star_golden.rs"),
             include_str!("lone_star_pipeline.rs"),
         ],
         not_yet_covered: vec![],
-        ..Subject::shipped("tidal", &SEATS)
+        ..Subject::shipped("patrol", &SEATS)
     });
 }

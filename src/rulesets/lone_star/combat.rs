@@ -169,7 +169,8 @@ pub fn take_hits(
     }
     loop {
         let u = state.unit(name).expect("unit");
-        let lost_so_far = u.start_figures - u.figures.len() as u32 + u.guards;
+        // Guards walked off with prisoners: they are not casualties of the track.
+        let lost_so_far = (u.start_figures - u.guards).saturating_sub(u.figures.len() as u32);
         if u.figures.is_empty() || u.hits < (lost_so_far + 1) * per {
             break;
         }
@@ -194,7 +195,7 @@ pub fn lose_without_hits(state: &mut State, name: &str, n: u32, dice: &mut Dice)
         lost.extend(casualty(state, name, false, dice));
     }
     let u = state.unit_mut(name);
-    let gone = u.start_figures - u.figures.len() as u32 + u.guards;
+    let gone = (u.start_figures - u.guards).saturating_sub(u.figures.len() as u32);
     u.hits = u.hits.max(gone * per);
     lost
 }

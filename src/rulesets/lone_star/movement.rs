@@ -165,13 +165,17 @@ pub fn walk(
             let me = state.unit(name).expect("unit");
             let here = stands_at(me, next, facing, me.form);
             let size = r.stand_size.get();
+            let now_here = stands_at(me, pos, facing, me.form);
             let blocked = state.units.iter().find(|o| {
+                let theirs = state.stands(o);
                 o.alive()
                     && o.name != name
                     && o.side != me.side
                     && !o.hidden
                     && Some(o.name.as_str()) != target
-                    && gap_between(&here, &state.stands(o), size) < 0.01
+                    && gap_between(&here, &theirs, size) < 0.01
+                    // Stepping away from an enemy in contact is never barred.
+                    && gap_between(&here, &theirs, 0.0) <= gap_between(&now_here, &theirs, 0.0)
             });
             if let Some(b) = blocked {
                 walked.stopped = Some(format!("{} bars the way", b.name));
@@ -232,17 +236,22 @@ fn settle(state: &mut State, name: &str, target: Option<&str>) {
         let me = state.unit(name).expect("unit");
         let mine = state.stands(me);
         // Bases overlap when two stands' centres are closer than a stand's width.
-        let overlap = state.units.iter().any(|o| {
+        let overlap = state.units.iter().find(|o| {
             o.alive()
                 && o.name != name
                 && Some(o.name.as_str()) != target
                 && gap_between(&mine, &state.stands(o), 0.0) < size * 0.99
         });
-        if !overlap {
+        let Some(other) = overlap else {
             return;
-        }
-        let back = normalize(me.facing + 180.0);
-        let p = me.pos.offset(back, STEP);
+        };
+        // Straight away from the unit it overlaps.
+        let away = if dist(other.pos, me.pos) < 1e-9 {
+            normalize(me.facing + 180.0)
+        } else {
+            bearing(other.pos, me.pos)
+        };
+        let p = me.pos.offset(away, STEP);
         state.unit_mut(name).pos =
             Pt::new(p.x.clamp(0.0, state.width), p.y.clamp(0.0, state.height));
     }

@@ -1032,14 +1032,12 @@ fn retreat_rule(a: &Unit, b: &Unit) -> (String, &'static str) {
         return (r.name.clone(), "criterion 3: it lost more figures");
     }
     // Criterion 4: the original holder of the position (the one charged) gives way.
-    let r = if a.charged && !b.charged {
-        b
-    } else if b.charged && !a.charged {
-        a
-    } else if a.name < b.name {
-        a
-    } else {
-        b
+    // Neither (or both) charged: the first by name, so the rule never depends on seat order.
+    let r = match (a.charged, b.charged) {
+        (true, false) => b,
+        (false, true) => a,
+        _ if a.name < b.name => a,
+        _ => b,
     };
     (
         r.name.clone(),

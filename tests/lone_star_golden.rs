@@ -930,3 +930,14 @@ fn the_map_shows_bases_terrain_and_only_ones_own_hidden_units() {
         std::fs::write(format!("{dir}/tidal-hays.png"), png).unwrap();
     }
 }
+
+#[test]
+fn a_state_survives_its_snapshot() {
+    // "No extra move" and "ask me" must stay apart through JSON (a snapshot, a journal replay).
+    let mut st = patrol();
+    st.unit_mut("Rangers").extra_plan = Some(None);
+    st.unit_mut("Rangers").standing.extra = Some(None);
+    st.unit_mut("Grenzer").standing.advance = Some(Some(Pt::new(20.0, 16.0)));
+    let back: State = serde_json::from_value(serde_json::to_value(&st).unwrap()).unwrap();
+    assert_eq!(back, st);
+}

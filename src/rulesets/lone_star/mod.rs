@@ -4,6 +4,9 @@
 
 pub mod combat;
 pub mod data;
+pub mod fight;
+pub mod march;
+pub mod melee;
 pub mod movement;
 pub mod orders;
 pub mod sample;

@@ -78,14 +78,49 @@ pub struct Standing {
     /// A hidden unit's ambush: reveal and fire at any enemy within this many inches.
     pub ambush: Option<f64>,
     /// Extra half move toward a point; `Some(None)`: no extra move.
+    #[serde(with = "plan")]
     pub extra: Option<Option<Pt>>,
     /// Movement: `Some(None)` holds; `Some(Some(p))` advances toward p.
+    #[serde(with = "plan")]
     pub advance: Option<Option<Pt>>,
 }
 
 impl Standing {
     pub fn is_empty(&self) -> bool {
         *self == Standing::default()
+    }
+}
+
+/// `Option<Option<Pt>>` as JSON keeps "not given" and "none" apart (a bare `Option` of an
+/// `Option` writes both as `null`, and a snapshot would turn "no extra move" into "ask").
+mod plan {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::board::tabletop::Pt;
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum Plan {
+        Ask,
+        Nothing,
+        Toward(Pt),
+    }
+
+    pub fn serialize<S: Serializer>(v: &Option<Option<Pt>>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            None => Plan::Ask,
+            Some(None) => Plan::Nothing,
+            Some(Some(p)) => Plan::Toward(*p),
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<Pt>>, D::Error> {
+        Ok(match Plan::deserialize(d)? {
+            Plan::Ask => None,
+            Plan::Nothing => Some(None),
+            Plan::Toward(p) => Some(Some(p)),
+        })
     }
 }
 
@@ -142,6 +177,7 @@ pub struct Unit {
     pub guards: u32,
     pub standing: Standing,
     /// This turn's extra-move plan given in an earlier mail (`Some(None)`: none).
+    #[serde(with = "plan")]
     pub extra_plan: Option<Option<Pt>>,
     /// Windwagon: declared stopping, moved a third last turn.
     pub stopping: bool,

@@ -28,7 +28,8 @@ fn sources(dir: &Path) -> Vec<(PathBuf, String)> {
     out
 }
 
-/// Names of ships and units in every shipped scenario (`[[sides.ships]]`, `[[sides.units]]`).
+/// Names of ships and units in every shipped scenario (`[[sides.ships]]`, `[[sides.units]]`,
+/// or top-level `[[unit]]`).
 fn piece_names() -> Vec<String> {
     let mut names = Vec::new();
     for ruleset in std::fs::read_dir(root().join("games")).unwrap() {
@@ -36,9 +37,11 @@ fn piece_names() -> Vec<String> {
         for f in std::fs::read_dir(dir).unwrap() {
             let text = std::fs::read_to_string(f.unwrap().path()).unwrap();
             let doc: toml::Value = toml::from_str(&text).unwrap();
-            for side in doc["sides"].as_array().unwrap() {
-                for key in ["ships", "units"] {
-                    for piece in side
+            // Pieces listed under their sides, or at the top level as `[[unit]]` (Lone Star).
+            let sides = doc.get("sides").and_then(|v| v.as_array()).cloned();
+            for holder in sides.into_iter().flatten().chain([doc.clone()]) {
+                for key in ["ships", "units", "unit"] {
+                    for piece in holder
                         .get(key)
                         .and_then(|v| v.as_array())
                         .into_iter()

@@ -6,6 +6,7 @@ pub mod gear_krieg;
 pub mod kit;
 pub mod la_bataille;
 pub mod last_hundred_yards;
+pub mod lone_star;
 pub mod naval_rjw;
 
 use crate::engine::Registry;
@@ -17,4 +18,5 @@ pub fn registry() -> Registry {
         .with::<gear_krieg::GearKrieg>()
         .with::<la_bataille::LaBataille>()
         .with::<last_hundred_yards::LastHundredYards>()
+        .with::<lone_star::LoneStar>()
 }

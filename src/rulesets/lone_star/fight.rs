@@ -1,0 +1,496 @@
+//! The sealed combat step, all at once (L13, L15, L21): ambushers placed, artillery first
+//! (drift, blast, casualties off before small arms), grenades and gas in melee, then every
+//! standard melee attack and every shot rolled on the figures as they stand, and all hits
+//! landing together; prisoners taken. It moves no unit except what casualties remove.
+
+use std::collections::BTreeMap;
+
+use crate::board::tabletop::{Pt, dist};
+use crate::dice::{Dice, Faces};
+use crate::engine::Submitted;
+use crate::rulesets::kit::grammar::tenths;
+
+use super::combat::{self, Band};
+use super::data::Arm;
+use super::orders::{Aim, Order, Orders};
+use super::state::{Fig, Form, Phase, State, Unit};
+use super::turn::{apply_standing, begin_extra};
+
+fn at(p: Pt) -> String {
+    format!("{},{}", tenths(p.x), tenths(p.y))
+}
+
+/// The combat step's choices for one unit.
+#[derive(Default, Clone)]
+struct Choice {
+    aim: Option<Aim>,
+    prisoners: Option<bool>,
+    gas: bool,
+    reveal: bool,
+}
+
+fn choices(state: &State, subs: &BTreeMap<String, Submitted<Orders>>) -> BTreeMap<String, Choice> {
+    let mut out: BTreeMap<String, Choice> = BTreeMap::new();
+    for (seat, sub) in subs {
+        let Submitted::Orders(orders) = sub else {
+            continue;
+        };
+        for o in orders {
+            let Some(u) = state.unit(o.unit()) else {
+                continue;
+            };
+            if u.seat != *seat {
+                continue;
+            }
+            let c = out.entry(u.name.clone()).or_default();
+            match o {
+                Order::Fire { aim, .. } => c.aim = Some(aim.clone()),
+                Order::Declare {
+                    what: "PRISONERS", ..
+                } => c.prisoners = Some(true),
+                Order::Declare { what: "GAS", .. } => c.gas = true,
+                Order::Declare {
+                    what: "GRENADES", ..
+                } => c.gas = false,
+                Order::Declare { what: "REVEAL", .. } => c.reveal = true,
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// The band a firer reaches a target in, if any (L6: melee 0–2", short, long).
+pub fn band(state: &State, u: &Unit, t: &Unit) -> Option<Band> {
+    let gap = state.gap(u, t);
+    if u.melee.contains(&t.name) {
+        Some(Band::Melee)
+    } else if gap <= u.short {
+        Some(Band::Short)
+    } else if gap <= u.long {
+        Some(Band::Long)
+    } else {
+        None
+    }
+}
+
+/// May `u` shoot at `t`: seen, in sight and arc, in range, not in a melee (R16).
+pub fn may_shoot(state: &State, u: &Unit, t: &Unit) -> bool {
+    t.alive()
+        && t.side != u.side
+        && !t.hidden
+        && t.melee.is_empty()
+        && u.melee.is_empty()
+        && state.sight(u.pos, t.pos)
+        && state.in_front(u, t.pos)
+        && band(state, u, t).is_some()
+}
+
+/// The nearest enemy `u` may shoot at (the default target rule).
+pub fn nearest_target(state: &State, u: &Unit) -> Option<String> {
+    state
+        .enemies_of(u)
+        .filter(|t| may_shoot(state, u, t))
+        .min_by(|a, b| state.gap(u, a).total_cmp(&state.gap(u, b)))
+        .map(|t| t.name.clone())
+}
+
+/// The sealed combat step, all at once (L13, L15, L21).
+pub fn resolve_combat(
+    state: &mut State,
+    subs: &BTreeMap<String, Submitted<Orders>>,
+    dice: &mut Dice,
+) {
+    for (_, sub) in subs.iter() {
+        if let Submitted::Orders(o) = sub {
+            apply_standing(state, o);
+        }
+    }
+    let picks = choices(state, subs);
+    state.blasts.clear();
+    for u in state.units.iter_mut() {
+        u.in_combat = false;
+        u.ambushed_by.clear();
+    }
+    // Hidden units that fire are placed now (L7).
+    let hidden: Vec<String> = state
+        .units
+        .iter()
+        .filter(|u| u.hidden && u.alive())
+        .map(|u| u.name.clone())
+        .collect();
+    for h in hidden {
+        let c = picks.get(&h).cloned().unwrap_or_default();
+        if c.reveal || matches!(c.aim, Some(Aim::Unit(_)) | Some(Aim::Point(_))) {
+            state.unit_mut(&h).hidden = false;
+            let p = state.unit(&h).expect("unit").pos;
+            state.say(format!("AMBUSH! {h} is placed at {}.", at(p)));
+        }
+    }
+    artillery(state, &picks, dice);
+    melee_specials(state, &picks, dice);
+    standard_attacks(state, &picks, dice);
+    for u in state.units.iter_mut() {
+        if u.gone.is_none() && u.figures.is_empty() {
+            u.gone = Some("destroyed".into());
+        }
+    }
+    let gone: Vec<String> = state
+        .units
+        .iter()
+        .filter(|u| u.gone.is_some())
+        .map(|u| u.name.clone())
+        .collect();
+    for u in state.units.iter_mut() {
+        u.melee.retain(|m| !gone.contains(m));
+    }
+    if state.units.iter().any(|u| u.alive() && !u.melee.is_empty()) {
+        state.phase = Phase::MeleeEnd;
+    } else {
+        begin_extra(state);
+    }
+}
+
+fn artillery(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &mut Dice) {
+    let guns: Vec<String> = state
+        .units
+        .iter()
+        .filter(|u| u.alive() && u.gun.is_some())
+        .map(|u| u.name.clone())
+        .collect();
+    let turn = state.turn;
+    let mut shots = Vec::new();
+    for g in guns {
+        let u = state.unit(&g).expect("unit").clone();
+        let card = u.gun.clone().expect("gun");
+        if card.ammo == 0 {
+            continue;
+        }
+        let aim = match picks.get(&g).and_then(|c| c.aim.clone()) {
+            Some(Aim::Point(p)) => Some(p),
+            Some(_) => None,
+            None if u.standing.target_nearest != Some(false) => state
+                .enemies_of(&u)
+                .filter(|e| {
+                    !e.hidden
+                        && e.melee.is_empty()
+                        && (card.range_min..=card.range_max).contains(&dist(u.pos, e.pos))
+                        && state.in_front(&u, e.pos)
+                })
+                .min_by(|a, b| dist(a.pos, u.pos).total_cmp(&dist(b.pos, u.pos)))
+                .map(|e| e.pos),
+            None => None,
+        };
+        if let Some(p) = aim {
+            shots.push((g, p, card));
+        }
+    }
+    // All guns fire at once, before other combat; casualties come off before small arms.
+    for (g, aim, card) in shots {
+        state.unit_mut(&g).gun.as_mut().expect("gun").ammo -= 1;
+        let roll = dice.roll_one(
+            format!("turn {turn} {g} drift (d10 read 0-9)"),
+            Faces::ZeroBased { sides: 10 },
+        );
+        let drift = roll.saturating_sub(card.drift_drm);
+        let landed = if drift == 0 {
+            aim
+        } else {
+            // R17: the numeral's orientation on the table is a second d10: bearing = 36° × it.
+            let dir = dice.roll_one(
+                format!("turn {turn} {g} drift direction (d10 read 0-9, ×36°)"),
+                Faces::ZeroBased { sides: 10 },
+            );
+            aim.offset(36.0 * dir as f64, drift as f64 * card.drift_per)
+        };
+        let radius = card.blast / 2.0;
+        state.blasts.push(super::state::Blast {
+            at: landed,
+            radius,
+            gun: g.clone(),
+        });
+        state.say(format!(
+            "{g} fires at {}: drift {roll}{} lands at {}.",
+            at(aim),
+            if drift == 0 {
+                " (on target)".to_string()
+            } else {
+                format!(" = {}\"", tenths(drift as f64 * card.drift_per))
+            },
+            at(landed)
+        ));
+        let hit: Vec<String> = state
+            .units
+            .iter()
+            .filter(|u| u.alive() && state.stands(u).iter().any(|s| dist(*s, landed) <= radius))
+            .map(|u| u.name.clone())
+            .collect();
+        for t in hit {
+            let tu = state.unit(&t).expect("unit").clone();
+            let cover = state.area_cover(&tu)
+                || state.wall_between(&tu, landed)
+                || tu.form == Form::Occupying
+                || tu.form == Form::Entrenched;
+            let n = card.dice as i32 - cover as i32 - (tu.mounted as i32);
+            if tu.hidden {
+                state.unit_mut(&t).hidden = false;
+            }
+            if n <= 0 {
+                continue;
+            }
+            let pips = dice.roll(
+                format!("turn {turn} {g} blast on {t} ({n}d6, every pip a hit)"),
+                Faces::d(6),
+                n as usize,
+            );
+            let hits: u32 = pips.iter().sum();
+            state.say(format!(
+                "{g}'s blast catches {t}: {pips:?} = {hits} hits{}.",
+                if cover { " (cover: one die fewer)" } else { "" }
+            ));
+            state.unit_mut(&t).in_combat = true;
+            combat::take_hits(state, &t, hits, false, dice);
+        }
+    }
+}
+
+/// The melee groups: the enemies a unit fights.
+fn melee_enemies(state: &State, name: &str) -> Vec<String> {
+    state
+        .unit(name)
+        .map(|u| {
+            u.melee
+                .iter()
+                .filter(|m| state.unit(m).is_some_and(|x| x.alive()))
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Picks the one enemy an attack's hits fall on (L12, multi-unit melee: at random).
+fn pick_enemy(state: &State, enemies: &[String], label: String, dice: &mut Dice) -> Option<String> {
+    let _ = state;
+    match enemies.len() {
+        0 => None,
+        1 => Some(enemies[0].clone()),
+        n => Some(enemies[(dice.roll_one(label, Faces::d(n as u32)) - 1) as usize].clone()),
+    }
+}
+
+/// Grenades, then gas, in every melee (L6, L12); casualties come off at once.
+fn melee_specials(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &mut Dice) {
+    let turn = state.turn;
+    let in_melee: Vec<String> = state
+        .units
+        .iter()
+        .filter(|u| u.alive() && !u.melee.is_empty() && u.count(Fig::Grenadier) > 0)
+        .map(|u| u.name.clone())
+        .collect();
+    let mut gassers = Vec::new();
+    // Grenades of both sides are simultaneous: roll all, then apply.
+    let mut volleys = Vec::new();
+    for g in &in_melee {
+        let u = state.unit(g).expect("unit").clone();
+        let wants_gas = picks.get(g).is_some_and(|c| c.gas) && u.gas > 0 && u.gas_masks;
+        if wants_gas {
+            gassers.push(g.clone());
+            continue;
+        }
+        let n = u.count(Fig::Grenadier);
+        let enemies = melee_enemies(state, g);
+        let Some(t) = pick_enemy(
+            state,
+            &enemies,
+            format!("turn {turn} {g} grenades fall on (d{})", enemies.len()),
+            dice,
+        ) else {
+            continue;
+        };
+        let pips = dice.roll(
+            format!("turn {turn} {g} grenades ({n}d6, every pip a hit)"),
+            Faces::d(6),
+            n,
+        );
+        volleys.push((g.clone(), t, pips));
+    }
+    for (g, t, pips) in volleys {
+        let tu = state.unit(&t).expect("unit").clone();
+        let mut hits: i32 = pips.iter().sum::<u32>() as i32;
+        let mut notes = Vec::new();
+        if tu.armored {
+            hits -= pips.len() as i32;
+            notes.push(format!("armoured −{}", pips.len()));
+        }
+        if tu.count(Fig::RedCross) > 0 {
+            // R18: the whole volley is one attack for the Red Cross man.
+            hits -= 1;
+            notes.push("Red Cross −1".to_string());
+        }
+        let hits = hits.max(0) as u32;
+        state.say(format!(
+            "{g} throws grenades at {t}: {pips:?} = {hits} hits{}.",
+            if notes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", notes.join(", "))
+            }
+        ));
+        combat::take_hits(state, &t, hits, true, dice);
+    }
+    let r = state.data.rules.clone();
+    for g in gassers {
+        let u = state.unit(&g).expect("unit").clone();
+        let n = u.count(Fig::Grenadier).min(u.gas as usize);
+        state.unit_mut(&g).gas -= n as u32;
+        // In melee gas reaches every unit of the melee, friend and foe (L12).
+        let mut everyone: Vec<String> = melee_enemies(state, &g);
+        for e in everyone.clone() {
+            for f in melee_enemies(state, &e) {
+                if !everyone.contains(&f) {
+                    everyone.push(f);
+                }
+            }
+        }
+        state.say(format!("{g} throws {n} gas grenade(s)."));
+        for _ in 0..n {
+            for v in &everyone {
+                let vu = state.unit(v).expect("unit").clone();
+                if !vu.alive() {
+                    continue;
+                }
+                if vu.gas_masks {
+                    let roll =
+                        dice.roll_one(format!("turn {turn} gas on masked {v} (d6)"), Faces::d(6));
+                    if roll <= r.gas_attacker_loss_on.get() as u32 {
+                        state.say(format!("{v}: a mask fails ({roll})."));
+                        combat::lose_without_hits(state, v, 1, dice);
+                    }
+                } else {
+                    let roll = dice.roll_one(format!("turn {turn} gas on {v} (d6)"), Faces::d(6));
+                    if roll >= r.gas_target_loss_from.get() as u32 {
+                        state.say(format!("{v} is gassed ({roll}): a figure is lost."));
+                        combat::lose_without_hits(state, v, 1, dice);
+                    } else {
+                        state.say(format!("{v} escapes the gas ({roll})."));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Standard melee attacks and all shooting, simultaneous: every attack is rolled on the
+/// figures as they stand, then all hits land.
+fn standard_attacks(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &mut Dice) {
+    let turn = state.turn;
+    let div = state.data.rules.combat_divisor.int();
+    let mut landed: Vec<(String, String, u32, bool, bool)> = Vec::new();
+    let names: Vec<String> = state
+        .units
+        .iter()
+        .filter(|u| u.alive() && !u.hidden && u.gun.is_none())
+        .map(|u| u.name.clone())
+        .collect();
+    for name in names {
+        let u = state.unit(&name).expect("unit").clone();
+        let c = picks.get(&name).cloned().unwrap_or_default();
+        let (target, band) = if !u.melee.is_empty() {
+            let enemies = melee_enemies(state, &name);
+            let Some(t) = pick_enemy(
+                state,
+                &enemies,
+                format!(
+                    "turn {turn} {name}'s melee attack falls on (d{})",
+                    enemies.len()
+                ),
+                dice,
+            ) else {
+                continue;
+            };
+            (t, Band::Melee)
+        } else {
+            if u.routing || u.arm == Arm::Windwagon {
+                continue;
+            }
+            let t = match &c.aim {
+                Some(Aim::Unit(t)) => Some(t.clone()),
+                Some(_) => None,
+                None if u.standing.target_nearest == Some(false) => None,
+                None => nearest_target(state, &u),
+            };
+            let Some(t) = t else { continue };
+            let tu = state.unit(&t).expect("unit");
+            if !may_shoot(state, &u, tu) {
+                state.tell(
+                    &u.seat,
+                    format!("{name} cannot fire at {t} (out of sight, arc or range, or in melee)."),
+                );
+                continue;
+            }
+            let b = band(state, &u, tu).expect("in range");
+            (t, b)
+        };
+        let tu = state.unit(&target).expect("unit").clone();
+        let base = combat::strength(state, &u, band);
+        let mods = combat::modifiers(state, &u, &tu, band);
+        let total = base + mods.iter().map(|m| m.1).sum::<i32>();
+        let n = combat::dice_for(total, div);
+        let (pips, mut hits) = combat::roll_standard(
+            dice,
+            format!("turn {turn} {name} at {target}, {} ({n}d6)", band.word()),
+            n,
+        );
+        let red_cross = band == Band::Melee && tu.count(Fig::RedCross) > 0 && hits > 0;
+        if red_cross {
+            hits -= 1;
+        }
+        if u.heavy() == Some(super::data::Heavy::Flamethrower)
+            && u.flame_shots > 0
+            && band != Band::Long
+        {
+            state.unit_mut(&name).flame_shots -= 1;
+        }
+        let mods_text: Vec<String> = mods.iter().map(|(w, v)| format!("{w} {v:+}")).collect();
+        state.say(format!(
+            "{name} {} {target} ({}): strength {base}{} = {total} → {n}d6 {pips:?} = {hits} hits{}.",
+            if band == Band::Melee { "fights" } else { "fires at" },
+            band.word(),
+            if mods_text.is_empty() { String::new() } else { format!(" {}", mods_text.join(" ")) },
+            if red_cross { " (Red Cross −1)" } else { "" }
+        ));
+        let prisoners =
+            band == Band::Melee && c.prisoners.or(u.standing.prisoners).unwrap_or(false);
+        landed.push((
+            name.clone(),
+            target.clone(),
+            hits,
+            band == Band::Melee,
+            prisoners,
+        ));
+        state.unit_mut(&name).in_combat = true;
+        state.unit_mut(&target).in_combat = true;
+    }
+    let per = state.data.rules.prisoners_per_guard.get() as u32;
+    for (by, target, hits, melee, prisoners) in landed {
+        let lost = combat::take_hits(state, &target, hits, melee, dice);
+        if prisoners && !lost.is_empty() {
+            let p = lost.len() as u32;
+            let guards = p.div_ceil(per);
+            let u = state.unit_mut(&by);
+            u.prisoners += p;
+            let mut g = 0;
+            while g < guards
+                && u.figures.len() > 1
+                && let Some(i) = u.figures.iter().position(|f| *f == Fig::Trooper)
+            {
+                u.figures.remove(i);
+                u.guards += 1;
+                g += 1;
+            }
+            state.say(format!(
+                "{by} takes {p} prisoner(s); {g} guard(s) march them 4\" to the rear."
+            ));
+        }
+    }
+}

@@ -1,0 +1,327 @@
+//! One seat's movement on its card: for each unit disengaging, the morale test, smoke,
+//! formation, then a move, a charge or a special action (entrench, square, occupy, vacate,
+//! mount, dismount). It reads parsed orders and never resolves combat.
+
+use std::collections::BTreeMap;
+
+use crate::board::tabletop::{Pt, bearing, dist, heading_diff};
+use crate::dice::Dice;
+use crate::engine::Submitted;
+use crate::rulesets::kit::grammar::tenths;
+
+use super::combat::{self, Morale};
+use super::data::Arm;
+use super::movement::{self, allowance, walk};
+use super::orders::{Leg, Order, Orders};
+use super::state::{Form, Smoke, State};
+use super::turn::{apply_standing, next_mover, orders_of};
+
+fn at(p: Pt) -> String {
+    format!("{},{}", tenths(p.x), tenths(p.y))
+}
+
+/// The movement of the seat holding card `card`.
+pub fn resolve_move(
+    state: &mut State,
+    card: usize,
+    subs: &BTreeMap<String, Submitted<Orders>>,
+    dice: &mut Dice,
+) {
+    let seat = state.cards[card].clone();
+    let orders = orders_of(subs, &seat).to_vec();
+    apply_standing(state, &orders);
+    let names: Vec<String> = state
+        .seat_units(&seat)
+        .iter()
+        .map(|u| u.name.clone())
+        .collect();
+    for name in names {
+        let mine: Vec<&Order> = orders.iter().filter(|o| o.unit() == name).collect();
+        move_unit(state, &name, &mine, dice);
+    }
+    next_mover(state, card + 1);
+}
+
+fn has_act(orders: &[&Order], word: &str) -> bool {
+    orders
+        .iter()
+        .any(|o| matches!(o, Order::Act { act, .. } if *act == word))
+}
+
+/// One unit's movement: disengage, morale, smoke, formation, then move, charge or act.
+fn move_unit(state: &mut State, name: &str, orders: &[&Order], dice: &mut Dice) {
+    let u = state.unit(name).expect("unit").clone();
+    if !u.alive() || !u.may_move() {
+        return;
+    }
+    if u.arm == Arm::Windwagon {
+        let heading = orders.iter().find_map(|o| match o {
+            Order::Sail { bearing, .. } => Some(*bearing),
+            _ => None,
+        });
+        let stopping = has_act(orders, "STOP");
+        movement::sail(state, name, heading.unwrap_or(u.facing), stopping, dice);
+        return;
+    }
+    if has_act(orders, "DISENGAGE") {
+        // L6: once per game, no morale test, a set distance away in column (R12).
+        let d = state.data.rules.disengage_distance.get();
+        let (to, heading) = movement::away_from_enemy(state, &u, d);
+        for e in u.melee.clone() {
+            if let Some(x) = state.units.iter_mut().find(|x| x.name == e) {
+                x.melee.retain(|m| m != name);
+            }
+        }
+        {
+            let m = state.unit_mut(name);
+            m.disengage = false;
+            m.melee.clear();
+            m.form = Form::Column;
+            m.routing = false;
+        }
+        let w = walk(state, name, &[to], d * 2.0, false, None, Some(heading));
+        state.say(format!(
+            "{name} disengages: {}\" away, now at {}.",
+            tenths(w.moved),
+            at(state.unit(name).expect("unit").pos)
+        ));
+        return;
+    }
+    if !u.melee.is_empty() {
+        state.say(format!("{name} is in melee and may not move."));
+        return;
+    }
+    let explicit = !orders.is_empty();
+    let advance = u.standing.advance.flatten();
+    if u.hidden && !explicit && advance.is_none() {
+        // A hidden unit that does not move stays hidden, and tests nothing in public.
+        return;
+    }
+    let mut may_move = true;
+    if u.figures.len() as f64 <= state.data.rules.morale_max_figures.get() || u.routing {
+        match combat::morale(state, name, dice) {
+            Morale::Pass => {
+                if u.routing {
+                    state.unit_mut(name).routing = false;
+                    state.say(format!("{name} rallies."));
+                }
+            }
+            Morale::NoMove if !u.routing => may_move = false,
+            _ => {
+                state.unit_mut(name).routing = true;
+                if u.hidden {
+                    state.unit_mut(name).hidden = false;
+                }
+                movement::flee(state, name, "routs");
+                return;
+            }
+        }
+    }
+    // L12: smoke after the morale roll and before moving, even after a failed test.
+    for o in orders {
+        if let Order::Smoke { at: p, .. } = o {
+            let u = state.unit(name).expect("unit").clone();
+            if u.smoke > 0 {
+                let spot = p.unwrap_or_else(|| u.pos.offset(u.facing, 2.0));
+                state.unit_mut(name).smoke -= 1;
+                let side = u.side.clone();
+                state.smoke.push(Smoke {
+                    at: spot,
+                    turn: state.turn,
+                    side,
+                });
+                state.say(format!("{name} lays a smoke screen at {}.", at(spot)));
+            }
+        }
+    }
+    if has_act(orders, "ENTRENCH") && may_move {
+        half_then(state, name, orders, Form::Entrenched, "entrenches");
+        return;
+    }
+    if !may_move {
+        return;
+    }
+    if u.hidden && (explicit || advance.is_some()) {
+        state.unit_mut(name).hidden = false;
+        state.say(format!("{name} leaves hiding at {}.", at(u.pos)));
+    }
+    for o in orders {
+        match o {
+            Order::Form { form, .. } => {
+                let full = *form == Form::Square;
+                state.unit_mut(name).form = *form;
+                state.say(format!("{name} forms {}.", form.word()));
+                if full {
+                    return;
+                }
+            }
+            Order::Face { bearing, .. } => state.unit_mut(name).facing = *bearing,
+            _ => {}
+        }
+    }
+    for act in ["MOUNT", "DISMOUNT", "DISENTRENCH", "VACATE"] {
+        if has_act(orders, act) {
+            let m = state.unit_mut(name);
+            match act {
+                "MOUNT" => m.mounted = true,
+                "DISMOUNT" => m.mounted = false,
+                _ => m.form = Form::Line,
+            }
+            state.say(format!("{name}: {} (half its move).", act.to_lowercase()));
+            // The half move after it, if one is ordered.
+            if let Some(Order::Move { legs, facing, .. }) =
+                orders.iter().find(|o| matches!(o, Order::Move { .. }))
+            {
+                let u = state.unit(name).expect("unit").clone();
+                let mut budget = allowance(state, &u, false) / 2.0;
+                if act == "VACATE" {
+                    // R11: a unit may always clear the building it leaves.
+                    budget = budget.max(3.0);
+                }
+                go(state, name, legs, *facing, budget);
+            }
+            return;
+        }
+    }
+    if has_act(orders, "OCCUPY") {
+        half_then(
+            state,
+            name,
+            orders,
+            Form::Occupying,
+            "occupies the building",
+        );
+        return;
+    }
+    if let Some(Order::Charge { target, .. }) =
+        orders.iter().find(|o| matches!(o, Order::Charge { .. }))
+    {
+        charge(state, name, target);
+        return;
+    }
+    if let Some(Order::Move { legs, facing, .. }) =
+        orders.iter().find(|o| matches!(o, Order::Move { .. }))
+    {
+        let budget = allowance(state, &state.unit(name).expect("unit").clone(), false);
+        go(state, name, legs, *facing, budget);
+        return;
+    }
+    if !explicit && let Some(p) = advance {
+        let u = state.unit(name).expect("unit").clone();
+        let budget = allowance(state, &u, false);
+        go(state, name, &[Leg::To(p)], None, budget);
+    }
+}
+
+/// Resolves legs to points.
+fn points(from: Pt, legs: &[Leg]) -> Vec<Pt> {
+    let mut p = from;
+    legs.iter()
+        .map(|l| {
+            p = match l {
+                Leg::To(q) => *q,
+                Leg::On { inches, bearing } => p.offset(*bearing, *inches),
+            };
+            p
+        })
+        .collect()
+}
+
+fn go(state: &mut State, name: &str, legs: &[Leg], facing: Option<f64>, budget: f64) {
+    let u = state.unit(name).expect("unit").clone();
+    let path = points(u.pos, legs);
+    // L6: a sidestep or backstep (travel more than 45° off the kept facing) at half rate.
+    let sidestep = facing.is_some_and(|f| {
+        path.first()
+            .is_some_and(|p| heading_diff(f, bearing(u.pos, *p)).abs() > 45.0)
+    });
+    let w = walk(state, name, &path, budget, sidestep, None, facing);
+    let pos = state.unit(name).expect("unit").pos;
+    state.say(format!(
+        "{name} moves {}\" to {}{}.",
+        tenths(w.moved),
+        at(pos),
+        w.stopped.map(|s| format!(" ({s})")).unwrap_or_default()
+    ));
+}
+
+/// Half a move, then the special action (ENTRENCH, OCCUPY: L12).
+fn half_then(state: &mut State, name: &str, orders: &[&Order], form: Form, says: &str) {
+    let u = state.unit(name).expect("unit").clone();
+    let budget = allowance(state, &u, false) / 2.0;
+    if let Some(Order::Move { legs, facing, .. }) =
+        orders.iter().find(|o| matches!(o, Order::Move { .. }))
+    {
+        go(state, name, legs, *facing, budget);
+    }
+    if form == Form::Occupying {
+        let u = state.unit(name).expect("unit").clone();
+        let farm = state
+            .ground
+            .iter()
+            .filter(|g| g.is("farm"))
+            .min_by(|a, b| {
+                a.area
+                    .distance_to(u.pos)
+                    .total_cmp(&b.area.distance_to(u.pos))
+            })
+            .cloned();
+        match farm {
+            Some(f) if f.area.contains(u.pos) || f.area.distance_to(u.pos) <= budget => {
+                let c = match &f.area {
+                    crate::board::terrain::Area::Polygon { points } => Pt::new(
+                        points.iter().map(|p| p.x).sum::<f64>() / points.len() as f64,
+                        points.iter().map(|p| p.y).sum::<f64>() / points.len() as f64,
+                    ),
+                    crate::board::terrain::Area::Circle { centre, .. } => *centre,
+                    crate::board::terrain::Area::Band { points, .. } => points[0],
+                };
+                state.unit_mut(name).pos = c;
+            }
+            _ => {
+                state.say(format!("{name} cannot reach a building to occupy."));
+                return;
+            }
+        }
+    }
+    state.unit_mut(name).form = form;
+    state.say(format!("{name} {says}."));
+}
+
+/// L6: a charge uses the full column allowance; within 2" it is melee, and the two close to
+/// contact (R14).
+fn charge(state: &mut State, name: &str, target: &str) {
+    let u = state.unit(name).expect("unit").clone();
+    let Some(t) = state.unit(target).filter(|t| t.alive()).cloned() else {
+        state.say(format!("{name} has nothing to charge."));
+        return;
+    };
+    let budget = allowance(state, &u, true);
+    let aim = state
+        .stands(&t)
+        .into_iter()
+        .min_by(|a, b| dist(*a, u.pos).total_cmp(&dist(*b, u.pos)))
+        .unwrap_or(t.pos);
+    let w = walk(state, name, &[aim], budget, false, Some(target), None);
+    let me = state.unit(name).expect("unit").clone();
+    let gap = state.gap(&me, &t);
+    if gap <= state.data.rules.melee_range.get() + 1e-9 {
+        let m = state.unit_mut(name);
+        m.melee.push(target.to_string());
+        m.melee_new = true;
+        m.charged = true;
+        let tm = state.unit_mut(target);
+        tm.melee.push(name.to_string());
+        tm.melee_new = true;
+        state.say(format!(
+            "{name} charges {target}: MELEE (moved {}\").",
+            tenths(w.moved)
+        ));
+    } else {
+        state.say(format!(
+            "{name} charges {target} but falls short, {}\" away{}.",
+            tenths(gap),
+            w.stopped.map(|s| format!(" ({s})")).unwrap_or_default()
+        ));
+    }
+}

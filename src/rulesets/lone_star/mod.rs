@@ -1,0 +1,370 @@
+//! Lone Star (Steve Carroll, MWAN #107): several players a side, turn-order cards, sealed
+//! simultaneous combat, ambushes and windwagons, by email. This file wires the modules into
+//! `engine::Ruleset` and builds the opening state; the rules live in the modules.
+
+pub mod combat;
+pub mod data;
+pub mod fight;
+pub mod march;
+pub mod melee;
+pub mod movement;
+pub mod orders;
+pub mod sample;
+pub mod state;
+pub mod turn;
+pub mod view;
+
+use std::collections::BTreeMap;
+
+use crate::board::tabletop::Pt;
+use crate::board::terrain::Area;
+use crate::dice::Dice;
+use crate::engine::{
+    Outcome, Prompt, Rejected, Ruleset, SeatId, StepSpec, Submitted, View, Viewer,
+};
+
+use data::{Arm, RulesetData, Scenario, TomlData, pt};
+use orders::Orders;
+use state::{Fig, Form, Ground, Phase, Seat, Standing, State, Unit};
+
+/// The Lone Star ruleset as the engine sees it.
+pub struct LoneStar;
+
+fn form_of(word: &str) -> Result<Form, String> {
+    Ok(match word {
+        "line" => Form::Line,
+        "column" => Form::Column,
+        "square" => Form::Square,
+        "entrenched" => Form::Entrenched,
+        "occupying" => Form::Occupying,
+        w => return Err(format!("unknown formation `{w}`")),
+    })
+}
+
+/// The opening state from the data and scenario texts.
+pub fn new_state(
+    ruleset_toml: &str,
+    scenario_toml: &str,
+    seats: &[SeatId],
+) -> Result<State, String> {
+    let data = RulesetData::from_toml(ruleset_toml)?;
+    let scen = Scenario::from_toml(scenario_toml)?;
+    let ids: Vec<&str> = scen.seat.iter().map(|s| s.id.as_str()).collect();
+    if ids != seats.iter().map(String::as_str).collect::<Vec<_>>() {
+        return Err(format!(
+            "this scenario's seats are, in order: {}",
+            ids.join(", ")
+        ));
+    }
+    let sides: Vec<(String, String, String)> = scen
+        .side
+        .iter()
+        .map(|s| (s.id.clone(), s.name.clone(), s.goal.clone()))
+        .collect();
+    let mut units = Vec::new();
+    for c in &scen.unit {
+        let seat = scen
+            .seat
+            .iter()
+            .find(|s| s.id == c.seat)
+            .ok_or_else(|| format!("unit {}: no seat `{}`", c.name, c.seat))?;
+        let mut figures = vec![Fig::Trooper; c.troopers as usize];
+        figures.extend(std::iter::repeat_n(Fig::Leader, c.leaders as usize));
+        if let Some(h) = c.heavy {
+            figures.push(Fig::Heavy(h));
+        }
+        figures.extend(std::iter::repeat_n(Fig::Grenadier, c.grenadiers as usize));
+        if c.red_cross {
+            figures.push(Fig::RedCross);
+        }
+        if c.colors {
+            figures.push(Fig::Colors);
+        }
+        if figures.is_empty() || figures.len() > 12 {
+            return Err(format!("unit {}: 1 to 12 figures", c.name));
+        }
+        if c.leadership > 3 || c.zeal > 3 || c.esprit > 3 || c.zeal < c.esprit {
+            return Err(format!(
+                "unit {}: Leadership, Zeal, Esprit at most 3, Zeal ≥ Esprit (L3)",
+                c.name
+            ));
+        }
+        if units
+            .iter()
+            .any(|u: &Unit| u.name.eq_ignore_ascii_case(&c.name))
+        {
+            return Err(format!("two units called {}", c.name));
+        }
+        units.push(Unit {
+            name: c.name.clone(),
+            seat: c.seat.clone(),
+            side: seat.side.clone(),
+            arm: c.arm,
+            start_figures: figures.len() as u32,
+            figures,
+            hits: 0,
+            leadership: c.leadership,
+            zeal: c.zeal,
+            esprit: c.esprit,
+            move_rate: c.move_rate,
+            mounted_move: c.mounted_move,
+            mounted: c.arm == Arm::Cavalry && c.mounted_move.is_some(),
+            short: c.short,
+            long: c.long,
+            pos: pt(c.at),
+            facing: c.facing,
+            form: form_of(&c.formation)?,
+            hidden: c.hidden,
+            gas_masks: c.gas_masks,
+            armored: c.armored,
+            smoke: c.smoke,
+            gas: c.gas,
+            flame_shots: c.flame_shots,
+            disengage: c.disengage,
+            regulars: c.regulars,
+            british: c.british,
+            gun: c.gun.clone(),
+            routing: false,
+            gone: None,
+            river: 0,
+            melee: vec![],
+            melee_new: false,
+            charged: false,
+            in_combat: false,
+            lost_this_turn: 0,
+            ambushed_by: vec![],
+            prisoners: 0,
+            guards: 0,
+            standing: Standing::default(),
+            extra_plan: None,
+            stopping: false,
+            last_third: false,
+        });
+    }
+    let mut ground = Vec::new();
+    for t in &scen.terrain {
+        let area = if !t.poly.is_empty() {
+            Area::Polygon {
+                points: t.poly.iter().copied().map(pt).collect(),
+            }
+        } else if let Some([x, y, r]) = t.circle {
+            Area::Circle {
+                centre: Pt::new(x, y),
+                radius: r,
+            }
+        } else if !t.line.is_empty() {
+            Area::Band {
+                points: t.line.iter().copied().map(pt).collect(),
+                width: if t.width > 0.0 { t.width } else { 1.0 },
+            }
+        } else {
+            return Err(format!("terrain {}: give poly, circle or line", t.kind));
+        };
+        if ![
+            "woods", "hill", "rough", "farm", "road", "river", "ford", "wall",
+        ]
+        .contains(&t.kind.as_str())
+        {
+            return Err(format!("unknown terrain kind `{}`", t.kind));
+        }
+        ground.push(Ground {
+            kind: t.kind.clone(),
+            name: t.name.clone(),
+            area,
+        });
+    }
+    Ok(State {
+        data,
+        scenario: scen.name.clone(),
+        turn: 1,
+        turns: scen.turns,
+        width: scen.width,
+        height: scen.height,
+        sides,
+        seats: scen
+            .seat
+            .iter()
+            .map(|s| Seat {
+                id: s.id.clone(),
+                side: s.side.clone(),
+                name: s.name.clone(),
+            })
+            .collect(),
+        cards: vec![],
+        phase: Phase::Cards,
+        units,
+        ground,
+        objectives: scen.objective.clone(),
+        wind: scen.wind.clone(),
+        smoke: vec![],
+        blasts: vec![],
+        log: vec![],
+        outcome: None,
+    })
+}
+
+fn prompt(seat: &str, kind: &str, question: String, required: bool) -> Prompt {
+    Prompt {
+        seat: seat.to_string(),
+        kind: kind.into(),
+        question,
+        required,
+    }
+}
+
+/// Who is asked what now (README "The turn by mail").
+pub fn step_spec(state: &State) -> StepSpec {
+    let t = state.turn;
+    match &state.phase {
+        Phase::Cards => StepSpec { title: "The turn-order cards are drawn".into(), prompts: vec![], sealed: false },
+        Phase::Over => StepSpec { title: "The battle is over".into(), prompts: vec![], sealed: false },
+        Phase::Move { card } => {
+            let seat = &state.cards[*card];
+            let units = state.seat_units(seat);
+            let ask: Vec<&str> = units
+                .iter()
+                .filter(|u| u.may_move() && u.melee.is_empty() && !u.routing && (u.standing.advance.is_none() || u.arm == Arm::Windwagon) && !(u.hidden && u.standing.ambush.is_some()))
+                .map(|u| u.name.as_str())
+                .collect();
+            let q = format!(
+                "Turn {t}, card {} of {}: move your units ({}). MOVE, CHARGE, FORM, SMOKE, ENTRENCH… or HOLD; standing orders cover the rest.",
+                card + 1,
+                state.cards.len(),
+                units.iter().map(|u| u.name.as_str()).collect::<Vec<_>>().join(", ")
+            );
+            StepSpec {
+                title: format!("Turn {t} — {} moves (card {})", state.seats.iter().find(|s| s.id == *seat).map_or(seat.as_str(), |s| s.name.as_str()), card + 1),
+                prompts: vec![prompt(seat, "move", q, !ask.is_empty())],
+                sealed: false,
+            }
+        }
+        Phase::Combat => StepSpec {
+            title: format!("Turn {t} — combat (sealed)"),
+            prompts: state
+                .seats
+                .iter()
+                .filter(|s| !state.seat_units(&s.id).is_empty())
+                .map(|s| {
+                    let qs = turn::combat_questions(state, &s.id);
+                    let q = if qs.is_empty() {
+                        format!("Turn {t} combat: your standing orders cover everything; you may still send FIRE, PRISONERS, GAS or REVEAL.")
+                    } else {
+                        format!("Turn {t} combat, sealed: {}", qs.join(" "))
+                    };
+                    prompt(&s.id, "combat", q, !qs.is_empty())
+                })
+                .collect(),
+            sealed: true,
+        },
+        Phase::MeleeEnd => StepSpec {
+            title: format!("Turn {t} — stay in melee or leave (sealed)"),
+            prompts: state
+                .seats
+                .iter()
+                .filter_map(|s| {
+                    let inm: Vec<&Unit> = state.seat_units(&s.id).into_iter().filter(|u| !u.melee.is_empty()).collect();
+                    if inm.is_empty() {
+                        return None;
+                    }
+                    let ask = inm.iter().any(|u| u.standing.stay.is_none());
+                    let names: Vec<&str> = inm.iter().map(|u| u.name.as_str()).collect();
+                    Some(prompt(&s.id, "melee", format!("Turn {t}: STAY or LEAVE the melee for {} (silence stays).", names.join(", ")), ask))
+                })
+                .collect(),
+            sealed: true,
+        },
+        Phase::Extra => StepSpec {
+            title: format!("Turn {t} — extra half moves"),
+            prompts: state
+                .seats
+                .iter()
+                .filter_map(|s| {
+                    let el: Vec<&Unit> = state.seat_units(&s.id).into_iter().filter(|u| turn::needs_extra(u)).collect();
+                    if el.is_empty() {
+                        return None;
+                    }
+                    let ask = el.iter().any(|u| u.extra_plan.is_none() && u.standing.extra.is_none());
+                    let names: Vec<&str> = el.iter().map(|u| u.name.as_str()).collect();
+                    Some(prompt(&s.id, "extra", format!("Turn {t}: extra half move (EXTRA unit x,y or EXTRA unit NONE) for {}; moves go in card order.", names.join(", ")), ask))
+                })
+                .collect(),
+            sealed: false,
+        },
+    }
+}
+
+impl Ruleset for LoneStar {
+    const NAME: &'static str = "lone-star";
+    type State = State;
+    type Orders = Orders;
+
+    fn setup(ruleset_toml: &str, scenario_toml: &str, seats: &[SeatId]) -> Result<State, String> {
+        new_state(ruleset_toml, scenario_toml, seats)
+    }
+
+    fn seats(state: &State) -> Vec<(SeatId, String)> {
+        state
+            .seats
+            .iter()
+            .map(|s| (s.id.clone(), s.side.clone()))
+            .collect()
+    }
+
+    fn step(state: &State) -> StepSpec {
+        step_spec(state)
+    }
+
+    fn parse(state: &State, seat: &str, text: &str) -> Result<Orders, Vec<Rejected>> {
+        orders::parse(state, seat, text)
+    }
+
+    fn canonical(orders: &Orders) -> String {
+        orders::print(orders)
+    }
+
+    fn resolve(
+        state: &State,
+        submissions: &BTreeMap<SeatId, Submitted<Orders>>,
+        dice: &mut Dice,
+    ) -> State {
+        let mut s = state.clone();
+        s.log.clear();
+        match s.phase.clone() {
+            Phase::Cards => turn::draw_cards(&mut s, dice),
+            Phase::Move { card } => turn::resolve_move(&mut s, card, submissions, dice),
+            Phase::Combat => turn::resolve_combat(&mut s, submissions, dice),
+            Phase::MeleeEnd => turn::resolve_melee_end(&mut s, submissions, dice),
+            Phase::Extra => turn::resolve_extra(&mut s, submissions),
+            Phase::Over => {}
+        }
+        s
+    }
+
+    fn view(state: &State, viewer: &Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    fn outcome(state: &State) -> Option<Outcome> {
+        state.outcome.clone()
+    }
+
+    fn order_keywords() -> Vec<&'static str> {
+        orders::keywords()
+    }
+
+    fn briefing(state: &State, seat: &str) -> Vec<(String, Vec<String>)> {
+        view::briefing(state, seat)
+    }
+
+    fn looks_like_an_order(state: &State, line: &str) -> bool {
+        crate::rulesets::kit::grammar::looks_like_an_order(
+            line,
+            &orders::keywords(),
+            state.units.iter().map(|u| u.name.as_str()),
+        )
+    }
+
+    fn sample_orders(state: &State, seat: &str, choice: u64) -> String {
+        sample::sample_orders(state, seat, choice)
+    }
+}

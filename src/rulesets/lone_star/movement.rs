@@ -1,0 +1,444 @@
+//! Moving a unit across the table: the allowance with its modifiers (line, rough, road,
+//! sidestep, walls, fords), the walk along the ordered path with hidden enemies revealed at
+//! the exact point where the mover comes within spotting range, charges into melee, routs,
+//! disengaging and windwagons under sail. It reads no orders and tests no morale.
+
+use crate::board::tabletop::{Pt, bearing, dist, heading_diff, normalize, segments_intersect};
+use crate::board::terrain::Area;
+use crate::dice::{Dice, Faces};
+use crate::rulesets::kit::grammar::tenths;
+
+use super::data::Arm;
+use super::state::{Form, State, Unit, gap_between, stands_at};
+
+const STEP: f64 = 0.25;
+
+fn at(p: Pt) -> String {
+    format!("{},{}", tenths(p.x), tenths(p.y))
+}
+
+/// The unit's allowance this move: its rate (mounted rate when mounted), −3" in line (−4"
+/// mounted), 2" in square; a charge or rout always uses the full column allowance (L6, L12).
+pub fn allowance(state: &State, u: &Unit, full_column: bool) -> f64 {
+    let r = &state.data.rules;
+    let base = if u.mounted {
+        u.mounted_move.unwrap_or(u.move_rate)
+    } else {
+        u.move_rate
+    };
+    if full_column {
+        return base;
+    }
+    match u.form {
+        Form::Line if u.mounted => base - r.cavalry_line_penalty.get(),
+        Form::Line => base - r.line_penalty.get(),
+        Form::Square => r.square_move.get(),
+        _ => base,
+    }
+}
+
+/// How a walk ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Walked {
+    pub moved: f64,
+    /// Hidden enemies revealed on the way, with where the mover stood.
+    pub revealed: Vec<String>,
+    /// Why it stopped short, if it did.
+    pub stopped: Option<String>,
+}
+
+/// Whether the whole path runs on a road (L6: +⅓, cavalry +¼).
+fn all_on_road(state: &State, from: Pt, path: &[Pt]) -> bool {
+    let roads: Vec<&Area> = state
+        .ground
+        .iter()
+        .filter(|g| g.is("road"))
+        .map(|g| &g.area)
+        .collect();
+    if roads.is_empty() {
+        return false;
+    }
+    let mut a = from;
+    for b in path {
+        let n = (dist(a, *b) / STEP).ceil().max(1.0) as usize;
+        for k in 0..=n {
+            let t = k as f64 / n as f64;
+            let p = Pt::new(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
+            if !roads.iter().any(|r| r.contains(p)) {
+                return false;
+            }
+        }
+        a = *b;
+    }
+    true
+}
+
+/// Walks `name` along `path` with `budget` inches, paying terrain as it goes. `sidestep`
+/// halves the rate; `target` (a charge) ends the walk in contact with that enemy. Hidden
+/// enemies are revealed the moment the mover comes within spotting range, and the mover halts
+/// there (R10). A unit may pass through friends but never end on one, nor enter an enemy.
+pub fn walk(
+    state: &mut State,
+    name: &str,
+    path: &[Pt],
+    mut budget: f64,
+    sidestep: bool,
+    target: Option<&str>,
+    keep_facing: Option<f64>,
+) -> Walked {
+    let r = state.data.rules.clone();
+    let u0 = state.unit(name).expect("unit").clone();
+    if all_on_road(state, u0.pos, path) {
+        let bonus = if u0.arm == Arm::Cavalry {
+            r.cavalry_road_bonus.get()
+        } else {
+            r.road_bonus.get()
+        };
+        budget *= 1.0 + bonus;
+    }
+    let mut walked = Walked {
+        moved: 0.0,
+        revealed: vec![],
+        stopped: None,
+    };
+    let mut pos = u0.pos;
+    let mut facing = u0.facing;
+    let leaving_river = u0.river > 0;
+    'legs: for &goal in path {
+        let heading = bearing(pos, goal);
+        facing = keep_facing.unwrap_or(heading);
+        loop {
+            let left = dist(pos, goal);
+            if left < 1e-6 {
+                break;
+            }
+            let step = left.min(STEP);
+            let next = pos.offset(heading, step);
+            if next.x < 0.0 || next.y < 0.0 || next.x > state.width || next.y > state.height {
+                walked.stopped = Some("the table edge".into());
+                break 'legs;
+            }
+            let mut cost = step;
+            if state.in_area("woods", next)
+                || state.in_area("rough", next)
+                || state.in_area("farm", next)
+            {
+                cost /= r.rough_factor.get();
+            }
+            if sidestep {
+                cost /= r.sidestep_factor.get();
+            }
+            for g in state.ground.iter().filter(|g| g.is("wall")) {
+                if g.line()
+                    .windows(2)
+                    .any(|w| segments_intersect(w[0], w[1], pos, next))
+                {
+                    cost += r.obstacle_cost.get();
+                }
+            }
+            if cost > budget + 1e-9 {
+                walked
+                    .stopped
+                    .get_or_insert_with(|| "its movement is spent".into());
+                break 'legs;
+            }
+            // Rivers: only at a ford; the unit stops in the river, and stops again on leaving.
+            let river_crossed = state.ground.iter().filter(|g| g.is("river")).any(|g| {
+                g.line()
+                    .windows(2)
+                    .any(|w| segments_intersect(w[0], w[1], pos, next))
+            });
+            if river_crossed {
+                if !state.in_area("ford", next) {
+                    walked.stopped = Some(format!("the river at {} has no ford there", at(next)));
+                    break 'legs;
+                }
+                if u0.arm != Arm::Cavalry || !u0.mounted {
+                    pos = next;
+                    walked.moved += step;
+                    state.unit_mut(name).river = 1;
+                    walked.stopped = Some(format!("it stops in the ford at {}", at(next)));
+                    break 'legs;
+                }
+            }
+            // Never into an enemy (other than the charge target) nor through smoke on a charge.
+            let me = state.unit(name).expect("unit");
+            let here = stands_at(me, next, facing, me.form);
+            let size = r.stand_size.get();
+            let now_here = stands_at(me, pos, facing, me.form);
+            let blocked = state.units.iter().find(|o| {
+                let theirs = state.stands(o);
+                o.alive()
+                    && o.name != name
+                    && o.side != me.side
+                    && !o.hidden
+                    && Some(o.name.as_str()) != target
+                    && gap_between(&here, &theirs, size) < 0.01
+                    // Stepping away from an enemy in contact is never barred.
+                    && gap_between(&here, &theirs, 0.0) <= gap_between(&now_here, &theirs, 0.0)
+            });
+            if let Some(b) = blocked {
+                walked.stopped = Some(format!("{} bars the way", b.name));
+                break 'legs;
+            }
+            if target.is_some() {
+                let smoke_r = r.smoke_diameter.get() / 2.0;
+                if state.smoke.iter().any(|s| dist(s.at, next) <= smoke_r) {
+                    walked.stopped = Some("no charge into smoke (L12)".into());
+                    break 'legs;
+                }
+            }
+            pos = next;
+            budget -= cost;
+            walked.moved += step;
+            {
+                let u = state.unit_mut(name);
+                u.pos = pos;
+                u.facing = facing;
+            }
+            if leaving_river
+                && !state
+                    .ground
+                    .iter()
+                    .any(|g| g.is("river") && g.area.contains(pos))
+            {
+                state.unit_mut(name).river = 0;
+                walked.stopped = Some(format!("it stops on leaving the river at {}", at(pos)));
+                break 'legs;
+            }
+            let seen = reveal_near(state, name);
+            if !seen.is_empty() {
+                walked.revealed.extend(seen);
+                walked.stopped = Some(format!("it halts at {} on sighting the enemy", at(pos)));
+                break 'legs;
+            }
+            if let Some(t) = target {
+                let me = state.unit(name).expect("unit");
+                let them = state.unit(t).expect("target");
+                if state.gap(me, them) <= 0.01 {
+                    break 'legs;
+                }
+            }
+        }
+    }
+    let u = state.unit_mut(name);
+    u.pos = pos;
+    u.facing = normalize(facing);
+    settle(state, name, target);
+    walked
+}
+
+/// L6: no unit may end its move overlapping another. Backs the unit off along its facing
+/// until clear (the "reasonable action" of R11).
+fn settle(state: &mut State, name: &str, target: Option<&str>) {
+    let size = state.data.rules.stand_size.get();
+    for _ in 0..40 {
+        let me = state.unit(name).expect("unit");
+        let mine = state.stands(me);
+        // Bases overlap when two stands' centres are closer than a stand's width.
+        let overlap = state.units.iter().find(|o| {
+            o.alive()
+                && o.name != name
+                && Some(o.name.as_str()) != target
+                && gap_between(&mine, &state.stands(o), 0.0) < size * 0.99
+        });
+        let Some(other) = overlap else {
+            return;
+        };
+        // Straight away from the unit it overlaps.
+        let away = if dist(other.pos, me.pos) < 1e-9 {
+            normalize(me.facing + 180.0)
+        } else {
+            bearing(other.pos, me.pos)
+        };
+        let p = me.pos.offset(away, STEP);
+        state.unit_mut(name).pos =
+            Pt::new(p.x.clamp(0.0, state.width), p.y.clamp(0.0, state.height));
+    }
+}
+
+/// Hidden enemies of `mover` now within spotting range and sight are revealed (L8, R10).
+pub fn reveal_near(state: &mut State, mover: &str) -> Vec<String> {
+    let m = state.unit(mover).expect("unit").clone();
+    let mut out = Vec::new();
+    let mine = state.stands(&m);
+    let size = state.data.rules.stand_size.get();
+    let names: Vec<String> = state
+        .units
+        .iter()
+        .filter(|h| h.hidden && h.alive() && h.side != m.side)
+        .map(|h| h.name.clone())
+        .collect();
+    for h in names {
+        let hu = state.unit(&h).expect("unit").clone();
+        let range = if state.area_cover(&hu) {
+            state.data.rules.spotting_cover.get()
+        } else {
+            state.data.rules.spotting_open.get()
+        };
+        let gap = gap_between(&mine, &state.stands(&hu), size);
+        if gap <= range && state.sight(m.pos, hu.pos) {
+            state.unit_mut(&h).hidden = false;
+            state.say(format!(
+                "{h} is revealed at {} as {mover} comes within {}\" of it (at {}).",
+                at(hu.pos),
+                tenths(gap),
+                at(m.pos)
+            ));
+            out.push(h);
+        }
+    }
+    out
+}
+
+/// The point `inches` straight away from the nearest visible enemy (routs, disengaging,
+/// retreats: R8).
+pub fn away_from_enemy(state: &State, u: &Unit, inches: f64) -> (Pt, f64) {
+    let nearest = state
+        .enemies_of(u)
+        .filter(|e| !e.hidden)
+        .min_by(|a, b| dist(a.pos, u.pos).total_cmp(&dist(b.pos, u.pos)));
+    let heading = match nearest {
+        Some(e) => bearing(e.pos, u.pos),
+        None => normalize(u.facing + 180.0),
+    };
+    (u.pos.offset(heading, inches), heading)
+}
+
+/// A full column move away from the enemy; off the table, the unit is gone (routed off).
+pub fn flee(state: &mut State, name: &str, why: &str) {
+    let u = state.unit(name).expect("unit").clone();
+    let inches = allowance(state, &u, true);
+    let (to, heading) = away_from_enemy(state, &u, inches);
+    {
+        let m = state.unit_mut(name);
+        m.form = Form::Column;
+        m.melee.clear();
+    }
+    if to.x < 0.0 || to.y < 0.0 || to.x > state.width || to.y > state.height {
+        state.unit_mut(name).gone = Some("routed off the table".into());
+        state.say(format!("{name} {why} and runs off the table."));
+        return;
+    }
+    let w = walk(state, name, &[to], inches * 2.0, false, None, Some(heading));
+    let pos = state.unit(name).expect("unit").pos;
+    state.say(format!(
+        "{name} {why}: {}\" away from the enemy, now at {}{}.",
+        tenths(w.moved),
+        at(pos),
+        w.stopped.map(|s| format!(" ({s})")).unwrap_or_default()
+    ));
+}
+
+/// The windwagon's base move from the wind (L11, R15): tier = (3 − speed) + orientation − 1.
+pub fn wagon_base(state: &State, heading: f64) -> f64 {
+    let r = &state.data.rules;
+    let Some(w) = &state.wind else {
+        return r.wagon_worst.get();
+    };
+    let downwind = normalize(w.from + 180.0);
+    let off = heading_diff(downwind, heading).abs();
+    let orientation = if off <= 60.0 {
+        1
+    } else if off <= 120.0 {
+        2
+    } else {
+        3
+    };
+    let tier = (3 - w.speed.clamp(1, 3)) + orientation - 1;
+    [
+        r.wagon_best.get(),
+        r.wagon_second.get(),
+        r.wagon_third.get(),
+        r.wagon_fourth.get(),
+        r.wagon_worst.get(),
+    ][tier as usize]
+}
+
+/// The 3d6 ground table (L11): inches added and whether it veers and may lose a figure.
+pub fn ground_table(roll: u32) -> (f64, bool, bool) {
+    match roll {
+        3..=4 => (-8.0, true, true),
+        5 => (-6.0, true, true),
+        6 => (-4.0, true, false),
+        7 => (-2.0, false, false),
+        8..=12 => (0.0, false, false),
+        13..=15 => (2.0, false, false),
+        _ => (4.0, false, false),
+    }
+}
+
+/// A windwagon sails on `heading` (intent declared before the roll, L11).
+pub fn sail(state: &mut State, name: &str, heading: f64, stopping: bool, dice: &mut Dice) {
+    let u = state.unit(name).expect("unit").clone();
+    let base = wagon_base(state, heading);
+    let min = base * state.data.rules.wagon_min_fraction.get();
+    if stopping && u.last_third {
+        state.unit_mut(name).stopping = true;
+        state.say(format!("{name} stops."));
+        return;
+    }
+    let turn = state.turn;
+    let pips = dice.roll(format!("turn {turn} {name} ground (3d6)"), Faces::d(6), 3);
+    let roll: u32 = pips.iter().sum();
+    let (delta, veer, hurt) = ground_table(roll);
+    let mut inches = if stopping {
+        min
+    } else {
+        (base + delta).max(min)
+    };
+    let mut h = heading;
+    if veer {
+        let side = dice.roll_one(
+            format!("turn {turn} {name} veers left (1-3) or right (4-6)"),
+            Faces::d(6),
+        );
+        h = normalize(heading + if side <= 3 { -45.0 } else { 45.0 });
+    }
+    if hurt {
+        let c = dice.roll_one(
+            format!("turn {turn} {name} jolt casualty (d6)"),
+            Faces::d(6),
+        );
+        if c <= state.data.rules.wagon_casualty_on.get() as u32 {
+            super::combat::lose_without_hits(state, name, 1, dice);
+        }
+    }
+    // L11: not into woods, hills, towns or rocky ground: it stops at the edge.
+    let from = u.pos;
+    let mut to = from.offset(h, inches);
+    let n = (inches / STEP).ceil() as usize;
+    for k in 1..=n {
+        let p = from.offset(h, (k as f64 * STEP).min(inches));
+        if state.in_area("woods", p)
+            || state.in_area("hill", p)
+            || state.in_area("farm", p)
+            || state.in_area("rough", p)
+            || p.x < 0.0
+            || p.y < 0.0
+            || p.x > state.width
+            || p.y > state.height
+        {
+            to = from.offset(h, ((k - 1) as f64 * STEP).max(0.0));
+            inches = (k - 1) as f64 * STEP;
+            break;
+        }
+    }
+    let m = state.unit_mut(name);
+    m.pos = to;
+    m.facing = h;
+    m.last_third = inches <= min + 1e-9;
+    m.stopping = false;
+    state.say(format!(
+        "{name} sails {}: ground {roll} {pips:?}, {}\" on {} to {}.",
+        if stopping {
+            "to a stop"
+        } else {
+            "before the wind"
+        },
+        tenths(inches),
+        tenths(h),
+        at(to)
+    ));
+    reveal_near(state, name);
+}

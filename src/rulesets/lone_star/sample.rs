@@ -1,0 +1,156 @@
+//! Legal orders for the demo's scripted players and random-play tests: for the step in hand, a
+//! deterministic pick (from `choice`) of what a sensible player might write. Everything it
+//! writes must parse; it never changes the state.
+
+use crate::board::tabletop::{bearing, dist};
+use crate::rulesets::kit::grammar::tenths;
+use crate::rulesets::kit::pick::Pick;
+
+use super::data::Arm;
+use super::movement::allowance;
+use super::state::{Fig, Form, Phase, State, Unit};
+use super::turn::{nearest_target, needs_extra};
+
+fn nearest_enemy<'a>(state: &'a State, u: &'a Unit) -> Option<&'a Unit> {
+    state
+        .enemies_of(u)
+        .filter(|e| !e.hidden)
+        .min_by(|a, b| dist(a.pos, u.pos).total_cmp(&dist(b.pos, u.pos)))
+}
+
+pub fn sample_orders(state: &State, seat: &str, choice: u64) -> String {
+    let mut p = Pick(choice.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5bd1);
+    let mut out = Vec::new();
+    let units: Vec<&Unit> = state.seat_units(seat);
+    for u in &units {
+        if p.one_in(6) {
+            let line = match p.draw() % 4 {
+                0 => format!("STANDING {} TARGET NEAREST", u.name),
+                1 => format!(
+                    "STANDING {} MELEE {}",
+                    u.name,
+                    if p.one_in(2) { "STAY" } else { "LEAVE" }
+                ),
+                2 if u.hidden => format!("STANDING {} AMBUSH {}", u.name, tenths(u.short)),
+                2 => format!(
+                    "STANDING {} PRISONERS {}",
+                    u.name,
+                    if p.one_in(2) { "YES" } else { "NO" }
+                ),
+                _ if u.on_foot() => format!("STANDING {} EXTRA NONE", u.name),
+                _ => format!("STANDING {} TARGET NONE", u.name),
+            };
+            out.push(line);
+        }
+        match &state.phase {
+            Phase::Move { .. } => out.extend(move_line(state, u, &mut p)),
+            Phase::Combat => out.extend(combat_line(state, u, &mut p)),
+            Phase::MeleeEnd if !u.melee.is_empty() => {
+                out.push(format!(
+                    "{} {}",
+                    if p.one_in(3) { "LEAVE" } else { "STAY" },
+                    u.name
+                ));
+            }
+            Phase::Extra if needs_extra(u) => {
+                if p.one_in(3) {
+                    out.push(format!("EXTRA {} NONE", u.name));
+                } else if let Some(e) = nearest_enemy(state, u) {
+                    let h = bearing(u.pos, e.pos);
+                    let to = u.pos.offset(h, 3.0);
+                    if (0.0..=state.width).contains(&to.x) && (0.0..=state.height).contains(&to.y) {
+                        out.push(format!(
+                            "EXTRA {} {},{}",
+                            u.name,
+                            tenths(to.x),
+                            tenths(to.y)
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if out.is_empty()
+        && let Some(u) = units.first()
+    {
+        out.push(format!("STANDING {} TARGET NEAREST", u.name));
+    }
+    out.join("\n") + "\n"
+}
+
+fn move_line(state: &State, u: &Unit, p: &mut Pick) -> Option<String> {
+    if !u.may_move() || !u.melee.is_empty() {
+        return None;
+    }
+    if u.arm == Arm::Windwagon {
+        return Some(match p.draw() % 3 {
+            0 => format!("STOP {}", u.name),
+            _ => format!("SAIL {} {}", u.name, (p.draw() % 8) * 45),
+        });
+    }
+    let enemy = nearest_enemy(state, u);
+    match p.draw() % 8 {
+        0 => Some(format!("HOLD {}", u.name)),
+        1 if matches!(u.form, Form::Line | Form::Column) => Some(format!(
+            "FORM {} {}",
+            u.name,
+            if u.form == Form::Line {
+                "COLUMN"
+            } else {
+                "LINE"
+            }
+        )),
+        2 if u.smoke > 0 && u.count(Fig::Grenadier) > 0 => Some(format!("SMOKE {}", u.name)),
+        3 if matches!(u.form, Form::Line | Form::Column) && u.arm != Arm::Artillery => {
+            let e = enemy?;
+            (dist(e.pos, u.pos) < allowance(state, u, true) + 3.0)
+                .then(|| format!("CHARGE {} {}", u.name, e.name))
+        }
+        _ => {
+            let e = enemy?;
+            let h = bearing(u.pos, e.pos);
+            let inches = 2.0 + (p.draw() % 5) as f64;
+            Some(format!(
+                "MOVE {} {} ON {}",
+                u.name,
+                tenths(inches),
+                tenths(h.round() % 360.0)
+            ))
+        }
+    }
+}
+
+fn combat_line(state: &State, u: &Unit, p: &mut Pick) -> Option<String> {
+    if u.hidden {
+        return p.one_in(3).then(|| format!("REVEAL {}", u.name));
+    }
+    if let Some(g) = &u.gun {
+        let e = state.enemies_of(u).find(|e| {
+            !e.hidden
+                && (g.range_min..=g.range_max).contains(&dist(u.pos, e.pos))
+                && state.in_front(u, e.pos)
+                && (0.0..=state.width).contains(&e.pos.x)
+                && (0.0..=state.height).contains(&e.pos.y)
+        })?;
+        return Some(format!(
+            "FIRE {} AT {},{}",
+            u.name,
+            tenths(e.pos.x),
+            tenths(e.pos.y)
+        ));
+    }
+    if !u.melee.is_empty() {
+        return match p.draw() % 3 {
+            0 => Some(format!("PRISONERS {}", u.name)),
+            1 if u.gas > 0 && u.gas_masks && u.count(Fig::Grenadier) > 0 => {
+                Some(format!("GAS {}", u.name))
+            }
+            _ => None,
+        };
+    }
+    match p.draw() % 4 {
+        0 => Some(format!("FIRE {} NONE", u.name)),
+        _ => nearest_target(state, u).map(|t| format!("FIRE {} AT {t}", u.name)),
+    }
+}

@@ -1,0 +1,578 @@
+//! What one seat may see: the log lines meant for it, its own units' full cards with their
+//! standing orders and hiding places, its side's other units' cards (R22), the enemy as the
+//! table shows it, and the map of miniatures. Hidden units appear only to their own seat;
+//! standing orders only to their own seat. It never changes the state.
+
+use crate::board::tabletop::Pt;
+use crate::board::terrain::Area;
+use crate::engine::scene::{
+    At, Condition, Formation, HitTrack, LegendEntry, Marker, Measure, Scene, Shape, SideInfo,
+    Surface, Symbol, TerrainArea, Tone, Unit as SceneUnit, UnitKind, Zone, ZoneKind,
+};
+use crate::engine::{View, Viewer};
+use crate::rulesets::kit::grammar::tenths;
+
+use super::data::Arm;
+use super::orders::{Order, Rule, print_order};
+use super::state::{Fig, Form, Phase, State, Unit};
+
+fn at(p: Pt) -> String {
+    format!("{},{}", tenths(p.x), tenths(p.y))
+}
+
+fn roster(u: &Unit) -> String {
+    let mut parts = Vec::new();
+    for f in [
+        Fig::Trooper,
+        Fig::Leader,
+        Fig::Grenadier,
+        Fig::RedCross,
+        Fig::Colors,
+    ] {
+        let n = u.count(f);
+        if n > 0 {
+            parts.push(format!("{n} {}", f.word()));
+        }
+    }
+    if let Some(h) = u.heavy() {
+        parts.push(Fig::Heavy(h).word().to_string());
+    }
+    parts.join(", ")
+}
+
+/// The standing orders of a unit, as its owner wrote them.
+pub fn standing_lines(u: &Unit) -> Vec<String> {
+    let s = &u.standing;
+    let mut rules = Vec::new();
+    if let Some(v) = s.target_nearest {
+        rules.push(Rule::Target(v));
+    }
+    if s.stay.is_some() {
+        rules.push(Rule::Melee(s.stay));
+    }
+    if s.prisoners.is_some() {
+        rules.push(Rule::Prisoners(s.prisoners));
+    }
+    if s.ambush.is_some() {
+        rules.push(Rule::Ambush(s.ambush));
+    }
+    if s.extra.is_some() {
+        rules.push(Rule::Extra(s.extra));
+    }
+    if s.advance.is_some() {
+        rules.push(Rule::Advance(s.advance));
+    }
+    rules
+        .into_iter()
+        .map(|rule| {
+            print_order(&Order::Standing {
+                unit: u.name.clone(),
+                rule,
+            })
+        })
+        .collect()
+}
+
+fn state_words(u: &Unit) -> String {
+    let mut w = vec![u.form.word().to_string()];
+    if u.mounted {
+        w.push("mounted".into());
+    }
+    if u.routing {
+        w.push("ROUTING".into());
+    }
+    if !u.melee.is_empty() {
+        w.push(format!("in melee with {}", u.melee.join(", ")));
+    }
+    if u.river > 0 {
+        w.push("in the river".into());
+    }
+    w.join(", ")
+}
+
+/// The full record card (own seat, and the seat's side-mates: R22).
+fn card_line(state: &State, u: &Unit, own: bool) -> String {
+    let (hits, of) = state.track_of(u);
+    let mut s = format!(
+        "{} ({}): {} figures ({}), hits {hits}/{of}, L{} Z{} E{}, move {}\"{}, range {}\"/{}\", at {} facing {}, {}",
+        u.name,
+        arm_word(u),
+        u.figures.len(),
+        roster(u),
+        u.leadership,
+        u.zeal,
+        u.esprit,
+        tenths(u.move_rate),
+        u.mounted_move
+            .map(|m| format!(" ({}\" mounted)", tenths(m)))
+            .unwrap_or_default(),
+        tenths(u.short),
+        tenths(u.long),
+        at(u.pos),
+        tenths(u.facing),
+        state_words(u)
+    );
+    let mut ammo = Vec::new();
+    if u.smoke > 0 {
+        ammo.push(format!("smoke {}", u.smoke));
+    }
+    if u.gas > 0 {
+        ammo.push(format!("gas {}", u.gas));
+    }
+    if u.flame_shots > 0 {
+        ammo.push(format!("flame {}", u.flame_shots));
+    }
+    if let Some(g) = &u.gun {
+        ammo.push(format!(
+            "shells {}, {}d6, range {}\"-{}\"",
+            g.ammo,
+            g.dice,
+            tenths(g.range_min),
+            tenths(g.range_max)
+        ));
+    }
+    if u.disengage {
+        ammo.push("disengage ready".into());
+    }
+    if u.gas_masks {
+        ammo.push("gas masks".into());
+    }
+    if u.armored {
+        ammo.push("armoured".into());
+    }
+    if u.prisoners > 0 {
+        ammo.push(format!("{} prisoners, {} guards", u.prisoners, u.guards));
+    }
+    if !ammo.is_empty() {
+        s.push_str(&format!("; {}", ammo.join(", ")));
+    }
+    if own && u.hidden {
+        s.push_str(&format!(" — HIDDEN at {}", at(u.pos)));
+    }
+    if let Some(g) = &u.gone {
+        s = format!("{}: {g}", u.name);
+    }
+    s
+}
+
+/// What the enemy sees of a unit (R22): what stands on the table.
+fn seen_line(state: &State, u: &Unit) -> String {
+    if let Some(g) = &u.gone {
+        return format!("{}: {g}", u.name);
+    }
+    let (hits, of) = state.track_of(u);
+    format!(
+        "{} ({}): {} figures, hits {hits}/{of}, at {} facing {}, {}",
+        u.name,
+        arm_word(u),
+        u.figures.len(),
+        at(u.pos),
+        tenths(u.facing),
+        state_words(u)
+    )
+}
+
+fn arm_word(u: &Unit) -> &'static str {
+    match u.arm {
+        Arm::Infantry => "infantry",
+        Arm::Cavalry => "cavalry",
+        Arm::Artillery => "artillery",
+        Arm::Windwagon => "windwagon",
+    }
+}
+
+/// May `me` see this unit at all? Hidden units only by their own seat.
+pub fn sees(me: Option<&str>, u: &Unit) -> bool {
+    !u.hidden || Some(u.seat.as_str()) == me
+}
+
+pub fn turn_words(state: &State) -> String {
+    let t = state.turn.min(state.turns);
+    match &state.phase {
+        Phase::Cards => format!("Turn {t} of {}: turn-order cards", state.turns),
+        Phase::Move { card } => format!(
+            "Turn {t} of {}: movement, card {} ({})",
+            state.turns,
+            card + 1,
+            state.cards[*card]
+        ),
+        Phase::Combat => format!("Turn {t} of {}: combat", state.turns),
+        Phase::MeleeEnd => format!("Turn {t} of {}: end of melee", state.turns),
+        Phase::Extra => format!("Turn {t} of {}: extra movement", state.turns),
+        Phase::Over => "The battle is over".to_string(),
+    }
+}
+
+pub fn view(state: &State, viewer: &Viewer) -> View {
+    let me = match viewer {
+        Viewer::Seat(s) => Some(s.as_str()),
+        Viewer::Spectator => None,
+    };
+    let my_side = me.map(|m| state.side_of(m));
+    let log: Vec<String> = state
+        .log
+        .iter()
+        .filter(|(_, only)| only.is_empty() || me.is_some_and(|m| only.iter().any(|o| o == m)))
+        .map(|(t, _)| t.clone())
+        .collect();
+    let mut sections = Vec::new();
+    if !state.cards.is_empty() {
+        sections.push((
+            "Turn-order cards".to_string(),
+            state
+                .cards
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    let seat = state.seats.iter().find(|x| x.id == *s);
+                    format!(
+                        "{}. {} ({}, {})",
+                        i + 1,
+                        s,
+                        seat.map_or("", |x| x.name.as_str()),
+                        state.side_name(&state.side_of(s))
+                    )
+                })
+                .collect(),
+        ));
+    }
+    if let Some(m) = me {
+        let own: Vec<&Unit> = state.units.iter().filter(|u| u.seat == m).collect();
+        sections.push((
+            "Your units".to_string(),
+            own.iter().map(|u| card_line(state, u, true)).collect(),
+        ));
+        let standing: Vec<String> = own.iter().flat_map(|u| standing_lines(u)).collect();
+        if !standing.is_empty() {
+            sections.push(("Your standing orders".to_string(), standing));
+        }
+        let mates: Vec<String> = state
+            .units
+            .iter()
+            .filter(|u| Some(&u.side) == my_side.as_ref() && u.seat != m && sees(me, u))
+            .map(|u| format!("[{}] {}", u.seat, card_line(state, u, false)))
+            .collect();
+        if !mates.is_empty() {
+            sections.push(("Your side's other units".to_string(), mates));
+        }
+    }
+    for (side, name, _) in &state.sides {
+        if Some(side) == my_side.as_ref() {
+            continue;
+        }
+        let lines: Vec<String> = state
+            .units
+            .iter()
+            .filter(|u| u.side == *side && sees(me, u))
+            .map(|u| seen_line(state, u))
+            .collect();
+        sections.push((format!("{name} (as seen)"), lines));
+    }
+    if !state.smoke.is_empty() {
+        sections.push((
+            "Smoke".to_string(),
+            state
+                .smoke
+                .iter()
+                .map(|s| {
+                    format!(
+                        "smoke at {} (laid turn {}, lifts at the end of turn {})",
+                        at(s.at),
+                        s.turn,
+                        s.turn + 1
+                    )
+                })
+                .collect(),
+        ));
+    }
+    if !state.objectives.is_empty() {
+        sections.push((
+            "Objectives".to_string(),
+            state
+                .objectives
+                .iter()
+                .map(|o| {
+                    format!(
+                        "{} at {},{} within {}\": {} points",
+                        o.name, o.at[0], o.at[1], o.radius, o.points
+                    )
+                })
+                .collect(),
+        ));
+    }
+    let board: Vec<String> = state
+        .units
+        .iter()
+        .filter(|u| u.alive() && sees(me, u))
+        .map(|u| {
+            format!(
+                "{:<22} {:<10} {:>5},{:<5} facing {:>3} {}",
+                u.name,
+                u.side,
+                tenths(u.pos.x),
+                tenths(u.pos.y),
+                tenths(u.facing),
+                u.form.word()
+            )
+        })
+        .collect();
+    View {
+        viewer: viewer.clone(),
+        scenario: state.scenario.clone(),
+        turn: turn_words(state),
+        log,
+        board,
+        sections,
+        data: serde_json::Value::Null,
+        map: Some(scene(state, me)),
+    }
+}
+
+fn at_(p: Pt) -> At {
+    At::new(p.x, p.y)
+}
+
+fn shape(area: &Area) -> Shape {
+    match area {
+        Area::Polygon { points } => Shape::Polygon {
+            points: points.iter().copied().map(at_).collect(),
+        },
+        Area::Circle { centre, radius } => Shape::Circle {
+            centre: at_(*centre),
+            radius: *radius,
+        },
+        Area::Band { points, width } => Shape::Line {
+            points: points.iter().copied().map(at_).collect(),
+            width: *width,
+        },
+    }
+}
+
+fn formation(u: &Unit) -> Formation {
+    match u.form {
+        _ if u.mounted => Formation::Mounted,
+        Form::Line => Formation::Line,
+        Form::Column => Formation::Column,
+        Form::Square => Formation::Square,
+        Form::Entrenched => Formation::Entrenched,
+        Form::Occupying => Formation::Skirmish,
+    }
+}
+
+/// The table as `me` may see it.
+pub fn scene(state: &State, me: Option<&str>) -> Scene {
+    let styles = state.data.map.clone().unwrap_or_default();
+    let ground = styles.ground.clone().unwrap_or_else(|| "clear".into());
+    // Areas first, lines (roads, rivers, walls) on top, fords last.
+    let order = [
+        "hill", "rough", "woods", "farm", "road", "river", "ford", "wall",
+    ];
+    let mut terrain = Vec::new();
+    for kind in order {
+        for g in state.ground.iter().filter(|g| g.kind == kind) {
+            terrain.push(TerrainArea {
+                style: g.kind.clone(),
+                shape: shape(&g.area),
+                label: g.name.clone(),
+            });
+        }
+    }
+    let size = state.data.rules.stand_size.get();
+    let units: Vec<SceneUnit> = state
+        .units
+        .iter()
+        .filter(|u| sees(me, u) && u.gone.as_deref() != Some("routed off the table"))
+        .map(|u| {
+            let n = u.figures.len().max(1);
+            let (w, d) = match u.form {
+                Form::Line => {
+                    let deep = if n <= 4 { 1 } else { 2 };
+                    (n.div_ceil(deep) as f64 * size, deep as f64 * size)
+                }
+                Form::Column | Form::Occupying => {
+                    let wide = if n <= 4 { 1 } else { 2 };
+                    (wide as f64 * size, n.div_ceil(wide) as f64 * size)
+                }
+                _ => {
+                    let r = (n as f64 / std::f64::consts::TAU).max(0.75) * 2.0 + size;
+                    (r, r)
+                }
+            };
+            let (hits, of) = state.track_of(u);
+            let mut markers = Vec::new();
+            if u.hidden {
+                markers.push(Marker::status("hidden", Tone::Hidden));
+            }
+            if u.routing {
+                markers.push(Marker::status("routing", Tone::Danger));
+            }
+            if !u.melee.is_empty() {
+                markers.push(Marker::status("melee", Tone::Warning));
+            }
+            if u.in_combat && state.phase != Phase::Combat {
+                markers.push(Marker::status("in combat", Tone::Spent));
+            }
+            if Some(u.seat.as_str()) == me && !u.standing.is_empty() {
+                markers.push(Marker::status("standing orders", Tone::Order));
+            }
+            SceneUnit {
+                label: u.name.clone(),
+                side: u.side.clone(),
+                kind: UnitKind::Base {
+                    width: w,
+                    depth: d,
+                    formation: formation(u),
+                    figures: u.figures.len() as u32,
+                    hits: Some(HitTrack { taken: hits, of }),
+                },
+                at: at_(u.pos),
+                facing: Some(u.facing),
+                condition: if u.alive() {
+                    Condition::Active
+                } else {
+                    Condition::Wreck
+                },
+                markers,
+                track: vec![],
+            }
+        })
+        .collect();
+    let mut zones: Vec<Zone> = state
+        .objectives
+        .iter()
+        .map(|o| Zone {
+            kind: ZoneKind::Objective,
+            shape: Shape::Circle {
+                centre: At::new(o.at[0], o.at[1]),
+                radius: o.radius,
+            },
+            label: Some(format!("{} ({})", o.name, o.points)),
+            side: None,
+        })
+        .collect();
+    let r = state.data.rules.smoke_diameter.get() / 2.0;
+    zones.extend(state.smoke.iter().map(|s| Zone {
+        kind: ZoneKind::Smoke,
+        shape: Shape::Circle {
+            centre: at_(s.at),
+            radius: r,
+        },
+        label: None,
+        side: Some(s.side.clone()),
+    }));
+    zones.extend(state.blasts.iter().map(|b| Zone {
+        kind: ZoneKind::Blast,
+        shape: Shape::Circle {
+            centre: at_(b.at),
+            radius: b.radius,
+        },
+        label: Some(b.gun.clone()),
+        side: None,
+    }));
+    let used: Vec<&str> = std::iter::once(ground.as_str())
+        .chain(terrain.iter().map(|t| t.style.as_str()))
+        .collect();
+    let mut scene = Scene {
+        title: state.scenario.clone(),
+        turn: turn_words(state),
+        time: String::new(),
+        viewer: match me {
+            Some(m) => format!("As seen by {m} ({})", state.side_name(&state.side_of(m))),
+            None => "Spectator's view".into(),
+        },
+        surface: Surface::Table {
+            width: state.width,
+            height: state.height,
+            unit: Measure::Inch,
+        },
+        styles: styles.pick(used),
+        ground: Some(ground),
+        terrain,
+        sides: state
+            .sides
+            .iter()
+            .map(|(id, name, _)| SideInfo {
+                id: id.clone(),
+                name: name.clone(),
+            })
+            .collect(),
+        units,
+        zones,
+        arrows: vec![],
+        legend: vec![],
+        compass: true,
+    };
+    scene.legend = legend(&scene);
+    scene
+}
+
+fn legend(scene: &Scene) -> Vec<LegendEntry> {
+    let entry = |symbol: Symbol, text: &str| LegendEntry {
+        symbol,
+        text: text.to_string(),
+    };
+    let mut out: Vec<LegendEntry> = scene
+        .sides
+        .iter()
+        .map(|s| entry(Symbol::Side(s.id.clone()), &s.name))
+        .collect();
+    out.extend(scene.style_legend());
+    let mut optional = vec![
+        (Symbol::Objective, "objective (points)"),
+        (Symbol::Smoke, "smoke (4\")"),
+        (Symbol::Blast, "shell burst"),
+        (Symbol::Facing, "front of the unit"),
+        (Symbol::HitTrack, "hit track (hits taken of the card)"),
+        (Symbol::Status(Tone::Hidden), "hidden (only you see it)"),
+        (Symbol::Status(Tone::Order), "your standing orders"),
+    ];
+    for f in Formation::ALL {
+        optional.push((Symbol::Formation(f), f.word()));
+    }
+    out.extend(
+        optional
+            .into_iter()
+            .filter(|(s, _)| scene.uses(s))
+            .map(|(s, t)| entry(s, t)),
+    );
+    out
+}
+
+/// What a seat plays for and with (welcome and HELP mails).
+pub fn briefing(state: &State, seat: &str) -> Vec<(String, Vec<String>)> {
+    let side = state.side_of(seat);
+    let goal = state
+        .sides
+        .iter()
+        .find(|s| s.0 == side)
+        .map(|s| s.2.clone())
+        .unwrap_or_default();
+    let mut aims = vec![format!(
+        "You command for the {} ({} turns).",
+        state.side_name(&side),
+        state.turns
+    )];
+    if !goal.is_empty() {
+        aims.push(goal);
+    }
+    for o in &state.objectives {
+        aims.push(format!(
+            "Objective {} at {},{} (within {}\"): {} points at the end.",
+            o.name, o.at[0], o.at[1], o.radius, o.points
+        ));
+    }
+    aims.push(
+        "Each prisoner taken is worth a point; a side with no unit left standing loses at once."
+            .into(),
+    );
+    let units: Vec<String> = state
+        .units
+        .iter()
+        .filter(|u| u.seat == seat)
+        .map(|u| card_line(state, u, true))
+        .collect();
+    vec![
+        ("What you play for".into(), aims),
+        ("Your units".into(), units),
+    ]
+}

@@ -295,6 +295,34 @@ impl Scene {
         }
     }
 
+    /// The usual legend: every side, then the styles drawn ([`Self::style_legend`]), then those
+    /// of `optional` this picture really shows — a legend that names only what is on the map
+    /// hints at nothing hidden.
+    pub fn legend_of<'a>(
+        &self,
+        optional: impl IntoIterator<Item = (Symbol, &'a str)>,
+    ) -> Vec<LegendEntry> {
+        let mut out: Vec<LegendEntry> = self
+            .sides
+            .iter()
+            .map(|s| LegendEntry {
+                symbol: Symbol::Side(s.id.clone()),
+                text: s.name.clone(),
+            })
+            .collect();
+        out.extend(self.style_legend());
+        out.extend(
+            optional
+                .into_iter()
+                .filter(|(s, _)| self.uses(s))
+                .map(|(symbol, text)| LegendEntry {
+                    symbol,
+                    text: text.to_string(),
+                }),
+        );
+        out
+    }
+
     /// Legend entries for the styles this picture draws, in the order they first appear (the
     /// ground first), each in its legend word.
     pub fn style_legend(&self) -> Vec<LegendEntry> {

@@ -5,8 +5,8 @@
 
 use crate::board::hex::Hex;
 use crate::engine::scene::{
-    At, Condition, Marker, Scene, Shape, SideInfo, Surface, Tone, Unit as SceneUnit, UnitKind,
-    UnitSymbol, Zone, ZoneKind,
+    At, Condition, Marker, Scene, Shape, SideInfo, Surface, Symbol, Tone, Unit as SceneUnit,
+    UnitKind, UnitSymbol, Zone, ZoneKind,
 };
 use crate::engine::{View, Viewer};
 
@@ -288,7 +288,7 @@ fn scene(st: &LbState, viewer: &Viewer) -> Scene {
             }
         }
     }
-    Scene {
+    let mut scene = Scene {
         title: st.scenario_name.clone(),
         turn: turn_words(st),
         time: st.start.clone(),
@@ -325,7 +325,17 @@ fn scene(st: &LbState, viewer: &Viewer) -> Scene {
         arrows: vec![],
         legend: vec![],
         compass: false,
-    }
+    };
+    // Until now the map had no legend at all; it names only what this picture shows.
+    scene.legend = scene.legend_of([
+        (Symbol::Objective, "objective (victory points)"),
+        (Symbol::Blast, "assault or firefight under way"),
+        (Symbol::Unit(UnitSymbol::Infantry), "infantry"),
+        (Symbol::Unit(UnitSymbol::Cavalry), "cavalry"),
+        (Symbol::Unit(UnitSymbol::Artillery), "artillery"),
+        (Symbol::Facing, "facing (front hexsides)"),
+    ]);
+    scene
 }
 
 pub fn view(st: &LbState, viewer: &Viewer) -> View {

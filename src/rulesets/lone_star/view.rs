@@ -507,16 +507,6 @@ pub fn scene(state: &State, me: Option<&str>) -> Scene {
 }
 
 fn legend(scene: &Scene) -> Vec<LegendEntry> {
-    let entry = |symbol: Symbol, text: &str| LegendEntry {
-        symbol,
-        text: text.to_string(),
-    };
-    let mut out: Vec<LegendEntry> = scene
-        .sides
-        .iter()
-        .map(|s| entry(Symbol::Side(s.id.clone()), &s.name))
-        .collect();
-    out.extend(scene.style_legend());
     let mut optional = vec![
         (Symbol::Objective, "objective (points)"),
         (Symbol::Smoke, "smoke (4\")"),
@@ -529,13 +519,7 @@ fn legend(scene: &Scene) -> Vec<LegendEntry> {
     for f in Formation::ALL {
         optional.push((Symbol::Formation(f), f.word()));
     }
-    out.extend(
-        optional
-            .into_iter()
-            .filter(|(s, _)| scene.uses(s))
-            .map(|(s, t)| entry(s, t)),
-    );
-    out
+    scene.legend_of(optional)
 }
 
 /// What a seat plays for and with (welcome and HELP mails).

@@ -241,16 +241,6 @@ pub(super) fn scene(state: &GkState, viewer: &Viewer, turn: &str, concealed: &[S
 
 /// Legend entries for what this picture shows, and nothing else (so it hints at nothing).
 fn legend(scene: &Scene) -> Vec<LegendEntry> {
-    let entry = |symbol: Symbol, text: &str| LegendEntry {
-        symbol,
-        text: text.to_string(),
-    };
-    let mut out: Vec<LegendEntry> = scene
-        .sides
-        .iter()
-        .map(|s| entry(Symbol::Side(s.id.clone()), &s.name))
-        .collect();
-    out.extend(scene.style_legend());
     let optional = [
         (Symbol::Objective, "objective (victory points)"),
         (Symbol::Unit(UnitSymbol::Walker), "walker"),
@@ -259,13 +249,7 @@ fn legend(scene: &Scene) -> Vec<LegendEntry> {
         (Symbol::Hits, "troopers lost"),
         (Symbol::Status(Tone::Order), "your standing order (hidden)"),
     ];
-    out.extend(
-        optional
-            .into_iter()
-            .filter(|(s, _)| scene.uses(s))
-            .map(|(s, t)| entry(s, t)),
-    );
-    out
+    scene.legend_of(optional)
 }
 
 #[cfg(test)]

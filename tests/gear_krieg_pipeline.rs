@@ -3,12 +3,9 @@
 //! addresses. Measures the mails players send per round with and without standing orders.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, Duration, TimeZone, Utc};
-use despatch::config::{Config, DEFAULT_CONFIG};
-use despatch::daemon::{Daemon, Intake};
-use despatch::dice::GameSecrets;
+use chrono::{DateTime, TimeZone, Utc};
+use despatch::daemon::Intake;
 use despatch::engine::{Game, Play, Ruleset};
 use despatch::rulesets::gear_krieg::GearKrieg;
 use despatch::rulesets::gear_krieg::state::Phase;
@@ -29,92 +26,30 @@ const DECLARE_DE: &str = "SPEED Valkurie-1 COMBAT\nSPEED Valkurie-2 COMBAT\nDEFE
 const STANDING_US: &str = "DECLARATIONS SKIP\nINTERRUPTS NEVER\nOVERWATCH General-1 WITH Cannon AT VEHICLES ACTIONS 1\nOVERWATCH General-2 WITH Cannon AT VEHICLES ACTIONS 1\nOVERWATCH US-Squad AT ANY ACTIONS 1\n";
 const STANDING_DE: &str = "DECLARATIONS SKIP\nINTERRUPTS NEVER\nOVERWATCH Valkurie-1 WITH KwK AT ANY ACTIONS 1\nOVERWATCH Valkurie-2 WITH KwK AT ANY ACTIONS 1\n";
 
-struct World {
-    _tmp: tempfile::TempDir,
-    daemon: Daemon,
-    now: DateTime<Utc>,
-    n: u32,
-}
+#[path = "common/mail_world.rs"]
+mod mail_world;
+
+use mail_world::{World, delivered};
 
 fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 22, 9, 0, 0).unwrap()
 }
 
 fn world() -> World {
-    let tmp = tempfile::tempdir().unwrap();
-    let mut cfg = Config::parse(DEFAULT_CONFIG, &tmp.path().join("config.toml")).unwrap();
-    cfg.games.games_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
-    cfg.games.onion_len = 1000;
-    let daemon = Daemon::new(cfg).unwrap();
-    daemon
-        .create_game_with(
-            GAME,
-            "gear-krieg",
-            "crossroads",
-            &[("us".into(), US.into()), ("germany".into(), GERMANY.into())],
-            t0(),
-            GameSecrets::pinned(GAME, [0x47; 32], [0x5a; 32], 1000),
-            &[TOKEN_US.into(), TOKEN_DE.into()],
-        )
-        .unwrap();
-    daemon.deliver().unwrap();
-    World {
-        _tmp: tmp,
-        daemon,
-        now: t0(),
-        n: 0,
-    }
-}
-
-fn reply_to(seat: &str) -> String {
-    let token = if seat == "us" { TOKEN_US } else { TOKEN_DE };
-    format!("despatch+{GAME}.{seat}.{token}@localhost")
-}
-
-fn mail(from: &str, to: &str, id: &str, body: &str) -> Vec<u8> {
-    format!(
-        "From: Player <{from}>\r\nTo: {to}\r\nSubject: Re: [{GAME}] orders\r\nMessage-ID: <{id}>\r\nDate: Sun, 22 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}\r\n",
-        body.replace('\n', "\r\n")
+    mail_world::world(
+        GAME,
+        "gear-krieg",
+        "crossroads",
+        &[("us", US, TOKEN_US), ("germany", GERMANY, TOKEN_DE)],
+        t0(),
+        ([0x47; 32], [0x5a; 32]),
     )
-    .into_bytes()
 }
 
 impl World {
-    fn send(&mut self, seat: &str, body: &str) -> Intake {
-        self.n += 1;
-        self.now += Duration::minutes(10);
-        let from = if seat == "us" { US } else { GERMANY };
-        let raw = mail(
-            from,
-            &reply_to(seat),
-            &format!("gk{}@player.example", self.n),
-            body,
-        );
-        self.daemon.ingest(&raw, self.now).unwrap()
-    }
-
     fn game(&self) -> Game<GearKrieg> {
         self.daemon.data.game(GAME).load().unwrap()
     }
-}
-
-/// The text of every delivered mail whose file name contains `part`.
-fn delivered(dir: &Path, part: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for sub in ["new", "cur"] {
-        let Ok(rd) = std::fs::read_dir(dir.join(sub)) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            if !e.file_name().to_string_lossy().contains(part) {
-                continue;
-            }
-            let bytes = std::fs::read(e.path()).unwrap();
-            let m = MessageParser::default().parse(&bytes).unwrap();
-            out.push(m.body_text(0).map(|t| t.into_owned()).unwrap_or_default());
-        }
-    }
-    out
 }
 
 /// Mails sent by each seat in each round: round → (us, germany); and how many "interrupt

@@ -5,17 +5,13 @@
 //! orders (the figures in games/la-bataille/README.md).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, Duration, TimeZone, Utc};
-use despatch::config::{Config, DEFAULT_CONFIG};
-use despatch::daemon::{Daemon, Intake};
-use despatch::dice::GameSecrets;
+use chrono::{DateTime, TimeZone, Utc};
+use despatch::daemon::Intake;
 use despatch::engine::{Game, Play, Ruleset};
 use despatch::rulesets::la_bataille::LaBataille;
 use despatch::rulesets::la_bataille::state::{Formation, Phase, QKind};
 use despatch::verify;
-use mail_parser::MessageParser;
 
 const GAME: &str = "quatre";
 const FRANCE: &str = "ney@grande-armee.example";
@@ -30,71 +26,29 @@ const FRENCH_TURN_1: &str = "ASSAULT 1/45e AT 0504 VIA 0506 0505\nCHARGE 1er-Cui
 const STANDING_FR: &str = "PICK AUTO\nREASSAULT NEVER\nRECALL IF SQUARE\nDISPLACE AUTO\nIMPETUS AUTO\nPURSUE AUTO\nREACTION NEVER\nFORM UP NEVER\nRETREAT BEFORE ASSAULT NEVER\nRETREAT BEFORE CHARGE NEVER\n";
 const STANDING_AL: &str = "PICK AUTO\nSQUARE ALWAYS\nHUZZAH ALWAYS\nRETREAT BEFORE ASSAULT IF 3:1\nRETREAT BEFORE CHARGE NEVER\nREASSAULT NEVER\nRECALL NEVER\nREACTION NEVER\nFORM UP NEVER\nDISPLACE AUTO\nIMPETUS AUTO\nPURSUE AUTO\n";
 
-struct World {
-    _tmp: tempfile::TempDir,
-    daemon: Daemon,
-    now: DateTime<Utc>,
-    n: u32,
-}
+#[path = "common/mail_world.rs"]
+mod mail_world;
+
+use mail_world::{World, delivered};
 
 fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 23, 9, 0, 0).unwrap()
 }
 
 fn world() -> World {
-    let tmp = tempfile::tempdir().unwrap();
-    let mut cfg = Config::parse(DEFAULT_CONFIG, &tmp.path().join("config.toml")).unwrap();
-    cfg.games.games_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
-    cfg.games.onion_len = 1000;
-    let daemon = Daemon::new(cfg).unwrap();
-    daemon
-        .create_game_with(
-            GAME,
-            "la-bataille",
-            "teaching",
-            &[
-                ("france".into(), FRANCE.into()),
-                ("allies".into(), ALLIES.into()),
-            ],
-            t0(),
-            GameSecrets::pinned(GAME, [0x4c; 32], [0x42; 32], 1000),
-            &[TOKEN_FR.into(), TOKEN_AL.into()],
-        )
-        .unwrap();
-    daemon.deliver().unwrap();
-    World {
-        _tmp: tmp,
-        daemon,
-        now: t0(),
-        n: 0,
-    }
-}
-
-fn reply_to(seat: &str) -> String {
-    let token = if seat == "france" { TOKEN_FR } else { TOKEN_AL };
-    format!("despatch+{GAME}.{seat}.{token}@localhost")
-}
-
-fn mail(from: &str, to: &str, id: &str, body: &str) -> Vec<u8> {
-    format!(
-        "From: Player <{from}>\r\nTo: {to}\r\nSubject: Re: [{GAME}] orders\r\nMessage-ID: <{id}>\r\nDate: Mon, 23 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}\r\n",
-        body.replace('\n', "\r\n")
+    mail_world::world(
+        GAME,
+        "la-bataille",
+        "teaching",
+        &[("france", FRANCE, TOKEN_FR), ("allies", ALLIES, TOKEN_AL)],
+        t0(),
+        ([0x4c; 32], [0x42; 32]),
     )
-    .into_bytes()
 }
 
 impl World {
-    fn send(&mut self, seat: &str, body: &str) -> Intake {
-        self.n += 1;
-        self.now += Duration::minutes(10);
-        let from = if seat == "france" { FRANCE } else { ALLIES };
-        let raw = mail(
-            from,
-            &reply_to(seat),
-            &format!("lb{}@player.example", self.n),
-            body,
-        );
-        self.daemon.ingest(&raw, self.now).unwrap()
+    fn game(&self) -> Game<LaBataille> {
+        self.daemon.data.game(GAME).load().unwrap()
     }
 
     fn accepted(&mut self, seat: &str, body: &str) {
@@ -104,29 +58,6 @@ impl World {
             "{seat}: {body}\n{out:?}"
         );
     }
-
-    fn game(&self) -> Game<LaBataille> {
-        self.daemon.data.game(GAME).load().unwrap()
-    }
-}
-
-/// The text of every delivered mail whose file name contains `part`.
-fn delivered(dir: &Path, part: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for sub in ["new", "cur"] {
-        let Ok(rd) = std::fs::read_dir(dir.join(sub)) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            if !e.file_name().to_string_lossy().contains(part) {
-                continue;
-            }
-            let bytes = std::fs::read(e.path()).unwrap();
-            let m = MessageParser::default().parse(&bytes).unwrap();
-            out.push(m.body_text(0).map(|t| t.into_owned()).unwrap_or_default());
-        }
-    }
-    out
 }
 
 /// Mails each seat sent in each game turn, and the questions asked by mail.

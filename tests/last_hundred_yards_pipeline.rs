@@ -3,17 +3,14 @@
 //! with a call for Reaction answered by mail, `verify` on the store and the mails, no concealed
 //! unit's name in the enemy's mails, and the maps drawn for both seats.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use chrono::{DateTime, Duration, TimeZone, Utc};
-use despatch::config::{Config, DEFAULT_CONFIG};
-use despatch::daemon::{Daemon, Intake};
-use despatch::dice::GameSecrets;
+use chrono::{TimeZone, Utc};
+use despatch::daemon::Intake;
 use despatch::engine::{Game, Play, Ruleset, Viewer};
 use despatch::rulesets::last_hundred_yards::LastHundredYards as Lhy;
 use despatch::rulesets::last_hundred_yards::state::Phase;
 use despatch::verify;
-use mail_parser::MessageParser;
 
 const GAME: &str = "patrol";
 const US: &str = "able6@company-a.example";
@@ -21,79 +18,26 @@ const GERMANY: &str = "kompanie@erste.example";
 const TOKEN_US: &str = "ustoken0123456789abcdefg";
 const TOKEN_DE: &str = "detoken0123456789abcdefg";
 
-struct World {
-    _tmp: tempfile::TempDir,
-    daemon: Daemon,
-    now: DateTime<Utc>,
-    n: u32,
-}
+#[path = "common/mail_world.rs"]
+mod mail_world;
+
+use mail_world::{World, delivered};
 
 fn world() -> World {
-    let tmp = tempfile::tempdir().unwrap();
-    let mut cfg = Config::parse(DEFAULT_CONFIG, &tmp.path().join("config.toml")).unwrap();
-    cfg.games.games_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
-    cfg.games.onion_len = 1000;
-    let daemon = Daemon::new(cfg).unwrap();
-    let t0 = Utc.with_ymd_and_hms(2026, 11, 23, 9, 0, 0).unwrap();
-    daemon
-        .create_game_with(
-            GAME,
-            "last-hundred-yards",
-            "patrol",
-            &[("us".into(), US.into()), ("germany".into(), GERMANY.into())],
-            t0,
-            GameSecrets::pinned(GAME, [0x4c; 32], [0x59; 32], 1000),
-            &[TOKEN_US.into(), TOKEN_DE.into()],
-        )
-        .unwrap();
-    daemon.deliver().unwrap();
-    World {
-        _tmp: tmp,
-        daemon,
-        now: t0,
-        n: 0,
-    }
+    mail_world::world(
+        GAME,
+        "last-hundred-yards",
+        "patrol",
+        &[("us", US, TOKEN_US), ("germany", GERMANY, TOKEN_DE)],
+        Utc.with_ymd_and_hms(2026, 11, 23, 9, 0, 0).unwrap(),
+        ([0x4c; 32], [0x59; 32]),
+    )
 }
 
 impl World {
-    fn send(&mut self, seat: &str, body: &str) -> Intake {
-        self.n += 1;
-        self.now += Duration::minutes(10);
-        let (from, token) = if seat == "us" {
-            (US, TOKEN_US)
-        } else {
-            (GERMANY, TOKEN_DE)
-        };
-        let raw = format!(
-            "From: Player <{from}>\r\nTo: despatch+{GAME}.{seat}.{token}@localhost\r\nSubject: Re: [{GAME}] orders\r\nMessage-ID: <lhy{}@player.example>\r\nDate: Mon, 23 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}\r\n",
-            self.n,
-            body.replace('\n', "\r\n")
-        );
-        self.daemon.ingest(raw.as_bytes(), self.now).unwrap()
-    }
-
     fn game(&self) -> Game<Lhy> {
         self.daemon.data.game(GAME).load().unwrap()
     }
-}
-
-/// Every delivered mail's text whose file name contains `part`.
-fn delivered(dir: &Path, part: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for sub in ["new", "cur"] {
-        let Ok(rd) = std::fs::read_dir(dir.join(sub)) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            if !e.file_name().to_string_lossy().contains(part) {
-                continue;
-            }
-            let bytes = std::fs::read(e.path()).unwrap();
-            let m = MessageParser::default().parse(&bytes).unwrap();
-            out.push(m.body_text(0).map(|t| t.into_owned()).unwrap_or_default());
-        }
-    }
-    out
 }
 
 /// The mail a player writes for the open prompt, from the order reference.

@@ -268,6 +268,24 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                     "OK: {label}: {} events, {} steps, {} rolls re-derived, {} mails checked.",
                     checked.events, checked.steps, checked.rolls, checked.mails
                 );
+                if checked.digests > 0 {
+                    println!(
+                        "  {} receipt(s) opened their own orders digest with their salt.",
+                        checked.digests
+                    );
+                }
+                if checked.replayed_mails > 0 {
+                    println!(
+                        "  The game-over mail's journal replayed the whole game; {} mail(s) \
+                         matched it (log head, subject, log and positions).",
+                        checked.replayed_mails
+                    );
+                } else if checked.mails > 0 && label.starts_with("mails") {
+                    println!(
+                        "  No game-over mail with the journal in the folder: the mails' dice \
+                         and seals were checked, not their story (that needs the game's end)."
+                    );
+                }
                 Ok(ExitCode::SUCCESS)
             } else {
                 println!("FAILED: {label}");

@@ -91,6 +91,7 @@ impl Daemon {
             recipients: &g.recipients,
             reference: reference.as_deref(),
             salt_key: crate::engine::HostSecrets::salt_key(&g.secrets),
+            journal: None,
             now,
         }
     }
@@ -119,8 +120,14 @@ impl Daemon {
             .map_err(|e| anyhow!("refusing to journal an event the engine rejects: {e}"))?;
         g.store.append(event, index, &g.game.book().head)?;
         if g.store.mailed_upto()?.is_some_and(|m| m + 1 == index) {
-            let drafts =
-                compose::drafts_for_event(g.game.as_ref(), event, index, &self.mail_ctx(g, now))?;
+            // The game-over mail carries the whole journal (read once, at the game's end).
+            let journal = match event {
+                Event::GameEnded { .. } => Some(g.store.read_journal()?.lines),
+                _ => None,
+            };
+            let mut ctx = self.mail_ctx(g, now);
+            ctx.journal = journal.as_deref();
+            let drafts = compose::drafts_for_event(g.game.as_ref(), event, index, &ctx)?;
             self.queue(g, &drafts, now)?;
             g.store.set_mailed_upto(index)?;
         } else {
@@ -141,7 +148,7 @@ impl Daemon {
             return Ok(());
         }
         let journal = g.store.read_journal()?;
-        let ctx = self.mail_ctx(g, now);
+        let mut ctx = self.mail_ctx(g, now);
         let mut game: Option<Box<dyn Play>> = None;
         for (i, line) in journal.lines.iter().enumerate() {
             let ev = parse_line(i as u64, line)?;
@@ -156,6 +163,7 @@ impl Daemon {
                 continue;
             }
             let p = game.as_deref().expect("set above");
+            ctx.journal = matches!(ev, Event::GameEnded { .. }).then(|| &journal.lines[..=i]);
             let drafts = compose::drafts_for_event(p, &ev, i as u64, &ctx)?;
             self.queue(g, &drafts, now)?;
             g.store.set_mailed_upto(i as u64)?;

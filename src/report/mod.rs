@@ -17,6 +17,11 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("notice", include_str!("../../templates/notice.txt")),
     ("rejection", include_str!("../../templates/rejection.txt")),
     ("results", include_str!("../../templates/results.txt")),
+    ("story", include_str!("../../templates/story.txt")),
+    (
+        "final_story",
+        include_str!("../../templates/final_story.txt"),
+    ),
     ("reminder", include_str!("../../templates/reminder.txt")),
     ("game_over", include_str!("../../templates/game_over.txt")),
     ("help", include_str!("../../templates/help.txt")),

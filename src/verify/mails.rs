@@ -8,7 +8,9 @@ use mail_parser::MessageParser;
 use crate::dice::{self, Faces, Hash, Protocol, Roll};
 use crate::report;
 
+use super::story::{self, SealedMail};
 use super::{Checked, Finding, finding};
+use crate::engine::Registry;
 
 fn mail_text(bytes: &[u8]) -> Option<(String, String)> {
     let msg = MessageParser::default().parse(bytes)?;
@@ -54,6 +56,7 @@ fn check_parts(bytes: &[u8], text: &str) -> Result<(), (String, String)> {
             Some("png") => "image/png",
             Some("svg") => "image/svg+xml",
             Some("ics") => "text/calendar",
+            Some("jsonl") => crate::mail::compose::JOURNAL_TYPE,
             _ => "",
         };
         let part = if name == "turn.html" {
@@ -69,7 +72,7 @@ fn check_parts(bytes: &[u8], text: &str) -> Result<(), (String, String)> {
         };
         // Text parts are sealed with their line ends normalised (a Maildir stores LF, SMTP
         // carries CRLF); calendar entries sealed before that carry their raw digest.
-        let text = name == "turn.html" || name.ends_with(".ics");
+        let text = name == "turn.html" || name.ends_with(".ics") || name.ends_with(".jsonl");
         let actual = report::part_digest(part.contents(), text);
         let raw_ok =
             name.ends_with(".ics") && report::part_digest(part.contents(), false) == digest;
@@ -237,12 +240,23 @@ fn mail_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// Verifies a folder of mails as one player received them (optionally only those of `game`).
+/// Verifies a folder of mails as one player received them (optionally only those of `game`),
+/// replaying games over with the rulesets this build knows.
 pub fn verify_mails(dir: &Path, game: Option<&str>) -> (Checked, Vec<Finding>) {
+    verify_mails_with(dir, game, &crate::rulesets::registry())
+}
+
+/// `verify_mails` with the rulesets handed in (a test's own ruleset, say).
+pub fn verify_mails_with(
+    dir: &Path,
+    game: Option<&str>,
+    registry: &Registry,
+) -> (Checked, Vec<Finding>) {
     let mut out = Vec::new();
     let mut checked = Checked::default();
     let mut anchors: Vec<(String, u64, Hash)> = Vec::new();
     let mut results: Vec<DiceMail> = Vec::new();
+    let mut sealed: Vec<SealedMail> = Vec::new();
     for p in mail_files(dir) {
         let file = p
             .file_name()
@@ -286,6 +300,14 @@ pub fn verify_mails(dir: &Path, game: Option<&str>) -> (Checked, Vec<Finding>) {
             .find_map(|l| l.strip_prefix("Despatch · game "))
             .and_then(|rest| rest.split_whitespace().next())
             .map(str::to_string);
+        match sealed_mail(&file, &bytes, &text) {
+            Some(m) => sealed.push(m),
+            None => out.push(finding(
+                format!("mail {file}"),
+                "footer",
+                "a sealed mail without its log head line",
+            )),
+        }
         if let (Some(i), Some(g)) = (text.find("Anchor A = "), game_of_mail.clone()) {
             let rest = &text[i + 11..];
             let hex: String = rest.chars().take(64).collect();
@@ -308,6 +330,14 @@ pub fn verify_mails(dir: &Path, game: Option<&str>) -> (Checked, Vec<Finding>) {
     }
     results.sort_by_key(|d| (d.game.clone(), d.step));
     results.dedup_by(|a, b| a.game == b.game && a.step == b.step && a.seed == b.seed);
+    let lock_inputs = results
+        .iter()
+        .map(|d| ((d.game.clone(), d.step), d.seats.clone()))
+        .collect();
+    let (opened, found) = story::check_receipts(&sealed, &lock_inputs);
+    checked.digests += opened;
+    out.extend(found);
+    check_games(&sealed, &anchors, registry, &mut checked, &mut out);
     for d in &results {
         let place = format!("mail {} (step {})", d.file, d.step);
         let lock = dice::lock(d.protocol, &d.game, d.step, &d.log_head, &d.seats);
@@ -375,4 +405,61 @@ pub fn verify_mails(dir: &Path, game: Option<&str>) -> (Checked, Vec<Finding>) {
         }
     }
     (checked, out)
+}
+
+/// What verify keeps of a sealed mail: its place in the game, its subject and text, and the
+/// journal a game-over mail carries.
+fn sealed_mail(file: &str, bytes: &[u8], text: &str) -> Option<SealedMail> {
+    use mail_parser::MimeHeaders;
+    let msg = MessageParser::default().parse(bytes)?;
+    let (game, head_index, head) = story::footer_head(text)?;
+    let seat = msg
+        .reply_to()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .and_then(story::seat_of_reply_address);
+    let journal = msg
+        .attachments()
+        .find(|p| p.attachment_name() == Some(crate::mail::compose::JOURNAL_PART))
+        .map(|p| String::from_utf8_lossy(p.contents()).into_owned());
+    Some(SealedMail {
+        file: file.to_string(),
+        game,
+        seat,
+        head_index,
+        head,
+        subject: msg.subject().unwrap_or_default().to_string(),
+        text: text.to_string(),
+        journal,
+    })
+}
+
+/// Each game whose game-over mail is in the folder is replayed from the journal it carries,
+/// and every mail of that game is held against the replay.
+fn check_games(
+    sealed: &[SealedMail],
+    anchors: &[(String, u64, Hash)],
+    registry: &Registry,
+    checked: &mut Checked,
+    out: &mut Vec<Finding>,
+) {
+    let mut done: Vec<&str> = Vec::new();
+    for m in sealed {
+        let Some(journal) = &m.journal else { continue };
+        if done.contains(&m.game.as_str()) {
+            continue;
+        }
+        done.push(&m.game);
+        let of_game: Vec<&SealedMail> = sealed.iter().filter(|x| x.game == m.game).collect();
+        let anchors: Vec<(u64, Hash)> = anchors
+            .iter()
+            .filter(|(g, _, _)| *g == m.game)
+            .map(|(_, f, a)| (*f, *a))
+            .collect();
+        let (replayed, found) =
+            story::check_against_journal(&m.game, journal, &of_game, &anchors, registry);
+        checked.events += replayed.events;
+        checked.replayed_mails += replayed.mails;
+        out.extend(found);
+    }
 }

@@ -3,8 +3,9 @@
 
 mod mails;
 mod store;
+mod story;
 
-pub use mails::verify_mails;
+pub use mails::{verify_mails, verify_mails_with};
 pub use store::verify_store;
 
 /// A finding: where, and what is wrong. Empty list = verified.
@@ -28,6 +29,10 @@ pub struct Checked {
     pub steps: u64,
     pub rolls: u64,
     pub mails: u64,
+    /// Orders digests opened (a receipt's own, with its salt).
+    pub digests: u64,
+    /// Mails held against a replay of the journal a game-over mail carried.
+    pub replayed_mails: u64,
 }
 
 pub(crate) fn finding(

@@ -121,12 +121,22 @@ pub fn play<R: Ruleset>(
         "{}: seed {seed}: {findings:?}",
         R::NAME
     );
-    let (checked, mail_findings) = verify::verify_mails(&d.cfg.mail.outbox, Some(id));
+    let (checked, mail_findings) =
+        verify::verify_mails_with(&d.cfg.mail.outbox, Some(id), registry);
     assert!(
         mail_findings.is_empty(),
         "{}: seed {seed}: {mail_findings:?}",
         R::NAME
     );
+    // A game that ended mailed its journal: every mail was held against a replay of it.
+    if g.is_over() && g.protocol == despatch::dice::Protocol::V2 {
+        assert_eq!(
+            checked.replayed_mails,
+            checked.mails,
+            "{}: seed {seed}: every mail is checked against the journal the game-over mail carries",
+            R::NAME
+        );
+    }
     // The snapshot and the journal's tail load to what a full replay gives.
     let opened = store.open(registry).unwrap();
     assert_eq!(opened.state_json(), serde_json::to_value(&g.state).unwrap());

@@ -85,7 +85,7 @@ pub fn drafts_for_event(
                     )?
                 };
                 let (kind, subject) = if mine {
-                    (DraftKind::Receipt, format!("Receipt: step {step} orders"))
+                    (DraftKind::Receipt, receipt_subject(*step))
                 } else {
                     (
                         DraftKind::Notice,
@@ -297,7 +297,7 @@ fn results_or_over(
     let view = game.view(&Viewer::Seat(to.seat.clone()));
     let prompt = prompt_text(game, &to.seat);
     let outcome = game.outcome();
-    let rich = rich::build(
+    let mut rich = rich::build(
         game,
         to,
         &view,
@@ -314,6 +314,11 @@ fn results_or_over(
         }),
         ctx,
     )?;
+    if outcome.is_some() {
+        rich.journal = ctx
+            .journal
+            .map(|lines| lines.iter().map(|l| format!("{l}\n")).collect());
+    }
     let (kind, word, subject, body) = if let Some(outcome) = outcome {
         let salt_key = book
             .salt_key
@@ -321,7 +326,10 @@ fn results_or_over(
             .map(|z| dice::to_hex(&z));
         let body = report::render(
             "game_over",
-            serde_json::json!({"outcome": outcome.summary, "view": view, "salt_key": salt_key}),
+            serde_json::json!({
+                "outcome": outcome.summary, "view": view, "salt_key": salt_key,
+                "journal": ctx.journal.is_some(),
+            }),
         )?;
         // The dice of the final step still go out with the game-over mail.
         let dice = report::render(
@@ -334,7 +342,7 @@ fn results_or_over(
         (
             DraftKind::GameOver,
             "over",
-            "Game over".to_string(),
+            results_subject(&view.turn, false, true),
             format!("{body}\n{dice}"),
         )
     } else {
@@ -350,10 +358,7 @@ fn results_or_over(
             dice: dice_section(&info, &book.last_rolls),
             protocol: book.protocol.name(),
         };
-        let subject = match &prompt {
-            Some(_) => format!("{} — your orders", view.turn),
-            None => format!("{} — results", view.turn),
-        };
+        let subject = results_subject(&view.turn, prompt.is_some(), false);
         (
             DraftKind::Results,
             "results",
@@ -372,6 +377,22 @@ fn results_or_over(
         answers: None,
         step: super::asked_step(game),
     })
+}
+
+/// The subject (before its tag) of a receipt. Shared with `verify`, which checks a player's
+/// mails against a replay of the game.
+pub fn receipt_subject(step: u64) -> String {
+    format!("Receipt: step {step} orders")
+}
+
+/// The subject (before its tag) of a results mail (`asks`: it carries a prompt) or of the
+/// game-over mail. Shared with `verify`.
+pub fn results_subject(turn: &str, asks: bool, over: bool) -> String {
+    match (over, asks) {
+        (true, _) => "Game over".to_string(),
+        (false, true) => format!("{turn} — your orders"),
+        (false, false) => format!("{turn} — results"),
+    }
 }
 
 /// The welcome mail of a seat: at game start, or for a player taking over a seat. It names
@@ -432,7 +453,7 @@ fn welcome(
 /// None when nothing is asked — including an optional prompt in a step that no required
 /// prompt holds open: that step locks at once, so inviting orders for it would be a lie (see
 /// [`standing_note`]).
-pub(super) fn prompt_text(game: &dyn Play, seat: &str) -> Option<String> {
+pub fn prompt_text(game: &dyn Play, seat: &str) -> Option<String> {
     if game.is_over() {
         return None;
     }

@@ -7,9 +7,10 @@ mod events;
 mod replies;
 mod rich;
 
-pub use events::drafts_for_event;
+pub use events::{drafts_for_event, prompt_text, receipt_subject, results_subject};
 pub use replies::{auth_notice, help, rejection};
 pub use rich::Rich;
+pub use rich::{JOURNAL_PART, JOURNAL_TYPE};
 
 use chrono::{DateTime, Utc};
 
@@ -80,6 +81,10 @@ pub struct MailCtx<'a> {
     pub reference: Option<&'a str>,
     /// The game's salt key, for the submitter's receipt and the game-over mail (v2).
     pub salt_key: Option<Hash>,
+    /// The journal up to and including the event being mailed, handed in only for the event
+    /// that ends a game: the game-over mail carries it, so a player's folder alone replays
+    /// the whole game (`despatch verify`).
+    pub journal: Option<&'a [String]>,
     pub now: DateTime<Utc>,
 }
 
@@ -197,6 +202,13 @@ impl Draft {
                     name: "deadline.ics".into(),
                     content_type: "text/calendar; charset=utf-8; method=PUBLISH".into(),
                     bytes: ics.clone().into_bytes(),
+                });
+            }
+            if let Some(journal) = &r.journal {
+                out.attachments.push(Part {
+                    name: rich::JOURNAL_PART.into(),
+                    content_type: rich::JOURNAL_TYPE.into(),
+                    bytes: journal.clone().into_bytes(),
                 });
             }
         }

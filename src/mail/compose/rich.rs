@@ -15,7 +15,13 @@ pub struct Rich {
     pub svg: Option<String>,
     pub svg_name: String,
     pub ics: Option<String>,
+    /// The game's whole journal (JSON lines), on the game-over mail only.
+    pub journal: Option<String>,
 }
+
+/// The name and media type of the journal attached to the game-over mail.
+pub const JOURNAL_PART: &str = "journal.jsonl";
+pub const JOURNAL_TYPE: &str = "application/x-ndjson";
 
 /// The HTML part, the map and the calendar entry of a turn mail, all from the seat's own View.
 /// `extra` adds the template's step, prompt, dice… values.
@@ -68,6 +74,7 @@ pub(super) fn build(
         svg,
         svg_name: format!("{}-step{}-{}.svg", book.id, book.step, to.seat),
         ics,
+        journal: None,
     })
 }
 
@@ -99,6 +106,13 @@ pub(super) fn seal(
                 "deadline.ics={}",
                 // Text: its CRLF lines (as iCalendar wants) may be stored with LF in a Maildir.
                 report::part_digest(ics.as_bytes(), true)
+            ));
+        }
+        if let Some(journal) = &r.journal {
+            // Text: a transport may carry its lines with CRLF (JSON lines hold no raw CR).
+            parts.push(format!(
+                "{JOURNAL_PART}={}",
+                report::part_digest(journal.as_bytes(), true)
             ));
         }
         body = format!(

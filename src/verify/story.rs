@@ -1,0 +1,415 @@
+//! The story a player's mails tell, checked: during a game, every receipt opens its own digest
+//! and that digest is the one the step locked; once the game-over mail brings the journal, the
+//! whole game is replayed from it and every mail of the folder is held against the replay (its
+//! log head, subject, log and positions). Reads values only; the caller reads the files.
+
+use std::collections::BTreeMap;
+
+use crate::dice::{self, Hash, Protocol};
+use crate::engine::registry::parse_line;
+use crate::engine::{Event, Play, Registry, Viewer};
+use crate::mail::compose;
+use crate::mail::outbound;
+use crate::report;
+
+use super::{Finding, finding};
+
+/// What verify keeps of one sealed mail that passed its seal: enough to place it in the game.
+#[derive(Debug, Clone)]
+pub(super) struct SealedMail {
+    pub file: String,
+    pub game: String,
+    /// The seat it was sent to (from its reply address), if the mail says.
+    pub seat: Option<String>,
+    /// The footer's `log head #i hex`.
+    pub head_index: u64,
+    pub head: String,
+    pub subject: String,
+    pub text: String,
+    /// The journal attached to a game-over mail.
+    pub journal: Option<String>,
+}
+
+/// The footer's log head: `Despatch · game <id> · log head #<i> <hex>`.
+pub(super) fn footer_head(text: &str) -> Option<(String, u64, String)> {
+    let line = text
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("Despatch · game "))?;
+    let rest = line.strip_prefix("Despatch · game ")?;
+    let (game, rest) = rest.split_once(" · log head #")?;
+    let (i, head) = rest.trim().split_once(' ')?;
+    Some((game.to_string(), i.parse().ok()?, head.trim().to_string()))
+}
+
+/// The seat a mail was addressed to, from its reply address
+/// `<local>+<game>.<seat>.<secret>[.s<k>]@…` (the secret itself is never kept).
+pub(super) fn seat_of_reply_address(address: &str) -> Option<String> {
+    let local = address.split('@').next()?;
+    let (_, tail) = local.split_once('+')?;
+    let mut it = tail.split('.');
+    let _game = it.next()?;
+    it.next().map(str::to_string)
+}
+
+/// One receipt as the mail prints it.
+struct Receipt {
+    seat: String,
+    step: u64,
+    /// The canonical orders' lines as printed (one order per line).
+    orders: Vec<String>,
+    digest: String,
+    salt: Option<String>,
+}
+
+fn parse_receipt(text: &str) -> Option<Receipt> {
+    let head = text
+        .lines()
+        .find(|l| l.starts_with("Orders received for "))?;
+    let rest = head.strip_prefix("Orders received for ")?;
+    let (seat, rest) = rest.split_once(", step ")?;
+    let step = rest
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()?;
+    let mut orders = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        if line.starts_with("This is what Despatch understood") {
+            inside = true;
+            continue;
+        }
+        if inside {
+            match line.strip_prefix("    ") {
+                Some("(no orders)") => {}
+                Some(order) => orders.push(order.to_string()),
+                None => break,
+            }
+        }
+    }
+    let value = |prefix: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .map(|v| v.trim().to_string())
+    };
+    Some(Receipt {
+        seat: seat.to_string(),
+        step,
+        orders,
+        digest: value("Digest D = ")?,
+        salt: value("Your salt = "),
+    })
+}
+
+/// What each step's lock took, by (game, step): every seat's digest (None for no orders).
+pub(super) type LockInputs = BTreeMap<(String, u64), Vec<(String, Option<Hash>)>>;
+
+/// During a game: each v2 receipt opens its own digest with the salt it carries, and the last
+/// receipt of a step is the digest the step's lock took for that seat (`lock inputs`:
+/// step → seat → digest, from the results mails).
+pub(super) fn check_receipts(
+    mails: &[SealedMail],
+    lock_inputs: &LockInputs,
+) -> (u64, Vec<Finding>) {
+    let mut out = Vec::new();
+    let mut opened = 0;
+    // (game, step, seat) → the newest receipt's digest, by log index.
+    let mut last: BTreeMap<(String, u64, String), (u64, String, String)> = BTreeMap::new();
+    for m in mails {
+        let Some(r) = parse_receipt(&m.text) else {
+            continue;
+        };
+        let place = format!("mail {} (receipt, step {})", m.file, r.step);
+        if let Some(salt) = r.salt.as_deref() {
+            let Some(salt) = dice::from_hex(salt) else {
+                out.push(finding(&place, "salt", "not 32 bytes of hex"));
+                continue;
+            };
+            // Canonical orders end each line with a newline; the receipt prints the lines.
+            let canonical: String = r.orders.iter().map(|l| format!("{l}\n")).collect();
+            let opens = |c: &str| {
+                dice::to_hex(&dice::orders_digest(
+                    Protocol::V2,
+                    &m.game,
+                    r.step,
+                    &r.seat,
+                    &salt,
+                    c,
+                )) == r.digest
+            };
+            if !opens(&canonical) && !opens(canonical.trim_end_matches('\n')) {
+                out.push(finding(
+                    &place,
+                    "Digest D",
+                    "the orders and salt printed in the receipt do not hash to its digest",
+                ));
+                continue;
+            }
+            opened += 1;
+        }
+        let key = (m.game.clone(), r.step, r.seat.clone());
+        if last.get(&key).is_none_or(|(i, _, _)| *i < m.head_index) {
+            last.insert(key, (m.head_index, r.digest.clone(), m.file.clone()));
+        }
+    }
+    for ((game, step, seat), (_, digest, file)) in &last {
+        let Some(inputs) = lock_inputs.get(&(game.clone(), *step)) else {
+            continue; // the step has not locked yet, or its results mail is not in the folder
+        };
+        let locked = inputs
+            .iter()
+            .find(|(s, _)| s == seat)
+            .and_then(|(_, d)| d.map(|d| dice::to_hex(&d)));
+        if locked.as_deref() != Some(digest.as_str()) {
+            out.push(finding(
+                format!("mail {file} (receipt, step {step})"),
+                format!("lock input {seat}"),
+                "the step locked another digest for this seat than its last receipt",
+            ));
+        }
+    }
+    (opened, out)
+}
+
+/// What a replay from the journal checked.
+#[derive(Debug, Default)]
+pub(super) struct Replayed {
+    pub events: u64,
+    pub mails: u64,
+}
+
+/// Replays the game from `journal` (the game-over mail's attachment) and holds every mail of
+/// `mails` (all of this game) against it. `anchors`: the anchors the welcome mails committed to.
+pub(super) fn check_against_journal(
+    game_id: &str,
+    journal: &str,
+    mails: &[&SealedMail],
+    anchors: &[(u64, Hash)],
+    registry: &Registry,
+) -> (Replayed, Vec<Finding>) {
+    let mut done = Replayed::default();
+    let place = format!("game {game_id}, attached journal");
+    let lines: Vec<String> = journal.lines().map(str::to_string).collect();
+    let first = match lines.first().map(|l| parse_line(0, l)) {
+        Some(Ok(ev)) => ev,
+        Some(Err(e)) => return (done, vec![finding(&place, e.field, e.detail)]),
+        None => return (done, vec![finding(&place, "lines", "the journal is empty")]),
+    };
+    let Event::GameCreated {
+        game,
+        protocol,
+        anchor,
+        ..
+    } = &first
+    else {
+        return (
+            done,
+            vec![finding(&place, "event 0", "does not create a game")],
+        );
+    };
+    if game != game_id {
+        return (
+            done,
+            vec![finding(&place, "game", format!("is the journal of {game}"))],
+        );
+    }
+    let mut out = Vec::new();
+    // The welcome's anchor is what every reveal was committed to: the journal must start from it.
+    if let Some((_, a)) = anchors.iter().find(|(from, _)| *from <= 1)
+        && dice::to_hex(a) != *anchor
+    {
+        out.push(finding(
+            &place,
+            "anchor",
+            "differs from the anchor of the welcome mail",
+        ));
+    }
+    let salt_key = lines.iter().rev().find_map(|l| match parse_line(0, l) {
+        Ok(Event::GameEnded {
+            salt_key: Some(z), ..
+        }) => dice::from_hex(&z),
+        _ => None,
+    });
+    // The whole replay first: chain, onion, locks, seeds, rolls and (with the published salt
+    // key) every orders digest. A journal that fails here proves nothing about the mails.
+    if let Err(e) = registry.replay_opened(&lines, salt_key) {
+        out.push(finding(
+            format!("{place}, event {} ({})", e.index, e.kind),
+            e.field,
+            e.detail,
+        ));
+        return (done, out);
+    }
+    done.events = lines.len() as u64;
+    let mut by_index: BTreeMap<u64, Vec<&SealedMail>> = BTreeMap::new();
+    for m in mails {
+        if m.head_index >= lines.len() as u64 {
+            out.push(finding(
+                format!("mail {}", m.file),
+                "log head",
+                format!(
+                    "claims event #{} but the journal has {} events",
+                    m.head_index,
+                    lines.len()
+                ),
+            ));
+        } else {
+            by_index.entry(m.head_index).or_default().push(m);
+        }
+    }
+    let entry = match registry.get(&first_ruleset(&first)) {
+        Ok(e) => e,
+        Err(e) => return (done, vec![finding(&place, "ruleset", e.to_string())]),
+    };
+    let mut game: Box<dyn Play> = match entry.open(&first, &lines[0]) {
+        Ok(g) => g,
+        Err(e) => return (done, vec![finding(&place, e.field, e.detail)]),
+    };
+    let mut head = dice::log_step(
+        *protocol,
+        &dice::log_genesis(*protocol),
+        lines[0].as_bytes(),
+    );
+    for (i, line) in lines.iter().enumerate() {
+        let ev = match parse_line(i as u64, line) {
+            Ok(ev) => ev,
+            Err(e) => {
+                out.push(finding(&place, e.field, e.detail));
+                return (done, out);
+            }
+        };
+        if i > 0 {
+            head = dice::log_step(*protocol, &head, line.as_bytes());
+            if let Err(e) = game.apply(&ev, line, i as u64) {
+                out.push(finding(&place, e.field, e.detail));
+                return (done, out);
+            }
+        }
+        for m in by_index.get(&(i as u64)).into_iter().flatten() {
+            done.mails += 1;
+            if m.head != dice::to_hex(&head) {
+                out.push(finding(
+                    format!("mail {}", m.file),
+                    "log head",
+                    format!("#{i} is not the journal's head at that event"),
+                ));
+                continue;
+            }
+            if let Err((field, why)) = check_one(game.as_ref(), &ev, m) {
+                out.push(finding(format!("mail {}", m.file), field, why));
+            }
+        }
+    }
+    (done, out)
+}
+
+fn first_ruleset(ev: &Event) -> String {
+    match ev {
+        Event::GameCreated { ruleset, .. } => ruleset.clone(),
+        _ => String::new(),
+    }
+}
+
+/// One mail against the game as it stood right after the event it was sent for.
+fn check_one(game: &dyn Play, ev: &Event, m: &SealedMail) -> Result<(), (String, String)> {
+    let Some(seat) = m.seat.as_deref() else {
+        return Err((
+            "Reply-To".into(),
+            "no seat in the reply address: the mail cannot be checked against the game".into(),
+        ));
+    };
+    let book = game.book();
+    let over = game.outcome().is_some();
+    let results_mail = match ev {
+        Event::Results { .. } => !(over && book.protocol == Protocol::V2),
+        Event::GameEnded { .. } => true,
+        Event::Forfeit { .. } => over && book.protocol == Protocol::V1,
+        _ => false,
+    };
+    let text = report::normalise(&m.text);
+    if !results_mail {
+        if text.contains("WHAT HAPPENED (step") || text.contains("\nFINAL LOG\n") {
+            return Err((
+                "body".into(),
+                format!(
+                    "tells a step's results, but the journal's event #{} is a {}",
+                    m.head_index,
+                    ev.kind()
+                ),
+            ));
+        }
+        if let Event::Submission {
+            step,
+            seat: who,
+            orders,
+            digest,
+            ..
+        } = ev
+            && who == seat
+        {
+            expect_subject(m, game, &compose::receipt_subject(*step))?;
+            let shown = parse_receipt(&m.text).map(|r| (r.orders, r.digest));
+            let journal: Vec<String> = orders.lines().map(str::to_string).collect();
+            if shown.as_ref() != Some(&(journal, digest.clone())) {
+                return Err((
+                    "orders".into(),
+                    "the receipt's orders or digest are not the ones the journal accepted".into(),
+                ));
+            }
+        }
+        return Ok(());
+    }
+    let view = game.view(&Viewer::Seat(seat.to_string()));
+    let (template, asks) = if over {
+        ("final_story", false)
+    } else {
+        ("story", compose::prompt_text(game, seat).is_some())
+    };
+    expect_subject(m, game, &compose::results_subject(&view.turn, asks, over))?;
+    let step = match ev {
+        Event::Results { step, .. } => *step,
+        Event::GameEnded { step, .. } | Event::Forfeit { step, .. } => step.saturating_sub(1),
+        _ => book.step,
+    };
+    let story = report::render(
+        template,
+        serde_json::json!({"step": step, "step_title": book.last_step_title, "view": view}),
+    )
+    .map_err(|e| ("template".to_string(), e.to_string()))?;
+    if !text.contains(report::normalise(&story).trim_end()) {
+        return Err((
+            "log".into(),
+            format!(
+                "the log or positions differ from what the journal replays to for seat {seat} \
+                 after event #{}",
+                m.head_index
+            ),
+        ));
+    }
+    if over
+        && let Some(o) = game.outcome()
+        && !text.contains(&report::normalise(&o.summary))
+    {
+        return Err((
+            "outcome".into(),
+            "is not the outcome the journal replays to".into(),
+        ));
+    }
+    Ok(())
+}
+
+fn expect_subject(m: &SealedMail, game: &dyn Play, subject: &str) -> Result<(), (String, String)> {
+    let asked = compose::asked_step(game);
+    let want = format!(
+        "{} {subject}",
+        outbound::subject_tag(&game.book().id, asked)
+    );
+    if m.subject.trim() != want {
+        return Err((
+            "Subject".into(),
+            format!("is {:?}; the journal's mail was {want:?}", m.subject),
+        ));
+    }
+    Ok(())
+}

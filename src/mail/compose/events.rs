@@ -520,12 +520,26 @@ pub(super) fn silence_words(s: Silence) -> &'static str {
     }
 }
 
-/// The first section of an order reference (up to its second heading), for the welcome mail.
+/// The heading of the order reference's section that lists every step's orders in brief.
+const GLANCE: &str = "## Orders at a glance";
+
+/// For the welcome mail: the reference's "Orders at a glance" section (every step's orders),
+/// or, for a reference without one, its first sections (up to its second heading).
 fn reference_summary(reference: Option<&str>) -> String {
     let Some(reference) = reference else {
         return "(The order reference could not be read; send HELP, or ask the organiser.)"
             .to_string();
     };
+    if let Some(at) = reference.find(GLANCE) {
+        let rest = &reference[at + GLANCE.len()..];
+        let end = rest.find("\n## ").unwrap_or(rest.len());
+        // Plain text: the reference's Markdown emphasis and code marks would show as is.
+        let glance = rest[..end.min(4000)]
+            .trim()
+            .replace(['`'], "")
+            .replace("**", "");
+        return format!("{glance}\n\nSend HELP for the whole reference.");
+    }
     let mut out = Vec::new();
     let mut headings = 0;
     for line in reference.lines() {

@@ -195,9 +195,7 @@ fn a_changed_subject_is_caught_by_the_replay() {
         .subject()
         .unwrap()
         .to_string();
-    let forged = subject
-        .replace("results", "your orders")
-        .replace("your orders", "Turn 99");
+    let forged = format!("{subject}: Russia surrenders");
     assert_ne!(forged, subject);
     std::fs::write(&results, with_subject(&raw, &forged)).unwrap();
     let (_, findings) = verify::verify_mails(&dir.path().join("japan"), None);

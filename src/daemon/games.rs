@@ -92,6 +92,7 @@ impl Daemon {
             reference: reference.as_deref(),
             salt_key: crate::engine::HostSecrets::salt_key(&g.secrets),
             journal: None,
+            re_subject: None,
             now,
         }
     }
@@ -113,6 +114,19 @@ impl Daemon {
     /// Appends one event (fsynced), applies it, and queues its mails from the game as it stands
     /// right after it.
     pub(super) fn append(&self, g: &mut OpenGame, event: &Event, now: DateTime<Utc>) -> Result<()> {
+        self.append_answering(g, event, now, None)
+    }
+
+    /// `append`, for an event a player's mail made: its receipt answers that mail's subject
+    /// (`Re: …`). The subject is not journaled; a receipt re-derived after a crash falls back
+    /// to its own subject.
+    pub(super) fn append_answering(
+        &self,
+        g: &mut OpenGame,
+        event: &Event,
+        now: DateTime<Utc>,
+        their_subject: Option<&str>,
+    ) -> Result<()> {
         let line = event.to_line();
         let index = g.game.book().events;
         g.game
@@ -127,6 +141,7 @@ impl Daemon {
             };
             let mut ctx = self.mail_ctx(g, now);
             ctx.journal = journal.as_deref();
+            ctx.re_subject = their_subject;
             let drafts = compose::drafts_for_event(g.game.as_ref(), event, index, &ctx)?;
             self.queue(g, &drafts, now)?;
             g.store.set_mailed_upto(index)?;

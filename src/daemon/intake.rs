@@ -252,7 +252,9 @@ impl Daemon {
         let to = g.recipient(&seat).expect("authenticated above").clone();
         if route.help {
             let reference = self.cfg.order_reference(g.game.ruleset());
-            let draft = compose::help(g.game.as_ref(), &to, reference.as_deref(), &inb.message_id)?;
+            let mut draft =
+                compose::help(g.game.as_ref(), &to, reference.as_deref(), &inb.message_id)?;
+            draft.re_subject = compose::their_subject(&inb.subject);
             activity.outcome(now, None);
             let mut d = Decision::for_seat(
                 Intake::Help {
@@ -279,7 +281,8 @@ impl Daemon {
                 ),
                 hint: Some("write your orders as plain text in the mail; to send no orders on purpose, write PASS".into()),
             }];
-            let draft = compose::rejection(g.game.as_ref(), &to, &problems, &inb.message_id)?;
+            let mut draft = compose::rejection(g.game.as_ref(), &to, &problems, &inb.message_id)?;
+            draft.re_subject = compose::their_subject(&inb.subject);
             activity.outcome(now, Some(&text_digest(inb, route.step)));
             let mut d = Decision::for_seat(
                 Intake::Rejected {
@@ -321,7 +324,9 @@ impl Daemon {
                 d
             }
             Err(problems) => {
-                let draft = compose::rejection(g.game.as_ref(), &to, &problems, &inb.message_id)?;
+                let mut draft =
+                    compose::rejection(g.game.as_ref(), &to, &problems, &inb.message_id)?;
+                draft.re_subject = compose::their_subject(&inb.subject);
                 activity.outcome(now, Some(&text_digest(inb, route.step)));
                 let mut d = Decision::for_seat(
                     Intake::Rejected {
@@ -348,8 +353,10 @@ impl Daemon {
         let Some(mut g) = d.game else {
             return Ok(d.intake);
         };
+        // The receipt answers the player's own mail as `Re: <their subject>`.
+        let theirs = compose::their_subject(&inb.subject);
         for ev in &d.events {
-            self.append(&mut g, ev, now)?;
+            self.append_answering(&mut g, ev, now, theirs.as_deref())?;
         }
         self.queue(&g, &d.drafts, now)?;
         if let Some((seat, a)) = &d.seat_activity {

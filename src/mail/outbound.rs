@@ -35,6 +35,11 @@ pub struct Outgoing {
     pub attachments: Vec<Part>,
     /// The text carries a Mail-Digest seal: `X-Despatch-Seal: yes` tells `verify` to insist on it.
     pub sealed: bool,
+    /// Nobody asked for this mail (results, reminders…): `Auto-Submitted: auto-generated`;
+    /// otherwise it answers a player's mail: `auto-replied` (RFC 3834).
+    pub auto_generated: bool,
+    /// The game's `List-Id` (RFC 2919), so clients can file and filter a game's mails.
+    pub list_id: Option<String>,
 }
 
 /// One MIME part: a name (file name or Content-ID), a media type and its bytes.
@@ -104,12 +109,23 @@ pub fn build(o: &Outgoing) -> Result<Vec<u8>, BuildError> {
     builder = builder
         .raw_header(HeaderValue::new(
             HeaderName::new_from_ascii_str("Auto-Submitted"),
-            "auto-replied".to_string(),
+            if o.auto_generated {
+                "auto-generated"
+            } else {
+                "auto-replied"
+            }
+            .to_string(),
         ))
         .raw_header(HeaderValue::new(
             HeaderName::new_from_ascii_str("X-Auto-Response-Suppress"),
             "All".to_string(),
         ));
+    if let Some(list) = &o.list_id {
+        builder = builder.raw_header(HeaderValue::new(
+            HeaderName::new_from_ascii_str("List-Id"),
+            one_line(list),
+        ));
+    }
     if o.sealed {
         builder = builder.raw_header(HeaderValue::new(
             HeaderName::new_from_ascii_str("X-Despatch-Seal"),
@@ -173,6 +189,11 @@ pub fn step_message_id(parts: &[&str], step: u64, domain: &str) -> String {
     let id = message_id(parts, domain);
     let (local, domain) = id.split_once('@').unwrap_or((&id, domain));
     format!("{local}.s{step}@{domain}")
+}
+
+/// A game's `List-Id`: `Despatch game <game> <<game>.despatch.<domain>>`.
+pub fn list_id(game: &str, domain: &str) -> String {
+    format!("Despatch game {game} <{game}.despatch.{domain}>")
 }
 
 /// The subject tag `[<game>]`, or `[<game> #<step>]` when the mail asks about a step, which

@@ -132,6 +132,14 @@ pub fn fmt_time(t: chrono::DateTime<chrono::Utc>, tz: &str) -> String {
     }
 }
 
+/// A moment in a subject line: short (`Thu 26 Nov 18:00 CET`), in the seat's time zone.
+pub fn fmt_short(t: chrono::DateTime<chrono::Utc>, tz: &str) -> String {
+    match tz.parse::<chrono_tz::Tz>() {
+        Ok(z) => t.with_timezone(&z).format("%a %-d %b %H:%M %Z").to_string(),
+        Err(_) => t.format("%a %-d %b %H:%M UTC").to_string(),
+    }
+}
+
 pub const DIGEST_PREFIX: &str = "Mail-Digest: sha256:";
 
 /// Text as it is hashed: CRLF folded to LF and trailing blanks cut from every line, because mail

@@ -340,7 +340,6 @@ fn check_one(game: &dyn Play, ev: &Event, m: &SealedMail) -> Result<(), (String,
             ));
         }
         if let Event::Submission {
-            step,
             seat: who,
             orders,
             digest,
@@ -348,7 +347,17 @@ fn check_one(game: &dyn Play, ev: &Event, m: &SealedMail) -> Result<(), (String,
         } = ev
             && who == seat
         {
-            expect_subject(m, game, &compose::receipt_subject(*step))?;
+            // A receipt answering the player's mail is `Re:` that mail's subject, which the
+            // journal does not keep; any other receipt carries its own.
+            if !m
+                .subject
+                .trim_start()
+                .to_ascii_lowercase()
+                .starts_with("re:")
+            {
+                let want = tagged(game, &compose::receipt_subject(&game.spec().title));
+                expect_subject(m, &want, false)?;
+            }
             let shown = parse_receipt(&m.text).map(|r| (r.orders, r.digest));
             let journal: Vec<String> = orders.lines().map(str::to_string).collect();
             if shown.as_ref() != Some(&(journal, digest.clone())) {
@@ -366,7 +375,12 @@ fn check_one(game: &dyn Play, ev: &Event, m: &SealedMail) -> Result<(), (String,
     } else {
         ("story", compose::prompt_text(game, seat).is_some())
     };
-    expect_subject(m, game, &compose::results_subject(&view.turn, asks, over))?;
+    // The deadline in the subject is in the seat's time zone, which the mails do not carry.
+    expect_subject(
+        m,
+        &tagged(game, &compose::results_subject(game, asks, None)),
+        asks,
+    )?;
     let step = match ev {
         Event::Results { step, .. } => *step,
         Event::GameEnded { step, .. } | Event::Forfeit { step, .. } => step.saturating_sub(1),
@@ -399,17 +413,51 @@ fn check_one(game: &dyn Play, ev: &Event, m: &SealedMail) -> Result<(), (String,
     Ok(())
 }
 
-fn expect_subject(m: &SealedMail, game: &dyn Play, subject: &str) -> Result<(), (String, String)> {
+/// A subject with the game's tag, as the mail composed right after this event carried it.
+fn tagged(game: &dyn Play, subject: &str) -> String {
     let asked = compose::asked_step(game);
-    let want = format!(
+    format!(
         "{} {subject}",
         outbound::subject_tag(&game.book().id, asked)
-    );
-    if m.subject.trim() != want {
+    )
+}
+
+/// The mail's subject is `want`, or (`due`) `want` followed by `, due <its deadline>`.
+fn expect_subject(m: &SealedMail, want: &str, due: bool) -> Result<(), (String, String)> {
+    let got = m.subject.trim();
+    let ok = got == want
+        || (due
+            && got
+                .strip_prefix(&format!("{want}, due "))
+                .is_some_and(looks_like_a_short_time));
+    if !ok {
         return Err((
             "Subject".into(),
             format!("is {:?}; the journal's mail was {want:?}", m.subject),
         ));
     }
     Ok(())
+}
+
+/// `Thu 26 Nov 18:00 CET` (`report::fmt_short`): the only text a subject may add after "due".
+fn looks_like_a_short_time(s: &str) -> bool {
+    let w: Vec<&str> = s.split(' ').collect();
+    let letters = |x: &str, n: usize| x.len() == n && x.chars().all(|c| c.is_ascii_alphabetic());
+    let hm = |x: &str| {
+        x.len() == 5
+            && x.as_bytes()[2] == b':'
+            && x.chars()
+                .enumerate()
+                .all(|(i, c)| i == 2 || c.is_ascii_digit())
+    };
+    w.len() == 5
+        && letters(w[0], 3)
+        && (1..=2).contains(&w[1].len())
+        && w[1].chars().all(|c| c.is_ascii_digit())
+        && letters(w[2], 3)
+        && hm(w[3])
+        && (1..=6).contains(&w[4].len())
+        && w[4]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '+' || c == '-')
 }

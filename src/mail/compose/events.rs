@@ -30,6 +30,7 @@ pub fn drafts_for_event(
             rich: None,
             answers: None,
             step: super::asked_step(game),
+            re_subject: None,
         };
     match ev {
         Event::GameCreated { .. } => {
@@ -85,11 +86,11 @@ pub fn drafts_for_event(
                     )?
                 };
                 let (kind, subject) = if mine {
-                    (DraftKind::Receipt, receipt_subject(*step))
+                    (DraftKind::Receipt, receipt_subject(&title))
                 } else {
                     (
                         DraftKind::Notice,
-                        format!("{seat} has sent orders for step {step}"),
+                        format!("{seat} has sent orders: {title}"),
                     )
                 };
                 let mut d = draft(
@@ -101,6 +102,7 @@ pub fn drafts_for_event(
                 );
                 if mine {
                     d.answers = Some(message_id.clone());
+                    d.re_subject = ctx.re_subject.map(str::to_string);
                 }
                 out.push(d);
             }
@@ -146,7 +148,13 @@ pub fn drafts_for_event(
                     DraftKind::Reminder,
                     to,
                     "reminder",
-                    format!("Reminder: orders due in {hours_left} h"),
+                    match book.deadline {
+                        Some(d) => format!(
+                            "Reminder: your orders are due {} ({hours_left} h left)",
+                            report::fmt_short(d, &to.private.time_zone)
+                        ),
+                        None => format!("Reminder: your orders are due in {hours_left} h"),
+                    },
                     rich::seal(game, &body, None)?,
                 ));
             }
@@ -180,7 +188,7 @@ pub fn drafts_for_event(
                 let (kind, subject, body) = match &over {
                     Some(o) => (
                         DraftKind::GameOver,
-                        "Game over".to_string(),
+                        game_over_subject(o),
                         format!(
                             "{seat} sent no orders by the deadline and forfeits the game.\n\n{}\n",
                             o.summary
@@ -342,7 +350,7 @@ fn results_or_over(
         (
             DraftKind::GameOver,
             "over",
-            results_subject(&view.turn, false, true),
+            results_subject(game, false, None),
             format!("{body}\n{dice}"),
         )
     } else {
@@ -358,7 +366,10 @@ fn results_or_over(
             dice: dice_section(&info, &book.last_rolls),
             protocol: book.protocol.name(),
         };
-        let subject = results_subject(&view.turn, prompt.is_some(), false);
+        let due = book
+            .deadline
+            .map(|d| report::fmt_short(d, &to.private.time_zone));
+        let subject = results_subject(game, prompt.is_some(), due.as_deref());
         (
             DraftKind::Results,
             "results",
@@ -376,22 +387,53 @@ fn results_or_over(
         rich: Some(rich),
         answers: None,
         step: super::asked_step(game),
+        re_subject: None,
     })
 }
 
-/// The subject (before its tag) of a receipt. Shared with `verify`, which checks a player's
-/// mails against a replay of the game.
-pub fn receipt_subject(step: u64) -> String {
-    format!("Receipt: step {step} orders")
+/// The subject (before its tag) of a receipt for a mail that had no subject to answer (one
+/// with a subject is answered `Re: <it>`). Shared with `verify`, which checks a player's mails
+/// against a replay of the game.
+pub fn receipt_subject(step_title: &str) -> String {
+    format!("Receipt: your orders for {step_title}")
 }
 
-/// The subject (before its tag) of a results mail (`asks`: it carries a prompt) or of the
-/// game-over mail. Shared with `verify`.
-pub fn results_subject(turn: &str, asks: bool, over: bool) -> String {
-    match (over, asks) {
-        (true, _) => "Game over".to_string(),
-        (false, true) => format!("{turn} — your orders"),
-        (false, false) => format!("{turn} — results"),
+/// The subject (before its tag) of a results mail or of the game-over mail: action first, the
+/// step named by its title as in every mail. `asks`: the mail carries a prompt; `due`: its
+/// deadline as the seat reads it. Shared with `verify` (which has no time zone, so no `due`).
+pub fn results_subject(game: &dyn Play, asks: bool, due: Option<&str>) -> String {
+    if let Some(o) = game.outcome() {
+        return game_over_subject(&o);
+    }
+    if asks {
+        let due = due.map(|d| format!(", due {d}")).unwrap_or_default();
+        format!("Your orders: {}{due}", game.spec().title)
+    } else {
+        format!("Results: {}", game.book().last_step_title)
+    }
+}
+
+/// `Game over: Japan wins`, `Game over: a draw`.
+pub fn game_over_subject(o: &crate::engine::Outcome) -> String {
+    let side = |id: &String| {
+        // Short ids are abbreviations (`us`, `ussr`); longer ones are names (`japan`).
+        if id.len() <= 4 {
+            id.to_uppercase()
+        } else {
+            let words = id.replace(['-', '_'], " ");
+            let mut c = words.chars();
+            c.next()
+                .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+                .unwrap_or_default()
+        }
+    };
+    match o.winners.as_slice() {
+        [] => "Game over: a draw".to_string(),
+        [one] => format!("Game over: {} wins", side(one)),
+        many => format!(
+            "Game over: {} win",
+            many.iter().map(side).collect::<Vec<_>>().join(" and ")
+        ),
     }
 }
 

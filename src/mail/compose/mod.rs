@@ -7,7 +7,9 @@ mod events;
 mod replies;
 mod rich;
 
-pub use events::{drafts_for_event, prompt_text, receipt_subject, results_subject};
+pub use events::{
+    drafts_for_event, game_over_subject, prompt_text, receipt_subject, results_subject,
+};
 pub use replies::{auth_notice, help, rejection};
 pub use rich::Rich;
 pub use rich::{JOURNAL_PART, JOURNAL_TYPE};
@@ -85,6 +87,9 @@ pub struct MailCtx<'a> {
     /// that ends a game: the game-over mail carries it, so a player's folder alone replays
     /// the whole game (`despatch verify`).
     pub journal: Option<&'a [String]>,
+    /// The subject of the player's mail whose submission is being mailed, so the receipt is
+    /// titled `Re: <it>` (handed in by the shell at intake only).
+    pub re_subject: Option<&'a str>,
     pub now: DateTime<Utc>,
 }
 
@@ -119,6 +124,33 @@ pub struct Draft {
     /// is over). Carried in the reply address, the subject tag and the Message-ID, so that a
     /// reply to it is applied to that step or refused, never to a later one.
     pub step: Option<u64>,
+    /// The subject of the player's mail this answers: an answer is titled `Re: <it>`, so that
+    /// every client threads it under the player's own mail.
+    pub re_subject: Option<String>,
+}
+
+/// A player's subject as an answer may carry it: one line, at most 200 characters, or None
+/// when there is nothing to answer (an empty subject).
+pub fn their_subject(subject: &str) -> Option<String> {
+    let one: String = subject
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(200)
+        .collect();
+    (!one.is_empty()).then_some(one)
+}
+
+/// `Re: <subject>`, without piling up `Re:` prefixes.
+pub fn reply_subject(subject: &str) -> String {
+    let lower = subject.to_ascii_lowercase();
+    if lower.starts_with("re:") || lower.starts_with("aw:") || lower.starts_with("sv:") {
+        subject.to_string()
+    } else {
+        format!("Re: {subject}")
+    }
 }
 
 /// The step a mail composed now asks about: the open one, unless the game is over.
@@ -127,6 +159,19 @@ pub fn asked_step(game: &dyn crate::engine::Play) -> Option<u64> {
 }
 
 impl Draft {
+    /// The subject as sent: an answer to a player's mail is `Re:` its subject (which threads
+    /// it in every client); every other mail starts with the game's tag (`[club-1 #4]`).
+    pub fn full_subject(&self) -> String {
+        match &self.re_subject {
+            Some(theirs) if self.kind.answers_a_mail() => reply_subject(theirs),
+            _ => format!(
+                "{} {}",
+                outbound::subject_tag(&self.game, self.step),
+                self.subject
+            ),
+        }
+    }
+
     /// The mail, addressed and threaded: every mail to a seat hangs under that seat's welcome.
     pub fn outgoing(&self, ctx: &MailCtx) -> Result<Outgoing, BuildError> {
         let (local, domain) = ctx.address_parts();
@@ -156,9 +201,11 @@ impl Draft {
         let mut out = Outgoing {
             to: to.private.address.clone(),
             to_name: None,
+            // The display name names the game, so an inbox list says which game wrote.
             from: format!(
-                "{} <{local}@{domain}>",
-                ctx.from_name.replace(['<', '>', '"'], "")
+                "\"{} · {}\" <{local}@{domain}>",
+                ctx.from_name.replace(['<', '>', '"', '\\'], ""),
+                self.game
             ),
             reply_to: Some(outbound::reply_address(
                 local,
@@ -168,17 +215,15 @@ impl Draft {
                 self.step,
                 domain,
             )?),
-            subject: format!(
-                "{} {}",
-                outbound::subject_tag(&self.game, self.step),
-                self.subject
-            ),
+            subject: self.full_subject(),
             text: self.text.clone(),
             message_id,
             in_reply_to,
             references,
             date: ctx.now,
             sealed: self.text.contains(crate::report::DIGEST_PREFIX),
+            auto_generated: !self.kind.answers_a_mail(),
+            list_id: Some(outbound::list_id(&self.game, domain)),
             ..Default::default()
         };
         if let Some(r) = &self.rich {

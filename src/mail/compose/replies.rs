@@ -45,6 +45,7 @@ pub fn rejection(
         rich: None,
         answers: Some(message_id.to_string()),
         step: super::asked_step(game),
+        re_subject: None,
     })
 }
 
@@ -75,6 +76,7 @@ pub fn help(
         rich: None,
         answers: Some(message_id.to_string()),
         step: super::asked_step(game),
+        re_subject: None,
     })
 }
 
@@ -98,5 +100,6 @@ pub fn auth_notice(game_id: &str, to: &Recipient, message_id: &str) -> Draft {
         rich: None,
         answers: None,
         step: None,
+        re_subject: None,
     }
 }

@@ -94,7 +94,9 @@ fn subjects_put_the_action_first_and_name_the_step_by_its_title() {
     );
     // No mail numbers the step where its subject names it otherwise ("step 6" beside "Turn 3").
     assert!(
-        subjects.iter().all(|s| !s.to_lowercase().contains(" step ")),
+        subjects
+            .iter()
+            .all(|s| !s.to_lowercase().contains(" step ")),
         "{subjects:#?}"
     );
 }
@@ -105,7 +107,10 @@ fn answers_thread_under_the_players_mail_and_every_mail_carries_the_list_headers
     let g = w.game();
     let orders = NavalRjw::sample_orders(&g.state, "japan", 1);
     assert!(matches!(w.send("japan", &orders), Intake::Accepted { .. }));
-    assert!(matches!(w.send("russia", "FLAGSHIP Nobody"), Intake::Rejected { .. }));
+    assert!(matches!(
+        w.send("russia", "FLAGSHIP Nobody"),
+        Intake::Rejected { .. }
+    ));
     let mails = raw_mails(&w);
     let receipt = &mails
         .iter()

@@ -56,13 +56,18 @@ pub enum Command {
     },
     /// Process raw RFC 5322 messages (files, or - for standard input) exactly as the daemon does.
     Ingest {
+        /// Mail files to process, one message each (`-` reads one from standard input).
         #[arg(required = true, value_name = "FILE.eml|-")]
         files: Vec<PathBuf>,
     },
     /// Show every game, or one game's step, who is awaited and the deadline.
-    Status { game: Option<String> },
+    Status {
+        /// One game's id (every game if left out).
+        game: Option<String>,
+    },
     /// Show a game as one seat sees it.
     Show {
+        /// The game's id.
         game: String,
         /// The seat whose view to show (or `spectator`).
         #[arg(long = "as", value_name = "SEAT")]
@@ -82,6 +87,8 @@ pub enum Command {
     /// Check a game store (by game id or folder) or a folder of received mails: the log chain,
     /// the onion, the locks and every roll. Exit 0 only if everything checks out.
     Verify {
+        /// A game id (its store under data_dir), a game store folder, or a folder of mails
+        /// one player received (a Maildir or any folder of .eml files).
         #[arg(value_name = "GAME-OR-FOLDER")]
         target: String,
     },
@@ -91,26 +98,35 @@ pub enum Command {
 pub enum GmCommand {
     /// Move the open step's deadline by some hours (negative to shorten).
     Extend {
+        /// The game's id.
         game: String,
+        /// Hours to move the deadline by (negative brings it forward).
         #[arg(long, allow_hyphen_values = true)]
         hours: i64,
+        /// Why, as every seat is told.
         #[arg(long, default_value = "extended by the organiser")]
         reason: String,
     },
     /// Lock the open step now: seats that have not answered are recorded as no move received.
     /// This is how a game whose silence policy is `wait_for_gm` goes on.
     CloseStep {
+        /// The game's id.
         game: String,
+        /// Why, as every seat is told.
         #[arg(long, default_value = "closed by the organiser")]
         reason: String,
     },
     /// Hand a seat to a new player (a new secret is made; the old reply address stops working).
     Replace {
+        /// The game's id.
         game: String,
+        /// The seat to hand over.
         #[arg(long)]
         seat: String,
+        /// The new player's mail address.
         #[arg(long)]
         address: String,
+        /// Why, as every seat is told.
         #[arg(long, default_value = "the previous player left")]
         reason: String,
     },

@@ -67,6 +67,17 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let d = Daemon::new(cfg)?;
             // Held for the daemon's life: a second `despatch run` on this data stops here.
             let _daemon = d.data.daemon_lock()?;
+            // One line at start: what this daemon runs on, for whoever reads the log first.
+            tracing::info!(
+                data_dir = %d.cfg.data_dir.display(),
+                inbound = %d.cfg.mail.inbound,
+                outbound = %d.cfg.mail.outbound,
+                address = %d.cfg.mail.address,
+                games = d.data.game_ids().map(|g| g.len()).unwrap_or(0),
+                poll_seconds = poll,
+                "despatch {} started",
+                env!("CARGO_PKG_VERSION")
+            );
             loop {
                 let pass = match d.run_once(Utc::now()) {
                     Ok(p) => p,

@@ -28,6 +28,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("footer", include_str!("../../templates/footer.txt")),
     ("dice", include_str!("../../templates/dice.txt")),
     ("turn.html", include_str!("../../templates/turn.html")),
+    ("plain.html", include_str!("../../templates/plain.html")),
 ];
 
 #[derive(Debug, thiserror::Error)]

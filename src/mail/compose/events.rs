@@ -481,7 +481,29 @@ fn welcome(
         &view,
         prompt.as_deref(),
         serde_json::json!({
-            "intro": format!("{intro} How to send orders, the order reference and the dice commitment are in the plain-text part of this mail."),
+            "intro": intro,
+            "glance": reference_summary(ctx.reference),
+            "how": format!(
+                "Reply to this mail with your orders in the body, one order per line: your reply \
+                 address carries your seat's secret, so please do not forward these mails. In a \
+                 fresh mail to {} put \"[{}]\" in the subject and these two lines first:\n    \
+                 GAME {}\n    TOKEN <the secret in this mail's Reply-To address>",
+                ctx.game_address, book.id, book.id
+            ),
+            "commitment": format!(
+                "Every roll comes from {}. The host committed to all its secrets before the \
+                 game began:\n    Anchor A = {}   (from step {}, onion length {}){}\nEach results \
+                 mail reveals that step's secret, which hashes back to this anchor, and lists \
+                 every roll so you (or despatch verify on a folder of these mails) can re-derive it.",
+                book.protocol.name(),
+                dice::to_hex(&onion.anchor),
+                onion.from_step,
+                onion.len,
+                book.salt_commitment
+                    .as_ref()
+                    .map(|z| format!("\n    Salt key Z = {}", dice::to_hex(z)))
+                    .unwrap_or_default()
+            ),
             "briefing": game.briefing(&to.seat),
             "prompt": prompt,
             "deadline": deadline_text(game, to),

@@ -226,6 +226,17 @@ impl Draft {
             list_id: Some(outbound::list_id(&self.game, domain)),
             ..Default::default()
         };
+        if self.rich.is_none() {
+            // Most players read HTML only: a mail without a turn page gets its whole text as
+            // HTML too (the text stays the sealed record), so nothing in it is missed.
+            out.html = crate::report::render(
+                "plain.html",
+                serde_json::json!({
+                    "game": self.game, "seat": self.seat, "subject": out.subject, "text": self.text,
+                }),
+            )
+            .ok();
+        }
         if let Some(r) = &self.rich {
             out.html = Some(r.html.clone());
             if let Some(png) = &r.png {

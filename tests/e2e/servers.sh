@@ -25,6 +25,11 @@ install() {
         apt-get update -qq
         apt-get install -y -qq --no-install-recommends dovecot-imapd dovecot-lmtpd postfix swaks openssl ca-certificates >/dev/null
     fi
+    # tests/systemd_unit.rs checks the shipped unit with systemd-analyze.
+    if ! command -v systemd-analyze >/dev/null; then
+        apt-get update -qq
+        apt-get install -y -qq --no-install-recommends systemd >/dev/null
+    fi
 }
 
 certs() {

@@ -3,9 +3,6 @@
 //! lines for a fresh mail and the dice commitment; receipts, rejections, notices and reminders
 //! get HTML too; no Markdown marks leak into either part.
 
-use despatch::daemon::Intake;
-use despatch::engine::Ruleset;
-use despatch::rulesets::naval_rjw::NavalRjw;
 use mail_parser::MessageParser;
 
 #[path = "common/world.rs"]
@@ -15,21 +12,11 @@ use world::*;
 /// (file name, text part, HTML part with its tags stripped and entities decoded).
 fn parts(w: &World) -> Vec<(String, String, String)> {
     let mut out = Vec::new();
-    for sub in ["new", "cur"] {
-        for e in std::fs::read_dir(w.daemon.cfg.mail.outbox.join(sub))
-            .unwrap()
-            .flatten()
-        {
-            let raw = std::fs::read(e.path()).unwrap();
-            let m = MessageParser::default().parse(&raw).unwrap();
-            let text = m.body_text(0).unwrap().into_owned();
-            let html = m.body_html(0).map(|h| h.into_owned()).unwrap_or_default();
-            out.push((
-                e.file_name().to_string_lossy().into_owned(),
-                text,
-                visible(&html),
-            ));
-        }
+    for (name, raw) in w.raw_delivered() {
+        let m = MessageParser::default().parse(&raw).unwrap();
+        let text = m.body_text(0).unwrap().into_owned();
+        let html = m.body_html(0).map(|h| h.into_owned()).unwrap_or_default();
+        out.push((name, text, visible(&html)));
     }
     out.sort();
     out
@@ -58,13 +45,7 @@ fn visible(html: &str) -> String {
 #[test]
 fn every_mail_has_html_that_carries_what_a_player_needs() {
     let mut w = world("training");
-    let g = w.game();
-    let orders = NavalRjw::sample_orders(&g.state, "japan", 1);
-    assert!(matches!(w.send("japan", &orders), Intake::Accepted { .. }));
-    assert!(matches!(
-        w.send("russia", "FLAGSHIP Nobody"),
-        Intake::Rejected { .. }
-    ));
+    w.one_receipt_and_one_rejection();
     let mails = parts(&w);
     assert!(mails.len() >= 5, "{}", mails.len());
     for (name, text, html) in &mails {

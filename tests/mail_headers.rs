@@ -12,24 +12,6 @@ use mail_parser::{HeaderValue, MessageParser};
 mod world;
 use world::*;
 
-/// Every delivered mail, parsed: (file name, raw bytes).
-fn raw_mails(w: &World) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    for sub in ["new", "cur"] {
-        for e in std::fs::read_dir(w.daemon.cfg.mail.outbox.join(sub))
-            .unwrap()
-            .flatten()
-        {
-            out.push((
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            ));
-        }
-    }
-    out.sort();
-    out
-}
-
 fn header(raw: &[u8], name: &str) -> String {
     let m = MessageParser::default().parse(raw).unwrap();
     match m.header(name) {
@@ -73,7 +55,7 @@ fn play_out(w: &mut World, max_steps: u64) {
 fn subjects_put_the_action_first_and_name_the_step_by_its_title() {
     let mut w = world("training");
     play_out(&mut w, 200);
-    let mails = raw_mails(&w);
+    let mails = w.raw_delivered();
     let subjects: Vec<String> = mails.iter().map(|(_, r)| subject(r)).collect();
     let orders = subjects
         .iter()
@@ -104,14 +86,8 @@ fn subjects_put_the_action_first_and_name_the_step_by_its_title() {
 #[test]
 fn answers_thread_under_the_players_mail_and_every_mail_carries_the_list_headers() {
     let mut w = world("training");
-    let g = w.game();
-    let orders = NavalRjw::sample_orders(&g.state, "japan", 1);
-    assert!(matches!(w.send("japan", &orders), Intake::Accepted { .. }));
-    assert!(matches!(
-        w.send("russia", "FLAGSHIP Nobody"),
-        Intake::Rejected { .. }
-    ));
-    let mails = raw_mails(&w);
+    w.one_receipt_and_one_rejection();
+    let mails = w.raw_delivered();
     let receipt = &mails
         .iter()
         .find(|(n, _)| n.contains("submission-japan"))

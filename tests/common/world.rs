@@ -91,6 +91,39 @@ impl World {
         self.daemon.ingest(&raw, self.now).unwrap()
     }
 
+    /// Japan's set-up orders accepted and a bad line from Russia rejected: one mail of
+    /// each answer kind (receipt, notice, rejection), for tests of what mails look like.
+    pub fn one_receipt_and_one_rejection(&mut self) {
+        use despatch::engine::Ruleset;
+        let orders = NavalRjw::sample_orders(&self.game().state, "japan", 1);
+        assert!(matches!(
+            self.send("japan", &orders),
+            Intake::Accepted { .. }
+        ));
+        assert!(matches!(
+            self.send("russia", "FLAGSHIP Nobody"),
+            Intake::Rejected { .. }
+        ));
+    }
+
+    /// Every delivered mail's file name and raw bytes, sorted by name.
+    pub fn raw_delivered(&self) -> Vec<(String, Vec<u8>)> {
+        let mut out = Vec::new();
+        for sub in ["new", "cur"] {
+            let Ok(rd) = std::fs::read_dir(self.daemon.cfg.mail.outbox.join(sub)) else {
+                continue;
+            };
+            for e in rd.flatten() {
+                out.push((
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read(e.path()).unwrap(),
+                ));
+            }
+        }
+        out.sort();
+        out
+    }
+
     pub fn game(&self) -> Game<NavalRjw> {
         self.daemon.data.game(GAME).load().unwrap()
     }

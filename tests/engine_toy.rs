@@ -475,3 +475,68 @@ fn a_mail_for_a_closed_step_or_with_nothing_in_it_changes_nothing() {
     );
     assert_eq!(Bids::NAME, "bids");
 }
+
+/// The daemon leaves a game unopened until `next_due`, so it must be exactly the first moment
+/// the clock makes anything due: nothing a second before, something at it, under every silence
+/// policy, with reminders sent or not, through whole games; and `at_rest` says what
+/// `next_event` says.
+#[test]
+fn next_due_is_the_first_moment_the_clock_makes_anything_due() {
+    for on_silence in [
+        Silence::StandingOrders,
+        Silence::Pass,
+        Silence::Forfeit,
+        Silence::WaitForGm,
+    ] {
+        for grace_hours in [0, 6] {
+            let mut t = Table::new(
+                Policy {
+                    reminder_hours: vec![24, 1, 12],
+                    grace_hours,
+                    ..policy(on_silence)
+                },
+                200,
+            );
+            let mut clock_events = 0;
+            for round in 0..40 {
+                assert!(t.game.at_rest(), "{on_silence:?} round {round}");
+                assert!(t.game.next_event(&t.host, t0()).unwrap().is_none());
+                let Some(at) = t.game.next_due() else {
+                    // Only mail or the organiser can move it: nothing is due even much later.
+                    let later = t.game.deadline.unwrap_or(t0()) + Duration::days(400);
+                    assert!(t.game.due_events(later).is_empty(), "{on_silence:?}");
+                    if t.game.is_over() {
+                        break;
+                    }
+                    // The organiser closes the step (WaitForGm), or the seats write.
+                    if let Ok(ev) = t.game.gm_close_step("test", later) {
+                        t.push(ev);
+                    } else {
+                        for seat in t.game.waiting_for() {
+                            t.submit(&seat, "BID 1", later).unwrap();
+                        }
+                    }
+                    assert!(!t.game.at_rest() || t.game.is_over());
+                    t.settle(later);
+                    continue;
+                };
+                assert!(
+                    t.game.due_events(at - Duration::seconds(1)).is_empty(),
+                    "{on_silence:?}: something due before {at}"
+                );
+                // One seat writes now and then, so reminders go to some seats only.
+                if round % 3 == 1 && t.game.waiting_for().len() > 1 {
+                    let seat = t.game.waiting_for()[0].clone();
+                    t.submit(&seat, "BID 2", at - Duration::seconds(1)).unwrap();
+                    t.settle(at - Duration::seconds(1));
+                    continue;
+                }
+                let due = t.due(at);
+                assert!(!due.is_empty(), "{on_silence:?}: nothing due at {at}");
+                clock_events += due.len();
+                t.settle(at);
+            }
+            assert!(clock_events > 5, "{on_silence:?}: only {clock_events}");
+        }
+    }
+}

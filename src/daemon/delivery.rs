@@ -26,13 +26,14 @@ impl Daemon {
         let mut n = 0;
         let mut waiting = 0;
         let mut last_error = None;
-        // Every game's outbox, and the house's (reports that belong to no game).
-        let mut stores: Vec<GameStore> = self
-            .data
-            .game_ids()?
-            .iter()
-            .map(|id| self.data.game(id))
-            .collect();
+        // The outboxes of games marked as having mail queued (every game's, the first time in
+        // this process), and the house's (reports that belong to no game).
+        let ids = if self.delivered_once.swap(true, Ordering::Relaxed) {
+            self.data.pending_games()?
+        } else {
+            self.data.game_ids()?
+        };
+        let mut stores: Vec<GameStore> = ids.iter().map(|id| self.data.game(id)).collect();
         stores.push(self.data.house());
         for store in stores {
             let id = store.id.clone();
@@ -144,6 +145,9 @@ impl Daemon {
                         self.undeliverable(&store, &path, &to, &e, now)?;
                     }
                 }
+            }
+            if store.dir != self.data.house().dir && store.outbox()?.is_empty() {
+                self.data.clear_pending(&store.id)?;
             }
         }
         if self.smtp.is_some() {

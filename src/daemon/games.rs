@@ -100,6 +100,9 @@ impl Daemon {
     /// Builds and queues drafts under their deterministic names.
     pub(super) fn queue(&self, g: &OpenGame, drafts: &[Draft], now: DateTime<Utc>) -> Result<()> {
         let ctx = self.mail_ctx(g, now);
+        if !drafts.is_empty() {
+            self.data.mark_pending(&g.store.id)?;
+        }
         for d in drafts {
             let out = d
                 .outgoing(&ctx)
@@ -239,6 +242,7 @@ impl Daemon {
         if !g.store.has_checkpoints() {
             g.store.write_secrets(&g.secrets)?;
         }
+        self.note_closed(g);
         Ok(())
     }
 

@@ -30,7 +30,7 @@ use crate::engine::Registry;
 use crate::mail::imap::ImapInbox;
 use crate::mail::maildir::{Loaded, Maildir};
 use crate::mail::smtp::SmtpOutbox;
-use crate::store::DataDir;
+use crate::store::{DataDir, DueIndex};
 
 /// What one pass did.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -54,6 +54,20 @@ pub struct Daemon {
     /// Whether the last IMAP / SMTP attempt failed, so an outage and its end are logged once each.
     imap_down: AtomicBool,
     smtp_down: AtomicBool,
+    /// The due index while a pass runs (see `store::DueIndex`): games closed during the pass
+    /// update it, and the pass writes it once at its end.
+    due: Mutex<Option<DuePass>>,
+    /// Until the first delivery of this process, every game's outbox is visited (mail queued by
+    /// a version without pending markers); after it, only the marked ones.
+    delivered_once: AtomicBool,
+}
+
+/// The due index as a pass holds it, with the games it closed (whose entries are fresh).
+#[derive(Default)]
+struct DuePass {
+    index: DueIndex,
+    closed: std::collections::BTreeSet<String>,
+    changed: bool,
 }
 
 impl Daemon {
@@ -93,6 +107,8 @@ impl Daemon {
             smtp,
             imap_down: AtomicBool::new(false),
             smtp_down: AtomicBool::new(false),
+            due: Mutex::new(None),
+            delivered_once: AtomicBool::new(false),
         })
     }
 
@@ -128,19 +144,42 @@ impl Daemon {
     pub fn run_once(&self, now: DateTime<Utc>) -> Result<Pass> {
         let _lock = self.data.lock()?;
         let mut pass = Pass::default();
-        let games = self.data.game_ids()?;
-        for game in &games {
+        // Only games with work are opened: a journal that changed since the game was last
+        // settled (mail, the organiser, a crash mid-way), or a due time that has come.
+        let journals = self.data.game_journals()?;
+        *self.due_pass() = Some(DuePass {
+            index: self.data.due_index(),
+            ..DuePass::default()
+        });
+        let busy = |id: &str, bytes: u64| {
+            let due = self.due_pass();
+            let Some(d) = due.as_ref() else { return true };
+            match d.index.games.get(id) {
+                // A game closed this pass has a fresh entry; the others, the length read above.
+                Some(e) if d.closed.contains(id) => !e.idle_at(e.journal_bytes, now),
+                Some(e) => !e.idle_at(bytes, now),
+                None => true,
+            }
+        };
+        for (game, bytes) in &journals {
+            if !busy(game, *bytes) {
+                continue;
+            }
             match self.settle(game, now) {
                 Ok(n) => pass.steps_resolved += n,
                 Err(e) => self.game_failed(&mut pass, game, &e, now),
             }
         }
-        match &self.imap {
-            Some(imap) => self.imap_pass(imap, now, &mut pass)?,
-            None => self.maildir_pass(now, &mut pass)?,
+        let inbound = match &self.imap {
+            Some(imap) => self.imap_pass(imap, now, &mut pass),
+            None => self.maildir_pass(now, &mut pass),
+        };
+        if let Err(e) = inbound {
+            self.end_due_pass();
+            return Err(e);
         }
-        for game in &games {
-            if pass.failed_games.contains(game) {
+        for (game, bytes) in &journals {
+            if pass.failed_games.contains(game) || !busy(game, *bytes) {
                 continue;
             }
             match self.tick(game, now) {
@@ -148,8 +187,46 @@ impl Daemon {
                 Err(e) => self.game_failed(&mut pass, game, &e, now),
             }
         }
+        self.end_due_pass();
         pass.delivered = self.deliver_at(now)?;
         Ok(pass)
+    }
+
+    fn due_pass(&self) -> std::sync::MutexGuard<'_, Option<DuePass>> {
+        self.due.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Writes the due index if the pass changed it. A failure costs only speed (the games it
+    /// forgot are opened next pass), so it is logged, not raised.
+    fn end_due_pass(&self) {
+        if let Some(d) = self.due_pass().take()
+            && d.changed
+            && let Err(e) = self.data.write_due_index(&d.index)
+        {
+            warn!("cannot write the due index: {e}");
+        }
+    }
+
+    /// Records what a game closed in this pass will next need (nothing: until `next_due`), or
+    /// forgets it when it is not at rest, so the pass's tick opens it again.
+    pub(crate) fn note_closed(&self, g: &OpenGame) {
+        let mut due = self.due_pass();
+        let Some(d) = due.as_mut() else { return };
+        let id = g.store.id.clone();
+        let entry = g.game.at_rest().then(|| crate::store::DueEntry {
+            ruleset: g.game.ruleset().to_string(),
+            journal_bytes: g.store.journal_len(),
+            next_due: g.game.next_due(),
+        });
+        let before = d.index.games.get(&id).cloned();
+        if before != entry {
+            d.changed = true;
+            match entry {
+                Some(e) => d.index.games.insert(id.clone(), e),
+                None => d.index.games.remove(&id),
+            };
+        }
+        d.closed.insert(id);
     }
 
     fn game_failed(&self, pass: &mut Pass, game: &str, e: &anyhow::Error, now: DateTime<Utc>) {

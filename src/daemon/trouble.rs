@@ -47,6 +47,9 @@ impl Daemon {
             ..Default::default()
         };
         let bytes = outbound::build(&out).map_err(|e| anyhow!("building the GM report: {e}"))?;
+        if store.dir != self.data.house().dir {
+            self.data.mark_pending(&store.id)?;
+        }
         store.queue(name, &bytes)?;
         Ok(())
     }

@@ -183,6 +183,16 @@ pub fn next_event<P: Play + ?Sized>(
     Ok(None)
 }
 
+/// Whether `next_event` has nothing to give: the game waits for mail, the clock or the
+/// organiser (kept beside `next_event` so the two cannot drift apart).
+pub fn at_rest<P: Play + ?Sized>(p: &P) -> bool {
+    let book = p.book();
+    book.locked.is_none()
+        && !p.ready_to_lock()
+        && !(p.is_over() && !book.ended && book.protocol == Protocol::V2)
+        && renewal_due(p).is_none()
+}
+
 /// See `Play::due_events`.
 pub fn due_events<P: Play + ?Sized>(p: &P, now: DateTime<Utc>) -> Vec<Event> {
     let book = p.book();
@@ -234,6 +244,41 @@ pub fn due_events<P: Play + ?Sized>(p: &P, now: DateTime<Utc>) -> Vec<Event> {
         }
     }
     out
+}
+
+/// See `Play::next_due`: the earliest moment at which `due_events` may return something, read
+/// off the same rules, so the shell can leave a game unopened until then. Never later than the
+/// truth (a pass that opens a game early finds nothing and loses nothing); `None` when only a
+/// mail or the organiser can move the game.
+pub fn next_due<P: Play + ?Sized>(p: &P) -> Option<DateTime<Utc>> {
+    let book = p.book();
+    let deadline = book.deadline?;
+    if p.is_over() || book.locked.is_some() {
+        return None;
+    }
+    let waiting = p.waiting_for();
+    if waiting.is_empty() {
+        return None;
+    }
+    let grace = Duration::hours(book.policy.grace_hours as i64);
+    // After the deadline and its grace no reminder is sent; WaitForGm waits for the organiser.
+    let at_deadline = deadline
+        .checked_add_signed(grace)
+        .filter(|_| !matches!(book.policy.on_silence, Silence::WaitForGm));
+    let reminders = waiting.iter().flat_map(|seat| {
+        book.policy.reminder_hours.iter().filter_map(move |h| {
+            let sent = book.reminders.iter().any(|(s, x)| s == seat && x <= h);
+            (!sent)
+                .then(|| deadline.checked_sub_signed(Duration::hours(*h as i64)))
+                .flatten()
+        })
+    });
+    let end = deadline.checked_add_signed(grace);
+    // A reminder due after the deadline's grace is never sent.
+    reminders
+        .filter(|at| end.is_none_or(|e| *at < e))
+        .chain(at_deadline)
+        .min()
 }
 
 /// See `Play::renewal_due`: a new onion when fewer than a quarter of the newest one's steps

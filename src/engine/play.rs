@@ -101,6 +101,16 @@ pub trait Play: Send + Sync {
         decide::due_events(self, now)
     }
 
+    /// Whether nothing but mail, the clock or the organiser can move the game now.
+    fn at_rest(&self) -> bool {
+        decide::at_rest(self)
+    }
+
+    /// The earliest moment the clock may make something due (see `decide::next_due`).
+    fn next_due(&self) -> Option<DateTime<Utc>> {
+        decide::next_due(self)
+    }
+
     /// `Some(from_step)` when the newest onion is running low and a new one must be committed.
     fn renewal_due(&self) -> Option<u64> {
         decide::renewal_due(self)

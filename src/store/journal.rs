@@ -49,6 +49,11 @@ impl GameStore {
         self.dir.join("journal.jsonl")
     }
 
+    /// The journal's length in bytes (0 when it cannot be read: never taken for a settled game).
+    pub fn journal_len(&self) -> u64 {
+        fs::metadata(self.journal_path()).map_or(0, |m| m.len())
+    }
+
     pub fn exists(&self) -> bool {
         self.journal_path().exists()
     }

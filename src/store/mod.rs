@@ -2,12 +2,14 @@
 //! processed mail, and the locks. Every write is atomic (write, fsync, rename, fsync dir) or an
 //! fsynced append. This module makes no game decisions and never reads the clock.
 
+mod index;
 mod journal;
 mod ledger;
 mod outbox;
 mod secrets;
 mod snapshot;
 
+pub use index::{DueEntry, DueIndex};
 pub use journal::{GameStore, Journal};
 pub use outbox::RetryState;
 pub use secrets::{HostOnions, SeatPrivate, SeatsFile, new_token};

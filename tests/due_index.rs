@@ -1,0 +1,103 @@
+//! A pass opens only the games that have work (issue 15 point 3): an idle game whose journal
+//! is unchanged is left closed until the engine's `next_due`, yet its reminder and deadline come
+//! on time, a game changed behind the daemon's back is settled, and a lost or damaged index
+//! costs one pass that opens everything. Observed through a game whose secrets are made
+//! unreadable: opening it fails loudly, so "not opened" is visible.
+
+#[path = "common/world.rs"]
+mod world;
+
+use chrono::Duration;
+use world::*;
+
+/// Makes the game fail if it is opened (its host secret unreadable), and returns a restorer.
+fn booby_trap(w: &World) -> impl FnOnce() {
+    let p = w.daemon.data.game(GAME).dir.join("host.secret");
+    let kept = std::fs::read(&p).unwrap();
+    std::fs::write(&p, b"not a secret").unwrap();
+    move || std::fs::write(&p, kept).unwrap()
+}
+
+fn opened_and_failed(w: &World, at: chrono::DateTime<chrono::Utc>) -> bool {
+    !w.daemon.run_once(at).unwrap().failed_games.is_empty()
+}
+
+#[test]
+fn an_idle_game_is_not_opened_and_a_lost_index_opens_it_again() {
+    let w = world("training");
+    w.daemon.run_once(w.now).unwrap(); // settles and writes the index
+    let restore = booby_trap(&w);
+    assert!(
+        !opened_and_failed(&w, w.now + Duration::minutes(1)),
+        "an idle game was opened"
+    );
+    // Positive control: without the index the same pass opens it, and the trap springs.
+    std::fs::remove_file(w.daemon.data.root.join("due.index")).unwrap();
+    assert!(opened_and_failed(&w, w.now + Duration::minutes(2)));
+    // A damaged index is as good as none.
+    std::fs::write(w.daemon.data.root.join("due.index"), b"garbage\n").unwrap();
+    assert!(opened_and_failed(&w, w.now + Duration::minutes(3)));
+    restore();
+    w.daemon.run_once(w.now + Duration::minutes(4)).unwrap();
+    let restore = booby_trap(&w);
+    assert!(!opened_and_failed(&w, w.now + Duration::minutes(5)));
+    restore();
+}
+
+#[test]
+fn the_game_is_opened_exactly_when_its_reminder_falls_due() {
+    let w = world("training");
+    w.daemon.run_once(w.now).unwrap();
+    let g = w.daemon.open_game(GAME).unwrap();
+    let due = g.game.next_due().expect("the set-up step has a deadline");
+    drop(g);
+    let restore = booby_trap(&w);
+    assert!(!opened_and_failed(&w, due - Duration::seconds(1)));
+    assert!(opened_and_failed(&w, due), "not opened when due");
+    restore();
+    let before: Vec<String> = w.delivered().into_iter().map(|d| d.0).collect();
+    w.daemon.run_once(due).unwrap();
+    let fresh: Vec<_> = w
+        .delivered()
+        .into_iter()
+        .filter(|d| !before.contains(&d.0))
+        .collect();
+    let mut reminders: Vec<_> = fresh
+        .iter()
+        .filter(|(_, _, subject, _)| subject.contains("Reminder"))
+        .map(|(_, to, ..)| to.clone())
+        .collect();
+    reminders.sort();
+    assert_eq!(reminders, [JAPAN, RUSSIA], "{fresh:?}");
+}
+
+#[test]
+fn a_game_changed_behind_the_daemons_back_is_settled_next_pass() {
+    let mut w = world("training");
+    w.daemon.run_once(w.now).unwrap();
+    // Another process (the `ingest` command) takes Japan's set-up orders: the journal grows
+    // while this daemon's index still has the old length.
+    assert!(matches!(
+        w.send("japan", "FLAGSHIP Mikasa\n"),
+        despatch::daemon::Intake::Accepted { .. }
+    ));
+    let restore = booby_trap(&w);
+    assert!(
+        opened_and_failed(&w, w.now),
+        "a changed game was left closed"
+    );
+    restore();
+}
+
+#[test]
+fn queued_mail_is_delivered_through_its_pending_marker_and_the_marker_cleared() {
+    let mut w = world("training");
+    w.daemon.run_once(w.now).unwrap();
+    let pending = w.daemon.data.root.join("pending").join(GAME);
+    assert!(!pending.exists(), "cleared once the outbox emptied");
+    let before = w.delivered().len();
+    w.send("japan", "FLAGSHIP Mikasa\n");
+    assert!(w.delivered().len() > before, "the receipt went out");
+    assert!(!pending.exists());
+    assert!(w.daemon.data.game(GAME).outbox().unwrap().is_empty());
+}

@@ -1,4 +1,4 @@
-//! A pass opens only the games that have work (issue 15 point 3): an idle game whose journal
+//! A pass does only the work that is due (issue 15 points 3 and 6): an idle game whose journal
 //! is unchanged is left closed until the engine's `next_due`, yet its reminder and deadline come
 //! on time, a game changed behind the daemon's back is settled, and a lost or damaged index
 //! costs one pass that opens everything. Observed through a game whose secrets are made
@@ -100,4 +100,30 @@ fn queued_mail_is_delivered_through_its_pending_marker_and_the_marker_cleared() 
     assert!(w.delivered().len() > before, "the receipt went out");
     assert!(!pending.exists());
     assert!(w.daemon.data.game(GAME).outbox().unwrap().is_empty());
+}
+
+/// `mark_sent` fsyncs only `sent/`: if a crash brings a sent mail's outbox entry back, the
+/// next delivery finds it in `sent/` and drops it instead of sending it twice.
+#[test]
+fn a_sent_mail_back_in_the_outbox_after_a_crash_is_not_sent_twice() {
+    let w = world("training");
+    w.daemon.run_once(w.now).unwrap();
+    let store = w.daemon.data.game(GAME);
+    let sent = store.sent().unwrap();
+    let first = sent.first().expect("the welcomes were sent");
+    let back = store.outbox_dir().join(first.file_name().unwrap());
+    std::fs::create_dir_all(store.outbox_dir()).unwrap();
+    std::fs::copy(first, &back).unwrap();
+    w.daemon.data.mark_pending(GAME).unwrap();
+    let before = w.delivered().len();
+    let pass = w.daemon.run_once(w.now + Duration::minutes(1)).unwrap();
+    assert_eq!(pass.delivered, 0);
+    assert_eq!(w.delivered().len(), before, "delivered twice");
+    assert!(!back.exists(), "the outbox copy stays");
+    // The control: the same file not yet in sent/ is delivered.
+    let fresh = store.outbox_dir().join("999999-control.eml");
+    std::fs::copy(first, &fresh).unwrap();
+    w.daemon.data.mark_pending(GAME).unwrap();
+    let pass = w.daemon.run_once(w.now + Duration::minutes(2)).unwrap();
+    assert_eq!(pass.delivered, 1);
 }

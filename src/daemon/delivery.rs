@@ -38,6 +38,9 @@ impl Daemon {
         for store in stores {
             let id = store.id.clone();
             for path in store.outbox()? {
+                if store.drop_if_sent(&path)? {
+                    continue;
+                }
                 let bytes = std::fs::read(&path).with_context(|| path.display().to_string())?;
                 let stem = path
                     .file_stem()

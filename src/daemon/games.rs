@@ -103,14 +103,17 @@ impl Daemon {
         if !drafts.is_empty() {
             self.data.mark_pending(&g.store.id)?;
         }
+        let mut mails = Vec::with_capacity(drafts.len());
         for d in drafts {
             let out = d
                 .outgoing(&ctx)
                 .map_err(|e| anyhow!("addressing mail {}: {e}", d.name))?;
             let bytes =
                 outbound::build(&out).map_err(|e| anyhow!("building mail {}: {e}", d.name))?;
-            g.store.queue(&d.name, &bytes)?;
+            mails.push((d.name.clone(), bytes));
         }
+        // One directory fsync for the event's mails.
+        g.store.queue_all(&mails)?;
         Ok(())
     }
 

@@ -89,7 +89,7 @@ impl Maildir {
                 .truncate(true)
                 .open(&tmp)?;
             file.write_all(bytes)?;
-            file.sync_all()?;
+            crate::store::sync_file(&file)?;
             drop(file);
             fs::rename(&tmp, &dest)?;
             sync_dir(&self.root.join("new"))
@@ -303,7 +303,7 @@ fn cur_name_for(name: &std::ffi::OsStr, id: &str) -> std::ffi::OsString {
 }
 
 fn sync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
+    crate::store::sync_file(&File::open(dir)?)
 }
 
 #[cfg(test)]

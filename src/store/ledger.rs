@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 use crate::mail::guard::Activity;
 
 use super::journal::GameStore;
-use super::{DataDir, StoreError, append_line, atomic_write, io_err};
+use super::{DataDir, Durable, StoreError, append_line, io_err, replace_file};
 
 /// A file name for any key: 32 hex digits of its SHA-256, fanned out by the first two.
 fn key_path(dir: PathBuf, key: &str) -> PathBuf {
@@ -29,7 +29,12 @@ fn read_activity(path: PathBuf) -> Activity {
 }
 
 fn write_activity(path: PathBuf, a: &Activity) -> Result<(), StoreError> {
-    atomic_write(&path, &serde_json::to_vec(a).expect("activity serialises"))
+    // Not fsynced: a record lost in a crash only costs the guard its memory of a few mails.
+    replace_file(
+        &path,
+        &serde_json::to_vec(a).expect("activity serialises"),
+        Durable::Cache,
+    )
 }
 
 impl GameStore {

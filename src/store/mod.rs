@@ -45,22 +45,59 @@ pub(crate) fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
     }
 }
 
+/// How many fsyncs this process has asked for (the benchmarks print it per order mail).
+static FSYNCS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The fsyncs asked for so far by this process (files and directories).
+pub fn fsyncs() -> u64 {
+    FSYNCS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// `sync_all`, counted.
+pub(crate) fn sync_file(f: &File) -> io::Result<()> {
+    FSYNCS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    f.sync_all()
+}
+
 pub(crate) fn fsync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
+    sync_file(&File::open(dir)?)
+}
+
+/// How much of a replaced file must survive a crash.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Durable {
+    /// Content and name: fsync the file and its directory (what the game needs to go on).
+    Fully,
+    /// Content, but the rename may be lost: a crash leaves the old file, which must be a
+    /// state the caller recovers from by redoing idempotent work (the `mailed` mark).
+    ContentOnly,
+    /// Neither: a cache that is checked when read and rebuilt when wrong (snapshot, guard
+    /// records, the due index). Still atomic: readers see the old file or the new one.
+    Cache,
 }
 
 /// Write-to-temp, fsync, rename, fsync the directory: readers see the old file or the new one.
 pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    write_atomically(path, bytes, false)
+    write_atomically(path, bytes, false, Durable::Fully)
 }
 
 /// Same as `atomic_write`, readable by the owner only (secrets). The mode is set on the
 /// temporary file before anything is written, so a secret is never readable by others.
 pub fn atomic_write_private(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    write_atomically(path, bytes, true)
+    write_atomically(path, bytes, true, Durable::Fully)
 }
 
-fn write_atomically(path: &Path, bytes: &[u8], private: bool) -> Result<(), StoreError> {
+/// An atomic replacement with less than full durability (see `Durable`).
+pub(crate) fn replace_file(path: &Path, bytes: &[u8], durable: Durable) -> Result<(), StoreError> {
+    write_atomically(path, bytes, false, durable)
+}
+
+fn write_atomically(
+    path: &Path,
+    bytes: &[u8],
+    private: bool,
+    durable: Durable,
+) -> Result<(), StoreError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir).map_err(io_err(dir))?;
     let name = path
@@ -85,10 +122,14 @@ fn write_atomically(path: &Path, bytes: &[u8], private: bool) -> Result<(), Stor
                 .map_err(io_err(&tmp))?;
         }
         f.write_all(bytes).map_err(io_err(&tmp))?;
-        f.sync_all().map_err(io_err(&tmp))?;
+        if durable != Durable::Cache {
+            sync_file(&f).map_err(io_err(&tmp))?;
+        }
     }
     fs::rename(&tmp, path).map_err(io_err(path))?;
-    fsync_dir(dir).map_err(io_err(dir))?;
+    if durable == Durable::Fully {
+        fsync_dir(dir).map_err(io_err(dir))?;
+    }
     Ok(())
 }
 
@@ -107,7 +148,7 @@ pub(crate) fn append_line(path: &Path, line: &str) -> Result<(), StoreError> {
     let mut buf = line.as_bytes().to_vec();
     buf.push(b'\n');
     f.write_all(&buf).map_err(io_err(path))?;
-    f.sync_all().map_err(io_err(path))?;
+    sync_file(&f).map_err(io_err(path))?;
     Ok(())
 }
 
@@ -232,6 +273,6 @@ fn cut_torn_tail(p: &Path) -> Result<(), StoreError> {
     }
     tracing::warn!(file = %p.display(), bytes = len - whole, "cutting a torn last line left by a crash");
     f.set_len(whole).map_err(io_err(p))?;
-    f.sync_all().map_err(io_err(p))?;
+    sync_file(&f).map_err(io_err(p))?;
     Ok(())
 }

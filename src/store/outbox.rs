@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::journal::GameStore;
-use super::{StoreError, atomic_write, fsync_dir, io_err};
+use super::{Durable, StoreError, atomic_write, fsync_dir, io_err, replace_file};
 
 impl GameStore {
     pub fn outbox_dir(&self) -> PathBuf {
@@ -31,18 +31,40 @@ impl GameStore {
     }
 
     pub fn set_mailed_upto(&self, index: u64) -> Result<(), StoreError> {
-        atomic_write(&self.dir.join("mailed"), format!("{index}\n").as_bytes())
+        // The mails are queued (durably) before this mark moves; a crash that loses the rename
+        // leaves the mark behind, and the next pass re-derives those mails under the same names,
+        // which the queue skips.
+        replace_file(
+            &self.dir.join("mailed"),
+            format!("{index}\n").as_bytes(),
+            Durable::ContentOnly,
+        )
     }
 
     /// Puts a mail in the outbox under a deterministic name; writing the same name twice is a no-op,
     /// so re-deriving mails after a crash never duplicates one.
     pub fn queue(&self, name: &str, bytes: &[u8]) -> Result<(), StoreError> {
-        let out = self.outbox_dir().join(format!("{name}.eml"));
-        let sent = self.sent_dir().join(format!("{name}.eml"));
-        if out.exists() || sent.exists() {
-            return Ok(());
+        self.queue_all(&[(name.to_string(), bytes.to_vec())])
+    }
+
+    /// `queue` for several mails, with one directory fsync for all of them (each file is
+    /// fsynced before its rename, the directory once after the last).
+    pub fn queue_all(&self, mails: &[(String, Vec<u8>)]) -> Result<(), StoreError> {
+        let dir = self.outbox_dir();
+        let mut wrote = false;
+        for (name, bytes) in mails {
+            let out = dir.join(format!("{name}.eml"));
+            let sent = self.sent_dir().join(format!("{name}.eml"));
+            if out.exists() || sent.exists() {
+                continue;
+            }
+            replace_file(&out, bytes, Durable::ContentOnly)?;
+            wrote = true;
         }
-        atomic_write(&out, bytes)
+        if wrote {
+            fsync_dir(&dir).map_err(io_err(&dir))?;
+        }
+        Ok(())
     }
 
     pub fn outbox(&self) -> Result<Vec<PathBuf>, StoreError> {
@@ -103,11 +125,22 @@ impl GameStore {
         // window before the record says so too (a kill in between resends the same Message-ID).
         fs::rename(path, &to).map_err(io_err(path))?;
         let _ = fs::remove_file(retry_path(path));
+        // Only `sent/` is fsynced: should a crash bring the outbox entry back too, delivery
+        // finds the mail already in `sent/` and drops the outbox copy unsent.
         fsync_dir(&dest).map_err(io_err(&dest))?;
-        if let Some(src) = path.parent() {
-            fsync_dir(src).map_err(io_err(src))?;
-        }
         Ok(())
+    }
+
+    /// Whether a queued mail is already recorded as sent (a crash brought back its outbox
+    /// entry); if so, the outbox copy is removed.
+    pub fn drop_if_sent(&self, path: &Path) -> Result<bool, StoreError> {
+        let sent = self.sent_dir().join(path.file_name().unwrap_or_default());
+        if !sent.exists() {
+            return Ok(false);
+        }
+        fs::remove_file(path).map_err(io_err(path))?;
+        let _ = fs::remove_file(retry_path(path));
+        Ok(true)
     }
 }
 

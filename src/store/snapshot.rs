@@ -14,7 +14,7 @@ use crate::engine::registry::apply_lines;
 use crate::engine::{Book, Game, Play, Registry, Ruleset, replay};
 
 use super::journal::GameStore;
-use super::{StoreError, atomic_write, io_err};
+use super::{Durable, StoreError, io_err, replace_file};
 
 const FORMAT: u32 = 2;
 
@@ -125,7 +125,8 @@ impl GameStore {
             state,
         };
         let bytes = serde_json::to_vec(&snap).expect("snapshots serialise");
-        atomic_write(&self.dir.join("snapshot.json"), &bytes)
+        // A cache: checked against the journal and its own digest when read, rebuilt when wrong.
+        replace_file(&self.dir.join("snapshot.json"), &bytes, Durable::Cache)
     }
 
     /// The raw snapshot file as JSON, for `verify` (`None` when there is none).

@@ -1,7 +1,7 @@
-//! The Naval gunnery rulings (R4–R6, R20, R29, R36–R38, R44), one test per ruling (`fn r<N>_…`,
+//! The Naval gunnery rulings (R4–R6, R20, R29, R36–R38), one test per ruling (`fn r<N>_…`,
 //! counted by the conformance kit's ruling table): supports, combat factors, the capital-ship
-//! bonus, broadsides, secondary batteries and standing fire orders, played in the players' order
-//! syntax through the public `Ruleset` API. Every total is derived from the dice the attack rolled.
+//! bonus, broadsides and secondary batteries, played in the players' order syntax through the
+//! public `Ruleset` API. Every total is derived from the dice the attack rolled.
 
 use despatch::rulesets::naval_rjw::state::{Critical, NavalState};
 
@@ -549,57 +549,5 @@ fn r38_an_obsolete_ships_secondary_battery_reaches_six_inches() {
         !gunnery_labels(&dice).iter().any(|l| l.contains("Chin Yen")),
         "{:?}",
         labels(&dice)
-    );
-}
-
-/// R44: "Standing fire orders: CA and BB main batteries aim at capital ships first (nearest
-/// first), then at destroyers; secondaries take the destroyers. Every other legal target is an
-/// ELSE."
-#[test]
-fn r44_standing_fire_puts_capital_targets_first_and_destroyers_to_the_secondaries() {
-    // Burny is the nearest enemy to Mikasa (4"), yet her main guns take Tsesarevich (12", the
-    // nearest capital ship); Asahi's nearest capital ship is Retvizan.
-    let burny = [ship("Burny", "DD", 14.0, 10.0, 0.0, "")];
-    let f = abeam(&[], &burny);
-    let (st, dice) = send(&f, "japan", "STANDING FIRE NEAREST", 5);
-    logged(&st, "Japan fires (standing fire orders).");
-    assert_eq!(
-        gunnery_labels(&dice),
-        [
-            "gunnery Mikasa->Tsesarevich attacker",
-            "gunnery Mikasa->Tsesarevich defender",
-            "gunnery Asahi->Retvizan attacker",
-            "gunnery Asahi->Retvizan defender",
-            "gunnery Mikasa->Burny attacker",
-            "gunnery Mikasa->Burny defender",
-        ]
-    );
-    logged(
-        &st,
-        &attack_line(
-            &dice,
-            "Mikasa's secondary battery",
-            "Mikasa",
-            "Burny",
-            2,
-            1,
-            &[CAPITAL, CLOSE],
-            "4\"",
-        ),
-    );
-    logged(
-        &st,
-        "Asahi's secondary battery holds fire: Burny has already been fired on this phase.",
-    );
-    // Fuji's capital targets are both engaged by then: her ELSE list takes her to Burny.
-    let f = abeam(&[ship("Fuji", "BB", 10.0, 16.0, 0.0, "")], &burny);
-    let (st, dice) = send(&f, "japan", "STANDING FIRE NEAREST", 5);
-    logged(
-        &st,
-        "Fuji shifts fire to Burny (Tsesarevich has already been fired on this phase; Retvizan has already been fired on this phase).",
-    );
-    logged(
-        &st,
-        &attack_line(&dice, "Fuji", "Fuji", "Burny", 4, 1, &[CAPITAL], "6.2\""),
     );
 }

@@ -63,6 +63,35 @@ fn r50_a_hit_marked_follower_drops_out_of_a_paid_manoeuvre_and_leads_those_aster
     at(&st, "Fuji", 19.0, 10.0, 90.0);
 }
 
+/// R50: "A follower drops out of her line if she is dead in the water, on duty, …" — even when
+/// the lead only cruises.
+#[test]
+fn r50_a_follower_dead_in_the_water_or_sent_on_duty_drops_out_of_her_line() {
+    let mut st = division(&[], 0);
+    find_mut(&mut st, "Asahi").hit_markers = 1;
+    find_mut(&mut st, "Asahi").critical_marker = true;
+    let (st, _) = send(&st, "japan", "", 5);
+    logged(&st, "Asahi cannot follow the line and leaves it.");
+    logged(&st, "Asahi is dead in the water.");
+    at(&st, "Mikasa", 23.0, 10.0, 90.0);
+    at(&st, "Asahi", 18.0, 10.0, 90.0);
+    // Fuji, now leading what is left astern, keeps her full 3" and passes Asahi to starboard.
+    let fuji = find(&st, "Fuji").hull;
+    assert!(
+        near(fuji.centre.x, 19.0) && fuji.centre.y < 10.0,
+        "{fuji:?}"
+    );
+    logged(&st, "Fuji passes to starboard to avoid a collision.");
+
+    // Asahi sent to rescue the survivors of a sunk cruiser leaves the line at once.
+    let mut st = division(&[ship("Kasagi", "CL", 18.0, 14.0, 90.0, "")], 0);
+    despatch::rulesets::naval_rjw::damage::sink(&mut st, "Kasagi", "her magazine explodes");
+    let (st, _) = send(&st, "japan", "RESCUE Kasagi WITH Asahi", 5);
+    logged(&st, "Asahi is sent to rescue the survivors of Kasagi.");
+    assert_eq!(lines(&st), [["Mikasa", "Fuji"]]);
+    at(&st, "Mikasa", 23.0, 10.0, 90.0);
+}
+
 /// R51: "Destroyers never form battle lines (p.5): a scenario with a mixed line is refused. In a
 /// flotilla every DD turns by the same amount on her own centre and moves the same distance; a DD
 /// that cannot keep up leaves the flotilla."

@@ -1,5 +1,5 @@
-//! The Naval rulings on sight, range and choosing targets (R22, R24, R31, R32, R40, R45), one
-//! test per ruling (`fn r<N>_…`, counted by the conformance kit's ruling table), played in the
+//! The Naval rulings on sight, range and choosing targets (R22, R24, R31, R32, R40, R44, R45),
+//! one test per ruling (`fn r<N>_…`, counted by the conformance kit's ruling table), played in the
 //! players' order syntax through the public `Ruleset` API; every total comes from the dice rolled.
 
 use despatch::rulesets::naval_rjw::damage;
@@ -365,5 +365,63 @@ fn r45_sunk_or_struck_targets_are_refused_and_range_is_judged_when_firing() {
             "gunnery Mikasa->Pobeda attacker",
             "gunnery Mikasa->Pobeda defender"
         ]
+    );
+}
+
+/// R44: "Standing fire orders: CA and BB main batteries aim at capital ships first (nearest
+/// first), then at destroyers; secondaries take the destroyers. Every other legal target is an
+/// ELSE."
+#[test]
+fn r44_standing_fire_puts_capital_targets_first_and_destroyers_to_the_secondaries() {
+    // Burny is the nearest enemy to Mikasa (4"), yet her main guns take Tsesarevich (12", the
+    // nearest capital ship); Asahi's nearest capital ship is Retvizan.
+    let [mikasa, asahi] = mikasa_asahi();
+    let russia = [
+        ship("Tsesarevich", "BB", 22.0, 10.0, 0.0, ""),
+        ship("Retvizan", "BB", 22.0, 4.0, 0.0, ""),
+        ship("Burny", "DD", 14.0, 10.0, 0.0, ""),
+    ];
+    let f = table(&[mikasa.clone(), asahi.clone()], &russia, "");
+    let (st, dice) = send(&f, "japan", "STANDING FIRE NEAREST", 5);
+    logged(&st, "Japan fires (standing fire orders).");
+    assert_eq!(
+        gunnery_labels(&dice),
+        [
+            "gunnery Mikasa->Tsesarevich attacker",
+            "gunnery Mikasa->Tsesarevich defender",
+            "gunnery Asahi->Retvizan attacker",
+            "gunnery Asahi->Retvizan defender",
+            "gunnery Mikasa->Burny attacker",
+            "gunnery Mikasa->Burny defender",
+        ]
+    );
+    logged(
+        &st,
+        &attack_line(
+            &dice,
+            "Mikasa's secondary battery",
+            "Mikasa",
+            "Burny",
+            2,
+            1,
+            &[CAPITAL, ("close range", 1)],
+            "4\"",
+        ),
+    );
+    logged(
+        &st,
+        "Asahi's secondary battery holds fire: Burny has already been fired on this phase.",
+    );
+    // Fuji's capital targets are both engaged by then: her ELSE list takes her to Burny.
+    let fuji = ship("Fuji", "BB", 10.0, 16.0, 0.0, "");
+    let f = table(&[mikasa, asahi, fuji], &russia, "");
+    let (st, dice) = send(&f, "japan", "STANDING FIRE NEAREST", 5);
+    logged(
+        &st,
+        "Fuji shifts fire to Burny (Tsesarevich has already been fired on this phase; Retvizan has already been fired on this phase).",
+    );
+    logged(
+        &st,
+        &attack_line(&dice, "Fuji", "Fuji", "Burny", 4, 1, &[CAPITAL], "6.2\""),
     );
 }

@@ -9,7 +9,7 @@ use despatch::dice::{Dice, Faces, roll_stream};
 use despatch::engine::{Ruleset, Silence, Submitted};
 use despatch::rulesets::naval_rjw::NavalRjw;
 use despatch::rulesets::naval_rjw::command::order_cost;
-use despatch::rulesets::naval_rjw::state::{NavalState, Order, Phase};
+use despatch::rulesets::naval_rjw::state::{Fate, NavalState, Order, Phase};
 
 use super::naval::*;
 
@@ -218,7 +218,7 @@ pub fn all_halted(st: &NavalState) -> NavalState {
         .ships
         .iter()
         .filter(|s| s.side == "japan" && s.hit_markers == 0 && !s.anchored)
-        .filter(|s| s.fate == despatch::rulesets::naval_rjw::state::Fate::Afloat)
+        .filter(|s| s.fate == Fate::Afloat)
         .filter(|s| !followers.contains(&&s.name))
         .map(|s| format!("HALT {}\n", s.name))
         .collect();

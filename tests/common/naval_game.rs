@@ -118,7 +118,7 @@ pub fn send_all(st: &NavalState, emails: &[(&str, &str)], seed: u8) -> (NavalSta
     send_seeded(st, emails, [seed; 32])
 }
 
-/// `send_all` with a whole 32-byte dice seed (see `seed_rolling`). Seats that send nothing are
+/// `send_all` with a whole 32-byte dice seed (see `seed_where`). Seats that send nothing are
 /// left out, as the engine leaves them out when they owe nothing: standing orders then apply.
 pub fn send_seeded(st: &NavalState, emails: &[(&str, &str)], seed: [u8; 32]) -> (NavalState, Dice) {
     let mut subs = BTreeMap::new();
@@ -205,8 +205,8 @@ pub fn gunnery_labels(dice: &Dice) -> Vec<String> {
         .collect()
 }
 
-/// Japan's manoeuvre in which every afloat Japanese ship that may be halted is halted (lines
-/// and flotillas by their lead), so a fire test's geometry is the scenario's; CP are topped up.
+/// Japan's manoeuvre in which every afloat Japanese ship that may be halted is halted (a line
+/// astern or a flotilla by its lead), so a fire test's geometry is the scenario's; CP are topped up.
 pub fn all_halted(st: &NavalState) -> NavalState {
     let followers: Vec<&String> = st
         .groups

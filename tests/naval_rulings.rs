@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use despatch::dice::Dice;
 use despatch::engine::{Ruleset, Submitted};
-use despatch::rulesets::naval_rjw::state::{NavalState, Phase};
+use despatch::rulesets::naval_rjw::state::{Fate, NavalState, Phase};
 use despatch::rulesets::naval_rjw::{NavalRjw, damage};
 
 #[path = "common/naval.rs"]
@@ -140,5 +140,62 @@ fn r60_fire_from_a_rescuer_is_accepted_then_dropped_with_the_reason() {
         !labels(&dice).iter().any(|l| l.contains("Chitose")),
         "she rolled: {:?}",
         labels(&dice)
+    );
+}
+
+/// R34: "A ship on rescue or capture duty neither fires nor supports, from the moment she is sent
+/// until her duty ends."
+#[test]
+fn r34_ships_sent_to_rescue_or_capture_neither_fire_nor_support() {
+    let japan = [
+        ship("Mikasa", "BB", 10.0, 10.0, 0.0, ""),
+        ship("Asahi", "BB", 10.0, 14.0, 0.0, ""),
+        ship("Chitose", "CL", 10.0, 20.0, 180.0, ""),
+        ship("Kasagi", "CL", 10.0, 30.0, 0.0, ""),
+    ]
+    .concat();
+    let russia = [
+        ship("Tsesarevich", "BB", 22.0, 10.0, 0.0, ""),
+        ship("Retvizan", "BB", 22.0, 4.0, 0.0, ""),
+        ship("Novik", "CL", 14.0, 30.0, 0.0, ""),
+    ]
+    .concat();
+    let mut st = begin(&sc(japan, russia), 2);
+    damage::sink(&mut st, "Asahi", "her magazine explodes");
+    find_mut(&mut st, "Novik").fate = Fate::Struck;
+    let text = "RESCUE Asahi WITH Chitose\nCAPTURE Novik WITH Kasagi\nHALT Mikasa\n\
+                FIRE Mikasa AT Tsesarevich SUPPORT Chitose\nFIRE Kasagi AT Retvizan\n";
+    let (st, _) = send(&st, "japan", text, 5);
+    logged(&st, "Chitose is sent to rescue the survivors of Asahi.");
+    logged(&st, "Kasagi is sent to take possession of Novik.");
+    let (st, dice) = quiet_fire(&st, 6);
+    logged(
+        &st,
+        "Chitose cannot support: Chitose is rescuing survivors and cannot fire.",
+    );
+    logged(
+        &st,
+        "Kasagi is taking possession of a prize and cannot fire.",
+    );
+    // Mikasa fires alone: Japanese +1 and broadside, no support.
+    logged(
+        &st,
+        &attack_line(
+            &dice,
+            "Mikasa",
+            "Mikasa",
+            "Tsesarevich",
+            4,
+            4,
+            &[("capital-ship gunnery", 1), ("broadside", 1)],
+            "12\"",
+        ),
+    );
+    assert_eq!(
+        gunnery_labels(&dice),
+        [
+            "gunnery Mikasa->Tsesarevich attacker",
+            "gunnery Mikasa->Tsesarevich defender"
+        ]
     );
 }

@@ -390,7 +390,7 @@ class Verifier:
                              f"one hashing to {Z.hex()}")
         c = self.counts
         print(f"{'OK' if not self.findings else 'FAILED'}: {len(self.games)} game(s), "
-              f"{c['mails']} mails ({c['seals']} seals), {steps} steps, {steps} locks, "
+              f"{c['mails']} mails, {c['seals']} seals, {steps} steps, {steps} locks, "
               f"{steps} seeds, {chained} reveals chained to the anchor, {rolls} rolls, "
               f"{dice} dice checked, {c['receipts']} receipts opened, "
               f"{len(self.findings)} mismatch(es)")

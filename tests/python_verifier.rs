@@ -115,6 +115,20 @@ fn a_demo_games_mails_verify_in_python_with_the_rust_verifiers_counts() {
         "{stdout}"
     );
     assert!(count(&stdout, "receipts opened") > 0, "{stdout}");
+    // The journal the game-over mail attaches, replayed for its dice: the same counts again,
+    // every orders digest opened with the published salt key, every mail's log head matched.
+    assert_eq!(count(&stdout, "journal events"), checked.events, "{stdout}");
+    assert_eq!(count(&stdout, "journal steps"), steps, "{stdout}");
+    assert_eq!(count(&stdout, "journal dice"), dice, "{stdout}");
+    assert_eq!(
+        count(&stdout, "log heads matched"),
+        checked.mails,
+        "{stdout}"
+    );
+    assert!(
+        count(&stdout, "digests opened") >= checked.digests,
+        "{stdout}"
+    );
     assert_eq!(
         stdout.lines().filter(|l| l.starts_with("step ")).count() as u64,
         steps,
@@ -237,6 +251,46 @@ fn a_legacy_v1_players_mails_verify_in_python_too() {
     assert!(
         stdout.contains(
             "MISMATCH: mail yellow-sea-000004-results-russia (step 1), L_1: expected 5077"
+        ),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn legacy_v1_journals_replay_in_python_with_the_rust_verifiers_counts() {
+    if !python_here() {
+        return;
+    }
+    for name in ["yellow-sea", "crossroads-legacy"] {
+        let dir = repo().join("tests/fixtures/legacy-v1").join(name);
+        let store = despatch::store::GameStore {
+            dir: dir.clone(),
+            id: name.to_string(),
+        };
+        let (checked, findings) = verify::verify_store(&store, &despatch::rulesets::registry());
+        assert!(findings.is_empty(), "{findings:?}");
+        let (out, stdout) = on(&dir.join("journal.jsonl"));
+        assert!(out.status.success(), "{name}: {stdout}");
+        assert_eq!(count(&stdout, "journal events"), checked.events, "{stdout}");
+        assert_eq!(count(&stdout, "journal steps"), checked.steps, "{stdout}");
+        assert_eq!(count(&stdout, "journal rolls"), checked.rolls, "{stdout}");
+        // v1 salts come from v_k: every submission's digest opens once its step resolved.
+        assert!(count(&stdout, "digests opened") > 10, "{stdout}");
+    }
+    // Positive control: the Average Die of the first results event changed from 4 to 5.
+    let journal =
+        std::fs::read_to_string(repo().join("tests/fixtures/legacy-v1/yellow-sea/journal.jsonl"))
+            .unwrap();
+    let forged = journal.replacen("\"results\":[4]", "\"results\":[5]", 1);
+    assert_ne!(forged, journal);
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("journal.jsonl");
+    std::fs::write(&file, forged).unwrap();
+    let (out, stdout) = on(&file);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "event 4 (results), die 1 of roll 0 (command points russia): expected 4, found 5"
         ),
         "{stdout}"
     );

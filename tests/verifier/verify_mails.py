@@ -18,6 +18,7 @@ step, field, expected and found), 2 when there is nothing to check.
 import email
 import email.policy
 import hashlib
+import json
 import re
 import sys
 from pathlib import Path
@@ -160,6 +161,13 @@ def parse_die(label: str):
     return ("d0" if m.group(2) else "d", int(m.group(1)))
 
 
+def journal_die(faces):
+    """A die as the journal records it: {"kind": "numbered"|"zero_based"|"list", …}."""
+    if faces["kind"] == "list":
+        return ("list", faces["values"])
+    return ("d0" if faces["kind"] == "zero_based" else "d", faces["sides"])
+
+
 # ---------------------------------------------------------------------------------------------
 # Reading mails.
 
@@ -265,7 +273,11 @@ class Verifier:
     def __init__(self):
         self.findings = []
         self.games = {}  # game id -> what its mails said: protocol, anchors, Z, z, steps
-        self.counts = dict(mails=0, seals=0, receipts=0)
+        self.counts = {"mails": 0, "seals": 0, "receipts": 0, "journal events": 0,
+                       "journal steps": 0, "journal rolls": 0, "journal dice": 0,
+                       "digests opened": 0}
+        self.footers = []  # (game, log head index, head, file): "The story of a player's mails"
+        self.journals = []  # (text, where): attached to a game-over mail, or given as a file
 
     def bad(self, where, field, expected, found):
         self.findings.append(f"{where}, {field}: expected {expected}, found {found}")
@@ -284,6 +296,11 @@ class Verifier:
         gid = foot[-1][0]
         g = self.game(gid)
         self.counts["mails"] += 1
+        self.footers.append((gid, int(foot[-1][1]), foot[-1][2], path.name))
+        for part in msg.walk():
+            if part.get_filename() == "journal.jsonl":
+                self.journals.append((part.get_payload(decode=True).decode("utf-8"),
+                                      f"mail {path.name}, attached journal"))
         dice = None
         try:
             dice = parse_dice(text)
@@ -331,49 +348,136 @@ class Verifier:
         else:
             self.counts["receipts"] += 1
 
+    def chain(self, where, proto, gid, anchors, previous, k, v_k):
+        """"The host onion": step(v_k) == v_{k-1}, v_0 = A; a renewed onion ("Before the onion
+        runs out") restarts at its own anchor from its first step. Returns the words for it."""
+        anchors = [(f, a) for f, a in anchors if f <= k]
+        if not anchors:
+            self.bad(where, f"v_{k}", "a welcome mail with the anchor A", "none")
+            return "no anchor in the folder"
+        frm, anchor = max(anchors)
+        prev = [(p, v) for p, v in previous if frm <= p < k]
+        hops, target, what = (k - max(prev)[0], max(prev)[1], f"v_{max(prev)[0]}") if prev \
+            else (k - frm + 1, anchor, f"the anchor A (from step {frm})")
+        v = v_k
+        for _ in range(hops):
+            v = onion_step(proto, gid, "host", v)
+        if v != target:
+            self.bad(where, f"v_{k}", f"a value hashing in {hops} step(s) to {what} "
+                     f"{target.hex()}", f"{v_k.hex()} (it hashes to {v.hex()})")
+        return f"v_{k} hashes to {what}"
+
+    def check_rolls(self, where, seed_k, rolls):
+        """"Lock, seed and rolls": roll request j uses stream j of S_k. Returns the dice count."""
+        dice = 0
+        for i, (j, die, results, label) in enumerate(rolls):
+            if j != i:
+                self.bad(where, f"roll request {j} ({label})", f"request number {i}", j)
+            again = roll(seed_k, j, die, len(results))
+            for n, (want, got) in enumerate(zip(again, results)):
+                if want != got:
+                    self.bad(where, f"die {n + 1} of roll {j} ({label})", want, got)
+            dice += len(results)
+        return dice
+
     def check_step(self, gid, g, d, previous):
         """One step: v_k back along the onion, L_k, S_k and every die. Returns the step's line."""
         k, proto, where = d["step"], d["proto"], f"mail {d['file']} (step {d['step']})"
         before = len(self.findings)
-        # "The host onion": step(v_k) == v_{k-1}, v_0 = A; a renewed onion restarts at its
-        # own anchor from its first step.
-        anchors = [(f, a) for f, a in g["anchors"] if f <= k]
-        chain = "no anchor in the folder"
-        if not anchors:
-            self.bad(where, f"v_{k}", "a welcome mail with the anchor A", "none")
-        else:
-            frm, anchor = max(anchors)
-            prev = [(p, v) for p, v in previous if frm <= p < k]
-            hops, target, what = (k - max(prev)[0], max(prev)[1], f"v_{max(prev)[0]}") if prev \
-                else (k - frm + 1, anchor, f"the anchor A (from step {frm})")
-            v = d["v"]
-            for _ in range(hops):
-                v = onion_step(proto, gid, "host", v)
-            chain = f"v_{k} hashes to {what}"
-            if v != target:
-                self.bad(where, f"v_{k}", f"a value hashing in {hops} step(s) to {what} "
-                         f"{target.hex()}", f"{d['v'].hex()} (it hashes to {v.hex()})")
+        chain = self.chain(where, proto, gid, g["anchors"], previous, k, d["v"])
         L = lock(proto, gid, k, d["log_head"], d["seats"])
         if L != d["L"]:
             self.bad(where, f"L_{k}", L.hex(), d["L"].hex())
         S = seed(proto, d["L"], d["v"])
         if S != d["S"]:
             self.bad(where, f"S_{k}", S.hex(), d["S"].hex())
-        dice = 0
-        for i, (j, die, results, label) in enumerate(d["rolls"]):
-            if j != i:
-                self.bad(where, f"roll request {j} ({label})", f"request number {i}", j)
-            again = roll(d["S"], j, die, len(results))
-            for n, (want, got) in enumerate(zip(again, results)):
-                if want != got:
-                    self.bad(where, f"die {n + 1} of roll {j} ({label})", want, got)
-            dice += len(results)
+        dice = self.check_rolls(where, d["S"], d["rolls"])
         verdict = "ok" if len(self.findings) == before else "MISMATCH"
         print(f"step {k} ({gid}, {proto}): {chain}; L_{k}, S_{k}; "
               f"{len(d['rolls'])} rolls, {dice} dice: {verdict}")
         return len(d["rolls"]), dice
 
+    def journal(self, text, where):
+        """The journal a game-over mail attaches ("The story of a player's mails"), replayed for
+        its dice only (the rules are `despatch verify`'s): "The log" chain of heads, each lock's
+        log head and inputs, the onion, each seed and die, and every orders digest it opens
+        (with the published salt key z in v2, with v_k in v1)."""
+        lines = text.replace("\r\n", "\n").rstrip("\n").split("\n")
+        events = [json.loads(line) for line in lines]
+        gid, proto = events[0]["game"], events[0].get("protocol", "despatch-dice/v1")
+        g = self.game(gid)
+        g["proto"] = g["proto"] or proto
+        anchors = [(1, hexval(events[0]["anchor"]))]
+        if g["anchors"] and anchors[0] not in g["anchors"]:
+            self.bad(f"{where}, event 0", "anchor", "the anchor of the welcome mail",
+                     events[0]["anchor"])
+        z = next((hexval(e["salt_key"]) for e in events if e.get("salt_key")), None)
+        head, heads, locks, reveals, subs = H(DS(proto, "log")), [], {}, [], []
+        counts = self.counts
+        for i, (line, e) in enumerate(zip(lines, events)):
+            place, t, k = f"{where}, event {i} ({e['type']})", e["type"], e.get("step")
+            before, head = head, H(DS(proto, "log"), lp(head), lp(line.encode()))
+            heads.append(head)
+            if t == "onion_renewed":
+                anchors.append((e["from_step"], hexval(e["anchor"])))
+            elif t == "submission":
+                subs.append(e)
+            elif t == "lock":
+                if hexval(e["log_head"]) != before:
+                    self.bad(place, "log_head", before.hex(), e["log_head"])
+                seats = [(x["seat"], hexval(x["digest"]) if x["digest"] else None)
+                         for x in e["seats"]]
+                L = lock(proto, gid, k, hexval(e["log_head"]), seats)
+                if L.hex() != e["lock"]:
+                    self.bad(place, f"L_{k}", L.hex(), e["lock"])
+                locks[k] = hexval(e["lock"])
+            elif t == "results":
+                v = hexval(e["reveal"])
+                self.chain(place, proto, gid, anchors, reveals, k, v)
+                reveals.append((k, v))
+                S = seed(proto, locks.get(k, b""), v)
+                if S.hex() != e["seed"]:
+                    self.bad(place, f"S_{k}", S.hex(), e["seed"])
+                rolls = [(r["j"], journal_die(r["faces"]), r["results"], r["label"])
+                         for r in e["rolls"]]
+                counts["journal dice"] += self.check_rolls(place, hexval(e["seed"]), rolls)
+                counts["journal steps"] += 1
+                counts["journal rolls"] += len(rolls)
+                mail = g["steps"].get(k)
+                if mail and (mail["L"], mail["v"], mail["S"]) != (locks.get(k), v, hexval(e["seed"])):
+                    self.bad(f"mail {mail['file']} (step {k})", f"L_{k}/v_{k}/S_{k}",
+                             "the values of the attached journal", "other values")
+                # The step's digests open now in v1 (its salt comes from v_k), or with z in v2.
+                for sub in [x for x in subs if x["step"] == k]:
+                    salt = salt_v1(proto, v, sub["seat"]) if proto.endswith("v1") else \
+                        salt_v2(proto, gid, z, k, sub["seat"]) if z else None
+                    if salt is None:
+                        continue
+                    D = orders_digest(proto, gid, k, sub["seat"], salt, sub["orders"])
+                    if D.hex() != sub["digest"]:
+                        self.bad(f"{where}, submission of {sub['seat']} for step {k}",
+                                 "digest D", D.hex(), sub["digest"])
+                    counts["digests opened"] += 1
+        counts["journal events"] += len(events)
+        g["heads"] = heads
+
     def finish(self):
+        seen = set()
+        for text, where in self.journals:  # each game-over mail of a game carries the same one
+            if text not in seen:
+                seen.add(text)
+                self.journal(text, where)
+        # "The story of a player's mails": each footer's head_i is the journal's head after event i.
+        matched = 0
+        for gid, i, head, name in self.footers:
+            heads = self.games[gid].get("heads")
+            if heads is None:
+                continue
+            if i >= len(heads) or heads[i].hex() != head:
+                self.bad(f"mail {name}", f"log head #{i}",
+                         heads[i].hex() if i < len(heads) else f"one of {len(heads)} events", head)
+            else:
+                matched += 1
         steps = rolls = dice = chained = 0
         for gid, g in sorted(self.games.items()):
             previous = []
@@ -393,14 +497,19 @@ class Verifier:
               f"{c['mails']} mails, {c['seals']} seals, {steps} steps, {steps} locks, "
               f"{steps} seeds, {chained} reveals chained to the anchor, {rolls} rolls, "
               f"{dice} dice checked, {c['receipts']} receipts opened, "
-              f"{len(self.findings)} mismatch(es)")
+              + (f"{c['journal events']} journal events, {c['journal steps']} journal steps, "
+                 f"{c['journal rolls']} journal rolls, {c['journal dice']} journal dice, "
+                 f"{c['digests opened']} digests opened, {matched} log heads matched, "
+                 if self.journals else "")
+              + f"{len(self.findings)} mismatch(es)")
         for f in self.findings:
             print(f"MISMATCH: {f}")
-        return steps
+        return steps + c["journal steps"]
 
 
 def main(argv):
     if argv and argv[0] == "--self-test":
+        from known_answers import self_test  # beside this file
         return self_test(Path(argv[1]) if len(argv) > 1 else
                          Path(__file__).resolve().parents[2] / "docs" / "dice-protocol.md")
     if not argv:
@@ -408,91 +517,17 @@ def main(argv):
         return 2
     v = Verifier()
     for p in mail_files(argv):
-        v.read(p)
+        if p.suffix == ".jsonl":  # a journal on its own, as a game store keeps it
+            v.journals.append((p.read_text(encoding="utf-8"), f"journal {p}"))
+        else:
+            v.read(p)
     steps = v.finish()
     if v.findings:
         return 1
     if steps == 0:
-        print("nothing to check: no results mail with a dice section in the folder")
+        print("nothing to check: no results mail with a dice section, and no journal")
         return 2
     return 0
-
-
-def self_test(doc: Path) -> int:
-    """Every known-answer vector of the protocol page ("Known-answer vectors"), read from it."""
-    page = doc.read_text(encoding="utf-8")
-    kat = page[page.index("## Known-answer vectors"):]
-    kat = kat[:kat.index("\n## ", 5)] if "\n## " in kat[5:] else kat
-    checks, failed = 0, []
-
-    def check(name, want, got):
-        nonlocal checks
-        checks += 1
-        print(f"self-test {name}: {'ok' if want == got else 'MISMATCH'}")
-        if want != got:
-            failed.append(f"{name}: expected {want}, computed {got}")
-
-    # ChaCha20 from a zero seed, stream 0, then ten d6 from streams 0 and 1.
-    words = re.search(r"stream 0\): first words `([0-9a-f ]+)`", kat).group(1).split()
-    rng = ChaCha20(bytes(32), 0)
-    check("ChaCha20 first words", words, [f"{rng.next_u32():08x}" for _ in words])
-    d6 = re.search(r"Ten d6 from that stream: `([\d,]+)`; from stream 1: `([\d,]+)`", kat)
-    for j in (0, 1):
-        want = [int(x) for x in d6.group(j + 1).split(",")]
-        check(f"ten d6, stream {j}", want, roll(bytes(32), j, ("d", 6), 10))
-    # The seats, canonical orders and log head of step 1 (written once, in the v1 prose).
-    seats = re.search(r"seats in order `(\w+)`, `(\w+)`", kat).groups()
-    orders = {s: o.replace("\\n", "\n") for s, o in re.findall(r"`(\w+)`: `([^`]+)`", kat)}
-    head_input = re.search(r'log_head = H\("([^"]*)"\)', kat).group(1).encode()
-    versions = re.split(r"^### (v\d+)\s*$", kat, flags=re.M)[1:]
-    for version, body in zip(versions[::2], versions[1::2]):
-        proto = f"despatch-dice/{version}"
-        game = re.search(r"Game `([^`]+)`", body).group(1)
-        c = bytes([int(re.search(r"c_0 = 0x([0-9a-f]{2}) × 32", body).group(1), 16)]) * 32
-        n = int(re.search(r"`N = (\d+)`", body).group(1))
-        z = re.search(r"`z = 0x([0-9a-f]{2}) × 32`", body)
-        z = bytes([int(z.group(1), 16)]) * 32 if z else None
-        onion = [c]
-        for _ in range(n):
-            onion.append(onion_step(proto, game, "host", onion[-1]))
-        v1 = onion[n - 1]
-        salts = {s: salt_v2(proto, game, z, 1, s) if z else salt_v1(proto, v1, s) for s in seats}
-        digests = {s: orders_digest(proto, game, 1, s, salts[s], orders[s]) for s in seats}
-        L = lock(proto, game, 1, H(head_input), [(s, digests[s]) for s in seats])
-        S = seed(proto, L, v1)
-        for block in re.findall(r"```\n(.*?)```", body, re.S):
-            for line in block.strip().split("\n"):
-                # `name  value`, or `stream j, … dice:  values`
-                name, value = (line.split(":", 1) if ":" in line
-                               else re.split(r"\s{2,}", line, maxsplit=1))
-                name, value = name.strip(), value.strip()
-                tag = f"{version} {name}"
-                if name.startswith("anchor"):
-                    check(tag, value, onion[n].hex())
-                elif m := re.fullmatch(r"v_(\d+) = c_\d+", name):
-                    check(tag, value, onion[n - int(m.group(1))].hex())
-                elif name == "Z":
-                    check(tag, value, salt_key_commitment(proto, game, z).hex())
-                elif name == "head_0":  # "The log": head_0 = H(DS("log"))
-                    check(tag, value, H(DS(proto, "log")).hex())
-                elif m := re.fullmatch(r"(salt|D)\((\w+)\)", name):
-                    got = (salts if m.group(1) == "salt" else digests)[m.group(2)]
-                    check(tag, value, got.hex())
-                elif name in ("L_1", "S_1"):
-                    check(tag, value, (L if name == "L_1" else S).hex())
-                elif m := re.fullmatch(r"stream (\d+), (\w+) d(\d+)( \(1-\d+\))?", name):
-                    want = [int(x) for x in value.split(",")]
-                    check(tag, want, roll(S, int(m.group(1)), ("d", int(m.group(3))), len(want)))
-                else:
-                    failed.append(f"{tag}: a vector this self-test does not know")
-    # A page that lost its vectors must not pass: both versions, all their lines.
-    if len(versions) < 4 or checks < 30:
-        failed.append(f"only {checks} vectors found in {doc} ({len(versions) // 2} versions)")
-    print(f"{'OK' if not failed else 'FAILED'}: {checks} known-answer vectors checked, "
-          f"{len(failed)} mismatch(es)")
-    for f in failed:
-        print(f"MISMATCH: {f}")
-    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -256,6 +256,9 @@ fn a_forged_die_and_a_forged_reveal_are_reported_at_their_steps() {
         first % sides + 1
     );
     assert!(card.contains(&want), "{want:?} not in {card}");
+    // The same problem heads the page, with its step, above the step-by-step cards.
+    let top = element_text(&dom, "<h2>What does not match");
+    assert!(top.contains(&format!("Step {step}: {want}")), "{top}");
     assert_eq!(
         dom.matches("data-ok=\"false\"").count(),
         1,

@@ -64,6 +64,8 @@ fn chromium(dir: &Path, extra: &[String], file: &Path) -> std::process::Output {
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
+            // A container's small /dev/shm must not crash the renderer.
+            "--disable-dev-shm-usage",
             "--hide-scrollbars",
             "--virtual-time-budget=120000",
         ])

@@ -295,3 +295,14 @@ fn legacy_v1_journals_replay_in_python_with_the_rust_verifiers_counts() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_missing_python_fails_in_ci_and_is_skipped_elsewhere() {
+    assert_eq!(tool_rule(true, Some("1")), Ok(true));
+    assert_eq!(tool_rule(true, None), Ok(true));
+    assert_eq!(tool_rule(false, None), Ok(false));
+    assert_eq!(tool_rule(false, Some("false")), Ok(false));
+    assert_eq!(tool_rule(false, Some("0")), Ok(false));
+    assert_eq!(tool_rule(false, Some("true")), Err(()));
+    assert_eq!(tool_rule(false, Some("1")), Err(()));
+}

@@ -17,13 +17,25 @@ pub fn repo() -> PathBuf {
 /// Whether an external tool the test needs is here: yes → run; no → SKIPPED on a developer's
 /// machine, but a failure when CI is set, so CI can never pass while the check did nothing.
 pub fn tool_present(found: bool, what: &str, install: &str) -> bool {
-    if found {
-        return true;
+    match tool_rule(found, std::env::var("CI").ok().as_deref()) {
+        Ok(run) => {
+            if !run {
+                eprintln!("SKIPPED: {what} is missing on this machine ({install})");
+            }
+            run
+        }
+        Err(()) => panic!("CI is set but {what} is missing ({install})"),
     }
-    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false");
-    assert!(!ci, "CI is set but {what} is missing ({install})");
-    eprintln!("SKIPPED: {what} is missing on this machine ({install})");
-    false
+}
+
+/// The rule itself: Ok(true) run, Ok(false) skip, Err(()) fail (missing while CI is set).
+pub fn tool_rule(found: bool, ci: Option<&str>) -> Result<bool, ()> {
+    let ci = ci.is_some_and(|v| !v.trim().is_empty() && v != "0" && v != "false");
+    match (found, ci) {
+        (true, _) => Ok(true),
+        (false, false) => Ok(false),
+        (false, true) => Err(()),
+    }
 }
 
 /// `despatch demo` on the short training scenario, played to its end, in `dir`; returns the

@@ -287,7 +287,7 @@ class Verifier:
                                            "steps": {}})
 
     def read(self, path: Path):
-        subject, text, msg = text_of(path)
+        _, text, msg = text_of(path)
         if DIGEST not in text:
             return  # not a sealed Despatch mail
         foot = re.findall(r"^Despatch · game (\S+) · log head #(\d+) ([0-9a-f]+)", text, re.M)
@@ -381,10 +381,12 @@ class Verifier:
         return dice
 
     def check_step(self, gid, g, d, previous):
-        """One step: v_k back along the onion, L_k, S_k and every die. Returns the step's line."""
+        """One step: v_k back along the onion, L_k, S_k and every die; prints the step's line.
+        Returns (rolls, dice, whether v_k chained back)."""
         k, proto, where = d["step"], d["proto"], f"mail {d['file']} (step {d['step']})"
         before = len(self.findings)
         chain = self.chain(where, proto, gid, g["anchors"], previous, k, d["v"])
+        chained = len(self.findings) == before
         L = lock(proto, gid, k, d["log_head"], d["seats"])
         if L != d["L"]:
             self.bad(where, f"L_{k}", L.hex(), d["L"].hex())
@@ -395,7 +397,7 @@ class Verifier:
         verdict = "ok" if len(self.findings) == before else "MISMATCH"
         print(f"step {k} ({gid}, {proto}): {chain}; L_{k}, S_{k}; "
               f"{len(d['rolls'])} rolls, {dice} dice: {verdict}")
-        return len(d["rolls"]), dice
+        return len(d["rolls"]), dice, chained
 
     def journal(self, text, where):
         """The journal a game-over mail attaches ("The story of a player's mails"), replayed for
@@ -483,10 +485,9 @@ class Verifier:
             previous = []
             for k in sorted(g["steps"]):
                 d = g["steps"][k]
-                r, n = self.check_step(gid, g, d, previous)
+                r, n, ok = self.check_step(gid, g, d, previous)
                 previous.append((k, d["v"]))
-                steps, rolls, dice = steps + 1, rolls + r, dice + n
-                chained += bool(g["anchors"])
+                steps, rolls, dice, chained = steps + 1, rolls + r, dice + n, chained + ok
             if g["z"] and g["Z"]:  # "The salt key": the published z opens the commitment Z
                 Z = salt_key_commitment(g["proto"], gid, g["z"])
                 if Z != g["Z"]:

@@ -156,7 +156,7 @@ fn the_page_passes_the_protocols_known_answer_vectors() {
         dom.contains("This page passed its own check against the protocol's known-answer vectors"),
         "{dom}"
     );
-    // The page's vectors are the protocol page's own (v2): every hex value and die list of the
+    // The page's vectors are the protocol page's own (v2, v1): every hex value and die list of the
     // page's self-test appears in docs/dice-protocol.md.
     let doc = std::fs::read_to_string(repo().join("docs/dice-protocol.md")).unwrap();
     let page = page();
@@ -169,13 +169,22 @@ fn the_page_passes_the_protocols_known_answer_vectors() {
             values += 1;
         }
     }
-    assert!(values >= 8, "{values} vectors");
-    // Positive control: one vector changed in a copy of the page makes its self-test fail.
-    let bad = page.replacen("5,3,4,3,3,5", "5,3,4,3,3,6", 1);
-    assert_ne!(bad, page);
-    let dom = run(&bad, &[]);
-    assert!(dom.contains("data-failed=\"rolls\""), "{dom}");
-    assert!(dom.contains("FAILED its own check"), "{dom}");
+    assert_eq!(values, 18, "ChaCha20 (3), v2 (8) and v1 (7) vectors");
+    // Positive control: one vector changed in a copy of the page makes its self-test fail,
+    // naming it: a v2 roll, then a v1 lock.
+    for (from, to, failed) in [
+        ("5,3,4,3,3,5", "5,3,4,3,3,6", "v2 rolls"),
+        ("ccc1a5e9", "ccc1a5e8", "v1 L"),
+    ] {
+        let bad = page.replacen(from, to, 1);
+        assert_ne!(bad, page);
+        let dom = run(&bad, &[]);
+        assert!(
+            dom.contains(&format!("data-failed=\"{failed}\"")),
+            "{failed}: {dom}"
+        );
+        assert!(dom.contains("FAILED its own check"), "{dom}");
+    }
 }
 
 #[test]

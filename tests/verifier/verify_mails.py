@@ -510,6 +510,7 @@ class Verifier:
 
 def main(argv):
     if argv and argv[0] == "--self-test":
+        sys.dont_write_bytecode = True  # leave no __pycache__ in the repository
         from known_answers import self_test  # beside this file
         return self_test(Path(argv[1]) if len(argv) > 1 else
                          Path(__file__).resolve().parents[2] / "docs" / "dice-protocol.md")

@@ -2,7 +2,8 @@
 # Real mail servers for the end-to-end tier: Dovecot (IMAP, LMTP) and Postfix (SMTP) on
 # loopback, with a test CA, virtual users and plus-addressing. Needs root (CI runs as root).
 #
-#   servers.sh install      apt-get the Debian packages (dovecot-imapd, dovecot-lmtpd, postfix, swaks)
+#   servers.sh install      apt-get the Debian packages (dovecot-imapd, dovecot-lmtpd, postfix, swaks,
+#                           and chromium and python3 for the independent dice verifiers)
 #   servers.sh setup        write the configuration, users and certificates, then start both
 #   servers.sh start|stop   both servers
 #   servers.sh stop-smtp|start-smtp|restart-imap   for the outage tests
@@ -29,6 +30,12 @@ install() {
     if ! command -v systemd-analyze >/dev/null; then
         apt-get update -qq
         apt-get install -y -qq --no-install-recommends systemd >/dev/null
+    fi
+    # tests/browser_verifier.rs runs templates/verifier.html in headless Chromium; python3 runs
+    # the independent dice verifier of tests/python_verifier.rs.
+    if ! [ -x /usr/bin/chromium ] || ! command -v python3 >/dev/null; then
+        apt-get update -qq
+        apt-get install -y -qq --no-install-recommends chromium python3 >/dev/null
     fi
 }
 

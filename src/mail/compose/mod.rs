@@ -12,7 +12,7 @@ pub use events::{
 };
 pub use replies::{auth_notice, help, rejection};
 pub use rich::Rich;
-pub use rich::{JOURNAL_PART, JOURNAL_TYPE};
+pub use rich::{JOURNAL_PART, JOURNAL_TYPE, VERIFIER_HTML, VERIFIER_PART};
 
 use chrono::{DateTime, Utc};
 
@@ -265,6 +265,13 @@ impl Draft {
                     name: rich::JOURNAL_PART.into(),
                     content_type: rich::JOURNAL_TYPE.into(),
                     bytes: journal.clone().into_bytes(),
+                });
+                // Not in the sealed Parts line: it is a tool, the same page as in the repo,
+                // and it checks the sealed mails rather than being part of the game.
+                out.attachments.push(Part {
+                    name: rich::VERIFIER_PART.into(),
+                    content_type: "text/html; charset=utf-8".into(),
+                    bytes: rich::VERIFIER_HTML.as_bytes().to_vec(),
                 });
             }
         }

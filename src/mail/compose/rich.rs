@@ -23,6 +23,11 @@ pub struct Rich {
 pub const JOURNAL_PART: &str = "journal.jsonl";
 pub const JOURNAL_TYPE: &str = "application/x-ndjson";
 
+/// The browser verifier attached beside the journal: one self-contained page into which a
+/// player drops the game's mails to re-derive every die without installing anything.
+pub const VERIFIER_PART: &str = "verify.html";
+pub const VERIFIER_HTML: &str = include_str!("../../../templates/verifier.html");
+
 /// The HTML part, the map and the calendar entry of a turn mail, all from the seat's own View.
 /// `extra` adds the template's step, prompt, dice… values.
 pub(super) fn build(

@@ -1,0 +1,358 @@
+//! Issue 17.2: the browser verifier `templates/verifier.html`, run in headless Chromium. The test
+//! saves a copy of the page with mails handed in (`window.despatchMails`), lets Chromium run it
+//! and reads the page it leaves (`--dump-dom`): the protocol's known-answer vectors, a demo
+//! game's mails (all matched, with the Rust verifier's counts), and forged mails (the mismatch
+//! reported at its step). Screenshots at desktop and phone widths land in target/.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use despatch::verify;
+
+#[path = "verifier/demo_mails.rs"]
+mod demo_mails;
+use demo_mails::*;
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+fn chromium_here() -> bool {
+    let found = Path::new(CHROMIUM).exists()
+        && Command::new(CHROMIUM)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+    tool_present(
+        found,
+        "headless Chromium (/usr/bin/chromium)",
+        "apt-get install chromium; tests/e2e/servers.sh setup does it",
+    )
+}
+
+fn page() -> String {
+    std::fs::read_to_string(repo().join("templates/verifier.html")).unwrap()
+}
+
+/// A copy of `page` that hands `mails` to its script, saved in `dir`.
+fn page_with(dir: &Path, page: &str, mails: &[(String, Vec<u8>)]) -> PathBuf {
+    // One character per byte; `<` escaped so no mail can close the script element.
+    let list: Vec<serde_json::Value> = mails
+        .iter()
+        .map(|(name, bytes)| {
+            let bytes: String = bytes.iter().map(|&b| char::from(b)).collect();
+            serde_json::json!({"name": name, "bytes": bytes})
+        })
+        .collect();
+    let json = serde_json::to_string(&list)
+        .unwrap()
+        .replace('<', "\\u003c");
+    let with = page.replacen(
+        "</head>",
+        &format!("<script>window.despatchMails = {json};</script>\n</head>"),
+        1,
+    );
+    assert_ne!(with, page, "the page has a head to hand mails into");
+    let file = dir.join("verify.html");
+    std::fs::write(&file, with).unwrap();
+    file
+}
+
+fn chromium(dir: &Path, extra: &[String], file: &Path) -> std::process::Output {
+    // Its own profile per run (tests run in parallel); no sandbox, as CI runs as root.
+    // The virtual time budget lets the page's asynchronous hashing finish before the dump.
+    let out = Command::new(CHROMIUM)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            // A container's small /dev/shm must not crash the renderer.
+            "--disable-dev-shm-usage",
+            "--hide-scrollbars",
+            "--virtual-time-budget=120000",
+        ])
+        .arg(format!("--user-data-dir={}", dir.join("profile").display()))
+        .args(extra)
+        .arg(format!("file://{}", file.display()))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// The page after its script ran on `mails`, as Chromium leaves it.
+fn run(page: &str, mails: &[(String, Vec<u8>)]) -> String {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = page_with(tmp.path(), page, mails);
+    let out = chromium(tmp.path(), &["--dump-dom".into()], &file);
+    let dom = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        dom.contains("data-done=\"yes\""),
+        "the page did not finish:\n{dom}"
+    );
+    dom
+}
+
+/// The text of the element whose opening tag contains `marker`, tags dropped.
+fn element_text(dom: &str, marker: &str) -> String {
+    let at = dom
+        .find(marker)
+        .unwrap_or_else(|| panic!("no {marker} in the page"));
+    let start = at + dom[at..].find('>').unwrap() + 1;
+    let end = start + dom[start..].find("</section>").unwrap_or(dom.len() - start);
+    let mut text = String::new();
+    let mut inside = false;
+    for c in dom[start..end].chars() {
+        match c {
+            '<' => inside = true,
+            '>' => {
+                inside = false;
+                text.push(' ');
+            }
+            _ if !inside => text.push(c),
+            _ => {}
+        }
+    }
+    text.replace("&amp;", "&")
+        .replace("&gt;", ">")
+        .replace("&lt;", "<")
+}
+
+/// The summary's counts: `data-<what>="n"`.
+fn summary(dom: &str, what: &str) -> u64 {
+    let key = format!("data-{what}=\"");
+    let at = dom.find("id=\"summary\"").expect("a summary");
+    let tag = &dom[at..at + dom[at..].find('>').unwrap()];
+    let v = tag.split(&key).nth(1).and_then(|r| r.split('"').next());
+    v.and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no {what} in {tag}"))
+}
+
+fn mails_of(folder: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(folder)
+        .unwrap()
+        .flatten()
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn the_page_passes_the_protocols_known_answer_vectors() {
+    if !chromium_here() {
+        return;
+    }
+    let dom = run(&page(), &[]);
+    assert!(dom.contains("data-failed=\"\""), "{dom}");
+    assert!(
+        dom.contains("This page passed its own check against the protocol's known-answer vectors"),
+        "{dom}"
+    );
+    // The page's vectors are the protocol page's own (v2, v1): every hex value and die list of the
+    // page's self-test appears in docs/dice-protocol.md.
+    let doc = std::fs::read_to_string(repo().join("docs/dice-protocol.md")).unwrap();
+    let page = page();
+    let test = &page[page.find("async function selfTest").unwrap()..];
+    let test = &test[..test.find("const got").unwrap()];
+    let mut values = 0;
+    for v in test.split('"').skip(1).step_by(2) {
+        if v.len() == 64 || v.contains(',') || v.contains("ade0b876") {
+            assert!(doc.contains(v), "vector {v} is not on the protocol page");
+            values += 1;
+        }
+    }
+    assert_eq!(values, 18, "ChaCha20 (3), v2 (8) and v1 (7) vectors");
+    // Positive control: one vector changed in a copy of the page makes its self-test fail,
+    // naming it: a v2 roll, then a v1 lock.
+    for (from, to, failed) in [
+        ("5,3,4,3,3,5", "5,3,4,3,3,6", "v2 rolls"),
+        ("ccc1a5e9", "ccc1a5e8", "v1 L"),
+    ] {
+        let bad = page.replacen(from, to, 1);
+        assert_ne!(bad, page);
+        let dom = run(&bad, &[]);
+        assert!(
+            dom.contains(&format!("data-failed=\"{failed}\"")),
+            "{failed}: {dom}"
+        );
+        assert!(dom.contains("FAILED its own check"), "{dom}");
+    }
+}
+
+#[test]
+fn a_demo_games_mails_all_match_in_the_browser() {
+    if !chromium_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = finished_demo(tmp.path());
+    let (checked, findings) = verify::verify_mails(&folder, None);
+    assert!(findings.is_empty(), "{findings:?}");
+    let mails = mails_of(&folder);
+    let dom = run(&page(), &mails);
+    assert!(dom.contains("id=\"summary\" class=\"ok\""), "{dom}");
+    assert_eq!(summary(&dom, "problems"), 0);
+    assert_eq!(summary(&dom, "steps"), checked.steps);
+    assert_eq!(summary(&dom, "rolls"), checked.rolls);
+    let (_, dice) = journal_dice(tmp.path());
+    assert_eq!(summary(&dom, "dice"), dice, "every die of the journal");
+    assert!(dice > 20);
+    assert_eq!(
+        dom.matches("data-ok=\"true\"").count() as u64,
+        checked.steps,
+        "every step matched"
+    );
+    assert!(!dom.contains("class=\"bad\""), "no failed check");
+    let first = element_text(&dom, "data-step=\"1\"");
+    assert!(
+        first.contains("hashes back to the anchor A of the welcome mail"),
+        "{first}"
+    );
+    // Screenshots at a desktop and a phone width, to look at (target/browser-verifier/).
+    let shots = repo().join("target/browser-verifier");
+    std::fs::create_dir_all(&shots).unwrap();
+    for width in [900, 400] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = page_with(dir.path(), &page(), &mails);
+        let png = shots.join(format!("demo-{width}px.png"));
+        chromium(
+            dir.path(),
+            &[
+                format!("--window-size={width},2400"),
+                format!("--screenshot={}", png.display()),
+            ],
+            &file,
+        );
+        let bytes = std::fs::read(&png).unwrap();
+        assert!(
+            bytes.starts_with(b"\x89PNG") && bytes.len() > 10_000,
+            "{png:?}"
+        );
+    }
+}
+
+#[test]
+fn a_forged_die_and_a_forged_reveal_are_reported_at_their_steps() {
+    if !chromium_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = finished_demo(tmp.path());
+    let results = results_mails(&folder);
+    // A die: the first plain die of the first results mail that rolled one, changed.
+    let (step, file, text) = results
+        .iter()
+        .find(|(_, _, t)| first_plain_roll(t).is_some())
+        .cloned()
+        .unwrap();
+    let (row, j, sides, first) = first_plain_roll(&text).unwrap();
+    forge(&file, |t| {
+        t.replacen(&row, &with_first_die_changed(&row, sides, first), 1)
+    });
+    let dom = run(&page(), &mails_of(&folder));
+    assert!(dom.contains("id=\"summary\" class=\"bad\""), "{dom}");
+    assert_eq!(summary(&dom, "problems"), 1, "only the die");
+    let card = element_text(&dom, &format!("data-step=\"{step}\" data-ok=\"false\""));
+    let want = format!(
+        "Roll {j} ({}), die 1: the seed gives {first}, the mail says {}.",
+        row.split(" | ").nth(3).unwrap(),
+        first % sides + 1
+    );
+    assert!(card.contains(&want), "{want:?} not in {card}");
+    // The same problem heads the page, with its step, above the step-by-step cards.
+    let top = element_text(&dom, "<h2>What does not match");
+    assert!(top.contains(&format!("Step {step}: {want}")), "{top}");
+    assert_eq!(
+        dom.matches("data-ok=\"false\"").count(),
+        1,
+        "only step {step}"
+    );
+    // A reveal: one hex digit of v_k in a later results mail, re-sealed.
+    let (later, file, text) = results[results.len() - 2].clone();
+    assert!(later > step);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with(&format!("v_{later} = ")))
+        .unwrap()
+        .to_string();
+    let flipped = if line.ends_with('0') { "1" } else { "0" };
+    let forged = format!("{}{flipped}", &line[..line.len() - 1]);
+    forge(&file, |t| t.replacen(&line, &forged, 1));
+    let dom = run(&page(), &mails_of(&folder));
+    let card = element_text(&dom, &format!("data-step=\"{later}\" data-ok=\"false\""));
+    assert!(
+        card.contains(&format!(
+            "The host's secret v_{later} does NOT hash back to"
+        )),
+        "{card}"
+    );
+    assert!(
+        card.contains(&format!("The seed S_{later} is NOT the hash")),
+        "{card}"
+    );
+}
+
+#[test]
+fn a_legacy_v1_folder_matches_and_pasted_text_is_read_too() {
+    if !chromium_here() {
+        return;
+    }
+    let dir = repo().join("tests/fixtures/legacy-v1/yellow-sea-mails-russia");
+    let (checked, findings) = verify::verify_mails(&dir, None);
+    assert!(findings.is_empty(), "{findings:?}");
+    let mut mails = mails_of(&dir);
+    // The first results mail as a player would paste it: its text only, no mail headers.
+    let pasted = mails
+        .iter_mut()
+        .find(|(n, _)| n.contains("000004-results"))
+        .unwrap();
+    pasted.1 = text_of(&pasted.1).into_bytes();
+    let dom = run(&page(), &mails);
+    assert!(dom.contains("id=\"summary\" class=\"ok\""), "{dom}");
+    assert_eq!(summary(&dom, "steps"), checked.steps);
+    assert_eq!(summary(&dom, "rolls"), checked.rolls);
+    assert!(dom.contains("despatch-dice/v1"), "{dom}");
+}
+
+#[test]
+fn the_game_over_mail_carries_the_page_as_verify_html() {
+    // No browser needed: the attachment is the repo's page, byte for byte, as HTML.
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = finished_demo(tmp.path());
+    let over = mails_of(&folder)
+        .into_iter()
+        .find(|(_, b)| text_of(b).starts_with("The game is over."))
+        .unwrap();
+    let msg = mail_parser::MessageParser::default()
+        .parse(&over.1)
+        .unwrap();
+    use mail_parser::MimeHeaders;
+    let part = msg
+        .attachments()
+        .find(|p| p.attachment_name() == Some("verify.html"))
+        .expect("the game-over mail attaches verify.html");
+    let ct = part.content_type().unwrap();
+    assert_eq!((ct.ctype(), ct.subtype()), ("text", Some("html")));
+    assert_eq!(
+        String::from_utf8_lossy(part.contents()).replace("\r\n", "\n"),
+        page()
+    );
+    assert!(
+        text_of(&over.1).contains("open the attached verify.html in a web browser"),
+        "the mail says what the page is for"
+    );
+    // Only the game-over mail carries it: no other mail of the game grows by the page.
+    let with_page = mails_of(&folder)
+        .iter()
+        .filter(|(_, b)| String::from_utf8_lossy(b).contains("filename=\"verify.html\""))
+        .count();
+    assert_eq!(with_page, 1);
+}

@@ -1,0 +1,536 @@
+#!/usr/bin/env python3
+"""A second, independent verifier of Despatch's dice, written from docs/dice-protocol.md alone.
+
+Given a folder of the mails one player received (a Maildir with cur/ and new/, or a folder of
+.eml files), it re-derives from those mails only: the chain of host reveals v_k back to the
+anchor of the welcome mail, each step's lock L_k and seed S_k, and every die of every dice
+table; it also checks each mail's seal, each receipt's own orders digest, and the published
+salt key against its commitment. Python 3.11 standard library only: SHA-256 from hashlib,
+ChaCha20 and the die rule written out below.
+
+    python3 tests/verifier/verify_mails.py <folder> [<folder or mail> ...]
+    python3 tests/verifier/verify_mails.py --self-test [docs/dice-protocol.md]
+
+One line per step, then a summary line; exit status 1 on any mismatch (each named by mail,
+step, field, expected and found), 2 when there is nothing to check.
+"""
+
+import email
+import email.policy
+import hashlib
+import json
+import re
+import sys
+from pathlib import Path
+
+# ---------------------------------------------------------------------------------------------
+# "Notation": H = SHA-256, big-endian fixed-width integers, lp(x) = u32(len(x)) || x,
+# DS(t) = lp("despatch-dice/v2/" || t) ("despatch-dice/v1/" in v1 games).
+
+
+def H(*parts: bytes) -> bytes:
+    return hashlib.sha256(b"".join(parts)).digest()
+
+
+def u32(n: int) -> bytes:
+    return n.to_bytes(4, "big")
+
+
+def u64(n: int) -> bytes:
+    return n.to_bytes(8, "big")
+
+
+def lp(x) -> bytes:
+    if isinstance(x, str):
+        x = x.encode()
+    return u32(len(x)) + x
+
+
+def DS(proto: str, t: str) -> bytes:
+    return lp(f"{proto}/{t}")  # proto is "despatch-dice/v2" or "despatch-dice/v1"
+
+
+# "The host onion": c_i = H(DS("onion") || lp(game_id) || lp(party) || lp(c_{i-1})).
+def onion_step(proto, game, party, prev):
+    return H(DS(proto, "onion"), lp(game), lp(party), lp(prev))
+
+
+# "The salt key": Z = H(DS("salt-key") || lp(game_id) || lp(z)).
+def salt_key_commitment(proto, game, z):
+    return H(DS(proto, "salt-key"), lp(game), lp(z))
+
+
+# "Orders digests and receipts": the v2 salt from z, the v1 salt from v_k, then D.
+def salt_v2(proto, game, z, k, seat):
+    return H(DS(proto, "salt"), lp(game), lp(z), u64(k), lp(seat))
+
+
+def salt_v1(proto, v_k, seat):
+    return H(DS(proto, "salt"), lp(v_k), lp(seat))
+
+
+def orders_digest(proto, game, k, seat, salt, canonical):
+    return H(DS(proto, "orders"), lp(game), u64(k), lp(seat), lp(salt), lp(canonical))
+
+
+# "Lock, seed and rolls": L_k over the seats in the game's order (an NMR is an empty digest),
+# S_k over L_k, v_k and the strict seats' reveals (none in default mode, m = 0).
+def lock(proto, game, k, log_head, seats):
+    body = [DS(proto, "lock"), lp(game), u64(k), lp(log_head), u32(len(seats))]
+    for seat, digest in seats:
+        body += [lp(seat), lp(digest or b"")]
+    return H(*body)
+
+
+def seed(proto, lock_k, v_k, strict=()):
+    body = [DS(proto, "seed"), lp(lock_k), lp(v_k), u32(len(strict))]
+    for seat, r in strict:
+        body += [lp(seat), lp(r)]
+    return H(*body)
+
+
+# ---------------------------------------------------------------------------------------------
+# ChaCha20 as ChaCha20Rng::from_seed(S_k) then set_stream(j): the 16-word state is the four
+# constants, the 32-byte seed as eight little-endian words, a 64-bit block counter (words 12-13)
+# and the 64-bit stream number j (words 14-15); each block gives 16 words, read in order.
+
+MASK = 0xFFFFFFFF
+
+
+def _rotl(x, n):
+    return ((x << n) & MASK) | (x >> (32 - n))
+
+
+def _quarter(s, a, b, c, d):
+    s[a] = (s[a] + s[b]) & MASK; s[d] = _rotl(s[d] ^ s[a], 16)
+    s[c] = (s[c] + s[d]) & MASK; s[b] = _rotl(s[b] ^ s[c], 12)
+    s[a] = (s[a] + s[b]) & MASK; s[d] = _rotl(s[d] ^ s[a], 8)
+    s[c] = (s[c] + s[d]) & MASK; s[b] = _rotl(s[b] ^ s[c], 7)
+
+
+class ChaCha20:
+    def __init__(self, key: bytes, stream: int):
+        self.key = [int.from_bytes(key[i:i + 4], "little") for i in range(0, 32, 4)]
+        self.stream = stream
+        self.block = 0
+        self.words = []
+
+    def _next_block(self):
+        init = ([0x61707865, 0x3320646E, 0x79622D32, 0x6B206574] + self.key
+                + [self.block & MASK, self.block >> 32, self.stream & MASK, self.stream >> 32])
+        s = list(init)
+        for _ in range(10):  # 20 rounds: a column round and a diagonal round, ten times
+            _quarter(s, 0, 4, 8, 12); _quarter(s, 1, 5, 9, 13)
+            _quarter(s, 2, 6, 10, 14); _quarter(s, 3, 7, 11, 15)
+            _quarter(s, 0, 5, 10, 15); _quarter(s, 1, 6, 11, 12)
+            _quarter(s, 2, 7, 8, 13); _quarter(s, 3, 4, 9, 14)
+        self.words = [(x + y) & MASK for x, y in zip(s, init)]
+        self.block += 1
+
+    def next_u32(self) -> int:
+        if not self.words:
+            self._next_block()
+        return self.words.pop(0)
+
+
+# The die rule: lim = 2^32 - (2^32 mod s); draw until x < lim; the face index is x mod s.
+# A die is ("d", s) valued 1..s, ("d0", s) valued 0..s-1, or ("list", faces).
+def roll(seed_k: bytes, j: int, die, count: int):
+    rng = ChaCha20(seed_k, j)
+    kind, arg = die
+    sides = len(arg) if kind == "list" else arg
+    lim = 2**32 - (2**32 % sides)
+    out = []
+    for _ in range(count):
+        x = rng.next_u32()
+        while x >= lim:
+            x = rng.next_u32()
+        index = x % sides
+        out.append(arg[index] if kind == "list" else index + (1 if kind == "d" else 0))
+    return out
+
+
+def parse_die(label: str):
+    """How the dice table prints a die: `d6`, `d10(0-9)`, `[2,3,3,4,4,5]`."""
+    label = label.strip()
+    if label.startswith("[") and label.endswith("]"):
+        return ("list", [int(x) for x in label[1:-1].split(",")])
+    m = re.fullmatch(r"d(\d+)(\(0-\d+\))?", label)
+    if not m:
+        raise ValueError(f"unreadable die {label!r}")
+    return ("d0" if m.group(2) else "d", int(m.group(1)))
+
+
+def journal_die(faces):
+    """A die as the journal records it: {"kind": "numbered"|"zero_based"|"list", …}."""
+    if faces["kind"] == "list":
+        return ("list", faces["values"])
+    return ("d0" if faces["kind"] == "zero_based" else "d", faces["sides"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading mails.
+
+
+def text_of(path: Path):
+    """The subject, the plain-text part (decoded, LF line ends) and the parsed message."""
+    msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    for part in msg.walk():
+        if part.get_content_type() == "text/plain" and not part.is_attachment():
+            return str(msg["subject"] or ""), part.get_content().replace("\r\n", "\n"), msg
+    return str(msg["subject"] or ""), "", msg
+
+
+def normalise(text: str) -> str:
+    """"The seal of a mail": CRLF to LF, trailing blanks cut from each line."""
+    return "\n".join(line.rstrip() for line in text.replace("\r\n", "\n").split("\n"))
+
+
+DIGEST = "Mail-Digest: sha256:"
+
+
+def seal_ok(text: str):
+    norm = normalise(text)
+    at = norm.rfind(DIGEST)
+    claimed = norm[at + len(DIGEST):].split("\n")[0].strip()
+    actual = hashlib.sha256(norm[:at].rstrip().encode()).hexdigest()
+    return claimed == actual, claimed, actual
+
+
+def mail_files(args):
+    files = []
+    for a in map(Path, args):
+        if a.is_file():
+            files.append(a)
+            continue
+        for d in [a, a / "cur", a / "new"]:
+            if d.is_dir():
+                files += [p for p in d.iterdir() if p.is_file()]
+    return sorted(files, key=lambda p: p.name)
+
+
+HEX = r"([0-9a-f]{64})"
+
+
+def hexval(s: str) -> bytes:
+    return bytes.fromhex(s)
+
+
+def parse_dice(text: str):
+    """The results mail's "DICE (despatch-dice/vN, game <id>, step <k>)" section (templates/dice.txt)."""
+    m = re.search(r"^DICE \((despatch-dice/v\d+), game (\S+), step (\d+)\)$", text, re.M)
+    if not m:
+        return None
+    d = {"proto": m.group(1), "game": m.group(2), "step": int(m.group(3)), "seats": [], "rolls": []}
+    k = d["step"]
+    for line in text[m.end():].split("\n")[1:]:
+        line = line.rstrip()
+        if line in ("--", "-- ") or line.startswith("-- "):
+            break
+        kv = re.fullmatch(r"(L|v|S)_(\d+) = " + HEX, line)
+        if kv and int(kv.group(2)) == k:
+            d[kv.group(1)] = hexval(kv.group(3))
+            continue
+        kv = re.fullmatch(r"lock input (\S+) = (-|[0-9a-f]{64})", line)
+        if kv:
+            value = None if kv.group(2) == "-" else hexval(kv.group(2))
+            if kv.group(1) == "log_head":
+                d["log_head"] = value
+            else:
+                d["seats"].append((kv.group(1), value))
+            continue
+        cols = line.split(" | ")
+        if len(cols) == 4 and cols[0].strip().isdigit():
+            results = [int(x) for x in cols[2].split(",")]
+            d["rolls"].append((int(cols[0]), parse_die(cols[1]), results, cols[3]))
+    missing = [f for f in ("L", "v", "S", "log_head") if f not in d]
+    if missing:
+        raise ValueError(f"the dice section lacks {', '.join(missing)}")
+    return d
+
+
+def parse_receipt(text: str):
+    """A receipt: "Orders received for <seat>, step <k>", the orders, "Digest D =", "Your salt ="."""
+    m = re.search(r"^Orders received for (\S+), step (\d+)", text, re.M)
+    d = re.search(r"^Digest D = " + HEX, text, re.M)
+    if not (m and d):
+        return None
+    salt = re.search(r"^Your salt = " + HEX, text, re.M)
+    orders, inside = [], False
+    for line in text.split("\n"):
+        if line.startswith("This is what Despatch understood"):
+            inside = True
+        elif inside:
+            if not line.startswith("    "):
+                break
+            if line[4:] != "(no orders)":
+                orders.append(line[4:] + "\n")  # canonical orders: one per line, each ended by \n
+    return {"seat": m.group(1), "step": int(m.group(2)), "digest": hexval(d.group(1)),
+            "salt": hexval(salt.group(1)) if salt else None, "orders": "".join(orders)}
+
+
+class Verifier:
+    def __init__(self):
+        self.findings = []
+        self.games = {}  # game id -> what its mails said: protocol, anchors, Z, z, steps
+        self.counts = {"mails": 0, "seals": 0, "receipts": 0, "journal events": 0,
+                       "journal steps": 0, "journal rolls": 0, "journal dice": 0,
+                       "digests opened": 0}
+        self.footers = []  # (game, log head index, head, file): "The story of a player's mails"
+        self.journals = []  # (text, where): attached to a game-over mail, or given as a file
+
+    def bad(self, where, field, expected, found):
+        self.findings.append(f"{where}, {field}: expected {expected}, found {found}")
+
+    def game(self, gid):
+        return self.games.setdefault(gid, {"proto": None, "anchors": [], "Z": None, "z": None,
+                                           "steps": {}})
+
+    def read(self, path: Path):
+        _, text, msg = text_of(path)
+        if DIGEST not in text:
+            return  # not a sealed Despatch mail
+        foot = re.findall(r"^Despatch · game (\S+) · log head #(\d+) ([0-9a-f]+)", text, re.M)
+        if not foot:
+            return
+        gid = foot[-1][0]
+        g = self.game(gid)
+        self.counts["mails"] += 1
+        self.footers.append((gid, int(foot[-1][1]), foot[-1][2], path.name))
+        for part in msg.walk():
+            if part.get_filename() == "journal.jsonl":
+                self.journals.append((part.get_payload(decode=True).decode("utf-8"),
+                                      f"mail {path.name}, attached journal"))
+        dice = None
+        try:
+            dice = parse_dice(text)
+        except ValueError as e:
+            self.bad(f"mail {path.name}", "DICE", "a readable dice section", e)
+        where = f"mail {path.name}" + (f" (step {dice['step']})" if dice else "")
+        ok, claimed, actual = seal_ok(text)
+        if ok:
+            self.counts["seals"] += 1
+        else:  # "The seal of a mail": the text was changed after it was sealed
+            self.bad(where, "Mail-Digest", f"sha256 of the text {actual}", claimed)
+        # The welcome mail (and a "New dice anchor" mail) commits to the onion: "Anchor A = ...".
+        for a, frm in re.findall(r"Anchor A = " + HEX + r"\s+\(from step (\d+)", text):
+            if (int(frm), hexval(a)) not in g["anchors"]:
+                g["anchors"].append((int(frm), hexval(a)))
+        proto = re.search(r"comes from (despatch-dice/v\d+)", text)
+        if proto:
+            g["proto"] = proto.group(1)
+        for field, key in (("Salt key Z = ", "Z"), ("Salt key z = ", "z")):
+            m = re.search("^ *" + field + HEX, text, re.M)
+            if m:
+                g[key] = hexval(m.group(1))
+        if dice:
+            g["proto"] = g["proto"] or dice["proto"]
+            if dice["proto"] != g["proto"]:
+                self.bad(where, "protocol", g["proto"], dice["proto"])
+            dice["file"] = path.name
+            seen = g["steps"].get(dice["step"])
+            if seen and (seen["L"], seen["v"], seen["S"]) != (dice["L"], dice["v"], dice["S"]):
+                self.bad(where, f"L_k/v_k/S_k of step {dice['step']}",
+                         f"the values of mail {seen['file']}", "other values (a split view)")
+            elif not seen:
+                g["steps"][dice["step"]] = dice
+        r = parse_receipt(text)
+        if r and r["salt"]:
+            self.receipt(gid, g, r, path.name)
+
+    def receipt(self, gid, g, r, name):
+        """"Orders digests and receipts": the receipt's own D from its orders and salt."""
+        proto = g["proto"] or "despatch-dice/v2"
+        d = orders_digest(proto, gid, r["step"], r["seat"], r["salt"], r["orders"])
+        if d != r["digest"]:
+            self.bad(f"mail {name} (receipt, step {r['step']})", "Digest D", d.hex(),
+                     r["digest"].hex())
+        else:
+            self.counts["receipts"] += 1
+
+    def chain(self, where, proto, gid, anchors, previous, k, v_k):
+        """"The host onion": step(v_k) == v_{k-1}, v_0 = A; a renewed onion ("Before the onion
+        runs out") restarts at its own anchor from its first step. Returns the words for it."""
+        anchors = [(f, a) for f, a in anchors if f <= k]
+        if not anchors:
+            self.bad(where, f"v_{k}", "a welcome mail with the anchor A", "none")
+            return "no anchor in the folder"
+        frm, anchor = max(anchors)
+        prev = [(p, v) for p, v in previous if frm <= p < k]
+        hops, target, what = (k - max(prev)[0], max(prev)[1], f"v_{max(prev)[0]}") if prev \
+            else (k - frm + 1, anchor, f"the anchor A (from step {frm})")
+        v = v_k
+        for _ in range(hops):
+            v = onion_step(proto, gid, "host", v)
+        if v != target:
+            self.bad(where, f"v_{k}", f"a value hashing in {hops} step(s) to {what} "
+                     f"{target.hex()}", f"{v_k.hex()} (it hashes to {v.hex()})")
+        return f"v_{k} hashes to {what}"
+
+    def check_rolls(self, where, seed_k, rolls):
+        """"Lock, seed and rolls": roll request j uses stream j of S_k. Returns the dice count."""
+        dice = 0
+        for i, (j, die, results, label) in enumerate(rolls):
+            if j != i:
+                self.bad(where, f"roll request {j} ({label})", f"request number {i}", j)
+            again = roll(seed_k, j, die, len(results))
+            for n, (want, got) in enumerate(zip(again, results)):
+                if want != got:
+                    self.bad(where, f"die {n + 1} of roll {j} ({label})", want, got)
+            dice += len(results)
+        return dice
+
+    def check_step(self, gid, g, d, previous):
+        """One step: v_k back along the onion, L_k, S_k and every die; prints the step's line.
+        Returns (rolls, dice, whether v_k chained back)."""
+        k, proto, where = d["step"], d["proto"], f"mail {d['file']} (step {d['step']})"
+        before = len(self.findings)
+        chain = self.chain(where, proto, gid, g["anchors"], previous, k, d["v"])
+        chained = len(self.findings) == before
+        L = lock(proto, gid, k, d["log_head"], d["seats"])
+        if L != d["L"]:
+            self.bad(where, f"L_{k}", L.hex(), d["L"].hex())
+        S = seed(proto, d["L"], d["v"])
+        if S != d["S"]:
+            self.bad(where, f"S_{k}", S.hex(), d["S"].hex())
+        dice = self.check_rolls(where, d["S"], d["rolls"])
+        verdict = "ok" if len(self.findings) == before else "MISMATCH"
+        print(f"step {k} ({gid}, {proto}): {chain}; L_{k}, S_{k}; "
+              f"{len(d['rolls'])} rolls, {dice} dice: {verdict}")
+        return len(d["rolls"]), dice, chained
+
+    def journal(self, text, where):
+        """The journal a game-over mail attaches ("The story of a player's mails"), replayed for
+        its dice only (the rules are `despatch verify`'s): "The log" chain of heads, each lock's
+        log head and inputs, the onion, each seed and die, and every orders digest it opens
+        (with the published salt key z in v2, with v_k in v1)."""
+        lines = text.replace("\r\n", "\n").rstrip("\n").split("\n")
+        events = [json.loads(line) for line in lines]
+        gid, proto = events[0]["game"], events[0].get("protocol", "despatch-dice/v1")
+        g = self.game(gid)
+        g["proto"] = g["proto"] or proto
+        anchors = [(1, hexval(events[0]["anchor"]))]
+        if g["anchors"] and anchors[0] not in g["anchors"]:
+            self.bad(f"{where}, event 0", "anchor", "the anchor of the welcome mail",
+                     events[0]["anchor"])
+        z = next((hexval(e["salt_key"]) for e in events if e.get("salt_key")), None)
+        head, heads, locks, reveals, subs = H(DS(proto, "log")), [], {}, [], []
+        counts = self.counts
+        for i, (line, e) in enumerate(zip(lines, events)):
+            place, t, k = f"{where}, event {i} ({e['type']})", e["type"], e.get("step")
+            before, head = head, H(DS(proto, "log"), lp(head), lp(line.encode()))
+            heads.append(head)
+            if t == "onion_renewed":
+                anchors.append((e["from_step"], hexval(e["anchor"])))
+            elif t == "submission":
+                subs.append(e)
+            elif t == "lock":
+                if hexval(e["log_head"]) != before:
+                    self.bad(place, "log_head", before.hex(), e["log_head"])
+                seats = [(x["seat"], hexval(x["digest"]) if x["digest"] else None)
+                         for x in e["seats"]]
+                L = lock(proto, gid, k, hexval(e["log_head"]), seats)
+                if L.hex() != e["lock"]:
+                    self.bad(place, f"L_{k}", L.hex(), e["lock"])
+                locks[k] = hexval(e["lock"])
+            elif t == "results":
+                v = hexval(e["reveal"])
+                self.chain(place, proto, gid, anchors, reveals, k, v)
+                reveals.append((k, v))
+                S = seed(proto, locks.get(k, b""), v)
+                if S.hex() != e["seed"]:
+                    self.bad(place, f"S_{k}", S.hex(), e["seed"])
+                rolls = [(r["j"], journal_die(r["faces"]), r["results"], r["label"])
+                         for r in e["rolls"]]
+                counts["journal dice"] += self.check_rolls(place, hexval(e["seed"]), rolls)
+                counts["journal steps"] += 1
+                counts["journal rolls"] += len(rolls)
+                mail = g["steps"].get(k)
+                if mail and (mail["L"], mail["v"], mail["S"]) != (locks.get(k), v, hexval(e["seed"])):
+                    self.bad(f"mail {mail['file']} (step {k})", f"L_{k}/v_{k}/S_{k}",
+                             "the values of the attached journal", "other values")
+                # The step's digests open now in v1 (its salt comes from v_k), or with z in v2.
+                for sub in [x for x in subs if x["step"] == k]:
+                    salt = salt_v1(proto, v, sub["seat"]) if proto.endswith("v1") else \
+                        salt_v2(proto, gid, z, k, sub["seat"]) if z else None
+                    if salt is None:
+                        continue
+                    D = orders_digest(proto, gid, k, sub["seat"], salt, sub["orders"])
+                    if D.hex() != sub["digest"]:
+                        self.bad(f"{where}, submission of {sub['seat']} for step {k}",
+                                 "digest D", D.hex(), sub["digest"])
+                    counts["digests opened"] += 1
+        counts["journal events"] += len(events)
+        g["heads"] = heads
+
+    def finish(self):
+        seen = set()
+        for text, where in self.journals:  # each game-over mail of a game carries the same one
+            if text not in seen:
+                seen.add(text)
+                self.journal(text, where)
+        # "The story of a player's mails": each footer's head_i is the journal's head after event i.
+        matched = 0
+        for gid, i, head, name in self.footers:
+            heads = self.games[gid].get("heads")
+            if heads is None:
+                continue
+            if i >= len(heads) or heads[i].hex() != head:
+                self.bad(f"mail {name}", f"log head #{i}",
+                         heads[i].hex() if i < len(heads) else f"one of {len(heads)} events", head)
+            else:
+                matched += 1
+        steps = rolls = dice = chained = 0
+        for gid, g in sorted(self.games.items()):
+            previous = []
+            for k in sorted(g["steps"]):
+                d = g["steps"][k]
+                r, n, ok = self.check_step(gid, g, d, previous)
+                previous.append((k, d["v"]))
+                steps, rolls, dice, chained = steps + 1, rolls + r, dice + n, chained + ok
+            if g["z"] and g["Z"]:  # "The salt key": the published z opens the commitment Z
+                Z = salt_key_commitment(g["proto"], gid, g["z"])
+                if Z != g["Z"]:
+                    self.bad(f"game {gid}", "salt key z", f"a key hashing to Z = {g['Z'].hex()}",
+                             f"one hashing to {Z.hex()}")
+        c = self.counts
+        print(f"{'OK' if not self.findings else 'FAILED'}: {len(self.games)} game(s), "
+              f"{c['mails']} mails, {c['seals']} seals, {steps} steps, {steps} locks, "
+              f"{steps} seeds, {chained} reveals chained to the anchor, {rolls} rolls, "
+              f"{dice} dice checked, {c['receipts']} receipts opened, "
+              + (f"{c['journal events']} journal events, {c['journal steps']} journal steps, "
+                 f"{c['journal rolls']} journal rolls, {c['journal dice']} journal dice, "
+                 f"{c['digests opened']} digests opened, {matched} log heads matched, "
+                 if self.journals else "")
+              + f"{len(self.findings)} mismatch(es)")
+        for f in self.findings:
+            print(f"MISMATCH: {f}")
+        return steps + c["journal steps"]
+
+
+def main(argv):
+    if argv and argv[0] == "--self-test":
+        sys.dont_write_bytecode = True  # leave no __pycache__ in the repository
+        from known_answers import self_test  # beside this file
+        return self_test(Path(argv[1]) if len(argv) > 1 else
+                         Path(__file__).resolve().parents[2] / "docs" / "dice-protocol.md")
+    if not argv:
+        print(__doc__.strip())
+        return 2
+    v = Verifier()
+    for p in mail_files(argv):
+        if p.suffix == ".jsonl":  # a journal on its own, as a game store keeps it
+            v.journals.append((p.read_text(encoding="utf-8"), f"journal {p}"))
+        else:
+            v.read(p)
+    steps = v.finish()
+    if v.findings:
+        return 1
+    if steps == 0:
+        print("nothing to check: no results mail with a dice section, and no journal")
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

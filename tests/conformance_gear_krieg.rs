@@ -51,14 +51,16 @@ fn gear_krieg_conforms() {
         test_sources: vec![
             include_str!("gear_krieg_golden.rs"),
             include_str!("gear_krieg_rulings.rs"),
+            include_str!("gear_krieg_rulings_combat.rs"),
+            include_str!("gear_krieg_rulings_melee.rs"),
+            include_str!("gear_krieg_rulings_terrain.rs"),
+            include_str!("gear_krieg_rulings_rounds.rs"),
             include_str!("gear_krieg_data.rs"),
             include_str!("gear_krieg_render.rs"),
             include_str!("gear_krieg_pipeline.rs"),
         ],
         // Rulings no `fn r<N>_…` test names yet.
-        not_yet_covered: vec![
-            1, 3, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15, 16, 18, 22, 23, 24, 25, 26, 29, 32, 33, 34,
-        ],
+        not_yet_covered: vec![],
         ..Subject::shipped("crossroads", &SEATS)
     });
 }

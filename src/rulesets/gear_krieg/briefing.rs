@@ -1,6 +1,7 @@
 //! What a Gear Krieg player plays for and with, for the welcome and HELP mails: the scenario's
-//! victory conditions and each of the seat's units' datacard values (armor, weapons with
-//! accuracy, base range, damage, ROF and ammunition, movement points). Pure; from the state only.
+//! victory conditions and each of the seat's units' datacard values (armor, perks and flaws,
+//! weapons with accuracy, base range, damage, ROF and ammunition, movement points). Pure; from
+//! the state only.
 
 use crate::rulesets::kit::grammar::num;
 
@@ -53,6 +54,10 @@ pub fn briefing(state: &GkState, seat: &str) -> Vec<(String, Vec<String>)> {
                     v.ground_top.int(),
                     v.threat_value.int()
                 ));
+                // R14: the card's perks and flaws are shown, also those without effect here.
+                if !v.perks.is_empty() {
+                    cards.push(format!("  Perks and flaws: {}", v.perks.join(", ")));
+                }
                 cards.extend(v.weapons.iter().map(|w| weapon_line(w, u)));
             }
             UnitKind::Infantry => {

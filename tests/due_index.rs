@@ -8,6 +8,7 @@
 mod world;
 
 use chrono::Duration;
+use despatch::daemon::Daemon;
 use world::*;
 
 /// Makes the game fail if it is opened (its host secret unreadable), and returns a restorer.
@@ -18,8 +19,13 @@ fn booby_trap(w: &World) -> impl FnOnce() {
     move || std::fs::write(&p, kept).unwrap()
 }
 
-fn opened_and_failed(w: &World, at: chrono::DateTime<chrono::Utc>) -> bool {
-    !w.daemon.run_once(at).unwrap().failed_games.is_empty()
+fn opened_and_failed(d: &Daemon, at: chrono::DateTime<chrono::Utc>) -> bool {
+    !d.run_once(at).unwrap().failed_games.is_empty()
+}
+
+/// Another daemon process on the same data (a restart, or a command such as `ingest`).
+fn another_process(w: &World) -> Daemon {
+    Daemon::new(w.daemon.cfg.clone()).unwrap()
 }
 
 #[test]
@@ -28,19 +34,26 @@ fn an_idle_game_is_not_opened_and_a_lost_index_opens_it_again() {
     w.daemon.run_once(w.now).unwrap(); // settles and writes the index
     let restore = booby_trap(&w);
     assert!(
-        !opened_and_failed(&w, w.now + Duration::minutes(1)),
+        !opened_and_failed(&w.daemon, w.now + Duration::minutes(1)),
         "an idle game was opened"
     );
-    // Positive control: without the index the same pass opens it, and the trap springs.
+    // A restart checks the index against the journals once: still idle, still closed.
+    assert!(!opened_and_failed(
+        &another_process(&w),
+        w.now + Duration::minutes(2)
+    ));
+    // Positive control: a restart without the index opens it, and the trap springs.
     std::fs::remove_file(w.daemon.data.root.join("due.index")).unwrap();
-    assert!(opened_and_failed(&w, w.now + Duration::minutes(2)));
+    assert!(opened_and_failed(
+        &another_process(&w),
+        w.now + Duration::minutes(3)
+    ));
     // A damaged index is as good as none.
     std::fs::write(w.daemon.data.root.join("due.index"), b"garbage\n").unwrap();
-    assert!(opened_and_failed(&w, w.now + Duration::minutes(3)));
-    restore();
-    w.daemon.run_once(w.now + Duration::minutes(4)).unwrap();
-    let restore = booby_trap(&w);
-    assert!(!opened_and_failed(&w, w.now + Duration::minutes(5)));
+    assert!(opened_and_failed(
+        &another_process(&w),
+        w.now + Duration::minutes(4)
+    ));
     restore();
 }
 
@@ -52,8 +65,8 @@ fn the_game_is_opened_exactly_when_its_reminder_falls_due() {
     let due = g.game.next_due().expect("the set-up step has a deadline");
     drop(g);
     let restore = booby_trap(&w);
-    assert!(!opened_and_failed(&w, due - Duration::seconds(1)));
-    assert!(opened_and_failed(&w, due), "not opened when due");
+    assert!(!opened_and_failed(&w.daemon, due - Duration::seconds(1)));
+    assert!(opened_and_failed(&w.daemon, due), "not opened when due");
     restore();
     let before: Vec<String> = w.delivered().into_iter().map(|d| d.0).collect();
     w.daemon.run_once(due).unwrap();
@@ -73,19 +86,33 @@ fn the_game_is_opened_exactly_when_its_reminder_falls_due() {
 
 #[test]
 fn a_game_changed_behind_the_daemons_back_is_settled_next_pass() {
-    let mut w = world("training");
+    let w = world("training");
     w.daemon.run_once(w.now).unwrap();
     // Another process (the `ingest` command) takes Japan's set-up orders: the journal grows
-    // while this daemon's index still has the old length.
+    // while the running daemon's index still has the old length; the change mark tells it.
+    let raw = mail(
+        JAPAN,
+        &reply_to("japan"),
+        "behind@x",
+        "",
+        "FLAGSHIP Mikasa\n",
+    );
     assert!(matches!(
-        w.send("japan", "FLAGSHIP Mikasa\n"),
+        another_process(&w).ingest(&raw, w.now).unwrap(),
         despatch::daemon::Intake::Accepted { .. }
     ));
+    assert!(w.daemon.data.root.join("dirty").join(GAME).exists());
     let restore = booby_trap(&w);
     assert!(
-        opened_and_failed(&w, w.now),
+        opened_and_failed(&w.daemon, w.now),
         "a changed game was left closed"
     );
+    restore();
+    // Settled now (the trap gone): the mark is cleared and the game left alone again.
+    w.daemon.run_once(w.now).unwrap();
+    assert!(!w.daemon.data.root.join("dirty").join(GAME).exists());
+    let restore = booby_trap(&w);
+    assert!(!opened_and_failed(&w.daemon, w.now));
     restore();
 }
 

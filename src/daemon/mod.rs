@@ -54,19 +54,22 @@ pub struct Daemon {
     /// Whether the last IMAP / SMTP attempt failed, so an outage and its end are logged once each.
     imap_down: AtomicBool,
     smtp_down: AtomicBool,
-    /// The due index while a pass runs (see `store::DueIndex`): games closed during the pass
-    /// update it, and the pass writes it once at its end.
-    due: Mutex<Option<DuePass>>,
+    /// The due index as this process keeps it between passes (see `store::DueIndex`); `None`
+    /// until the first pass, which checks it against every journal once.
+    due: Mutex<Option<DueState>>,
     /// Until the first delivery of this process, every game's outbox is visited (mail queued by
     /// a version without pending markers); after it, only the marked ones.
     delivered_once: AtomicBool,
 }
 
-/// The due index as a pass holds it, with the games it closed (whose entries are fresh).
+/// What the daemon knows of its games between passes: the due index, and the games that must
+/// be opened at every pass until they are at rest (changed, failing, or not yet settled).
 #[derive(Default)]
-struct DuePass {
+struct DueState {
     index: DueIndex,
-    closed: std::collections::BTreeSet<String>,
+    busy: std::collections::BTreeSet<String>,
+    /// Games closed at rest in this pass: their change marks are cleared at its end.
+    settled: std::collections::BTreeSet<String>,
     changed: bool,
 }
 
@@ -144,30 +147,13 @@ impl Daemon {
     pub fn run_once(&self, now: DateTime<Utc>) -> Result<Pass> {
         let _lock = self.data.lock()?;
         let mut pass = Pass::default();
-        // Only games with work are opened: a journal that changed since the game was last
-        // settled (mail, the organiser, a crash mid-way), or a due time that has come.
-        let journals = self.data.game_journals()?;
-        *self.due_pass() = Some(DuePass {
-            index: self.data.due_index(),
-            ..DuePass::default()
-        });
-        let busy = |id: &str, bytes: u64| {
-            let due = self.due_pass();
-            let Some(d) = due.as_ref() else { return true };
-            match d.index.games.get(id) {
-                // A game closed this pass has a fresh entry; the others, the length read above.
-                Some(e) if d.closed.contains(id) => !e.idle_at(e.journal_bytes, now),
-                Some(e) => !e.idle_at(bytes, now),
-                None => true,
-            }
-        };
-        for (game, bytes) in &journals {
-            if !busy(game, *bytes) {
-                continue;
-            }
-            match self.settle(game, now) {
+        // Only games with work are opened: changed since last settled (a change mark), not yet
+        // at rest, or whose due time has come. Idle games cost nothing, however many.
+        self.begin_due_pass()?;
+        for game in self.games_with_work(now) {
+            match self.settle(&game, now) {
                 Ok(n) => pass.steps_resolved += n,
-                Err(e) => self.game_failed(&mut pass, game, &e, now),
+                Err(e) => self.game_failed(&mut pass, &game, &e, now),
             }
         }
         let inbound = match &self.imap {
@@ -178,13 +164,13 @@ impl Daemon {
             self.end_due_pass();
             return Err(e);
         }
-        for (game, bytes) in &journals {
-            if pass.failed_games.contains(game) || !busy(game, *bytes) {
+        for game in self.games_with_work(now) {
+            if pass.failed_games.contains(&game) {
                 continue;
             }
-            match self.tick(game, now) {
+            match self.tick(&game, now) {
                 Ok(n) => pass.steps_resolved += n,
-                Err(e) => self.game_failed(&mut pass, game, &e, now),
+                Err(e) => self.game_failed(&mut pass, &game, &e, now),
             }
         }
         self.end_due_pass();
@@ -192,45 +178,118 @@ impl Daemon {
         Ok(pass)
     }
 
-    fn due_pass(&self) -> std::sync::MutexGuard<'_, Option<DuePass>> {
+    fn due_state(&self) -> std::sync::MutexGuard<'_, Option<DueState>> {
         self.due.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Writes the due index if the pass changed it. A failure costs only speed (the games it
-    /// forgot are opened next pass), so it is logged, not raised.
+    /// The first pass of a process checks the stored index against every journal's length
+    /// (anything may have happened while no daemon ran); every pass adds the changed games.
+    fn begin_due_pass(&self) -> Result<()> {
+        let mut guard = self.due_state();
+        let st = match guard.as_mut() {
+            Some(st) => st,
+            None => {
+                let lengths: std::collections::BTreeMap<String, u64> =
+                    self.data.game_journals()?.into_iter().collect();
+                let mut index = self.data.due_index();
+                let stored = index.games.len();
+                index
+                    .games
+                    .retain(|id, e| lengths.get(id) == Some(&e.journal_bytes));
+                let busy = lengths
+                    .keys()
+                    .filter(|id| !index.games.contains_key(*id))
+                    .cloned()
+                    .collect();
+                guard.insert(DueState {
+                    changed: index.games.len() != stored,
+                    index,
+                    busy,
+                    settled: Default::default(),
+                })
+            }
+        };
+        st.settled.clear();
+        for game in self.data.dirty_games()? {
+            if self.data.game(&game).exists() {
+                st.busy.insert(game);
+            } else {
+                self.data.clear_dirty(&game)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The games to open now: busy ones and those whose due time has come.
+    fn games_with_work(&self, now: DateTime<Utc>) -> Vec<String> {
+        let guard = self.due_state();
+        let Some(st) = guard.as_ref() else {
+            return vec![];
+        };
+        let mut out: std::collections::BTreeSet<String> = st.busy.clone();
+        out.extend(
+            st.index
+                .games
+                .iter()
+                .filter(|(_, e)| e.next_due.is_some_and(|t| t <= now))
+                .map(|(id, _)| id.clone()),
+        );
+        out.into_iter().collect()
+    }
+
+    /// Writes the index if the pass changed it, then clears the change marks of the games it
+    /// settled. Failures cost only speed (a game is opened once more), so they are logged.
     fn end_due_pass(&self) {
-        if let Some(d) = self.due_pass().take()
-            && d.changed
-            && let Err(e) = self.data.write_due_index(&d.index)
-        {
-            warn!("cannot write the due index: {e}");
+        let mut guard = self.due_state();
+        let Some(st) = guard.as_mut() else { return };
+        if st.changed {
+            match self.data.write_due_index(&st.index) {
+                Ok(()) => st.changed = false,
+                Err(e) => warn!("cannot write the due index: {e}"),
+            }
+        }
+        for game in std::mem::take(&mut st.settled) {
+            if let Err(e) = self.data.clear_dirty(&game) {
+                warn!("cannot clear the change mark of {game}: {e}");
+            }
         }
     }
 
-    /// Records what a game closed in this pass will next need (nothing: until `next_due`), or
-    /// forgets it when it is not at rest, so the pass's tick opens it again.
+    /// Records a game closed by this process: at rest, its entry (nothing to do until
+    /// `next_due`); not at rest, it stays busy and is opened again.
     pub(crate) fn note_closed(&self, g: &OpenGame) {
-        let mut due = self.due_pass();
-        let Some(d) = due.as_mut() else { return };
+        let mut guard = self.due_state();
+        let Some(st) = guard.as_mut() else { return };
         let id = g.store.id.clone();
         let entry = g.game.at_rest().then(|| crate::store::DueEntry {
             ruleset: g.game.ruleset().to_string(),
             journal_bytes: g.store.journal_len(),
             next_due: g.game.next_due(),
         });
-        let before = d.index.games.get(&id).cloned();
-        if before != entry {
-            d.changed = true;
-            match entry {
-                Some(e) => d.index.games.insert(id.clone(), e),
-                None => d.index.games.remove(&id),
-            };
+        if st.index.games.get(&id) != entry.as_ref() {
+            st.changed = true;
         }
-        d.closed.insert(id);
+        match entry {
+            Some(e) => {
+                st.index.games.insert(id.clone(), e);
+                st.busy.remove(&id);
+                st.settled.insert(id);
+            }
+            None => {
+                st.index.games.remove(&id);
+                st.settled.remove(&id);
+                st.busy.insert(id);
+            }
+        }
     }
 
     fn game_failed(&self, pass: &mut Pass, game: &str, e: &anyhow::Error, now: DateTime<Utc>) {
         self.game_trouble(game, e, now);
+        // A failing game is tried again at every pass, as before the index.
+        if let Some(st) = self.due_state().as_mut() {
+            st.busy.insert(game.to_string());
+            st.settled.remove(game);
+        }
         if !pass.failed_games.iter().any(|g| g == game) {
             pass.failed_games.push(game.to_string());
         }

@@ -4,7 +4,10 @@
 //! still has the recorded length, and a missing or damaged file is rebuilt by opening every
 //! game once. It decides nothing (the engine computes `next_due`) and reads no clock. The
 //! pending-mail markers (`pending/<game>`) are the outbox's equivalent: delivery visits the
-//! games with a marker, not every outbox.
+//! games with a marker, not every outbox. Change markers (`dirty/<game>`, made durable before
+//! any journal append) tell a running daemon which games changed, so a pass needs neither the
+//! whole folder listing nor a `stat` per game; the first pass of a process checks every
+//! journal's length once.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -81,7 +84,46 @@ impl DueIndex {
     }
 }
 
+impl super::GameStore {
+    /// `dirty/<game>` beside `games/`, for a game store under `games/`.
+    fn dirty_marker(&self) -> Option<std::path::PathBuf> {
+        let games = self.dir.parent()?;
+        (games.file_name()? == "games")
+            .then(|| games.parent().map(|r| r.join("dirty").join(&self.id)))?
+    }
+
+    /// Marks the game as changed since a pass last settled it (see `DataDir::dirty_games`).
+    pub(crate) fn mark_dirty(&self) -> Result<(), StoreError> {
+        let Some(p) = self.dirty_marker() else {
+            return Ok(());
+        };
+        if p.exists() {
+            return Ok(());
+        }
+        let dir = p.parent().expect("dirty/ has a parent");
+        fs::create_dir_all(dir).map_err(io_err(dir))?;
+        fs::write(&p, b"").map_err(io_err(&p))?;
+        super::fsync_dir(dir).map_err(io_err(dir))
+    }
+}
+
 impl DataDir {
+    /// The games changed (journal appended) since a pass last settled them.
+    pub fn dirty_games(&self) -> Result<Vec<String>, StoreError> {
+        self.marked("dirty")
+    }
+
+    /// Clears a game's change mark once a pass has settled it and recorded it in the index.
+    /// Not fsynced: a mark that survives a crash only costs opening the game once more.
+    pub fn clear_dirty(&self, game: &str) -> Result<(), StoreError> {
+        let p = self.root.join("dirty").join(game);
+        match fs::remove_file(&p) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(StoreError::Io { path: p, source: e }),
+        }
+    }
+
     fn index_path(&self) -> std::path::PathBuf {
         self.root.join("due.index")
     }
@@ -138,7 +180,12 @@ impl DataDir {
 
     /// The games marked as having mail queued.
     pub fn pending_games(&self) -> Result<Vec<String>, StoreError> {
-        let dir = self.root.join("pending");
+        self.marked("pending")
+    }
+
+    /// The names in a folder of empty marker files (none if it does not exist).
+    fn marked(&self, folder: &str) -> Result<Vec<String>, StoreError> {
+        let dir = self.root.join(folder);
         match fs::read_dir(&dir) {
             Ok(rd) => {
                 let mut ids: Vec<String> = rd

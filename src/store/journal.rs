@@ -145,6 +145,10 @@ impl GameStore {
         head_after: &Hash,
     ) -> Result<String, StoreError> {
         let line = event.to_line();
+        // A running daemon opens only the games its due index says have work, plus the games
+        // marked here: the mark is durable before the journal changes, so no writer (the daemon,
+        // a command, one that crashes half-way) can change a game unnoticed.
+        self.mark_dirty()?;
         append_line(&self.journal_path(), &line)?;
         append_line(
             &self.dir.join("heads.log"),

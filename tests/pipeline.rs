@@ -156,7 +156,21 @@ fn help_returns_the_order_reference() {
     let mut w = world("training");
     assert!(matches!(w.send("russia", "HELP"), Intake::Help { .. }));
     let body = body_of(&w, "help-");
-    assert!(body.contains("## Rulings") && body.contains("FIRE Mikasa AT Tsesarevich"));
+    assert!(body.contains("\nRULINGS\n") && body.contains("FIRE Mikasa AT Tsesarevich"));
+    // The reference is Markdown; no mark of it shows in either part of the mail.
+    let (_, raw) = w
+        .raw_delivered()
+        .into_iter()
+        .find(|(name, _)| name.contains("help-"))
+        .expect("the HELP answer");
+    let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
+    let html = m.body_html(0).expect("an HTML part").into_owned();
+    for (part, text) in [("text", &body), ("html", &html)] {
+        for mark in ["**", "`", "\n## ", "|---"] {
+            assert!(!text.contains(mark), "{part} shows {mark:?}");
+        }
+    }
+    assert!(html.contains("RULINGS"), "{html}");
 }
 
 /// Plays a whole game through ingest with the ruleset's sample orders.
@@ -613,7 +627,16 @@ fn results_mails_are_rich_html_with_the_map_inline_the_svg_and_the_deadline_atta
         text.contains("DICE (despatch-dice/v2") && text.contains("L_1 = "),
         "the plain text stays complete"
     );
-    assert!(html.contains("<img src=\"cid:map\""), "{html}");
+    // The map's Content-ID is this mail's own (game, event, seat), so a client showing a
+    // thread never takes one mail's map for another's.
+    let cid = html
+        .split("<img src=\"cid:")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .expect("the map inline")
+        .to_string();
+    assert!(cid.starts_with(&format!("map.{GAME}.")), "{cid}");
+    assert!(cid.ends_with(".japan@localhost"), "{cid}");
     assert!(
         html.contains("Dice (despatch-dice/v2") && html.contains("command points"),
         "dice readable in HTML"
@@ -621,7 +644,7 @@ fn results_mails_are_rich_html_with_the_map_inline_the_svg_and_the_deadline_atta
     let png = m
         .parts
         .iter()
-        .find(|p| p.content_id() == Some("map"))
+        .find(|p| p.content_id() == Some(cid.as_str()))
         .expect("inline map");
     assert!(png.contents().starts_with(b"\x89PNG\r\n\x1a\n"));
     let svg = m
@@ -657,7 +680,9 @@ fn results_mails_are_rich_html_with_the_map_inline_the_svg_and_the_deadline_atta
     );
     // The map is sealed too: change one byte of the PNG and verify names that part.
     let png_b64 = {
-        let start = raw.find("Content-ID: <map>").expect("the inline map part");
+        let start = raw
+            .find(&format!("Content-ID: <{cid}>"))
+            .expect("the inline map part");
         let body = start + raw[start..].find("\n\n").unwrap() + 2;
         body + 200
     };

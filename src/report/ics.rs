@@ -37,8 +37,12 @@ fn offset_text(seconds: i32) -> String {
 
 /// A VCALENDAR with one VEVENT at `deadline`, shown in `tz` (an IANA name; UTC if unknown),
 /// with an alarm two hours before.
+///
+/// `sequence` orders versions of the same entry (same `uid`): a calendar keeps the highest, so
+/// a moved deadline replaces the entry sent first instead of adding a second one.
 pub fn deadline_event(
     uid: &str,
+    sequence: u64,
     deadline: DateTime<Utc>,
     tz: &str,
     summary: &str,
@@ -67,6 +71,7 @@ pub fn deadline_event(
         "END:VTIMEZONE".into(),
         "BEGIN:VEVENT".into(),
         format!("UID:{}", text(uid)),
+        format!("SEQUENCE:{sequence}"),
         format!("DTSTAMP:{}", stamp.format("%Y%m%dT%H%M%SZ")),
         format!(
             "DTSTART;TZID={}:{}",
@@ -104,12 +109,14 @@ mod tests {
     fn event_is_in_the_seats_zone_with_its_offset() {
         let ics = deadline_event(
             "club-3-japan@despatch",
+            0,
             at("2026-07-01T18:00:00Z"),
             "Europe/London",
             "Orders due: club, step 3",
             "Turn 2: Japan, your fire plan.\nSend it by reply.",
             at("2026-06-28T09:00:00Z"),
         );
+        assert!(ics.contains("\r\nSEQUENCE:0\r\n"), "{ics}");
         assert!(
             ics.contains("DTSTART;TZID=Europe/London:20260701T190000\r\n"),
             "{ics}"
@@ -122,6 +129,7 @@ mod tests {
         assert!(ics.starts_with("BEGIN:VCALENDAR\r\n") && ics.ends_with("END:VCALENDAR\r\n"));
         let winter = deadline_event(
             "u",
+            0,
             at("2026-12-01T18:00:00Z"),
             "Asia/Tokyo",
             "s",
@@ -132,6 +140,7 @@ mod tests {
         assert!(winter.contains("TZOFFSETTO:+0900\r\n"));
         let unknown = deadline_event(
             "u",
+            0,
             at("2026-12-01T18:00:00Z"),
             "Mars/Olympus",
             "s",
@@ -146,6 +155,7 @@ mod tests {
         let summary = "Orders due — ".repeat(20);
         let ics = deadline_event(
             "u",
+            0,
             at("2026-12-01T18:00:00Z"),
             "UTC",
             &summary,

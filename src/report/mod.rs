@@ -2,6 +2,9 @@
 //! protocol data; it never sees a ruleset's full state. Also seals each body with its digest.
 
 pub mod ics;
+mod plain;
+
+pub use plain::markdown_to_plain;
 
 use minijinja::Environment;
 use serde::Serialize;

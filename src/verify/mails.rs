@@ -64,7 +64,9 @@ fn check_parts(bytes: &[u8], text: &str) -> Result<(), (String, String)> {
         } else {
             msg.parts.iter().find(|p| {
                 p.attachment_name() == Some(name)
-                    || (name == "map.png" && p.content_id() == Some("map"))
+                    // "map" in mails before Content-IDs were made unique.
+                    || (name == "map.png"
+                        && p.content_id().is_some_and(|c| c == "map" || c.starts_with("map.")))
             })
         };
         let Some(part) = part else {

@@ -28,6 +28,7 @@ pub fn drafts_for_event(
             subject,
             text,
             rich: None,
+            calendar: None,
             answers: None,
             step: super::asked_step(game),
             re_subject: None,
@@ -162,20 +163,47 @@ pub fn drafts_for_event(
         Event::DeadlineChanged {
             deadline, reason, ..
         } => {
+            let (_, domain) = ctx.address_parts();
             for to in ctx.recipients {
-                let body = format!(
-                    "The deadline of step {} ({}) is now {}.\nReason: {reason}\n",
-                    book.step,
-                    title,
-                    report::fmt_time(*deadline, &to.private.time_zone)
+                let when = report::fmt_time(*deadline, &to.private.time_zone);
+                let mut body = format!(
+                    "The deadline of step {} ({}) is now {when}.\nReason: {reason}\n",
+                    book.step, title,
                 );
-                out.push(draft(
+                // The seats asked for orders get the calendar entry again, same UID and a higher
+                // SEQUENCE (this event's index), so calendars move the entry sent first.
+                let calendar = prompt_text(game, &to.seat).map(|p| {
+                    report::ics::deadline_event(
+                        &rich::calendar_uid(game, to, domain),
+                        index,
+                        *deadline,
+                        &to.private.time_zone,
+                        &format!("Orders due: {}, step {} ({})", book.id, book.step, to.seat),
+                        &p,
+                        ctx.now,
+                    )
+                });
+                let text = match &calendar {
+                    Some(ics) => {
+                        body.push_str(
+                            "\nThe calendar entry attached replaces the one sent with the step.\n",
+                        );
+                        rich::seal_calendar(game, &body, ics)?
+                    }
+                    None => rich::seal(game, &body, None)?,
+                };
+                let mut d = draft(
                     DraftKind::DeadlineChange,
                     to,
                     "deadline",
-                    "Deadline changed".into(),
-                    rich::seal(game, &body, None)?,
-                ));
+                    format!(
+                        "New deadline: {}",
+                        report::fmt_short(*deadline, &to.private.time_zone)
+                    ),
+                    text,
+                );
+                d.calendar = calendar;
+                out.push(d);
             }
         }
         Event::Forfeit { seat, .. } => {
@@ -385,6 +413,7 @@ fn results_or_over(
         subject,
         text: rich::seal(game, &body, Some(&rich))?,
         rich: Some(rich),
+        calendar: None,
         answers: None,
         step: super::asked_step(game),
         re_subject: None,
@@ -597,12 +626,12 @@ fn reference_summary(reference: Option<&str>) -> String {
     if let Some(at) = reference.find(GLANCE) {
         let rest = &reference[at + GLANCE.len()..];
         let end = rest.find("\n## ").unwrap_or(rest.len());
-        // Plain text: the reference's Markdown emphasis and code marks would show as is.
-        let glance = rest[..end.min(4000)]
-            .trim()
-            .replace(['`'], "")
-            .replace("**", "");
-        return format!("{glance}\n\nSend HELP for the whole reference.");
+        let glance =
+            report::markdown_to_plain(rest[..rest.floor_char_boundary(end.min(4000))].trim());
+        return format!(
+            "{}\n\nSend HELP for the whole reference.",
+            glance.trim_end()
+        );
     }
     let mut out = Vec::new();
     let mut headings = 0;
@@ -615,7 +644,7 @@ fn reference_summary(reference: Option<&str>) -> String {
         }
         out.push(line);
     }
-    let mut s = out.join("\n");
+    let mut s = report::markdown_to_plain(&out.join("\n"));
     if s.len() > 4000 {
         let cut = s.floor_char_boundary(4000);
         s.truncate(s[..cut].rfind('\n').unwrap_or(cut));

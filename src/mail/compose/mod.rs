@@ -118,6 +118,9 @@ pub struct Draft {
     /// The complete plain text (sealed where the kind carries game content).
     pub text: String,
     pub rich: Option<Rich>,
+    /// An updated calendar entry (`deadline.ics`) for a mail without a turn page (a moved
+    /// deadline); sealed in the text's Parts line.
+    pub calendar: Option<String>,
     /// The player's mail this answers (its Message-ID), for `answers_a_mail` kinds.
     pub answers: Option<String>,
     /// The step this mail asks about (the open step when it was composed; None once the game
@@ -237,11 +240,18 @@ impl Draft {
             )
             .ok();
         }
+        if let Some(ics) = &self.calendar {
+            out.attachments.push(Part {
+                name: "deadline.ics".into(),
+                content_type: "text/calendar; charset=utf-8; method=PUBLISH".into(),
+                bytes: ics.clone().into_bytes(),
+            });
+        }
         if let Some(r) = &self.rich {
             out.html = Some(r.html.clone());
             if let Some(png) = &r.png {
                 out.inline.push(Part {
-                    name: "map".into(),
+                    name: r.map_cid.clone(),
                     content_type: "image/png".into(),
                     bytes: png.clone(),
                 });

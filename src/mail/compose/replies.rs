@@ -43,6 +43,7 @@ pub fn rejection(
         subject: "Orders not applied".into(),
         text: plain(&game.book().id, &body),
         rich: None,
+        calendar: None,
         answers: Some(message_id.to_string()),
         step: super::asked_step(game),
         re_subject: None,
@@ -62,7 +63,8 @@ pub fn help(
     let body = report::render(
         "help",
         serde_json::json!({
-            "ruleset": game.ruleset(), "game": game.book().id, "reference": reference,
+            "ruleset": game.ruleset(), "game": game.book().id,
+            "reference": report::markdown_to_plain(reference),
             "briefing": game.briefing(&to.seat),
         }),
     )?;
@@ -74,6 +76,7 @@ pub fn help(
         subject: "Order reference".into(),
         text: plain(&game.book().id, &body),
         rich: None,
+        calendar: None,
         answers: Some(message_id.to_string()),
         step: super::asked_step(game),
         re_subject: None,
@@ -98,6 +101,7 @@ pub fn auth_notice(game_id: &str, to: &Recipient, message_id: &str) -> Draft {
         subject: "A mail without your seat's secret".into(),
         text: plain(game_id, &body),
         rich: None,
+        calendar: None,
         answers: None,
         step: None,
         re_subject: None,

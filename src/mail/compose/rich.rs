@@ -12,6 +12,9 @@ use super::{ComposeError, MailCtx, Recipient};
 pub struct Rich {
     pub html: String,
     pub png: Option<Vec<u8>>,
+    /// The map's Content-ID, unique to this mail (one event, one seat): clients that show a
+    /// thread's mails together must not take one mail's map for another's.
+    pub map_cid: String,
     pub svg: Option<String>,
     pub svg_name: String,
     pub ics: Option<String>,
@@ -39,11 +42,14 @@ pub(super) fn build(
     ctx: &MailCtx,
 ) -> Result<Rich, ComposeError> {
     let book = game.book();
+    let (_, domain) = ctx.address_parts();
+    let map_cid = format!("map.{}.{}.{}@{domain}", book.id, book.events - 1, to.seat);
     let mut tctx = serde_json::json!({
         "game": book.id,
         "seat": to.seat,
         "view": view,
         "map": view.map.is_some(),
+        "map_cid": map_cid,
         "head_index": book.events - 1,
         "head": dice::to_hex(&book.head),
         "protocol": book.protocol.name(),
@@ -61,10 +67,10 @@ pub(super) fn build(
         }
         None => (None, None),
     };
-    let (_, domain) = ctx.address_parts();
     let ics = match (prompt, book.deadline) {
         (Some(p), Some(deadline)) => Some(report::ics::deadline_event(
-            &format!("{}-{}-{}@{domain}", book.id, book.step, to.seat),
+            &calendar_uid(game, to, domain),
+            0,
             deadline,
             &to.private.time_zone,
             &format!("Orders due: {}, step {} ({})", book.id, book.step, to.seat),
@@ -76,11 +82,40 @@ pub(super) fn build(
     Ok(Rich {
         html,
         png,
+        map_cid,
         svg,
         svg_name: format!("{}-step{}-{}.svg", book.id, book.step, to.seat),
         ics,
         journal: None,
     })
+}
+
+/// The calendar entry of a seat's orders for the open step: one per step and seat, so a moved
+/// deadline updates it.
+pub(super) fn calendar_uid(game: &dyn Play, to: &Recipient, domain: &str) -> String {
+    let book = game.book();
+    format!("{}-{}-{}@{domain}", book.id, book.step, to.seat)
+}
+
+/// A plain mail that carries only an updated calendar entry, sealed with the entry's digest.
+pub(super) fn seal_calendar(
+    game: &dyn Play,
+    body: &str,
+    ics: &str,
+) -> Result<String, ComposeError> {
+    let body = format!(
+        "{}\n\n{} deadline.ics={}\n",
+        body.trim_end(),
+        report::PARTS_PREFIX,
+        report::part_digest(ics.as_bytes(), true)
+    );
+    let book = game.book();
+    Ok(report::seal(
+        &body,
+        &book.id,
+        book.events - 1,
+        &dice::to_hex(&book.head),
+    )?)
 }
 
 /// The body with its parts' digests and the footer, sealed: the seal covers the other parts

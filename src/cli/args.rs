@@ -103,9 +103,9 @@ pub enum GmCommand {
         /// Hours to move the deadline by (negative brings it forward).
         #[arg(long, allow_hyphen_values = true)]
         hours: i64,
-        /// Why, as every seat is told.
-        #[arg(long, default_value = "extended by the organiser")]
-        reason: String,
+        /// Why, as every seat is told (default: "extended by N h" or "brought forward by N h").
+        #[arg(long)]
+        reason: Option<String>,
     },
     /// Lock the open step now: seats that have not answered are recorded as no move received.
     /// This is how a game whose silence policy is `wait_for_gm` goes on.

@@ -215,7 +215,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                     hours,
                     reason,
                 } => {
-                    let deadline = d.gm_extend(&game, hours, &reason, Utc::now())?;
+                    let deadline =
+                        d.gm_extend(&game, hours, reason.as_deref().unwrap_or(""), Utc::now())?;
                     println!(
                         "{game}: the deadline is now {}.",
                         report::fmt_time(deadline, "UTC")

@@ -322,10 +322,16 @@ pub fn gm_extend<P: Play + ?Sized>(
     let deadline = base
         .checked_add_signed(Duration::hours(hours))
         .ok_or(GmError::Hours(hours))?;
+    // Without a reason the words follow the direction: a shortening is never an extension.
+    let reason = match reason.trim() {
+        "" if hours > 0 => format!("extended by {hours} h by the organiser"),
+        "" => format!("brought forward by {} h by the organiser", -hours),
+        r => r.to_string(),
+    };
     Ok(Event::DeadlineChanged {
         step: book.step,
         deadline,
-        reason: reason.to_string(),
+        reason,
         at: now,
     })
 }

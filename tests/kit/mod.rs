@@ -80,9 +80,14 @@ pub fn conforms<R: Ruleset>(s: &Subject<R>) {
     );
     // Random play by mail, with the leak test and the round trip at every step.
     let mut watch = leaks::Watch::default();
-    for seed in 0..s.games {
+    // Soak runs, behind a flag: DESPATCH_SOAK_GAMES plays more games, DESPATCH_SOAK_SEED
+    // starts the seeds elsewhere (CI plays the pinned few).
+    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
+    let games = env("DESPATCH_SOAK_GAMES").unwrap_or(s.games);
+    let base = env("DESPATCH_SOAK_SEED").unwrap_or(1000);
+    for seed in 0..games {
         let silent_every = [0, 4, 7][(seed % 3) as usize];
-        let played = play::<R>(s, 1000 + seed, silent_every, s.max_steps, &mut watch);
+        let played = play::<R>(s, base + seed, silent_every, s.max_steps, &mut watch);
         assert!(
             played.steps > 1,
             "{}: seed {seed} resolved only {} step(s)",

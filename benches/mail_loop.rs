@@ -6,7 +6,8 @@
 //!   over IMAP, answered by its receipt over SMTP (with its copy to itself, as configured),
 //!   until the receipt is visible in the player's mailbox;
 //! - the yardstick, a bare responder doing the same mail work and nothing else: IMAP IDLE on its
-//!   own mailbox, fetch, file the mail away, send as many replies of the receipt's size with
+//!   own mailbox, fetch, file the mail away, send as many mails of the receipt's size as
+//!   Despatch sends per order (the receipt to the player, the others' notices elsewhere) with
 //!   the same self-copy over the same submission port (lettre, one connection, TCP_NODELAY as
 //!   Despatch's own lettre), until the reply is visible in the player's mailbox.
 //!
@@ -105,7 +106,15 @@ fn measure(from: &str, to: &str, player: &str, tag: &str, answers_per_order: u32
 }
 
 /// The yardstick's responder: the mail work Despatch does per order, and nothing else.
-fn bare_responder(stop: Arc<AtomicBool>, reply_size: usize, replies: u32, player: String) {
+/// The first reply of each order goes to the player, the others (Despatch's notices to the
+/// other seats) to `others`.
+fn bare_responder(
+    stop: Arc<AtomicBool>,
+    reply_size: usize,
+    replies: u32,
+    player: String,
+    others: String,
+) {
     use lettre::transport::smtp::authentication::Credentials;
     use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
     let pem = std::fs::read(ca()).unwrap();
@@ -119,11 +128,13 @@ fn bare_responder(stop: Arc<AtomicBool>, reply_size: usize, replies: u32, player
         .credentials(Credentials::new("bench".into(), "bench-pass".into()))
         .build();
     let own = format!("bench@{DOMAIN}");
-    let envelope = lettre::address::Envelope::new(
-        Some(own.parse().unwrap()),
-        vec![player.parse().unwrap(), own.parse().unwrap()],
-    )
-    .unwrap();
+    let envelope = |to: &str| {
+        lettre::address::Envelope::new(
+            Some(own.parse().unwrap()),
+            vec![to.parse().unwrap(), own.parse().unwrap()],
+        )
+        .unwrap()
+    };
     let mut s = imap_login("bench");
     let _ = s.create("Done");
     let mut n = 0u64;
@@ -149,10 +160,11 @@ fn bare_responder(stop: Arc<AtomicBool>, reply_size: usize, replies: u32, player
             if is_copy {
                 continue;
             }
-            for _ in 0..replies {
+            for r in 0..replies {
                 n += 1;
+                let to = if r == 0 { &player } else { &others };
                 let mut mail = format!(
-                    "From: <{own}>\r\nTo: <{player}>\r\nSubject: Re: orders\r\nMessage-ID: <bare-reply-{n}@{DOMAIN}>\r\nX-Bare: 1\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+                    "From: <{own}>\r\nTo: <{to}>\r\nSubject: Re: orders\r\nMessage-ID: <bare-reply-{n}@{DOMAIN}>\r\nX-Bare: 1\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
                 )
                 .into_bytes();
                 // Pad to the receipt's size with plain lines.
@@ -160,7 +172,7 @@ fn bare_responder(stop: Arc<AtomicBool>, reply_size: usize, replies: u32, player
                     mail.extend_from_slice(b"x".repeat(70).as_slice());
                     mail.extend_from_slice(b"\r\n");
                 }
-                smtp.send_raw(&envelope, &mail).unwrap();
+                smtp.send_raw(&envelope(to), &mail).unwrap();
             }
         }
     }
@@ -233,15 +245,10 @@ fn main() {
     let responder = {
         let stop = stop.clone();
         let player = format!("makarov@{DOMAIN}");
-        std::thread::spawn(move || bare_responder(stop, receipt_size, per_order, player))
+        let others = format!("gm@{DOMAIN}");
+        std::thread::spawn(move || bare_responder(stop, receipt_size, per_order, player, others))
     };
-    let bare = measure(
-        &from,
-        &format!("bench@{DOMAIN}"),
-        "makarov",
-        "bare",
-        per_order,
-    );
+    let bare = measure(&from, &format!("bench@{DOMAIN}"), "makarov", "bare", 1);
     stop.store(true, Ordering::Relaxed);
     responder.join().unwrap();
 

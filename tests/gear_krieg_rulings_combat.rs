@@ -3,69 +3,13 @@
 //! players' order syntax through the public `Ruleset` API on Crossroads with fixed dice. Every
 //! expectation is derived from the dice the resolution drew, never written down in advance.
 
-use std::collections::BTreeMap;
-
-use despatch::board::tabletop::Pt;
-use despatch::dice::{Dice, Roll};
-use despatch::engine::{Ruleset, Submitted};
-use despatch::rulesets::gear_krieg::state::{GkState, Phase};
+use despatch::engine::Ruleset;
+use despatch::rulesets::gear_krieg::state::GkState;
 use despatch::rulesets::gear_krieg::{GearKrieg, combat, roll, stats};
 
-const RULESET: &str = include_str!("../games/gear-krieg/ruleset.toml");
-const SCENARIO: &str = include_str!("../games/gear-krieg/scenarios/crossroads.toml");
-
-/// Crossroads played with `ruleset` (the shipped one, or one with a value changed to show
-/// which value a rule reads), `side` to activate.
-fn activating_with(ruleset: &str, side: &str) -> GkState {
-    let mut st = GearKrieg::setup(ruleset, SCENARIO, &["us".into(), "germany".into()]).unwrap();
-    st.phase = Phase::Activate { side: side.into() };
-    st.to_play = side.into();
-    st
-}
-
-fn activating(side: &str) -> GkState {
-    activating_with(RULESET, side)
-}
-
-fn place(st: &mut GkState, name: &str, x: f64, y: f64, heading: f64) {
-    let u = st.unit_mut(name).unwrap();
-    u.pos = Pt::new(x, y);
-    u.heading = heading;
-}
-
-/// Resolves one step with the mails given and the dice of seed `k`; returns the new state and
-/// the dice drawn, so that expectations come from the dice shown.
-fn play(st: &GkState, mails: &[(&str, &str)], k: u64) -> (GkState, Vec<Roll>) {
-    let mut subs = BTreeMap::new();
-    for (seat, text) in mails {
-        let o = GearKrieg::parse(st, seat, text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
-        subs.insert(seat.to_string(), Submitted::Orders(o));
-    }
-    let mut seed = [0u8; 32];
-    seed[..8].copy_from_slice(&k.to_be_bytes());
-    let mut dice = Dice::new(seed);
-    let next = GearKrieg::resolve(st, &subs, &mut dice);
-    (next, dice.table().to_vec())
-}
-
-/// The faces of the roll drawn under `label`.
-fn faces(rolls: &[Roll], label: &str) -> Vec<u32> {
-    rolls
-        .iter()
-        .find(|r| r.label == label)
-        .unwrap_or_else(|| panic!("no roll {label:?} in {rolls:?}"))
-        .results
-        .clone()
-}
-
-/// The log line starting with `start`.
-fn line(st: &GkState, start: &str) -> String {
-    st.log
-        .iter()
-        .map(|l| l.text.clone())
-        .find(|t| t.starts_with(start))
-        .unwrap_or_else(|| panic!("no line {start:?} in {:?}", st.log))
-}
+#[path = "common/gear_krieg.rs"]
+mod gk;
+use gk::*;
 
 /// The attack and defence totals a combat line shows ("… = 5 (…) vs defence […] = 3 (…)").
 fn totals(line: &str) -> (i32, i32) {

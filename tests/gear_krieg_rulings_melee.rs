@@ -3,66 +3,15 @@
 //! syntax through the public `Ruleset` API on Crossroads with fixed dice. Every expectation is
 //! derived from the dice the resolution drew and the shipped datacards.
 
-use std::collections::BTreeMap;
-
 use despatch::board::tabletop::{Pt, dist};
-use despatch::dice::{Dice, Roll};
-use despatch::engine::{Ruleset, Submitted};
+use despatch::engine::Ruleset;
 use despatch::rulesets::gear_krieg::GearKrieg;
 use despatch::rulesets::gear_krieg::data::MoveMode;
-use despatch::rulesets::gear_krieg::state::{GkState, Phase};
+use despatch::rulesets::gear_krieg::state::GkState;
 
-const RULESET: &str = include_str!("../games/gear-krieg/ruleset.toml");
-const SCENARIO: &str = include_str!("../games/gear-krieg/scenarios/crossroads.toml");
-
-fn activating_with(ruleset: &str, side: &str) -> GkState {
-    let mut st = GearKrieg::setup(ruleset, SCENARIO, &["us".into(), "germany".into()]).unwrap();
-    st.phase = Phase::Activate { side: side.into() };
-    st.to_play = side.into();
-    st
-}
-
-fn activating(side: &str) -> GkState {
-    activating_with(RULESET, side)
-}
-
-fn place(st: &mut GkState, name: &str, x: f64, y: f64, heading: f64) {
-    let u = st.unit_mut(name).unwrap();
-    u.pos = Pt::new(x, y);
-    u.heading = heading;
-}
-
-/// Resolves one step with the mails given and the dice of seed `k`; returns the new state and
-/// the dice drawn.
-fn play(st: &GkState, mails: &[(&str, &str)], k: u64) -> (GkState, Vec<Roll>) {
-    let mut subs = BTreeMap::new();
-    for (seat, text) in mails {
-        let o = GearKrieg::parse(st, seat, text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
-        subs.insert(seat.to_string(), Submitted::Orders(o));
-    }
-    let mut seed = [0u8; 32];
-    seed[..8].copy_from_slice(&k.to_be_bytes());
-    let mut dice = Dice::new(seed);
-    let next = GearKrieg::resolve(st, &subs, &mut dice);
-    (next, dice.table().to_vec())
-}
-
-fn faces(rolls: &[Roll], label: &str) -> Vec<u32> {
-    rolls
-        .iter()
-        .find(|r| r.label == label)
-        .unwrap_or_else(|| panic!("no roll {label:?} in {rolls:?}"))
-        .results
-        .clone()
-}
-
-fn line(st: &GkState, start: &str) -> String {
-    st.log
-        .iter()
-        .map(|l| l.text.clone())
-        .find(|t| t.starts_with(start))
-        .unwrap_or_else(|| panic!("no line {start:?} in {:?}", st.log))
-}
+#[path = "common/gear_krieg.rs"]
+mod gk;
+use gk::*;
 
 /// The totals of the first two rolls a combat line shows ("[3,5] +2 = 7 … [2,4] = 4 …").
 fn totals(line: &str) -> (i32, i32) {

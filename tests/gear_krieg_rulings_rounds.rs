@@ -3,73 +3,15 @@
 //! victory points, R33 no Step 4 events), one `fn r<N>_…` test each (R24: one per case), in the
 //! players' order syntax through the public `Ruleset` API on Crossroads with fixed dice.
 
-use std::collections::BTreeMap;
-
 use despatch::board::tabletop::{Pt, dist};
-use despatch::dice::{Dice, Roll};
-use despatch::engine::{Ruleset, Submitted};
+use despatch::engine::Ruleset;
 use despatch::rulesets::gear_krieg::data::MoveMode;
 use despatch::rulesets::gear_krieg::state::{GkState, Phase};
 use despatch::rulesets::gear_krieg::{GearKrieg, activation, roll};
 
-const RULESET: &str = include_str!("../games/gear-krieg/ruleset.toml");
-const SCENARIO: &str = include_str!("../games/gear-krieg/scenarios/crossroads.toml");
-
-fn new_game() -> GkState {
-    GearKrieg::setup(RULESET, SCENARIO, &["us".into(), "germany".into()]).unwrap()
-}
-
-fn activating(side: &str) -> GkState {
-    let mut st = new_game();
-    st.phase = Phase::Activate { side: side.into() };
-    st.to_play = side.into();
-    st
-}
-
-fn place(st: &mut GkState, name: &str, x: f64, y: f64, heading: f64) {
-    let u = st.unit_mut(name).unwrap();
-    u.pos = Pt::new(x, y);
-    u.heading = heading;
-}
-
-/// Resolves one step with the mails given and the dice of seed `k`; returns the new state and
-/// the dice drawn.
-fn play(st: &GkState, mails: &[(&str, &str)], k: u64) -> (GkState, Vec<Roll>) {
-    let mut subs = BTreeMap::new();
-    for (seat, text) in mails {
-        let o = GearKrieg::parse(st, seat, text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
-        subs.insert(seat.to_string(), Submitted::Orders(o));
-    }
-    let mut seed = [0u8; 32];
-    seed[..8].copy_from_slice(&k.to_be_bytes());
-    let mut dice = Dice::new(seed);
-    let next = GearKrieg::resolve(st, &subs, &mut dice);
-    (next, dice.table().to_vec())
-}
-
-fn faces(rolls: &[Roll], label: &str) -> Vec<u32> {
-    rolls
-        .iter()
-        .find(|r| r.label == label)
-        .unwrap_or_else(|| panic!("no roll {label:?} in {rolls:?}"))
-        .results
-        .clone()
-}
-
-fn lines(st: &GkState, start: &str) -> Vec<String> {
-    st.log
-        .iter()
-        .map(|l| l.text.clone())
-        .filter(|t| t.starts_with(start))
-        .collect()
-}
-
-fn line(st: &GkState, start: &str) -> String {
-    lines(st, start)
-        .into_iter()
-        .next()
-        .unwrap_or_else(|| panic!("no line {start:?} in {:?}", st.log))
-}
+#[path = "common/gear_krieg.rs"]
+mod gk;
+use gk::*;
 
 /// R22: "Movement for the attacker's modifier is the activated unit's planned move; a unit
 /// firing before its own activation this round counts as stationary (at Top Speed: -3)."

@@ -3,55 +3,17 @@
 //! one `fn r<N>_…` test each, in the players' order syntax through the public `Ruleset` API on
 //! the Crossroads map with fixed dice.
 
-use std::collections::BTreeMap;
-
 use despatch::board::tabletop::Pt;
-use despatch::dice::{Dice, Roll};
-use despatch::engine::{Ruleset, Submitted, Viewer};
+use despatch::engine::{Ruleset, Viewer};
 use despatch::render;
 use despatch::rulesets::gear_krieg::data::{MoveMode, TerrainKind};
 use despatch::rulesets::gear_krieg::round::apply_standing;
-use despatch::rulesets::gear_krieg::state::{GkState, Phase};
+use despatch::rulesets::gear_krieg::state::GkState;
 use despatch::rulesets::gear_krieg::{GearKrieg, ground, roll};
 
-const RULESET: &str = include_str!("../games/gear-krieg/ruleset.toml");
-const SCENARIO: &str = include_str!("../games/gear-krieg/scenarios/crossroads.toml");
-
-fn activating(side: &str) -> GkState {
-    let mut st = GearKrieg::setup(RULESET, SCENARIO, &["us".into(), "germany".into()]).unwrap();
-    st.phase = Phase::Activate { side: side.into() };
-    st.to_play = side.into();
-    st
-}
-
-fn place(st: &mut GkState, name: &str, x: f64, y: f64, heading: f64) {
-    let u = st.unit_mut(name).unwrap();
-    u.pos = Pt::new(x, y);
-    u.heading = heading;
-}
-
-/// Resolves one step with the mails given and the dice of seed `k`; returns the new state and
-/// the dice drawn.
-fn play(st: &GkState, mails: &[(&str, &str)], k: u64) -> (GkState, Vec<Roll>) {
-    let mut subs = BTreeMap::new();
-    for (seat, text) in mails {
-        let o = GearKrieg::parse(st, seat, text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
-        subs.insert(seat.to_string(), Submitted::Orders(o));
-    }
-    let mut seed = [0u8; 32];
-    seed[..8].copy_from_slice(&k.to_be_bytes());
-    let mut dice = Dice::new(seed);
-    let next = GearKrieg::resolve(st, &subs, &mut dice);
-    (next, dice.table().to_vec())
-}
-
-fn line(st: &GkState, start: &str) -> String {
-    st.log
-        .iter()
-        .map(|l| l.text.clone())
-        .find(|t| t.starts_with(start))
-        .unwrap_or_else(|| panic!("no line {start:?} in {:?}", st.log))
-}
+#[path = "common/gear_krieg.rs"]
+mod gk;
+use gk::*;
 
 /// The reasons `text` is refused for ("" when it is accepted).
 fn refusal(st: &GkState, seat: &str, text: &str) -> String {

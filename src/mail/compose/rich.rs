@@ -103,12 +103,17 @@ pub(super) fn seal_calendar(
     body: &str,
     ics: &str,
 ) -> Result<String, ComposeError> {
-    let body = format!(
-        "{}\n\n{} deadline.ics={}\n",
-        body.trim_end(),
-        report::PARTS_PREFIX,
-        report::part_digest(ics.as_bytes(), true)
-    );
+    let parts = format!("deadline.ics={}", report::part_digest(ics.as_bytes(), true));
+    seal_with_parts(game, body, &parts)
+}
+
+/// The body, its Parts line (when there are parts) and the footer, sealed.
+fn seal_with_parts(game: &dyn Play, body: &str, parts: &str) -> Result<String, ComposeError> {
+    let body = if parts.is_empty() {
+        body.to_string()
+    } else {
+        format!("{}\n\n{} {parts}\n", body.trim_end(), report::PARTS_PREFIX)
+    };
     let book = game.book();
     Ok(report::seal(
         &body,
@@ -125,7 +130,6 @@ pub(super) fn seal(
     body: &str,
     rich: Option<&Rich>,
 ) -> Result<String, ComposeError> {
-    let mut body = body.to_string();
     if let Some(r) = rich {
         let mut parts = vec![format!(
             "turn.html={}",
@@ -155,20 +159,9 @@ pub(super) fn seal(
                 report::part_digest(journal.as_bytes(), true)
             ));
         }
-        body = format!(
-            "{}\n\n{} {}\n",
-            body.trim_end(),
-            report::PARTS_PREFIX,
-            parts.join(" ")
-        );
+        return seal_with_parts(game, body, &parts.join(" "));
     }
-    let book = game.book();
-    Ok(report::seal(
-        &body,
-        &book.id,
-        book.events - 1,
-        &dice::to_hex(&book.head),
-    )?)
+    seal_with_parts(game, body, "")
 }
 
 /// The deadline as this seat reads it.

@@ -154,3 +154,28 @@ fn a_sent_mail_back_in_the_outbox_after_a_crash_is_not_sent_twice() {
     let pass = w.daemon.run_once(w.now + Duration::minutes(2)).unwrap();
     assert_eq!(pass.delivered, 1);
 }
+
+/// The stored index serves only a restart, so a running daemon writes it at most every few
+/// minutes: a restart before then opens the game changed since (once), one after does not.
+#[test]
+fn the_stored_index_is_written_every_few_minutes_and_a_restart_copes_with_an_old_one() {
+    let mut w = world("training");
+    // Written at its first pass (8 minutes in); the mail comes 2 minutes later (`send` moves
+    // the clock 10 minutes), the next pass 3 minutes after the write: not written again.
+    w.daemon.run_once(w.now + Duration::minutes(8)).unwrap();
+    w.send("japan", "FLAGSHIP Mikasa\n");
+    w.daemon.run_once(w.now + Duration::minutes(1)).unwrap();
+    let restore = booby_trap(&w);
+    assert!(
+        opened_and_failed(&another_process(&w), w.now + Duration::minutes(2)),
+        "a restart trusted an index older than the game"
+    );
+    restore();
+    w.daemon.run_once(w.now + Duration::minutes(30)).unwrap();
+    let restore = booby_trap(&w);
+    assert!(!opened_and_failed(
+        &another_process(&w),
+        w.now + Duration::minutes(31)
+    ));
+    restore();
+}

@@ -70,8 +70,16 @@ struct DueState {
     busy: std::collections::BTreeSet<String>,
     /// Games closed at rest in this pass: their change marks are cleared at its end.
     settled: std::collections::BTreeSet<String>,
-    changed: bool,
+    /// Entries changed since the index was last written, and when that was. The stored index
+    /// serves only a restart, which checks it against the journals, so it is written at most
+    /// every few minutes (or after many changes), not after every mail.
+    unsaved: usize,
+    saved_at: Option<DateTime<Utc>>,
 }
+
+/// How often the due index is written while entries change, and after how many changes at most.
+const INDEX_SAVE_EVERY: chrono::Duration = chrono::Duration::minutes(5);
+const INDEX_SAVE_AFTER: usize = 256;
 
 impl Daemon {
     /// A daemon playing every ruleset of this build.
@@ -161,7 +169,7 @@ impl Daemon {
             None => self.maildir_pass(now, &mut pass),
         };
         if let Err(e) = inbound {
-            self.end_due_pass();
+            self.end_due_pass(now);
             return Err(e);
         }
         for game in self.games_with_work(now) {
@@ -173,7 +181,7 @@ impl Daemon {
                 Err(e) => self.game_failed(&mut pass, &game, &e, now),
             }
         }
-        self.end_due_pass();
+        self.end_due_pass(now);
         pass.delivered = self.deliver_at(now)?;
         Ok(pass)
     }
@@ -202,10 +210,11 @@ impl Daemon {
                     .cloned()
                     .collect();
                 guard.insert(DueState {
-                    changed: index.games.len() != stored,
+                    unsaved: usize::from(index.games.len() != stored),
                     index,
                     busy,
                     settled: Default::default(),
+                    saved_at: None,
                 })
             }
         };
@@ -237,14 +246,20 @@ impl Daemon {
         out.into_iter().collect()
     }
 
-    /// Writes the index if the pass changed it, then clears the change marks of the games it
-    /// settled. Failures cost only speed (a game is opened once more), so they are logged.
-    fn end_due_pass(&self) {
+    /// Writes the index when it is due (see `INDEX_SAVE_EVERY`), then clears the change marks
+    /// of the games the pass settled. A stale stored index only makes a restart open the games
+    /// changed since, once; failures are logged, not raised.
+    fn end_due_pass(&self, now: DateTime<Utc>) {
         let mut guard = self.due_state();
         let Some(st) = guard.as_mut() else { return };
-        if st.changed {
+        let due = st.saved_at.is_none_or(|t| now - t >= INDEX_SAVE_EVERY)
+            || st.unsaved >= INDEX_SAVE_AFTER;
+        if st.unsaved > 0 && due {
             match self.data.write_due_index(&st.index) {
-                Ok(()) => st.changed = false,
+                Ok(()) => {
+                    st.unsaved = 0;
+                    st.saved_at = Some(now);
+                }
                 Err(e) => warn!("cannot write the due index: {e}"),
             }
         }
@@ -267,7 +282,7 @@ impl Daemon {
             next_due: g.game.next_due(),
         });
         if st.index.games.get(&id) != entry.as_ref() {
-            st.changed = true;
+            st.unsaved += 1;
         }
         match entry {
             Some(e) => {

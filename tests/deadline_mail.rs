@@ -22,12 +22,7 @@ fn calendar(w: &World, part: &str, to: &str) -> String {
     let m = mails
         .iter()
         .map(|raw| MessageParser::default().parse(raw).unwrap())
-        .find(|m| {
-            m.to()
-                .and_then(|a| a.first())
-                .and_then(|a| a.address())
-                == Some(to)
-        })
+        .find(|m| m.to().and_then(|a| a.first()).and_then(|a| a.address()) == Some(to))
         .unwrap_or_else(|| panic!("no {part} mail to {to}"));
     let ics = m
         .parts

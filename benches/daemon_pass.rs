@@ -8,57 +8,17 @@
 
 #[path = "../tests/toy/mod.rs"]
 mod toy;
+#[path = "common/toy_daemon.rs"]
+mod toy_daemon;
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, TimeZone, Utc};
-use despatch::config::{Config, DEFAULT_CONFIG};
 use despatch::daemon::{Daemon, Intake};
-use despatch::dice::GameSecrets;
-
-const SEATS: [(&str, &str); 3] = [
-    ("red-1", "ann@red.example"),
-    ("red-2", "bob@red.example"),
-    ("blue-scout", "cy@blue.example"),
-];
-const TOKENS: [&str; 3] = [
-    "tokenredonexxxxxxxxxxxxx",
-    "tokenredtwoxxxxxxxxxxxxx",
-    "tokenbluexxxxxxxxxxxxxxx",
-];
-
-fn daemon(dir: &Path) -> Daemon {
-    let games = dir.join("games");
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/games/bids");
-    std::fs::create_dir_all(games.join("bids/scenarios")).unwrap();
-    for f in ["README.md", "scenarios/club.toml"] {
-        std::fs::copy(src.join(f), games.join("bids").join(f)).unwrap();
-    }
-    // Long enough that the measured mails never reach the game's end.
-    std::fs::write(
-        games.join("bids/ruleset.toml"),
-        "rounds = 1200\nmax_bid = 3\n",
-    )
-    .unwrap();
-    let mut cfg = Config::parse(DEFAULT_CONFIG, &dir.join("config.toml")).unwrap();
-    cfg.games.games_dir = games;
-    cfg.games.games_dir_set = true;
-    cfg.mail.max_per_sender_per_hour = 1_000_000;
-    Daemon::with_registry(cfg, despatch::rulesets::registry().with::<toy::Bids>()).unwrap()
-}
+use toy_daemon::{SEATS, TOKENS, create_toy_game, toy_daemon};
 
 fn create(d: &Daemon, id: &str, now: DateTime<Utc>) {
-    d.create_game_with(
-        id,
-        "bids",
-        "club",
-        &SEATS.map(|(s, a)| (s.to_string(), a.to_string())),
-        now,
-        GameSecrets::pinned(id, [1; 32], [2; 32], 200),
-        &TOKENS.map(String::from),
-    )
-    .unwrap();
+    create_toy_game(d, id, now, 200);
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {
@@ -83,7 +43,7 @@ struct World {
 impl World {
     fn new(n: usize) -> (Self, Duration) {
         let tmp = tempfile::tempdir().unwrap();
-        let d = daemon(tmp.path());
+        let d = toy_daemon(tmp.path());
         let now = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
         let t = Instant::now();
         for i in 0..n {

@@ -7,25 +7,14 @@
 
 #[path = "../tests/toy/mod.rs"]
 mod toy;
+#[path = "common/toy_daemon.rs"]
+mod toy_daemon;
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use chrono::{TimeZone, Utc};
-use despatch::config::{Config, DEFAULT_CONFIG};
 use despatch::daemon::{Daemon, Intake};
-use despatch::dice::GameSecrets;
-
-const SEATS: [(&str, &str); 3] = [
-    ("red-1", "ann@red.example"),
-    ("red-2", "bob@red.example"),
-    ("blue-scout", "cy@blue.example"),
-];
-const TOKENS: [&str; 3] = [
-    "tokenredonexxxxxxxxxxxxx",
-    "tokenredtwoxxxxxxxxxxxxx",
-    "tokenbluexxxxxxxxxxxxxxx",
-];
+use toy_daemon::{SEATS, TOKENS, create_toy_game, toy_daemon};
 
 struct Run {
     daemon: Daemon,
@@ -81,35 +70,9 @@ fn ms(d: Duration) -> f64 {
 
 fn main() {
     let tmp = tempfile::tempdir().unwrap();
-    let games = tmp.path().join("games");
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/games/bids");
-    std::fs::create_dir_all(games.join("bids/scenarios")).unwrap();
-    for f in ["README.md", "scenarios/club.toml"] {
-        std::fs::copy(src.join(f), games.join("bids").join(f)).unwrap();
-    }
-    std::fs::write(
-        games.join("bids/ruleset.toml"),
-        "rounds = 1200\nmax_bid = 3\n",
-    )
-    .unwrap();
-    let mut cfg = Config::parse(DEFAULT_CONFIG, &tmp.path().join("config.toml")).unwrap();
-    cfg.games.games_dir = games;
-    cfg.games.games_dir_set = true;
-    cfg.mail.max_per_sender_per_hour = 1_000_000;
-    let daemon =
-        Daemon::with_registry(cfg, despatch::rulesets::registry().with::<toy::Bids>()).unwrap();
+    let daemon = toy_daemon(tmp.path());
     let now = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
-    daemon
-        .create_game_with(
-            "long",
-            "bids",
-            "club",
-            &SEATS.map(|(s, a)| (s.to_string(), a.to_string())),
-            now,
-            GameSecrets::pinned("long", [1; 32], [2; 32], 5000),
-            &TOKENS.map(String::from),
-        )
-        .unwrap();
+    create_toy_game(&daemon, "long", now, 5000);
     let mut run = Run { daemon, now, n: 0 };
     run.rounds(9);
     let early_step = run.step();

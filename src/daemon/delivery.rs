@@ -149,7 +149,7 @@ impl Daemon {
                     }
                 }
             }
-            if store.dir != self.data.house().dir && store.outbox()?.is_empty() {
+            if !self.data.is_house(&store) && store.outbox()?.is_empty() {
                 self.data.clear_pending(&store.id)?;
             }
         }

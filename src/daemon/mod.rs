@@ -203,7 +203,7 @@ impl Daemon {
                 let stored = index.games.len();
                 index
                     .games
-                    .retain(|id, e| lengths.get(id) == Some(&e.journal_bytes));
+                    .retain(|id, e| lengths.get(id).is_some_and(|n| e.fits(*n)));
                 let busy = lengths
                     .keys()
                     .filter(|id| !index.games.contains_key(*id))
@@ -240,7 +240,7 @@ impl Daemon {
             st.index
                 .games
                 .iter()
-                .filter(|(_, e)| e.next_due.is_some_and(|t| t <= now))
+                .filter(|(_, e)| e.due_by(now))
                 .map(|(id, _)| id.clone()),
         );
         out.into_iter().collect()

@@ -47,7 +47,7 @@ impl Daemon {
             ..Default::default()
         };
         let bytes = outbound::build(&out).map_err(|e| anyhow!("building the GM report: {e}"))?;
-        if store.dir != self.data.house().dir {
+        if !self.data.is_house(store) {
             self.data.mark_pending(&store.id)?;
         }
         store.queue(name, &bytes)?;

@@ -30,9 +30,14 @@ pub struct DueEntry {
 }
 
 impl DueEntry {
-    /// Whether a game whose journal is `journal_bytes` long has nothing to do at `now`.
-    pub fn idle_at(&self, journal_bytes: u64, now: DateTime<Utc>) -> bool {
-        self.journal_bytes == journal_bytes && self.next_due.is_none_or(|t| now < t)
+    /// Whether the entry still describes a game whose journal is `journal_bytes` long.
+    pub fn fits(&self, journal_bytes: u64) -> bool {
+        self.journal_bytes == journal_bytes
+    }
+
+    /// Whether the clock has made something due by `now`.
+    pub fn due_by(&self, now: DateTime<Utc>) -> bool {
+        self.next_due.is_some_and(|t| t <= now)
     }
 }
 
@@ -88,8 +93,10 @@ impl super::GameStore {
     /// `dirty/<game>` beside `games/`, for a game store under `games/`.
     fn dirty_marker(&self) -> Option<std::path::PathBuf> {
         let games = self.dir.parent()?;
-        (games.file_name()? == "games")
-            .then(|| games.parent().map(|r| r.join("dirty").join(&self.id)))?
+        if games.file_name()? != "games" {
+            return None;
+        }
+        Some(games.parent()?.join("dirty").join(&self.id))
     }
 
     /// Marks the game as changed since a pass last settled it (see `DataDir::dirty_games`).
@@ -264,8 +271,9 @@ mod tests {
             journal_bytes: 100,
             next_due: Some(t),
         };
-        assert!(e.idle_at(100, t - chrono::Duration::seconds(1)));
-        assert!(!e.idle_at(100, t));
-        assert!(!e.idle_at(101, t - chrono::Duration::seconds(1)));
+        let before = t - chrono::Duration::seconds(1);
+        assert!(e.fits(100) && !e.due_by(before));
+        assert!(e.fits(100) && e.due_by(t));
+        assert!(!e.fits(101));
     }
 }

@@ -182,19 +182,18 @@ impl DataDir {
         }
     }
 
+    /// The games (folders holding a journal), sorted.
     pub fn game_ids(&self) -> Result<Vec<String>, StoreError> {
-        let dir = self.games_dir();
-        if !dir.exists() {
-            return Ok(vec![]);
-        }
-        let mut ids: Vec<String> = fs::read_dir(&dir)
-            .map_err(io_err(&dir))?
-            .filter_map(|e| e.ok())
-            .filter(|e| e.path().join("journal.jsonl").exists())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        ids.sort();
-        Ok(ids)
+        Ok(self
+            .game_journals()?
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect())
+    }
+
+    /// Whether a store is the house's (mail that belongs to no game), not a game's.
+    pub fn is_house(&self, store: &GameStore) -> bool {
+        store.dir == self.house().dir
     }
 
     /// Takes the data directory's exclusive lock for as long as the returned file lives. A daemon

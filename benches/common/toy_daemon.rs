@@ -1,0 +1,57 @@
+//! The benches' world: a daemon on Maildirs in a temporary folder playing the tests' toy
+//! ruleset (sealed bids, tests/toy), long enough (1,200 rounds) that no measured mail reaches
+//! the game's end, and its seats. Shared by `daemon_pass` and `game_length`.
+
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+use despatch::config::{Config, DEFAULT_CONFIG};
+use despatch::daemon::Daemon;
+use despatch::dice::GameSecrets;
+
+use super::toy;
+
+pub const SEATS: [(&str, &str); 3] = [
+    ("red-1", "ann@red.example"),
+    ("red-2", "bob@red.example"),
+    ("blue-scout", "cy@blue.example"),
+];
+pub const TOKENS: [&str; 3] = [
+    "tokenredonexxxxxxxxxxxxx",
+    "tokenredtwoxxxxxxxxxxxxx",
+    "tokenbluexxxxxxxxxxxxxxx",
+];
+
+/// A daemon whose data, games folder and Maildirs live in `dir`.
+pub fn toy_daemon(dir: &Path) -> Daemon {
+    let games = dir.join("games");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/games/bids");
+    std::fs::create_dir_all(games.join("bids/scenarios")).unwrap();
+    for f in ["README.md", "scenarios/club.toml"] {
+        std::fs::copy(src.join(f), games.join("bids").join(f)).unwrap();
+    }
+    std::fs::write(
+        games.join("bids/ruleset.toml"),
+        "rounds = 1200\nmax_bid = 3\n",
+    )
+    .unwrap();
+    let mut cfg = Config::parse(DEFAULT_CONFIG, &dir.join("config.toml")).unwrap();
+    cfg.games.games_dir = games;
+    cfg.games.games_dir_set = true;
+    cfg.mail.max_per_sender_per_hour = 1_000_000;
+    Daemon::with_registry(cfg, despatch::rulesets::registry().with::<toy::Bids>()).unwrap()
+}
+
+/// Creates game `id` with pinned secrets and an onion of `onion_len` steps.
+pub fn create_toy_game(d: &Daemon, id: &str, now: DateTime<Utc>, onion_len: u64) {
+    d.create_game_with(
+        id,
+        "bids",
+        "club",
+        &SEATS.map(|(s, a)| (s.to_string(), a.to_string())),
+        now,
+        GameSecrets::pinned(id, [1; 32], [2; 32], onion_len),
+        &TOKENS.map(String::from),
+    )
+    .unwrap();
+}

@@ -301,6 +301,11 @@ pub struct GameDefaults {
     /// Time zone for deadlines when a seat has none.
     #[serde(default = "default_tz")]
     pub time_zone: String,
+    /// Which mails that ask nothing each seat of a new game is sent, until it says otherwise
+    /// with `NOTIFY` (`orders`: "X has sent orders" notices; `optional`: results of steps that
+    /// only invite the seat).
+    #[serde(default)]
+    pub notify: crate::store::Notify,
 }
 
 fn default_games_dir() -> PathBuf {
@@ -323,6 +328,7 @@ impl Default for GameDefaults {
             policy: Policy::default(),
             onion_len: default_onion(),
             time_zone: default_tz(),
+            notify: crate::store::Notify::default(),
         }
     }
 }

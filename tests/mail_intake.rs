@@ -34,6 +34,7 @@ fn route(game: Option<&str>, seat: Option<&str>, token: Option<&str>, help: bool
         seat: seat.map(str::to_string),
         token: token.map(str::to_string),
         help,
+        command: None,
         step: None,
     }
 }

@@ -12,7 +12,13 @@ use naval_mail::{Game, Mail, start_with};
 
 /// Both (or only Japan) declare standing fire orders with their set-up, then play on.
 fn game_with_standing(seats: &[&str]) -> Game {
+    game_with_standing_after(seats, |_| {})
+}
+
+/// The same, after `first` (a seat's command mail, say) at the very start.
+fn game_with_standing_after(seats: &[&str], first: impl FnOnce(&mut Game)) -> Game {
     let mut g = start_with("yellow-sea-1904");
+    first(&mut g);
     let first = g.step();
     for seat in g.waiting() {
         let last = g.inbox(&seat).pop().unwrap();
@@ -133,4 +139,95 @@ fn an_optional_prompt_says_what_resolves_the_step() {
             .iter()
             .any(|m| m.text.contains("Nothing is asked of you in this step"))
     );
+}
+
+#[test]
+fn only_a_required_prompt_is_titled_your_orders() {
+    let g = game_with_standing(&["japan"]);
+    let japan = g.inbox("japan");
+    let optional: Vec<&Mail> = japan
+        .iter()
+        .filter(|m| m.text.contains("(Optional:"))
+        .collect();
+    assert!(!optional.is_empty(), "Japan was never invited optionally");
+    for m in optional {
+        assert!(
+            m.subject.contains("(orders optional)") && !m.subject.contains("Your orders"),
+            "{:?}",
+            m.subject
+        );
+    }
+    // Positive control: the required prompts still say so.
+    assert!(
+        g.inbox("russia")
+            .iter()
+            .any(|m| m.subject.contains("Your orders")),
+        "no required prompt titled as one"
+    );
+}
+
+#[test]
+fn notify_optional_off_sends_no_results_of_steps_that_only_invite() {
+    // The control sends a command too (one that changes nothing), so both games read the
+    // same mails in the same order and so roll the same dice.
+    let notify = |command: &'static str, shown: &'static str| {
+        move |g: &mut Game| {
+            let (out, answer) = g.send(
+                "japan",
+                &naval_mail::plain_address("japan"),
+                "quiet please",
+                None,
+                command,
+            );
+            assert!(matches!(out, Intake::Settings { .. }), "{out:?}");
+            assert!(answer.contains(shown), "{answer}");
+        }
+    };
+    let control = game_with_standing_after(&["japan"], notify("NOTIFY", "Optional steps:   on"));
+    let quiet = game_with_standing_after(
+        &["japan"],
+        notify("NOTIFY OPTIONAL OFF", "Optional steps:   off"),
+    );
+    let invited = |g: &Game| {
+        g.inbox("japan")
+            .iter()
+            .filter(|m| m.text.contains("(Optional:") || m.text.contains("Nothing is asked of you"))
+            .count()
+    };
+    assert!(
+        invited(&control) > 0,
+        "control: Japan is invited optionally"
+    );
+    assert_eq!(invited(&quiet), 0, "no mail of an only-inviting step");
+    assert!(
+        quiet.inbox("japan").len() < control.inbox("japan").len(),
+        "fewer mails in Japan's inbox"
+    );
+    // The steps that ask Japan outright still come, and the game went as far.
+    assert!(
+        quiet
+            .inbox("japan")
+            .iter()
+            .any(|m| m.subject.contains("Your orders"))
+    );
+    // A setting is no game event: the two journals are the same, byte for byte.
+    assert_eq!(quiet.journal(), control.journal());
+    // Japan's folder, with the skipped steps missing, still verifies to the last die.
+    let folder = tempfile::tempdir().unwrap();
+    let outbox = &quiet.d.cfg.mail.outbox;
+    let mut copied = 0;
+    for sub in ["new", "cur"] {
+        for e in std::fs::read_dir(outbox.join(sub)).unwrap() {
+            let p = e.unwrap().path();
+            let bytes = std::fs::read(&p).unwrap();
+            if String::from_utf8_lossy(&bytes).contains("\nTo: togo@fleet.example") {
+                std::fs::write(folder.path().join(p.file_name().unwrap()), bytes).unwrap();
+                copied += 1;
+            }
+        }
+    }
+    assert_eq!(copied, quiet.inbox("japan").len());
+    let (checked, findings) = despatch::verify::verify_mails(folder.path(), Some("g"));
+    assert!(findings.is_empty(), "{findings:?}");
+    assert!(checked.rolls > 0, "{checked:?}");
 }

@@ -94,7 +94,7 @@ fn replayed_unknown_automated_and_forged_mails_change_nothing() {
     // Unknown sender: no reply at all (no backscatter).
     let stranger = mail(
         "spam@elsewhere.example",
-        &reply_to("japan"),
+        &format!("despatch+{GAME}@localhost"),
         "s1@x",
         "",
         "FLAGSHIP Mikasa\n",
@@ -149,6 +149,26 @@ fn replayed_unknown_automated_and_forged_mails_change_nothing() {
         .collect();
     assert_eq!(told.len(), 1);
     assert_eq!(told[0].1, RUSSIA, "the registered address, not the sender");
+    // The secret from an address that is not the seat's: not applied, and again only the
+    // registered player is told (tests/mail_settings.rs has the whole story).
+    let other = mail(
+        "spam@elsewhere.example",
+        &reply_to("japan"),
+        "s2@x",
+        "",
+        "FLAGSHIP Mikasa\n",
+    );
+    assert!(matches!(
+        w.daemon.ingest(&other, w.now).unwrap(),
+        Intake::Unregistered { .. }
+    ));
+    assert_eq!(w.journal_len(), journal);
+    assert!(
+        w.delivered()
+            .iter()
+            .all(|d| d.1 != "spam@elsewhere.example"),
+        "nothing to the sender"
+    );
 }
 
 #[test]
@@ -502,7 +522,12 @@ fn the_gm_can_extend_a_deadline_and_hand_a_seat_to_a_new_player() {
         .collect();
     assert_eq!(welcome.len(), 1);
     assert!(welcome[0].3.contains("You take over a seat"));
-    // The old player's reply address no longer works; the new player's does.
+    // The old player's reply address no longer works (they are told once that the seat
+    // passed on, then nothing); the new player's does.
+    assert!(matches!(
+        w.send("russia", "FLAGSHIP Tsesarevich\n"),
+        Intake::PassedOn { .. }
+    ));
     assert!(matches!(
         w.send("russia", "FLAGSHIP Tsesarevich\n"),
         Intake::Unknown(_)

@@ -325,6 +325,18 @@ fn describe_intake(i: &Intake) -> String {
                 "not applied: no valid secret for {game}/{seat}; the registered player was told"
             )
         }
+        Intake::Unregistered { game, seat } => format!(
+            "not applied: {game}/{seat}'s secret from an address not registered; the registered player was told"
+        ),
+        Intake::PassedOn { game, seat } => {
+            format!(
+                "not applied: a former player of {game}/{seat}, told once that the seat passed on"
+            )
+        }
+        Intake::Settings { game, seat } => format!("settings answered: {game}, {seat}"),
+        Intake::Listed { games } => {
+            format!("no game named: the sender's {games} game(s) listed to them")
+        }
         Intake::Unreadable(why) => format!("set aside: {why}"),
         Intake::Failed(why) => format!("set aside in quarantine: {why}"),
         Intake::RateLimited => {

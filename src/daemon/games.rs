@@ -358,6 +358,8 @@ impl Daemon {
                     name: mailbox.name,
                     token: token.clone(),
                     time_zone: self.cfg.games.time_zone.clone(),
+                    also_from: vec![],
+                    notify: self.cfg.games.notify,
                 },
             );
         }

@@ -62,11 +62,21 @@ impl Daemon {
         let Some(private) = seats.seats.get_mut(seat) else {
             bail!("seat `{seat}` has no private record in {game_id}");
         };
+        // The player leaving is remembered, so a mail from them later is answered once.
+        let former = crate::store::FormerPlayer {
+            seat: seat.to_string(),
+            address: private.address.clone(),
+            until: now,
+            told: false,
+        };
         private.address = mailbox.address;
+        // Extra addresses were the previous player's; the new player adds their own.
+        private.also_from.clear();
         if !mailbox.name.is_empty() {
             private.name = mailbox.name;
         }
         private.token = crate::store::new_token()?;
+        seats.former.push(former);
         // The private file first: the event's mails must go to the new player.
         g.store.write_seats(&seats)?;
         reload(&mut g)?;

@@ -13,6 +13,8 @@ use crate::engine::{Event, Rejected};
 use crate::mail::compose::{self, Draft};
 use crate::mail::guard::{Activity, Verdict};
 use crate::mail::inbound::{self, Inbound};
+use crate::mail::outbound::{self, Outgoing};
+use crate::store::SeatsFile;
 
 use super::Daemon;
 use super::games::OpenGame;
@@ -41,6 +43,26 @@ pub enum Intake {
         game: String,
         seat: String,
     },
+    /// The seat's secret from an address not registered for it: not applied; the seat's
+    /// registered player is told.
+    Unregistered {
+        game: String,
+        seat: String,
+    },
+    /// From a player whose seat the organiser handed on: told once, not applied.
+    PassedOn {
+        game: String,
+        seat: String,
+    },
+    /// A seat command (ADDRESS, TIMEZONE, NOTIFY): answered with the seat's settings.
+    Settings {
+        game: String,
+        seat: String,
+    },
+    /// A registered player's mail that named no game (or `LIST`): answered with their games.
+    Listed {
+        games: usize,
+    },
     Unreadable(String),
     /// The sender went over `max_per_sender_per_hour`: set aside unanswered.
     RateLimited,
@@ -58,6 +80,10 @@ impl Intake {
             Intake::Automated(_) => "automated",
             Intake::Unknown(_) => "unknown",
             Intake::Unauthenticated { .. } => "unauthenticated",
+            Intake::Unregistered { .. } => "unregistered",
+            Intake::PassedOn { .. } => "passed-on",
+            Intake::Settings { .. } => "settings",
+            Intake::Listed { .. } => "listed",
             Intake::Unreadable(_) => "unreadable",
             Intake::RateLimited => "rate-limited",
             Intake::Failed(_) => "failed",
@@ -66,28 +92,36 @@ impl Intake {
 }
 
 /// The decision on one mail: what it is, and what to write and send for it.
-struct Decision {
-    intake: Intake,
+pub(super) struct Decision {
+    pub(super) intake: Intake,
     /// The game it concerns, opened, when anything is to be written or sent.
-    game: Option<OpenGame>,
+    pub(super) game: Option<OpenGame>,
     /// Journal events to append, in order (each mails what it mails).
-    events: Vec<Event>,
+    pub(super) events: Vec<Event>,
     /// Mails that answer this mail alone (rejection, HELP, a warning to the seat).
-    drafts: Vec<Draft>,
+    pub(super) drafts: Vec<Draft>,
+    /// Mails to an address that is no seat's (a former player, a list of games), by queue
+    /// name: in the game's outbox when there is a game, else the house's.
+    pub(super) letters: Vec<(String, Outgoing)>,
+    /// The private seats file as it is to be after this mail (a seat command, a former player
+    /// told), written before anything is queued.
+    pub(super) seats: Option<SeatsFile>,
     /// The guard's records to keep: the seat's activity, a stranger's.
-    seat_activity: Option<(String, Activity)>,
-    stranger: Option<(String, Activity)>,
+    pub(super) seat_activity: Option<(String, Activity)>,
+    pub(super) stranger: Option<(String, Activity)>,
     /// Record the Message-ID as processed by the game (after authentication only).
-    processed: bool,
+    pub(super) processed: bool,
 }
 
 impl Decision {
-    fn only(intake: Intake) -> Self {
+    pub(super) fn only(intake: Intake) -> Self {
         Self {
             intake,
             game: None,
             events: vec![],
             drafts: vec![],
+            letters: vec![],
+            seats: None,
             seat_activity: None,
             stranger: None,
             processed: false,
@@ -95,12 +129,14 @@ impl Decision {
     }
 
     /// A decision about an authenticated seat's mail in game `g`.
-    fn for_seat(intake: Intake, g: OpenGame, seat: &str, activity: Activity) -> Self {
+    pub(super) fn for_seat(intake: Intake, g: OpenGame, seat: &str, activity: Activity) -> Self {
         Self {
             intake,
             game: Some(g),
             events: vec![],
             drafts: vec![],
+            letters: vec![],
+            seats: None,
             seat_activity: Some((seat.to_string(), activity)),
             stranger: None,
             processed: true,
@@ -113,7 +149,7 @@ fn sha_id(raw: &[u8]) -> String {
 }
 
 /// Constant-time comparison for secrets.
-fn ct_eq(a: &[u8], b: &[u8]) -> bool {
+pub(super) fn ct_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
@@ -148,7 +184,11 @@ impl Daemon {
 
     /// A stranger's mail (no seat, or a seat's From without its secret) counts against the
     /// strangers' budget, never a player's. Over it, nothing is answered.
-    fn stranger_over_budget(&self, inb: &Inbound, now: DateTime<Utc>) -> (bool, Activity) {
+    pub(super) fn stranger_over_budget(
+        &self,
+        inb: &Inbound,
+        now: DateTime<Utc>,
+    ) -> (bool, Activity) {
         let mut a = self.data.stranger(&inb.from);
         let over = a.admit(now, self.cfg.mail.max_per_sender_per_hour, "") != Verdict::Read;
         (over, a)
@@ -162,7 +202,8 @@ impl Daemon {
         let (local, _) = self.cfg.address_parts();
         let route = inbound::route(inb, &local);
         let Some(game_id) = route.game.clone() else {
-            return Ok(Decision::only(Intake::Unknown("no game named".into())));
+            // A registered player who forgot to say which game gets the list of theirs.
+            return self.list_games(inb, now, false);
         };
         if !self.data.game(&game_id).exists() {
             return Ok(Decision::only(Intake::Unknown(format!(
@@ -174,13 +215,11 @@ impl Daemon {
         let mine: Vec<&str> = g
             .recipients()
             .iter()
-            .filter(|r| r.private.address.eq_ignore_ascii_case(&inb.from))
+            .filter(|r| r.private.writes_from(&inb.from))
             .map(|r| r.seat.as_str())
             .collect();
         if mine.is_empty() {
-            return Ok(Decision::only(Intake::Unknown(format!(
-                "sender not registered in `{game_id}`"
-            ))));
+            return self.not_a_seat_address(inb, &route, g, now);
         }
         let token = route.token.clone().unwrap_or_default();
         let seat = mine
@@ -248,6 +287,9 @@ impl Daemon {
                     activity,
                 ));
             }
+        }
+        if let Some(cmd) = &route.command {
+            return self.seat_command(cmd, g, &seat, activity, inb, now);
         }
         let to = g.recipient(&seat).expect("authenticated above").clone();
         if route.help {
@@ -351,14 +393,24 @@ impl Daemon {
             self.data.write_stranger(address, a)?;
         }
         let Some(mut g) = d.game else {
+            let house = self.data.house();
+            self.queue_letters(&house, &d.letters)?;
             return Ok(d.intake);
         };
+        if let Some(seats) = &d.seats {
+            g.store.write_seats(seats)?;
+            super::games::reload(&mut g)?;
+        }
         // The receipt answers the player's own mail as `Re: <their subject>`.
         let theirs = compose::their_subject(&inb.subject);
         for ev in &d.events {
             self.append_answering(&mut g, ev, now, theirs.as_deref())?;
         }
         self.queue(&g, &d.drafts, now)?;
+        if !d.letters.is_empty() {
+            self.data.mark_pending(&g.store.id)?;
+            self.queue_letters(&g.store, &d.letters)?;
+        }
         if let Some((seat, a)) = &d.seat_activity {
             g.store.write_activity(seat, a)?;
         }
@@ -370,6 +422,21 @@ impl Daemon {
             self.close(&g)?;
         }
         Ok(d.intake)
+    }
+}
+
+impl Daemon {
+    fn queue_letters(
+        &self,
+        store: &crate::store::GameStore,
+        letters: &[(String, Outgoing)],
+    ) -> Result<()> {
+        for (name, out) in letters {
+            let bytes =
+                outbound::build(out).map_err(|e| anyhow::anyhow!("building mail {name}: {e}"))?;
+            store.queue(name, &bytes)?;
+        }
+        Ok(())
     }
 }
 

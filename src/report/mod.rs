@@ -128,11 +128,18 @@ pub struct ResultsCtx<'a> {
 /// A moment as a seat reads it: in its time zone (an IANA name; UTC if unknown).
 pub fn fmt_time(t: chrono::DateTime<chrono::Utc>, tz: &str) -> String {
     match tz.parse::<chrono_tz::Tz>() {
-        Ok(z) => t
-            .with_timezone(&z)
-            .format("%A %-d %B %Y, %H:%M %Z")
-            .to_string(),
-        Err(_) => t.format("%A %-d %B %Y, %H:%M UTC").to_string(),
+        // A seat in another zone reads its own time, and UTC beside it, so that players in
+        // different zones can agree on one moment.
+        Ok(z) if z != chrono_tz::UTC && z.name() != "Etc/UTC" => {
+            let local = t.with_timezone(&z);
+            let utc = if local.date_naive() == t.date_naive() {
+                t.format("%H:%M UTC")
+            } else {
+                t.format("%a %-d %b %H:%M UTC")
+            };
+            format!("{} ({utc})", local.format("%A %-d %B %Y, %H:%M %Z"))
+        }
+        _ => t.format("%A %-d %B %Y, %H:%M UTC").to_string(),
     }
 }
 
@@ -215,6 +222,28 @@ mod tests {
         for (name, _) in TEMPLATES {
             assert!(env.get_template(name).is_ok(), "{name}");
         }
+    }
+
+    #[test]
+    fn a_seat_reads_its_own_zone_and_utc_beside_it() {
+        use chrono::TimeZone;
+        let t = chrono::Utc
+            .with_ymd_and_hms(2026, 11, 26, 18, 0, 0)
+            .unwrap();
+        assert_eq!(fmt_time(t, "UTC"), "Thursday 26 November 2026, 18:00 UTC");
+        assert_eq!(
+            fmt_time(t, "Europe/Paris"),
+            "Thursday 26 November 2026, 19:00 CET (18:00 UTC)"
+        );
+        // Another day in Tokyo: the UTC moment names its own day.
+        assert_eq!(
+            fmt_time(t, "Asia/Tokyo"),
+            "Friday 27 November 2026, 03:00 JST (Thu 26 Nov 18:00 UTC)"
+        );
+        assert_eq!(
+            fmt_time(t, "Not/AZone"),
+            "Thursday 26 November 2026, 18:00 UTC"
+        );
     }
 
     #[test]

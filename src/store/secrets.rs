@@ -66,10 +66,71 @@ pub struct SeatPrivate {
     /// IANA time zone for deadlines in mails (`Europe/London`).
     #[serde(default = "utc")]
     pub time_zone: String,
+    /// More addresses the player writes from (`ADDRESS ADD`, sent from `address`). Mails from
+    /// them are read as the seat's; every mail still goes to `address` alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_from: Vec<String>,
+    /// Which mails nobody must answer the seat wants (`NOTIFY …`).
+    #[serde(default, skip_serializing_if = "Notify::is_default")]
+    pub notify: Notify,
+}
+
+impl SeatPrivate {
+    /// Is `from` one of the addresses this seat's player writes from?
+    pub fn writes_from(&self, from: &str) -> bool {
+        self.address.eq_ignore_ascii_case(from)
+            || self.also_from.iter().any(|a| a.eq_ignore_ascii_case(from))
+    }
+}
+
+/// A seat's choice of the mails it is sent although they ask nothing of it. Results mails of
+/// steps that ask something of the seat, receipts and every other answer always go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Notify {
+    /// "X has sent orders" notices (each seat's digest is in the next results mail anyway).
+    #[serde(default = "yes")]
+    pub orders: bool,
+    /// Results mails of steps in which the seat is only invited, not asked (its standing
+    /// orders answer for it); the next mail that asks something shows the board as it is.
+    #[serde(default = "yes")]
+    pub optional: bool,
+}
+
+impl Default for Notify {
+    fn default() -> Self {
+        Self {
+            orders: true,
+            optional: true,
+        }
+    }
+}
+
+impl Notify {
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn utc() -> String {
     "UTC".into()
+}
+
+/// A player who held a seat before `gm replace` handed it on. Kept so that their next mail is
+/// answered once with what happened instead of vanishing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FormerPlayer {
+    pub seat: String,
+    pub address: String,
+    pub until: chrono::DateTime<chrono::Utc>,
+    /// Told once already: later mails from the address are dropped unanswered.
+    #[serde(default)]
+    pub told: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -79,6 +140,9 @@ pub struct SeatsFile {
     /// The game's organiser: told about undeliverable mail and other trouble.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gm: Option<String>,
+    /// Players who handed their seat on (newest last).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub former: Vec<FormerPlayer>,
 }
 
 /// A fresh seat secret: 24 characters of [a-z0-9] from the OS RNG (~124 bits). Lower-case because

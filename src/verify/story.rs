@@ -373,12 +373,15 @@ fn check_one(game: &dyn Play, ev: &Event, m: &SealedMail) -> Result<(), (String,
     let (template, asks) = if over {
         ("final_story", false)
     } else {
-        ("story", compose::prompt_text(game, seat).is_some())
+        (
+            "story",
+            compose::prompt_text(game, seat).is_some() && !compose::only_invited(game, seat),
+        )
     };
     // The deadline in the subject is in the seat's time zone, which the mails do not carry.
     expect_subject(
         m,
-        &tagged(game, &compose::results_subject(game, asks, None)),
+        &tagged(game, &compose::results_subject(game, seat, None)),
         asks,
     )?;
     let step = match ev {

@@ -70,15 +70,25 @@ impl Game {
         g.game.sample_orders(seat, 0)
     }
 
-    /// Every mail to `seat`'s player, oldest first (queue names follow the journal).
+    /// Every mail to `seat`'s player, oldest first.
     pub fn inbox(&self, seat: &str) -> Vec<Mail> {
         let address = SEATS.iter().find(|s| s.0 == seat).unwrap().1;
+        self.mails_to(address)
+    }
+
+    /// Every mail to `address`, oldest first.
+    pub fn mails_to(&self, address: &str) -> Vec<Mail> {
         let mut files: Vec<_> = ["new", "cur"]
             .iter()
             .flat_map(|sub| std::fs::read_dir(self.d.cfg.mail.outbox.join(sub)).unwrap())
             .map(|e| e.unwrap().path())
             .collect();
-        files.sort_by_key(|p| p.file_name().unwrap().to_os_string());
+        // In the order they were delivered (answers to a mail are named after it, not after
+        // the journal, so names alone do not say which came last).
+        files.sort_by_key(|p| {
+            let when = std::fs::metadata(p).and_then(|m| m.modified()).unwrap();
+            (when, p.file_name().unwrap().to_os_string())
+        });
         let mut out = Vec::new();
         for p in files {
             let bytes = std::fs::read(&p).unwrap();
@@ -117,8 +127,29 @@ impl Game {
         in_reply_to: Option<&str>,
         body: &str,
     ) -> (Intake, String) {
-        self.n += 1;
         let from = SEATS.iter().find(|s| s.0 == seat).unwrap().1;
+        let out = self.send_from(from, to, subject, in_reply_to, body);
+        let answer = self
+            .inbox(seat)
+            .into_iter()
+            .rev()
+            .find(|m| m.in_reply_to == format!("m{}@player.example", self.n))
+            .map(|m| m.text)
+            .unwrap_or_default();
+        (out, answer)
+    }
+
+    /// Sends a mail from any address (a player's second address, a stranger); returns the
+    /// outcome. Whatever it caused is delivered to the outbox.
+    pub fn send_from(
+        &mut self,
+        from: &str,
+        to: &str,
+        subject: &str,
+        in_reply_to: Option<&str>,
+        body: &str,
+    ) -> Intake {
+        self.n += 1;
         let threading = in_reply_to
             .map(|id| format!("In-Reply-To: <{id}>\r\nReferences: <{id}>\r\n"))
             .unwrap_or_default();
@@ -131,14 +162,7 @@ impl Game {
             Utc.with_ymd_and_hms(2026, 6, 1, 10, 0, 0).unwrap() + Duration::minutes(self.n);
         let out = self.d.ingest(raw.as_bytes(), now).unwrap();
         self.d.deliver().unwrap();
-        let answer = self
-            .inbox(seat)
-            .into_iter()
-            .rev()
-            .find(|m| m.in_reply_to == format!("m{}@player.example", self.n))
-            .map(|m| m.text)
-            .unwrap_or_default();
-        (out, answer)
+        out
     }
 
     /// Every waiting seat replies to its newest mail with sample orders until step `k` opens

@@ -60,6 +60,11 @@ pub fn drafts_for_event(
         } => {
             for to in ctx.recipients {
                 let mine = &to.seat == seat;
+                // A seat may turn these notices off: every digest is in the lock's table of
+                // the results mail as well, so nothing the dice depend on is lost.
+                if !mine && !to.private.notify.orders {
+                    continue;
+                }
                 let body = if mine {
                     let salt = ctx
                         .salt_key
@@ -115,6 +120,9 @@ pub fn drafts_for_event(
                 return Ok(out);
             }
             for to in ctx.recipients {
+                if !game.is_over() && !to.private.notify.optional && only_invited(game, &to.seat) {
+                    continue;
+                }
                 out.push(results_or_over(game, to, *step, index, ctx)?);
             }
         }
@@ -378,7 +386,7 @@ fn results_or_over(
         (
             DraftKind::GameOver,
             "over",
-            results_subject(game, false, None),
+            results_subject(game, &to.seat, None),
             format!("{body}\n{dice}"),
         )
     } else {
@@ -397,7 +405,7 @@ fn results_or_over(
         let due = book
             .deadline
             .map(|d| report::fmt_short(d, &to.private.time_zone));
-        let subject = results_subject(game, prompt.is_some(), due.as_deref());
+        let subject = results_subject(game, &to.seat, due.as_deref());
         (
             DraftKind::Results,
             "results",
@@ -428,18 +436,32 @@ pub fn receipt_subject(step_title: &str) -> String {
 }
 
 /// The subject (before its tag) of a results mail or of the game-over mail: action first, the
-/// step named by its title as in every mail. `asks`: the mail carries a prompt; `due`: its
-/// deadline as the seat reads it. Shared with `verify` (which has no time zone, so no `due`).
-pub fn results_subject(game: &dyn Play, asks: bool, due: Option<&str>) -> String {
+/// step named by its title as in every mail. "Your orders" only when `seat` must answer; a
+/// step that only invites it says so after the results. `due`: the deadline as the seat reads
+/// it. Shared with `verify` (which has no time zone, so no `due`).
+pub fn results_subject(game: &dyn Play, seat: &str, due: Option<&str>) -> String {
     if let Some(o) = game.outcome() {
         return game_over_subject(&o);
     }
-    if asks {
+    let asked = prompt_text(game, seat).is_some();
+    if asked && !only_invited(game, seat) {
         let due = due.map(|d| format!(", due {d}")).unwrap_or_default();
         format!("Your orders: {}{due}", game.spec().title)
+    } else if asked {
+        format!("Results: {} (orders optional)", game.book().last_step_title)
     } else {
         format!("Results: {}", game.book().last_step_title)
     }
+}
+
+/// Does the open step only invite `seat` (an optional prompt, its standing orders answering
+/// for it) rather than ask it?
+pub fn only_invited(game: &dyn Play, seat: &str) -> bool {
+    game.spec()
+        .prompts
+        .iter()
+        .find(|p| p.seat == seat)
+        .is_some_and(|p| !p.required)
 }
 
 /// `Game over: Japan wins`, `Game over: a draw`.

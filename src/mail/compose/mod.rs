@@ -6,13 +6,18 @@
 mod events;
 mod replies;
 mod rich;
+mod settings;
 
 pub use events::{
-    drafts_for_event, game_over_subject, prompt_text, receipt_subject, results_subject,
+    drafts_for_event, game_over_subject, only_invited, prompt_text, receipt_subject,
+    results_subject,
 };
 pub use replies::{auth_notice, help, rejection};
 pub use rich::Rich;
 pub use rich::{JOURNAL_PART, JOURNAL_TYPE, VERIFIER_HTML, VERIFIER_PART};
+pub use settings::{
+    ListedGame, games_list_text, passed_on_text, settings_reply, unregistered_notice,
+};
 
 use chrono::{DateTime, Utc};
 
@@ -41,8 +46,10 @@ pub enum DraftKind {
     GameOver,
     /// The order reference, asked for with HELP.
     Help,
-    /// A mail claiming the seat arrived without its secret.
+    /// A mail claiming the seat arrived without its secret, or with it from another address.
     AuthNotice,
+    /// The answer to a seat command (ADDRESS, TIMEZONE, NOTIFY): the seat's settings.
+    Settings,
     /// A new dice anchor (onion renewal).
     Anchor,
     /// Something the organiser did.
@@ -54,7 +61,7 @@ impl DraftKind {
     pub fn answers_a_mail(self) -> bool {
         matches!(
             self,
-            DraftKind::Receipt | DraftKind::Rejection | DraftKind::Help
+            DraftKind::Receipt | DraftKind::Rejection | DraftKind::Help | DraftKind::Settings
         )
     }
 

@@ -12,11 +12,11 @@ use super::events::prompt_text;
 use super::{ComposeError, Draft, DraftKind, Recipient};
 
 /// A short, stable tag of an inbound Message-ID for queue names.
-fn short(message_id: &str) -> String {
+pub(super) fn short(message_id: &str) -> String {
     hex::encode(Sha256::digest(message_id.as_bytes()))[..16].to_string()
 }
 
-fn plain(game: &str, body: &str) -> String {
+pub(super) fn plain(game: &str, body: &str) -> String {
     format!("{}\n\n-- \nDespatch · game {game}\n", body.trim_end())
 }
 

@@ -5,7 +5,7 @@
 //!
 //! The stages, one file each: [`headers`] (addresses, ids, automation signs), [`body`] (which
 //! MIME part is the text, format=flowed, encryption and attachments), [`html`] (HTML to lines),
-//! [`reply`] (quotes, attributions and signatures cut), [`routing`] (game, seat, token, HELP).
+//! [`reply`] (quotes, attributions and signatures cut), [`routing`] (game, seat, token, HELP), [`command`] (ADDRESS, TIMEZONE, NOTIFY, LIST).
 //!
 //! **Linear time.** Every stage makes one pass over its input, and every look-ahead is either
 //! bounded by a constant (an entity is at most 32 bytes, an Outlook header block 4 lines) or
@@ -25,6 +25,7 @@
 //! place for the same reason.
 
 mod body;
+mod command;
 mod headers;
 mod html;
 mod reply;
@@ -35,6 +36,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 pub use body::NothingReadable;
+pub use command::{NotifyKind, SeatCommand};
 pub use routing::{is_game_id, is_seat_id, is_token, route, strip_control_lines};
 
 /// One inbound mail, reduced to what Despatch acts on.
@@ -83,6 +85,8 @@ pub struct Route {
     /// case-insensitively and should be generated lower-case.
     pub token: Option<String>,
     pub help: bool,
+    /// A seat command written instead of orders (`TIMEZONE Europe/Paris`, `LIST`, …).
+    pub command: Option<SeatCommand>,
     /// The step the mail says it answers: from the reply address, else the In-Reply-To
     /// Message-ID, else the subject tag (`[game #4]`). None when it names none.
     pub step: Option<u64>,

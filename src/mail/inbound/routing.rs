@@ -64,6 +64,13 @@ pub fn route(inb: &Inbound, local_part: &str) -> Route {
         .find(|l| !l.trim().is_empty())
         .is_some_and(|l| l.trim().eq_ignore_ascii_case("help"));
     route.help = first_line_help || bare_subject(&inb.subject).eq_ignore_ascii_case("help");
+    if !route.help {
+        let first_own = inb
+            .body
+            .lines()
+            .find(|l| !l.trim().is_empty() && control_line(l).is_none());
+        route.command = super::command::seat_command(first_own, bare_subject(&inb.subject));
+    }
     route
 }
 

@@ -1,0 +1,358 @@
+//! Intake's answers about players rather than orders: seat commands (ADDRESS, TIMEZONE,
+//! NOTIFY, LIST), the seat's secret from an address not registered, a replaced player writing
+//! again, and a registered player's mail that names no game. Decides what to change in the
+//! private seats file and whom to tell; writes nothing itself (intake's `carry_out` does).
+//!
+//! Unknown senders still get nothing: every answer here goes to an address already registered
+//! for a seat (or registered before `gm replace`), and counts against the strangers' hourly
+//! budget when the sender has not proved the seat's secret.
+
+use anyhow::Result;
+use chrono::{DateTime, Utc};
+use sha2::{Digest, Sha256};
+
+use crate::mail::compose::{self, ListedGame, Recipient};
+use crate::mail::guard::Activity;
+use crate::mail::inbound::{Inbound, NotifyKind, Route, SeatCommand};
+use crate::mail::outbound::{self, Outgoing};
+use crate::report;
+
+use super::Daemon;
+use super::games::OpenGame;
+use super::intake::{Decision, Intake, ct_eq};
+
+/// A short, stable tag of an inbound Message-ID for queue names.
+fn short(message_id: &str) -> String {
+    hex::encode(&Sha256::digest(message_id.as_bytes())[..8])
+}
+
+/// Extra addresses a seat may add: enough for home, work and phone.
+const MAX_EXTRA_ADDRESSES: usize = 4;
+
+impl Daemon {
+    /// A seat command from the seat's authenticated player: change what it says in the seat's
+    /// private record (if anything) and answer with the settings as they now stand.
+    pub(super) fn seat_command(
+        &self,
+        cmd: &SeatCommand,
+        g: OpenGame,
+        seat: &str,
+        mut activity: Activity,
+        inb: &Inbound,
+        now: DateTime<Utc>,
+    ) -> Result<Decision> {
+        let game_id = g.store.id.clone();
+        if *cmd == SeatCommand::List {
+            activity.outcome(now, None);
+            let mut d = self.list_games(inb, now, true)?;
+            d.seat_activity = Some((seat.to_string(), activity));
+            d.game = Some(g);
+            d.processed = true;
+            return Ok(d);
+        }
+        let mut seats = g.seats.clone();
+        let Some(p) = seats.seats.get_mut(seat) else {
+            anyhow::bail!("seat `{seat}` has no private record in {game_id}");
+        };
+        let from_main = p.address.eq_ignore_ascii_case(&inb.from);
+        let before = p.clone();
+        let only_main = |main: &str| {
+            format!(
+                "Addresses can be added or removed only by a mail from the seat's registered \
+                 address ({main}); nothing changed."
+            )
+        };
+        let said = match cmd {
+            SeatCommand::AddressAdd(_) | SeatCommand::AddressRemove(_) if !from_main => {
+                only_main(&p.address)
+            }
+            SeatCommand::AddressAdd(a) if p.writes_from(a) => {
+                format!("{a} is already one of your addresses; nothing changed.")
+            }
+            SeatCommand::AddressAdd(_) if p.also_from.len() >= MAX_EXTRA_ADDRESSES => format!(
+                "A seat may have at most {MAX_EXTRA_ADDRESSES} extra addresses; remove one \
+                 first (ADDRESS REMOVE …). Nothing changed."
+            ),
+            SeatCommand::AddressAdd(a) => {
+                p.also_from.push(a.clone());
+                format!(
+                    "Mails from {a} carrying this seat's secret are now read as yours.\n\
+                     Every mail of the game still goes to {} only.",
+                    p.address
+                )
+            }
+            SeatCommand::AddressRemove(a) if a.eq_ignore_ascii_case(&p.address) => format!(
+                "{a} is the address the game mails; only the organiser can change it \
+                 (gm replace). Nothing changed."
+            ),
+            SeatCommand::AddressRemove(a) => {
+                let n = p.also_from.len();
+                p.also_from.retain(|x| !x.eq_ignore_ascii_case(a));
+                if p.also_from.len() < n {
+                    format!("Mails from {a} are no longer read for this seat.")
+                } else {
+                    format!("{a} is not one of your addresses; nothing changed.")
+                }
+            }
+            SeatCommand::Addresses => "Your addresses are below.".to_string(),
+            SeatCommand::TimeZone(z) => {
+                p.time_zone = z.clone();
+                format!("Times in your mails are now shown in {z} (and in UTC).")
+            }
+            SeatCommand::Notify(None) => "Which mails you get is below.".to_string(),
+            SeatCommand::Notify(Some((kind, on))) => {
+                let word = if *on { "sent again" } else { "no longer sent" };
+                let what = match kind {
+                    NotifyKind::Orders => {
+                        p.notify.orders = *on;
+                        "\"X has sent orders\" notices are"
+                    }
+                    NotifyKind::Optional => {
+                        p.notify.optional = *on;
+                        "Results mails of steps that only invite you are"
+                    }
+                    NotifyKind::Both => {
+                        p.notify.orders = *on;
+                        p.notify.optional = *on;
+                        "Orders notices and results of steps that only invite you are"
+                    }
+                };
+                let mut s = format!("{what} {word} to you.");
+                if !on {
+                    s.push_str(
+                        "\nMails that ask you for orders, receipts and the game-over mail \
+                         always come.",
+                    );
+                }
+                s
+            }
+            SeatCommand::Invalid { command, why } => {
+                format!("{command} was not understood: {why}. Nothing changed.")
+            }
+            SeatCommand::List => unreachable!("answered above"),
+        };
+        let after = p.clone();
+        let to = Recipient {
+            seat: seat.to_string(),
+            private: after.clone(),
+        };
+        let mut draft = compose::settings_reply(g.game.as_ref(), &to, &said, &inb.message_id);
+        draft.re_subject = compose::their_subject(&inb.subject);
+        activity.outcome(now, None);
+        let mut d = Decision::for_seat(
+            Intake::Settings {
+                game: game_id,
+                seat: seat.to_string(),
+            },
+            g,
+            seat,
+            activity,
+        );
+        if after != before {
+            d.seats = Some(seats);
+        }
+        d.drafts = vec![draft];
+        Ok(d)
+    }
+
+    /// A mail to a game from an address that is no seat's: the seat's secret from an unknown
+    /// address is reported to the seat's registered player; a replaced player is told once
+    /// that the seat passed on; anyone else gets nothing.
+    pub(super) fn not_a_seat_address(
+        &self,
+        inb: &Inbound,
+        route: &Route,
+        g: OpenGame,
+        now: DateTime<Utc>,
+    ) -> Result<Decision> {
+        let game_id = g.store.id.clone();
+        let token = route.token.clone().unwrap_or_default();
+        let owner = g
+            .recipients()
+            .iter()
+            .find(|r| {
+                !token.is_empty()
+                    && ct_eq(r.private.token.as_bytes(), token.as_bytes())
+                    && route.seat.as_deref().is_none_or(|s| s == r.seat)
+            })
+            .cloned();
+        if let Some(owner) = owner {
+            let (over, stranger) = self.stranger_over_budget(inb, now);
+            let mut d = Decision::only(if over {
+                Intake::RateLimited
+            } else {
+                Intake::Unregistered {
+                    game: game_id.clone(),
+                    seat: owner.seat.clone(),
+                }
+            });
+            d.stranger = Some((inb.from.clone(), stranger));
+            let mut activity = g.store.activity(&owner.seat);
+            if !over && activity.may_warn(now) {
+                d.drafts = vec![compose::unregistered_notice(
+                    &game_id,
+                    &owner,
+                    &inb.from,
+                    &inb.message_id,
+                )];
+                d.seat_activity = Some((owner.seat.clone(), activity));
+            }
+            d.game = Some(g);
+            return Ok(d);
+        }
+        let former = g
+            .seats
+            .former
+            .iter()
+            .rposition(|f| f.address.eq_ignore_ascii_case(&inb.from))
+            .filter(|&i| !g.seats.former[i].told);
+        if let Some(i) = former {
+            let (over, stranger) = self.stranger_over_budget(inb, now);
+            let f = g.seats.former[i].clone();
+            let mut d = Decision::only(if over {
+                Intake::RateLimited
+            } else {
+                Intake::PassedOn {
+                    game: game_id.clone(),
+                    seat: f.seat.clone(),
+                }
+            });
+            d.stranger = Some((inb.from.clone(), stranger));
+            if !over {
+                let mut seats = g.seats.clone();
+                seats.former[i].told = true;
+                d.seats = Some(seats);
+                d.letters = vec![(
+                    format!("passed-on-{}", short(&inb.message_id)),
+                    self.letter(
+                        &f.address,
+                        &format!("[{game_id}] Seat {} has another player", f.seat),
+                        &compose::passed_on_text(&game_id, &f.seat, f.until),
+                        inb,
+                        now,
+                    ),
+                )];
+            }
+            d.game = Some(g);
+            return Ok(d);
+        }
+        Ok(Decision::only(Intake::Unknown(format!(
+            "sender not registered in `{game_id}`"
+        ))))
+    }
+
+    /// The sender's games, mailed to the sender, when the sender is registered in any: as the
+    /// answer to `LIST` (`asked`) or to a mail that named no game. Nothing for anyone else.
+    pub(super) fn list_games(
+        &self,
+        inb: &Inbound,
+        now: DateTime<Utc>,
+        asked: bool,
+    ) -> Result<Decision> {
+        let (over, stranger) = self.stranger_over_budget(inb, now);
+        if over && !asked {
+            let mut d = Decision::only(Intake::RateLimited);
+            d.stranger = Some((inb.from.clone(), stranger));
+            return Ok(d);
+        }
+        let games = self.games_of(&inb.from, now)?;
+        if games.is_empty() {
+            return Ok(Decision::only(Intake::Unknown("no game named".into())));
+        }
+        let mut d = Decision::only(Intake::Listed { games: games.len() });
+        if !asked {
+            d.stranger = Some((inb.from.clone(), stranger));
+        }
+        d.letters = vec![(
+            format!("list-{}", short(&inb.message_id)),
+            self.letter(
+                &inb.from,
+                "Your games",
+                &compose::games_list_text(&inb.from, &games, asked),
+                inb,
+                now,
+            ),
+        )];
+        Ok(d)
+    }
+
+    /// Every seat the address writes for, in every game (reads each game's private seats file;
+    /// the games it plays in are opened to say where they stand).
+    fn games_of(&self, address: &str, now: DateTime<Utc>) -> Result<Vec<ListedGame>> {
+        let (local, domain) = self.cfg.address_parts();
+        let mut out = Vec::new();
+        for id in self.data.game_ids()? {
+            let Ok(seats) = self.data.game(&id).seats() else {
+                continue;
+            };
+            let mine: Vec<_> = seats
+                .seats
+                .iter()
+                .filter(|(_, p)| p.writes_from(address))
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let Ok(g) = self.open_game(&id) else {
+                continue;
+            };
+            for (seat, p) in mine {
+                let book = g.game.book();
+                let state = if g.game.is_over() {
+                    "over".to_string()
+                } else {
+                    let due = book
+                        .deadline
+                        .filter(|d| *d > now)
+                        .map(|d| format!(", due {}", report::fmt_short(d, &p.time_zone)))
+                        .unwrap_or_default();
+                    format!("{} open{due}", g.game.spec().title)
+                };
+                let step = (!g.game.is_over()).then_some(book.step);
+                let reply_to = outbound::reply_address(&local, &id, seat, &p.token, step, &domain)?;
+                out.push(ListedGame {
+                    game: id.clone(),
+                    seat: seat.clone(),
+                    ruleset: g.game.ruleset().to_string(),
+                    reply_to,
+                    state,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// A mail to one address outside any seat's thread (a list of games, a word to a former
+    /// player), answering the mail it is about.
+    fn letter(
+        &self,
+        to: &str,
+        subject: &str,
+        text: &str,
+        inb: &Inbound,
+        now: DateTime<Utc>,
+    ) -> Outgoing {
+        let (local, domain) = self.cfg.address_parts();
+        let html = report::render(
+            "plain.html",
+            serde_json::json!({"game": "", "seat": "", "subject": subject, "text": text}),
+        )
+        .ok();
+        Outgoing {
+            to: to.to_string(),
+            from: format!(
+                "{} <{local}@{domain}>",
+                self.cfg.mail.from_name.replace(['<', '>', '"'], "")
+            ),
+            subject: subject.to_string(),
+            text: text.to_string(),
+            html,
+            message_id: outbound::message_id(&[&inb.message_id, subject], &domain),
+            in_reply_to: Some(inb.message_id.clone()),
+            references: vec![inb.message_id.clone()],
+            date: now,
+            auto_generated: false,
+            ..Default::default()
+        }
+    }
+}

@@ -21,6 +21,8 @@ pub trait Play: Send + Sync {
     fn spec(&self) -> StepSpec;
     /// `Some` once the game is over (by the rules or by forfeit).
     fn outcome(&self) -> Option<Outcome>;
+    /// The victory test's figures as they stand (the ruleset's words), for the game-over mail.
+    fn victory_figures(&self) -> Vec<String>;
     /// What `viewer` may see now.
     fn view(&self, viewer: &Viewer) -> View;
     /// Applies one journal line (live play and replay alike).
@@ -147,6 +149,10 @@ impl<R: Ruleset> Play for Game<R> {
 
     fn outcome(&self) -> Option<Outcome> {
         self.outcome_now()
+    }
+
+    fn victory_figures(&self) -> Vec<String> {
+        R::victory_figures(&self.state)
     }
 
     fn view(&self, viewer: &Viewer) -> View {

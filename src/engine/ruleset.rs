@@ -184,6 +184,13 @@ pub trait Ruleset: 'static {
     /// `Some` once the game is over.
     fn outcome(state: &Self::State) -> Option<Outcome>;
 
+    /// The victory test's figures as they stand (each side's losses against the threshold,
+    /// points, objectives held), one line each, so the game-over mail says how the result was
+    /// reached. Empty by default.
+    fn victory_figures(_state: &Self::State) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Words that begin an order (the grammar kit's keyword table), so a closing line that
     /// starts with one is never mistaken for a sign-off.
     fn order_keywords() -> Vec<&'static str> {

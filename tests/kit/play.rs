@@ -137,6 +137,9 @@ pub fn play<R: Ruleset>(
             R::NAME
         );
     }
+    if g.is_over() {
+        game_over_explains_itself::<R>(&g, &d.cfg.mail.outbox, seed);
+    }
     // The snapshot and the journal's tail load to what a full replay gives.
     let opened = store.open(registry).unwrap();
     assert_eq!(opened.state_json(), serde_json::to_value(&g.state).unwrap());
@@ -169,4 +172,56 @@ fn round_trip<R: Ruleset>(g: &Game<R>, seat: &str, orders: &str) {
         "{}: canonical form is not a fixed point",
         R::NAME
     );
+}
+
+/// Issue 14.7: every game-over mail says how the result was reached, with the victory test's
+/// figures as the final state gives them (recomputed here, not copied from the mail).
+fn game_over_explains_itself<R: Ruleset>(g: &Game<R>, outbox: &std::path::Path, seed: u64) {
+    let figures = R::victory_figures(&g.state);
+    assert!(
+        !figures.is_empty(),
+        "{}: the ruleset gives no victory figures",
+        R::NAME
+    );
+    let mut over = 0;
+    for sub in ["new", "cur"] {
+        for e in std::fs::read_dir(outbox.join(sub)).unwrap() {
+            let raw = std::fs::read(e.unwrap().path()).unwrap();
+            let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
+            if !m.subject().unwrap_or("").contains("Game over") {
+                continue;
+            }
+            over += 1;
+            let text = m.body_text(0).unwrap().replace("\r\n", "\n");
+            // The HTML as a reader sees it: entities decoded.
+            let html = m
+                .body_html(0)
+                .unwrap_or_default()
+                .replace("&#x27;", "'")
+                .replace("&#39;", "'")
+                .replace("&quot;", "\"")
+                .replace("&#x2f;", "/")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&amp;", "&");
+            assert!(
+                text.contains("HOW IT WAS DECIDED"),
+                "{}: seed {seed}: {text}",
+                R::NAME
+            );
+            for line in &figures {
+                assert!(
+                    text.contains(line.as_str()),
+                    "{}: seed {seed}: the game-over mail lacks {line:?}",
+                    R::NAME
+                );
+                assert!(
+                    html.contains(line.as_str()),
+                    "{}: seed {seed}: the game-over HTML lacks {line:?}",
+                    R::NAME
+                );
+            }
+        }
+    }
+    assert!(over > 0, "{}: seed {seed}: no game-over mail", R::NAME);
 }

@@ -217,6 +217,19 @@ impl Ruleset for Bids {
         }
     }
 
+    fn victory_figures(state: &State) -> Vec<String> {
+        state
+            .scores
+            .iter()
+            .map(|(side, n)| {
+                format!(
+                    "{side}: score {n} after round {}",
+                    state.round.saturating_sub(1)
+                )
+            })
+            .collect()
+    }
+
     fn outcome(state: &State) -> Option<Outcome> {
         (state.round > state.rounds).then(|| {
             let mut best: Vec<(i64, u32, String)> = state

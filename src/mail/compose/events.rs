@@ -354,6 +354,7 @@ fn results_or_over(
             "deadline": prompt.as_ref().and_then(|_| deadline_text(game, to)),
             "waiting": game.waiting_for(),
             "outcome": outcome.as_ref().map(|o| o.summary.clone()),
+            "figures": outcome.as_ref().map(|_| game.victory_figures()),
             "dice": dice_section(&info, &book.last_rolls),
         }),
         ctx,
@@ -372,7 +373,7 @@ fn results_or_over(
             "game_over",
             serde_json::json!({
                 "outcome": outcome.summary, "view": view, "salt_key": salt_key,
-                "journal": ctx.journal.is_some(),
+                "journal": ctx.journal.is_some(), "figures": game.victory_figures(),
             }),
         )?;
         // The dice of the final step still go out with the game-over mail.

@@ -203,6 +203,10 @@ impl Ruleset for GearKrieg {
         orders::keywords()
     }
 
+    fn victory_figures(state: &GkState) -> Vec<String> {
+        round::victory_figures(state)
+    }
+
     fn briefing(state: &GkState, seat: &str) -> Vec<(String, Vec<String>)> {
         briefing::briefing(state, seat)
     }

@@ -769,6 +769,30 @@ pub fn victory_points(state: &GkState, side: &str) -> u32 {
     vp
 }
 
+/// R28's figures for the game-over mail: each side's victory points and units still fighting.
+pub fn victory_figures(state: &GkState) -> Vec<String> {
+    let mut out: Vec<String> = state
+        .seat_order
+        .iter()
+        .map(|seat| {
+            let units = state.units.iter().filter(|u| &u.side == seat);
+            let (alive, all) = units.fold((0, 0), |(a, n), u| (a + u.alive() as u32, n + 1));
+            format!(
+                "{}: {} VP; {alive} of {all} units still fighting.",
+                state.side_name(seat),
+                victory_points(state, seat)
+            )
+        })
+        .collect();
+    out.push(format!(
+        "A side with no unit left loses at once; at the round limit ({} rounds) the side ahead \
+         by at least {} VP wins, else a draw (R28).",
+        state.max_rounds,
+        state.winning_margin.max(1)
+    ));
+    out
+}
+
 fn round_limit_outcome(state: &mut GkState) -> Outcome {
     let seats = state.seat_order.clone();
     let a = victory_points(state, &seats[0]);

@@ -127,6 +127,10 @@ impl Ruleset for LaBataille {
         view::view(st, viewer)
     }
 
+    fn victory_figures(st: &LbState) -> Vec<String> {
+        segment::victory_figures(st)
+    }
+
     fn outcome(st: &LbState) -> Option<Outcome> {
         st.outcome.clone()
     }

@@ -199,6 +199,32 @@ pub fn victory_points(st: &LbState) -> Vec<(String, u32)> {
         .collect()
 }
 
+/// R34's figures for the game-over mail: each side's victory points and how they were made.
+pub fn victory_figures(st: &LbState) -> Vec<String> {
+    let per = st.data.rules.vp_per_increment.int().max(0);
+    let mut out: Vec<String> = victory_points(st)
+        .iter()
+        .map(|(side, vp)| {
+            let taken = st
+                .sides
+                .iter()
+                .find(|s| &s.id == side)
+                .map_or(0, |s| s.increments_taken);
+            format!(
+                "{}: {vp} VP ({taken} enemy increments eliminated at {per} VP each, the rest \
+                 from objectives held).",
+                st.side_name(side)
+            )
+        })
+        .collect();
+    out.push(format!(
+        "A side with nothing left on the field loses at once; otherwise the side ahead by at \
+         least {} VP wins, else a draw (R34).",
+        st.margin.max(1)
+    ));
+    out
+}
+
 pub fn final_outcome(st: &LbState) -> Outcome {
     let vps = victory_points(st);
     let text: Vec<String> = vps

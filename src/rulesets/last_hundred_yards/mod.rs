@@ -202,6 +202,10 @@ impl Ruleset for LastHundredYards {
         orders::keywords()
     }
 
+    fn victory_figures(s: &LhyState) -> Vec<String> {
+        turn::victory_figures(s)
+    }
+
     fn briefing(s: &LhyState, seat: &str) -> Vec<(String, Vec<String>)> {
         briefing::briefing(s, seat)
     }

@@ -1300,6 +1300,49 @@ pub fn score(s: &LhyState) -> i32 {
     objectives + theirs - att.casualties as i32
 }
 
+/// R25's figures for the game-over mail: objectives, casualties, the score and the CDL.
+pub fn victory_figures(s: &LhyState) -> Vec<String> {
+    let Some(att) = s.sides.iter().find(|x| x.attacker) else {
+        return Vec::new();
+    };
+    let def = s.enemy_of(&att.id);
+    let def_side = s.side(&def);
+    let held: Vec<String> = s
+        .objectives
+        .iter()
+        .filter(|o| o.held_by.as_deref() == Some(att.id.as_str()))
+        .map(|o| format!("{} ({} pts)", o.name, o.points))
+        .collect();
+    vec![
+        format!(
+            "Objectives held by the attacker ({}): {}.",
+            att.name,
+            if held.is_empty() {
+                "none".to_string()
+            } else {
+                held.join(", ")
+            }
+        ),
+        format!(
+            "Casualties: attacker {}, defender ({}) {}; the game ends early if the attacker's \
+             exceed the defender's by the Casualty Differential Limit, {}.",
+            att.casualties,
+            def_side.map_or(def.clone(), |x| x.name.clone()),
+            def_side.map_or(0, |x| x.casualties),
+            s.cdl
+        ),
+        format!(
+            "Attacker's score (objectives + defender's casualties - attacker's): {}; turn {} of \
+             {}, {} of {} minutes elapsed.",
+            score(s),
+            s.turn.number,
+            s.max_turns,
+            s.elapsed,
+            s.minutes
+        ),
+    ]
+}
+
 /// §18 bridge (R25): the game ends at the turn limit, when the Time Lapse track reaches the
 /// mission's minutes, or when the attacker's losses pass the defender's by the CDL.
 pub fn victory(s: &mut LhyState) {

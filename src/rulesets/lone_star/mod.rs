@@ -348,6 +348,10 @@ impl Ruleset for LoneStar {
         state.outcome.clone()
     }
 
+    fn victory_figures(state: &State) -> Vec<String> {
+        turn::victory_figures(state)
+    }
+
     fn order_keywords() -> Vec<&'static str> {
         orders::keywords()
     }

@@ -232,27 +232,7 @@ pub fn judge(state: &State) -> Option<Outcome> {
     if state.turn <= state.turns {
         return None;
     }
-    let mut score: BTreeMap<String, u32> = sides.iter().map(|s| (s.clone(), 0)).collect();
-    let mut held = Vec::new();
-    for o in &state.objectives {
-        let c = super::data::pt(o.at);
-        let holders: Vec<&String> = sides
-            .iter()
-            .filter(|s| {
-                state
-                    .units
-                    .iter()
-                    .any(|u| u.side == **s && u.alive() && !u.routing && dist(u.pos, c) <= o.radius)
-            })
-            .collect();
-        if holders.len() == 1 {
-            *score.get_mut(holders[0]).expect("side") += o.points;
-            held.push(format!("{} holds {}", state.side_name(holders[0]), o.name));
-        }
-    }
-    for u in state.units.iter() {
-        *score.get_mut(&u.side).expect("side") += u.prisoners;
-    }
+    let (score, held) = points(state);
     let best = score.values().max().copied().unwrap_or(0);
     let winners: Vec<String> = score
         .iter()
@@ -275,6 +255,64 @@ pub fn judge(state: &State) -> Option<Outcome> {
             text.join(", ")
         ),
     })
+}
+
+/// R21's points at the turn limit: objectives held alone (a standing unit within the radius)
+/// and prisoners taken, per side; and which objectives are held, in words.
+fn points(state: &State) -> (BTreeMap<String, u32>, Vec<String>) {
+    let sides: Vec<String> = state.sides.iter().map(|s| s.0.clone()).collect();
+    let mut score: BTreeMap<String, u32> = sides.iter().map(|s| (s.clone(), 0)).collect();
+    let mut held = Vec::new();
+    for o in &state.objectives {
+        let c = super::data::pt(o.at);
+        let holders: Vec<&String> = sides
+            .iter()
+            .filter(|s| {
+                state
+                    .units
+                    .iter()
+                    .any(|u| u.side == **s && u.alive() && !u.routing && dist(u.pos, c) <= o.radius)
+            })
+            .collect();
+        if holders.len() == 1 {
+            *score.get_mut(holders[0]).expect("side") += o.points;
+            held.push(format!("{} holds {}", state.side_name(holders[0]), o.name));
+        }
+    }
+    for u in state.units.iter() {
+        *score.get_mut(&u.side).expect("side") += u.prisoners;
+    }
+    (score, held)
+}
+
+/// R21's figures for the game-over mail: units standing, objectives held and points per side.
+pub fn victory_figures(state: &State) -> Vec<String> {
+    let (score, held) = points(state);
+    let mut out: Vec<String> = state
+        .sides
+        .iter()
+        .map(|(side, _, _)| {
+            let units = state.units.iter().filter(|u| &u.side == side);
+            let (standing, all) = units.fold((0, 0), |(a, n), u| {
+                (a + (u.alive() && !u.routing) as u32, n + 1)
+            });
+            format!(
+                "{}: {standing} of {all} units standing; {} points (objectives and prisoners).",
+                state.side_name(side),
+                score.get(side).copied().unwrap_or(0)
+            )
+        })
+        .collect();
+    out.push(if held.is_empty() {
+        "No objective is held by one side alone.".to_string()
+    } else {
+        format!("Objectives: {}.", held.join(", "))
+    });
+    out.push(format!(
+        "A side alone standing wins at once; after turn {} the most points win (R21).",
+        state.turns
+    ));
+    out
 }
 
 /// Units a seat must be asked about in the combat step (no standing order covers them).

@@ -117,6 +117,32 @@ pub fn defeated(state: &NavalState, side: &str) -> bool {
     (reaches(lost_cap, cap) || reaches(lost, all)) && lost as f64 >= min
 }
 
+/// R9's figures for the game-over mail: each fleet's losses against the defeat threshold,
+/// and the weighted losses the turn limit compares.
+pub fn victory_figures(state: &NavalState) -> Vec<String> {
+    let d = &state.data.rules;
+    let (frac, min) = (d.victory_fraction.get(), d.victory_min.get());
+    let mut out = vec![format!(
+        "A fleet is defeated when it has lost {frac} of its battleships and armoured cruisers, \
+         or {frac} of all its ships, and at least {min} ships (R9)."
+    )];
+    for f in &state.fleets {
+        let (lost_cap, cap, lost, all) = losses(state, &f.side);
+        out.push(format!(
+            "{}: lost {lost_cap} of {cap} BB/CA and {lost} of {all} ships in all \
+             (weighted losses {}){}.",
+            f.name,
+            weighted_losses(state, &f.side),
+            if defeated(state, &f.side) {
+                ": defeated"
+            } else {
+                ""
+            }
+        ));
+    }
+    out
+}
+
 fn side_name(state: &NavalState, side: &str) -> String {
     fleet(state, side).map_or_else(|| side.to_string(), |f| f.name.clone())
 }

@@ -361,6 +361,10 @@ impl Ruleset for NavalRjw {
         state.outcome.clone()
     }
 
+    fn victory_figures(state: &NavalState) -> Vec<String> {
+        checks::victory_figures(state)
+    }
+
     fn order_keywords() -> Vec<&'static str> {
         orders::keywords()
     }

@@ -391,7 +391,8 @@ fn check_one(game: &dyn Play, ev: &Event, m: &SealedMail) -> Result<(), (String,
         serde_json::json!({"step": step, "step_title": book.last_step_title, "view": view}),
     )
     .map_err(|e| ("template".to_string(), e.to_string()))?;
-    if !text.contains(report::normalise(&story).trim_end()) {
+    // The mail's text was wrapped at 72 columns line by line, and the story starts a line.
+    if !text.contains(report::normalise(&report::wrap_text(&story)).trim_end()) {
         return Err((
             "log".into(),
             format!(
@@ -403,7 +404,7 @@ fn check_one(game: &dyn Play, ev: &Event, m: &SealedMail) -> Result<(), (String,
     }
     if over
         && let Some(o) = game.outcome()
-        && !text.contains(&report::normalise(&o.summary))
+        && !text.contains(&report::normalise(&report::wrap_text(&o.summary)))
     {
         return Err((
             "outcome".into(),

@@ -367,14 +367,19 @@ fn results_or_over(
                 "journal": ctx.journal.is_some(),
             }),
         )?;
-        // The dice of the final step still go out with the game-over mail.
-        let dice = report::render(
-            "dice",
-            serde_json::json!({
-                "game": book.id, "step": step, "protocol": book.protocol.name(),
-                "dice": dice_section(&info, &book.last_rolls),
-            }),
-        )?;
+        // The dice of the final step still go out with the game-over mail, if a step was
+        // ever locked: a game forfeited in its first step has no dice to show, and an empty
+        // DICE section would read to every verifier as a step's values gone missing.
+        let dice = match book.last_lock {
+            Some(_) => report::render(
+                "dice",
+                serde_json::json!({
+                    "game": book.id, "step": step, "protocol": book.protocol.name(),
+                    "dice": dice_section(&info, &book.last_rolls),
+                }),
+            )?,
+            None => String::new(),
+        };
         (
             DraftKind::GameOver,
             "over",

@@ -219,7 +219,13 @@ impl Draft {
                 domain,
             )?),
             subject: self.full_subject(),
-            text: self.text.clone(),
+            // Sealed texts were wrapped before sealing (`report::seal`): their bytes stay as
+            // sealed. Every other text is wrapped here, the one way into the text part.
+            text: if self.text.contains(crate::report::DIGEST_PREFIX) {
+                self.text.clone()
+            } else {
+                crate::report::wrap_text(&self.text)
+            },
             message_id,
             in_reply_to,
             references,

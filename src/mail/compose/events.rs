@@ -495,7 +495,7 @@ fn welcome(
             "seat": to.seat, "view": view,
             "others": ctx.recipients.iter().filter(|o| o.seat != to.seat).map(|o| o.seat.clone()).collect::<Vec<_>>(),
             "game_address": ctx.game_address,
-            "reference_summary": reference_summary(ctx.reference),
+            "reference_summary": reference_summary(ctx.reference, report::markdown_to_plain),
             "protocol": book.protocol.name(),
             "anchor": dice::to_hex(&onion.anchor), "anchor_from": onion.from_step, "onion_len": onion.len,
             "salt_commitment": book.salt_commitment.as_ref().map(dice::to_hex),
@@ -516,7 +516,8 @@ fn welcome(
         prompt.as_deref(),
         serde_json::json!({
             "intro": intro,
-            "glance": reference_summary(ctx.reference),
+            // One line per paragraph or item: the reader's window wraps them.
+            "glance": reference_summary(ctx.reference, report::markdown_to_paragraphs),
             "how": format!(
                 "Reply to this mail with your orders in the body, one order per line: your reply \
                  address carries your seat's secret, so please do not forward these mails. In a \
@@ -623,7 +624,9 @@ const GLANCE: &str = "## Orders at a glance";
 
 /// For the welcome mail: the reference's "Orders at a glance" section (every step's orders),
 /// or, for a reference without one, its first sections (up to its second heading).
-fn reference_summary(reference: Option<&str>) -> String {
+/// `plain` turns the Markdown into text: hard-wrapped for the text part, or one line per
+/// paragraph for the HTML part.
+fn reference_summary(reference: Option<&str>, plain: fn(&str) -> String) -> String {
     let Some(reference) = reference else {
         return "(The order reference could not be read; send HELP, or ask the organiser.)"
             .to_string();
@@ -631,8 +634,7 @@ fn reference_summary(reference: Option<&str>) -> String {
     if let Some(at) = reference.find(GLANCE) {
         let rest = &reference[at + GLANCE.len()..];
         let end = rest.find("\n## ").unwrap_or(rest.len());
-        let glance =
-            report::markdown_to_plain(rest[..rest.floor_char_boundary(end.min(4000))].trim());
+        let glance = plain(rest[..rest.floor_char_boundary(end.min(4000))].trim());
         return format!(
             "{}\n\nSend HELP for the whole reference.",
             glance.trim_end()
@@ -649,7 +651,7 @@ fn reference_summary(reference: Option<&str>) -> String {
         }
         out.push(line);
     }
-    let mut s = report::markdown_to_plain(&out.join("\n"));
+    let mut s = plain(&out.join("\n"));
     if s.len() > 4000 {
         let cut = s.floor_char_boundary(4000);
         s.truncate(s[..cut].rfind('\n').unwrap_or(cut));

@@ -69,6 +69,35 @@ pub fn wrap_text(text: &str) -> String {
     out.join("\n")
 }
 
+/// The opposite of [`wrap_text`] for an HTML part shown with `white-space: pre-wrap`: each line
+/// that goes on with the sentence of the prose line above is joined to it, so the reader's
+/// window wraps the prose instead of breaking 72-column lines a second time on a phone.
+/// Orders, tables, hashes, headings and new entries keep their own lines.
+pub fn unwrap_text(text: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    // The indentation a continuation of the last line would have, if that line is prose.
+    let mut hang: Option<usize> = None;
+    for line in text.split('\n') {
+        if let (Some(h), Some(prev)) = (hang, out.last_mut())
+            && continues(line, h)
+        {
+            prev.push(' ');
+            prev.push_str(line.trim());
+            continue;
+        }
+        let body = line.trim_start();
+        hang = if body.is_empty() || is_verbatim(line) {
+            None
+        } else if indent_of(line) > 0 || body.starts_with("- ") || body.starts_with("* ") {
+            Some(indent_of(line) + 2)
+        } else {
+            Some(0)
+        };
+        out.push(line.to_string());
+    }
+    out.join("\n")
+}
+
 /// A line that is never broken (see [`wrap_text`]), whatever its length.
 pub fn is_verbatim(line: &str) -> bool {
     let body = line.trim();
@@ -267,6 +296,19 @@ mod tests {
         ));
         assert!(!is_heading("  INDENTED"));
         assert!(!is_heading("OK"));
+    }
+
+    #[test]
+    fn unwrapping_for_html_joins_prose_and_keeps_everything_else() {
+        let text = "Reply to this mail with your orders in\nthe body, one per line.\n\
+                    Deadline: Friday\n    FLAGSHIP Mikasa\n    SECOND Asahi\n\
+                    - an item\n  that goes on\n  (and on)\nNOW\nlower case after a heading\n";
+        assert_eq!(
+            unwrap_text(text),
+            "Reply to this mail with your orders in the body, one per line.\n\
+             Deadline: Friday\n    FLAGSHIP Mikasa\n    SECOND Asahi\n\
+             - an item that goes on (and on)\nNOW\nlower case after a heading\n"
+        );
     }
 
     #[test]

@@ -241,7 +241,9 @@ impl Draft {
             out.html = crate::report::render(
                 "plain.html",
                 serde_json::json!({
-                    "game": self.game, "seat": self.seat, "subject": out.subject, "text": self.text,
+                    "game": self.game, "seat": self.seat, "subject": out.subject,
+                    // The reader's window wraps the prose; orders and tables keep their lines.
+                    "text": crate::report::unwrap_text(&self.text),
                 }),
             )
             .ok();

@@ -5,15 +5,21 @@
 
 use chrono::Duration;
 use despatch::daemon::Intake;
-use despatch::engine::{Play, Ruleset, Silence};
+use despatch::engine::{Game, Play, Ruleset, Silence};
 use despatch::report;
-use despatch::rulesets::naval_rjw::NavalRjw;
+use despatch::rulesets::{
+    gear_krieg::GearKrieg, la_bataille::LaBataille, last_hundred_yards::LastHundredYards,
+    lone_star::LoneStar, naval_rjw::NavalRjw,
+};
 use despatch::verify;
 use mail_parser::MessageParser;
 
 #[path = "common/world.rs"]
 mod world;
 use world::*;
+
+#[path = "common/mail_world.rs"]
+mod mail_world;
 
 const WIDTH: usize = 72;
 
@@ -59,8 +65,9 @@ fn heading(line: &str) -> bool {
     };
     !line.starts_with(' ')
         && words.chars().filter(|c| c.is_ascii_uppercase()).count() >= 3
-        && !words.chars().any(|c| c.is_lowercase())
-        && !words.contains(['=', '|', '<'])
+        && words
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || " ,:'/&-".contains(c))
 }
 
 /// Every breach of the width rule and of the blank-line-before-heading rule in `text`.
@@ -218,6 +225,94 @@ fn every_mail_kind_keeps_to_72_columns_and_sets_off_its_headings() {
         "anchor",
     ] {
         assert!(kinds.contains(kind), "no {kind} mail among {kinds:?}");
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A game of `R` on `scenario`, played for a few steps with the ruleset's sample orders.
+fn few_steps<R: Ruleset>(
+    game: &'static str,
+    ruleset: &str,
+    scenario: &str,
+    seats: &[mail_world::SeatLine],
+) -> mail_world::World {
+    let t0 = chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 11, 23, 9, 0, 0).unwrap();
+    let mut w = mail_world::world(game, ruleset, scenario, seats, t0, ([0x4c; 32], [0x5a; 32]));
+    for _ in 0..4 {
+        let g: Game<R> = w.daemon.data.game(game).load().unwrap();
+        if g.is_over() {
+            break;
+        }
+        for seat in g.waiting_for() {
+            let orders = R::sample_orders(&g.state, &seat, g.step * 31 + w.n as u64);
+            assert!(
+                matches!(w.send(&seat, &orders), Intake::Accepted { .. }),
+                "{ruleset} step {}: {orders}",
+                g.step
+            );
+        }
+    }
+    w
+}
+
+#[test]
+fn every_rulesets_welcome_receipts_and_results_keep_to_72_columns() {
+    let worlds = [
+        few_steps::<GearKrieg>(
+            "gk",
+            "gear-krieg",
+            "crossroads",
+            &[
+                ("us", "us@a.example", "ustoken0123456789abcdefg"),
+                ("germany", "de@b.example", "detoken0123456789abcdefg"),
+            ],
+        ),
+        few_steps::<LaBataille>(
+            "lb",
+            "la-bataille",
+            "teaching",
+            &[
+                ("france", "fr@a.example", "frtoken0123456789abcdefg"),
+                ("allies", "al@b.example", "altoken0123456789abcdefg"),
+            ],
+        ),
+        few_steps::<LastHundredYards>(
+            "lhy",
+            "last-hundred-yards",
+            "patrol",
+            &[
+                ("us", "us@a.example", "ustoken0123456789abcdefg"),
+                ("germany", "de@b.example", "detoken0123456789abcdefg"),
+            ],
+        ),
+        few_steps::<LoneStar>(
+            "ls",
+            "lone-star",
+            "patrol",
+            &[
+                ("hays", "hays@a.example", "tok00123456789abcdefghij"),
+                ("bowie", "bowie@b.example", "tok10123456789abcdefghij"),
+                ("von-arnim", "arnim@c.example", "tok20123456789abcdefghij"),
+                ("enver", "enver@d.example", "tok30123456789abcdefghij"),
+            ],
+        ),
+    ];
+    let mut failures = Vec::new();
+    for w in &worlds {
+        let texts = mail_world::delivered(w.outbox(), "");
+        assert!(
+            texts.iter().any(|t| t.contains("WHAT HAPPENED (step")),
+            "{}: a results mail among {} mails",
+            w.game,
+            texts.len()
+        );
+        for text in texts {
+            for b in breaches(&text.replace("\r\n", "\n")) {
+                failures.push(format!("{}: {b}", w.game));
+            }
+        }
+        let (_, findings) = verify::verify_mails(w.outbox(), Some(w.game));
+        assert!(findings.is_empty(), "{}: {findings:?}", w.game);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -7,7 +7,7 @@ mod plain;
 mod wrap;
 
 pub use plain::{markdown_to_paragraphs, markdown_to_plain};
-pub use wrap::{TEXT_WIDTH, is_heading, is_verbatim, unwrap_text, wrap_text};
+pub use wrap::{TEXT_WIDTH, is_heading, unwrap_text, wrap_text};
 
 use minijinja::Environment;
 use serde::Serialize;

@@ -17,8 +17,8 @@ pub const TEXT_WIDTH: usize = 72;
 /// spaces so that no line is wider than [`TEXT_WIDTH`].
 ///
 /// Only prose is broken. A line stays whole, however long, when breaking it would change what
-/// it says or how a program reads it ([`is_verbatim`]): orders and code (indented by four
-/// spaces or more), table rows and drawings (`|…|`, cells split by ` | `), lines holding a
+/// it says or how a program reads it: orders and code (indented by four spaces or more, and
+/// not under an indented entry, whose details they would be), table rows and drawings (`|…|`, cells split by ` | `), lines holding a
 /// hash, and headings. A single word longer than a line (an address) stands alone.
 ///
 /// A broken line's last words go on at the start of the next line when that line continues
@@ -34,8 +34,11 @@ pub fn wrap_text(text: &str) -> String {
     let mut out: Vec<String> = Vec::new();
     // Words pushed off the end of the line before, with the indentation they continue at.
     let mut carry: Option<(usize, String)> = None;
+    // Whether a line indented four or more here details an indented entry above it.
+    let mut detail = false;
     for line in text.split('\n') {
         let mut line = line.to_string();
+        detail = details(&line, detail);
         if let Some((hang, words)) = carry.take() {
             if continues(&line, hang) {
                 line = format!("{}{words} {}", " ".repeat(hang), line.trim_start());
@@ -46,7 +49,7 @@ pub fn wrap_text(text: &str) -> String {
         if is_heading(&line) && out.last().is_some_and(|l| !l.trim().is_empty()) {
             out.push(String::new());
         }
-        if fits(&line) || is_verbatim(&line) {
+        if fits(&line) || verbatim(&line, detail) {
             out.push(line);
             continue;
         }
@@ -77,7 +80,9 @@ pub fn unwrap_text(text: &str) -> String {
     let mut out: Vec<String> = Vec::new();
     // The indentation a continuation of the last line would have, if that line is prose.
     let mut hang: Option<usize> = None;
+    let mut detail = false;
     for line in text.split('\n') {
+        detail = details(line, detail);
         if let (Some(h), Some(prev)) = (hang, out.last_mut())
             && continues(line, h)
         {
@@ -86,7 +91,7 @@ pub fn unwrap_text(text: &str) -> String {
             continue;
         }
         let body = line.trim_start();
-        hang = if body.is_empty() || is_verbatim(line) {
+        hang = if body.is_empty() || verbatim(line, detail) {
             None
         } else if indent_of(line) > 0 || body.starts_with("- ") || body.starts_with("* ") {
             Some(indent_of(line) + 2)
@@ -98,10 +103,24 @@ pub fn unwrap_text(text: &str) -> String {
     out.join("\n")
 }
 
-/// A line that is never broken (see [`wrap_text`]), whatever its length.
-pub fn is_verbatim(line: &str) -> bool {
+/// Whether lines indented four or more from `line` on detail an entry, given whether they
+/// did before it: after a line indented one to three spaces they do (a unit's weapons under
+/// the unit, a rejected line's reason under it); after an unindented line or a blank one they
+/// are set off as orders or code.
+fn details(line: &str, before: bool) -> bool {
+    match indent_of(line) {
+        _ if line.trim().is_empty() => false,
+        0 => false,
+        1..=3 => true,
+        _ => before,
+    }
+}
+
+/// A line that is never broken (see [`wrap_text`]), whatever its length. `detail`: a line
+/// indented four or more details an entry above it (see [`details`]), which makes it prose.
+fn verbatim(line: &str, detail: bool) -> bool {
     let body = line.trim();
-    indent_of(line) >= 4
+    (indent_of(line) >= 4 && !detail)
         || line.starts_with('\t')
         || body.starts_with('|')
         || body.starts_with('+')
@@ -145,8 +164,9 @@ fn fits(line: &str) -> bool {
 fn continues(line: &str, hang: usize) -> bool {
     let body = line.trim_start();
     indent_of(line) == hang
+        && hang < 4
         && !body.is_empty()
-        && !is_verbatim(line)
+        && !verbatim(line, false)
         && !body.starts_with("- ")
         && !body.starts_with("* ")
         && body
@@ -282,6 +302,22 @@ mod tests {
             wrap_text(&address),
             format!("see\n{}@club.example\nfor more", "z".repeat(80))
         );
+    }
+
+    #[test]
+    fn details_under_an_indented_entry_are_prose_but_orders_under_text_are_not() {
+        let long = "accuracy 0, base range 8 cm, damage x5, ROF 1, ammunition 30, and more";
+        let entry = format!("  [1] General-1 at 5,17\n    Cannon: {long}\n");
+        let wrapped = wrap_text(&entry);
+        assert!(wrapped.lines().all(fits), "{wrapped}");
+        assert!(
+            wrapped.lines().nth(2).unwrap().starts_with("      "),
+            "{wrapped}"
+        );
+        let orders = format!("This is what Despatch understood:\n    FIRE Mikasa AT {long}\n");
+        assert_eq!(wrap_text(&orders), orders);
+        let code = format!("  an entry\n\n    FIRE Mikasa AT {long}\n");
+        assert_eq!(wrap_text(&code), code);
     }
 
     #[test]

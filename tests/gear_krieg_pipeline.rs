@@ -225,6 +225,31 @@ fn standing_orders_need_fewer_mails_per_round() {
 }
 
 /// Every delivered mail to `seat` in delivery order: (file name, text).
+/// The entry of a mail's list whose first line holds `needle`, with the lines it continues on
+/// (hung deeper, as mails are wrapped at 72 columns) joined to it.
+fn entry(text: &str, needle: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no {needle:?} in {text}"));
+    let depth = |l: &str| l.len() - l.trim_start().len();
+    let mut out = lines[at].to_string();
+    for l in lines[at + 1..]
+        .iter()
+        .take_while(|l| depth(l) > depth(lines[at]))
+    {
+        out.push(' ');
+        out.push_str(l.trim());
+    }
+    out
+}
+
+/// A mail's text with its line breaks as spaces: prose is wrapped at 72 columns.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 fn mails_to(w: &World, seat: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for sub in ["new", "cur"] {
@@ -290,10 +315,8 @@ fn the_interrupt_question_shows_only_the_distance_covered() {
     let mails = mails_to(&w, &side);
     let (name, question) = mails.last().unwrap();
     assert!(question.contains("Interrupt now"), "{name}: {question}");
-    let line = question
-        .lines()
-        .find(|l| l.contains(&format!("] {mover} (")))
-        .unwrap();
+    let line = entry(question, &format!("] {mover} ("));
+    let line = line.as_str();
     assert!(
         line.contains(&format!(
             "moving, {} cm so far",
@@ -308,14 +331,7 @@ fn the_interrupt_question_shows_only_the_distance_covered() {
     // The mover's owner still sees its plan.
     let owner = g.state.enemy_of(&side);
     let own = mails_to(&w, &owner);
-    let own_line = own
-        .last()
-        .unwrap()
-        .1
-        .lines()
-        .find(|l| l.contains(&format!("] {mover} (")))
-        .unwrap()
-        .to_string();
+    let own_line = entry(&own.last().unwrap().1, &format!("] {mover} ("));
     assert!(
         own_line.contains(&format!(
             "moving, {} of {} cm planned so far",
@@ -356,14 +372,14 @@ fn a_queued_activation_is_never_offered_for_replacement_after_it_played() {
     // The step that plays it asks nothing of this seat (issue 18.2): its mail says the orders
     // already given are used and the step resolves at once, instead of inviting a reply.
     assert!(
-        new.iter().any(|t| t.contains(
+        new.iter().any(|t| flat(t).contains(
             "the orders you have already given (standing or queued) are used, and it resolves at once"
         )),
         "{new:?}"
     );
     assert!(
         new.iter()
-            .any(|t| t.contains(&format!("Your queued activation of {me} is played."))),
+            .any(|t| flat(t).contains(&format!("Your queued activation of {me} is played."))),
         "{new:?}"
     );
 }

@@ -76,8 +76,13 @@ fn game_with_standing_after(seats: &[&str], first: impl FnOnce(&mut Game)) -> Ga
     g
 }
 
+/// A mail's text with its line breaks as spaces: prose is wrapped at 72 columns.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 fn invites_fire(m: &Mail) -> bool {
-    m.text.contains("YOUR ORDERS NOW") && m.text.contains("Declare your fire plan")
+    flat(&m.text).contains("YOUR ORDERS NOW") && flat(&m.text).contains("Declare your fire plan")
 }
 
 #[test]
@@ -91,11 +96,11 @@ fn with_both_on_standing_orders_no_mail_invites_a_fire_plan() {
         );
         let told = inbox
             .iter()
-            .find(|m| m.text.contains("Nothing is asked of you in this step"))
+            .find(|m| flat(&m.text).contains("Nothing is asked of you in this step"))
             .unwrap_or_else(|| panic!("{seat} was never told its standing orders are used"));
         assert!(told.text.contains("gunnery"), "{}", told.text);
         assert!(
-            told.text
+            flat(&told.text)
                 .contains("the orders you have already given (standing or queued) are used")
         );
         assert!(
@@ -119,7 +124,7 @@ fn an_optional_prompt_says_what_resolves_the_step() {
         // Japan's prompt is optional only where Russia, without standing orders, holds the step.
         if m.text.contains("Optional") {
             assert!(
-                m.text.contains(
+                flat(&m.text).contains(
                     "the step resolves the moment russia has answered, whatever the deadline"
                 ),
                 "{}",
@@ -130,14 +135,14 @@ fn an_optional_prompt_says_what_resolves_the_step() {
     assert!(
         japan
             .iter()
-            .any(|m| m.text.contains("the step resolves the moment russia")),
+            .any(|m| flat(&m.text).contains("the step resolves the moment russia")),
         "no optional invitation named what resolves the step"
     );
     // Russia, with no standing orders, is always asked outright (a required prompt).
     assert!(
         !g.inbox("russia")
             .iter()
-            .any(|m| m.text.contains("Nothing is asked of you in this step"))
+            .any(|m| flat(&m.text).contains("Nothing is asked of you in this step"))
     );
 }
 

@@ -4,7 +4,10 @@
 pub mod ics;
 mod plain;
 
-pub use plain::markdown_to_plain;
+mod wrap;
+
+pub use plain::{markdown_to_paragraphs, markdown_to_plain};
+pub use wrap::{TEXT_WIDTH, is_heading, unwrap_text, wrap_text};
 
 use minijinja::Environment;
 use serde::Serialize;
@@ -173,7 +176,8 @@ pub fn seal(body: &str, game: &str, head_index: u64, head: &str) -> Result<Strin
         "footer",
         serde_json::json!({"game": game, "head_index": head_index, "head": head}),
     )?;
-    let text = format!("{}\n{}", body.trim_end(), footer);
+    // Wrapped before it is sealed, so the seal covers the bytes the player receives.
+    let text = wrap::wrap_text(&format!("{}\n{}", body.trim_end(), footer));
     let digest = body_digest(&text);
     // The digest is over the normalised text, but the mail keeps its own bytes: the signature
     // separator must stay "-- " with its space for mail clients to recognise it.

@@ -38,6 +38,51 @@ pub fn markdown_to_plain(md: &str) -> String {
     out
 }
 
+/// The reference's Markdown as plain text with each paragraph and list item on one line, for
+/// an HTML part shown with `white-space: pre-wrap`: the Markdown's own line breaks are soft,
+/// and kept as hard breaks they would fight the reader's window, ragged on a phone.
+pub fn markdown_to_paragraphs(md: &str) -> String {
+    let mut joined: Vec<String> = Vec::new();
+    let mut in_code = false;
+    for line in md.lines() {
+        let trimmed = line.trim_start();
+        let fence = trimmed.starts_with("```");
+        let soft = !in_code
+            && !fence
+            && !trimmed.is_empty()
+            && !starts_block(trimmed)
+            && line.len() - trimmed.len() < 4
+            && joined
+                .last()
+                .is_some_and(|prev| !prev.trim().is_empty() && !ends_block(prev));
+        match joined.last_mut() {
+            Some(prev) if soft => {
+                prev.push(' ');
+                prev.push_str(trimmed);
+            }
+            _ => joined.push(line.to_string()),
+        }
+        if fence {
+            in_code = !in_code;
+        }
+    }
+    markdown_to_plain(&(joined.join("\n") + "\n"))
+}
+
+/// A Markdown line that starts a block of its own rather than going on with the line above.
+fn starts_block(trimmed: &str) -> bool {
+    trimmed.starts_with(['-', '*', '+', '#', '|', '>'])
+        || trimmed
+            .split_once(". ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// A Markdown line after which nothing joins it: a heading, a table row or a code line.
+fn ends_block(line: &str) -> bool {
+    let trimmed = line.trim_start();
+    trimmed.starts_with(['#', '|']) || trimmed.starts_with("```") || line.starts_with("    ")
+}
+
 /// `## Title` → `Title` (levels 1 to 6).
 fn heading(line: &str) -> Option<&str> {
     let hashes = line.chars().take_while(|c| *c == '#').count();
@@ -109,6 +154,19 @@ mod tests {
             "NAVAL\nIntro with MOVE ship and all of it.\n\nSENDING ORDERS\n\
              - one per line, see the protocol <docs/dice-protocol.md>\n\
              | order | cost |\n| MOVE | 1 CP |\n    FIRE Mikasa AT Retvizan\n2 * 3 = 6 [sic]\n"
+        );
+    }
+
+    #[test]
+    fn paragraphs_and_list_items_become_one_line_each_for_html() {
+        let md = "## Glance\nEvery step and what you send;\nthe reference has more.\n\n\
+                  - **Set-up**: `FLAGSHIP Mikasa`,\n  `SECOND Asahi`.\n- **Fire**:\n  `FIRE A AT B`\n\
+                  1. first\n| a | b |\n|---|---|\n```\nMOVE x\nMOVE y\n```\n";
+        assert_eq!(
+            markdown_to_paragraphs(md),
+            "GLANCE\nEvery step and what you send; the reference has more.\n\n\
+             - Set-up: FLAGSHIP Mikasa, SECOND Asahi.\n- Fire: FIRE A AT B\n1. first\n\
+             | a | b |\n    MOVE x\n    MOVE y\n"
         );
     }
 

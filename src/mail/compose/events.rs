@@ -376,14 +376,19 @@ fn results_or_over(
                 "journal": ctx.journal.is_some(), "figures": game.victory_figures(),
             }),
         )?;
-        // The dice of the final step still go out with the game-over mail.
-        let dice = report::render(
-            "dice",
-            serde_json::json!({
-                "game": book.id, "step": step, "protocol": book.protocol.name(),
-                "dice": dice_section(&info, &book.last_rolls),
-            }),
-        )?;
+        // The dice of the final step still go out with the game-over mail, if a step was
+        // ever locked: a game forfeited in its first step has no dice to show, and an empty
+        // DICE section would read to every verifier as a step's values gone missing.
+        let dice = match book.last_lock {
+            Some(_) => report::render(
+                "dice",
+                serde_json::json!({
+                    "game": book.id, "step": step, "protocol": book.protocol.name(),
+                    "dice": dice_section(&info, &book.last_rolls),
+                }),
+            )?,
+            None => String::new(),
+        };
         (
             DraftKind::GameOver,
             "over",
@@ -513,7 +518,7 @@ fn welcome(
             "seat": to.seat, "view": view,
             "others": ctx.recipients.iter().filter(|o| o.seat != to.seat).map(|o| o.seat.clone()).collect::<Vec<_>>(),
             "game_address": ctx.game_address,
-            "reference_summary": reference_summary(ctx.reference),
+            "reference_summary": reference_summary(ctx.reference, report::markdown_to_plain),
             "protocol": book.protocol.name(),
             "anchor": dice::to_hex(&onion.anchor), "anchor_from": onion.from_step, "onion_len": onion.len,
             "salt_commitment": book.salt_commitment.as_ref().map(dice::to_hex),
@@ -534,7 +539,8 @@ fn welcome(
         prompt.as_deref(),
         serde_json::json!({
             "intro": intro,
-            "glance": reference_summary(ctx.reference),
+            // One line per paragraph or item: the reader's window wraps them.
+            "glance": reference_summary(ctx.reference, report::markdown_to_paragraphs),
             "how": format!(
                 "Reply to this mail with your orders in the body, one order per line: your reply \
                  address carries your seat's secret, so please do not forward these mails. In a \
@@ -641,7 +647,9 @@ const GLANCE: &str = "## Orders at a glance";
 
 /// For the welcome mail: the reference's "Orders at a glance" section (every step's orders),
 /// or, for a reference without one, its first sections (up to its second heading).
-fn reference_summary(reference: Option<&str>) -> String {
+/// `plain` turns the Markdown into text: hard-wrapped for the text part, or one line per
+/// paragraph for the HTML part.
+fn reference_summary(reference: Option<&str>, plain: fn(&str) -> String) -> String {
     let Some(reference) = reference else {
         return "(The order reference could not be read; send HELP, or ask the organiser.)"
             .to_string();
@@ -649,8 +657,7 @@ fn reference_summary(reference: Option<&str>) -> String {
     if let Some(at) = reference.find(GLANCE) {
         let rest = &reference[at + GLANCE.len()..];
         let end = rest.find("\n## ").unwrap_or(rest.len());
-        let glance =
-            report::markdown_to_plain(rest[..rest.floor_char_boundary(end.min(4000))].trim());
+        let glance = plain(rest[..rest.floor_char_boundary(end.min(4000))].trim());
         return format!(
             "{}\n\nSend HELP for the whole reference.",
             glance.trim_end()
@@ -667,7 +674,7 @@ fn reference_summary(reference: Option<&str>) -> String {
         }
         out.push(line);
     }
-    let mut s = report::markdown_to_plain(&out.join("\n"));
+    let mut s = plain(&out.join("\n"));
     if s.len() > 4000 {
         let cut = s.floor_char_boundary(4000);
         s.truncate(s[..cut].rfind('\n').unwrap_or(cut));

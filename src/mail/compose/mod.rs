@@ -226,7 +226,13 @@ impl Draft {
                 domain,
             )?),
             subject: self.full_subject(),
-            text: self.text.clone(),
+            // Sealed texts were wrapped before sealing (`report::seal`): their bytes stay as
+            // sealed. Every other text is wrapped here, the one way into the text part.
+            text: if self.text.contains(crate::report::DIGEST_PREFIX) {
+                self.text.clone()
+            } else {
+                crate::report::wrap_text(&self.text)
+            },
             message_id,
             in_reply_to,
             references,
@@ -242,7 +248,9 @@ impl Draft {
             out.html = crate::report::render(
                 "plain.html",
                 serde_json::json!({
-                    "game": self.game, "seat": self.seat, "subject": out.subject, "text": self.text,
+                    "game": self.game, "seat": self.seat, "subject": out.subject,
+                    // The reader's window wraps the prose; orders and tables keep their lines.
+                    "text": crate::report::unwrap_text(&self.text),
                 }),
             )
             .ok();

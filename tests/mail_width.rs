@@ -133,6 +133,33 @@ fn every_kind() -> Vec<World> {
         a.daemon.ingest(&forged, a.now).unwrap(),
         Intake::Unauthenticated { .. }
     ));
+    // Seat commands and the answers about players (issue 14 points 2, 4, 8).
+    for command in [
+        "TIMEZONE Europe/Paris",
+        "NOTIFY ORDERS OFF",
+        "ADDRESS ADD togo@home.example",
+        "TIMEZONE Nowhere/Special",
+    ] {
+        assert!(matches!(a.send("japan", command), Intake::Settings { .. }));
+    }
+    let from_elsewhere = mail(
+        "someone@elsewhere.example",
+        &format!("despatch+{GAME}.japan.{TOKEN_J}@localhost"),
+        "elsewhere@x",
+        "",
+        "FLAGSHIP Tsesarevich\n",
+    );
+    assert!(matches!(
+        a.daemon.ingest(&from_elsewhere, a.now).unwrap(),
+        Intake::Unregistered { .. }
+    ));
+    let no_game = format!(
+        "From: <{JAPAN}>\r\nTo: despatch@localhost\r\nSubject: my orders\r\nMessage-ID: <nogame@x>\r\n\r\nFLAGSHIP Mikasa\r\n"
+    );
+    assert!(matches!(
+        a.daemon.ingest(no_game.as_bytes(), a.now).unwrap(),
+        Intake::Listed { .. }
+    ));
     let deadline = a.game().deadline.unwrap();
     a.daemon.run_once(deadline - Duration::hours(23)).unwrap();
     a.daemon
@@ -158,6 +185,11 @@ fn every_kind() -> Vec<World> {
             deadline + Duration::hours(32),
         )
         .unwrap();
+    // The player who left writes again: told once that the seat passed on.
+    assert!(matches!(
+        b.send("russia", "FLAGSHIP Tsesarevich\n"),
+        Intake::PassedOn { .. }
+    ));
 
     let mut c = world_with("training", 1000, |c| {
         c.games.policy.on_silence = Silence::Forfeit;
@@ -195,6 +227,7 @@ fn every_mail_kind_keeps_to_72_columns_and_sets_off_its_headings() {
             // `000012-results-japan.eml` → `results`; `reject-<hash>` → `reject`.
             let kind = name
                 .trim_start_matches(&format!("{GAME}-"))
+                .trim_start_matches("despatch-")
                 .split(['-', '.'])
                 .find(|p| p.chars().all(|c| c.is_ascii_lowercase()) && p.len() >= 2)
                 .unwrap_or("")
@@ -223,6 +256,10 @@ fn every_mail_kind_keeps_to_72_columns_and_sets_off_its_headings() {
         "results",
         "over",
         "anchor",
+        "settings",
+        "unregistered",
+        "list",
+        "passed",
     ] {
         assert!(kinds.contains(kind), "no {kind} mail among {kinds:?}");
     }

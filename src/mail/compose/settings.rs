@@ -12,14 +12,17 @@ use super::replies::{plain, short};
 use super::{Draft, DraftKind, Recipient};
 
 /// The commands, as every settings answer ends with them.
-const COMMANDS: &str = "Settings you can change by mail (one command as the first line of a mail \
-to this game, like orders):\n\
-  ADDRESS ADD you@example.org     also read mails you send from that address\n\
-  ADDRESS REMOVE you@example.org  stop reading mails from it\n\
-  TIMEZONE Europe/Paris           show every time in your mails in that zone\n\
-  NOTIFY ORDERS OFF               no \"X has sent orders\" notices (ON to undo)\n\
-  NOTIFY OPTIONAL OFF             no results mail for steps that only invite you\n\
-  LIST                            your games and how to write to each\n";
+const COMMANDS: &str = "Settings you can change by mail, one command as the first line of a mail
+to this game (like orders):
+
+    TIMEZONE Europe/Paris        times in that zone (and UTC)
+    NOTIFY ORDERS OFF            no \"X has sent orders\" notices
+    NOTIFY OPTIONAL OFF          no results of steps only inviting you
+    NOTIFY ALL ON                every mail again
+    ADDRESS ADD you@home.org     also read your mails from that address
+    ADDRESS REMOVE you@home.org  stop reading mails from it
+    LIST                         your games, and where to write to each
+";
 
 /// The answer to a seat command: `said` is what happened (decided by the daemon), then the
 /// seat's settings as they now stand, with the open deadline in the seat's zone.
@@ -92,7 +95,7 @@ pub fn unregistered_notice(game_id: &str, to: &Recipient, from: &str, message_id
 
 /// Once, to a player whose seat the organiser handed on: their mail was not applied.
 pub fn passed_on_text(game_id: &str, seat: &str, until: DateTime<Utc>) -> String {
-    plain(
+    let text = plain(
         game_id,
         &format!(
             "Your mail to game {game_id} was not applied: seat {seat} passed to another player\n\
@@ -100,7 +103,8 @@ pub fn passed_on_text(game_id: &str, seat: &str, until: DateTime<Utc>) -> String
              only time you are told. Ask the organiser if you think this is a mistake.\n",
             report::fmt_time(until, "UTC")
         ),
-    )
+    );
+    report::wrap_text(&text)
 }
 
 /// One of a player's games, for [`games_list_text`].
@@ -135,5 +139,5 @@ pub fn games_list_text(address: &str, games: &[ListedGame], asked: bool) -> Stri
         "\nTo send orders or a command to a game, reply to any of its mails (the reply\n\
          address carries the game and your seat's secret), or write to the address shown.\n",
     );
-    format!("{}\n\n-- \nDespatch\n", body.trim_end())
+    report::wrap_text(&format!("{}\n\n-- \nDespatch\n", body.trim_end()))
 }

@@ -58,7 +58,7 @@ fn the_seats_secret_from_a_second_address_is_reported_to_the_registered_one() {
     assert!(notice.contains(&format!("ADDRESS ADD {HOME}")), "{notice}");
     let first_order = orders.lines().find(|l| !l.trim().is_empty()).unwrap();
     assert!(
-        !flat(&notice).contains(first_order),
+        !flat(notice).contains(first_order),
         "the orders are not quoted: {notice}"
     );
     assert!(

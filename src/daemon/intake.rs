@@ -17,6 +17,9 @@ use crate::mail::inbound::{self, Inbound};
 use super::Daemon;
 use super::games::OpenGame;
 
+#[path = "reveal.rs"]
+mod reveal;
+
 /// What happened to one inbound message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Intake {
@@ -249,6 +252,10 @@ impl Daemon {
                 ));
             }
         }
+        // A strict seat's reveal (strict dice), authenticated like any seat mail above.
+        if let Some((k, quoted, r)) = crate::engine::strict::parse_reveal(&inb.body) {
+            return reveal::decide(g, seat, activity, inb, k, &quoted, &r, now);
+        }
         let to = g.recipient(&seat).expect("authenticated above").clone();
         if route.help {
             let reference = self.cfg.order_reference(g.game.ruleset());
@@ -359,6 +366,7 @@ impl Daemon {
             self.append_answering(&mut g, ev, now, theirs.as_deref())?;
         }
         self.queue(&g, &d.drafts, now)?;
+        reveal::tell_gm_of_splits(self, &g, &d.events, now)?;
         if let Some((seat, a)) = &d.seat_activity {
             g.store.write_activity(seat, a)?;
         }

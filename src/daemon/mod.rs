@@ -13,6 +13,7 @@ mod games;
 mod gm;
 mod imap_cursor;
 mod intake;
+mod strict;
 mod trouble;
 
 pub use games::OpenGame;

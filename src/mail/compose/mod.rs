@@ -6,6 +6,7 @@
 mod events;
 mod replies;
 mod rich;
+mod strict;
 
 pub use events::{
     drafts_for_event, game_over_subject, prompt_text, receipt_subject, results_subject,
@@ -13,6 +14,7 @@ pub use events::{
 pub use replies::{auth_notice, help, rejection};
 pub use rich::Rich;
 pub use rich::{JOURNAL_PART, JOURNAL_TYPE, VERIFIER_HTML, VERIFIER_PART};
+pub use strict::{LOCK_HEADING, read_lock_mail};
 
 use chrono::{DateTime, Utc};
 

@@ -6,6 +6,8 @@
 mod onion;
 mod rolls;
 #[cfg(test)]
+mod strict_vectors;
+#[cfg(test)]
 mod vectors;
 
 pub use onion::{DiceError, GameSecrets, HostOnion, SaltKey};

@@ -219,3 +219,42 @@ fn verify_fails_naming_the_step_when_a_journaled_reveal_is_tampered_with() {
         "names the seat and step: {f}"
     );
 }
+
+#[test]
+fn under_wait_for_gm_a_missing_reveal_waits_for_the_organisers_close_step() {
+    let mut w = world_with(true, Some(despatch::engine::Silence::WaitForGm));
+    w.bid_all([1, 2, 3]);
+    w.reveal("blue-scout", 1);
+    assert_eq!(w.game().next_due(), None, "only the organiser moves it");
+    let late = w.now + Duration::hours(REVEAL_HOURS as i64 * 4);
+    w.tick(late);
+    assert_eq!(
+        w.game().book().step,
+        1,
+        "still waiting, long after the reveal deadline"
+    );
+    assert!(of_kind(&w.journal(), "reveal_missed").is_empty());
+    w.daemon.gm_close_step(GAME, "red-1 is away", late).unwrap();
+    let journal = w.journal();
+    assert!(
+        matches!(of_kind(&journal, "reveal_missed")[..], [Event::RevealMissed { seats, .. }] if seats == &["red-1"])
+    );
+    assert_eq!(w.game().book().step, 2, "resolved with red-1's r empty");
+    let (_, findings) = verify::verify_store(&w.store(), &registry());
+    assert!(findings.is_empty(), "{findings:?}");
+}
+
+#[test]
+fn under_forfeit_a_seat_that_lets_its_reveal_lapse_is_out_after_the_step() {
+    let mut w = world_with(true, Some(despatch::engine::Silence::Forfeit));
+    w.bid_all([1, 2, 3]);
+    w.reveal("blue-scout", 1);
+    let due = w.game().book().reveal_deadline().unwrap();
+    w.tick(due);
+    let g = w.game();
+    assert_eq!(g.book().step, 2, "the step resolved once, no re-roll");
+    assert_eq!(g.book().forfeited, vec!["red-1"]);
+    assert!(g.book().awaited_reveals().is_empty());
+    let (_, findings) = verify::verify_store(&w.store(), &registry());
+    assert!(findings.is_empty(), "{findings:?}");
+}

@@ -11,7 +11,7 @@ use despatch::cli::player;
 use despatch::config::{Config, DEFAULT_CONFIG};
 use despatch::daemon::{Daemon, Intake};
 use despatch::dice::GameSecrets;
-use despatch::engine::{Event, Play};
+use despatch::engine::{Event, Play, Silence};
 use despatch::store::GameStore;
 use mail_parser::MessageParser;
 
@@ -44,8 +44,16 @@ pub struct World {
 
 /// Creates the game; `strict` makes the STRICT seats strict with anchors from `player init`.
 pub fn world(strict: bool) -> World {
+    world_with(strict, None)
+}
+
+/// `world`, with the game's silence policy set to `silence` when given.
+pub fn world_with(strict: bool, silence: Option<Silence>) -> World {
     let tmp = tempfile::tempdir().unwrap();
     let mut cfg = Config::parse(DEFAULT_CONFIG, &tmp.path().join("config.toml")).unwrap();
+    if let Some(s) = silence {
+        cfg.games.policy.on_silence = s;
+    }
     cfg.games.games_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/games");
     cfg.games.onion_len = 1000;
     cfg.mail.gm_address = Some("gm@club.example".into());

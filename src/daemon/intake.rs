@@ -252,8 +252,12 @@ impl Daemon {
                 ));
             }
         }
-        // A strict seat's reveal (strict dice), authenticated like any seat mail above.
-        if let Some((k, quoted, r)) = crate::engine::strict::parse_reveal(&inb.body) {
+        // A strict seat's reveal (strict dice), authenticated like any seat mail above. Only
+        // in strict games, and only the exact `REVEAL <k> <hex> <hex>` line (Lone Star has a
+        // REVEAL order too).
+        if g.game.book().strict.is_some()
+            && let Some((k, quoted, r)) = crate::engine::strict::parse_reveal(&inb.body)
+        {
             return reveal::decide(g, seat, activity, inb, k, &quoted, &r, now);
         }
         let to = g.recipient(&seat).expect("authenticated above").clone();

@@ -269,7 +269,7 @@ pub fn due_reveal_missed(book: &Book, now: DateTime<Utc>) -> Option<Event> {
     (!awaited.is_empty()
         && now >= deadline
         && book.policy.on_silence != super::ruleset::Silence::WaitForGm)
-        .then(|| Event::RevealMissed {
+        .then_some(Event::RevealMissed {
             step: book.step,
             seats: awaited,
             at: now,
@@ -279,7 +279,7 @@ pub fn due_reveal_missed(book: &Book, now: DateTime<Utc>) -> Option<Event> {
 /// Once the organiser closed a step that waits for reveals: the missing ones are recorded.
 pub fn closed_reveal_missed(book: &Book, now: DateTime<Utc>) -> Option<Event> {
     let awaited = book.awaited_reveals();
-    (book.closed_by_gm && !awaited.is_empty()).then(|| Event::RevealMissed {
+    (book.closed_by_gm && !awaited.is_empty()).then_some(Event::RevealMissed {
         step: book.step,
         seats: awaited,
         at: now,

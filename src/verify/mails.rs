@@ -380,7 +380,7 @@ pub fn verify_mails_with(
                 },
             ));
         }
-        let earlier: Vec<(u64, &[(String, Option<Hash>)])> = results
+        let earlier: Vec<(u64, &super::strict::StrictLines)> = results
             .iter()
             .filter(|p| p.game == d.game && p.step < d.step)
             .map(|p| (p.step, p.strict.as_slice()))

@@ -6,6 +6,9 @@ use crate::dice::{self, Hash, Protocol};
 
 use super::{Finding, finding};
 
+/// Each strict seat's `r` as a results mail prints it (`None` for `-`).
+pub(super) type StrictLines = [(String, Option<Hash>)];
+
 /// `(game, seat, anchor)` for every `Strict anchor <seat> = <hex>` line of a mail's text.
 pub(super) fn anchors_in(game: &str, text: &str) -> Vec<(String, String, Hash)> {
     text.lines()
@@ -29,8 +32,8 @@ pub(super) fn check_reveals(
     proto: Protocol,
     game: &str,
     k: u64,
-    strict: &[(String, Option<Hash>)],
-    earlier: &[(u64, &[(String, Option<Hash>)])],
+    strict: &StrictLines,
+    earlier: &[(u64, &StrictLines)],
     anchors: &[(String, String, Hash)],
 ) -> Vec<Finding> {
     let mut out = Vec::new();

@@ -235,3 +235,92 @@ fn player_commands_work_from_the_command_line() {
     assert!(!r.status.success());
     assert!(String::from_utf8_lossy(&r.stderr).contains("STRICT DICE LOCK"));
 }
+
+#[test]
+fn despatch_new_takes_the_anchor_line_a_player_init_printed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let cfg_path = tmp.path().join("config.toml");
+    let text = despatch::config::DEFAULT_CONFIG.replace(
+        "# games_dir = \"games\"",
+        &format!("games_dir = {:?}", games.display().to_string()),
+    );
+    std::fs::write(&cfg_path, text).unwrap();
+    let bin = env!("CARGO_BIN_EXE_despatch");
+    let init = std::process::Command::new(bin)
+        .args([
+            "player", "init", "--game", "club-1", "--seat", "japan", "--dir",
+        ])
+        .arg(tmp.path().join("japan-home"))
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&init.stdout).into_owned();
+    let line = printed.lines().find(|l| l.starts_with("STRICT ")).unwrap();
+    let new = std::process::Command::new(bin)
+        .arg("--config")
+        .arg(&cfg_path)
+        .args([
+            "new",
+            "club-1",
+            "--ruleset",
+            "naval-rjw",
+            "--scenario",
+            "yellow-sea-1904",
+            "--seat",
+            "japan=togo@example.org",
+            "--seat",
+            "russia=vitgeft@example.net",
+            "--reveal-hours",
+            "6",
+            "--strict-seat",
+            line,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        new.status.success(),
+        "{}",
+        String::from_utf8_lossy(&new.stderr)
+    );
+    let cfg = despatch::config::Config::load(&cfg_path).unwrap();
+    let d = despatch::daemon::Daemon::new(cfg).unwrap();
+    let book = d.open_game("club-1").unwrap().game.book().clone();
+    let st = book.strict.expect("the game is strict");
+    let (_, anchor, len) = strict::parse_anchor(line).unwrap();
+    assert_eq!(st.reveal_hours, 6);
+    assert_eq!(st.seats.len(), 1);
+    assert_eq!(
+        (
+            st.seats[0].seat.as_str(),
+            st.seats[0].anchor,
+            st.seats[0].len
+        ),
+        ("japan", anchor, len)
+    );
+    // An anchor for a seat the game lacks is refused before anything is journaled.
+    let bad = std::process::Command::new(bin)
+        .arg("--config")
+        .arg(&cfg_path)
+        .args([
+            "new",
+            "club-2",
+            "--ruleset",
+            "naval-rjw",
+            "--scenario",
+            "yellow-sea-1904",
+            "--seat",
+            "japan=togo@example.org",
+            "--seat",
+            "russia=vitgeft@example.net",
+            "--strict-seat",
+            &line.replace("japan", "france"),
+        ])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("strict seats"));
+    assert!(
+        !d.data.game("club-2").exists(),
+        "no half-made game is left behind"
+    );
+}

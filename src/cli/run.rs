@@ -129,6 +129,15 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                         .ok_or_else(|| anyhow!("--seat {s}: write SEAT=ADDRESS"))
                 })
                 .collect::<Result<Vec<_>>>()?;
+            // Checked before the game exists, so a bad anchor leaves no half-made game behind.
+            for (i, (seat, _, _)) in anchors.iter().enumerate() {
+                if !pairs.iter().any(|(s, _)| s == seat) {
+                    bail!("--strict-seat {seat}: strict seats must be among the --seat seats");
+                }
+                if anchors[..i].iter().any(|(s, _, _)| s == seat) {
+                    bail!("--strict-seat {seat}: given twice");
+                }
+            }
             let d = Daemon::new(cfg)?;
             {
                 let _lock = d.data.lock()?;

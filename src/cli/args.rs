@@ -53,6 +53,18 @@ pub enum Command {
         /// in the scenario's side order).
         #[arg(long = "seat", value_name = "SEAT=ADDRESS", required = true)]
         seats: Vec<String>,
+        /// Strict dice for a seat: its anchor line from `despatch player init`, either
+        /// `SEAT=ANCHOR[:LENGTH]` or the whole `STRICT SEAT ANCHOR LENGTH` line (repeat per seat).
+        #[arg(long = "strict-seat", value_name = "SEAT=ANCHOR")]
+        strict_seats: Vec<String>,
+        /// Hours a strict seat has to reveal after each lock that rolls dice.
+        #[arg(long, default_value_t = crate::engine::strict::DEFAULT_REVEAL_HOURS)]
+        reveal_hours: u32,
+    },
+    /// A player's own commands for strict dice, run on the player's machine (not the host's).
+    Player {
+        #[command(subcommand)]
+        action: PlayerCommand,
     },
     /// Process raw RFC 5322 messages (files, or - for standard input) exactly as the daemon does.
     Ingest {
@@ -91,6 +103,36 @@ pub enum Command {
         /// one player received (a Maildir or any folder of .eml files).
         #[arg(value_name = "GAME-OR-FOLDER")]
         target: String,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum PlayerCommand {
+    /// Make this seat's own onion (its secret stays in DIR) and print the anchor line to send
+    /// to the organiser when joining a strict game.
+    Init {
+        /// The game's id, as the organiser gave it.
+        #[arg(long)]
+        game: String,
+        /// Your seat.
+        #[arg(long)]
+        seat: String,
+        /// The folder that keeps your secret (created if missing; keep it private).
+        #[arg(long, value_name = "DIR")]
+        dir: PathBuf,
+        /// Steps the onion serves.
+        #[arg(long, default_value_t = crate::dice::DEFAULT_ONION_LEN)]
+        len: u64,
+    },
+    /// Read a lock mail (a saved .eml, or - for standard input) and print the reply that
+    /// reveals your secret for that step, quoting the L_k the mail showed.
+    Reveal {
+        /// The folder given to `player init`.
+        #[arg(long, value_name = "DIR")]
+        dir: PathBuf,
+        /// The lock mail.
+        #[arg(value_name = "MAIL.eml|-")]
+        mail: PathBuf,
     },
 }
 

@@ -2,7 +2,8 @@
 //! calls `run` and maps an error to exit code 2.
 
 mod args;
+pub mod player;
 mod run;
 
-pub use args::{Cli, Command, GmCommand};
+pub use args::{Cli, Command, GmCommand, PlayerCommand};
 pub use run::run;

@@ -15,7 +15,7 @@ use crate::engine::{Play, Viewer};
 use crate::store::{DataDir, GameStore};
 use crate::{demo, report, verify};
 
-use super::args::{Cli, Command, GmCommand};
+use super::args::{Cli, Command, GmCommand, PlayerCommand};
 
 fn load_config(path: Option<PathBuf>) -> Result<Config> {
     match path {
@@ -108,7 +108,17 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             ruleset,
             scenario,
             seats,
+            strict_seats,
+            reveal_hours,
         } => {
+            let anchors = strict_seats
+                .iter()
+                .map(|s| {
+                    crate::engine::strict::parse_anchor(s).ok_or_else(|| {
+                        anyhow!("--strict-seat {s}: write SEAT=ANCHOR[:LENGTH] or the STRICT line")
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
             let cfg = load_config(cli.config)?;
             init_logging(&cfg.daemon.log);
             let pairs = seats
@@ -119,10 +129,23 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                         .ok_or_else(|| anyhow!("--seat {s}: write SEAT=ADDRESS"))
                 })
                 .collect::<Result<Vec<_>>>()?;
+            // Checked before the game exists, so a bad anchor leaves no half-made game behind.
+            for (i, (seat, _, _)) in anchors.iter().enumerate() {
+                if !pairs.iter().any(|(s, _)| s == seat) {
+                    bail!("--strict-seat {seat}: strict seats must be among the --seat seats");
+                }
+                if anchors[..i].iter().any(|(s, _, _)| s == seat) {
+                    bail!("--strict-seat {seat}: given twice");
+                }
+            }
             let d = Daemon::new(cfg)?;
             {
                 let _lock = d.data.lock()?;
-                d.create_game(&game, &ruleset, &scenario, &pairs, Utc::now())?;
+                let now = Utc::now();
+                d.create_game(&game, &ruleset, &scenario, &pairs, now)?;
+                if !anchors.is_empty() {
+                    d.make_strict(&game, &anchors, reveal_hours, now)?;
+                }
             }
             let n = d.deliver()?;
             println!(
@@ -240,6 +263,33 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Player { action } => match action {
+            PlayerCommand::Init {
+                game,
+                seat,
+                dir,
+                len,
+            } => {
+                let line = super::player::init(&dir, &game, &seat, len)?;
+                println!(
+                    "Your secret is in {} (keep it; never send it). Send this line to the \
+                     organiser when joining {game}:\n{line}",
+                    dir.display()
+                );
+                Ok(ExitCode::SUCCESS)
+            }
+            PlayerCommand::Reveal { dir, mail } => {
+                let bytes = if mail.as_os_str() == "-" {
+                    let mut b = Vec::new();
+                    std::io::stdin().read_to_end(&mut b)?;
+                    b
+                } else {
+                    std::fs::read(&mail).with_context(|| format!("reading {}", mail.display()))?
+                };
+                println!("{}", super::player::reveal(&dir, &bytes)?);
+                Ok(ExitCode::SUCCESS)
+            }
+        },
         Command::Verify { target } => {
             let path = PathBuf::from(&target);
             let registry = crate::rulesets::registry();

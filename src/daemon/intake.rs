@@ -19,6 +19,9 @@ use crate::store::SeatsFile;
 use super::Daemon;
 use super::games::OpenGame;
 
+#[path = "reveal.rs"]
+mod reveal;
+
 /// What happened to one inbound message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Intake {
@@ -288,6 +291,14 @@ impl Daemon {
                 ));
             }
         }
+        // A strict seat's reveal (strict dice), authenticated like any seat mail above. Only
+        // in strict games, and only the exact `REVEAL <k> <hex> <hex>` line (Lone Star has a
+        // REVEAL order too).
+        if g.game.book().strict.is_some()
+            && let Some((k, quoted, r)) = crate::engine::strict::parse_reveal(&inb.body)
+        {
+            return reveal::decide(g, seat, activity, inb, k, &quoted, &r, now);
+        }
         if let Some(cmd) = &route.command {
             return self.seat_command(cmd, g, &seat, activity, inb, now);
         }
@@ -411,6 +422,7 @@ impl Daemon {
             self.data.mark_pending(&g.store.id)?;
             self.queue_letters(&g.store, &d.letters)?;
         }
+        reveal::tell_gm_of_splits(self, &g, &d.events, now)?;
         if let Some((seat, a)) = &d.seat_activity {
             g.store.write_activity(seat, a)?;
         }

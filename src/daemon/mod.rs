@@ -14,6 +14,7 @@ mod gm;
 mod imap_cursor;
 mod intake;
 mod settings;
+mod strict;
 mod trouble;
 
 pub use games::OpenGame;

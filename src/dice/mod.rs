@@ -6,6 +6,8 @@
 mod onion;
 mod rolls;
 #[cfg(test)]
+mod strict_vectors;
+#[cfg(test)]
 mod vectors;
 
 pub use onion::{DiceError, GameSecrets, HostOnion, SaltKey};
@@ -174,6 +176,20 @@ pub fn lock(
 
 /// `S_k`; `strict` holds each strict seat's reveal (empty in default mode).
 pub fn seed(proto: Protocol, lock: &Hash, v_k: &Hash, strict: &[(String, Hash)]) -> Hash {
+    let entries: Vec<(String, Option<Hash>)> =
+        strict.iter().map(|(s, r)| (s.clone(), Some(*r))).collect();
+    seed_strict(proto, lock, v_k, &entries)
+}
+
+/// `S_k` with every strict seat listed (`m` = their number, in seat order) and `None` for a
+/// seat that gave no `r_seat_k` (a step without dice, or a reveal missed at the reveal
+/// deadline): it is hashed as the empty string, `lp("")`, like an NMR's digest in `L_k`.
+pub fn seed_strict(
+    proto: Protocol,
+    lock: &Hash,
+    v_k: &Hash,
+    strict: &[(String, Option<Hash>)],
+) -> Hash {
     let mut h = Sha256::new();
     ds(&mut h, proto, "seed");
     lp(&mut h, lock);
@@ -181,9 +197,29 @@ pub fn seed(proto: Protocol, lock: &Hash, v_k: &Hash, strict: &[(String, Hash)])
     h.update((strict.len() as u32).to_be_bytes());
     for (seat, r) in strict {
         lp(&mut h, seat.as_bytes());
-        lp(&mut h, r);
+        match r {
+            Some(r) => lp(&mut h, r),
+            None => lp(&mut h, &[]),
+        }
     }
     finish(h)
+}
+
+/// Whether `r` is `party`'s onion element `gap` steps below `known` (`gap` = 1 for the step
+/// right after the last checked reveal; more when steps in between revealed nothing).
+pub fn check_party_reveal(
+    proto: Protocol,
+    game_id: &str,
+    party: &str,
+    known: &Hash,
+    gap: u64,
+    r: &Hash,
+) -> bool {
+    let mut c = *r;
+    for _ in 0..gap {
+        c = onion_step(proto, game_id, party, &c);
+    }
+    &c == known
 }
 
 /// `head_i = H(DS("log") || lp(head_{i-1}) || lp(event_bytes))`.

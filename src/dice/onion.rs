@@ -47,11 +47,17 @@ fn random_hash() -> Result<Hash, DiceError> {
 impl HostOnion {
     /// The onion with secret `c0`; computes its checkpoints (N hashes, once).
     pub fn from_secret(proto: Protocol, game_id: &str, c0: Hash, len: u64) -> Self {
+        Self::for_party(proto, game_id, "host", c0, len)
+    }
+
+    /// An onion of another party: a strict seat's own (`party` = the seat), made and kept on
+    /// the player's machine by `despatch player init` (dice-protocol.md, "Strict mode").
+    pub fn for_party(proto: Protocol, game_id: &str, party: &str, c0: Hash, len: u64) -> Self {
         let stride = stride_for(len);
         let mut checkpoints = vec![c0];
         let mut c = c0;
         for i in 1..=len {
-            c = onion_step(proto, game_id, "host", &c);
+            c = onion_step(proto, game_id, party, &c);
             if i % stride == 0 {
                 checkpoints.push(c);
             }
@@ -59,7 +65,7 @@ impl HostOnion {
         Self {
             proto,
             game_id: game_id.to_string(),
-            party: "host".to_string(),
+            party: party.to_string(),
             c0,
             len,
             checkpoints,
@@ -98,10 +104,20 @@ impl HostOnion {
 
     /// A fresh onion from the OS RNG (one of the two places this module touches randomness).
     pub fn generate(proto: Protocol, game_id: &str, len: u64) -> Result<Self, DiceError> {
+        Self::generate_for(proto, game_id, "host", len)
+    }
+
+    /// A fresh onion of `party` (a strict seat's, on the player's machine).
+    pub fn generate_for(
+        proto: Protocol,
+        game_id: &str,
+        party: &str,
+        len: u64,
+    ) -> Result<Self, DiceError> {
         if len == 0 {
             return Err(DiceError::EmptyOnion);
         }
-        Ok(Self::from_secret(proto, game_id, random_hash()?, len))
+        Ok(Self::for_party(proto, game_id, party, random_hash()?, len))
     }
 
     pub fn protocol(&self) -> Protocol {

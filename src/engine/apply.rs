@@ -79,7 +79,7 @@ impl<R: Ruleset> Game<R> {
                 seats,
                 nmr,
                 lock,
-                ..
+                at,
             } => {
                 self.expect_step(index, kind, *step)?;
                 if log_head != &dice::to_hex(&self.head) {
@@ -129,8 +129,14 @@ impl<R: Ruleset> Game<R> {
                     lock: lock.clone(),
                     reveal: String::new(),
                     seed: String::new(),
+                    strict: Vec::new(),
                 });
+                self.strict_on_lock(*at);
             }
+            Event::StrictMode { .. }
+            | Event::Reveal { .. }
+            | Event::SplitLock { .. }
+            | Event::RevealMissed { .. } => self.apply_strict(event, index)?,
             Event::Results {
                 step,
                 reveal,
@@ -291,7 +297,20 @@ impl<R: Ruleset> Game<R> {
                 }
             }
         }
-        let s = dice::seed(self.protocol, &lock, &v, &[]);
+        let waiting = self.awaited_reveals();
+        if !waiting.is_empty() {
+            return Err(err(
+                index,
+                kind,
+                "step",
+                format!(
+                    "results before the strict reveals of {}",
+                    waiting.join(", ")
+                ),
+            ));
+        }
+        // Strict games list every strict seat (m of them), default games none (m = 0).
+        let s = dice::seed_strict(self.protocol, &lock, &v, &self.strict_seed_inputs());
         if seed != dice::to_hex(&s) {
             return Err(err(
                 index,
@@ -330,9 +349,11 @@ impl<R: Ruleset> Game<R> {
                 "the replayed state differs",
             ));
         }
+        let strict = self.strict_after_results();
         if let Some(info) = self.book.last_lock.as_mut() {
             info.reveal = reveal.to_string();
             info.seed = seed.to_string();
+            info.strict = strict;
         }
         self.book.last_step_title = self.spec().title;
         self.state = next;

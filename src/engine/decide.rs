@@ -161,6 +161,10 @@ pub fn next_event<P: Play + ?Sized>(
     now: DateTime<Utc>,
 ) -> Result<Option<Event>, String> {
     let book = p.book();
+    if !book.awaited_reveals().is_empty() {
+        // A strict step waits for its reveals: only the organiser's close-step moves it here.
+        return Ok(super::strict::closed_reveal_missed(book, now));
+    }
     if book.locked.is_some() {
         let v_k = secrets.reveal(book.step)?;
         return p.results_event(&v_k, now).map(Some);
@@ -187,7 +191,8 @@ pub fn next_event<P: Play + ?Sized>(
 /// organiser (kept beside `next_event` so the two cannot drift apart).
 pub fn at_rest<P: Play + ?Sized>(p: &P) -> bool {
     let book = p.book();
-    book.locked.is_none()
+    let waits_for_reveals = !book.awaited_reveals().is_empty() && !book.closed_by_gm;
+    (book.locked.is_none() || waits_for_reveals)
         && !p.ready_to_lock()
         && !(p.is_over() && !book.ended && book.protocol == Protocol::V2)
         && renewal_due(p).is_none()
@@ -196,6 +201,9 @@ pub fn at_rest<P: Play + ?Sized>(p: &P) -> bool {
 /// See `Play::due_events`.
 pub fn due_events<P: Play + ?Sized>(p: &P, now: DateTime<Utc>) -> Vec<Event> {
     let book = p.book();
+    if let Some(missed) = super::strict::due_reveal_missed(book, now) {
+        return vec![missed];
+    }
     let Some(deadline) = book.deadline else {
         return vec![];
     };
@@ -252,6 +260,12 @@ pub fn due_events<P: Play + ?Sized>(p: &P, now: DateTime<Utc>) -> Vec<Event> {
 /// mail or the organiser can move the game.
 pub fn next_due<P: Play + ?Sized>(p: &P) -> Option<DateTime<Utc>> {
     let book = p.book();
+    if !book.awaited_reveals().is_empty() {
+        // The reveal deadline; `wait_for_gm` waits for the organiser instead.
+        return book
+            .reveal_deadline()
+            .filter(|_| !matches!(book.policy.on_silence, Silence::WaitForGm));
+    }
     let deadline = book.deadline?;
     if p.is_over() || book.locked.is_some() {
         return None;
@@ -342,7 +356,8 @@ pub fn gm_close_step<P: Play + ?Sized>(
     now: DateTime<Utc>,
 ) -> Result<Event, GmError> {
     open_for_gm(p)?;
-    if p.book().locked.is_some() {
+    // A strict step waiting for reveals may be closed: the missing reveals are recorded.
+    if p.book().locked.is_some() && p.book().awaited_reveals().is_empty() {
         return Err(GmError::Locked);
     }
     Ok(Event::GmAction {

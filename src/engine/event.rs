@@ -92,6 +92,15 @@ fn is_v1(p: &Protocol) -> bool {
     *p == Protocol::V1
 }
 
+/// A strict seat's commitment: the anchor of the onion the player made with
+/// `despatch player init` (party = the seat), and its length.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StrictAnchor {
+    pub seat: SeatId,
+    pub anchor: String,
+    pub onion_len: u64,
+}
+
 /// One journal line. The exact bytes of the line are hashed into the log chain.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -184,6 +193,40 @@ pub enum Event {
         salt_key: Option<String>,
         at: DateTime<Utc>,
     },
+    /// Strict dice (dice-protocol.md, "Strict mode"): the seats whose own onion element joins
+    /// every seed, their anchors, and the hours a reveal may take after a lock. Journaled right
+    /// after `GameCreated`, so every seat has the anchors before any orders are sent.
+    StrictMode {
+        seats: Vec<StrictAnchor>,
+        reveal_hours: u32,
+        at: DateTime<Utc>,
+    },
+    /// A strict seat's reveal `r_seat_k` for the locked step, quoting the `L_k` it was shown.
+    Reveal {
+        step: u64,
+        seat: SeatId,
+        lock: String,
+        reveal: String,
+        message_id: String,
+        at: DateTime<Utc>,
+    },
+    /// A strict seat's reveal that quoted another `L_k` than the journal's: kept as the
+    /// seat's proof that it was shown a different lock (a split view). Its `r` is not used.
+    SplitLock {
+        step: u64,
+        seat: SeatId,
+        quoted: String,
+        lock: String,
+        message_id: String,
+        at: DateTime<Utc>,
+    },
+    /// The reveal deadline passed (or the organiser closed the step) without these strict
+    /// seats' reveals: their `r` is empty in `S_k` (ruling S2 in docs/strict-dice.md).
+    RevealMissed {
+        step: u64,
+        seats: Vec<SeatId>,
+        at: DateTime<Utc>,
+    },
 }
 
 /// The organiser's interventions.
@@ -209,6 +252,10 @@ impl Event {
             Event::OnionRenewed { .. } => "onion_renewed",
             Event::GmAction { .. } => "gm_action",
             Event::GameEnded { .. } => "game_ended",
+            Event::StrictMode { .. } => "strict_mode",
+            Event::Reveal { .. } => "reveal",
+            Event::SplitLock { .. } => "split_lock",
+            Event::RevealMissed { .. } => "reveal_missed",
         }
     }
 

@@ -53,6 +53,9 @@ pub struct LockInfo {
     pub lock: String,
     pub reveal: String,
     pub seed: String,
+    /// Strict games: each strict seat's `r_seat_k` as `S_k` took it (empty when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strict: Vec<LockEntry>,
 }
 
 /// The host's secrets as the engine may use them: `v_k` for a step and, from v2, the salt key.
@@ -114,6 +117,9 @@ pub struct Book {
     /// Message-IDs of every applied submission: the journal, not `seen.log`, is the authority,
     /// so a mail re-read after a crash between the two is recognised.
     pub message_ids: BTreeSet<String>,
+    /// Strict dice: the seats' anchors and the open step's reveals (`None` in default mode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strict: Option<super::strict::StrictBook>,
 }
 
 impl Book {
@@ -355,6 +361,7 @@ impl<R: Ruleset> Game<R> {
             last_lock: None,
             last_step_title: String::new(),
             message_ids: BTreeSet::new(),
+            strict: None,
         };
         book.log(line);
         let mut g = Game { book, state };

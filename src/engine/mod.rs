@@ -11,6 +11,7 @@ pub mod registry;
 pub mod ruleset;
 pub mod scene;
 mod signoff;
+pub mod strict;
 
 pub use decide::GmError;
 pub use event::*;

@@ -181,7 +181,14 @@ impl<R: Ruleset> Play for Game<R> {
 
     fn results_event(&self, v_k: &Hash, now: DateTime<Utc>) -> Result<Event, String> {
         let locked = self.locked.as_ref().ok_or("the step is not locked")?;
-        let seed = dice::seed(self.protocol, &locked.lock, v_k, &[]);
+        let waiting = self.awaited_reveals();
+        if !waiting.is_empty() {
+            return Err(format!(
+                "waiting for the strict reveals of {}",
+                waiting.join(", ")
+            ));
+        }
+        let seed = dice::seed_strict(self.protocol, &locked.lock, v_k, &self.strict_seed_inputs());
         let mut dice = Dice::new(seed);
         let subs = self.submissions(&locked.nmr)?;
         let next = R::resolve(&self.state, &subs, &mut dice);

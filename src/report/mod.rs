@@ -84,6 +84,8 @@ pub struct DiceSection {
     pub log_head: String,
     pub seats: Vec<LockEntry>,
     pub rolls: Vec<RollRow>,
+    /// Strict games: each strict seat's `r_seat_k` as `S_k` took it (empty = none).
+    pub strict: Vec<LockEntry>,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -114,6 +114,8 @@ struct DiceMail {
     seed: Hash,
     log_head: Hash,
     seats: Vec<(String, Option<Hash>)>,
+    /// Strict games: each strict seat's `r_seat_k` (`None` printed as `-`).
+    strict: Vec<(String, Option<Hash>)>,
     rolls: Vec<Roll>,
 }
 
@@ -162,6 +164,7 @@ fn parse_dice(file: &str, text: &str) -> Result<Option<DiceMail>, Finding> {
     let mut seed = None;
     let mut log_head = None;
     let mut seats = Vec::new();
+    let mut strict = Vec::new();
     let mut rolls = Vec::new();
     let hexval = |field: &str, v: &str| -> Result<Hash, Finding> {
         dice::from_hex(v).ok_or_else(|| finding(place(step), field, "not 32 bytes of hex"))
@@ -178,6 +181,15 @@ fn parse_dice(file: &str, text: &str) -> Result<Option<DiceMail>, Finding> {
                 k if k == format!("v_{step}") => reveal = Some(hexval(k, v)?),
                 k if k == format!("S_{step}") => seed = Some(hexval(k, v)?),
                 "lock input log_head" => log_head = Some(hexval("lock input log_head", v)?),
+                k if k.starts_with("strict r ") => {
+                    let seat = k.trim_start_matches("strict r ").to_string();
+                    let r = if v == "-" {
+                        None
+                    } else {
+                        Some(hexval(&format!("strict r {seat}"), v)?)
+                    };
+                    strict.push((seat, r));
+                }
                 k if k.starts_with("lock input ") => {
                     let seat = k.trim_start_matches("lock input ").to_string();
                     let d = if v == "-" {
@@ -220,6 +232,7 @@ fn parse_dice(file: &str, text: &str) -> Result<Option<DiceMail>, Finding> {
         seed: need(seed, &format!("S_{step}"))?,
         log_head: need(log_head, "lock input log_head")?,
         seats,
+        strict,
         rolls,
     }))
 }
@@ -257,6 +270,7 @@ pub fn verify_mails_with(
     let mut out = Vec::new();
     let mut checked = Checked::default();
     let mut anchors: Vec<(String, u64, Hash)> = Vec::new();
+    let mut strict_anchors: Vec<(String, String, Hash)> = Vec::new();
     let mut results: Vec<DiceMail> = Vec::new();
     let mut sealed: Vec<SealedMail> = Vec::new();
     for p in mail_files(dir) {
@@ -324,6 +338,9 @@ pub fn verify_mails_with(
                 anchors.push((g, from, a));
             }
         }
+        if let Some(g) = &game_of_mail {
+            strict_anchors.extend(super::strict::anchors_in(g, &text));
+        }
         match parse_dice(&file, &text) {
             Ok(Some(d)) => results.push(d),
             Ok(None) => {}
@@ -350,14 +367,33 @@ pub fn verify_mails_with(
                 "does not match the lock inputs",
             ));
         }
-        let s = dice::seed(d.protocol, &d.lock, &d.reveal, &[]);
+        // Strict games list every strict seat's r (m of them); default games none (m = 0).
+        let s = dice::seed_strict(d.protocol, &d.lock, &d.reveal, &d.strict);
         if s != d.seed {
             out.push(finding(
                 &place,
                 format!("S_{}", d.step),
-                "is not H(L_k, v_k)",
+                if d.strict.is_empty() {
+                    "is not H(L_k, v_k)"
+                } else {
+                    "is not H(L_k, v_k, the strict seats' r)"
+                },
             ));
         }
+        let earlier: Vec<(u64, &super::strict::StrictLines)> = results
+            .iter()
+            .filter(|p| p.game == d.game && p.step < d.step)
+            .map(|p| (p.step, p.strict.as_slice()))
+            .collect();
+        out.extend(super::strict::check_reveals(
+            &place,
+            d.protocol,
+            &d.game,
+            d.step,
+            &d.strict,
+            &earlier,
+            &strict_anchors,
+        ));
         if let Err((j, why)) = dice::check_table(&d.seed, &d.rolls) {
             out.push(finding(&place, format!("rolls[{j}]"), why));
         }

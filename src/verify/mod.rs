@@ -4,6 +4,7 @@
 mod mails;
 mod store;
 mod story;
+mod strict;
 
 pub use mails::{verify_mails, verify_mails_with};
 pub use store::verify_store;

@@ -316,7 +316,12 @@ pub fn drafts_for_event(
                 out.push(d);
             }
         }
-        Event::Lock { .. } => {}
+        // Strict dice mail apart (a lock mails only the strict seats asked to reveal).
+        Event::Lock { .. }
+        | Event::StrictMode { .. }
+        | Event::Reveal { .. }
+        | Event::SplitLock { .. }
+        | Event::RevealMissed { .. } => return super::strict::drafts(game, ev, index, ctx),
     }
     Ok(out)
 }
@@ -337,6 +342,7 @@ fn results_or_over(
         lock: String::new(),
         reveal: String::new(),
         seed: String::new(),
+        strict: Vec::new(),
     });
     let view = game.view(&Viewer::Seat(to.seat.clone()));
     let prompt = prompt_text(game, &to.seat);
@@ -628,6 +634,7 @@ fn dice_section(info: &LockInfo, rolls: &[dice::Roll]) -> DiceSection {
         log_head: info.log_head.clone(),
         seats: info.seats.clone(),
         rolls: rolls.iter().map(RollRow::from_roll).collect(),
+        strict: info.strict.clone(),
     }
 }
 

@@ -7,6 +7,7 @@ mod events;
 mod replies;
 mod rich;
 mod settings;
+mod strict;
 
 pub use events::{
     drafts_for_event, game_over_subject, only_invited, prompt_text, receipt_subject,
@@ -18,6 +19,7 @@ pub use rich::{JOURNAL_PART, JOURNAL_TYPE, VERIFIER_HTML, VERIFIER_PART};
 pub use settings::{
     ListedGame, games_list_text, passed_on_text, settings_reply, unregistered_notice,
 };
+pub use strict::{LOCK_HEADING, read_lock_mail};
 
 use chrono::{DateTime, Utc};
 

@@ -1,0 +1,107 @@
+//! A strict seat's reveal by mail (docs/strict-dice.md): authenticated like any seat mail by
+//! intake, then turned into a `Reveal` event, a `SplitLock` event (reported to the seat, every
+//! seat and the organiser), or a refusal that tells the seat why and journals nothing.
+
+use anyhow::Result;
+use chrono::{DateTime, Utc};
+
+use crate::dice::Hash;
+use crate::engine::{Event, Rejected, strict};
+use crate::mail::compose;
+use crate::mail::guard::Activity;
+use crate::mail::inbound::Inbound;
+
+use super::super::Daemon;
+use super::super::games::OpenGame;
+use super::{Decision, Intake};
+
+/// What a reveal mail does.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn decide(
+    g: OpenGame,
+    seat: String,
+    mut activity: Activity,
+    inb: &Inbound,
+    step: u64,
+    quoted: &Hash,
+    r: &Hash,
+    now: DateTime<Utc>,
+) -> Result<Decision> {
+    let game_id = g.game.book().id.clone();
+    let to = g.recipient(&seat).expect("authenticated by intake").clone();
+    match strict::reveal_event(g.game.book(), &seat, step, quoted, r, &inb.message_id, now) {
+        Ok(event) => {
+            activity.outcome(now, None);
+            let mut d = Decision::for_seat(
+                Intake::Accepted {
+                    game: game_id,
+                    seat: seat.clone(),
+                    step,
+                },
+                g,
+                &seat,
+                activity,
+            );
+            d.events = vec![event];
+            Ok(d)
+        }
+        Err(reason) => {
+            let problems = vec![Rejected {
+                line: 0,
+                text: String::new(),
+                reason,
+                hint: Some(
+                    "reply to the lock mail with the line `despatch player reveal` prints".into(),
+                ),
+            }];
+            let mut draft = compose::rejection(g.game.as_ref(), &to, &problems, &inb.message_id)?;
+            draft.re_subject = compose::their_subject(&inb.subject);
+            activity.outcome(now, None);
+            let mut d = Decision::for_seat(
+                Intake::Rejected {
+                    game: game_id,
+                    seat: seat.clone(),
+                    lines: 1,
+                },
+                g,
+                &seat,
+                activity,
+            );
+            d.drafts = vec![draft];
+            Ok(d)
+        }
+    }
+}
+
+/// The organiser hears of every split lock at once (the seats are mailed by the event itself).
+pub(super) fn tell_gm_of_splits(
+    daemon: &Daemon,
+    g: &OpenGame,
+    events: &[Event],
+    now: DateTime<Utc>,
+) -> Result<()> {
+    for ev in events {
+        if let Event::SplitLock {
+            step,
+            seat,
+            quoted,
+            lock,
+            ..
+        } = ev
+        {
+            daemon.tell_gm(
+                &g.store,
+                g.seats.gm.clone(),
+                &format!("split-lock-{step}-{seat}"),
+                &format!("Split lock reported by {seat} (step {step})"),
+                &format!(
+                    "{seat}'s reveal for step {step} quoted L_{step} = {quoted},\n\
+                     but the journal holds L_{step} = {lock}.\n\
+                     It is recorded in the log as the seat's proof that it was shown another lock.\n"
+                ),
+                now,
+            )?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,37 @@
+//! Making a new game strict (docs/strict-dice.md): the seats' anchors are journaled right
+//! after the game's creation, and mailed to every seat after the welcome.
+
+use anyhow::{Result, anyhow, bail};
+use chrono::{DateTime, Utc};
+
+use crate::dice::Hash;
+use crate::engine::strict;
+
+use super::Daemon;
+
+impl Daemon {
+    /// Records `anchors` (seat, anchor, onion length) as the game's strict seats, with
+    /// `reveal_hours` for each reveal. Only right after `create_game`, before any other event.
+    pub fn make_strict(
+        &self,
+        id: &str,
+        anchors: &[(String, Hash, u64)],
+        reveal_hours: u32,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        let mut g = self.open_game(id)?;
+        if g.game.book().events != 1 {
+            bail!("game `{id}` has already begun: strict dice are chosen when it is created");
+        }
+        let ev = strict::strict_mode_event(anchors, reveal_hours, now);
+        // The engine checks the seats and anchors as it applies the event; nothing is
+        // journaled if it refuses.
+        let mut probe = g.game.boxed_clone();
+        probe
+            .apply(&ev, &ev.to_line(), 1)
+            .map_err(|e| anyhow!("strict seats: {}", e.detail))?;
+        self.append(&mut g, &ev, now)?;
+        self.settle_open(&mut g, now)?;
+        self.close(&g)
+    }
+}

@@ -1,0 +1,526 @@
+//! Strict dice (dice-protocol.md, "Strict mode"; rulings S1–S6 in docs/strict-dice.md): each
+//! strict seat's own onion element `r_seat_k` joins the seed of every step that rolls, so a host
+//! who also plays cannot predict a roll. The book's strict record, the checks a journal line
+//! must pass, and the decisions (who is awaited, the reveal deadline, a reveal's event). Pure.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::dice::{self, Dice, Hash, hex32};
+
+use super::event::{Event, LockEntry, MAX_HOURS, ReplayError, StrictAnchor, err};
+use super::game::{Book, Game};
+use super::ruleset::{Ruleset, SeatId};
+
+/// Hours a strict seat has to reveal after a lock, unless the game sets its own.
+pub const DEFAULT_REVEAL_HOURS: u32 = 24;
+
+/// One strict seat's commitment and the newest element of its onion checked so far.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StrictSeat {
+    pub seat: SeatId,
+    #[serde(with = "hex32")]
+    pub anchor: Hash,
+    pub len: u64,
+    /// `r_seat_j` of the latest step `j` the seat revealed (the anchor, with `j` = 0, before).
+    #[serde(with = "hex32")]
+    pub last: Hash,
+    pub last_step: u64,
+}
+
+/// What the journal establishes about strict dice.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StrictBook {
+    /// In the game's seat order: the order `S_k` lists them in.
+    pub seats: Vec<StrictSeat>,
+    pub reveal_hours: u32,
+    /// When the open step locked (its reveal deadline counts from here).
+    pub locked_at: Option<DateTime<Utc>>,
+    /// Whether the locked step rolls any die: only then are reveals asked for (ruling S1).
+    pub needs_dice: bool,
+    /// Reveals accepted for the locked step.
+    #[serde(with = "reveals")]
+    pub reveals: BTreeMap<SeatId, Hash>,
+    /// Strict seats recorded as silent at the reveal deadline for the locked step.
+    pub missed: Vec<SeatId>,
+    /// Every split lock a seat has proved: (step, seat).
+    pub splits: Vec<(u64, SeatId)>,
+}
+
+mod reveals {
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::dice::{Hash, from_hex, to_hex};
+
+    pub fn serialize<S: Serializer>(m: &BTreeMap<String, Hash>, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(m.iter().map(|(k, v)| (k, to_hex(v))))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<BTreeMap<String, Hash>, D::Error> {
+        let m = BTreeMap::<String, String>::deserialize(d)?;
+        m.into_iter()
+            .map(|(k, v)| {
+                from_hex(&v)
+                    .map(|h| (k, h))
+                    .ok_or_else(|| serde::de::Error::custom("not 32 bytes of hex"))
+            })
+            .collect()
+    }
+}
+
+impl StrictBook {
+    pub fn seat(&self, seat: &str) -> Option<&StrictSeat> {
+        self.seats.iter().find(|s| s.seat == seat)
+    }
+}
+
+impl Book {
+    /// Strict seats whose reveal the locked step still waits for (none when the step rolls no
+    /// die, or the game is not strict). A forfeited seat is never awaited (ruling S4).
+    pub fn awaited_reveals(&self) -> Vec<SeatId> {
+        let Some(st) = &self.strict else {
+            return vec![];
+        };
+        if self.locked.is_none() || !st.needs_dice {
+            return vec![];
+        }
+        st.seats
+            .iter()
+            .map(|s| &s.seat)
+            .filter(|s| {
+                !st.reveals.contains_key(*s)
+                    && !st.missed.contains(s)
+                    && !self.forfeited.contains(s)
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// When the locked step stops waiting for reveals.
+    pub fn reveal_deadline(&self) -> Option<DateTime<Utc>> {
+        let st = self.strict.as_ref()?;
+        st.locked_at?
+            .checked_add_signed(Duration::hours(st.reveal_hours as i64))
+    }
+
+    /// The strict part of `S_k`: every strict seat in seat order, with its reveal or empty.
+    pub fn strict_seed_inputs(&self) -> Vec<(String, Option<Hash>)> {
+        match &self.strict {
+            None => vec![],
+            Some(st) => st
+                .seats
+                .iter()
+                .map(|s| (s.seat.clone(), st.reveals.get(&s.seat).copied()))
+                .collect(),
+        }
+    }
+}
+
+/// The event that makes a game strict; `seats` are (seat, anchor, onion length).
+pub fn strict_mode_event(
+    seats: &[(SeatId, Hash, u64)],
+    reveal_hours: u32,
+    now: DateTime<Utc>,
+) -> Event {
+    Event::StrictMode {
+        seats: seats
+            .iter()
+            .map(|(seat, a, len)| StrictAnchor {
+                seat: seat.clone(),
+                anchor: dice::to_hex(a),
+                onion_len: *len,
+            })
+            .collect(),
+        reveal_hours,
+        at: now,
+    }
+}
+
+/// The line `despatch player init` prints and a player sends when joining:
+/// `STRICT <seat> <anchor> <onion length>`.
+pub fn anchor_line(seat: &str, anchor: &Hash, len: u64) -> String {
+    format!("STRICT {seat} {} {len}", dice::to_hex(anchor))
+}
+
+/// Reads an anchor line (or `seat=anchor[:len]` as `despatch new --strict-seat` takes it).
+pub fn parse_anchor(text: &str) -> Option<(SeatId, Hash, u64)> {
+    let t = text.trim();
+    let (seat, anchor, len) = if let Some(rest) = t.strip_prefix("STRICT ") {
+        let mut w = rest.split_whitespace();
+        (w.next()?, w.next()?, w.next())
+    } else {
+        let (seat, rest) = t.split_once('=')?;
+        match rest.split_once(':') {
+            Some((a, l)) => (seat, a, Some(l)),
+            None => (seat, rest, None),
+        }
+    };
+    let len = match len {
+        Some(l) => l.trim().parse().ok()?,
+        None => dice::DEFAULT_ONION_LEN,
+    };
+    Some((seat.trim().to_string(), dice::from_hex(anchor)?, len))
+}
+
+/// The reply `despatch player reveal` prints: `REVEAL <k> <L_k> <r_seat_k>`.
+pub fn reveal_line(step: u64, lock: &Hash, r: &Hash) -> String {
+    format!("REVEAL {step} {} {}", dice::to_hex(lock), dice::to_hex(r))
+}
+
+/// Finds a reveal line in a mail's text: (step, quoted `L_k`, `r`).
+pub fn parse_reveal(text: &str) -> Option<(u64, Hash, Hash)> {
+    text.lines().find_map(|l| {
+        let mut w = l.split_whitespace();
+        if !w.next()?.eq_ignore_ascii_case("REVEAL") {
+            return None;
+        }
+        let k = w.next()?.parse().ok()?;
+        Some((k, dice::from_hex(w.next()?)?, dice::from_hex(w.next()?)?))
+    })
+}
+
+/// What a reveal mail does: a `Reveal` event, a `SplitLock` event when it quotes another `L_k`,
+/// or the reason it is refused (told to the seat; nothing is journaled).
+pub fn reveal_event(
+    book: &Book,
+    seat: &str,
+    step: u64,
+    quoted: &Hash,
+    r: &Hash,
+    message_id: &str,
+    now: DateTime<Utc>,
+) -> Result<Event, String> {
+    let st = book
+        .strict
+        .as_ref()
+        .ok_or("this game does not use strict dice, so no reveal is asked for")?;
+    let s = st
+        .seat(seat)
+        .ok_or_else(|| format!("{seat} is not a strict seat of this game"))?;
+    let locked = book
+        .locked
+        .as_ref()
+        .filter(|_| step == book.step)
+        .ok_or_else(|| {
+            format!(
+                "no reveal is asked for step {step}: step {} is {}",
+                book.step,
+                if book.locked.is_some() {
+                    "locked"
+                } else {
+                    "open for orders"
+                }
+            )
+        })?;
+    if &locked.lock != quoted {
+        // The seat was shown another lock than the journal's: its proof is kept (ruling S3).
+        return Ok(Event::SplitLock {
+            step,
+            seat: seat.to_string(),
+            quoted: dice::to_hex(quoted),
+            lock: dice::to_hex(&locked.lock),
+            message_id: message_id.to_string(),
+            at: now,
+        });
+    }
+    if !book.awaited_reveals().iter().any(|x| x == seat) {
+        return Err(format!(
+            "no reveal from {seat} is awaited for step {step} (already given, recorded as missed, or no dice in this step)"
+        ));
+    }
+    if !reveal_fits(book, s, step, r) {
+        return Err(format!(
+            "r does not hash back to {seat}'s anchor: it is not your onion's element for step {step}"
+        ));
+    }
+    Ok(Event::Reveal {
+        step,
+        seat: seat.to_string(),
+        lock: dice::to_hex(quoted),
+        reveal: dice::to_hex(r),
+        message_id: message_id.to_string(),
+        at: now,
+    })
+}
+
+fn reveal_fits(book: &Book, s: &StrictSeat, step: u64, r: &Hash) -> bool {
+    step > s.last_step
+        && step <= s.len
+        && dice::check_party_reveal(
+            book.protocol,
+            &book.id,
+            &s.seat,
+            &s.last,
+            step - s.last_step,
+            r,
+        )
+}
+
+/// The reveal deadline's event, when it has passed with reveals still missing.
+pub fn due_reveal_missed(book: &Book, now: DateTime<Utc>) -> Option<Event> {
+    let awaited = book.awaited_reveals();
+    let deadline = book.reveal_deadline()?;
+    (!awaited.is_empty()
+        && now >= deadline
+        && book.policy.on_silence != super::ruleset::Silence::WaitForGm)
+        .then_some(Event::RevealMissed {
+            step: book.step,
+            seats: awaited,
+            at: now,
+        })
+}
+
+/// Once the organiser closed a step that waits for reveals: the missing ones are recorded.
+pub fn closed_reveal_missed(book: &Book, now: DateTime<Utc>) -> Option<Event> {
+    let awaited = book.awaited_reveals();
+    (book.closed_by_gm && !awaited.is_empty()).then_some(Event::RevealMissed {
+        step: book.step,
+        seats: awaited,
+        at: now,
+    })
+}
+
+impl<R: Ruleset> Game<R> {
+    /// Whether the locked step rolls any die: a dry run of the resolution. The first roll
+    /// request cannot depend on a die's value, so any seed gives the same answer.
+    fn locked_step_rolls(&self) -> bool {
+        let Some(l) = &self.locked else {
+            return false;
+        };
+        let Ok(subs) = self.submissions(&l.nmr) else {
+            return false;
+        };
+        let mut dice = Dice::new([0; 32]);
+        let _ = R::resolve(&self.state, &subs, &mut dice);
+        !dice.table().is_empty()
+    }
+
+    /// After a lock is applied: the reveal clock starts, if the step rolls.
+    pub(crate) fn strict_on_lock(&mut self, at: DateTime<Utc>) {
+        let rolls = self.locked_step_rolls();
+        let Some(st) = self.book.strict.as_mut() else {
+            return;
+        };
+        st.locked_at = Some(at);
+        st.needs_dice = rolls;
+        st.reveals.clear();
+        st.missed.clear();
+        // A close-step that forced the lock must not also skip the reveals.
+        self.book.closed_by_gm = false;
+    }
+
+    /// After results: each revealed element becomes the seat's newest checked one; under the
+    /// `forfeit` policy a seat that let its reveal lapse is out (ruling S2).
+    pub(crate) fn strict_after_results(&mut self) -> Vec<LockEntry> {
+        let forfeit = self.policy.on_silence == super::ruleset::Silence::Forfeit;
+        let step = self.step;
+        let inputs = self.strict_seed_inputs();
+        let Some(st) = self.book.strict.as_mut() else {
+            return vec![];
+        };
+        for s in st.seats.iter_mut() {
+            if let Some(r) = st.reveals.get(&s.seat) {
+                s.last = *r;
+                s.last_step = step;
+            }
+        }
+        let missed = std::mem::take(&mut st.missed);
+        st.reveals.clear();
+        st.locked_at = None;
+        st.needs_dice = false;
+        if forfeit {
+            for seat in missed {
+                if !self.book.forfeited.contains(&seat) {
+                    self.book.forfeited.push(seat);
+                }
+            }
+        }
+        inputs
+            .into_iter()
+            .map(|(seat, r)| LockEntry {
+                seat,
+                digest: r.map(|r| dice::to_hex(&r)).unwrap_or_default(),
+            })
+            .collect()
+    }
+
+    /// Applies the strict events, checking each against the journal so far.
+    pub(crate) fn apply_strict(&mut self, event: &Event, index: u64) -> Result<(), ReplayError> {
+        let kind = event.kind();
+        match event {
+            Event::StrictMode {
+                seats,
+                reveal_hours,
+                ..
+            } => {
+                if self.events != 1 || self.strict.is_some() {
+                    return Err(err(
+                        index,
+                        kind,
+                        "type",
+                        "strict mode is set right after game_created, once",
+                    ));
+                }
+                if *reveal_hours == 0 || *reveal_hours > MAX_HOURS {
+                    return Err(err(
+                        index,
+                        kind,
+                        "reveal_hours",
+                        format!("use 1 to {MAX_HOURS} hours"),
+                    ));
+                }
+                let mut list = Vec::new();
+                // Kept in the game's seat order whatever order the event lists them in.
+                for entry in &self.seats {
+                    let mut it = seats.iter().filter(|a| a.seat == entry.seat);
+                    let Some(a) = it.next() else { continue };
+                    if it.next().is_some() {
+                        return Err(err(
+                            index,
+                            kind,
+                            "seats",
+                            format!("{} is listed twice", a.seat),
+                        ));
+                    }
+                    let anchor = dice::from_hex(&a.anchor)
+                        .ok_or_else(|| err(index, kind, "anchor", "not 32 bytes of hex"))?;
+                    if a.onion_len == 0 {
+                        return Err(err(index, kind, "onion_len", "must be at least 1"));
+                    }
+                    list.push(StrictSeat {
+                        seat: a.seat.clone(),
+                        anchor,
+                        len: a.onion_len,
+                        last: anchor,
+                        last_step: 0,
+                    });
+                }
+                if list.len() != seats.len() || list.is_empty() {
+                    return Err(err(
+                        index,
+                        kind,
+                        "seats",
+                        "names a seat the game does not have, or none",
+                    ));
+                }
+                self.book.strict = Some(StrictBook {
+                    seats: list,
+                    reveal_hours: *reveal_hours,
+                    locked_at: None,
+                    needs_dice: false,
+                    reveals: BTreeMap::new(),
+                    missed: Vec::new(),
+                    splits: Vec::new(),
+                });
+            }
+            Event::Reveal {
+                step,
+                seat,
+                lock,
+                reveal,
+                message_id,
+                ..
+            } => {
+                self.expect_step(index, kind, *step)?;
+                let r = dice::from_hex(reveal)
+                    .ok_or_else(|| err(index, kind, "reveal", "not 32 bytes of hex"))?;
+                let quoted = dice::from_hex(lock)
+                    .ok_or_else(|| err(index, kind, "lock", "not 32 bytes of hex"))?;
+                match self.locked.as_ref() {
+                    Some(l) if l.lock == quoted => {}
+                    Some(_) => return Err(err(index, kind, "lock", format!("is not L_{step}"))),
+                    None => return Err(err(index, kind, "step", "a reveal before the lock")),
+                }
+                if !self.awaited_reveals().contains(seat) {
+                    return Err(err(
+                        index,
+                        kind,
+                        "seat",
+                        format!("no reveal from {seat} is awaited"),
+                    ));
+                }
+                let s = self
+                    .strict
+                    .as_ref()
+                    .and_then(|st| st.seat(seat))
+                    .expect("an awaited seat is strict");
+                if !reveal_fits(&self.book, s, *step, &r) {
+                    return Err(err(
+                        index,
+                        kind,
+                        "reveal",
+                        format!("r_{seat}_{step} does not hash back to {seat}'s anchor"),
+                    ));
+                }
+                self.book.message_ids.insert(message_id.clone());
+                let st = self.book.strict.as_mut().expect("checked above");
+                st.reveals.insert(seat.clone(), r);
+            }
+            Event::SplitLock {
+                step,
+                seat,
+                quoted,
+                lock,
+                message_id,
+                ..
+            } => {
+                self.expect_step(index, kind, *step)?;
+                let Some(l) = self.locked.as_ref() else {
+                    return Err(err(index, kind, "step", "a split lock before the lock"));
+                };
+                if lock != &dice::to_hex(&l.lock) || quoted == lock {
+                    return Err(err(
+                        index,
+                        kind,
+                        "quoted",
+                        "records no split: the quoted lock is L_k, or `lock` is not",
+                    ));
+                }
+                if self.strict.as_ref().and_then(|st| st.seat(seat)).is_none() {
+                    return Err(err(
+                        index,
+                        kind,
+                        "seat",
+                        format!("{seat} is not a strict seat"),
+                    ));
+                }
+                self.book.message_ids.insert(message_id.clone());
+                let st = self.book.strict.as_mut().expect("checked above");
+                st.splits.push((*step, seat.clone()));
+            }
+            Event::RevealMissed { step, seats, at } => {
+                self.expect_step(index, kind, *step)?;
+                let awaited = self.awaited_reveals();
+                if awaited.is_empty() || seats != &awaited {
+                    return Err(err(
+                        index,
+                        kind,
+                        "seats",
+                        "are not the strict seats still awaited",
+                    ));
+                }
+                let due = self.reveal_deadline().is_some_and(|d| *at >= d);
+                if !(self.closed_by_gm
+                    || due && self.policy.on_silence != super::ruleset::Silence::WaitForGm)
+                {
+                    return Err(err(
+                        index,
+                        kind,
+                        "at",
+                        "before the reveal deadline, and the organiser did not close the step",
+                    ));
+                }
+                let st = self.book.strict.as_mut().expect("awaited seats are strict");
+                st.missed = seats.clone();
+            }
+            _ => unreachable!("apply_strict is called for strict events only"),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,260 @@
+//! Strict dice when a reveal goes wrong (rulings S2–S5, docs/strict-dice.md): a reveal quoting
+//! another `L_k` is recorded and reported as a split lock; a reveal that does not hash back to
+//! the seat's anchor is refused; a missing reveal stalls the step until the reveal deadline,
+//! then the step resolves with an empty r (never a re-roll); verify fails on a tampered reveal.
+
+#[path = "common/strict_world.rs"]
+mod strict_world;
+mod toy;
+
+use chrono::Duration;
+use despatch::daemon::Intake;
+use despatch::dice;
+use despatch::engine::Event;
+use despatch::verify;
+use strict_world::*;
+
+fn registry() -> despatch::engine::Registry {
+    despatch::rulesets::registry().with::<toy::Bids>()
+}
+
+#[test]
+fn a_reveal_quoting_another_lock_is_recorded_and_reported_as_a_split_lock() {
+    let mut w = world(true);
+    w.bid_all([1, 1, 1]);
+    let real = w.game().book().locked.as_ref().unwrap().lock;
+    // The mail blue-scout was shown carries another L_1 (a host showing seats different locks).
+    let shown = dice::to_hex(&[0xab; 32]);
+    let forged = String::from_utf8(w.lock_mail("blue-scout", 1))
+        .unwrap()
+        .replace(&dice::to_hex(&real), &shown);
+    let line =
+        despatch::cli::player::reveal(w.player_dir("blue-scout"), forged.as_bytes()).unwrap();
+    assert!(
+        line.contains(&shown),
+        "the reply quotes the L_1 it was shown"
+    );
+    let out = w.send("blue-scout", &line);
+    assert!(matches!(out, Intake::Accepted { .. }), "{out:?}");
+
+    let journal = w.journal();
+    let splits = of_kind(&journal, "split_lock");
+    assert_eq!(splits.len(), 1);
+    let Event::SplitLock {
+        seat, quoted, lock, ..
+    } = splits[0]
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        (seat.as_str(), quoted.as_str(), lock.as_str()),
+        ("blue-scout", shown.as_str(), dice::to_hex(&real).as_str())
+    );
+    // Every seat and the organiser are told; the split r is not used, the seat is still awaited.
+    for (s, _, _) in SEATS {
+        let mail = w.text(&format!("-split-{s}"));
+        assert!(mail.contains(&format!("L_1 = {shown}")), "{mail}");
+    }
+    let gm = w.raw("split-lock-1-blue-scout");
+    assert_eq!(gm.len(), 1, "one report to the organiser");
+    assert!(body(&gm[0].1).contains(&shown));
+    assert!(
+        w.game()
+            .book()
+            .awaited_reveals()
+            .contains(&"blue-scout".to_string())
+    );
+    // The honest reveal still counts, and the game verifies with the split on record.
+    w.reveal("blue-scout", 1);
+    w.reveal("red-1", 1);
+    assert_eq!(w.game().book().step, 2);
+    let (_, findings) = verify::verify_store(&w.store(), &registry());
+    assert!(findings.is_empty(), "{findings:?}");
+}
+
+#[test]
+fn a_reveal_that_does_not_hash_to_the_anchor_is_refused_and_journals_nothing() {
+    let mut w = world(true);
+    w.bid_all([2, 0, 1]);
+    let lock = w.game().book().locked.as_ref().unwrap().lock;
+    let before = w.journal().len();
+    let out = w.send(
+        "red-1",
+        &format!(
+            "REVEAL 1 {} {}",
+            dice::to_hex(&lock),
+            dice::to_hex(&[7; 32])
+        ),
+    );
+    assert!(matches!(out, Intake::Rejected { .. }), "{out:?}");
+    assert_eq!(w.journal().len(), before, "nothing journaled");
+    let answer = w
+        .raw("")
+        .into_iter()
+        .map(|(_, b)| body(&b))
+        .find(|t| t.contains("does not hash back to red-1's anchor"));
+    assert!(answer.is_some(), "the seat is told why");
+    // A seat that is not strict has nothing to reveal.
+    let out = w.send(
+        "red-2",
+        &format!(
+            "REVEAL 1 {} {}",
+            dice::to_hex(&lock),
+            dice::to_hex(&[7; 32])
+        ),
+    );
+    assert!(matches!(out, Intake::Rejected { .. }), "{out:?}");
+}
+
+#[test]
+fn a_missing_reveal_stalls_the_step_until_the_reveal_deadline_then_r_is_empty() {
+    let mut w = world(true);
+    w.bid_all([1, 2, 3]);
+    let locked_at = w.now;
+    w.reveal("red-1", 1);
+    let due = locked_at + Duration::hours(REVEAL_HOURS as i64);
+    assert_eq!(
+        w.game().next_due(),
+        Some(due),
+        "the daemon wakes at the reveal deadline"
+    );
+    // Before the deadline the clock changes nothing: the step waits.
+    w.tick(due - Duration::minutes(1));
+    assert_eq!(w.game().book().step, 1);
+    assert!(w.game().book().locked.is_some());
+    w.tick(due);
+    let journal = w.journal();
+    let missed = of_kind(&journal, "reveal_missed");
+    assert_eq!(missed.len(), 1);
+    assert!(matches!(missed[0], Event::RevealMissed { seats, .. } if seats == &["blue-scout"]));
+    // Resolved once, with the seat's r empty in S_1 (never re-rolled).
+    let results = of_kind(&journal, "results");
+    assert_eq!(results.len(), 1);
+    let Event::Results { reveal, seed, .. } = results[0] else {
+        unreachable!()
+    };
+    let lock = match of_kind(&journal, "lock")[0] {
+        Event::Lock { lock, .. } => dice::from_hex(lock).unwrap(),
+        _ => unreachable!(),
+    };
+    let r1 = match of_kind(&journal, "reveal")[0] {
+        Event::Reveal { reveal, .. } => dice::from_hex(reveal).unwrap(),
+        _ => unreachable!(),
+    };
+    let expected = dice::seed_strict(
+        dice::Protocol::V2,
+        &lock,
+        &dice::from_hex(reveal).unwrap(),
+        &[("red-1".into(), Some(r1)), ("blue-scout".into(), None)],
+    );
+    assert_eq!(seed, &dice::to_hex(&expected));
+    let mail = w.text("-missed-red-2");
+    assert!(mail.contains("No reveal came from blue-scout"), "{mail}");
+    assert!(
+        w.text("-results-blue-scout")
+            .contains("strict r blue-scout = -")
+    );
+    assert!(
+        !w.game()
+            .book()
+            .forfeited
+            .contains(&"blue-scout".to_string())
+    );
+
+    // Next step the silent seat reveals again: its r_2 hashes twice back to its anchor.
+    w.bid_all([0, 0, 0]);
+    for seat in STRICT {
+        let (_, out) = w.reveal(seat, 2);
+        assert!(matches!(out, Intake::Accepted { step: 2, .. }), "{out:?}");
+    }
+    w.bid_all([1, 1, 1]);
+    for seat in STRICT {
+        w.reveal(seat, 3);
+    }
+    assert!(w.game().is_over());
+    let (_, findings) = verify::verify_store(&w.store(), &registry());
+    assert!(findings.is_empty(), "{findings:?}");
+    let (checked, findings) = verify::verify_mails_with(w.outbox(), Some(GAME), &registry());
+    assert!(findings.is_empty(), "{findings:?}");
+    assert_eq!(checked.steps, 3);
+}
+
+#[test]
+fn verify_fails_naming_the_step_when_a_journaled_reveal_is_tampered_with() {
+    let mut w = world(true);
+    w.bid_all([1, 2, 3]);
+    w.reveal("red-1", 1);
+    w.reveal("blue-scout", 1);
+    w.bid_all([3, 3, 3]);
+    w.reveal("red-1", 2);
+    w.reveal("blue-scout", 2);
+    let (_, findings) = verify::verify_store(&w.store(), &registry());
+    assert!(findings.is_empty(), "{findings:?}");
+
+    // Change one hex digit of blue-scout's step-2 reveal in the journal.
+    let path = w.store().dir.join("journal.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let line = text
+        .lines()
+        .find(|l| {
+            l.contains("\"type\":\"reveal\"")
+                && l.contains("\"step\":2")
+                && l.contains("blue-scout")
+        })
+        .unwrap()
+        .to_string();
+    let event: serde_json::Value = serde_json::from_str(&line).unwrap();
+    let r = event["reveal"].as_str().unwrap();
+    let flipped = format!("{}{}", if r.starts_with('0') { "1" } else { "0" }, &r[1..]);
+    std::fs::write(&path, text.replace(&line, &line.replace(r, &flipped))).unwrap();
+
+    let (_, findings) = verify::verify_store(&w.store(), &registry());
+    let f = findings
+        .iter()
+        .find(|f| f.field == "reveal")
+        .unwrap_or_else(|| panic!("no finding on the reveal: {findings:?}"));
+    assert!(f.place.contains("(reveal)"), "{f}");
+    assert!(
+        f.detail.contains("r_blue-scout_2"),
+        "names the seat and step: {f}"
+    );
+}
+
+#[test]
+fn under_wait_for_gm_a_missing_reveal_waits_for_the_organisers_close_step() {
+    let mut w = world_with(true, Some(despatch::engine::Silence::WaitForGm));
+    w.bid_all([1, 2, 3]);
+    w.reveal("blue-scout", 1);
+    assert_eq!(w.game().next_due(), None, "only the organiser moves it");
+    let late = w.now + Duration::hours(REVEAL_HOURS as i64 * 4);
+    w.tick(late);
+    assert_eq!(
+        w.game().book().step,
+        1,
+        "still waiting, long after the reveal deadline"
+    );
+    assert!(of_kind(&w.journal(), "reveal_missed").is_empty());
+    w.daemon.gm_close_step(GAME, "red-1 is away", late).unwrap();
+    let journal = w.journal();
+    assert!(
+        matches!(of_kind(&journal, "reveal_missed")[..], [Event::RevealMissed { seats, .. }] if seats == &["red-1"])
+    );
+    assert_eq!(w.game().book().step, 2, "resolved with red-1's r empty");
+    let (_, findings) = verify::verify_store(&w.store(), &registry());
+    assert!(findings.is_empty(), "{findings:?}");
+}
+
+#[test]
+fn under_forfeit_a_seat_that_lets_its_reveal_lapse_is_out_after_the_step() {
+    let mut w = world_with(true, Some(despatch::engine::Silence::Forfeit));
+    w.bid_all([1, 2, 3]);
+    w.reveal("blue-scout", 1);
+    let due = w.game().book().reveal_deadline().unwrap();
+    w.tick(due);
+    let g = w.game();
+    assert_eq!(g.book().step, 2, "the step resolved once, no re-roll");
+    assert_eq!(g.book().forfeited, vec!["red-1"]);
+    assert!(g.book().awaited_reveals().is_empty());
+    let (_, findings) = verify::verify_store(&w.store(), &registry());
+    assert!(findings.is_empty(), "{findings:?}");
+}

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
-use tracing::{error, info, warn};
+use tracing::{debug, error, info, warn};
 
 use crate::mail::maildir;
 use crate::mail::smtp::SendError;
@@ -109,7 +109,10 @@ impl Daemon {
                     store.set_retry_state(&path, &r)?;
                 }
                 let copy = acknowledged.then_some(own.as_str());
-                match smtp.send(&own, &to, copy, &bytes) {
+                let started = std::time::Instant::now();
+                let sent = smtp.send(&own, &to, copy, &bytes);
+                debug!(mail = %stem, send_ms = super::imap_cursor::ms(started), "submitted");
+                match sent {
                     Ok(()) => {
                         store.mark_sent(&path)?;
                         n += 1;

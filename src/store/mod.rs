@@ -136,6 +136,16 @@ fn write_atomically(
 /// Appends one line and fsyncs it. A torn last line (a crash mid-append) is cut first, so it
 /// never runs into the next one: the journal, `heads.log` and `seen.log` all heal the same way.
 pub(crate) fn append_line(path: &Path, line: &str) -> Result<(), StoreError> {
+    append(path, line, true)
+}
+
+/// `append_line` without the fsync, for a record nothing depends on (an audit log): a crash
+/// of the machine may lose its last lines, never the order of those kept.
+pub(crate) fn append_line_unsynced(path: &Path, line: &str) -> Result<(), StoreError> {
+    append(path, line, false)
+}
+
+fn append(path: &Path, line: &str, sync: bool) -> Result<(), StoreError> {
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir).map_err(io_err(dir))?;
     }
@@ -148,7 +158,9 @@ pub(crate) fn append_line(path: &Path, line: &str) -> Result<(), StoreError> {
     let mut buf = line.as_bytes().to_vec();
     buf.push(b'\n');
     f.write_all(&buf).map_err(io_err(path))?;
-    sync_file(&f).map_err(io_err(path))?;
+    if sync {
+        sync_file(&f).map_err(io_err(path))?;
+    }
     Ok(())
 }
 

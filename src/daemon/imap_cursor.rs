@@ -108,63 +108,73 @@ impl Daemon {
         let (copies, mail): (Vec<_>, Vec<_>) = waiting
             .into_iter()
             .partition(|w| w.bytes.as_deref().is_some_and(|b| self.is_own_copy(b)));
+        let mut done = Vec::new();
+        let mut quarantined = Vec::new();
+        let last_stored = state.last_uid;
         for w in mail {
-            if w.uid > state.last_uid {
-                let started = Instant::now();
-                let outcome = match &w.bytes {
-                    Some(bytes) => match self.ingest_locked(bytes, now) {
-                        Ok(o) => o,
-                        Err(e) => {
-                            // This message alone is set aside; the folder goes on.
-                            let entry = crate::mail::maildir::Entry {
-                                id: format!("imap-{}-{}", state.uid_validity, w.uid),
-                                path: std::path::PathBuf::new(),
-                            };
-                            self.quarantine(&entry, Some(bytes), &e, now)?;
-                            Intake::Failed(format!("{e:#}"))
-                        }
-                    },
-                    None => {
-                        warn!(
-                            uid = w.uid,
-                            bytes = w.size,
-                            "message larger than max_message_bytes set aside"
-                        );
-                        Intake::Unreadable("too large".into())
-                    }
-                };
-                let quarantined = matches!(outcome, Intake::Unreadable(_) | Intake::Failed(_));
-                pass.processed.push(outcome);
-                debug!(uid = w.uid, ingest_ms = ms(started), "mail stored");
-                // Its answers go now, before the bookkeeping below: they are queued durably
-                // under their deterministic names, so delivering first changes nothing a crash
-                // can leave behind (a mail read again is decided again, idempotently), and the
-                // player waits for no more than the work their mail made. Delivery may ask
-                // IMAP whether a mail was sent before a crash, so the session is let go.
-                drop(imap);
-                pass.delivered += self.deliver_at(now)?;
-                imap = lock();
-                state.last_uid = w.uid;
-                crate::store::atomic_write(
-                    &self.imap_state_path(),
-                    serde_json::to_string(&state)?.as_bytes(),
-                )?;
-                let filing = if quarantined {
-                    Filing::Quarantine
-                } else {
-                    Filing::Processed
-                };
-                if !self.file_mail(&mut imap, &[w.uid], filing) {
-                    return Ok(());
-                }
-            } else if !self.file_mail(&mut imap, &[w.uid], Filing::Processed) {
+            if w.uid <= state.last_uid {
                 // Stored before a crash or a lost connection; only the move is left to do.
-                return Ok(());
+                done.push(w.uid);
+                continue;
             }
+            let started = Instant::now();
+            let outcome = match &w.bytes {
+                Some(bytes) => match self.ingest_locked(bytes, now) {
+                    Ok(o) => o,
+                    Err(e) => {
+                        // This message alone is set aside; the folder goes on.
+                        let entry = crate::mail::maildir::Entry {
+                            id: format!("imap-{}-{}", state.uid_validity, w.uid),
+                            path: std::path::PathBuf::new(),
+                        };
+                        self.quarantine(&entry, Some(bytes), &e, now)?;
+                        Intake::Failed(format!("{e:#}"))
+                    }
+                },
+                None => {
+                    warn!(
+                        uid = w.uid,
+                        bytes = w.size,
+                        "message larger than max_message_bytes set aside"
+                    );
+                    Intake::Unreadable("too large".into())
+                }
+            };
+            if matches!(outcome, Intake::Unreadable(_) | Intake::Failed(_)) {
+                quarantined.push(w.uid);
+            } else {
+                done.push(w.uid);
+            }
+            pass.processed.push(outcome);
+            state.last_uid = w.uid;
+            debug!(uid = w.uid, ingest_ms = ms(started), "mail stored");
+            // Its answers go now, before the bookkeeping: they are queued durably under their
+            // deterministic names, so delivering first changes nothing a crash can leave behind,
+            // and the player waits for no more than the work their mail made. Delivery may ask
+            // IMAP whether a mail was sent before a crash, so the session is let go meanwhile.
+            drop(imap);
+            pass.delivered += self.deliver_at(now)?;
+            imap = lock();
+        }
+        // One state write and one MOVE per folder for the whole pass, not one per mail: a crash
+        // before them only makes the next pass read these mails again, and a mail read again is
+        // decided again with the same outcome (its Message-ID is marked processed, its events
+        // are in the journal, its answers are queued or sent under the same names).
+        if state.last_uid != last_stored {
+            crate::store::atomic_write(
+                &self.imap_state_path(),
+                serde_json::to_string(&state)?.as_bytes(),
+            )?;
         }
         let copies: Vec<u32> = copies.iter().map(|w| w.uid).collect();
-        if !copies.is_empty() {
-            self.file_mail(&mut imap, &copies, Filing::Sent);
+        for (uids, filing) in [
+            (done, Filing::Processed),
+            (quarantined, Filing::Quarantine),
+            (copies, Filing::Sent),
+        ] {
+            if !uids.is_empty() && !self.file_mail(&mut imap, &uids, filing) {
+                break;
+            }
         }
         Ok(())
     }

@@ -139,14 +139,18 @@ impl Daemon {
     pub fn wait(&self, max: std::time::Duration) {
         match &self.imap {
             Some(m) => {
-                let poll_until = self
+                let poll = self
                     .last_busy
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
-                    .map(|t| t + POLL_AFTER_MAIL);
+                    .map(|t| crate::mail::imap::Poll {
+                        until: t + POLL_AFTER_MAIL,
+                        every: POLL_EVERY,
+                        own_address: self.cfg.mail.address.clone(),
+                    });
                 let mut imap = m.lock().unwrap_or_else(|e| e.into_inner());
                 let started = std::time::Instant::now();
-                match imap.wait(max, poll_until, POLL_EVERY) {
+                match imap.wait(max, poll.as_ref()) {
                     Ok(woke) => debug!(
                         ?woke,
                         waited_ms = started.elapsed().as_secs_f64() * 1e3,

@@ -319,47 +319,44 @@ impl ImapInbox {
         Ok(found)
     }
 
-    /// Whether the folder holds any message now (processed mail leaves it, so anything in it
-    /// is work to do). NOOP first: the server reports what arrived since the last command.
-    fn holds_mail(&mut self) -> Result<bool, ImapError> {
+    /// Whether the folder holds any message now, or with `not_from`, any not from that address
+    /// (processed mail leaves the folder, so what is in it is work to do). NOOP first: the
+    /// server reports what arrived since the last command.
+    fn holds_mail(&mut self, not_from: Option<&str>) -> Result<bool, ImapError> {
         let session = self
             .session
             .as_mut()
             .ok_or_else(|| ImapError::Protocol("not connected".into()))?;
+        let query = match not_from {
+            Some(a) => format!("NOT FROM \"{}\"", a.replace(['"', '\\', '\r', '\n'], "")),
+            None => "ALL".to_string(),
+        };
         let found = session
             .noop()
-            .and_then(|_| session.uid_search("ALL"))
+            .and_then(|_| session.uid_search(&query))
             .map(|uids| !uids.is_empty());
         drain_unsolicited(session);
         Ok(found?)
     }
 
-    /// Waits up to `max` for new mail. Until `poll_until` (when given) the folder is looked at
-    /// every `poll_every`; after it, IDLE when offered and enabled, otherwise a plain sleep.
+    /// Waits up to `max` for new mail: while `poll` says so, by looking at the folder every
+    /// `poll.every`; after it, IDLE when offered and enabled, otherwise a plain sleep.
     ///
     /// Why poll at all: a server may hold back IDLE announcements to group changes (Dovecot
     /// waits 500 ms after a change before it tells an idling client), so mail that comes right
-    /// after other mail (our own copies, the next orders of a busy game) would wait that long.
-    /// The caller polls only for a short while after mail was handled; a quiet daemon idles.
-    pub fn wait(
-        &mut self,
-        max: Duration,
-        poll_until: Option<Instant>,
-        poll_every: Duration,
-    ) -> Result<Woke, ImapError> {
-        let result = self.wait_inner(max, poll_until, poll_every);
+    /// after other mail (the next orders of a busy game) would wait that long. The caller polls
+    /// only for a short while after mail was handled; a quiet daemon idles. While polling, the
+    /// copies of our own mail (from `poll.own_address`) are no reason to wake: they are filed
+    /// with the next mail, or once the polling ends.
+    pub fn wait(&mut self, max: Duration, poll: Option<&Poll>) -> Result<Woke, ImapError> {
+        let result = self.wait_inner(max, poll);
         if result.is_err() {
             self.disconnect();
         }
         result
     }
 
-    fn wait_inner(
-        &mut self,
-        max: Duration,
-        poll_until: Option<Instant>,
-        poll_every: Duration,
-    ) -> Result<Woke, ImapError> {
+    fn wait_inner(&mut self, max: Duration, poll: Option<&Poll>) -> Result<Woke, ImapError> {
         let end = Instant::now() + max;
         if self.session.is_none() {
             std::thread::sleep(max);
@@ -367,15 +364,14 @@ impl ImapInbox {
         }
         // Mail that arrived after the last look is in the folder already: no need to wait.
         loop {
-            if self.holds_mail()? {
+            let now = Instant::now();
+            let polling = poll.filter(|p| now < p.until && now + p.every < end);
+            if self.holds_mail(polling.map(|p| p.own_address.as_str()))? {
                 return Ok(Woke::Waiting);
             }
-            let now = Instant::now();
-            match poll_until {
-                Some(until) if now < until && now + poll_every < end => {
-                    std::thread::sleep(poll_every)
-                }
-                _ => break,
+            match polling {
+                Some(p) => std::thread::sleep(p.every),
+                None => break,
             }
         }
         let left = end.saturating_duration_since(Instant::now());
@@ -405,6 +401,16 @@ impl ImapInbox {
             imap::extensions::idle::WaitOutcome::TimedOut => Ok(Woke::TimedOut),
         }
     }
+}
+
+/// How `ImapInbox::wait` polls before it idles.
+#[derive(Debug, Clone)]
+pub struct Poll {
+    /// Until when the folder is looked at rather than idled on.
+    pub until: Instant,
+    pub every: Duration,
+    /// Our own address: its copies in the folder wake no one while polling.
+    pub own_address: String,
 }
 
 /// Empties the channel where the `imap` crate keeps the server's unsolicited responses: nothing

@@ -108,13 +108,12 @@ impl Daemon {
         let (copies, mail): (Vec<_>, Vec<_>) = waiting
             .into_iter()
             .partition(|w| w.bytes.as_deref().is_some_and(|b| self.is_own_copy(b)));
-        let mut done = Vec::new();
-        let mut quarantined = Vec::new();
-        let last_stored = state.last_uid;
         for w in mail {
             if w.uid <= state.last_uid {
                 // Stored before a crash or a lost connection; only the move is left to do.
-                done.push(w.uid);
+                if !self.file_mail(&mut imap, &[w.uid], Filing::Processed) {
+                    return Ok(());
+                }
                 continue;
             }
             let started = Instant::now();
@@ -140,41 +139,36 @@ impl Daemon {
                     Intake::Unreadable("too large".into())
                 }
             };
-            if matches!(outcome, Intake::Unreadable(_) | Intake::Failed(_)) {
-                quarantined.push(w.uid);
+            let filing = if matches!(outcome, Intake::Unreadable(_) | Intake::Failed(_)) {
+                Filing::Quarantine
             } else {
-                done.push(w.uid);
-            }
+                Filing::Processed
+            };
             pass.processed.push(outcome);
-            state.last_uid = w.uid;
             debug!(uid = w.uid, ingest_ms = ms(started), "mail stored");
             // Its answers go now, before the bookkeeping: they are queued durably under their
-            // deterministic names, so delivering first changes nothing a crash can leave behind,
-            // and the player waits for no more than the work their mail made. Delivery may ask
-            // IMAP whether a mail was sent before a crash, so the session is let go meanwhile.
+            // deterministic names, so delivering first changes nothing a crash can leave behind
+            // (a mail read again is decided again, idempotently), and the player waits for no
+            // more than the work their mail made. Delivery may ask IMAP whether a mail was sent
+            // before a crash, so the session is let go meanwhile.
             drop(imap);
             pass.delivered += self.deliver_at(now)?;
             imap = lock();
-        }
-        // One state write and one MOVE per folder for the whole pass, not one per mail: a crash
-        // before them only makes the next pass read these mails again, and a mail read again is
-        // decided again with the same outcome (its Message-ID is marked processed, its events
-        // are in the journal, its answers are queued or sent under the same names).
-        if state.last_uid != last_stored {
+            // The state and the move stay per mail: a daemon killed again and again still gets
+            // past one mail each time it runs (batching them per pass made a restarted daemon
+            // decide the same mails again until killed, never reaching the batch's end).
+            state.last_uid = w.uid;
             crate::store::atomic_write(
                 &self.imap_state_path(),
                 serde_json::to_string(&state)?.as_bytes(),
             )?;
+            if !self.file_mail(&mut imap, &[w.uid], filing) {
+                return Ok(());
+            }
         }
         let copies: Vec<u32> = copies.iter().map(|w| w.uid).collect();
-        for (uids, filing) in [
-            (done, Filing::Processed),
-            (quarantined, Filing::Quarantine),
-            (copies, Filing::Sent),
-        ] {
-            if !uids.is_empty() && !self.file_mail(&mut imap, &uids, filing) {
-                break;
-            }
+        if !copies.is_empty() {
+            self.file_mail(&mut imap, &copies, Filing::Sent);
         }
         Ok(())
     }

@@ -146,7 +146,6 @@ impl Daemon {
                     .map(|t| crate::mail::imap::Poll {
                         until: t + POLL_AFTER_MAIL,
                         every: POLL_EVERY,
-                        own_address: self.cfg.mail.address.clone(),
                     });
                 let mut imap = m.lock().unwrap_or_else(|e| e.into_inner());
                 let started = std::time::Instant::now();

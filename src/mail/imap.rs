@@ -319,21 +319,16 @@ impl ImapInbox {
         Ok(found)
     }
 
-    /// Whether the folder holds any message now, or with `not_from`, any not from that address
-    /// (processed mail leaves the folder, so what is in it is work to do). NOOP first: the
-    /// server reports what arrived since the last command.
-    fn holds_mail(&mut self, not_from: Option<&str>) -> Result<bool, ImapError> {
+    /// Whether the folder holds any message now (processed mail leaves the folder, so what is
+    /// in it is work to do). NOOP first: the server reports what arrived since the last command.
+    fn holds_mail(&mut self) -> Result<bool, ImapError> {
         let session = self
             .session
             .as_mut()
             .ok_or_else(|| ImapError::Protocol("not connected".into()))?;
-        let query = match not_from {
-            Some(a) => format!("NOT FROM \"{}\"", a.replace(['"', '\\', '\r', '\n'], "")),
-            None => "ALL".to_string(),
-        };
         let found = session
             .noop()
-            .and_then(|_| session.uid_search(&query))
+            .and_then(|_| session.uid_search("ALL"))
             .map(|uids| !uids.is_empty());
         drain_unsolicited(session);
         Ok(found?)
@@ -344,10 +339,8 @@ impl ImapInbox {
     ///
     /// Why poll at all: a server may hold back IDLE announcements to group changes (Dovecot
     /// waits 500 ms after a change before it tells an idling client), so mail that comes right
-    /// after other mail (the next orders of a busy game) would wait that long. The caller polls
-    /// only for a short while after mail was handled; a quiet daemon idles. While polling, the
-    /// copies of our own mail (from `poll.own_address`) are no reason to wake: they are filed
-    /// with the next mail, or once the polling ends.
+    /// after other mail (our own copies, the next orders of a busy game) would wait that long.
+    /// The caller polls only for a short while after mail was handled; a quiet daemon idles.
     pub fn wait(&mut self, max: Duration, poll: Option<&Poll>) -> Result<Woke, ImapError> {
         let result = self.wait_inner(max, poll);
         if result.is_err() {
@@ -366,7 +359,7 @@ impl ImapInbox {
         loop {
             let now = Instant::now();
             let polling = poll.filter(|p| now < p.until && now + p.every < end);
-            if self.holds_mail(polling.map(|p| p.own_address.as_str()))? {
+            if self.holds_mail()? {
                 return Ok(Woke::Waiting);
             }
             match polling {
@@ -409,8 +402,6 @@ pub struct Poll {
     /// Until when the folder is looked at rather than idled on.
     pub until: Instant,
     pub every: Duration,
-    /// Our own address: its copies in the folder wake no one while polling.
-    pub own_address: String,
 }
 
 /// Empties the channel where the `imap` crate keeps the server's unsolicited responses: nothing

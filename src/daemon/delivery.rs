@@ -40,15 +40,7 @@ impl Daemon {
             && self.cfg.smtp.as_ref().is_some_and(|c| c.self_copy);
         for store in stores {
             let id = store.id.clone();
-            let queued = store.outbox()?;
-            // Fresh mails (no retry record) are sent right away below: mark them all in flight
-            // together before the first goes, one fsync commit for all.
-            let fresh = if acknowledged {
-                self.mark_fresh_in_flight(&store, &queued, now)?
-            } else {
-                Default::default()
-            };
-            for path in queued {
+            for path in store.outbox()? {
                 if store.drop_if_sent(&path)? {
                     continue;
                 }
@@ -67,13 +59,7 @@ impl Daemon {
                     continue;
                 };
                 let cfg = self.cfg.smtp.as_ref().expect("smtp configured");
-                // A mail marked in flight by this very call is fresh, not one a crash left.
-                let premarked = fresh.contains(&path);
-                let mut retry = if premarked {
-                    None
-                } else {
-                    store.retry_state(&path)?
-                };
+                let mut retry = store.retry_state(&path)?;
                 if let Some(since) = retry.as_ref().and_then(|r| r.in_flight_since) {
                     // The daemon died mid-send. The copy in our own mailbox says whether the
                     // server took the mail; without it, wait out the grace before sending again.
@@ -113,7 +99,7 @@ impl Daemon {
                 let to = recipient(&bytes).unwrap_or_default();
                 let (local, domain) = self.cfg.address_parts();
                 let own = format!("{local}@{domain}");
-                if acknowledged && !premarked {
+                if acknowledged {
                     let mut r = retry.clone().unwrap_or(crate::store::RetryState {
                         attempts: 0,
                         first_failure: now,
@@ -184,37 +170,6 @@ impl Daemon {
             }
         }
         Ok(n)
-    }
-
-    /// Marks in flight, all at once, the queued mails of `store` that have no retry record and
-    /// are not recorded as sent: the ones the delivery loop sends at once. A crash before one
-    /// of them goes leaves it marked, and it waits out the in-flight grace (or is found in our
-    /// mailbox) exactly as a mail interrupted mid-send does.
-    fn mark_fresh_in_flight(
-        &self,
-        store: &GameStore,
-        queued: &[std::path::PathBuf],
-        now: DateTime<Utc>,
-    ) -> Result<std::collections::BTreeSet<std::path::PathBuf>> {
-        let mut marks = Vec::new();
-        for path in queued {
-            let sent = store.sent_dir().join(path.file_name().unwrap_or_default());
-            if sent.exists() || store.retry_state(path)?.is_some() {
-                continue;
-            }
-            marks.push((
-                path.clone(),
-                crate::store::RetryState {
-                    attempts: 0,
-                    first_failure: now,
-                    next_try: now,
-                    last_error: String::new(),
-                    in_flight_since: Some(now),
-                },
-            ));
-        }
-        store.set_retry_states(&marks)?;
-        Ok(marks.into_iter().map(|(p, _)| p).collect())
     }
 
     /// A mail that will never go: kept in `failed/` with the reason, and the GM is told

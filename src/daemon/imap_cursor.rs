@@ -64,17 +64,16 @@ impl Daemon {
             .unwrap_or_default()
     }
 
-    /// Reads the IMAP folder: each message is processed, its effects stored, its answers
-    /// delivered, and only then filed. Copies of our own mail are filed last, together: they
-    /// have no effects, and an order that came in with them should not wait behind them.
+    /// Reads the IMAP folder: each message is processed, its effects stored, and only then filed.
+    /// Copies of our own mail are filed last, together: they have no effects, and an order that
+    /// came in with them should not wait behind them.
     pub(super) fn imap_pass(
         &self,
         inbox: &Mutex<ImapInbox>,
         now: DateTime<Utc>,
         pass: &mut Pass,
     ) -> Result<()> {
-        let lock = || inbox.lock().unwrap_or_else(|e| e.into_inner());
-        let mut imap = lock();
+        let mut imap = inbox.lock().unwrap_or_else(|e| e.into_inner());
         let started = Instant::now();
         let waiting = match imap.waiting(self.cfg.mail.max_message_bytes) {
             Ok(w) => {
@@ -146,17 +145,9 @@ impl Daemon {
             };
             pass.processed.push(outcome);
             debug!(uid = w.uid, ingest_ms = ms(started), "mail stored");
-            // Its answers go now, before the bookkeeping: they are queued durably under their
-            // deterministic names, so delivering first changes nothing a crash can leave behind
-            // (a mail read again is decided again, idempotently), and the player waits for no
-            // more than the work their mail made. Delivery may ask IMAP whether a mail was sent
-            // before a crash, so the session is let go meanwhile.
-            drop(imap);
-            pass.delivered += self.deliver_at(now)?;
-            imap = lock();
-            // The state and the move stay per mail: a daemon killed again and again still gets
-            // past one mail each time it runs (batching them per pass made a restarted daemon
-            // decide the same mails again until killed, never reaching the batch's end).
+            // The state and the move per mail, before anything else: a daemon killed again and
+            // again still gets past one mail each time it runs (its answers are delivered at the
+            // end of the pass, from the durable queue).
             state.last_uid = w.uid;
             crate::store::atomic_write(
                 &self.imap_state_path(),

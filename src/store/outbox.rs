@@ -146,23 +146,6 @@ impl GameStore {
         )
     }
 
-    /// `set_retry_state` for several queued mails at once (one fsync commit, one directory
-    /// fsync): delivery marks every mail it is about to send as in flight before the first.
-    pub fn set_retry_states(&self, states: &[(PathBuf, RetryState)]) -> Result<(), StoreError> {
-        let json: Vec<(PathBuf, String)> = states
-            .iter()
-            .map(|(p, st)| {
-                let text = serde_json::to_string(st).expect("json");
-                (retry_path(p), text)
-            })
-            .collect();
-        let files: Vec<(PathBuf, &[u8])> = json
-            .iter()
-            .map(|(p, t)| (p.clone(), t.as_bytes()))
-            .collect();
-        replace_files(&files, Durable::Fully)
-    }
-
     /// Moves a delivered mail from the outbox to `sent/` (kept for audit and `verify`).
     pub fn mark_sent(&self, path: &Path) -> Result<(), StoreError> {
         let dest = self.sent_dir();

@@ -183,12 +183,51 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
+/// Where Despatch's time went, from the timings its debug log gives for each step of a pass
+/// (`name_ms=` fields; a wait is split by how it ended): (step, count, median ms, total ms).
+fn breakdown(log: &str) -> Vec<(String, usize, f64, f64)> {
+    let mut steps: std::collections::BTreeMap<String, Vec<f64>> = Default::default();
+    for line in log.lines() {
+        let woke = line
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("woke="))
+            .map(|w| format!(" ({w})"))
+            .unwrap_or_default();
+        for word in line.split_whitespace() {
+            let Some((key, value)) = word.split_once('=') else {
+                continue;
+            };
+            let (Some(name), Ok(v)) = (key.strip_suffix("_ms"), value.parse::<f64>()) else {
+                continue;
+            };
+            let name = if name == "waited" {
+                format!("wait{woke}")
+            } else {
+                name.to_string()
+            };
+            steps.entry(name).or_default().push(v);
+        }
+    }
+    steps
+        .into_iter()
+        .map(|(name, mut v)| {
+            v.sort_by(f64::total_cmp);
+            (name, v.len(), v[v.len() / 2], v.iter().sum())
+        })
+        .collect()
+}
+
 fn main() {
     if std::env::var("DESPATCH_E2E").ok().as_deref() != Some("1") {
         eprintln!(
             "mail_loop: set DESPATCH_E2E=1 after `sudo tests/e2e/servers.sh setup`; nothing measured"
         );
         return;
+    }
+    if std::env::var_os("DESPATCH_LOG").is_none() {
+        // SAFETY: set before any thread is started; the daemon inherits it and logs the
+        // timings of each step of its passes, which the breakdown below reads.
+        unsafe { std::env::set_var("DESPATCH_LOG", "info,despatch=debug") };
     }
     for u in ["despatch", "togo", "vitgeft", "gm", "bench", "makarov"] {
         clear(u);
@@ -221,16 +260,20 @@ fn main() {
     let to = format!("despatch+bench.japan.{token}@{DOMAIN}");
     h.start();
     Watch::new("togo").until(1, Duration::from_secs(30)); // the welcome
-    let sent_before = mailbox("despatch", "Despatch/Sent").len();
+    // Counted in the game's own record of what the SMTP server accepted: the copies in its
+    // Sent folder lag behind (the last ones are filed by a pass that may not have run yet).
+    let sent_count = |h: &Host| h.data().game("bench").sent().unwrap().len();
+    let sent_before = sent_count(&h);
     let despatch = measure(&from, &to, "togo", "lat", 1);
     std::thread::sleep(Duration::from_secs(2));
     h.kill();
     if let Ok(to) = std::env::var("DESPATCH_BENCH_LOG") {
         std::fs::copy(&h.log, to).expect("copy the daemon's log");
     }
+    let steps = breakdown(&h.log_text());
     // What Despatch sent per order, and how big a receipt is.
     let orders = (LATENCY_SAMPLES + BURST) as f64;
-    let sent = mailbox("despatch", "Despatch/Sent").len() - sent_before;
+    let sent = sent_count(&h) - sent_before;
     let per_order = (sent as f64 / orders).round().max(1.0) as u32;
     let receipts: Vec<Received> = mailbox("togo", "INBOX")
         .into_iter()
@@ -272,4 +315,9 @@ fn main() {
         despatch.per_second() / bare.per_second()
     );
     println!("  (goals: throughput ratio >= 0.8, p50 latency ratio <= 1.25)");
+    println!("Despatch's passes, step by step (from its debug log, whole run):");
+    println!("  step                       count     median       total");
+    for (name, n, median, total) in steps {
+        println!("  {name:<24} {n:>7} {median:>9.2} ms {total:>9.0} ms");
+    }
 }

@@ -1,17 +1,25 @@
 //! Render timings (printed figures, no assertions): one snapshot to SVG and to PNG for each
 //! shipped naval scenario (opening and after seven steps, both seats) and for a synthetic 60×40
-//! hex map with 200 counters. Run with `cargo bench --bench render`.
+//! hex map with 200 counters; then the pictures' cost per results mail, beside one PNG alone and
+//! the whole results mail build, in the same run. Run with `cargo bench --bench render`.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+use chrono::{TimeZone, Utc};
 use despatch::board::hex::{Address, HexGrid, MapBounds, Orientation, Shifted};
+use despatch::config::{Config, DEFAULT_CONFIG};
+use despatch::daemon::{Daemon, Intake};
 use despatch::dice::Dice;
+use despatch::dice::GameSecrets;
+use despatch::engine::registry::parse_line;
 use despatch::engine::scene::{
     At, Condition, LegendEntry, Marker, Pattern, Scene, Shape, SideInfo, Style, Surface, Symbol,
     TerrainArea, Unit, UnitKind, UnitSymbol,
 };
-use despatch::engine::{Ruleset, Submitted, Viewer};
+use despatch::engine::{Event, Play, Ruleset, Submitted, Viewer};
+use despatch::mail::compose::{MailCtx, drafts_for_event};
+use despatch::mail::outbound;
 use despatch::render::{self, MAIL_WIDTH_PX};
 use despatch::rulesets::naval_rjw::NavalRjw;
 use despatch::rulesets::naval_rjw::state::{NavalState, Phase};
@@ -202,6 +210,163 @@ fn report(name: &str, scene: &Scene, n: usize) {
     );
 }
 
+/// A naval game played by mail through a Maildir daemon for `steps` results, and the game as
+/// it stood right after its last results event, with that event and its journal line.
+struct Played {
+    _tmp: tempfile::TempDir,
+    daemon: Daemon,
+    game: Box<dyn Play>,
+    event: Event,
+    index: u64,
+}
+
+fn played(steps: usize) -> Played {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut cfg = Config::parse(DEFAULT_CONFIG, &tmp.path().join("config.toml")).unwrap();
+    cfg.games.games_dir = format!("{}/games", env!("CARGO_MANIFEST_DIR")).into();
+    cfg.games.games_dir_set = true;
+    cfg.mail.max_per_sender_per_hour = 1_000_000;
+    let d = Daemon::new(cfg).unwrap();
+    let seats = [
+        ("japan", "togo@example.org"),
+        ("russia", "vitgeft@example.org"),
+    ];
+    let tokens = ["tokenjapanxxxxxxxxxxxxxx", "tokenrussiaxxxxxxxxxxxxx"];
+    let mut now = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
+    d.create_game_with(
+        "bench",
+        "naval-rjw",
+        "training",
+        &seats.map(|(s, a)| (s.to_string(), a.to_string())),
+        now,
+        GameSecrets::pinned("bench", [1; 32], [2; 32], 200),
+        &tokens.map(String::from),
+    )
+    .unwrap();
+    let mut mails = 0;
+    let results = |d: &Daemon| {
+        let j = d.data.game("bench").read_journal().unwrap();
+        (j.lines.iter().enumerate())
+            .filter(|(i, l)| matches!(parse_line(*i as u64, l), Ok(Event::Results { .. })))
+            .count()
+    };
+    while results(&d) < steps {
+        let g = d.open_game("bench").unwrap();
+        assert!(!g.game.is_over(), "the game ended before {steps} results");
+        for seat in g.game.waiting_for() {
+            let k = seats.iter().position(|(s, _)| *s == seat).unwrap();
+            mails += 1;
+            now += chrono::Duration::minutes(1);
+            let raw = format!(
+                "From: <{}>\r\nTo: despatch+bench.{seat}.{}@localhost\r\nSubject: orders\r\n\
+                 Message-ID: <o{mails}@example.org>\r\n\r\n{}\r\n",
+                seats[k].1,
+                tokens[k],
+                g.game.sample_orders(&seat, mails * 7 + 1)
+            );
+            let out = d.ingest(raw.as_bytes(), now).unwrap();
+            assert!(matches!(out, Intake::Accepted { .. }), "{out:?}");
+        }
+        d.run_once(now).unwrap();
+    }
+    // The game as it stood right after its last results event, replayed from the journal.
+    let journal = d.data.game("bench").read_journal().unwrap();
+    let registry = despatch::rulesets::registry();
+    let mut game: Option<Box<dyn Play>> = None;
+    let mut last = None;
+    for (i, line) in journal.lines.iter().enumerate() {
+        let ev = parse_line(i as u64, line).unwrap();
+        match game.as_mut() {
+            None => game = Some(registry.get("naval-rjw").unwrap().open(&ev, line).unwrap()),
+            Some(g) => g.apply(&ev, line, i as u64).unwrap(),
+        }
+        if matches!(ev, Event::Results { .. }) {
+            last = Some((game.as_ref().unwrap().boxed_clone(), ev, i as u64));
+        }
+    }
+    let (game, event, index) = last.expect("a results event");
+    Played {
+        _tmp: tmp,
+        daemon: d,
+        game,
+        event,
+        index,
+    }
+}
+
+/// What one results mail costs: its pictures (one SVG and one PNG per seat, as
+/// `mail::compose` builds them), one PNG alone, and the whole mail build, in the same run.
+fn results_mail(n: usize) {
+    let p = played(3);
+    let g = p.daemon.open_game("bench").unwrap();
+    let ctx = MailCtx {
+        game_address: &p.daemon.cfg.mail.address,
+        from_name: &p.daemon.cfg.mail.from_name,
+        recipients: g.recipients(),
+        reference: None,
+        salt_key: None,
+        journal: None,
+        re_subject: None,
+        now: Utc::now(),
+    };
+    let scenes: Vec<Scene> = g
+        .recipients()
+        .iter()
+        .map(|r| p.game.view(&Viewer::Seat(r.seat.clone())).map.unwrap())
+        .collect();
+    let seats = scenes.len();
+    // What `mail::compose::rich` does for each seat: the SVG once, the PNG rasterised from it.
+    let (pictures, bytes) = time(n, || {
+        scenes
+            .iter()
+            .map(|scene| {
+                let svg = render::svg(scene);
+                let png = render::png_from_svg(&svg, MAIL_WIDTH_PX).unwrap();
+                svg.len() + png.len()
+            })
+            .sum::<usize>()
+    });
+    let first_svg = render::svg(&scenes[0]);
+    let (one_png, _) = time(n, || {
+        render::png_from_svg(&first_svg, MAIL_WIDTH_PX).unwrap()
+    });
+    let (one_svg, _) = time(n, || render::svg(&scenes[0]));
+    // The whole results event: every seat's mail composed (pictures included) and built.
+    let (whole, built) = time(n, || {
+        let drafts = drafts_for_event(p.game.as_ref(), &p.event, p.index, &ctx).unwrap();
+        drafts
+            .iter()
+            .map(|d| outbound::build(&d.outgoing(&ctx).unwrap()).unwrap().len())
+            .collect::<Vec<_>>()
+    });
+    assert_eq!(built.len(), seats, "one results mail per seat");
+    let per_mail = |d: Duration| ms(d) / seats as f64;
+    println!(
+        "results mail (naval-rjw training, step 3 results, {seats} seats; {bytes} B of pictures):"
+    );
+    println!(
+        "  pictures per results mail (1 SVG + 1 PNG)   {:>8.2} ms",
+        per_mail(pictures)
+    );
+    println!(
+        "  whole results mail built                    {:>8.2} ms   (pictures {:.0}%)",
+        per_mail(whole),
+        100.0 * ms(pictures) / ms(whole)
+    );
+    println!(
+        "  yardsticks: one PNG rasterised alone       {:>8.2} ms",
+        ms(one_png)
+    );
+    println!(
+        "              one SVG built alone            {:>8.2} ms",
+        ms(one_svg)
+    );
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
 fn main() {
     // `cargo test --benches` runs this too: keep that quick.
     let n = if std::env::args().any(|a| a == "--bench") {
@@ -231,4 +396,5 @@ fn main() {
         std::fs::write(format!("{dir}/synthetic-hex.png"), png).unwrap();
         std::fs::write(format!("{dir}/synthetic-hex.svg"), render::svg(&hex)).unwrap();
     }
+    results_mail(n);
 }

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
-use tracing::{error, info, warn};
+use tracing::{debug, error, info, warn};
 
 use crate::mail::maildir;
 use crate::mail::smtp::SendError;
@@ -35,6 +35,9 @@ impl Daemon {
         };
         let mut stores: Vec<GameStore> = ids.iter().map(|id| self.data.game(id)).collect();
         stores.push(self.data.house());
+        let acknowledged = self.smtp.is_some()
+            && self.imap.is_some()
+            && self.cfg.smtp.as_ref().is_some_and(|c| c.self_copy);
         for store in stores {
             let id = store.id.clone();
             for path in store.outbox()? {
@@ -57,7 +60,6 @@ impl Daemon {
                 };
                 let cfg = self.cfg.smtp.as_ref().expect("smtp configured");
                 let mut retry = store.retry_state(&path)?;
-                let acknowledged = cfg.self_copy && self.imap.is_some();
                 if let Some(since) = retry.as_ref().and_then(|r| r.in_flight_since) {
                     // The daemon died mid-send. The copy in our own mailbox says whether the
                     // server took the mail; without it, wait out the grace before sending again.
@@ -109,7 +111,10 @@ impl Daemon {
                     store.set_retry_state(&path, &r)?;
                 }
                 let copy = acknowledged.then_some(own.as_str());
-                match smtp.send(&own, &to, copy, &bytes) {
+                let started = std::time::Instant::now();
+                let sent = smtp.send(&own, &to, copy, &bytes);
+                debug!(mail = %stem, send_ms = super::imap_cursor::ms(started), "submitted");
+                match sent {
                     Ok(()) => {
                         store.mark_sent(&path)?;
                         n += 1;

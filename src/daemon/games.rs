@@ -99,6 +99,32 @@ impl Daemon {
 
     /// Builds and queues drafts under their deterministic names.
     pub(super) fn queue(&self, g: &OpenGame, drafts: &[Draft], now: DateTime<Utc>) -> Result<()> {
+        let mails = self.build_mails(g, drafts, now)?;
+        g.store.queue_all(&mails)?;
+        Ok(())
+    }
+
+    /// `queue` for the mails of journal event `index`, then `mailed` moved to it, with one
+    /// fsync commit for the mails and the mark (see `GameStore::queue_mailed`).
+    fn queue_event(
+        &self,
+        g: &OpenGame,
+        drafts: &[Draft],
+        index: u64,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        let mails = self.build_mails(g, drafts, now)?;
+        g.store.queue_mailed(&mails, index)?;
+        Ok(())
+    }
+
+    /// The drafts as mails (name, bytes); marks the game as having mail queued first.
+    fn build_mails(
+        &self,
+        g: &OpenGame,
+        drafts: &[Draft],
+        now: DateTime<Utc>,
+    ) -> Result<Vec<(String, Vec<u8>)>> {
         let ctx = self.mail_ctx(g, now);
         if !drafts.is_empty() {
             self.data.mark_pending(&g.store.id)?;
@@ -112,9 +138,7 @@ impl Daemon {
                 outbound::build(&out).map_err(|e| anyhow!("building mail {}: {e}", d.name))?;
             mails.push((d.name.clone(), bytes));
         }
-        // One directory fsync for the event's mails.
-        g.store.queue_all(&mails)?;
-        Ok(())
+        Ok(mails)
     }
 
     /// Appends one event (fsynced), applies it, and queues its mails from the game as it stands
@@ -149,8 +173,7 @@ impl Daemon {
             ctx.journal = journal.as_deref();
             ctx.re_subject = their_subject;
             let drafts = compose::drafts_for_event(g.game.as_ref(), event, index, &ctx)?;
-            self.queue(g, &drafts, now)?;
-            g.store.set_mailed_upto(index)?;
+            self.queue_event(g, &drafts, index, now)?;
         } else {
             self.catch_up_mail(g, now)?;
         }
@@ -186,8 +209,7 @@ impl Daemon {
             let p = game.as_deref().expect("set above");
             ctx.journal = matches!(ev, Event::GameEnded { .. }).then(|| &journal.lines[..=i]);
             let drafts = compose::drafts_for_event(p, &ev, i as u64, &ctx)?;
-            self.queue(g, &drafts, now)?;
-            g.store.set_mailed_upto(i as u64)?;
+            self.queue_event(g, &drafts, i as u64, now)?;
         }
         Ok(())
     }

@@ -3,14 +3,20 @@
 //! holds the copy of a mail we sent (the receipt that a crash mid-send needs).
 
 use std::sync::Mutex;
+use std::time::Instant;
 
 use anyhow::Result;
 use chrono::{DateTime, Utc};
-use tracing::warn;
+use tracing::{debug, warn};
 
 use crate::mail::imap::{Filing, ImapInbox};
 
 use super::{Daemon, Intake, Pass};
+
+/// Milliseconds since `t`, for the debug log's timings.
+pub(super) fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1e3
+}
 
 /// What the daemon remembers of the IMAP folder between runs.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -59,16 +65,22 @@ impl Daemon {
     }
 
     /// Reads the IMAP folder: each message is processed, its effects stored, and only then filed.
+    /// Copies of our own mail are filed last, together: they have no effects, and an order that
+    /// came in with them should not wait behind them.
     pub(super) fn imap_pass(
         &self,
-        imap: &Mutex<ImapInbox>,
+        inbox: &Mutex<ImapInbox>,
         now: DateTime<Utc>,
         pass: &mut Pass,
     ) -> Result<()> {
-        let mut imap = imap.lock().unwrap_or_else(|e| e.into_inner());
+        let mut imap = inbox.lock().unwrap_or_else(|e| e.into_inner());
+        let started = Instant::now();
         let waiting = match imap.waiting(self.cfg.mail.max_message_bytes) {
             Ok(w) => {
                 self.note_imap(Ok(()));
+                if !w.is_empty() {
+                    debug!(mails = w.len(), fetch_ms = ms(started), "folder read");
+                }
                 w
             }
             Err(e) => {
@@ -91,62 +103,79 @@ impl Daemon {
                 last_uid: 0,
             };
         }
-        for w in waiting {
-            let filing = if w.uid <= state.last_uid {
+        // Our own copies need no state: one read again after a crash is known by its sender.
+        let (copies, mail): (Vec<_>, Vec<_>) = waiting
+            .into_iter()
+            .partition(|w| w.bytes.as_deref().is_some_and(|b| self.is_own_copy(b)));
+        for w in mail {
+            if w.uid <= state.last_uid {
                 // Stored before a crash or a lost connection; only the move is left to do.
-                if w.bytes.as_deref().is_some_and(|b| self.is_own_copy(b)) {
-                    Filing::Sent
-                } else {
-                    Filing::Processed
+                if !self.file_mail(&mut imap, &[w.uid], Filing::Processed) {
+                    return Ok(());
                 }
-            } else if w.bytes.as_deref().is_some_and(|b| self.is_own_copy(b)) {
-                state.last_uid = w.uid;
-                crate::store::atomic_write(
-                    &self.imap_state_path(),
-                    serde_json::to_string(&state)?.as_bytes(),
-                )?;
-                Filing::Sent
-            } else {
-                let outcome = match &w.bytes {
-                    Some(bytes) => match self.ingest_locked(bytes, now) {
-                        Ok(o) => o,
-                        Err(e) => {
-                            // This message alone is set aside; the folder goes on.
-                            let entry = crate::mail::maildir::Entry {
-                                id: format!("imap-{}-{}", state.uid_validity, w.uid),
-                                path: std::path::PathBuf::new(),
-                            };
-                            self.quarantine(&entry, Some(bytes), &e, now)?;
-                            Intake::Failed(format!("{e:#}"))
-                        }
-                    },
-                    None => {
-                        warn!(
-                            uid = w.uid,
-                            bytes = w.size,
-                            "message larger than max_message_bytes set aside"
-                        );
-                        Intake::Unreadable("too large".into())
+                continue;
+            }
+            let started = Instant::now();
+            let outcome = match &w.bytes {
+                Some(bytes) => match self.ingest_locked(bytes, now) {
+                    Ok(o) => o,
+                    Err(e) => {
+                        // This message alone is set aside; the folder goes on.
+                        let entry = crate::mail::maildir::Entry {
+                            id: format!("imap-{}-{}", state.uid_validity, w.uid),
+                            path: std::path::PathBuf::new(),
+                        };
+                        self.quarantine(&entry, Some(bytes), &e, now)?;
+                        Intake::Failed(format!("{e:#}"))
                     }
-                };
-                let filing = if matches!(outcome, Intake::Unreadable(_) | Intake::Failed(_)) {
-                    Filing::Quarantine
-                } else {
-                    Filing::Processed
-                };
-                pass.processed.push(outcome);
-                state.last_uid = w.uid;
-                crate::store::atomic_write(
-                    &self.imap_state_path(),
-                    serde_json::to_string(&state)?.as_bytes(),
-                )?;
-                filing
+                },
+                None => {
+                    warn!(
+                        uid = w.uid,
+                        bytes = w.size,
+                        "message larger than max_message_bytes set aside"
+                    );
+                    Intake::Unreadable("too large".into())
+                }
             };
-            if let Err(e) = imap.file(w.uid, filing) {
-                self.note_imap(Err(&e.to_string()));
+            let filing = if matches!(outcome, Intake::Unreadable(_) | Intake::Failed(_)) {
+                Filing::Quarantine
+            } else {
+                Filing::Processed
+            };
+            pass.processed.push(outcome);
+            debug!(uid = w.uid, ingest_ms = ms(started), "mail stored");
+            // The state and the move per mail, before anything else: a daemon killed again and
+            // again still gets past one mail each time it runs (its answers are delivered at the
+            // end of the pass, from the durable queue).
+            state.last_uid = w.uid;
+            crate::store::atomic_write(
+                &self.imap_state_path(),
+                serde_json::to_string(&state)?.as_bytes(),
+            )?;
+            if !self.file_mail(&mut imap, &[w.uid], filing) {
                 return Ok(());
             }
         }
+        let copies: Vec<u32> = copies.iter().map(|w| w.uid).collect();
+        if !copies.is_empty() {
+            self.file_mail(&mut imap, &copies, Filing::Sent);
+        }
         Ok(())
+    }
+
+    /// Files messages away; false (and the outage noted) when IMAP failed, which ends the pass.
+    fn file_mail(&self, imap: &mut ImapInbox, uids: &[u32], to: Filing) -> bool {
+        let started = Instant::now();
+        match imap.file(uids, to) {
+            Ok(()) => {
+                debug!(mails = uids.len(), filing = ?to, file_ms = ms(started), "mail filed");
+                true
+            }
+            Err(e) => {
+                self.note_imap(Err(&e.to_string()));
+                false
+            }
+        }
     }
 }

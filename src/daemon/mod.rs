@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result, anyhow};
 use chrono::{DateTime, Utc};
-use tracing::{info, warn};
+use tracing::{debug, info, warn};
 
 use crate::config::Config;
 use crate::engine::Registry;
@@ -62,7 +62,17 @@ pub struct Daemon {
     /// Until the first delivery of this process, every game's outbox is visited (mail queued by
     /// a version without pending markers); after it, only the marked ones.
     delivered_once: AtomicBool,
+    /// When the last pass that read or sent mail ended: for a short while after it, `wait`
+    /// polls the IMAP folder instead of idling (see `ImapInbox::wait`).
+    last_busy: Mutex<Option<std::time::Instant>>,
 }
+
+/// How long after a pass that read or sent mail the IMAP folder is polled rather than idled on,
+/// and how often. More mail tends to follow mail (our own copies come back within
+/// milliseconds, a game's other seats answer the same prompt), and the server may hold back
+/// IDLE announcements (Dovecot by 500 ms); a daemon quiet for longer idles and costs nothing.
+const POLL_AFTER_MAIL: std::time::Duration = std::time::Duration::from_secs(3);
+const POLL_EVERY: std::time::Duration = std::time::Duration::from_millis(2);
 
 /// What the daemon knows of its games between passes: the due index, and the games that must
 /// be opened at every pass until they are at rest (changed, failing, or not yet settled).
@@ -122,17 +132,35 @@ impl Daemon {
             smtp_down: AtomicBool::new(false),
             due: Mutex::new(None),
             delivered_once: AtomicBool::new(false),
+            last_busy: Mutex::new(None),
         })
     }
 
-    /// Waits for new mail up to `max`: IMAP IDLE when the inbox is IMAP, else a plain sleep.
+    /// Waits for new mail up to `max`: over IMAP, polling for a short while after mail was
+    /// handled and IDLE otherwise; with a Maildir inbox, a plain sleep.
     pub fn wait(&self, max: std::time::Duration) {
         match &self.imap {
             Some(m) => {
+                let poll = self
+                    .last_busy
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .map(|t| crate::mail::imap::Poll {
+                        until: t + POLL_AFTER_MAIL,
+                        every: POLL_EVERY,
+                    });
                 let mut imap = m.lock().unwrap_or_else(|e| e.into_inner());
-                if let Err(e) = imap.wait(max) {
-                    self.note_imap(Err(&e.to_string()));
-                    std::thread::sleep(max.min(std::time::Duration::from_secs(5)));
+                let started = std::time::Instant::now();
+                match imap.wait(max, poll.as_ref()) {
+                    Ok(woke) => debug!(
+                        ?woke,
+                        waited_ms = started.elapsed().as_secs_f64() * 1e3,
+                        "wait ended"
+                    ),
+                    Err(e) => {
+                        self.note_imap(Err(&e.to_string()));
+                        std::thread::sleep(max.min(std::time::Duration::from_secs(5)));
+                    }
                 }
             }
             None => std::thread::sleep(max),
@@ -155,6 +183,7 @@ impl Daemon {
     /// deadline, then delivery. A game that fails is logged and set aside for this pass; the
     /// others go on.
     pub fn run_once(&self, now: DateTime<Utc>) -> Result<Pass> {
+        let started = std::time::Instant::now();
         let _lock = self.data.lock()?;
         let mut pass = Pass::default();
         // Only games with work are opened: changed since last settled (a change mark), not yet
@@ -184,7 +213,19 @@ impl Daemon {
             }
         }
         self.end_due_pass(now);
-        pass.delivered = self.deliver_at(now)?;
+        let delivering = std::time::Instant::now();
+        pass.delivered += self.deliver_at(now)?;
+        if !pass.processed.is_empty() || pass.delivered > 0 {
+            debug!(
+                mails = pass.processed.len(),
+                delivered = pass.delivered,
+                deliver_ms = imap_cursor::ms(delivering),
+                pass_ms = imap_cursor::ms(started),
+                "pass timings"
+            );
+            *self.last_busy.lock().unwrap_or_else(|e| e.into_inner()) =
+                Some(std::time::Instant::now());
+        }
         Ok(pass)
     }
 

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 use std::net::{TcpStream, ToSocketAddrs};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use native_tls::{Certificate, TlsConnector, TlsStream};
 
@@ -51,11 +51,25 @@ pub enum Filing {
     Sent,
 }
 
+/// How a wait for new mail ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Woke {
+    /// The folder held mail when looked at (before IDLE, or while polling).
+    Waiting,
+    /// The server announced a change during IDLE.
+    Announced,
+    /// Nothing came within the time given.
+    TimedOut,
+}
+
 pub struct ImapInbox {
     cfg: ImapConfig,
     password: String,
     tls: TlsConnector,
     session: Option<imap::Session<Stream>>,
+    /// The session's socket, to restore its read timeout after IDLE: the `imap` crate's IDLE
+    /// clears it on the way out, which would leave every later read without a timeout.
+    socket: Option<TcpStream>,
     /// (UIDVALIDITY, capabilities) of the current session's folder.
     uid_validity: Option<u32>,
     can_move: bool,
@@ -84,6 +98,7 @@ impl ImapInbox {
             password,
             tls,
             session: None,
+            socket: None,
             uid_validity: None,
             can_move: false,
             can_idle: false,
@@ -124,6 +139,7 @@ impl ImapInbox {
             detail,
         };
         let tcp = self.tcp()?;
+        let socket = tcp.try_clone().map_err(|e| err(e.to_string()))?;
         let client = match self.cfg.security {
             Security::Tls => {
                 let tls = self
@@ -168,6 +184,7 @@ impl ImapInbox {
         let mailbox = session.select(&self.cfg.folder)?;
         self.uid_validity = mailbox.uid_validity;
         self.session = Some(session);
+        self.socket = Some(socket);
         Ok(())
     }
 
@@ -176,6 +193,7 @@ impl ImapInbox {
         if let Some(mut s) = self.session.take() {
             let _ = s.logout();
         }
+        self.socket = None;
     }
 
     fn session(&mut self) -> Result<&mut imap::Session<Stream>, ImapError> {
@@ -203,6 +221,7 @@ impl ImapInbox {
         // A fresh SELECT/NOOP makes the server report messages that arrived meanwhile.
         session.noop()?;
         let mut uids: Vec<u32> = session.uid_search("ALL")?.into_iter().collect();
+        drain_unsolicited(session);
         uids.sort_unstable();
         let mut out = Vec::new();
         for uid in uids {
@@ -231,16 +250,24 @@ impl ImapInbox {
         Ok(out)
     }
 
-    /// Moves a message out of the folder (MOVE, or COPY + \Deleted + expunge).
-    pub fn file(&mut self, uid: u32, to: Filing) -> Result<(), ImapError> {
-        let result = self.file_inner(uid, to);
+    /// Moves messages out of the folder (MOVE, or COPY + \Deleted + expunge), in one command.
+    pub fn file(&mut self, uids: &[u32], to: Filing) -> Result<(), ImapError> {
+        if uids.is_empty() {
+            return Ok(());
+        }
+        let set = uids
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        let result = self.file_inner(&set, to);
         if result.is_err() {
             self.disconnect();
         }
         result
     }
 
-    fn file_inner(&mut self, uid: u32, to: Filing) -> Result<(), ImapError> {
+    fn file_inner(&mut self, set: &str, to: Filing) -> Result<(), ImapError> {
         let folder = match to {
             Filing::Processed => self.cfg.processed_folder.clone(),
             Filing::Quarantine => self.cfg.quarantine_folder.clone(),
@@ -248,18 +275,18 @@ impl ImapInbox {
         };
         let (can_move, can_uidplus) = (self.can_move, self.can_uidplus);
         let session = self.session()?;
-        let set = uid.to_string();
         if can_move {
-            session.uid_mv(&set, &folder)?;
+            session.uid_mv(set, &folder)?;
         } else {
-            session.uid_copy(&set, &folder)?;
-            session.uid_store(&set, "+FLAGS.SILENT (\\Deleted)")?;
+            session.uid_copy(set, &folder)?;
+            session.uid_store(set, "+FLAGS.SILENT (\\Deleted)")?;
             if can_uidplus {
-                session.uid_expunge(&set)?;
+                session.uid_expunge(set)?;
             } else {
                 session.expunge()?;
             }
         }
+        drain_unsolicited(session);
         Ok(())
     }
 
@@ -292,39 +319,93 @@ impl ImapInbox {
         Ok(found)
     }
 
-    /// Waits up to `max` for new mail: IDLE when offered and enabled, otherwise a plain sleep.
-    pub fn wait(&mut self, max: Duration) -> Result<(), ImapError> {
-        if !(self.cfg.idle && self.can_idle) || self.session.is_none() {
-            std::thread::sleep(max);
-            return Ok(());
-        }
-        let session = self.session.as_mut().expect("checked");
-        // Mail that arrived after the last look but before IDLE starts is announced while IDLE
-        // opens, and would be missed until the timeout: processed mail leaves the folder, so
-        // anything still in it is work to do now.
-        let pending = session
+    /// Whether the folder holds any message now (processed mail leaves the folder, so what is
+    /// in it is work to do). NOOP first: the server reports what arrived since the last command.
+    fn holds_mail(&mut self) -> Result<bool, ImapError> {
+        let session = self
+            .session
+            .as_mut()
+            .ok_or_else(|| ImapError::Protocol("not connected".into()))?;
+        let found = session
             .noop()
             .and_then(|_| session.uid_search("ALL"))
             .map(|uids| !uids.is_empty());
-        match pending {
-            Ok(true) => return Ok(()),
-            Ok(false) => {}
-            Err(e) => {
-                self.disconnect();
-                return Err(e.into());
-            }
-        }
-        // RFC 2177: re-issue IDLE at least every 29 minutes.
-        let max = max.min(Duration::from_secs(29 * 60));
-        let result = session.idle().map_err(ImapError::from).and_then(|handle| {
-            handle
-                .wait_with_timeout(max)
-                .map(|_| ())
-                .map_err(ImapError::from)
-        });
+        drain_unsolicited(session);
+        Ok(found?)
+    }
+
+    /// Waits up to `max` for new mail: while `poll` says so, by looking at the folder every
+    /// `poll.every`; after it, IDLE when offered and enabled, otherwise a plain sleep.
+    ///
+    /// Why poll at all: a server may hold back IDLE announcements to group changes (Dovecot
+    /// waits 500 ms after a change before it tells an idling client), so mail that comes right
+    /// after other mail (our own copies, the next orders of a busy game) would wait that long.
+    /// The caller polls only for a short while after mail was handled; a quiet daemon idles.
+    pub fn wait(&mut self, max: Duration, poll: Option<&Poll>) -> Result<Woke, ImapError> {
+        let result = self.wait_inner(max, poll);
         if result.is_err() {
             self.disconnect();
         }
         result
     }
+
+    fn wait_inner(&mut self, max: Duration, poll: Option<&Poll>) -> Result<Woke, ImapError> {
+        let end = Instant::now() + max;
+        if self.session.is_none() {
+            std::thread::sleep(max);
+            return Ok(Woke::TimedOut);
+        }
+        // Mail that arrived after the last look is in the folder already: no need to wait.
+        loop {
+            let now = Instant::now();
+            let polling = poll.filter(|p| now < p.until && now + p.every < end);
+            if self.holds_mail()? {
+                return Ok(Woke::Waiting);
+            }
+            match polling {
+                Some(p) => std::thread::sleep(p.every),
+                None => break,
+            }
+        }
+        let left = end.saturating_duration_since(Instant::now());
+        if !(self.cfg.idle && self.can_idle) {
+            std::thread::sleep(left);
+            return Ok(Woke::TimedOut);
+        }
+        if left.is_zero() {
+            return Ok(Woke::TimedOut);
+        }
+        // RFC 2177: re-issue IDLE at least every 29 minutes.
+        let left = left.min(Duration::from_secs(29 * 60));
+        let session = self.session.as_mut().expect("checked");
+        let outcome = session
+            .idle()
+            .and_then(|handle| handle.wait_with_timeout(left));
+        // The crate's IDLE leaves the socket without a read timeout: put the configured one back,
+        // so a server that stops answering later cannot hang the daemon.
+        if let Some(socket) = &self.socket {
+            let timeout = Duration::from_secs(self.cfg.timeout_seconds.max(1));
+            socket
+                .set_read_timeout(Some(timeout))
+                .map_err(|e| ImapError::Protocol(format!("restoring the read timeout: {e}")))?;
+        }
+        match outcome? {
+            imap::extensions::idle::WaitOutcome::MailboxChanged => Ok(Woke::Announced),
+            imap::extensions::idle::WaitOutcome::TimedOut => Ok(Woke::TimedOut),
+        }
+    }
+}
+
+/// How `ImapInbox::wait` polls before it idles.
+#[derive(Debug, Clone)]
+pub struct Poll {
+    /// Until when the folder is looked at rather than idled on.
+    pub until: Instant,
+    pub every: Duration,
+}
+
+/// Empties the channel where the `imap` crate keeps the server's unsolicited responses: nothing
+/// here reads them, and unread they would pile up for the life of the session.
+fn drain_unsolicited(session: &mut imap::Session<Stream>) {
+    while session.unsolicited_responses.try_recv().is_ok() {}
 }

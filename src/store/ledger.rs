@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 use crate::mail::guard::Activity;
 
 use super::journal::GameStore;
-use super::{DataDir, Durable, StoreError, append_line, io_err, replace_file};
+use super::{DataDir, Durable, StoreError, append_line_unsynced, io_err, replace_file};
 
 /// A file name for any key: 32 hex digits of its SHA-256, fanned out by the first two.
 fn key_path(dir: PathBuf, key: &str) -> PathBuf {
@@ -80,6 +80,8 @@ impl DataDir {
     }
 
     /// Appends one line to the audit log of mails read: Message-ID, outcome, sender, time.
+    /// Not fsynced: nothing reads it on the way of a mail (duplicates are found by the
+    /// `processed/` marks and the journal), so a machine crash can only cost its last lines.
     pub fn log_intake(
         &self,
         message_id: &str,
@@ -88,7 +90,7 @@ impl DataDir {
         at: chrono::DateTime<chrono::Utc>,
     ) -> Result<(), StoreError> {
         let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
-        append_line(
+        append_line_unsynced(
             &self.root.join("seen.log"),
             &format!(
                 "{}\t{outcome}\t{}\t{}",

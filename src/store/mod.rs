@@ -133,9 +133,104 @@ fn write_atomically(
     Ok(())
 }
 
+/// Several atomic replacements whose contents are fsynced together, then renamed in order
+/// (and, when `Durable::Fully`, each directory fsynced once). The fsyncs run side by side: the
+/// file system commits them as one, so k files cost about what one costs, with the same
+/// guarantee as k `replace_file` calls (every content is durable before any rename).
+pub(crate) fn replace_files(
+    files: &[(PathBuf, &[u8])],
+    durable: Durable,
+) -> Result<(), StoreError> {
+    let staged = stage_files(files, durable != Durable::Cache)?;
+    commit_staged(&staged)?;
+    if durable == Durable::Fully {
+        let mut dirs: Vec<&Path> = Vec::new();
+        for s in &staged {
+            let dir = s.path.parent().unwrap_or(Path::new("."));
+            if !dirs.contains(&dir) {
+                fsync_dir(dir).map_err(io_err(dir))?;
+                dirs.push(dir);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A file written beside its final name, waiting for its rename.
+pub(crate) struct Staged {
+    tmp: PathBuf,
+    path: PathBuf,
+}
+
+/// Writes each file beside its final name and, with `sync`, fsyncs them all side by side.
+pub(crate) fn stage_files(
+    files: &[(PathBuf, &[u8])],
+    sync: bool,
+) -> Result<Vec<Staged>, StoreError> {
+    let mut written = Vec::with_capacity(files.len());
+    for (path, bytes) in files {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        fs::create_dir_all(dir).map_err(io_err(dir))?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let tmp = dir.join(format!(".{name}.tmp.{}", std::process::id()));
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&tmp)
+            .map_err(io_err(&tmp))?;
+        f.write_all(bytes).map_err(io_err(&tmp))?;
+        written.push((f, tmp));
+    }
+    if sync {
+        let failed = std::thread::scope(|s| {
+            let syncs: Vec<_> = written
+                .iter()
+                .map(|(f, tmp)| s.spawn(move || sync_file(f).map_err(|e| (tmp.clone(), e))))
+                .collect();
+            syncs
+                .into_iter()
+                .map(|h| h.join().expect("an fsync thread does not panic"))
+                .find_map(Result::err)
+        });
+        if let Some((tmp, source)) = failed {
+            return Err(StoreError::Io { path: tmp, source });
+        }
+    }
+    Ok(written
+        .into_iter()
+        .zip(files)
+        .map(|((_, tmp), (path, _))| Staged {
+            tmp,
+            path: path.clone(),
+        })
+        .collect())
+}
+
+/// Renames staged files to their final names, in order.
+pub(crate) fn commit_staged(staged: &[Staged]) -> Result<(), StoreError> {
+    for s in staged {
+        fs::rename(&s.tmp, &s.path).map_err(io_err(&s.path))?;
+    }
+    Ok(())
+}
+
 /// Appends one line and fsyncs it. A torn last line (a crash mid-append) is cut first, so it
 /// never runs into the next one: the journal, `heads.log` and `seen.log` all heal the same way.
 pub(crate) fn append_line(path: &Path, line: &str) -> Result<(), StoreError> {
+    append(path, line, true)
+}
+
+/// `append_line` without the fsync, for a record nothing depends on (an audit log): a crash
+/// of the machine may lose its last lines, never the order of those kept.
+pub(crate) fn append_line_unsynced(path: &Path, line: &str) -> Result<(), StoreError> {
+    append(path, line, false)
+}
+
+fn append(path: &Path, line: &str, sync: bool) -> Result<(), StoreError> {
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir).map_err(io_err(dir))?;
     }
@@ -148,7 +243,9 @@ pub(crate) fn append_line(path: &Path, line: &str) -> Result<(), StoreError> {
     let mut buf = line.as_bytes().to_vec();
     buf.push(b'\n');
     f.write_all(&buf).map_err(io_err(path))?;
-    sync_file(&f).map_err(io_err(path))?;
+    if sync {
+        sync_file(&f).map_err(io_err(path))?;
+    }
     Ok(())
 }
 

@@ -9,7 +9,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::journal::GameStore;
-use super::{Durable, StoreError, atomic_write, fsync_dir, io_err, replace_file};
+use super::{
+    Durable, StoreError, atomic_write, commit_staged, fsync_dir, io_err, replace_file,
+    replace_files, stage_files,
+};
 
 impl GameStore {
     pub fn outbox_dir(&self) -> PathBuf {
@@ -47,24 +50,51 @@ impl GameStore {
         self.queue_all(&[(name.to_string(), bytes.to_vec())])
     }
 
-    /// `queue` for several mails, with one directory fsync for all of them (each file is
-    /// fsynced before its rename, the directory once after the last).
+    /// `queue` for several mails: every file is fsynced before its rename (the fsyncs side by
+    /// side, see `replace_files`), the directory once after the last.
     pub fn queue_all(&self, mails: &[(String, Vec<u8>)]) -> Result<(), StoreError> {
         let dir = self.outbox_dir();
-        let mut wrote = false;
+        let mut new = Vec::new();
         for (name, bytes) in mails {
             let out = dir.join(format!("{name}.eml"));
             let sent = self.sent_dir().join(format!("{name}.eml"));
             if out.exists() || sent.exists() {
                 continue;
             }
-            replace_file(&out, bytes, Durable::ContentOnly)?;
-            wrote = true;
+            new.push((out, bytes.as_slice()));
         }
-        if wrote {
+        if !new.is_empty() {
+            replace_files(&new, Durable::ContentOnly)?;
             fsync_dir(&dir).map_err(io_err(&dir))?;
         }
         Ok(())
+    }
+
+    /// `queue_all`, then `set_mailed_upto(index)`, with the same order of what reaches the
+    /// disk (every mail durable and named before the mark moves) and one fsync commit for
+    /// the mails and the mark's content together.
+    pub fn queue_mailed(&self, mails: &[(String, Vec<u8>)], index: u64) -> Result<(), StoreError> {
+        let dir = self.outbox_dir();
+        let mut files = Vec::new();
+        for (name, bytes) in mails {
+            let out = dir.join(format!("{name}.eml"));
+            let sent = self.sent_dir().join(format!("{name}.eml"));
+            if out.exists() || sent.exists() {
+                continue;
+            }
+            files.push((out, bytes.as_slice()));
+        }
+        let queued = files.len();
+        let mark = format!("{index}\n");
+        files.push((self.dir.join("mailed"), mark.as_bytes()));
+        let staged = stage_files(&files, true)?;
+        commit_staged(&staged[..queued])?;
+        if queued > 0 {
+            fsync_dir(&dir).map_err(io_err(&dir))?;
+        }
+        // The mark's rename may be lost in a crash (as with `set_mailed_upto`): the mails are
+        // then derived again under the same names and skipped.
+        commit_staged(&staged[queued..])
     }
 
     pub fn outbox(&self) -> Result<Vec<PathBuf>, StoreError> {

@@ -12,6 +12,11 @@ use despatch::verify;
 #[path = "verifier/demo_mails.rs"]
 mod demo_mails;
 use demo_mails::*;
+#[path = "verifier/strict_mails.rs"]
+mod strict_mails;
+#[path = "common/strict_world.rs"]
+mod strict_world;
+mod toy;
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 
@@ -355,4 +360,29 @@ fn the_game_over_mail_carries_the_page_as_verify_html() {
         .filter(|(_, b)| String::from_utf8_lossy(b).contains("filename=\"verify.html\""))
         .count();
     assert_eq!(with_page, 1);
+}
+
+/// Strict dice (issue 17.1): the page takes each strict seat's `r` into `S_k`, so a strict game's
+/// mails all match, and a forged `r` (re-sealed) is reported at its step's seed.
+#[test]
+fn a_strict_games_mails_match_in_the_browser_and_a_forged_r_does_not() {
+    if !chromium_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (folder, steps, rolls) = strict_mails::strict_game_mails(tmp.path());
+    let dom = run(&page(), &mails_of(&folder));
+    assert!(dom.contains("id=\"summary\" class=\"ok\""), "{dom}");
+    assert_eq!(summary(&dom, "problems"), 0);
+    assert_eq!(summary(&dom, "steps"), steps);
+    assert_eq!(summary(&dom, "rolls"), rolls);
+    let text = element_text(&dom, "data-step=\"1\"");
+    assert!(text.contains("the strict seats"), "{text}");
+    let (file, line) = strict_mails::mail_with_strict_r(&folder);
+    forge(&file, |t| {
+        t.replacen(&line, &strict_mails::forged_r(&line), 1)
+    });
+    let dom = run(&page(), &mails_of(&folder));
+    assert!(summary(&dom, "problems") > 0, "{dom}");
+    assert!(dom.contains("is NOT the hash of L_"), "{dom}");
 }

@@ -209,7 +209,10 @@ fn game_over_explains_itself<R: Ruleset>(g: &Game<R>, outbox: &std::path::Path, 
                 "{}: seed {seed}: {text}",
                 R::NAME
             );
-            for line in &figures {
+            // Texts are wrapped at 72 columns: read line breaks as spaces.
+            let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+            let (text, html) = (flat(&text), flat(&html));
+            for line in figures.iter().map(|l| flat(l)) {
                 assert!(
                     text.contains(line.as_str()),
                     "{}: seed {seed}: the game-over mail lacks {line:?}",

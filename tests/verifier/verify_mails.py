@@ -221,7 +221,8 @@ def parse_dice(text: str):
     m = re.search(r"^DICE \((despatch-dice/v\d+), game (\S+), step (\d+)\)$", text, re.M)
     if not m:
         return None
-    d = {"proto": m.group(1), "game": m.group(2), "step": int(m.group(3)), "seats": [], "rolls": []}
+    d = {"proto": m.group(1), "game": m.group(2), "step": int(m.group(3)), "seats": [],
+         "rolls": [], "strict": []}
     k = d["step"]
     for line in text[m.end():].split("\n")[1:]:
         line = line.rstrip()
@@ -230,6 +231,12 @@ def parse_dice(text: str):
         kv = re.fullmatch(r"(L|v|S)_(\d+) = " + HEX, line)
         if kv and int(kv.group(2)) == k:
             d[kv.group(1)] = hexval(kv.group(3))
+            continue
+        # Strict games ("Strict mode"): each strict seat's r_seat_k, in seat order, "-" when
+        # the seat gave none; they join S_k after m, the number of strict seats.
+        kv = re.fullmatch(r"strict r (\S+) = (-|[0-9a-f]{64})", line)
+        if kv:
+            d["strict"].append((kv.group(1), b"" if kv.group(2) == "-" else hexval(kv.group(2))))
             continue
         kv = re.fullmatch(r"lock input (\S+) = (-|[0-9a-f]{64})", line)
         if kv:
@@ -390,7 +397,7 @@ class Verifier:
         L = lock(proto, gid, k, d["log_head"], d["seats"])
         if L != d["L"]:
             self.bad(where, f"L_{k}", L.hex(), d["L"].hex())
-        S = seed(proto, d["L"], d["v"])
+        S = seed(proto, d["L"], d["v"], d["strict"])
         if S != d["S"]:
             self.bad(where, f"S_{k}", S.hex(), d["S"].hex())
         dice = self.check_rolls(where, d["S"], d["rolls"])
@@ -415,6 +422,8 @@ class Verifier:
                      events[0]["anchor"])
         z = next((hexval(e["salt_key"]) for e in events if e.get("salt_key")), None)
         head, heads, locks, reveals, subs = H(DS(proto, "log")), [], {}, [], []
+        # Strict games: the strict seats in their order, and each step's reveals r_seat_k.
+        strict_seats, strict_r = [], {}
         counts = self.counts
         for i, (line, e) in enumerate(zip(lines, events)):
             place, t, k = f"{where}, event {i} ({e['type']})", e["type"], e.get("step")
@@ -422,6 +431,10 @@ class Verifier:
             heads.append(head)
             if t == "onion_renewed":
                 anchors.append((e["from_step"], hexval(e["anchor"])))
+            elif t == "strict_mode":
+                strict_seats = [x["seat"] for x in e["seats"]]
+            elif t == "reveal":
+                strict_r[(k, e["seat"])] = hexval(e["reveal"])
             elif t == "submission":
                 subs.append(e)
             elif t == "lock":
@@ -437,7 +450,8 @@ class Verifier:
                 v = hexval(e["reveal"])
                 self.chain(place, proto, gid, anchors, reveals, k, v)
                 reveals.append((k, v))
-                S = seed(proto, locks.get(k, b""), v)
+                strict = [(seat, strict_r.get((k, seat), b"")) for seat in strict_seats]
+                S = seed(proto, locks.get(k, b""), v, strict)
                 if S.hex() != e["seed"]:
                     self.bad(place, f"S_{k}", S.hex(), e["seed"])
                 rolls = [(r["j"], journal_die(r["faces"]), r["results"], r["label"])

@@ -1,0 +1,64 @@
+//! Issue 17 with strict dice (point 1 meets points 2 and 3): the independent Python verifier
+//! and the browser page take each strict seat's `r_seat_k` into `S_k`, agree with the Rust
+//! verifier on a strict game's mails, and catch a forged `r` (re-sealed, so only the seed check
+//! can) at its step. The browser half is in tests/browser_verifier.rs.
+
+#[path = "verifier/demo_mails.rs"]
+mod demo_mails;
+#[path = "verifier/strict_mails.rs"]
+mod strict_mails;
+#[path = "common/strict_world.rs"]
+mod strict_world;
+mod toy;
+
+use std::path::Path;
+use std::process::Command;
+
+use strict_mails::{forged_r, mail_with_strict_r, strict_game_mails};
+
+fn python_here() -> bool {
+    let found = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    demo_mails::tool_present(found, "python3", "apt-get install python3")
+}
+
+fn script(folder: &Path) -> (Option<i32>, String) {
+    let out = Command::new("python3")
+        .arg(demo_mails::repo().join("tests/verifier/verify_mails.py"))
+        .arg(folder)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn a_strict_games_mails_verify_in_python_and_a_forged_r_fails_its_seed() {
+    if !python_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (folder, steps, _) = strict_game_mails(tmp.path());
+    let (code, stdout) = script(&folder);
+    assert_eq!(code, Some(0), "{stdout}");
+    let summary = stdout.lines().find(|l| l.starts_with("OK: ")).unwrap();
+    assert!(summary.contains(&format!(" {steps} steps")), "{summary}");
+    assert!(summary.contains(" 3 journal steps"), "{summary}");
+
+    // A forged r, re-sealed: the seal holds, and S_k no longer comes out of the inputs.
+    let (file, line) = mail_with_strict_r(&folder);
+    demo_mails::forge(&file, |t| t.replacen(&line, &forged_r(&line), 1));
+    let (code, stdout) = script(&folder);
+    assert_eq!(code, Some(1), "{stdout}");
+    let name = file.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with(&format!("MISMATCH: mail {name} (step ")) && l.contains("S_")),
+        "{stdout}"
+    );
+}

@@ -122,9 +122,16 @@ pub fn defeated(state: &NavalState, side: &str) -> bool {
 pub fn victory_figures(state: &NavalState) -> Vec<String> {
     let d = &state.data.rules;
     let (frac, min) = (d.victory_fraction.get(), d.victory_min.get());
+    // In the rules' words: "a quarter", not 0.25.
+    let share = match (frac * 100.0).round() as u32 {
+        25 => "a quarter".to_string(),
+        50 => "half".to_string(),
+        33 => "a third".to_string(),
+        p => format!("{p} %"),
+    };
     let mut out = vec![format!(
-        "A fleet is defeated when it has lost {frac} of its battleships and armoured cruisers, \
-         or {frac} of all its ships, and at least {min} ships (R9)."
+        "A fleet is defeated when it has lost {share} of its battleships and armoured \
+         cruisers, or {share} of all its ships, and at least {min} ships (R9)."
     )];
     for f in &state.fleets {
         let (lost_cap, cap, lost, all) = losses(state, &f.side);

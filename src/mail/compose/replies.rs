@@ -93,13 +93,31 @@ pub fn auth_notice(game_id: &str, to: &Recipient, message_id: &str) -> Draft {
          TOKEN <secret> from the Reply-To address of your welcome mail.\n",
         seat = to.seat
     );
+    warning(
+        &format!("auth-{}", short(message_id)),
+        game_id,
+        to,
+        "A mail without your seat's secret",
+        &body,
+    )
+}
+
+/// A warning to a seat's registered player about a mail that was not theirs to apply: in no
+/// step's thread, answering nothing (the mail it is about may be a forger's).
+pub(super) fn warning(
+    name: &str,
+    game_id: &str,
+    to: &Recipient,
+    subject: &str,
+    body: &str,
+) -> Draft {
     Draft {
-        name: format!("auth-{}", short(message_id)),
+        name: name.to_string(),
         kind: DraftKind::AuthNotice,
         game: game_id.to_string(),
         seat: to.seat.clone(),
-        subject: "A mail without your seat's secret".into(),
-        text: plain(game_id, &body),
+        subject: subject.into(),
+        text: plain(game_id, body),
         rich: None,
         calendar: None,
         answers: None,

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use crate::engine::Play;
 use crate::report;
 
-use super::replies::{plain, short};
+use super::replies::{plain, short, warning};
 use super::{Draft, DraftKind, Recipient};
 
 /// The commands, as every settings answer ends with them.
@@ -78,19 +78,13 @@ pub fn unregistered_notice(game_id: &str, to: &Recipient, from: &str, message_id
          secret: tell the organiser, who can give the seat a new one.\n",
         seat = to.seat
     );
-    Draft {
-        name: format!("unregistered-{}", short(message_id)),
-        kind: DraftKind::AuthNotice,
-        game: game_id.to_string(),
-        seat: to.seat.clone(),
-        subject: "Orders from an address not registered".into(),
-        text: plain(game_id, &body),
-        rich: None,
-        calendar: None,
-        answers: None,
-        step: None,
-        re_subject: None,
-    }
+    warning(
+        &format!("unregistered-{}", short(message_id)),
+        game_id,
+        to,
+        "Orders from an address not registered",
+        &body,
+    )
 }
 
 /// Once, to a player whose seat the organiser handed on: their mail was not applied.

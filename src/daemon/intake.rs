@@ -147,6 +147,49 @@ impl Decision {
     }
 }
 
+impl Decision {
+    /// An authenticated seat's mail that became `event` (orders, a reveal) for `step`.
+    pub(super) fn accepted(
+        g: OpenGame,
+        seat: &str,
+        activity: Activity,
+        step: u64,
+        event: Event,
+    ) -> Self {
+        let intake = Intake::Accepted {
+            game: g.game.book().id.clone(),
+            seat: seat.to_string(),
+            step,
+        };
+        let mut d = Self::for_seat(intake, g, seat, activity);
+        d.events = vec![event];
+        d
+    }
+
+    /// An authenticated seat's mail that applied nothing: answered, as `Re:` its subject, with
+    /// every problem. `lines` is what the intake log counts as bad lines.
+    pub(super) fn rejected(
+        g: OpenGame,
+        seat: &str,
+        activity: Activity,
+        inb: &Inbound,
+        problems: &[Rejected],
+        lines: usize,
+    ) -> Result<Self> {
+        let to = g.recipient(seat).expect("an authenticated seat").clone();
+        let mut draft = compose::rejection(g.game.as_ref(), &to, problems, &inb.message_id)?;
+        draft.re_subject = compose::their_subject(&inb.subject);
+        let intake = Intake::Rejected {
+            game: g.game.book().id.clone(),
+            seat: seat.to_string(),
+            lines,
+        };
+        let mut d = Self::for_seat(intake, g, seat, activity);
+        d.drafts = vec![draft];
+        Ok(d)
+    }
+}
+
 fn sha_id(raw: &[u8]) -> String {
     format!("sha256:{}", dice::to_hex(&Sha256::digest(raw).into()))
 }
@@ -334,21 +377,8 @@ impl Daemon {
                 ),
                 hint: Some("write your orders as plain text in the mail; to send no orders on purpose, write PASS".into()),
             }];
-            let mut draft = compose::rejection(g.game.as_ref(), &to, &problems, &inb.message_id)?;
-            draft.re_subject = compose::their_subject(&inb.subject);
             activity.outcome(now, Some(&text_digest(inb, route.step)));
-            let mut d = Decision::for_seat(
-                Intake::Rejected {
-                    game: game_id,
-                    seat: seat.clone(),
-                    lines: 0,
-                },
-                g,
-                &seat,
-                activity,
-            );
-            d.drafts = vec![draft];
-            return Ok(d);
+            return Decision::rejected(g, &seat, activity, inb, &problems, 0);
         }
         let text = inbound::strip_control_lines(&inb.body);
         let salt = g
@@ -360,41 +390,16 @@ impl Daemon {
         let submitted =
             g.game
                 .submission_event(&seat, &text, route.step, &salt, &inb.message_id, now);
-        Ok(match submitted {
+        match submitted {
             Ok(event) => {
                 activity.outcome(now, None);
-                let mut d = Decision::for_seat(
-                    Intake::Accepted {
-                        game: game_id,
-                        seat: seat.clone(),
-                        step,
-                    },
-                    g,
-                    &seat,
-                    activity,
-                );
-                d.events = vec![event];
-                d
+                Ok(Decision::accepted(g, &seat, activity, step, event))
             }
             Err(problems) => {
-                let mut draft =
-                    compose::rejection(g.game.as_ref(), &to, &problems, &inb.message_id)?;
-                draft.re_subject = compose::their_subject(&inb.subject);
                 activity.outcome(now, Some(&text_digest(inb, route.step)));
-                let mut d = Decision::for_seat(
-                    Intake::Rejected {
-                        game: game_id,
-                        seat: seat.clone(),
-                        lines: problems.len(),
-                    },
-                    g,
-                    &seat,
-                    activity,
-                );
-                d.drafts = vec![draft];
-                d
+                Decision::rejected(g, &seat, activity, inb, &problems, problems.len())
             }
-        })
+        }
     }
 
     /// Appends the decision's events, queues its drafts, keeps the guard's records, and lets

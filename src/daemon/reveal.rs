@@ -7,13 +7,12 @@ use chrono::{DateTime, Utc};
 
 use crate::dice::Hash;
 use crate::engine::{Event, Rejected, strict};
-use crate::mail::compose;
 use crate::mail::guard::Activity;
 use crate::mail::inbound::Inbound;
 
 use super::super::Daemon;
 use super::super::games::OpenGame;
-use super::{Decision, Intake};
+use super::Decision;
 
 /// What a reveal mail does.
 #[allow(clippy::too_many_arguments)]
@@ -27,23 +26,10 @@ pub(super) fn decide(
     r: &Hash,
     now: DateTime<Utc>,
 ) -> Result<Decision> {
-    let game_id = g.game.book().id.clone();
-    let to = g.recipient(&seat).expect("authenticated by intake").clone();
     match strict::reveal_event(g.game.book(), &seat, step, quoted, r, &inb.message_id, now) {
         Ok(event) => {
             activity.outcome(now, None);
-            let mut d = Decision::for_seat(
-                Intake::Accepted {
-                    game: game_id,
-                    seat: seat.clone(),
-                    step,
-                },
-                g,
-                &seat,
-                activity,
-            );
-            d.events = vec![event];
-            Ok(d)
+            Ok(Decision::accepted(g, &seat, activity, step, event))
         }
         Err(reason) => {
             let problems = vec![Rejected {
@@ -54,21 +40,8 @@ pub(super) fn decide(
                     "reply to the lock mail with the line `despatch player reveal` prints".into(),
                 ),
             }];
-            let mut draft = compose::rejection(g.game.as_ref(), &to, &problems, &inb.message_id)?;
-            draft.re_subject = compose::their_subject(&inb.subject);
             activity.outcome(now, None);
-            let mut d = Decision::for_seat(
-                Intake::Rejected {
-                    game: game_id,
-                    seat: seat.clone(),
-                    lines: 1,
-                },
-                g,
-                &seat,
-                activity,
-            );
-            d.drafts = vec![draft];
-            Ok(d)
+            Decision::rejected(g, &seat, activity, inb, &problems, 1)
         }
     }
 }

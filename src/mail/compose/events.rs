@@ -19,20 +19,9 @@ pub fn drafts_for_event(
     let book = game.book();
     let title = game.spec().title;
     let mut out = Vec::new();
-    let draft =
-        |kind: DraftKind, to: &Recipient, word: &str, subject: String, text: String| Draft {
-            name: format!("{index:06}-{word}-{}", to.seat),
-            kind,
-            game: book.id.clone(),
-            seat: to.seat.clone(),
-            subject,
-            text,
-            rich: None,
-            calendar: None,
-            answers: None,
-            step: super::asked_step(game),
-            re_subject: None,
-        };
+    let draft = |kind: DraftKind, to: &Recipient, word: &str, subject: String, text: String| {
+        event_draft(game, index, kind, to, word, subject, text)
+    };
     match ev {
         Event::GameCreated { .. } => {
             for to in ctx.recipients {
@@ -324,6 +313,32 @@ pub fn drafts_for_event(
         | Event::RevealMissed { .. } => return super::strict::drafts(game, ev, index, ctx),
     }
     Ok(out)
+}
+
+/// A plain mail journal event `index` sends `to`, named `<index>-<word>-<seat>` so that
+/// re-deriving it after a crash gives the same queue name.
+pub(super) fn event_draft(
+    game: &dyn Play,
+    index: u64,
+    kind: DraftKind,
+    to: &Recipient,
+    word: &str,
+    subject: String,
+    text: String,
+) -> Draft {
+    Draft {
+        name: format!("{index:06}-{word}-{}", to.seat),
+        kind,
+        game: game.book().id.clone(),
+        seat: to.seat.clone(),
+        subject,
+        text,
+        rich: None,
+        calendar: None,
+        answers: None,
+        step: super::asked_step(game),
+        re_subject: None,
+    }
 }
 
 /// A results mail, or the game-over mail once the game is over.

@@ -19,20 +19,9 @@ pub(super) fn drafts(
     ctx: &MailCtx,
 ) -> Result<Vec<Draft>, ComposeError> {
     let book = game.book();
-    let draft =
-        |kind: DraftKind, to: &Recipient, word: &str, subject: String, text: String| Draft {
-            name: format!("{index:06}-{word}-{}", to.seat),
-            kind,
-            game: book.id.clone(),
-            seat: to.seat.clone(),
-            subject,
-            text,
-            rich: None,
-            calendar: None,
-            answers: None,
-            step: super::asked_step(game),
-            re_subject: None,
-        };
+    let draft = |kind: DraftKind, to: &Recipient, word: &str, subject: String, text: String| {
+        super::events::event_draft(game, index, kind, to, word, subject, text)
+    };
     let mut out = Vec::new();
     match ev {
         Event::StrictMode {

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::dice::{Protocol, Roll};
 
+use super::club::Club;
 use super::ruleset::{SeatId, Silence};
 
 /// How a game treats time: deadlines, reminders and silence. Per game, set at creation.
@@ -27,6 +28,9 @@ pub struct Policy {
     #[serde(default)]
     pub grace_hours: u32,
     pub on_silence: Silence,
+    /// Press, absences, resignation and spectators (config.toml `[games.policy.club]`).
+    #[serde(default, skip_serializing_if = "Club::is_default")]
+    pub club: Club,
 }
 
 impl Default for Policy {
@@ -39,6 +43,7 @@ impl Default for Policy {
             reminder_hours: vec![24, 4],
             grace_hours: 0,
             on_silence: Silence::StandingOrders,
+            club: Club::default(),
         }
     }
 }
@@ -70,7 +75,7 @@ impl Policy {
                 self.grace_hours
             ));
         }
-        Ok(())
+        self.club.check()
     }
 }
 

@@ -5,33 +5,20 @@
 //! reported at its step). Screenshots at desktop and phone widths land in target/.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use despatch::verify;
 
 #[path = "verifier/demo_mails.rs"]
 mod demo_mails;
 use demo_mails::*;
+#[path = "common/browser.rs"]
+mod browser;
 #[path = "verifier/strict_mails.rs"]
 mod strict_mails;
 #[path = "common/strict_world.rs"]
 mod strict_world;
 mod toy;
-
-const CHROMIUM: &str = "/usr/bin/chromium";
-
-fn chromium_here() -> bool {
-    let found = Path::new(CHROMIUM).exists()
-        && Command::new(CHROMIUM)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
-    tool_present(
-        found,
-        "headless Chromium (/usr/bin/chromium)",
-        "apt-get install chromium; tests/e2e/servers.sh setup does it",
-    )
-}
+use browser::{chromium_here, headless};
 
 fn page() -> String {
     std::fs::read_to_string(repo().join("templates/verifier.html")).unwrap()
@@ -62,29 +49,8 @@ fn page_with(dir: &Path, page: &str, mails: &[(String, Vec<u8>)]) -> PathBuf {
 }
 
 fn chromium(dir: &Path, extra: &[String], file: &Path) -> std::process::Output {
-    // Its own profile per run (tests run in parallel); no sandbox, as CI runs as root.
     // The virtual time budget lets the page's asynchronous hashing finish before the dump.
-    let out = Command::new(CHROMIUM)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            // A container's small /dev/shm must not crash the renderer.
-            "--disable-dev-shm-usage",
-            "--hide-scrollbars",
-            "--virtual-time-budget=120000",
-        ])
-        .arg(format!("--user-data-dir={}", dir.join("profile").display()))
-        .args(extra)
-        .arg(format!("file://{}", file.display()))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "chromium failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
+    headless(&dir.join("profile"), 120_000, extra, file)
 }
 
 /// The page after its script ran on `mails`, as Chromium leaves it.

@@ -5,7 +5,6 @@
 //! on. Screenshots and the pages land in target/mail-in-browser/ to be looked at.
 
 use std::path::Path;
-use std::process::Command;
 
 use despatch::daemon::Intake;
 use despatch::engine::{Play, Ruleset};
@@ -18,25 +17,13 @@ use world::*;
 
 #[path = "verifier/demo_mails.rs"]
 mod demo_mails;
-use demo_mails::{repo, tool_present};
-
-const CHROMIUM: &str = "/usr/bin/chromium";
+use demo_mails::repo;
+#[path = "common/browser.rs"]
+mod browser;
+use browser::{chromium_here, headless};
 
 /// The window's height: tall enough for a whole welcome mail in one screenshot.
 const HEIGHT: u32 = 4000;
-
-fn chromium_here() -> bool {
-    let found = Path::new(CHROMIUM).exists()
-        && Command::new(CHROMIUM)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
-    tool_present(
-        found,
-        "headless Chromium (/usr/bin/chromium)",
-        "apt-get install chromium; tests/e2e/servers.sh setup does it",
-    )
-}
 
 /// The page that shows a mail: the mail's HTML in an iframe exactly `width` px wide (headless
 /// Chromium will not make a window narrower than 500 px, but an iframe is a viewport of its
@@ -124,27 +111,9 @@ fn mail_html(raw: &[u8], dir: &Path, name: &str) -> String {
 fn open(file: &Path, width: u32) -> String {
     let profile = tempfile::tempdir().unwrap();
     let run = |extra: &[String]| {
-        let out = Command::new(CHROMIUM)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-dev-shm-usage",
-                "--hide-scrollbars",
-                "--virtual-time-budget=10000",
-            ])
-            .arg(format!("--user-data-dir={}", profile.path().display()))
-            .arg(format!("--window-size={width},{HEIGHT}"))
-            .args(extra)
-            .arg(format!("file://{}", file.display()))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "chromium failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out
+        let mut args = vec![format!("--window-size={width},{HEIGHT}")];
+        args.extend_from_slice(extra);
+        headless(profile.path(), 10_000, &args, file)
     };
     let png = file.with_extension("png");
     run(&[format!("--screenshot={}", png.display())]);

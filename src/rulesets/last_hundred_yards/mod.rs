@@ -4,13 +4,16 @@
 pub mod action;
 pub mod assault;
 pub mod briefing;
+pub mod checks;
 pub mod concealment;
+pub mod cycle;
 pub mod data;
 pub mod fire;
 pub mod los;
 pub mod maneuver;
 pub mod map;
 pub mod orders;
+pub mod phases;
 pub mod reaction;
 pub mod resolution;
 pub mod sample;

@@ -1,0 +1,452 @@
+//! Whether a mail's lines are legal now (§6.0 I, §7.1–7.2): which platoons may activate,
+//! with which support and attachments, and the checks on activation blocks and reactions.
+//! Reads the state only; never changes it.
+
+use crate::engine::Rejected;
+
+use super::action;
+use super::data::Kind;
+use super::orders::bad;
+use super::reaction;
+use super::setup;
+use super::stacking;
+use super::state::{Action, LhyState, Order, Phase};
+
+use super::turn::is_setting;
+
+// ---------------------------------------------------------------- activation checks
+
+/// Platoons of `side` that have not activated this game turn.
+pub fn waiting_platoons(s: &LhyState, side: &str) -> Vec<String> {
+    s.platoons
+        .iter()
+        .filter(|p| p.side == side && !s.turn.platoons_done.contains(&p.id))
+        .filter(|p| {
+            s.on_map()
+                .any(|u| u.platoon.as_deref() == Some(p.id.as_str()) && !u.dummy())
+        })
+        .map(|p| p.id.clone())
+        .collect()
+}
+
+fn company_has_heroic(s: &LhyState, c: &str) -> bool {
+    s.on_map().any(|u| {
+        u.heroic
+            && u.platoon
+                .as_deref()
+                .and_then(|p| s.platoon(p))
+                .is_some_and(|p| p.company == c)
+    })
+}
+
+/// May `side` activate `platoon` (with `with`) now? (§6.0 I, §7.1.)
+pub fn check_activate(
+    s: &LhyState,
+    side: &str,
+    platoon: &str,
+    with: Option<&str>,
+) -> Result<(), String> {
+    let waiting = waiting_platoons(s, side);
+    if !waiting.iter().any(|p| p == platoon) {
+        return Err(format!(
+            "platoon {platoon} has activated this turn, or has no unit in play"
+        ));
+    }
+    let p = s.platoon(platoon).ok_or("no such platoon")?;
+    let open_company = s.turn.company.as_deref().filter(|c| {
+        waiting
+            .iter()
+            .any(|w| s.platoon(w).is_some_and(|x| x.company == *c))
+    });
+    match open_company {
+        Some(c) if p.company != c => {
+            let failed = s.turn.coordinated == Some(false);
+            // §7.1 failure: one platoon of the company, or any single AFV platoon.
+            if !(p.armour && failed && with.is_none()) {
+                return Err(format!(
+                    "company {c} is selected: activate its platoons first ({})",
+                    waiting
+                        .iter()
+                        .filter(|w| s.platoon(w).is_some_and(|x| x.company == c))
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+        }
+        Some(_) => {}
+        None => {
+            // §6.0 I: companies with Heroic units are selected first.
+            let heroic: Vec<String> = s
+                .companies
+                .iter()
+                .filter(|c| c.side == side && company_has_heroic(s, &c.id))
+                .filter(|c| waiting.iter().any(|w| c.platoons.contains(w)))
+                .map(|c| c.id.clone())
+                .collect();
+            if !heroic.is_empty() && !heroic.contains(&p.company) {
+                return Err(format!(
+                    "companies with Heroic units are selected first: {}",
+                    heroic.join(", ")
+                ));
+            }
+        }
+    }
+    if let Some(w) = with {
+        if w == platoon || !waiting.iter().any(|x| x == w) {
+            return Err(format!("platoon {w} cannot activate with it"));
+        }
+        if s.side(side).is_some_and(|x| x.confused) {
+            return Err("Confusion (random event): no Coordination this game turn".into());
+        }
+        if s.turn.coordinated.is_some() && open_company.is_some() {
+            return Err(
+                "Coordination is attempted once, when the company is selected (§7.1)".into(),
+            );
+        }
+        let q = s.platoon(w).ok_or("no such platoon")?;
+        let company_armour = s.company(&p.company).is_some_and(|c| c.armour);
+        // §7.1a/b: two of the company, or one and a platoon of the other arm.
+        if q.company != p.company && q.armour == company_armour {
+            return Err(format!(
+                "with Coordination, {w} must be of company {} or of the other arm (§7.1)",
+                p.company
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Support units that must activate with `platoon` (§7.2a): those whose nearest activating
+/// infantry platoon it is.
+fn support_for(s: &LhyState, side: &str, platoon: &str) -> Vec<String> {
+    let waiting = waiting_platoons(s, side);
+    let infantry: Vec<&String> = waiting
+        .iter()
+        .filter(|p| s.platoon(p).is_some_and(|x| !x.armour))
+        .collect();
+    if !infantry.iter().any(|p| *p == platoon) {
+        return vec![];
+    }
+    let dist = |u: &super::state::Unit, p: &str| {
+        s.on_map()
+            .filter(|x| x.platoon.as_deref() == Some(p))
+            .map(|x| x.at.distance(u.at))
+            .min()
+            .unwrap_or(u32::MAX)
+    };
+    s.on_map()
+        .filter(|u| u.side == side && u.platoon.is_none() && !u.dummy() && !u.acted())
+        .filter(|u| {
+            let mine = dist(u, platoon);
+            mine != u32::MAX && infantry.iter().all(|p| dist(u, p) >= mine)
+        })
+        .map(|u| u.name.clone())
+        .collect()
+}
+
+/// The members of an activation: the platoons' units, support units, attached units.
+pub fn members(s: &LhyState, side: &str, platoons: &[String], attached: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = s
+        .on_map()
+        .filter(|u| u.side == side && u.platoon.as_ref().is_some_and(|p| platoons.contains(p)))
+        .map(|u| u.name.clone())
+        .collect();
+    for p in platoons {
+        out.extend(support_for(s, side, p));
+    }
+    out.extend(attached.iter().cloned());
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// §7.2b/c: may `unit` join this activation of `platoons`?
+pub(super) fn check_attach(
+    s: &LhyState,
+    side: &str,
+    platoons: &[String],
+    unit: &str,
+    afv: &mut Option<String>,
+) -> Result<(), String> {
+    let u = s
+        .unit(unit)
+        .filter(|u| u.side == side && u.on_map())
+        .ok_or("not on the map")?;
+    let stacked = s
+        .on_map()
+        .any(|x| x.at == u.at && x.platoon.as_ref().is_some_and(|p| platoons.contains(p)));
+    let infantry_active = platoons
+        .iter()
+        .any(|p| s.platoon(p).is_some_and(|x| !x.armour));
+    if !infantry_active {
+        return Err("units attach only to an activated infantry platoon (§7.2)".into());
+    }
+    let Some(p) = u.platoon.as_deref().and_then(|p| s.platoon(p)) else {
+        return Err(format!(
+            "{unit} is a support unit: it activates with the platoon it is nearest (§7.2a)"
+        ));
+    };
+    if s.turn.platoons_done.contains(&p.id) || platoons.contains(&p.id) {
+        return Err(format!("{unit}'s platoon has activated already"));
+    }
+    if !stacked {
+        return Err(format!(
+            "{unit} is not stacked with a unit of the activated platoon"
+        ));
+    }
+    if p.armour {
+        // §7.2c: units of one AFV platoon per cycle.
+        if afv.as_ref().is_some_and(|a| *a != p.id) {
+            return Err("units of one AFV platoon may attach per cycle (§7.2c)".into());
+        }
+        *afv = Some(p.id.clone());
+        return Ok(());
+    }
+    let company = platoons
+        .iter()
+        .find_map(|x| s.platoon(x))
+        .map(|x| x.company.clone())
+        .unwrap_or_default();
+    if p.company != company {
+        return Err(format!("{unit} is not of company {company} (§7.2b)"));
+    }
+    if !u.kind.combat() {
+        return Err(format!("{unit} is not an infantry combat unit (§7.2b)"));
+    }
+    if s.turn.ad_hoc.contains(&company) {
+        return Err(format!(
+            "company {company} has used its one ad hoc unit this turn (§7.2b)"
+        ));
+    }
+    if s.on_map().any(|l| {
+        l.kind == Kind::Leader && l.platoon.as_deref() == Some(p.id.as_str()) && l.at == u.at
+    }) {
+        return Err(format!("{unit}'s own platoon leader is in its hex (§7.2b)"));
+    }
+    Ok(())
+}
+
+/// Checks an activation block (line numbers for the errors in `lines`).
+pub fn check_block(s: &LhyState, side: &str, block: &[(usize, String, Order)]) -> Vec<Rejected> {
+    let mut errs = Vec::new();
+    let Some((l0, t0, Order::Activate { platoon, with })) = block.first() else {
+        return errs;
+    };
+    if let Err(e) = check_activate(s, side, platoon, with.as_deref()) {
+        errs.push(bad(*l0, t0, e));
+        return errs;
+    }
+    let mut platoons = vec![platoon.clone()];
+    platoons.extend(with.clone());
+    let mut attached = Vec::new();
+    let mut afv = None;
+    let mut acted: Vec<String> = Vec::new();
+    let mut queried = Vec::new();
+    let mut fired_at = Vec::new();
+    for (line, text, o) in &block[1..] {
+        match o {
+            Order::Attach { unit } => match check_attach(s, side, &platoons, unit, &mut afv) {
+                Ok(()) => attached.push(unit.clone()),
+                Err(e) => errs.push(bad(*line, text, e)),
+            },
+            Order::Act(a) => {
+                let m = members(s, side, &platoons, &attached);
+                let units = a.units();
+                if let Some(n) = units.iter().find(|n| !m.contains(n)) {
+                    errs.push(bad(*line, text, format!(
+                        "{n} is not in this activation (platoon {}; ATTACH it first if it may join)",
+                        platoons.join(" and ")
+                    )));
+                    continue;
+                }
+                if let Some(n) = units.iter().find(|n| acted.contains(n)) {
+                    errs.push(bad(
+                        *line,
+                        text,
+                        format!("{n} already has an action in this mail (§9.0)"),
+                    ));
+                    continue;
+                }
+                if let Err(e) = action::check(s, side, a, false) {
+                    errs.push(bad(*line, text, e));
+                    continue;
+                }
+                if let Action::Fire { target, .. } = a {
+                    fired_at.push(match target {
+                        super::state::Target::Hex(h) | super::state::Target::Hidden(h, _) => {
+                            Some(*h)
+                        }
+                        super::state::Target::Unit(n) => s.unit(n).map(|u| u.at),
+                    });
+                }
+                acted.extend(units);
+            }
+            Order::Hold { unit } => {
+                if !members(s, side, &platoons, &attached).contains(unit) {
+                    errs.push(bad(
+                        *line,
+                        text,
+                        format!("{unit} is not in this activation"),
+                    ));
+                }
+            }
+            Order::Query { hex } => {
+                if !super::sight::marker_at(s, side, *hex) {
+                    errs.push(bad(
+                        *line,
+                        text,
+                        format!(
+                            "there is no enemy Concealment marker in {}",
+                            s.name_of(*hex)
+                        ),
+                    ));
+                } else {
+                    queried.push((*line, text.clone(), *hex));
+                }
+            }
+            o if is_setting(o) => {}
+            Order::Pass => {}
+            _ => errs.push(bad(*line, text, "not an activation order")),
+        }
+    }
+    // §4.3 (R9): who queries must fire at least one attack at the hex.
+    for (line, text, h) in queried {
+        if !fired_at.contains(&Some(h)) {
+            errs.push(bad(
+                line,
+                &text,
+                format!(
+                    "after a QUERY you must fire at least one attack at {} in the same mail (§4.3)",
+                    s.name_of(h)
+                ),
+            ));
+        }
+    }
+    errs
+}
+
+/// Checks the reaction lines of a mail.
+pub fn check_reaction(s: &LhyState, side: &str, lines: &[(usize, String, Order)]) -> Vec<Rejected> {
+    let mut errs = Vec::new();
+    let mut acted: Vec<String> = Vec::new();
+    for (line, text, o) in lines {
+        match o {
+            Order::Act(a) => {
+                let units = a.units();
+                if let Some(n) = units.iter().find(|n| acted.contains(n)) {
+                    errs.push(bad(*line, text, format!("{n} already reacts in this mail")));
+                    continue;
+                }
+                if let Err(e) = action::check(s, side, a, true) {
+                    errs.push(bad(*line, text, e));
+                    continue;
+                }
+                for n in &units {
+                    if let Some(u) = s.unit(n)
+                        && let Err(e) = reaction::eligible(s, u, a)
+                    {
+                        errs.push(bad(*line, text, e));
+                    }
+                }
+                acted.extend(units);
+            }
+            Order::Pass | Order::Hold { .. } => {}
+            o if is_setting(o) => {}
+            _ => errs.push(bad(
+                *line,
+                text,
+                "at a call for Reaction: actions of your units, PASS, or your next ACTIVATE",
+            )),
+        }
+    }
+    errs
+}
+
+/// The legality of one seat's mail for the current step.
+pub fn check_mail(s: &LhyState, seat: &str, lines: &[(usize, String, Order)]) -> Vec<Rejected> {
+    let mut errs = Vec::new();
+    // Split into head and activation blocks, keeping line numbers.
+    let mut head = Vec::new();
+    let mut blocks_: Vec<Vec<(usize, String, Order)>> = Vec::new();
+    for l in lines {
+        match &l.2 {
+            Order::Activate { .. } => blocks_.push(vec![l.clone()]),
+            _ if blocks_.is_empty() => head.push(l.clone()),
+            _ => blocks_.last_mut().expect("a block").push(l.clone()),
+        }
+    }
+    let active = s.turn.active == seat;
+    match &s.phase {
+        Phase::Setup => {
+            let mut dummies = setup::dummies_left(s, seat);
+            for (line, text, o) in lines {
+                if is_setting(o) || *o == Order::Pass {
+                    continue;
+                }
+                if let Err(e) = setup::check(s, seat, o, &mut dummies) {
+                    errs.push(bad(*line, text, e));
+                }
+            }
+        }
+        Phase::Activate { side } if side == seat => {
+            for (line, text, o) in &head {
+                if !is_setting(o) && *o != Order::Pass {
+                    errs.push(bad(
+                        *line,
+                        text,
+                        "begin your activation with ACTIVATE platoon",
+                    ));
+                }
+            }
+            if let Some(b) = blocks_.first() {
+                errs.extend(check_block(s, seat, b));
+            }
+        }
+        Phase::React { side } if side == seat => {
+            errs.extend(check_reaction(s, seat, &head));
+            if !blocks_.is_empty() && !active {
+                errs.push(bad(
+                    blocks_[0][0].0,
+                    &blocks_[0][0].1,
+                    "only the active player activates this game turn",
+                ));
+            }
+        }
+        Phase::Stacking { side } if side == seat => {
+            for (line, text, o) in lines {
+                match o {
+                    Order::Eliminate { unit } => {
+                        let ok = s.unit(unit).is_some_and(|u| u.on_map() && stacking::over(s, seat).contains(&u.at));
+                        if !ok {
+                            errs.push(bad(*line, text, format!("{unit} is not in an over-stacked hex")));
+                        }
+                    }
+                    o if is_setting(o) || *o == Order::Pass => {}
+                    _ => errs.push(bad(*line, text, "name the units to eliminate: ELIMINATE unit, or PASS for the default choice")),
+                }
+            }
+        }
+        Phase::Over => {
+            if let Some((l, t, _)) = lines.first() {
+                errs.push(bad(*l, t, "the game is over"));
+            }
+        }
+        _ => {
+            // Not asked: standing reactions, settings, and (active) the next activations.
+            for (line, text, o) in &head {
+                if !is_setting(o) {
+                    errs.push(bad(*line, text, "you are not asked for orders now: only STANDING, SET, or your next ACTIVATE"));
+                }
+            }
+            if !blocks_.is_empty() && !active {
+                errs.push(bad(
+                    blocks_[0][0].0,
+                    &blocks_[0][0].1,
+                    "only the active player activates this game turn",
+                ));
+            }
+        }
+    }
+    errs
+}

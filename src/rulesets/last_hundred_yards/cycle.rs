@@ -1,0 +1,484 @@
+//! Phase II, the Activation Phase (§6.0 II, §8.0): the next activation (queued or asked by
+//! mail), the Platoon Activation Cycle, the reaction loop answered by standing reactions
+//! where they cover the case (R18), Marker Adjustment and the stacking check. Decides when a
+//! seat is asked; the rules of each action live in `action` and `reaction`.
+
+use std::collections::BTreeMap;
+
+use crate::dice::{Dice, Faces};
+use crate::engine::{SeatId, Silence, Submitted};
+
+use super::action;
+use super::assault;
+use super::concealment;
+use super::data::Kind;
+use super::orders::{self};
+use super::reaction;
+use super::stacking;
+use super::state::{Action, Cycle, LhyState, Motion, Order, Orders, Phase, Place, Record, Status};
+
+use super::checks::*;
+use super::turn::*;
+
+// ---------------------------------------------------------------- Phase II
+
+/// The next step of the Activation Phase: a queued activation, a mail, or Phases III–VII.
+pub(super) fn next_activation(s: &mut LhyState, dice: &mut Dice) {
+    let side = s.turn.active.clone();
+    if waiting_platoons(s, &side).is_empty() {
+        end_turn(s, dice);
+        return;
+    }
+    // A queued activation plays if it is still legal; otherwise it is dropped and asked for.
+    while let Some(b) = s.side(&side).and_then(|x| x.queued.first().cloned()) {
+        if let Some(sd) = s.side_mut(&side) {
+            sd.queued.remove(0);
+        }
+        let lines: Vec<(usize, String, Order)> = b
+            .iter()
+            .map(|o| (0, orders::print_order(o), o.clone()))
+            .collect();
+        let errs = check_block(s, &side, &lines);
+        if errs.is_empty() {
+            activate(s, &side, &b, dice);
+            return;
+        }
+        s.private(
+            &side,
+            format!(
+                "Your queued activation `{}` no longer fits: {}. You are asked instead.",
+                lines[0].1, errs[0].reason
+            ),
+        );
+        if let Some(sd) = s.side_mut(&side) {
+            sd.queued.clear();
+        }
+    }
+    s.phase = Phase::Activate { side };
+}
+
+pub fn resolve_activate(
+    s: &mut LhyState,
+    subs: &BTreeMap<SeatId, Submitted<Orders>>,
+    dice: &mut Dice,
+) {
+    let Phase::Activate { side } = s.phase.clone() else {
+        return;
+    };
+    for (seat, sub) in subs {
+        if seat != &side
+            && let Submitted::Orders(o) = sub
+        {
+            take_in(s, seat, o, usize::MAX);
+        }
+    }
+    match subs.get(&side) {
+        Some(Submitted::Orders(o)) => {
+            s.turn.mails += 1;
+            let (_, bl) = blocks(o);
+            settings(s, &side, o);
+            take_in(s, &side, o, 1);
+            if let Some(b) = bl.first() {
+                activate(s, &side, b, dice);
+                return;
+            }
+            next_activation(s, dice);
+        }
+        _ => {
+            // R29: silence activates the first waiting platoon, its units holding (mandatory
+            // actions still taken).
+            let p = first_legal_platoon(s, &side);
+            match p {
+                Some(p) => {
+                    s.public(format!(
+                        "{} sent no orders: platoon {p} activates and holds.",
+                        s.side_name(&side)
+                    ));
+                    activate(
+                        s,
+                        &side,
+                        &[Order::Activate {
+                            platoon: p,
+                            with: None,
+                        }],
+                        dice,
+                    );
+                }
+                None => end_turn(s, dice),
+            }
+        }
+    }
+}
+
+pub fn first_legal_platoon(s: &LhyState, side: &str) -> Option<String> {
+    waiting_platoons(s, side)
+        .into_iter()
+        .find(|p| check_activate(s, side, p, None).is_ok())
+}
+
+/// §9.1.1: units of the activation that must act.
+pub fn mandatory_active(s: &LhyState, members: &[String]) -> Vec<String> {
+    members
+        .iter()
+        .filter_map(|n| s.unit(n))
+        .filter(|u| u.on_map() && !u.acted() && !u.dummy())
+        .filter(|u| {
+            u.heroic
+                || u.status == Status::Shocked
+                || (matches!(u.status, Status::Disrupted | Status::Regrouping)
+                    && super::sight::in_los_of_known_enemy(s, u))
+                || (u.vehicle() && u.motion != Motion::Stationary)
+                || (u.vehicle() && super::sight::threatened_by_at(s, u))
+        })
+        .map(|u| u.name.clone())
+        .collect()
+}
+
+/// What a mandatory unit does when its orders name none (R29).
+fn mandatory_default(s: &LhyState, name: &str) -> Option<Action> {
+    let u = s.unit(name)?;
+    let tries = if u.vehicle() && u.motion == Motion::Green && !u.started {
+        vec![Action::Move {
+            units: vec![name.into()],
+            path: vec![],
+            reverse: false,
+            deploy: false,
+            overrun: None,
+            stop: true,
+            exit: false,
+        }]
+    } else if u.vehicle() && u.motion == Motion::Stationary {
+        vec![Action::Move {
+            units: vec![name.into()],
+            path: vec![],
+            reverse: false,
+            deploy: false,
+            overrun: None,
+            stop: false,
+            exit: false,
+        }]
+    } else {
+        vec![Action::Recover { unit: name.into() }]
+    };
+    let side = u.side.clone();
+    tries
+        .into_iter()
+        .find(|a| action::check(s, &side, a, false).is_ok())
+}
+
+/// Platoon Activation Cycle step 1 (§6.0 II), then the reaction loop.
+fn activate(s: &mut LhyState, side: &str, block: &[Order], dice: &mut Dice) {
+    let Some(Order::Activate { platoon, with }) = block.first().cloned() else {
+        return;
+    };
+    let p = s.platoon(&platoon).cloned().expect("checked platoon");
+    if s.turn.company.as_deref() != Some(p.company.as_str())
+        && !(s.turn.coordinated == Some(false) && p.armour && s.turn.company.is_some())
+    {
+        s.turn.company = Some(p.company.clone());
+        s.turn.coordinated = None;
+    }
+    let mut platoons = vec![platoon.clone()];
+    if let Some(w) = &with {
+        let drm = s.side(side).map_or(0, |x| x.coordination_drm);
+        let roll = dice.roll_one(format!("{side}: Coordination"), Faces::d(10)) as i32;
+        let ok = roll + drm >= s.data.rules.coordination_at_least.int();
+        s.turn.coordinated = Some(ok);
+        s.public(format!(
+            "Coordination for company {}: {roll}{} — {}.",
+            p.company,
+            if drm != 0 {
+                super::fire::signed(drm)
+            } else {
+                String::new()
+            },
+            if ok {
+                format!("success, {w} activates too")
+            } else {
+                format!("failure, {w} waits")
+            }
+        ));
+        if ok {
+            platoons.push(w.clone());
+        }
+    }
+    let mut attached = Vec::new();
+    let mut afv = None;
+    for o in &block[1..] {
+        if let Order::Attach { unit } = o
+            && check_attach(s, side, &platoons, unit, &mut afv).is_ok()
+        {
+            attached.push(unit.clone());
+        }
+    }
+    if let Some(a) = &afv {
+        platoons.push(a.clone());
+    }
+    for u in &attached {
+        if s.unit(u)
+            .and_then(|x| x.platoon.as_deref())
+            .and_then(|p| s.platoon(p))
+            .is_some_and(|p| !p.armour)
+        {
+            s.turn.ad_hoc.push(p.company.clone());
+        }
+    }
+    let members = members(s, side, &platoons, &attached);
+    s.turn.cycles += 1;
+    s.turn.cycle = Some(Cycle {
+        platoons: platoons.clone(),
+        members: members.clone(),
+        afv_platoon: afv,
+        caller: side.to_string(),
+        ..Cycle::default()
+    });
+    s.public(format!(
+        "{} activates platoon {}.",
+        s.side_name(side),
+        platoons.join(" and ")
+    ));
+    for (i, o) in block.iter().enumerate() {
+        if let Order::Query { hex } = o {
+            let q = concealment::answer(s, side, *hex);
+            let t = concealment::answer_text(s, &q);
+            s.public(format!("Concealment query: {t}."));
+            s.queries.push(q);
+            let _ = i;
+        }
+    }
+    let mut records: Vec<Record> = Vec::new();
+    let mut ordered: Vec<String> = Vec::new();
+    for o in &block[1..] {
+        if let Order::Act(a) = o {
+            // Checked against the map when the mail came; the map may have changed since
+            // (earlier actions of the same mail), so check again and log a refusal.
+            if a.units().iter().any(|n| !members.contains(n)) {
+                continue;
+            }
+            ordered.extend(a.units());
+            match action::check(s, side, a, false) {
+                Ok(()) => records.extend(action::perform(s, side, a, dice)),
+                Err(e) => s.private(
+                    side,
+                    format!("`{}` is not carried out: {e}", orders::print_action(a)),
+                ),
+            }
+        }
+    }
+    // §9.1.1: mandatory actions not ordered are taken by default (R29).
+    for n in mandatory_active(s, &members) {
+        if ordered.contains(&n) {
+            continue;
+        }
+        if let Some(a) = mandatory_default(s, &n) {
+            s.private(
+                side,
+                format!("{n} must act (§9.1.1): `{}`.", orders::print_action(&a)),
+            );
+            records.extend(action::perform(s, side, &a, dice));
+        }
+    }
+    for p in &platoons {
+        if !s.turn.platoons_done.contains(p) {
+            s.turn.platoons_done.push(p.clone());
+        }
+    }
+    if let Some(c) = s.turn.cycle.as_mut() {
+        c.last = records;
+        c.caller = side.to_string();
+    }
+    call_loop(s, dice);
+}
+
+/// The reaction loop (§8.0): calls for Reaction back and forth until two passes in a row,
+/// answered by standing reactions where they cover the case and by mail where not.
+fn call_loop(s: &mut LhyState, dice: &mut Dice) {
+    loop {
+        let Some(c) = s.turn.cycle.as_mut() else {
+            return;
+        };
+        if c.passes >= 2 {
+            break;
+        }
+        let reactor = {
+            let caller = c.caller.clone();
+            c.calls += 1;
+            s.enemy_of(&caller)
+        };
+        if reaction::ask_by_mail(s, &reactor) {
+            s.phase = Phase::React { side: reactor };
+            return;
+        }
+        let acts = reaction::by_default(s, &reactor);
+        react(s, &reactor, &acts, dice);
+    }
+    end_cycle(s, dice);
+}
+
+/// Carries out a side's reaction (possibly none: a pass).
+fn react(s: &mut LhyState, side: &str, acts: &[Action], dice: &mut Dice) {
+    let mut records = Vec::new();
+    for a in acts {
+        let Some(u) = a.units().first().and_then(|n| s.unit(n)).cloned() else {
+            continue;
+        };
+        if action::check(s, side, a, true).is_err() || reaction::eligible(s, &u, a).is_err() {
+            continue;
+        }
+        if u.kind == Kind::Leader
+            && let Some(c) = s.turn.cycle.as_mut()
+            && !c.leaders.iter().any(|(_, l)| *l == u.name)
+        {
+            c.leaders.push((side.to_string(), u.name.clone()));
+        }
+        records.extend(action::perform(s, side, a, dice));
+    }
+    let name = s.side_name(side);
+    if records.is_empty() && acts.is_empty() {
+        s.public(format!("{name} passes."));
+    }
+    let Some(c) = s.turn.cycle.as_mut() else {
+        return;
+    };
+    if records.is_empty() {
+        c.passes += 1;
+    } else {
+        c.passes = 0;
+    }
+    c.last = records;
+    c.caller = side.to_string();
+}
+
+pub fn resolve_react(
+    s: &mut LhyState,
+    subs: &BTreeMap<SeatId, Submitted<Orders>>,
+    dice: &mut Dice,
+) {
+    let Phase::React { side } = s.phase.clone() else {
+        return;
+    };
+    for (seat, sub) in subs {
+        if seat != &side
+            && let Submitted::Orders(o) = sub
+        {
+            take_in(s, seat, o, 0);
+        }
+    }
+    let acts: Vec<Action> = match subs.get(&side) {
+        Some(Submitted::Orders(o)) => {
+            s.turn.mails += 1;
+            take_in(s, &side, o, 0);
+            let (head, _) = blocks(o);
+            let mut acts: Vec<Action> = head
+                .iter()
+                .filter_map(|x| {
+                    if let Order::Act(a) = x {
+                        Some(a.clone())
+                    } else {
+                        None
+                    }
+                })
+                .collect();
+            // Mandatory reactions not in the mail are taken by default (R28).
+            let named: Vec<String> = acts.iter().flat_map(Action::units).collect();
+            for n in reaction::mandatory(s, &side) {
+                if !named.contains(&n) {
+                    acts.push(Action::Recover { unit: n });
+                }
+            }
+            acts
+        }
+        Some(Submitted::Nmr(Silence::Pass)) => vec![],
+        _ => reaction::by_default(s, &side),
+    };
+    react(s, &side, &acts, dice);
+    call_loop(s, dice);
+}
+
+/// Marker Adjustment (§6.0 II.3) and the stacking check, then the next activation.
+fn end_cycle(s: &mut LhyState, dice: &mut Dice) {
+    // a: Red Motion markers come off (the vehicle is stationary).
+    for u in s.units.iter_mut().filter(|u| u.motion == Motion::Red) {
+        u.motion = Motion::Stationary;
+    }
+    // b: Assault Arrows become assaults.
+    assault::adjust(s);
+    // c: hidden units that acted are revealed (R20).
+    for n in s
+        .on_map()
+        .filter(|u| u.hidden && u.acted())
+        .map(|u| u.name.clone())
+        .collect::<Vec<_>>()
+    {
+        concealment::unhide(s, &n);
+    }
+    // d: stacking; the owner picks, by mail.
+    for side in s.seat_order.clone() {
+        if !stacking::over(s, &side).is_empty() {
+            s.phase = Phase::Stacking { side };
+            return;
+        }
+    }
+    after_cycle(s, dice);
+}
+
+fn after_cycle(s: &mut LhyState, dice: &mut Dice) {
+    s.turn.cycle = None;
+    next_activation(s, dice);
+}
+
+pub fn resolve_stacking(
+    s: &mut LhyState,
+    subs: &BTreeMap<SeatId, Submitted<Orders>>,
+    dice: &mut Dice,
+) {
+    let Phase::Stacking { side } = s.phase.clone() else {
+        return;
+    };
+    let mut chosen: Vec<String> = match subs.get(&side) {
+        Some(Submitted::Orders(o)) => {
+            settings(s, &side, o);
+            o.iter()
+                .filter_map(|x| {
+                    if let Order::Eliminate { unit } = x {
+                        Some(unit.clone())
+                    } else {
+                        None
+                    }
+                })
+                .collect()
+        }
+        _ => vec![],
+    };
+    for n in &chosen {
+        if let Some(u) = s.unit_mut(n) {
+            u.place = Place::Eliminated;
+        }
+    }
+    // Whatever still breaks the limits goes by the default order (§2.4, R30).
+    let rest = stacking::default_eliminations(s, &side);
+    for n in &rest {
+        if let Some(u) = s.unit_mut(n) {
+            u.place = Place::Eliminated;
+        }
+    }
+    chosen.extend(rest);
+    for n in &chosen {
+        let steps = s.unit(n).map_or(1, |u| u.steps);
+        if let Some(sd) = s.side_mut(&side) {
+            sd.casualties += steps;
+        }
+    }
+    s.public(format!(
+        "Stacking (§2.4): {} eliminates {}.",
+        s.side_name(&side),
+        chosen.join(", ")
+    ));
+    for other in s.seat_order.clone() {
+        if !stacking::over(s, &other).is_empty() {
+            s.phase = Phase::Stacking { side: other };
+            return;
+        }
+    }
+    after_cycle(s, dice);
+}

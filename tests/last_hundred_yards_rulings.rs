@@ -1,0 +1,192 @@
+//! Numbered rulings of Last Hundred Yards (games/last-hundred-yards/README.md) that the golden
+//! tests do not reach through whole mails: the terrain calls (roads, hills, stand-in terrain
+//! values), stacking of mortars, the Random Event Table and the exit roll's casualties. One test
+//! per ruling, named `r<N>_…`, on the shipped data and the patrol map (sector 1: a road down
+//! column 07 that becomes an urban road in rows 04–05, a hill of contour 2, level 1, at 1008).
+
+mod lhy;
+
+use despatch::dice::Dice;
+use despatch::rulesets::last_hundred_yards::data::{Ground, Kind};
+use despatch::rulesets::last_hundred_yards::maneuver;
+use despatch::rulesets::last_hundred_yards::state::LhyState;
+use despatch::rulesets::last_hundred_yards::{fire, stacking};
+
+fn hex(st: &LhyState, s: &str) -> despatch::board::hex::Hex {
+    st.map.grid().parse_hex(s).unwrap()
+}
+
+/// R3: road hexes are contiguous only when adjacent and both roads; vehicles enter an urban
+/// road hex only along the road, units on foot from anywhere.
+#[test]
+fn r3_roads_join_adjacent_road_hexes_and_vehicles_enter_urban_roads_along_them() {
+    let st = lhy::game(lhy::PATROL);
+    let (r1, r2, r3) = (hex(&st, "0701"), hex(&st, "0702"), hex(&st, "0703"));
+    assert!(st.map.road(r1) && st.map.road(r2));
+    assert!(
+        st.map.road_link(r1, r2),
+        "adjacent road hexes are contiguous"
+    );
+    assert!(!st.map.road_link(r1, r3), "not adjacent: not contiguous");
+    assert!(
+        !st.map.road_link(r1, hex(&st, "0801")),
+        "0801 has no road: not contiguous"
+    );
+    let (urban_road, beside) = (hex(&st, "0704"), hex(&st, "0604"));
+    assert_eq!(st.map.ground(urban_road), Ground::UrbanRoad);
+    assert!(!st.map.road(beside));
+    let along = st.map.enter_cost(&st.data, r3, urban_road, true);
+    assert_eq!(along, Some(st.data.features.road_mp.get()));
+    assert_eq!(
+        st.map.enter_cost(&st.data, beside, urban_road, true),
+        None,
+        "a vehicle may not enter an urban road from a building hex"
+    );
+    assert!(
+        st.map
+            .enter_cost(&st.data, beside, urban_road, false)
+            .is_some(),
+        "a unit on foot may"
+    );
+}
+
+/// R6: a hill is cover only against fire from a lower level: the same open hilltop gives the
+/// hill TEM against a firer below and nothing against one on its level.
+#[test]
+fn r6_a_hill_is_cover_only_against_fire_from_below() {
+    let st = lhy::game(lhy::PATROL);
+    let (top, below, level) = (hex(&st, "1008"), hex(&st, "1010"), hex(&st, "0203"));
+    // Two contours make a level: contour 2 is hill level 1.
+    assert_eq!(st.map.level(top), 1);
+    assert_eq!(st.map.level(below), 0);
+    assert_eq!(st.map.level(level), 1);
+    let hill = st.data.features.hill_tem.int();
+    assert!(hill < 0, "the hill TEM helps the defender (R1)");
+    let open = st.data.fx(Ground::Open).tem.int().min(0);
+    assert_eq!(fire::tem(&st, top, below, "us"), open + hill);
+    assert_eq!(fire::tem(&st, top, level, "us"), open);
+    // Fire downhill gives the lower target no hill TEM either.
+    assert_eq!(fire::tem(&st, below, top, "us"), open);
+}
+
+/// R7: the Terrain Effects Table is lost: every movement cost and every non-zero TEM of every
+/// terrain, and every feature value, is data marked as a stand-in with its reason (only the
+/// seed's own "may not enter" stands bare).
+#[test]
+fn r7_terrain_effects_are_stand_ins_marked_with_their_reason() {
+    let data: toml::Value = toml::from_str(lhy::RULESET).unwrap();
+    let marked = |v: &toml::Value| {
+        v.get("stand_in").and_then(toml::Value::as_bool) == Some(true)
+            && v.get("reason")
+                .and_then(toml::Value::as_str)
+                .is_some_and(|r| r.contains("R7") || r.contains('§'))
+    };
+    let terrain = data["terrain"].as_table().unwrap();
+    assert!(terrain.len() >= 10, "every terrain type of the seed");
+    let mut checked = 0;
+    for (name, t) in terrain {
+        for key in ["mp_foot", "mp_vehicle"] {
+            // "May not enter" (-1) is the seed's own rule (§4.1.10: vehicles cross a river
+            // only at bridges and fords), so it stands bare.
+            if t[key].as_integer() == Some(-1) {
+                continue;
+            }
+            assert!(
+                marked(&t[key]),
+                "terrain.{name}.{key} is not a marked stand-in"
+            );
+            checked += 1;
+        }
+        if t["tem"].as_integer() != Some(0) {
+            assert!(
+                marked(&t["tem"]),
+                "terrain.{name}.tem is not a marked stand-in"
+            );
+            checked += 1;
+        }
+    }
+    for (name, v) in data["features"].as_table().unwrap() {
+        assert!(marked(v), "features.{name} is not a marked stand-in");
+        checked += 1;
+    }
+    assert!(checked > 25, "only {checked} values checked");
+}
+
+/// R8: mortar sections stack with the MG sections, so an MG and a mortar of one side in one
+/// hex count as two heavy weapons.
+#[test]
+fn r8_mortar_sections_stack_with_mg_sections() {
+    let st = lhy::game(lhy::BRIDGEHEAD);
+    let find = |k: Kind| {
+        st.units
+            .iter()
+            .find(|u| u.kind == k && !u.dummy())
+            .unwrap_or_else(|| panic!("bridgehead has a {k:?}"))
+    };
+    let (mg, mortar) = (find(Kind::Mg), find(Kind::Mortar));
+    let c = stacking::count(&st, [mg, mortar]);
+    assert_eq!(c.mgs, 2);
+    assert_eq!(c.halves, 0);
+    let limit = st.data.rules.stack_mgs.int();
+    let over = stacking::Count {
+        mgs: limit + 1,
+        ..Default::default()
+    };
+    let why = stacking::breach(&st, hex(&st, "0101"), over).expect("over the limit");
+    assert!(why.contains("MG and mortar"), "{why}");
+}
+
+/// R27: the Random Event Table is a stand-in covering every face of the d10 with the five
+/// events the README names, in rising rows.
+#[test]
+fn r27_the_random_event_table_covers_the_d10() {
+    let st = lhy::game(lhy::PATROL);
+    let table = &st.data.tables.random_events;
+    assert!(
+        table.reason().is_some_and(|r| r.starts_with("R27")),
+        "the table is a stand-in marked with R27"
+    );
+    let rows = table.get();
+    assert!(rows.windows(2).all(|w| w[0].up_to < w[1].up_to));
+    assert_eq!(rows.last().map(|r| r.up_to), Some(10));
+    assert!(rows[0].up_to >= 1);
+    let names: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{:?}", r.event).to_lowercase())
+        .collect();
+    for e in ["quiet", "time", "second", "confusion", "leader"] {
+        assert!(names.iter().any(|n| n.contains(e)), "{e} in {names:?}");
+    }
+}
+
+/// R31: a combat unit leaving by a side edge rolls the d10; above `exit_casualty_above` it
+/// loses `exit_casualties` steps (counted to its side's casualties), otherwise none. Real dice
+/// of two seeds, one on each side of the line.
+#[test]
+fn r31_a_failed_exit_roll_costs_exit_casualties() {
+    let base = lhy::game(lhy::PATROL);
+    let above = base.data.rules.exit_casualty_above.int() as u32;
+    let lost = base.data.rules.exit_casualties.int() as u32;
+    let west = hex(&base, "0105");
+    let mut seen = (false, false);
+    for k in 0..200u64 {
+        let roll = Dice::new(lhy::seed(k, 31)).roll_one("probe", despatch::dice::Faces::d(10));
+        let mut st = base.clone();
+        st.unit_mut("A1-1").unwrap().at = west;
+        let before = st.side("us").unwrap().casualties;
+        maneuver::exit_map(&mut st, "A1-1", &mut Dice::new(lhy::seed(k, 31)));
+        let after = st.side("us").unwrap().casualties;
+        assert!(!st.unit("A1-1").unwrap().on_map(), "the unit left");
+        if roll > above {
+            assert_eq!(after - before, lost, "roll {roll}");
+            seen.0 = true;
+        } else {
+            assert_eq!(after, before, "roll {roll}");
+            seen.1 = true;
+        }
+        if seen == (true, true) {
+            return;
+        }
+    }
+    panic!("200 seeds never rolled both sides of {above}: {seen:?}");
+}

@@ -190,3 +190,87 @@ fn r31_a_failed_exit_roll_costs_exit_casualties() {
     }
     panic!("200 seeds never rolled both sides of {above}: {seen:?}");
 }
+
+/// R4: a bridge is entered along its road; a unit on foot coming from any other hex goes
+/// under it (it pays the river's cost), and a vehicle cannot enter it that way at all.
+#[test]
+fn r4_on_foot_off_the_road_a_unit_goes_under_the_bridge() {
+    let st = lhy::game(lhy::BRIDGEHEAD);
+    let bridge = st
+        .map
+        .hexes()
+        .into_iter()
+        .find(|h| st.map.ground(*h) == Ground::Bridge)
+        .expect("the bridgehead map has a bridge");
+    let around: Vec<_> = st
+        .map
+        .hexes()
+        .into_iter()
+        .filter(|h| h.is_adjacent(bridge))
+        .collect();
+    let on_road = *around
+        .iter()
+        .find(|h| st.map.road_link(**h, bridge))
+        .expect("a road leads onto the bridge");
+    let off_road = *around
+        .iter()
+        .find(|h| !st.map.road(**h) && st.map.ground(**h) == Ground::River)
+        .expect("river beside the bridge");
+    let road = st.data.features.road_mp.get();
+    let river = st.data.fx(Ground::River).mp_foot.get();
+    assert_ne!(road, river, "the two costs tell the ways apart");
+    assert_eq!(
+        st.map.enter_cost(&st.data, on_road, bridge, false),
+        Some(road)
+    );
+    assert_eq!(
+        st.map.enter_cost(&st.data, on_road, bridge, true),
+        Some(road)
+    );
+    assert_eq!(
+        st.map.enter_cost(&st.data, off_road, bridge, false),
+        Some(river),
+        "from the river a unit on foot goes under the bridge"
+    );
+    assert_eq!(st.map.enter_cost(&st.data, off_road, bridge, true), None);
+}
+
+/// R22: halftracks and trucks carry passengers and towed guns up to their capacity, AFVs
+/// only infantry riders, and a carrier with ATV 0 (or a vehicle of no capacity) nobody.
+#[test]
+fn r22_vehicles_carry_up_to_their_capacity() {
+    let mut st = lhy::game(lhy::BRIDGEHEAD);
+    let at = st.unit("A1-1").unwrap().at;
+    let mut halftrack = st.unit("Sherman-1").unwrap().clone();
+    halftrack.name = "HT-1".into();
+    halftrack.class = "us_halftrack".into();
+    halftrack.kind = Kind::Halftrack;
+    halftrack.at = at;
+    st.units.push(halftrack);
+    for n in ["A1-2", "A2-1", "Sherman-2"] {
+        st.unit_mut(n).unwrap().at = at;
+    }
+    let capacity = st.values(st.unit("HT-1").unwrap()).capacity;
+    assert_eq!(capacity, 2, "the shipped halftrack's stand-in capacity");
+    let check = |st: &LhyState, u: &str, v: &str| {
+        maneuver::check_mount(st, st.unit(u).unwrap(), st.unit(v).unwrap())
+    };
+    check(&st, "A1-1", "HT-1").expect("room for the first squad");
+    st.unit_mut("A1-1").unwrap().aboard = Some("HT-1".into());
+    check(&st, "A1-2", "HT-1").expect("room for the second");
+    st.unit_mut("A1-2").unwrap().aboard = Some("HT-1".into());
+    let full = check(&st, "A2-1", "HT-1").unwrap_err();
+    assert!(full.contains("full"), "{full}");
+    // A Sherman of the shipped data has no capacity: it carries no one.
+    let none = check(&st, "A2-1", "Sherman-2").unwrap_err();
+    assert!(none.contains("carries no one"), "{none}");
+    // A carrier with ATV 0 transports nothing (§2.1).
+    st.unit_mut("A1-1").unwrap().aboard = None;
+    st.unit_mut("A1-2").unwrap().aboard = None;
+    let class = st.data.classes.get_mut("us_halftrack").unwrap();
+    let mut v = class.values.get();
+    v.atv = 0;
+    class.values = despatch::rulesets::kit::data::Marked::Seed(v);
+    let no_atv = check(&st, "A2-1", "HT-1").unwrap_err();
+    assert!(no_atv.contains("ATV 0"), "{no_atv}");
+}

@@ -10,7 +10,7 @@ use despatch::dice::Dice;
 use despatch::rulesets::last_hundred_yards::data::{Ground, Kind};
 use despatch::rulesets::last_hundred_yards::maneuver;
 use despatch::rulesets::last_hundred_yards::state::LhyState;
-use despatch::rulesets::last_hundred_yards::{fire, stacking};
+use despatch::rulesets::last_hundred_yards::{fire, sight, stacking};
 
 fn hex(st: &LhyState, s: &str) -> despatch::board::hex::Hex {
     st.map.grid().parse_hex(s).unwrap()
@@ -273,4 +273,44 @@ fn r22_vehicles_carry_up_to_their_capacity() {
     class.values = despatch::rulesets::kit::data::Marked::Seed(v);
     let no_atv = check(&st, "A2-1", "HT-1").unwrap_err();
     assert!(no_atv.contains("ATV 0"), "{no_atv}");
+}
+
+/// R5: each hindrance on the line counts once more (cumulative) — here vehicles standing in
+/// the urban road hexes the line passes through, never the ones at its ends — and the Blind
+/// Hex Table is a marked stand-in.
+#[test]
+fn r5_hindrances_add_up_and_the_blind_hex_table_is_a_stand_in() {
+    let mut st = lhy::game(lhy::PATROL);
+    let (from, to) = (hex(&st, "0703"), hex(&st, "0706"));
+    let (r4, r5) = (hex(&st, "0704"), hex(&st, "0705"));
+    assert_eq!(st.map.ground(r4), Ground::UrbanRoad);
+    assert_eq!(st.map.ground(r5), Ground::UrbanRoad);
+    assert_eq!(sight::hindrances(&st, from, to), 0);
+    let vehicle = |st: &LhyState, name: &str, at| {
+        let mut v = st.unit("A1-1").unwrap().clone();
+        v.name = name.into();
+        v.class = "us_sherman".into();
+        v.kind = Kind::Afv;
+        v.at = at;
+        v
+    };
+    let one = vehicle(&st, "Sherman-A", r4);
+    st.units.push(one);
+    assert_eq!(sight::hindrances(&st, from, to), 1);
+    let two = vehicle(&st, "Sherman-B", r5);
+    st.units.push(two);
+    assert_eq!(sight::hindrances(&st, from, to), 2, "cumulative");
+    assert_eq!(
+        sight::hindrances(&st, r4, to),
+        1,
+        "the vehicle at the line's own end does not hinder it"
+    );
+    assert!(
+        st.data
+            .tables
+            .blind_hexes
+            .reason()
+            .is_some_and(|r| r.starts_with("R5")),
+        "the Blind Hex Table is a stand-in marked R5"
+    );
 }

@@ -10,7 +10,7 @@ use despatch::dice::Dice;
 use despatch::rulesets::last_hundred_yards::data::{Ground, Kind};
 use despatch::rulesets::last_hundred_yards::maneuver;
 use despatch::rulesets::last_hundred_yards::state::LhyState;
-use despatch::rulesets::last_hundred_yards::{fire, sight, stacking};
+use despatch::rulesets::last_hundred_yards::{fire, sight, stacking, withdraw};
 
 fn hex(st: &LhyState, s: &str) -> despatch::board::hex::Hex {
     st.map.grid().parse_hex(s).unwrap()
@@ -313,4 +313,74 @@ fn r5_hindrances_add_up_and_the_blind_hex_table_is_a_stand_in() {
             .is_some_and(|r| r.starts_with("R5")),
         "the Blind Hex Table is a stand-in marked R5"
     );
+}
+
+/// R15: a vehicle is hit on its AV from in front and on its AEV from behind: the same gun at
+/// the same range, once before and once behind a Sherman, differs by exactly AV − AEV.
+#[test]
+fn r15_a_vehicle_is_hit_on_its_av_in_front_and_its_aev_behind() {
+    use despatch::board::hex::HexDir;
+    let mut st = lhy::game(lhy::PATROL);
+    let (at, ahead, before, behind) = (
+        hex(&st, "0408"),
+        hex(&st, "0407"),
+        hex(&st, "0406"),
+        hex(&st, "0410"),
+    );
+    let grid = st.map.grid();
+    let facing = HexDir::ALL
+        .into_iter()
+        .find(|d| grid.neighbour(at, *d) == ahead)
+        .expect("0407 is a neighbour of 0408");
+    let mut tank = st.unit("A1-1").unwrap().clone();
+    tank.name = "Sherman-A".into();
+    tank.class = "us_sherman".into();
+    tank.kind = Kind::Afv;
+    tank.at = at;
+    tank.facing = Some(facing);
+    st.units.push(tank);
+    let mut gun = st.unit("MG-42").unwrap().clone();
+    gun.name = "Pak-A".into();
+    gun.class = "ger_pak40".into();
+    gun.kind = Kind::Gun;
+    let tank = st.unit("Sherman-A").unwrap().clone();
+    let v = st.values(&tank);
+    assert!(v.av > v.aev, "front armour thicker: {} vs {}", v.av, v.aev);
+    let shot = |from| fire::anti_tank(&st, &gun, from, &tank, 0).expect("in range and sight");
+    assert!(fire::in_front(&st, &tank, before) && !fire::in_front(&st, &tank, behind));
+    assert_eq!(before.distance(at), behind.distance(at));
+    assert_eq!(shot(before).drm - shot(behind).drm, v.aev - v.av);
+}
+
+/// R24: the withdrawal Despatch picks takes, hex by hex up to the limit, a hex of the best
+/// §10.3.1 class — toward the FBE while that is open — and the check accepts exactly such a
+/// path; a step along the same depth while a step toward the FBE is open is refused.
+#[test]
+fn r24_a_withdrawal_takes_the_best_class_toward_the_fbe() {
+    let mut st = lhy::game(lhy::PATROL);
+    let from = hex(&st, "0304");
+    st.unit_mut("A1-3").unwrap().at = from;
+    let max = st.data.rules.withdraw_hexes.int() as usize;
+    assert!(max > 1);
+    let (path, exit) = withdraw::auto_path(&st, "us", from);
+    assert_eq!(path.len(), max, "{path:?}");
+    assert!(!exit, "the FBE is further than {max} hexes");
+    let fbe = st.side("us").unwrap().fbe;
+    let mut depth = st.map.depth(from, fbe);
+    for h in &path {
+        let d = st.map.depth(*h, fbe);
+        assert!(d < depth, "each hex nearer the FBE");
+        depth = d;
+    }
+    let u = st.unit("A1-3").unwrap().clone();
+    withdraw::check(&st, "us", &[&u], &path, false).expect("its own path is a legal one");
+    let sideways = st
+        .map
+        .grid()
+        .neighbours(from)
+        .into_iter()
+        .find(|h| st.map.on_map(*h) && st.map.depth(*h, fbe) >= st.map.depth(from, fbe))
+        .expect("a hex not toward the FBE");
+    let why = withdraw::check(&st, "us", &[&u], &[sideways], false).unwrap_err();
+    assert!(why.contains("best withdrawal priority"), "{why}");
 }

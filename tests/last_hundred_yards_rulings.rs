@@ -9,8 +9,8 @@ mod lhy;
 use despatch::dice::Dice;
 use despatch::rulesets::last_hundred_yards::data::{Ground, Kind};
 use despatch::rulesets::last_hundred_yards::maneuver;
-use despatch::rulesets::last_hundred_yards::state::LhyState;
-use despatch::rulesets::last_hundred_yards::{fire, sight, stacking, withdraw};
+use despatch::rulesets::last_hundred_yards::state::{LhyState, Place, Status};
+use despatch::rulesets::last_hundred_yards::{concealment, fire, sight, stacking, withdraw};
 
 fn hex(st: &LhyState, s: &str) -> despatch::board::hex::Hex {
     st.map.grid().parse_hex(s).unwrap()
@@ -383,4 +383,63 @@ fn r24_a_withdrawal_takes_the_best_class_toward_the_fbe() {
         .expect("a hex not toward the FBE");
     let why = withdraw::check(&st, "us", &[&u], &[sideways], false).unwrap_err();
     assert!(why.contains("best withdrawal priority"), "{why}");
+}
+
+/// The patrol game with only `watcher` left of the Germans, in open ground at 0305, and the
+/// US squad A1-1 at 0307, two hexes from it in clear sight.
+fn face_to_face(watcher: &str) -> LhyState {
+    let mut st = lhy::game(lhy::PATROL);
+    for u in st.units.iter_mut() {
+        if u.side == "germany" && u.name != watcher {
+            u.place = Place::Eliminated;
+        }
+    }
+    let (g, a) = (hex(&st, "0305"), hex(&st, "0307"));
+    st.unit_mut(watcher).unwrap().at = g;
+    st.unit_mut(watcher).unwrap().hidden = false;
+    st.unit_mut("A1-1").unwrap().at = a;
+    let w = st.unit(watcher).unwrap().clone();
+    assert!(sight::sees(&st, &w, a), "clear sight from 0305 to 0307");
+    st
+}
+
+/// R10: concealment is stripped only by an undisrupted AND non-shocked enemy: the same squad
+/// maneuvering in the open two hexes from a German squad loses it when the German is in good
+/// order, keeps it when he is disrupted, and keeps it when he is shocked.
+#[test]
+fn r10_only_an_undisrupted_and_unshocked_enemy_strips_concealment() {
+    for (status, loses) in [
+        (Status::Good, true),
+        (Status::Disrupted, false),
+        (Status::Shocked, false),
+    ] {
+        let mut st = face_to_face("G1-1");
+        st.unit_mut("G1-1").unwrap().status = status;
+        st.unit_mut("A1-1").unwrap().concealed = true;
+        concealment::after_action(&mut st, "A1-1", concealment::Why::Maneuver);
+        assert_eq!(
+            !st.unit("A1-1").unwrap().concealed,
+            loses,
+            "observer {status:?}"
+        );
+    }
+}
+
+/// R21: in the Clean Up Phase a unit regains concealment out of sight of every enemy counter
+/// its owner can see: a hidden enemy in clear sight does not stop it, the same enemy known
+/// does.
+#[test]
+fn r21_hidden_enemies_do_not_stop_concealment_being_regained() {
+    for (hidden, regains) in [(true, true), (false, false)] {
+        let mut st = face_to_face("G1-1");
+        st.unit_mut("G1-1").unwrap().hidden = hidden;
+        st.unit_mut("A1-1").unwrap().concealed = false;
+        st.unit_mut("A1-1").unwrap().status = Status::Good;
+        concealment::gain(&mut st);
+        assert_eq!(
+            st.unit("A1-1").unwrap().concealed,
+            regains,
+            "enemy hidden: {hidden}"
+        );
+    }
 }

@@ -10,7 +10,9 @@ use despatch::dice::Dice;
 use despatch::rulesets::last_hundred_yards::data::{Ground, Kind};
 use despatch::rulesets::last_hundred_yards::maneuver;
 use despatch::rulesets::last_hundred_yards::state::{LhyState, Place, Status};
-use despatch::rulesets::last_hundred_yards::{concealment, fire, sight, stacking, withdraw};
+use despatch::rulesets::last_hundred_yards::{
+    concealment, fire, resolution, sight, stacking, withdraw,
+};
 
 fn hex(st: &LhyState, s: &str) -> despatch::board::hex::Hex {
     st.map.grid().parse_hex(s).unwrap()
@@ -442,4 +444,66 @@ fn r21_hidden_enemies_do_not_stop_concealment_being_regained() {
             "enemy hidden: {hidden}"
         );
     }
+}
+
+/// R14: an unmodified `heroic_roll` on a recovery makes the unit Heroic (in good order at
+/// once), and a Heroic unit's Cohesion counts `heroic_cohesion` more; any other roll does
+/// not. Real dice, a seed for each case. (The loss after the turn it acted in is played in
+/// the Clean Up Phase; the golden game turns cover it.)
+#[test]
+fn r14_an_unmodified_heroic_roll_on_recovery_makes_a_unit_heroic() {
+    let mut base = lhy::game(lhy::PATROL);
+    // Alone in the open, far from its leader: no help, no modifier.
+    base.unit_mut("A1-1").unwrap().at = hex(&base, "1210");
+    base.unit_mut("A1-1").unwrap().status = Status::Disrupted;
+    let heroic_roll = base.data.rules.heroic_roll.int() as u32;
+    let plain = base.cohesion(base.unit("A1-1").unwrap());
+    let mut seen = (false, false);
+    for k in 0..300u64 {
+        let roll = Dice::new(lhy::seed(k, 14)).roll_one("probe", despatch::dice::Faces::d(10));
+        let mut st = base.clone();
+        resolution::recover(&mut st, "A1-1", &mut Dice::new(lhy::seed(k, 14)));
+        let u = st.unit("A1-1").unwrap();
+        if roll == heroic_roll {
+            assert!(u.heroic && u.status == Status::Good, "roll {roll}");
+            assert_eq!(
+                st.cohesion(u),
+                plain + st.data.rules.heroic_cohesion.int(),
+                "Heroic adds to Cohesion"
+            );
+            seen.0 = true;
+        } else {
+            assert!(!u.heroic, "roll {roll}");
+            seen.1 = true;
+        }
+        if seen == (true, true) {
+            return;
+        }
+    }
+    panic!("300 seeds never rolled both {heroic_roll} and another face: {seen:?}");
+}
+
+/// R11: small arms strike the units with Cohesion in the hex, never its vehicles; anti-tank
+/// fire strikes vehicles, towed guns and FPs, and is refused against a squad.
+#[test]
+fn r11_small_arms_strike_soft_units_and_anti_tank_fire_hard_ones() {
+    let mut st = face_to_face("G1-1");
+    let g = hex(&st, "0305");
+    let mut tank = st.unit("G1-1").unwrap().clone();
+    tank.name = "PzIV-A".into();
+    tank.class = "ger_pziv".into();
+    tank.kind = Kind::Afv;
+    st.units.push(tank);
+    let squad = st.unit("A1-1").unwrap().clone();
+    let shot = fire::small_arms(&st, &squad, squad.at, g, 0).expect("in range and sight");
+    assert_eq!(shot.targets, vec!["G1-1".to_string()], "not the tank");
+    let mut gun = squad.clone();
+    gun.name = "57mm-A".into();
+    gun.class = "us_57mm".into();
+    gun.kind = Kind::Gun;
+    let at_tank = fire::anti_tank(&st, &gun, gun.at, st.unit("PzIV-A").unwrap(), 0)
+        .expect("anti-tank fire at the tank");
+    assert_eq!(at_tank.targets, vec!["PzIV-A".to_string()]);
+    let why = fire::anti_tank(&st, &gun, gun.at, st.unit("G1-1").unwrap(), 0).unwrap_err();
+    assert!(why.contains("only against vehicles"), "{why}");
 }

@@ -9,7 +9,7 @@ mod lhy;
 use despatch::dice::Dice;
 use despatch::rulesets::last_hundred_yards::data::{Ground, Kind};
 use despatch::rulesets::last_hundred_yards::maneuver;
-use despatch::rulesets::last_hundred_yards::state::{LhyState, Place, Status};
+use despatch::rulesets::last_hundred_yards::state::{FireKind, LhyState, Place, Status};
 use despatch::rulesets::last_hundred_yards::{
     concealment, fire, resolution, sight, stacking, withdraw,
 };
@@ -506,4 +506,34 @@ fn r11_small_arms_strike_soft_units_and_anti_tank_fire_hard_ones() {
     assert_eq!(at_tank.targets, vec!["PzIV-A".to_string()]);
     let why = fire::anti_tank(&st, &gun, gun.at, st.unit("G1-1").unwrap(), 0).unwrap_err();
     assert!(why.contains("only against vehicles"), "{why}");
+}
+
+/// R19: a unit withdrawing out of a mortar impact hex suffers that attack as it leaves (a
+/// resolution roll and its result on the unit), and a unit withdrawing from a hex without one
+/// suffers nothing.
+#[test]
+fn r19_withdrawing_out_of_an_impact_hex_suffers_the_mortar_attack() {
+    for marked in [true, false] {
+        let mut st = lhy::game(lhy::PATROL);
+        let from = hex(&st, "0304");
+        st.unit_mut("A1-3").unwrap().at = from;
+        if marked {
+            let shot = fire::Shot {
+                kind: FireKind::Mortar,
+                hex: from,
+                drm: 0,
+                targets: vec![],
+            };
+            fire::place(&mut st, shot, "G1-1", "germany", false);
+        }
+        let (path, exit) = withdraw::auto_path(&st, "us", from);
+        let before = lhy::log(&st, "us");
+        let mut dice = Dice::new(lhy::seed(19, 19));
+        let entered = withdraw::run(&mut st, "us", &["A1-3".into()], &path, exit, &mut dice);
+        assert_eq!(entered, path, "the withdrawal itself goes ahead");
+        let log = lhy::log(&st, "us");
+        let new = log.strip_prefix(before.as_str()).unwrap_or(&log);
+        let attacked = new.contains("at 0304 (by") && new.contains("A1-3:");
+        assert_eq!(attacked, marked, "marked: {marked}\n{new}");
+    }
 }

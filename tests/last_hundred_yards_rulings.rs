@@ -9,9 +9,9 @@ mod lhy;
 use despatch::dice::Dice;
 use despatch::rulesets::last_hundred_yards::data::{Ground, Kind};
 use despatch::rulesets::last_hundred_yards::maneuver;
-use despatch::rulesets::last_hundred_yards::state::{FireKind, LhyState, Place, Status};
+use despatch::rulesets::last_hundred_yards::state::{Arrow, FireKind, LhyState, Place, Status};
 use despatch::rulesets::last_hundred_yards::{
-    concealment, fire, resolution, sight, stacking, withdraw,
+    assault, concealment, fire, resolution, sight, stacking, vehicle, withdraw,
 };
 
 fn hex(st: &LhyState, s: &str) -> despatch::board::hex::Hex {
@@ -536,4 +536,114 @@ fn r19_withdrawing_out_of_an_impact_hex_suffers_the_mortar_attack() {
         let attacked = new.contains("at 0304 (by") && new.contains("A1-3:");
         assert_eq!(attacked, marked, "marked: {marked}\n{new}");
     }
+}
+
+/// R16: as an AFV overruns a hex, its defenders take close defence whenever they may (a
+/// German squad after 9/43 places its ATDRM on the AFV, which is its action), unless their
+/// side has sent `SET CLOSE-DEFENCE OFF`.
+#[test]
+fn r16_close_defence_is_taken_unless_switched_off() {
+    for on in [true, false] {
+        let mut st = face_to_face("G1-1");
+        assert!(st.date > st.data.rules.close_defence_german_after.int() as u32);
+        let (h, from) = (hex(&st, "0305"), hex(&st, "0306"));
+        let mut tank = st.unit("A1-1").unwrap().clone();
+        tank.name = "Sherman-A".into();
+        tank.class = "us_sherman".into();
+        tank.kind = Kind::Afv;
+        tank.at = from;
+        st.units.push(tank);
+        if !on {
+            let off = lhy::parse(&st, "germany", "SET CLOSE-DEFENCE OFF").expect("a setting");
+            assert!(!off.is_empty());
+            st.sides
+                .iter_mut()
+                .find(|s| s.id == "germany")
+                .unwrap()
+                .close_defence = false;
+        }
+        vehicle::overrun(&mut st, "us", &["Sherman-A".into()], h, from);
+        let closed = st
+            .markers
+            .iter()
+            .any(|m| m.by == "G1-1" && m.targets == vec!["Sherman-A".to_string()]);
+        assert_eq!(closed, on, "close defence on: {on}");
+        assert_eq!(st.unit("G1-1").unwrap().done.is_some(), on, "its action");
+    }
+}
+
+/// R17 (bridge rules for the lost §13): an assault is resolved in Phase IV by a d10 plus the
+/// assault values for each side, the higher holding the hex (equal: it goes on); and a unit
+/// under an enemy assault arrow withdraws only on a d10 at most its best Cohesion (plus the
+/// stand-in DRM), on real dice both ways.
+#[test]
+fn r17_assaults_are_resolved_in_phase_four_and_withdrawing_from_one_is_a_roll() {
+    // Phase IV.
+    let mut st = face_to_face("G1-1");
+    let h = hex(&st, "0305");
+    st.unit_mut("A1-1").unwrap().at = h;
+    st.assaults = vec![(h, "us".into())];
+    let before = lhy::log(&st, "us");
+    assault::phase(&mut st, &mut Dice::new(lhy::seed(17, 17)));
+    let log = lhy::log(&st, "us");
+    let new = log.strip_prefix(before.as_str()).unwrap_or(&log);
+    let line = new
+        .lines()
+        .find(|l| l.starts_with("Assault at 0305:"))
+        .unwrap_or_else(|| panic!("no assault resolved:\n{new}"));
+    let totals: Vec<i32> = line
+        .split(" = ")
+        .skip(1)
+        .map(|x| {
+            x.split_whitespace()
+                .next()
+                .unwrap()
+                .trim_end_matches('.')
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    let (a, d) = (totals[0], totals[1]);
+    let verdict = if a > d {
+        "US 1st Platoon holds the hex"
+    } else if a < d {
+        "German 1st Platoon holds the hex"
+    } else {
+        "the assault goes on next turn"
+    };
+    assert!(new.contains(verdict), "{a} vs {d}: {new}");
+    // Withdrawing from under an assault arrow.
+    let mut base = lhy::game(lhy::PATROL);
+    let from = hex(&base, "0304");
+    base.unit_mut("A1-3").unwrap().at = from;
+    base.arrows.push(Arrow {
+        units: vec!["G1-1".into()],
+        side: "germany".into(),
+        to: from,
+        feint: false,
+    });
+    let need =
+        base.cohesion(base.unit("A1-3").unwrap()) + base.data.rules.assault_withdraw_drm.int();
+    let (path, exit) = withdraw::auto_path(&base, "us", from);
+    let mut seen = (false, false);
+    for k in 0..200u64 {
+        let roll = Dice::new(lhy::seed(k, 170)).roll_one("probe", despatch::dice::Faces::d(10));
+        let mut st = base.clone();
+        let mut dice = Dice::new(lhy::seed(k, 170));
+        let went = withdraw::run(&mut st, "us", &["A1-3".into()], &path, exit, &mut dice);
+        assert_eq!(
+            !went.is_empty(),
+            roll as i32 <= need,
+            "roll {roll} vs {need}"
+        );
+        if went.is_empty() {
+            seen.0 = true;
+        } else {
+            seen.1 = true;
+        }
+        if seen == (true, true) {
+            return;
+        }
+    }
+    panic!("200 seeds never both held and let go: {seen:?}");
 }

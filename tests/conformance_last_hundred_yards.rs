@@ -51,6 +51,7 @@ fn last_hundred_yards_conforms() {
         test_sources: vec![
             include_str!("last_hundred_yards_golden.rs"),
             include_str!("last_hundred_yards_rulings.rs"),
+            include_str!("last_hundred_yards_rulings_play.rs"),
         ],
         ..Subject::shipped("patrol", &SEATS)
     });

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use despatch::dice::Dice;
 use despatch::engine::{Rejected, Ruleset, Silence, Submitted, Viewer};
 use despatch::rulesets::last_hundred_yards::LastHundredYards as Lhy;
-use despatch::rulesets::last_hundred_yards::state::{LhyState, Orders};
+use despatch::rulesets::last_hundred_yards::sight;
+use despatch::rulesets::last_hundred_yards::state::{LhyState, Orders, Place};
 
 pub const RULESET: &str = include_str!("../../games/last-hundred-yards/ruleset.toml");
 pub const PATROL: &str = include_str!("../../games/last-hundred-yards/scenarios/patrol.toml");
@@ -57,4 +58,26 @@ pub fn seen(st: &LhyState, seat: &str) -> String {
 
 pub fn log(st: &LhyState, seat: &str) -> String {
     Lhy::view(st, &Viewer::Seat(seat.into())).log.join("\n")
+}
+
+pub fn hex(st: &LhyState, s: &str) -> despatch::board::hex::Hex {
+    st.map.grid().parse_hex(s).unwrap()
+}
+
+/// The patrol game with only `watcher` left of the Germans, in open ground at 0305, and the
+/// US squad A1-1 at 0307, two hexes from it in clear sight.
+pub fn face_to_face(watcher: &str) -> LhyState {
+    let mut st = game(PATROL);
+    for u in st.units.iter_mut() {
+        if u.side == "germany" && u.name != watcher {
+            u.place = Place::Eliminated;
+        }
+    }
+    let (g, a) = (hex(&st, "0305"), hex(&st, "0307"));
+    st.unit_mut(watcher).unwrap().at = g;
+    st.unit_mut(watcher).unwrap().hidden = false;
+    st.unit_mut("A1-1").unwrap().at = a;
+    let w = st.unit(watcher).unwrap().clone();
+    assert!(sight::sees(&st, &w, a), "clear sight from 0305 to 0307");
+    st
 }

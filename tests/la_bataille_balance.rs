@@ -16,8 +16,65 @@ const RULESET: &str = include_str!("../games/la-bataille/ruleset.toml");
 /// Games per scenario: enough that one side winning every game is not luck.
 const GAMES: u64 = 50;
 
+/// Increments lost, by the side that inflicted them and how: `(side, cause) -> increments`.
+type Causes = BTreeMap<(String, String), u32>;
+
+/// Reads who caused which losses from one resolution's log: fire of every kind (the firer's
+/// side), rout losses leaving enemy zones and pursuit (the other side). Losses the log does not
+/// name (mêlée results, surrenders) are the rest of `increments_taken`.
+fn tally(st: &LbState, lines: &[String], causes: &mut Causes) {
+    let side_of = |names: &str| {
+        let first = names.split(", ").next().unwrap_or("").trim();
+        st.unit(first).map(|u| u.side.clone())
+    };
+    for l in lines {
+        if let (Some(at), Some(end)) = (l.find(": strength "), l.find(" casualt")) {
+            let label = &l[..at];
+            let n: u32 = l[..end]
+                .rsplit(' ')
+                .next()
+                .and_then(|x| x.parse().ok())
+                .unwrap_or(0);
+            let (kind, rest) = match (label.find(" of "), label.find(" by ")) {
+                (Some(i), _) => (&label[..i], &label[i + 4..]),
+                (None, Some(i)) => (&label[..i], &label[i + 4..]),
+                _ => continue,
+            };
+            let kind =
+                kind.trim_start_matches(|c: char| c == 'A' || c == 'C' || c.is_ascii_digit());
+            let firers = rest.split(" at ").next().unwrap_or("");
+            if let Some(side) = side_of(firers) {
+                *causes.entry((side, kind.trim().to_string())).or_default() += n;
+            }
+        } else if let (Some(r), Some(k)) = (l.find(" routs "), l.find(", losing ")) {
+            let n: u32 = l[k + 9..]
+                .split(' ')
+                .next()
+                .and_then(|x| x.parse().ok())
+                .unwrap_or(0);
+            if let Some(side) = side_of(&l[..r]) {
+                *causes
+                    .entry((st.enemy_of(&side), "rout through zones".into()))
+                    .or_default() += n;
+            }
+        } else if let Some(p) = l.find("pursuit: ") {
+            let rest = &l[p + 9..];
+            if let (Some(k), Some(side)) = (rest.find(" lose "), side_of(&l[p + 9..])) {
+                let n: u32 = rest[k + 6..]
+                    .split(' ')
+                    .next()
+                    .and_then(|x| x.parse().ok())
+                    .unwrap_or(0);
+                *causes
+                    .entry((st.enemy_of(&side), "pursuit".into()))
+                    .or_default() += n;
+            }
+        }
+    }
+}
+
 /// One random game of `scenario` on seed `game`, to its end (or `steps`).
-fn play(scenario: &str, game: u64, steps: u64) -> LbState {
+fn play(scenario: &str, game: u64, steps: u64, causes: &mut Causes) -> LbState {
     let text = std::fs::read_to_string(format!(
         "{}/games/la-bataille/scenarios/{scenario}.toml",
         env!("CARGO_MANIFEST_DIR")
@@ -47,6 +104,8 @@ fn play(scenario: &str, game: u64, steps: u64) -> LbState {
         seed[..8].copy_from_slice(&k.to_be_bytes());
         seed[8..16].copy_from_slice(&game.to_be_bytes());
         st = LaBataille::resolve(&st, &subs, &mut Dice::new(seed));
+        let lines: Vec<String> = st.log.iter().map(|l| l.text.clone()).collect();
+        tally(&st, &lines, causes);
     }
     st
 }
@@ -58,8 +117,9 @@ fn random_games_per_scenario_print_wins_per_side_and_where_the_points_came_from(
         let mut taken: BTreeMap<String, u32> = BTreeMap::new();
         let mut objective_vp: BTreeMap<String, u32> = BTreeMap::new();
         let mut wiped = 0;
+        let mut causes = Causes::new();
         for g in 0..GAMES {
-            let st = play(scenario, g, 600);
+            let st = play(scenario, g, 600, &mut causes);
             let out = LaBataille::outcome(&st)
                 .unwrap_or_else(|| panic!("{scenario} game {g} did not end"));
             let who = out.winners.first().cloned().unwrap_or("draw".into());
@@ -90,5 +150,11 @@ fn random_games_per_scenario_print_wins_per_side_and_where_the_points_came_from(
             );
         }
         eprintln!("   games ended by a side with no unit left: {wiped}");
+        for ((side, cause), n) in &causes {
+            eprintln!(
+                "   {side} inflicted {:.2} increments a game by {cause}",
+                *n as f64 / GAMES as f64
+            );
+        }
     }
 }

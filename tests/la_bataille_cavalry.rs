@@ -415,12 +415,16 @@ fn r27_t11_a_charge_that_falls_short_is_disordered_and_tired_with_no_regroup() {
     );
     assert_has(&log, "C2: no mêlée; Cuir2 Tired.");
     let u = t.unit("Cuir2");
-    assert_eq!(u.cohesion, Cohesion::Disordered);
     assert_eq!(u.fatigue, Fatigue::Tired);
     assert!(u.charged);
-    // No Regroup: it stays where the charge stopped, two hexes from the target.
-    assert_eq!(t.st.label(u.hex), "0507");
+    // No Regroup of its own: it stood where the charge stopped (0507) until the first
+    // charge's Regroup came back along its path and pushed it on (R31); at the end of the
+    // player turn, out of enemy zones, it recovers good order (R20).
     assert!(!has(&log, "Cuir2 fall back"), "{log:?}");
+    assert!(!has(&log, "C2: Cuir2 marked"), "{log:?}");
+    assert_has(&log, "Cuir2 displaced to 0508.");
+    assert_has(&log, "Cuir1, Cuir2 recover good order.");
+    assert_eq!(u.cohesion, Cohesion::GoodOrder);
 }
 
 /// Cuirassiers four hexes south of light cavalry that may Retreat Before Charge, with dragoons
@@ -475,7 +479,7 @@ const RETREATING: (&str, &str) = (
 fn r32_after_a_failed_recall_the_charges_owner_picks_whom_to_pursue_and_auto_takes_the_nearest() {
     let mut t = retreat_through_friends();
     t.play_on(&[("france", "CHARGE Cuir AT 0505\n"), RETREATING], &[]);
-    assert_has(&t.log, "Hussars retreat to 0503.");
+    assert_has(&t.log, "Hussars retreats to 0503.");
     let (seat, text) = t.asked().expect("the recall is asked");
     assert_eq!(seat, "france");
     assert!(text.contains("RECALL"), "{text}");

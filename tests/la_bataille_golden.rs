@@ -91,85 +91,41 @@ fn t4_attackers_that_fail_their_morale_are_disordered_and_fight_on() {
     assert_has(&log, "A1: mêlée values");
 }
 
-#[test]
-fn t4_a_disordered_attacker_that_fails_routs_while_one_in_good_order_is_disordered() {
-    let mut t = two_on_one("Prussian");
-    t.st.units[1].cohesion = Cohesion::Disordered;
-    // A (good order) and B (already Disordered) both fail; the defender passes.
+/// T-4's already Disordered attacker: an assault whose attacker failed its first check (and
+/// so is Disordered) and ended blank is fought again as a firefight in the next Mêlée
+/// Segment, with the morale checks of step 3 again (a Disordered unit may not be ordered to
+/// assault, so this is how one attacks Disordered).
+fn disordered_attacker_in_a_firefight() -> Table {
+    let mut t = duel("column", "Prussian");
+    // The attacker fails (6+6) and is Disordered; the defender passes (2+2), no shift (1);
+    // both fires miss (1, 1); the mêlée roll 4+4 is blank.
     let log = t.play_on(
-        &[("france", "ASSAULT A AT 0505\nASSAULT B AT 0505\n"), QUIET],
-        &[6, 6, 6, 6, 2, 2, 1],
+        &[("france", "ASSAULT 1/45e AT 0505 VIA 0506\n"), QUIET],
+        &[6, 6, 2, 2, 1, 1, 1, 4, 4],
     );
-    assert_has(&log, "A is Disordered.");
-    assert_has(&log, "B rout.");
-    assert_eq!(t.unit("A").cohesion, Cohesion::Disordered);
-    assert_eq!(t.unit("B").cohesion, Cohesion::Routed);
-    // A is still in the assault: its fire and the mêlée follow.
-    assert_has(&log, "Offensive Fire of A");
-    assert_has(&log, "A1: mêlée values");
+    assert_has(&log, "1/45e is Disordered.");
+    assert_has(&log, "A1: a firefight.");
+    t
 }
 
 #[test]
-fn t4_when_every_attacker_routs_at_morale_the_assault_ends_with_no_fire() {
-    let mut t = two_on_one("Prussian");
-    t.st.units[0].cohesion = Cohesion::Disordered;
-    t.st.units[1].cohesion = Cohesion::Disordered;
-    let log = t.play_on(
-        &[("france", "ASSAULT A AT 0505\nASSAULT B AT 0505\n"), QUIET],
-        &[6, 6, 6, 6, 2, 2, 1],
-    );
+fn t4_a_disordered_attacker_that_fails_again_routs_and_with_nobody_left_there_is_no_fire() {
+    let mut t = disordered_attacker_in_a_firefight();
+    assert_eq!(t.unit("1/45e").cohesion, Cohesion::Disordered);
+    // The next Mêlée Segment: the Disordered attacker fails (6+6) and routs; it was the only
+    // attacker, so the assault ends at once: no fire, no mêlée.
+    let log = t.play_on(&[("allies", "PASS\n")], &[6, 6, 2, 2]);
+    assert_has(&log, "A1 attacker morale check of 1/45e in 0506");
+    assert_has(&log, "1/45e rout.");
+    assert_eq!(t.unit("1/45e").cohesion, Cohesion::Routed);
     assert_has(
         &log,
         "A1: every assaulting unit routed; the assault is finished.",
     );
-    assert_eq!(t.unit("A").cohesion, Cohesion::Routed);
-    assert_eq!(t.unit("B").cohesion, Cohesion::Routed);
     assert!(!has(&log, "Offensive Fire"), "no fire: {log:?}");
     assert!(!has(&log, "Defensive Fire"), "no fire: {log:?}");
     assert!(!has(&log, "mêlée values"), "no mêlée: {log:?}");
     assert!(t.st.assaults.is_empty(), "the Assaut marker is gone");
-}
-
-/// One French column against two Prussian lines, both in its front: an assault on two hexes.
-fn one_on_two() -> Table {
-    Table::new(&field(
-        &[
-            (
-                "france",
-                "A",
-                "line_infantry",
-                "French",
-                "0506",
-                "N",
-                "column",
-                4,
-                8,
-            ),
-            (
-                "allies",
-                "28th",
-                "line_infantry",
-                "Prussian",
-                "0505",
-                "S",
-                "line",
-                4,
-                8,
-            ),
-            (
-                "allies",
-                "29th",
-                "line_infantry",
-                "Prussian",
-                "0606",
-                "SW",
-                "line",
-                4,
-                8,
-            ),
-        ],
-        "",
-    ))
 }
 
 #[test]
@@ -192,6 +148,53 @@ fn r35_t2_each_passing_defender_stack_rolls_its_own_shift_die_and_the_shifts_add
         t.labels
     );
     assert_has(&log, "after 3 left and 0 right shift(s)");
+}
+
+#[test]
+fn p2_guns_firing_at_an_adjacent_assault_fire_canister_two_columns_right() {
+    let mut t = Table::new(&field(
+        &[
+            (
+                "france",
+                "1/45e",
+                "line_infantry",
+                "French",
+                "0506",
+                "N",
+                "column",
+                4,
+                8,
+            ),
+            (
+                "allies",
+                "Guns",
+                "foot_artillery",
+                "Prussian",
+                "0505",
+                "S",
+                "unlimbered",
+                2,
+                7,
+            ),
+        ],
+        "",
+    ));
+    // Both pass (2+2), no shift (1), both fires roll 1.
+    let log = t.play_on(
+        &[("france", "ASSAULT 1/45e AT 0505\n"), QUIET],
+        &[2, 2, 2, 2, 1, 1, 1],
+    );
+    let line = log
+        .iter()
+        .find(|l| l.contains("Defensive Fire of Guns at 0506"))
+        .unwrap_or_else(|| panic!("no Defensive Fire of the guns: {log:?}"));
+    assert!(line.contains("+2 canister"), "{line}");
+    // The assaulting column's own fire has no canister.
+    let own = log
+        .iter()
+        .find(|l| l.contains("Offensive Fire of 1/45e"))
+        .expect("offensive fire");
+    assert!(!own.contains("canister"), "{own}");
 }
 
 #[test]

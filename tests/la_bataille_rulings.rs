@@ -529,3 +529,22 @@ fn r24_displacement_after_an_advance_is_the_owners_choice_and_auto_sends_back_th
         .count();
     assert_eq!(stayed, 3);
 }
+
+#[test]
+fn r36_a_defender_stack_that_fails_its_check_stays_in_the_melee_at_its_disordered_value() {
+    let mut t = one_on_two();
+    // The attacker passes (2+2); the 28th passes (2+2, shift die 1: none); the 29th fails
+    // (6+6) and is Disordered; both fires miss (1s); the mêlée roll 1+1.
+    let log = t.play_on(
+        &[("france", "ASSAULT A AT 0505 0606\n"), QUIET],
+        &[2, 2, 2, 2, 1, 6, 6],
+    );
+    assert_has(&log, "29th is Disordered.");
+    assert_eq!(
+        t.unit("29th").cohesion,
+        despatch::rulesets::la_bataille::state::Cohesion::Disordered
+    );
+    // The column 4 × 2 × 1.5 = 12 against the line 4 × 2 = 8 and the Disordered line
+    // 4 × 2 × 0.5 = 4: 12 to 12 (it would be 12 to 8 if the failed stack left the mêlée).
+    assert_has(&log, "A1: mêlée values 12 to 12");
+}

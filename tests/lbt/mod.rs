@@ -250,3 +250,45 @@ pub const NO_SQUARE: (&str, &str) = (
     "allies",
     "OPPORTUNITY FIRE OFF\nSQUARE NEVER\nREACTION NEVER\n",
 );
+
+/// One French column against two Prussian lines, both in its front: an assault on two hexes.
+pub fn one_on_two() -> Table {
+    Table::new(&field(
+        &[
+            (
+                "france",
+                "A",
+                "line_infantry",
+                "French",
+                "0506",
+                "N",
+                "column",
+                4,
+                8,
+            ),
+            (
+                "allies",
+                "28th",
+                "line_infantry",
+                "Prussian",
+                "0505",
+                "S",
+                "line",
+                4,
+                8,
+            ),
+            (
+                "allies",
+                "29th",
+                "line_infantry",
+                "Prussian",
+                "0606",
+                "SW",
+                "line",
+                4,
+                8,
+            ),
+        ],
+        "",
+    ))
+}

@@ -122,8 +122,8 @@ fn t4_a_disordered_attacker_that_fails_again_routs_and_with_nobody_left_there_is
         &log,
         "A1: every assaulting unit routed; the assault is finished.",
     );
-    assert!(!has(&log, "Offensive Fire"), "no fire: {log:?}");
-    assert!(!has(&log, "Defensive Fire"), "no fire: {log:?}");
+    assert!(!has(&log, "Offensive Fire of"), "no fire: {log:?}");
+    assert!(!has(&log, "Defensive Fire of"), "no fire: {log:?}");
     assert!(!has(&log, "mêlée values"), "no mêlée: {log:?}");
     assert!(t.st.assaults.is_empty(), "the Assaut marker is gone");
 }

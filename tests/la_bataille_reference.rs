@@ -29,7 +29,7 @@ fn starts() -> Vec<(String, LbState)> {
     let seats = vec!["france".to_string(), "allies".to_string()];
     ["teaching", "waterloo-1815"]
         .iter()
-        .map(|sc| {
+        .flat_map(|sc| {
             let text = std::fs::read_to_string(format!(
                 "{}/games/la-bataille/scenarios/{sc}.toml",
                 env!("CARGO_MANIFEST_DIR")
@@ -48,7 +48,6 @@ fn starts() -> Vec<(String, LbState)> {
                 (format!("{sc} (Allied turn)"), allies),
             ]
         })
-        .flatten()
         .collect()
 }
 

@@ -34,9 +34,11 @@ fn la_bataille_conforms() {
         max_steps: 300,
         test_sources: vec![
             include_str!("la_bataille_golden.rs"),
+            include_str!("la_bataille_rulings.rs"),
+            include_str!("la_bataille_cavalry.rs"),
             include_str!("la_bataille_pipeline.rs"),
         ],
-        not_yet_covered: vec![24, 27, 32],
+        not_yet_covered: vec![],
         ..Subject::shipped("teaching", &SEATS)
     });
 }

@@ -1,176 +1,17 @@
-//! Golden tests of La Bataille in the players' own order syntax: the inventory's worked
-//! cases (§8, T-1 … T-13) and the numbered rulings, each played from mails with the dice
-//! chosen in advance (a `Scripted` roller that also records every die's label).
+//! Golden tests of La Bataille's infantry procedures in the players' own order syntax: the
+//! inventory's worked cases of the assault (§8, T-1 … T-8), the Old Guard Charge, routs, leaders
+//! and the Fire Segment, each played from mails with the dice chosen in advance, and random
+//! play of both scenarios with replay.
+
+mod lbt;
 
 use std::collections::BTreeMap;
 
-use despatch::engine::{Ruleset, SeatId, Submitted};
+use despatch::engine::{Ruleset, Submitted};
 use despatch::rulesets::la_bataille::LaBataille;
 use despatch::rulesets::la_bataille::orders;
-use despatch::rulesets::la_bataille::roll::Scripted;
-use despatch::rulesets::la_bataille::state::{LbState, Orders, Phase};
-use despatch::rulesets::la_bataille::turn;
-
-const RULESET: &str = include_str!("../games/la-bataille/ruleset.toml");
-
-fn seats() -> Vec<String> {
-    vec!["france".into(), "allies".into()]
-}
-
-/// A game on a scenario, played by mails with scripted dice.
-struct Table {
-    st: LbState,
-    /// Every log line so far.
-    log: Vec<String>,
-    /// Every die's label so far.
-    labels: Vec<String>,
-}
-
-impl Table {
-    fn new(scenario: &str) -> Self {
-        Table {
-            st: LaBataille::setup(RULESET, scenario, &seats()).expect("setup"),
-            log: vec![],
-            labels: vec![],
-        }
-    }
-
-    /// Mails from the seats (`(seat, text)`), then resolves with these dice; every die must
-    /// be used. Returns this resolution's log.
-    fn play(&mut self, mails: &[(&str, &str)], dice: &[u32]) -> Vec<String> {
-        self.run(mails, dice, true)
-    }
-
-    /// As `play`, for a test that checks only the first part of the resolution: the dice
-    /// after `dice` are 1s, as many as it takes.
-    fn play_on(&mut self, mails: &[(&str, &str)], dice: &[u32]) -> Vec<String> {
-        let mut d = dice.to_vec();
-        d.extend([1; 60]);
-        self.run(mails, &d, false)
-    }
-
-    fn run(&mut self, mails: &[(&str, &str)], dice: &[u32], exact: bool) -> Vec<String> {
-        let mut subs: BTreeMap<SeatId, Submitted<Orders>> = BTreeMap::new();
-        for (seat, text) in mails {
-            let o = orders::parse(&self.st, seat, text)
-                .unwrap_or_else(|e| panic!("{seat}'s mail is refused: {e:?}"));
-            let canon = LaBataille::canonical(&o);
-            assert_eq!(
-                orders::parse(&self.st, seat, &canon).as_ref(),
-                Ok(&o),
-                "canonical"
-            );
-            subs.insert(seat.to_string(), Submitted::Orders(o));
-        }
-        let mut r = Scripted::new(dice);
-        turn::resolve(&mut self.st, &subs, &mut r);
-        let lines: Vec<String> = self.st.log.iter().map(|l| l.text.clone()).collect();
-        for l in &lines {
-            eprintln!("  | {l}");
-        }
-        assert!(
-            !exact || r.faces.is_empty(),
-            "dice left over: {:?}; rolled {:?}",
-            r.faces,
-            r.rolled
-        );
-        self.labels.extend(r.labels());
-        self.log.extend(lines.clone());
-        lines
-    }
-
-    fn asked(&self) -> Option<(String, String)> {
-        match &self.st.phase {
-            Phase::Question { question } => Some((question.seat.clone(), question.text.clone())),
-            _ => None,
-        }
-    }
-
-    fn unit(&self, n: &str) -> &despatch::rulesets::la_bataille::state::Unit {
-        self.st.unit(n).unwrap_or_else(|| panic!("no unit {n}"))
-    }
-}
-
-/// One counter of a test field: side, name, class, nation, hex, facing, formation,
-/// increments, morale.
-type Piece<'a> = (
-    &'a str,
-    &'a str,
-    &'a str,
-    &'a str,
-    &'a str,
-    &'a str,
-    &'a str,
-    u32,
-    u32,
-);
-
-/// A clear 10×10 field with these counters and no leaders; `extra` is more scenario TOML
-/// (terrain, ammunition) appended to the head.
-fn field(pieces: &[Piece], extra: &str) -> String {
-    let mut s = format!(
-        "name = \"test field\"\nturns = 3\nfirst = \"france\"\n[map]\ncolumns = [1, 10]\nrows = [1, 10]\n{extra}\n"
-    );
-    for side in ["france", "allies"] {
-        s.push_str(&format!(
-            "[[sides]]\nid = \"{side}\"\nname = \"{}\"\n",
-            if side == "france" { "French" } else { "Allies" }
-        ));
-        for p in pieces.iter().filter(|p| p.0 == side) {
-            s.push_str(&format!(
-                "[[sides.units]]\nname = \"{}\"\nclass = \"{}\"\nnation = \"{}\"\nhex = \"{}\"\nfacing = \"{}\"\nformation = \"{}\"\nincrements = {}\nmorale = {}\n",
-                p.1, p.2, p.3, p.4, p.5, p.6, p.7, p.8
-            ));
-        }
-    }
-    s
-}
-
-fn has(log: &[String], part: &str) -> bool {
-    log.iter().any(|l| l.contains(part))
-}
-
-fn assert_has(log: &[String], part: &str) {
-    assert!(
-        has(log, part),
-        "no log line contains `{part}`:\n{}",
-        log.join("\n")
-    );
-}
-
-/// A French column two hexes south of a British line, nobody else: the smallest assault.
-fn duel(french_formation: &str, british_nation: &str) -> Table {
-    Table::new(&field(
-        &[
-            (
-                "france",
-                "1/45e",
-                "line_infantry",
-                "French",
-                "0507",
-                "N",
-                french_formation,
-                4,
-                8,
-            ),
-            (
-                "allies",
-                "28th-Foot",
-                "line_infantry",
-                british_nation,
-                "0505",
-                "S",
-                "line",
-                4,
-                8,
-            ),
-        ],
-        "",
-    ))
-}
-
-/// The standing order that keeps opportunity fire out of a test's dice.
-const QUIET: (&str, &str) = ("allies", "OPPORTUNITY FIRE OFF\n");
+use despatch::rulesets::la_bataille::state::{Cohesion, LbState};
+use lbt::*;
 
 #[test]
 fn r2_t1_a_passing_defender_rolls_one_die_for_its_left_shifts_and_doubles_its_fire() {
@@ -232,48 +73,6 @@ fn r25_t8_a_dr1_advances_into_the_target_then_one_hex_along_the_retreat_path() {
     assert_eq!(t.st.label(t.unit("1/45e").hex), "0504");
 }
 
-/// Two French columns against one line: the assault A1 of both.
-fn two_on_one(nation: &str) -> Table {
-    Table::new(&field(
-        &[
-            (
-                "france",
-                "A",
-                "line_infantry",
-                "French",
-                "0506",
-                "N",
-                "column",
-                4,
-                8,
-            ),
-            (
-                "france",
-                "B",
-                "line_infantry",
-                "French",
-                "0606",
-                "NW",
-                "column",
-                4,
-                8,
-            ),
-            (
-                "allies",
-                "28th-Foot",
-                "line_infantry",
-                nation,
-                "0505",
-                "S",
-                "line",
-                4,
-                8,
-            ),
-        ],
-        "",
-    ))
-}
-
 #[test]
 fn t4_attackers_that_fail_their_morale_are_disordered_and_fight_on() {
     let mut t = two_on_one("Prussian");
@@ -290,6 +89,112 @@ fn t4_attackers_that_fail_their_morale_are_disordered_and_fight_on() {
     // Disordered firers shift left; the mêlée is still fought.
     assert_has(&log, "-1 disordered firers");
     assert_has(&log, "A1: mêlée values");
+}
+
+/// T-4's already Disordered attacker: an assault whose attacker failed its first check (and
+/// so is Disordered) and ended blank is fought again as a firefight in the next Mêlée
+/// Segment, with the morale checks of step 3 again (a Disordered unit may not be ordered to
+/// assault, so this is how one attacks Disordered).
+fn disordered_attacker_in_a_firefight() -> Table {
+    let mut t = duel("column", "Prussian");
+    // The attacker fails (6+6) and is Disordered; the defender passes (2+2), no shift (1);
+    // both fires miss (1, 1); the mêlée roll 4+4 is blank.
+    let log = t.play_on(
+        &[("france", "ASSAULT 1/45e AT 0505 VIA 0506\n"), QUIET],
+        &[6, 6, 2, 2, 1, 1, 1, 4, 4],
+    );
+    assert_has(&log, "1/45e is Disordered.");
+    assert_has(&log, "A1: a firefight.");
+    t
+}
+
+#[test]
+fn t4_a_disordered_attacker_that_fails_again_routs_and_with_nobody_left_there_is_no_fire() {
+    let mut t = disordered_attacker_in_a_firefight();
+    assert_eq!(t.unit("1/45e").cohesion, Cohesion::Disordered);
+    // The next Mêlée Segment: the Disordered attacker fails (6+6) and routs; it was the only
+    // attacker, so the assault ends at once: no fire, no mêlée.
+    let log = t.play_on(&[("allies", "PASS\n")], &[6, 6, 2, 2]);
+    assert_has(&log, "A1 attacker morale check of 1/45e in 0506");
+    assert_has(&log, "1/45e rout.");
+    assert_eq!(t.unit("1/45e").cohesion, Cohesion::Routed);
+    assert_has(
+        &log,
+        "A1: every assaulting unit routed; the assault is finished.",
+    );
+    assert!(!has(&log, "Offensive Fire of"), "no fire: {log:?}");
+    assert!(!has(&log, "Defensive Fire of"), "no fire: {log:?}");
+    assert!(!has(&log, "mêlée values"), "no mêlée: {log:?}");
+    assert!(t.st.assaults.is_empty(), "the Assaut marker is gone");
+}
+
+#[test]
+fn r35_t2_each_passing_defender_stack_rolls_its_own_shift_die_and_the_shifts_add_up() {
+    let mut t = one_on_two();
+    // The attacker passes (2+2); each defender stack passes (2+2) and rolls: 4 and 5.
+    let log = t.play_on(
+        &[("france", "ASSAULT A AT 0505 0606\n"), QUIET],
+        &[2, 2, 2, 2, 4, 2, 2, 5],
+    );
+    assert_has(&log, "shift roll 4: 1 left column shift.");
+    assert_has(&log, "shift roll 5: 2 left column shifts.");
+    assert_eq!(
+        t.labels
+            .iter()
+            .filter(|l| l.starts_with("A1 shift roll of"))
+            .count(),
+        2,
+        "one die per passing stack: {:?}",
+        t.labels
+    );
+    assert_has(&log, "after 3 left and 0 right shift(s)");
+}
+
+#[test]
+fn p2_guns_firing_at_an_adjacent_assault_fire_canister_two_columns_right() {
+    let mut t = Table::new(&field(
+        &[
+            (
+                "france",
+                "1/45e",
+                "line_infantry",
+                "French",
+                "0506",
+                "N",
+                "column",
+                4,
+                8,
+            ),
+            (
+                "allies",
+                "Guns",
+                "foot_artillery",
+                "Prussian",
+                "0505",
+                "S",
+                "unlimbered",
+                2,
+                7,
+            ),
+        ],
+        "",
+    ));
+    // Both pass (2+2), no shift (1), both fires roll 1.
+    let log = t.play_on(
+        &[("france", "ASSAULT 1/45e AT 0505\n"), QUIET],
+        &[2, 2, 2, 2, 1, 1, 1],
+    );
+    let line = log
+        .iter()
+        .find(|l| l.contains("Defensive Fire of Guns at 0506"))
+        .unwrap_or_else(|| panic!("no Defensive Fire of the guns: {log:?}"));
+    assert!(line.contains("+2 canister"), "{line}");
+    // The assaulting column's own fire has no canister.
+    let own = log
+        .iter()
+        .find(|l| l.contains("Offensive Fire of 1/45e"))
+        .expect("offensive fire");
+    assert!(!own.contains("canister"), "{own}");
 }
 
 #[test]
@@ -358,454 +263,6 @@ fn r23_huzzah_always_answers_in_advance() {
     assert_has(&log, "Huzzah");
 }
 
-// ---- Rulings ---------------------------------------------------------------------------
-
-use despatch::rulesets::la_bataille::{combat, field as geo};
-
-#[test]
-fn r1_a_game_turn_is_two_player_turns_and_the_game_ends_after_the_last() {
-    let mut t = duel("column", "Prussian");
-    assert_eq!(
-        t.st.phase,
-        Phase::Maneuver {
-            side: "france".into()
-        }
-    );
-    t.play_on(&[("france", "PASS\n")], &[]);
-    assert_eq!(
-        t.st.phase,
-        Phase::Maneuver {
-            side: "allies".into()
-        }
-    );
-    assert_eq!(t.st.turn, 1);
-    t.play_on(&[("allies", "PASS\n")], &[]);
-    assert_eq!((t.st.turn, t.st.phasing.as_str()), (2, "france"));
-    for _ in 0..2 {
-        t.play_on(&[("france", "PASS\n")], &[]);
-        t.play_on(&[("allies", "PASS\n")], &[]);
-    }
-    assert_eq!(t.st.phase, Phase::GameOver);
-    assert!(LaBataille::outcome(&t.st).is_some());
-}
-
-#[test]
-fn r4_the_front_is_the_faced_hex_and_the_two_beside_it_and_every_side_for_a_square() {
-    let mut t = duel("column", "Prussian");
-    let u = t.unit("1/45e").clone();
-    let front: Vec<String> = geo::front_hexes(&t.st, &u)
-        .iter()
-        .map(|h| t.st.label(*h))
-        .collect();
-    assert_eq!(front.len(), 3, "{front:?}");
-    assert!(front.contains(&"0506".to_string()), "{front:?}");
-    t.st.units[0].formation = despatch::rulesets::la_bataille::state::Formation::Square;
-    let sq = t.unit("1/45e").clone();
-    assert_eq!(geo::front_hexes(&t.st, &sq).len(), 6);
-}
-
-#[test]
-fn r5_a_move_stops_on_entering_an_enemy_zone_of_influence() {
-    let t = duel("column", "Prussian");
-    // 0506 is in the 28th's front: a move may end there, not go on through it.
-    let e = orders::parse(&t.st, "france", "MOVE 1/45e 0506 0406\n").unwrap_err();
-    assert!(e[0].reason.contains("Zone of Influence"), "{e:?}");
-    assert!(orders::parse(&t.st, "france", "MOVE 1/45e 0506\n").is_ok());
-}
-
-#[test]
-fn r6_woods_between_two_hexes_block_the_line_of_sight() {
-    let t = Table::new(&field(
-        &[
-            (
-                "france",
-                "1/45e",
-                "line_infantry",
-                "French",
-                "0508",
-                "N",
-                "column",
-                4,
-                8,
-            ),
-            (
-                "allies",
-                "28th-Foot",
-                "line_infantry",
-                "Prussian",
-                "0504",
-                "S",
-                "line",
-                4,
-                8,
-            ),
-        ],
-        "[[terrain]]\nkind = \"woods\"\nhexes = [\"0506\"]\n",
-    ));
-    let (a, b) = (t.unit("1/45e").hex, t.unit("28th-Foot").hex);
-    assert!(!geo::sight(&t.st, a, b));
-    let open = duel("column", "Prussian");
-    assert!(geo::sight(
-        &open.st,
-        open.unit("1/45e").hex,
-        open.unit("28th-Foot").hex
-    ));
-}
-
-#[test]
-fn r7_cavalry_never_stacks_with_infantry() {
-    let t = Table::new(&field(
-        &[
-            (
-                "france",
-                "1/45e",
-                "line_infantry",
-                "French",
-                "0508",
-                "N",
-                "column",
-                4,
-                8,
-            ),
-            (
-                "france",
-                "Hussards",
-                "light_cavalry",
-                "French",
-                "0509",
-                "N",
-                "line",
-                3,
-                8,
-            ),
-            (
-                "allies",
-                "28th-Foot",
-                "line_infantry",
-                "Prussian",
-                "0502",
-                "S",
-                "line",
-                4,
-                8,
-            ),
-        ],
-        "",
-    ));
-    let e = orders::parse(&t.st, "france", "MOVE Hussards 0508\n").unwrap_err();
-    assert!(e[0].reason.contains("stacking"), "{e:?}");
-}
-
-#[test]
-fn r8_cavalry_may_not_charge_into_woods() {
-    let t = Table::new(&field(
-        &[
-            (
-                "france",
-                "Hussards",
-                "light_cavalry",
-                "French",
-                "0508",
-                "N",
-                "line",
-                3,
-                8,
-            ),
-            (
-                "allies",
-                "28th-Foot",
-                "line_infantry",
-                "Prussian",
-                "0505",
-                "S",
-                "line",
-                4,
-                8,
-            ),
-        ],
-        "[[terrain]]\nkind = \"woods\"\nhexes = [\"0507\"]\n",
-    ));
-    // The charge path through the wood is refused; around it, the charge goes.
-    let e = orders::parse(&t.st, "france", "CHARGE Hussards AT 0505 VIA 0507 0506\n").unwrap_err();
-    assert!(e[0].reason.contains("0507"), "{e:?}");
-    let around = orders::parse(&t.st, "france", "CHARGE Hussards AT 0505 VIA 0608 0607\n");
-    assert!(around.is_ok(), "{around:?}");
-}
-
-#[test]
-fn r9_the_number_marker_is_the_distance_when_the_order_is_carried_out() {
-    let mut t = duel("column", "Prussian");
-    let log = t.play_on(
-        &[("france", "ASSAULT 1/45e AT 0505 VIA 0506\n"), QUIET],
-        &[],
-    );
-    assert_has(&log, "declares an assault A1 on 0505 from 0506 (Number 2)");
-    let mut t = two_on_one("Prussian");
-    let log = t.play_on(&[("france", "ASSAULT A AT 0505\n"), QUIET], &[]);
-    assert_has(&log, "(Number 1)");
-}
-
-#[test]
-fn r12_retreat_before_assault_is_the_owners_choice_asked_or_standing() {
-    let light = || {
-        Table::new(&field(
-            &[
-                (
-                    "france",
-                    "1/45e",
-                    "line_infantry",
-                    "French",
-                    "0507",
-                    "N",
-                    "column",
-                    4,
-                    8,
-                ),
-                (
-                    "allies",
-                    "95th-Rifles",
-                    "light_infantry",
-                    "British",
-                    "0505",
-                    "S",
-                    "line",
-                    2,
-                    8,
-                ),
-            ],
-            "",
-        ))
-    };
-    let mut t = light();
-    t.play_on(
-        &[("france", "ASSAULT 1/45e AT 0505 VIA 0506\n"), QUIET],
-        &[],
-    );
-    let (seat, text) = t.asked().expect("asked");
-    assert_eq!(seat, "allies");
-    assert!(text.contains("Retreat Before Assault"), "{text}");
-    let log = t.play_on(&[("allies", "RETREAT\n")], &[]);
-    assert_has(&log, "95th-Rifles");
-    assert_ne!(t.st.label(t.unit("95th-Rifles").hex), "0505");
-    // Standing: 4 against 2 increments at 2 to 1 is under 3:1, so the rifles stand.
-    let mut t = light();
-    let log = t.play_on(
-        &[
-            ("france", "ASSAULT 1/45e AT 0505 VIA 0506\n"),
-            (
-                "allies",
-                "OPPORTUNITY FIRE OFF\nRETREAT BEFORE ASSAULT ALWAYS\n",
-            ),
-        ],
-        &[],
-    );
-    assert!(!has(&log, "is asked"), "{log:?}");
-    assert_ne!(t.st.label(t.unit("95th-Rifles").hex), "0505");
-}
-
-#[test]
-fn r14_casualties_come_off_the_largest_unit_first() {
-    let mut t = two_on_one("Prussian");
-    t.st.units[0].increments = 2;
-    let gone = combat::take_losses(&mut t.st, &["A".into(), "B".into()], 3);
-    assert!(gone.is_empty());
-    assert_eq!((t.unit("A").increments, t.unit("B").increments), (1, 2));
-    assert_eq!(t.st.side("allies").unwrap().increments_taken, 3);
-}
-
-#[test]
-fn r15_odds_below_the_chart_read_on_its_first_column_and_no_defender_on_its_last() {
-    let t = duel("column", "Prussian");
-    let d = &t.st.data;
-    assert_eq!(
-        combat::column_label(d, Some(combat::odds_column(d, 1.0, 10.0))),
-        "1:3"
-    );
-    assert_eq!(
-        combat::column_label(d, Some(combat::odds_column(d, 3.0, 2.0))),
-        "3:2"
-    );
-    assert_eq!(
-        combat::column_label(d, Some(combat::odds_column(d, 5.0, 0.0))),
-        "6:1"
-    );
-}
-
-#[test]
-fn r17_opportunity_fire_meets_a_move_into_the_front_unless_ordered_off() {
-    let mut t = duel("column", "Prussian");
-    let log = t.play_on(&[("france", "MOVE 1/45e 0506\n")], &[]);
-    assert_has(&log, "Opportunity fire by 28th-Foot at 1/45e in 0506");
-    let mut t = duel("column", "Prussian");
-    let log = t.play_on(&[("france", "MOVE 1/45e 0506\n"), QUIET], &[]);
-    assert!(!has(&log, "Opportunity fire"), "{log:?}");
-}
-
-#[test]
-fn r21_the_side_with_more_assaults_picks_and_pick_auto_needs_no_mail() {
-    let pieces = [
-        (
-            "france",
-            "A",
-            "line_infantry",
-            "French",
-            "0506",
-            "N",
-            "column",
-            4,
-            8,
-        ),
-        (
-            "france",
-            "B",
-            "line_infantry",
-            "French",
-            "0806",
-            "N",
-            "column",
-            4,
-            8,
-        ),
-        (
-            "allies",
-            "X",
-            "line_infantry",
-            "Prussian",
-            "0505",
-            "S",
-            "line",
-            4,
-            8,
-        ),
-        (
-            "allies",
-            "Y",
-            "line_infantry",
-            "Prussian",
-            "0805",
-            "S",
-            "line",
-            4,
-            8,
-        ),
-    ];
-    let mut t = Table::new(&field(&pieces, ""));
-    t.play_on(
-        &[("france", "ASSAULT A AT 0505\nASSAULT B AT 0805\n"), QUIET],
-        &[],
-    );
-    let (seat, text) = t.asked().expect("the French pick");
-    assert_eq!(seat, "france");
-    assert!(
-        text.contains("Choose the next assault") && text.contains("A1") && text.contains("A2"),
-        "{text}"
-    );
-    let log = t.play_on(&[("france", "PICK A2\n")], &[]);
-    assert_has(&log, "The French player picks A2");
-    let mut t = Table::new(&field(&pieces, ""));
-    let log = t.play_on(
-        &[
-            (
-                "france",
-                "PICK AUTO\nASSAULT A AT 0505\nASSAULT B AT 0805\n",
-            ),
-            QUIET,
-        ],
-        &[],
-    );
-    assert_has(&log, "The French player picks A1");
-}
-
-#[test]
-fn r22_unsupplied_artillery_alone_routs_before_the_assault() {
-    let mut t = Table::new(&field(
-        &[
-            (
-                "france",
-                "1/45e",
-                "line_infantry",
-                "French",
-                "0506",
-                "N",
-                "column",
-                4,
-                8,
-            ),
-            (
-                "allies",
-                "Sandham",
-                "foot_artillery",
-                "British",
-                "0505",
-                "S",
-                "unlimbered",
-                2,
-                7,
-            ),
-        ],
-        "",
-    ));
-    t.st.units[1].ammo = Some(0);
-    let log = t.play_on(&[("france", "ASSAULT 1/45e AT 0505\n"), QUIET], &[]);
-    assert_has(&log, "Sandham");
-    assert!(
-        t.unit("Sandham").routed() || t.unit("Sandham").eliminated,
-        "{log:?}"
-    );
-}
-
-#[test]
-fn r30_a_silent_seat_does_nothing_optional() {
-    let mut t = two_on_one("British");
-    t.play(
-        &[("france", "ASSAULT A AT 0505\nASSAULT B AT 0505\n"), QUIET],
-        &[2, 2, 2, 2, 2, 2, 5, 1, 1, 1],
-    );
-    assert!(t.asked().is_some());
-    // Nobody answers the Huzzah question.
-    let log = t.play_on(&[], &[]);
-    assert_has(&log, "The Allies player stayed silent");
-    assert!(!has(&log, "Huzzah!"), "{log:?}");
-    assert_has(&log, "mêlée values");
-}
-
-#[test]
-fn r34_victory_is_increments_taken_and_objectives_held() {
-    let mut t = Table::new(&field(
-        &[
-            (
-                "france",
-                "1/45e",
-                "line_infantry",
-                "French",
-                "0507",
-                "N",
-                "column",
-                4,
-                8,
-            ),
-            (
-                "allies",
-                "28th-Foot",
-                "line_infantry",
-                "Prussian",
-                "0505",
-                "S",
-                "line",
-                4,
-                8,
-            ),
-        ],
-        "[[objectives]]\nname = \"the farm\"\nhex = \"0505\"\nvp = 5\nholder = \"allies\"\n",
-    ));
-    combat::take_losses(&mut t.st, &["28th-Foot".into()], 2);
-    let vp = despatch::rulesets::la_bataille::turn::victory_points(&t.st);
-    assert_eq!(
-        vp,
-        vec![("france".to_string(), 2), ("allies".to_string(), 5)]
-    );
-}
-
 #[test]
 fn r11_t7_a_blank_is_a_firefight_fought_again_on_the_firefight_column_without_distance() {
     let mut t = duel("column", "Prussian");
@@ -840,199 +297,6 @@ fn r11_t7_a_blank_is_a_firefight_fought_again_on_the_firefight_column_without_di
     );
     assert!(t.st.assaults.is_empty(), "the firefight is over");
     assert!(t.st.units.iter().all(|u| !u.firefight));
-}
-
-/// Cuirassiers four hexes south of a line battalion.
-fn charge_field(target_class: &str, target_formation: &str) -> Table {
-    Table::new(&field(
-        &[
-            (
-                "france",
-                "Cuir",
-                "heavy_cavalry",
-                "French",
-                "0509",
-                "N",
-                "line",
-                3,
-                9,
-            ),
-            (
-                "allies",
-                "Target",
-                target_class,
-                "Prussian",
-                "0505",
-                "S",
-                target_formation,
-                3,
-                8,
-            ),
-        ],
-        "",
-    ))
-}
-
-const NO_SQUARE: (&str, &str) = (
-    "allies",
-    "OPPORTUNITY FIRE OFF\nSQUARE NEVER\nREACTION NEVER\n",
-);
-
-#[test]
-fn r3_a_charge_on_routed_units_is_the_pgd_procedure_with_pursuit_and_tired() {
-    let mut t = charge_field("line_infantry", "line");
-    t.st.units[1].cohesion = despatch::rulesets::la_bataille::state::Cohesion::Routed;
-    let log = t.play_on(&[("france", "CHARGE Cuir AT 0505\n"), NO_SQUARE], &[]);
-    assert_has(&log, "C1: within 2 hexes, Cuir declare 0505 the target");
-    assert_has(&log, "Cavalry Charge vs. PGD against Target");
-    // Printed MP 8, 3 charge MP spent: (8 − 3) / 3 = 1.
-    assert_has(&log, "C1: pursuit: Target lose 1 increment.");
-    assert_has(&log, "Cuir marked Tired");
-    assert!(t.unit("Cuir").charged);
-}
-
-#[test]
-fn r33_t9_pursuit_costs_printed_mp_less_charge_mp_over_three_with_the_fastest_charger() {
-    use despatch::rulesets::kit::data::Marked;
-    let mut t = charge_field("line_infantry", "line");
-    let target = t.unit("Target").hex;
-    let id = despatch::rulesets::la_bataille::charge::declare(
-        &mut t.st,
-        &["Cuir".to_string()],
-        target,
-        vec![],
-        None,
-    )
-    .expect("declared");
-    let mut c = t.st.charge(id).unwrap().clone();
-    c.mp = 5;
-    for (mp, loss) in [(12.0, 2), (8.0, 1), (6.0, 0)] {
-        t.st.data.classes.get_mut("heavy_cavalry").unwrap().mp = Marked::Seed(mp);
-        assert_eq!(
-            despatch::rulesets::la_bataille::cavalry::pursuit_loss(&t.st, &c),
-            loss,
-            "MP {mp}"
-        );
-    }
-}
-
-#[test]
-fn r29_t10_a_reaction_charge_meets_midway_and_the_reactor_becomes_the_attacker() {
-    let mut t = Table::new(&field(
-        &[
-            (
-                "france",
-                "Cuir",
-                "heavy_cavalry",
-                "French",
-                "0509",
-                "N",
-                "line",
-                3,
-                9,
-            ),
-            (
-                "allies",
-                "Hussars",
-                "light_cavalry",
-                "British",
-                "0505",
-                "S",
-                "line",
-                3,
-                8,
-            ),
-        ],
-        "",
-    ));
-    t.play_on(&[("france", "CHARGE Cuir AT 0505\n"), QUIET], &[]);
-    let (seat, text) = t.asked().expect("the reaction is asked");
-    assert_eq!(seat, "allies");
-    assert!(text.contains("in the Reaction Zone of Hussars"), "{text}");
-    // Two hexes between them (0507, 0506): one each.
-    let log = t.play_on(&[("allies", "REACT Hussars\n")], &[2, 2]);
-    assert_has(
-        &log,
-        "C1 Reaction Charge of Hussars: rolled 2+2 = 4 against 8: passes",
-    );
-    assert_has(&log, "Hussars and Cuir meet face to face at 0506 and 0507");
-    assert_has(
-        &log,
-        "Hussars (Allies) become the attacker: Charge marker C2",
-    );
-    assert_has(&log, "C2: Cavalry Charge vs. Cavalry Mêlée Procedure");
-}
-
-#[test]
-fn r29_a_failed_reaction_leaves_the_reactor_in_place_and_in_good_order() {
-    let mut t = Table::new(&field(
-        &[
-            (
-                "france",
-                "Cuir",
-                "heavy_cavalry",
-                "French",
-                "0509",
-                "N",
-                "line",
-                3,
-                9,
-            ),
-            (
-                "allies",
-                "Hussars",
-                "light_cavalry",
-                "British",
-                "0505",
-                "S",
-                "line",
-                3,
-                8,
-            ),
-        ],
-        "",
-    ));
-    t.play_on(
-        &[
-            ("france", "CHARGE Cuir AT 0505\n"),
-            ("allies", "OPPORTUNITY FIRE OFF\nREACTION ALWAYS\n"),
-        ],
-        &[6, 6],
-    );
-    assert_has(&t.log, "C1 Reaction Charge of Hussars: rolled 6+6 = 12");
-    assert_eq!(t.st.label(t.unit("Hussars").hex), "0505");
-    assert_ne!(
-        t.unit("Hussars").cohesion,
-        despatch::rulesets::la_bataille::state::Cohesion::Disordered
-    );
-}
-
-#[test]
-fn r31_t12_after_the_melee_the_cavalry_regroups_two_hexes_back_along_its_path_exhausted() {
-    let mut t = charge_field("line_infantry", "line");
-    // Stands (1+1), no shift, fire misses, mêlée 1+1 at 4:1: DR2.
-    let log = t.play_on(
-        &[("france", "CHARGE Cuir AT 0505\n"), NO_SQUARE],
-        &[1, 1, 1, 1, 1, 1],
-    );
-    assert_has(
-        &log,
-        "C1 Roll to Stand of Target in 0505: rolled 1+1 = 2, +2 = 4 against 8: passes",
-    );
-    assert_has(
-        &log,
-        "mêlée values 24 to 6, column 4:1; rolled 1+1 +0 fire +0 leaders = 2: DR2",
-    );
-    // The DR's number is ignored in a charge: no impetus; pursuit before the rout.
-    assert!(!has(&log, "impetus"));
-    assert_has(&log, "C1: pursuit: Target lose 1 increment.");
-    assert_has(&log, "C1: Cuir advance into 0505 and is Disordered.");
-    // The path 0509 0508 0507 0506, and the advance into 0505: two hexes back is 0507.
-    assert_has(&log, "C1: Cuir fall back to 0507.");
-    assert_has(
-        &log,
-        "C1: Cuir marked Exhausted, with an inverted Charge marker.",
-    );
 }
 
 #[test]
@@ -1252,156 +516,6 @@ fn r18_in_the_fire_segment_assault_participants_hold_their_fire_and_others_fire(
             .iter()
             .all(|l| !l.contains("Fire of 1/45e") && !l.contains("Fire of 28th-Foot")),
         "{segment:?}"
-    );
-}
-
-#[test]
-fn r20_routed_units_out_of_enemy_zones_rally_to_disordered_at_the_end_of_their_turn() {
-    let mut t = duel("column", "Prussian");
-    t.st.units[0].cohesion = despatch::rulesets::la_bataille::state::Cohesion::Routed;
-    let log = t.play(&[("france", "PASS\n"), QUIET], &[3, 3]);
-    assert_has(&log, "Rally of 1/45e: rolled 3+3 = 6 against 8: passes");
-    assert_eq!(
-        t.unit("1/45e").cohesion,
-        despatch::rulesets::la_bataille::state::Cohesion::Disordered
-    );
-}
-
-#[test]
-fn r26_cavalry_that_charged_this_turn_or_is_disordered_may_not_charge() {
-    let mut t = charge_field("line_infantry", "line");
-    t.st.units[0].charged = true;
-    assert!(orders::parse(&t.st, "france", "CHARGE Cuir AT 0505\n").is_err());
-    let mut t = charge_field("line_infantry", "line");
-    t.st.units[0].cohesion = despatch::rulesets::la_bataille::state::Cohesion::Disordered;
-    assert!(orders::parse(&t.st, "france", "CHARGE Cuir AT 0505\n").is_err());
-    let t = charge_field("line_infantry", "line");
-    assert!(orders::parse(&t.st, "france", "CHARGE Cuir AT 0505\n").is_ok());
-}
-
-#[test]
-fn every_bad_line_of_a_mail_is_reported_with_a_reason_and_a_hint() {
-    let t = duel("column", "Prussian");
-    let e = orders::parse(
-        &t.st,
-        "france",
-        "MOVE 1/45e 0506\nASSALT 1/45e AT 0505\nFORM 1/45e TRIANGLE\nHUZZAH\nCHARGE 28th-Foot AT 0507\n",
-    )
-    .unwrap_err();
-    let lines: Vec<usize> = e.iter().map(|r| r.line).collect();
-    assert_eq!(lines, vec![2, 3, 4, 5], "{e:?}");
-    assert!(
-        e[0].hint.as_deref().unwrap_or("").contains("ASSAULT"),
-        "{e:?}"
-    );
-    assert!(e[1].reason.contains("TRIANGLE"), "{e:?}");
-    assert!(e[2].reason.contains("nobody asked"), "{e:?}");
-    assert!(e[3].reason.contains("not one of your units"), "{e:?}");
-    // The Allies, not in their Maneuver Segment, may still send standing orders.
-    assert!(
-        orders::parse(
-            &t.st,
-            "allies",
-            "SQUARE ALWAYS\nRETREAT BEFORE ASSAULT IF 3:1\n"
-        )
-        .is_ok()
-    );
-    assert!(orders::parse(&t.st, "allies", "MOVE 28th-Foot 0504\n").is_err());
-}
-
-/// Cuirassiers five hexes from a line battalion, a hill in between hiding them until the
-/// charge is two hexes away: the square is tried after the target is declared (T-13).
-fn hidden_charge() -> Table {
-    Table::new(&field(
-        &[
-            (
-                "france",
-                "Cuir",
-                "heavy_cavalry",
-                "French",
-                "0510",
-                "N",
-                "line",
-                3,
-                9,
-            ),
-            (
-                "allies",
-                "Target",
-                "line_infantry",
-                "Prussian",
-                "0505",
-                "S",
-                "line",
-                3,
-                8,
-            ),
-        ],
-        "[[terrain]]\nkind = \"hill\"\nhexes = [\"0507\"]\n",
-    ))
-}
-
-#[test]
-fn r28_t13_a_square_on_the_declared_target_lets_the_cavalry_try_to_recall_and_a_failure_charges_it()
-{
-    let mut t = hidden_charge();
-    t.play_on(
-        &[
-            ("france", "CHARGE Cuir AT 0505\n"),
-            ("allies", "OPPORTUNITY FIRE OFF\nREACTION NEVER\n"),
-        ],
-        &[],
-    );
-    assert_has(&t.log, "C1: within 2 hexes, Cuir declare 0505 the target.");
-    let (seat, text) = t.asked().expect("square question");
-    assert_eq!(seat, "allies");
-    assert!(
-        text.contains("Cuir (French) is at 0507, within 4 hexes of Target. Form square?"),
-        "{text}"
-    );
-    let log = t.play_on(&[("allies", "SQUARE Target\n")], &[1, 1]);
-    assert_has(
-        &log,
-        "Square attempt of Target in 0505 (+1 from line, +1 cavalry 2 hexes away): rolled 1+1 = 2, +2 = 4 against 8: passes — square formed.",
-    );
-    let (seat, text) = t.asked().expect("recall question");
-    assert_eq!(seat, "france");
-    assert!(
-        text.contains("your target 0505 has formed square"),
-        "{text}"
-    );
-    let log = t.play_on(&[("france", "RECALL\n")], &[6, 6]);
-    assert_has(
-        &log,
-        "C1 Recall of Cuir: rolled 6+6 = 12, -1 = 11 against 9: fails",
-    );
-    assert_has(&log, "the cavalry must charge the square");
-    assert_has(&log, "-3 square");
-}
-
-#[test]
-fn r28_recall_if_square_recalls_by_standing_order_and_the_charge_ends() {
-    let mut t = hidden_charge();
-    let log = t.play_on(
-        &[
-            ("france", "RECALL IF SQUARE\nCHARGE Cuir AT 0505\n"),
-            (
-                "allies",
-                "OPPORTUNITY FIRE OFF\nREACTION NEVER\nSQUARE ALWAYS\n",
-            ),
-        ],
-        &[1, 1, 2, 2],
-    );
-    assert!(!has(&log, "is asked"), "{log:?}");
-    assert_has(&log, "square formed");
-    assert_has(
-        &log,
-        "C1 Recall of Cuir: rolled 2+2 = 4, -1 = 3 against 9: passes",
-    );
-    assert!(!has(&log, "Mêlée Procedure"), "{log:?}");
-    assert_eq!(
-        t.unit("Target").formation,
-        despatch::rulesets::la_bataille::state::Formation::Square
     );
 }
 

@@ -34,14 +34,16 @@ fn the_map_shows_facing_formation_state_and_the_assault_markers_to_each_seat() {
         let mut st =
             LaBataille::setup(RULESET, &text, &["france".into(), "allies".into()]).unwrap();
         if scenario == "teaching" {
-            // The assault ends in a firefight (blank on a 1+1 and no casualties).
+            // The assault ends in a firefight: 1s for both batteries' fire in the Fire
+            // Segment, both morale checks, the shift roll and the assault fire (no
+            // casualties), then a blank on the mêlée roll 2+2.
             let o = orders::parse(&st, "france", "ASSAULT 1/45e AT 0504 VIA 0506 0505\n").unwrap();
             let q = orders::parse(&st, "allies", "OPPORTUNITY FIRE OFF\nHUZZAH NEVER\n").unwrap();
             let subs = BTreeMap::from([
                 ("france".to_string(), Submitted::Orders(o)),
                 ("allies".to_string(), Submitted::Orders(q)),
             ]);
-            let mut dice = vec![1; 8];
+            let mut dice = vec![1; 9];
             dice.extend([2, 2]);
             dice.extend([1; 60]);
             turn::resolve(&mut st, &subs, &mut Scripted::new(&dice));

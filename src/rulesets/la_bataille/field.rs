@@ -106,13 +106,19 @@ pub fn room_for(st: &LbState, h: Hex, movers: &[&Unit]) -> bool {
     if here.iter().any(|u| u.side != first.side) {
         return false;
     }
-    let all: Vec<&&Unit> = here.iter().chain(movers.iter()).collect();
-    let cav = all.iter().any(|u| u.arm == Arm::Cavalry);
-    let foot = all.iter().any(|u| u.arm != Arm::Cavalry);
+    let all: Vec<&Unit> = here.into_iter().chain(movers.iter().copied()).collect();
+    legal_stack(st, &all)
+}
+
+/// May these units (of one side) make one stack? The stacking limit, and cavalry never with
+/// infantry or artillery (R7). Unlike `room_for`, it does not add the hex's other occupants.
+pub fn legal_stack(st: &LbState, units: &[&Unit]) -> bool {
+    let cav = units.iter().any(|u| u.arm == Arm::Cavalry);
+    let foot = units.iter().any(|u| u.arm != Arm::Cavalry);
     if cav && foot {
         return false;
     }
-    all.len() <= st.data.rules.stack_limit.int().max(1) as usize
+    units.len() <= st.data.rules.stack_limit.int().max(1) as usize
 }
 
 /// MP for `u` to enter `to`; `None` where it may not go (off the map, enemy in it, a square,

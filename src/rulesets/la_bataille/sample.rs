@@ -25,6 +25,24 @@ fn nearest_enemy(st: &LbState, side: &str, from: Hex) -> Option<Hex> {
         .map(|e| e.hex)
 }
 
+/// The nearest objective `side` does not hold (R34): a fighting unit in it, else its holder.
+/// Players go for objectives, not only for the nearest enemy; without this the sample players
+/// never contest one, and every objective scores for the side that starts holding it.
+fn objective_to_take(st: &LbState, side: &str, from: Hex) -> Option<Hex> {
+    st.objectives
+        .iter()
+        .filter(|o| {
+            let here = st.at(o.hex);
+            let held = here
+                .iter()
+                .find(|u| u.fighting())
+                .map_or(o.holder.as_str(), |u| u.side.as_str());
+            held != side
+        })
+        .map(|o| o.hex)
+        .min_by_key(|h| (h.distance(from), st.label(*h)))
+}
+
 /// One hex step from `from` towards `to` (the neighbour nearest to it).
 fn step_towards(st: &LbState, from: Hex, to: Hex) -> Option<Hex> {
     st.grid
@@ -151,6 +169,7 @@ pub fn sample_orders(st: &LbState, seat: &str, choice: u64) -> String {
                 let Some(enemy) = nearest_enemy(st, seat, u.hex) else {
                     continue;
                 };
+                let goal = objective_to_take(st, seat, u.hex);
                 let line = match (u.arm, k) {
                     (_, 0) => continue,
                     (Arm::Infantry, 1 | 2) if u.hex.distance(enemy) <= 2 => {
@@ -176,6 +195,12 @@ pub fn sample_orders(st: &LbState, seat: &str, choice: u64) -> String {
                             "COLUMN"
                         }
                     ),
+                    (Arm::Infantry | Arm::Cavalry, 4) if goal.is_some() => {
+                        match goal.and_then(|g| step_towards(st, u.hex, g)) {
+                            Some(h) => format!("MOVE {} {}", u.name, st.label(h)),
+                            None => continue,
+                        }
+                    }
                     _ => match step_towards(st, u.hex, enemy) {
                         Some(h) if h != enemy => format!("MOVE {} {}", u.name, st.label(h)),
                         _ => continue,

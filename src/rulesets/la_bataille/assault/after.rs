@@ -23,6 +23,8 @@ pub fn displace(
         .filter(|n| here.iter().any(|u| &u.name == *n))
         .cloned()
         .collect();
+    // The fewest units to send back: the units that stay must make a legal stack by
+    // themselves (`room_for` would count the ones sent back too, as they still stand in `h`).
     let mut excess = 0;
     while excess < options.len() {
         excess += 1;
@@ -30,7 +32,7 @@ pub fn displace(
             .iter()
             .filter(|u| !options[options.len() - excess..].contains(&u.name))
             .collect();
-        if field::room_for(st, h, &keep) {
+        if field::legal_stack(st, &keep) {
             break;
         }
     }

@@ -1,0 +1,237 @@
+//! Reaction Charges (p.6 steps 4–5, R29): the enemy cavalry whose Reaction Zone holds the
+//! charger, the question or standing order, the roll, and the two stacks meeting midway
+//! with the reactor becoming the attacker; Form Up and Stand for skirmishing cavalry.
+
+use super::*;
+
+/// Reacting cavalry stacks whose Reaction Zone holds the charger (R29): (hex, unit names,
+/// skirmishing).
+fn reactors(st: &LbState, c: &Charge, at: Hex) -> Vec<(Hex, Vec<String>, bool)> {
+    let reach = st.data.rules.reaction_zone.int().max(0) as u32;
+    let mut out: Vec<(Hex, Vec<String>, bool)> = Vec::new();
+    for u in &st.units {
+        if u.side == c.side || u.arm != Arm::Cavalry || !u.fighting() || u.charged {
+            continue;
+        }
+        if out.iter().any(|(h, _, _)| *h == u.hex) || c.reactions_tried.contains(&st.label(u.hex)) {
+            continue;
+        }
+        let skirmish = u.formation == Formation::Skirmish;
+        let ok = if skirmish {
+            true
+        } else {
+            u.cohesion == Cohesion::GoodOrder && u.fatigue != Fatigue::Exhausted
+        };
+        if !ok || u.hex.distance(at) > reach || !field::in_arc(st, u.hex, u.facing, at) {
+            continue;
+        }
+        let names: Vec<String> = st
+            .at(u.hex)
+            .iter()
+            .filter(|x| x.arm == Arm::Cavalry && x.fighting())
+            .map(|x| x.name.clone())
+            .collect();
+        out.push((u.hex, names, skirmish));
+    }
+    out
+}
+
+/// p.6 steps 4–5. `Ok(true)`: a Reaction Charge took the charge over.
+pub(super) fn reactions(
+    st: &mut LbState,
+    r: &mut dyn Roller,
+    c: &mut Charge,
+) -> Result<bool, Flow> {
+    let us = units_of(st, c);
+    let at = us[0].hex;
+    let cands = reactors(st, c, at);
+    if cands.is_empty() {
+        return Ok(false);
+    }
+    let side = st.enemy_of(&c.side);
+    let standing = st.standing(&side);
+    let chosen: Option<(String, bool)> = match decide::take(st) {
+        Some(Answer::React(x)) => x,
+        Some(_) => None,
+        None => {
+            let mut pick = None;
+            let mut ask = false;
+            for (_, names, skirmish) in &cands {
+                let p = if *skirmish {
+                    standing.form_up
+                } else {
+                    standing.reaction
+                };
+                match decide::policy(p) {
+                    Some(true) if pick.is_none() => pick = Some((names[0].clone(), *skirmish)),
+                    None => ask = true,
+                    _ => {}
+                }
+            }
+            if pick.is_none() && ask {
+                let opts: Vec<String> = cands.iter().map(|x| x.1[0].clone()).collect();
+                let text = format!(
+                    "C{}: {} charging {} are at {}, in the Reaction Zone of {}. Answer REACT unit (Reaction Charge), FORM UP unit (skirmishers: Form Up and Stand) or NO REACTION.",
+                    c.id,
+                    join(&c.units),
+                    st.label(c.target),
+                    st.label(at),
+                    opts.join(", ")
+                );
+                return Err(decide::ask(
+                    st,
+                    decide::question(&side, QKind::Reaction, text, opts),
+                ));
+            }
+            pick
+        }
+    };
+    for (h, _, _) in &cands {
+        c.reactions_tried.push(st.label(*h));
+    }
+    let Some((name, form_up)) = chosen else {
+        return Ok(false);
+    };
+    let Some((rh, rnames, skirmish)) = cands.iter().find(|x| x.1.contains(&name)).cloned() else {
+        return Ok(false);
+    };
+    let rs: Vec<Unit> = rnames.iter().filter_map(|n| st.unit(n).cloned()).collect();
+    let k = st.data.reaction.clone();
+    let mut mods: Vec<(i32, String)> = Vec::new();
+    let mut add = |v: i32, w: &str| {
+        if v != 0 {
+            mods.push((v, w.to_string()));
+        }
+    };
+    if rs
+        .iter()
+        .all(|u| st.data.class(&u.class).is_some_and(|x| x.light))
+    {
+        add(k.light.int(), "light cavalry");
+    }
+    if rs
+        .iter()
+        .any(|u| st.data.class(&u.class).is_some_and(|x| x.heavy))
+    {
+        add(k.heavy.int(), "heavy cavalry");
+    }
+    if rs.iter().any(|u| u.fatigue == Fatigue::Tired) {
+        add(k.tired.int(), "tired");
+    }
+    let refs: Vec<&Unit> = rs.iter().collect();
+    if combat::leader_rating(st, &refs).is_some() {
+        add(k.leader.int(), "leader");
+    }
+    if us
+        .iter()
+        .any(|u| st.data.class(&u.class).is_some_and(|x| x.heavy))
+    {
+        add(k.charger_heavy.int(), "charged by heavy cavalry");
+    }
+    if form_up || skirmish {
+        add(k.skirmish.int(), "in skirmish order");
+        let label = format!("C{} Form Up and Stand of {}", c.id, join(&rnames));
+        if combat::morale_check(st, r, label, &rnames, &mods).pass {
+            for n in &rnames {
+                if let Some(u) = st.unit_mut(n) {
+                    u.formation = Formation::Line;
+                }
+            }
+            st.say(format!("{} form up and stand.", join(&rnames)));
+        } else {
+            st.say(format!("{} fail to form up.", join(&rnames)));
+        }
+        return Ok(false);
+    }
+    let label = format!("C{} Reaction Charge of {}", c.id, join(&rnames));
+    if !combat::morale_check(st, r, label, &rnames, &mods).pass {
+        st.say(format!(
+            "{} stay in place, not Disordered; the charge goes on.",
+            join(&rnames)
+        ));
+        return Ok(false);
+    }
+    meet(st, c, &us, rh, &rnames);
+    Ok(true)
+}
+
+/// p.6 step 4a.i: both stacks meet face to face midway; the charger moves one hex more when
+/// the hexes between them are odd; the reactor becomes the attacker (R29).
+fn meet(st: &mut LbState, c: &mut Charge, chargers: &[Unit], rh: Hex, rnames: &[String]) {
+    let ch = chargers[0].hex;
+    let between = field::straight(st, ch, rh);
+    let h = between.len();
+    let charger_steps = h.div_ceil(2);
+    let cnames: Vec<String> = chargers.iter().map(|u| u.name.clone()).collect();
+    let mut cat = ch;
+    for x in between.iter().take(charger_steps) {
+        if !st.at(*x).is_empty() {
+            break;
+        }
+        movement::place(st, &cnames, *x);
+        c.path.push(*x);
+        cat = *x;
+    }
+    let mut rat = rh;
+    let mut rpath = vec![rh];
+    for x in between.iter().rev().take(h - charger_steps) {
+        if !st.at(*x).is_empty() || *x == cat {
+            break;
+        }
+        movement::place(st, rnames, *x);
+        rpath.push(*x);
+        rat = *x;
+    }
+    let (to_r, to_c) = (st.grid.direction(cat, rat), st.grid.direction(rat, cat));
+    for n in &cnames {
+        if let (Some(u), Some(d)) = (st.unit_mut(n), to_r) {
+            u.facing = d;
+        }
+    }
+    for n in rnames {
+        if let (Some(u), Some(d)) = (st.unit_mut(n), to_c) {
+            u.facing = d;
+        }
+    }
+    c.stage = CStage::Over;
+    c.melee = true;
+    let id = st.fresh_id();
+    let side = st
+        .unit(&rnames[0])
+        .map(|u| u.side.clone())
+        .unwrap_or_default();
+    let mp = (rpath.len() - 1) as u32;
+    st.charges.push(Charge {
+        id,
+        side: side.clone(),
+        units: rnames.to_vec(),
+        start: rh,
+        via: vec![],
+        target: cat,
+        recall_at: None,
+        path: rpath,
+        mp,
+        declared: true,
+        squares_tried: vec![],
+        reactions_tried: vec![],
+        stage: CStage::Arrived,
+        melee: false,
+        reactor_of: Some(c.id),
+        retreated: vec![],
+        left: 0,
+        doubled: false,
+        drm: 0,
+        kind: None,
+    });
+    st.say(format!(
+        "C{}: Reaction Charge! {} and {} meet face to face at {} and {}; {} ({}) become the attacker: Charge marker C{id}.",
+        c.id,
+        join(rnames),
+        join(&cnames),
+        st.label(rat),
+        st.label(cat),
+        join(rnames),
+        st.side_name(&side)
+    ));
+    let _ = roll::show_modifiers(&[]);
+}

@@ -42,6 +42,10 @@ impl Daemon {
                 finished.ruleset()
             );
         }
+        // Asked first, so a ruleset without campaigns says so whatever the game's state.
+        let carried = finished
+            .carry_into(&scenario_toml)
+            .map_err(|e| anyhow!("--carry-from {from}: {e}"))?;
         if !finished.is_over() {
             bail!(
                 "--carry-from {from}: that game is still running (step {}); a campaign carries \
@@ -49,8 +53,6 @@ impl Daemon {
                 finished.book().step
             );
         }
-        finished
-            .carry_into(&scenario_toml)
-            .map_err(|e| anyhow!("--carry-from {from}: {e}"))
+        Ok(carried)
     }
 }

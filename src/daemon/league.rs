@@ -49,16 +49,34 @@ pub fn league_games(
 ) -> Result<(LeagueFile, Vec<LeagueGame>)> {
     let file = league_file(data, league)?;
     let mut out = Vec::with_capacity(file.games.len());
+    let mut seen = std::collections::HashSet::new();
     for id in &file.games {
+        // The file is hand-editable: an id that could leave the games folder, or one listed
+        // twice, is not read (twice would count a game twice).
+        if !crate::engine::valid_game_id(id) || !seen.insert(id.as_str()) {
+            continue;
+        }
         let store = data.game(id);
         if !store.exists() {
             continue; // listed by a `new` that did not get as far as the game
         }
-        let game = store.open(registry)?;
-        if game.book().policy.club.league.as_deref() != Some(league) {
-            continue;
+        let opened = store
+            .open(registry)
+            .map_err(anyhow::Error::from)
+            .and_then(|g| Ok((g, store.seats()?)));
+        match opened {
+            Ok((game, _)) if game.book().policy.club.league.as_deref() != Some(league) => {}
+            Ok((game, seats)) => out.push(league_game(game.as_ref(), &seats)),
+            // One unreadable game must not hide the table (nor stop another game's end):
+            // it is listed as such, counted for nobody.
+            Err(e) => out.push(LeagueGame {
+                id: id.clone(),
+                ruleset: String::new(),
+                players: vec![],
+                results: None,
+                state: format!("cannot be read: {e}"),
+            }),
         }
-        out.push(league_game(game.as_ref(), &store.seats()?));
     }
     Ok((file, out))
 }

@@ -307,9 +307,10 @@ fn the_league_file_is_the_points_rule_and_only_the_journal_says_who_is_in() {
             },
         )
         .unwrap_err();
+    let err = format!("{err:#}");
     assert!(
-        format!("{err:#}").contains("league `Autumn_2026`"),
-        "{err:#}"
+        err.contains(r#"league = "Autumn_2026": use 1–40 characters a–z"#),
+        "{err}"
     );
     assert!(!c.d.data.game("g9").exists());
 }

@@ -151,6 +151,11 @@ impl Ruleset for Parley {
     }
 
     fn sample_orders(_: &State, _: &str, choice: u64) -> String {
-        if choice % 2 == 0 { "HOLD\n" } else { "YIELD\n" }.into()
+        if choice.is_multiple_of(2) {
+            "HOLD\n"
+        } else {
+            "YIELD\n"
+        }
+        .into()
     }
 }

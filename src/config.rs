@@ -479,6 +479,13 @@ impl Config {
             .policy
             .check()
             .map_err(|e| format!("games.policy.{e}"))?;
+        if self.games.policy.club.league.is_some() {
+            return Err(
+                "games.policy.club.league: a league is chosen per game, with \
+                        `despatch new … --league L`"
+                    .into(),
+            );
+        }
         range("games.onion_len", self.games.onion_len, 1, 10_000_000)?;
         range("daemon.poll_seconds", self.daemon.poll_seconds, 1, 86_400)?;
         range(

@@ -8,6 +8,7 @@ pub mod daemon;
 pub mod demo;
 pub mod dice;
 pub mod engine;
+pub mod league;
 pub mod mail;
 pub mod render;
 pub mod report;

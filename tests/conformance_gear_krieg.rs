@@ -58,6 +58,7 @@ fn gear_krieg_conforms() {
             include_str!("gear_krieg_data.rs"),
             include_str!("gear_krieg_render.rs"),
             include_str!("gear_krieg_pipeline.rs"),
+            include_str!("campaign.rs"),
         ],
         // Rulings no `fn r<N>_…` test names yet.
         not_yet_covered: vec![],

@@ -63,6 +63,7 @@ fn naval_rjw_conforms() {
             include_str!("naval_rulings_lines.rs"),
             include_str!("naval_rulings_turn.rs"),
             include_str!("naval_rulings_losses.rs"),
+            include_str!("campaign.rs"),
         ],
         // Rulings no `fn r<N>_…` test names yet.
         not_yet_covered: vec![],

@@ -60,6 +60,23 @@ pub enum Command {
         /// Hours a strict seat has to reveal after each lock that rolls dice.
         #[arg(long, default_value_t = crate::engine::strict::DEFAULT_REVEAL_HOURS)]
         reveal_hours: u32,
+        /// Count the game in league L (same characters as a game id); its points rule is
+        /// <data_dir>/leagues/L.toml, made on first use (win 3, draw 1, loss 0).
+        #[arg(long, value_name = "L")]
+        league: Option<String>,
+        /// Campaign: start from what finished game G left each side (its losses gone from
+        /// the scenario), where the ruleset allows it (naval-rjw, gear-krieg).
+        #[arg(long, value_name = "G")]
+        carry_from: Option<String>,
+    },
+    /// A league's standings: per player, games played, won, drawn, lost and points, then its
+    /// finished and running games.
+    League {
+        /// The league's name, as given to `despatch new --league`.
+        league: String,
+        /// text, or html (the fragment the archive shows).
+        #[arg(long, default_value = "text", value_parser = ["text", "html"])]
+        format: String,
     },
     /// A player's own commands for strict dice, run on the player's machine (not the host's).
     Player {

@@ -17,7 +17,7 @@ use crate::{demo, report, verify};
 
 use super::args::{Cli, Command, GmCommand, PlayerCommand};
 
-fn load_config(path: Option<PathBuf>) -> Result<Config> {
+pub(super) fn load_config(path: Option<PathBuf>) -> Result<Config> {
     match path {
         Some(p) => Ok(Config::load(&p)?),
         None => {
@@ -110,6 +110,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             seats,
             strict_seats,
             reveal_hours,
+            league,
+            carry_from,
         } => {
             let anchors = strict_seats
                 .iter()
@@ -142,7 +144,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             {
                 let _lock = d.data.lock()?;
                 let now = Utc::now();
-                d.create_game(&game, &ruleset, &scenario, &pairs, now)?;
+                let extras = crate::daemon::NewGame { league, carry_from };
+                d.create_game_as(&game, &ruleset, &scenario, &pairs, now, &extras)?;
                 if !anchors.is_empty() {
                     d.make_strict(&game, &anchors, reveal_hours, now)?;
                 }
@@ -154,6 +157,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
+        Command::League { league, format } => super::league::print(cli.config, &league, &format),
         Command::Ingest { files } => {
             let cfg = load_config(cli.config)?;
             init_logging(&cfg.daemon.log);

@@ -17,6 +17,7 @@ use crate::mail::outbound;
 use crate::store::{GameStore, HostOnions, SeatPrivate, SeatsFile};
 
 use super::Daemon;
+use super::campaign::NewGame;
 
 /// A game opened for a pass: its store, the game as the journal makes it, its secrets and
 /// contacts. Dropped at the end of the operation; nothing is cached between passes.
@@ -173,6 +174,7 @@ impl Daemon {
             ctx.journal = journal.as_deref();
             ctx.re_subject = their_subject;
             let drafts = compose::drafts_for_event(g.game.as_ref(), event, index, &ctx)?;
+            self.league_mail_at_end(g.game.as_ref(), event, now)?;
             self.queue_event(g, &drafts, index, now)?;
         } else {
             self.catch_up_mail(g, now)?;
@@ -209,6 +211,7 @@ impl Daemon {
             let p = game.as_deref().expect("set above");
             ctx.journal = matches!(ev, Event::GameEnded { .. }).then(|| &journal.lines[..=i]);
             let drafts = compose::drafts_for_event(p, &ev, i as u64, &ctx)?;
+            self.league_mail_at_end(p, &ev, now)?;
             self.queue_event(g, &drafts, i as u64, now)?;
         }
         Ok(())
@@ -308,12 +311,26 @@ impl Daemon {
         seats: &[(String, String)],
         now: DateTime<Utc>,
     ) -> Result<()> {
+        self.create_game_as(id, ruleset, scenario, seats, now, &NewGame::default())
+    }
+
+    /// `create_game` in a league, or carrying a finished game's forces (`despatch new
+    /// --league`, `--carry-from`), with fresh secrets.
+    pub fn create_game_as(
+        &self,
+        id: &str,
+        ruleset: &str,
+        scenario: &str,
+        seats: &[(String, String)],
+        now: DateTime<Utc>,
+        extras: &NewGame,
+    ) -> Result<()> {
         let secrets = GameSecrets::generate(id, self.cfg.games.onion_len)?;
         let tokens = seats
             .iter()
             .map(|_| crate::store::new_token())
             .collect::<Result<Vec<_>, _>>()?;
-        self.create_game_with(id, ruleset, scenario, seats, now, secrets, &tokens)
+        self.create_game_full(id, ruleset, scenario, seats, now, secrets, &tokens, extras)
     }
 
     /// `create_game` with the host's secrets and the seat secrets given (tests pin them to get
@@ -328,6 +345,23 @@ impl Daemon {
         now: DateTime<Utc>,
         secrets: GameSecrets,
         tokens: &[String],
+    ) -> Result<()> {
+        let plain = NewGame::default();
+        self.create_game_full(id, ruleset, scenario, seats, now, secrets, tokens, &plain)
+    }
+
+    /// `create_game_with`, in a league and/or carrying a finished game's forces.
+    #[allow(clippy::too_many_arguments)]
+    pub fn create_game_full(
+        &self,
+        id: &str,
+        ruleset: &str,
+        scenario: &str,
+        seats: &[(String, String)],
+        now: DateTime<Utc>,
+        secrets: GameSecrets,
+        tokens: &[String],
+        extras: &NewGame,
     ) -> Result<()> {
         if tokens.len() != seats.len() {
             bail!("{} seats but {} secrets", seats.len(), tokens.len());
@@ -353,6 +387,10 @@ impl Daemon {
         if store.exists() {
             bail!("game `{id}` already exists in {}", store.dir.display());
         }
+        // Campaigns: the scenario as the finished game left the sides is what is journaled.
+        let scenario_toml = self.carried_scenario(extras, ruleset, scenario_toml)?;
+        let mut policy = self.cfg.games.policy.clone();
+        policy.club.league = extras.league.clone();
         let seat_ids: Vec<String> = seats.iter().map(|(s, _)| s.clone()).collect();
         let event = entry
             .create(&Creation {
@@ -365,7 +403,7 @@ impl Daemon {
                 anchor: secrets.onion.anchor(),
                 onion_len: secrets.onion.len(),
                 salt_commitment: secrets.salt_commitment(id),
-                policy: self.cfg.games.policy.clone(),
+                policy,
                 now,
             })
             .map_err(|e| anyhow!(e))?;
@@ -385,6 +423,8 @@ impl Daemon {
                 },
             );
         }
+        // Listed in the league before the game exists: see `Daemon::enrol`.
+        self.enrol(extras, id)?;
         store.create(&secrets, &file, &event, ruleset)?;
         info!(game = id, ruleset, scenario, "game created");
         self.settle(id, now)?;

@@ -8,17 +8,21 @@
 //! then `mailed` is advanced; (3) the inbound message is recorded as seen; (4) queued mail is
 //! delivered and moved to `sent/`. A crash anywhere repeats only idempotent work on restart.
 
+mod campaign;
 mod delivery;
 mod games;
 mod gm;
 mod imap_cursor;
 mod intake;
+mod league;
 mod settings;
 mod strict;
 mod trouble;
 
+pub use campaign::NewGame;
 pub use games::OpenGame;
 pub use intake::Intake;
+pub use league::{league_file, league_games, league_standings};
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -69,6 +69,11 @@ pub struct Club {
     pub spectators: Spectators,
     /// Steps the spectators' view runs behind the game (0 = as it happens).
     pub spectator_delay_steps: u32,
+    /// The league the game counts in (`despatch new --league L`), journaled with the game so
+    /// its journal alone says where its result goes. Never set from config.toml (a league
+    /// is chosen per game); absent from the line when `None`, so other games keep their bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub league: Option<String>,
 }
 
 impl Default for Club {
@@ -80,6 +85,7 @@ impl Default for Club {
             on_resign: OnResign::ReplacementWanted,
             spectators: Spectators::Gm,
             spectator_delay_steps: 0,
+            league: None,
         }
     }
 }
@@ -101,6 +107,13 @@ impl Club {
             return Err(format!(
                 "club.spectator_delay_steps = {}: use 0 to 1000",
                 self.spectator_delay_steps
+            ));
+        }
+        if let Some(l) = &self.league
+            && !crate::engine::event::valid_game_id(l)
+        {
+            return Err(format!(
+                "club.league = {l:?}: use 1–40 characters a–z, 0–9 and `-`, starting with a letter"
             ));
         }
         Ok(())

@@ -3,6 +3,7 @@
 //! no I/O here. The shell appends the events these functions return.
 
 pub mod apply;
+pub mod campaign;
 pub mod club;
 pub mod decide;
 pub mod event;

@@ -43,6 +43,8 @@ pub trait Play: Send + Sync {
     fn state_json(&self) -> serde_json::Value;
     /// Hands in the salt key so replay checks every digest (v2; see `Game::open_digests`).
     fn open_digests(&mut self, z: Hash) -> Result<(), String>;
+    /// Campaigns: the next scenario as this finished game leaves the sides (`Ruleset::carry`).
+    fn carry_into(&self, next_scenario_toml: &str) -> Result<String, String>;
     fn boxed_clone(&self) -> Box<dyn Play>;
 
     // ---- derived; the bodies are in decide.rs ----
@@ -216,5 +218,9 @@ impl<R: Ruleset> Play for Game<R> {
 
     fn boxed_clone(&self) -> Box<dyn Play> {
         Box::new(self.clone())
+    }
+
+    fn carry_into(&self, next_scenario_toml: &str) -> Result<String, String> {
+        R::carry(&self.state, next_scenario_toml)
     }
 }

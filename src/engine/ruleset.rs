@@ -210,6 +210,18 @@ pub trait Ruleset: 'static {
         false
     }
 
+    /// Campaigns: the next scenario (TOML) with what `finished`, a game of this ruleset that
+    /// is over, leaves each side — its losses gone, the rest per the ruleset's written rulings —
+    /// returned as the TOML the next game is set up from (and journaled with). Sides match by
+    /// id. The default refuses: a ruleset carries nothing unless it says how.
+    fn carry(_finished: &Self::State, _next_scenario_toml: &str) -> Result<String, String> {
+        Err(format!(
+            "the {} ruleset does not carry forces from one game into the next \
+             (campaigns: naval-rjw, gear-krieg)",
+            Self::NAME
+        ))
+    }
+
     /// A legal set of orders for `seat` in the current step, chosen by `choice` (deterministic).
     /// Used by the demo's scripted players and by random-play tests; must never be rejected by `parse`.
     fn sample_orders(state: &Self::State, seat: &str, choice: u64) -> String;

@@ -3,6 +3,7 @@
 
 pub mod activation;
 pub mod briefing;
+pub mod campaign;
 pub mod combat;
 pub mod data;
 pub mod ground;
@@ -153,6 +154,10 @@ impl Ruleset for GearKrieg {
 
     fn setup(ruleset_toml: &str, scenario_toml: &str, seats: &[SeatId]) -> Result<GkState, String> {
         round::new_state(ruleset_toml, scenario_toml, seats)
+    }
+
+    fn carry(finished: &GkState, next_scenario_toml: &str) -> Result<String, String> {
+        campaign::carry(finished, next_scenario_toml)
     }
 
     fn seats(state: &GkState) -> Vec<(SeatId, String)> {

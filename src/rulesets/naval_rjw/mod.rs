@@ -1,6 +1,7 @@
 //! Naval Wargame Rules for the Russo-Japanese War (Mike Adams, 2003): grammar, state, resolution, views.
 //! This file wires the modules into `engine::Ruleset`; the rules themselves live in the modules.
 
+pub mod campaign;
 pub mod checks;
 pub mod command;
 pub mod damage;
@@ -227,6 +228,10 @@ impl Ruleset for NavalRjw {
         seats: &[SeatId],
     ) -> Result<NavalState, String> {
         setup::new_state(ruleset_toml, scenario_toml, seats)
+    }
+
+    fn carry(finished: &NavalState, next_scenario_toml: &str) -> Result<String, String> {
+        campaign::carry(finished, next_scenario_toml)
     }
 
     fn seats(state: &NavalState) -> Vec<(SeatId, String)> {

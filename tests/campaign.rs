@@ -1,0 +1,404 @@
+//! Issue 16 point 7 (campaigns): a finished game's losses carried into the next scenario's
+//! set-up — Naval RJW rulings R64–R66, Gear Krieg R35–R36 (each named by a test below) — and
+//! end to end: a Naval battle played by mail (orders in the players' own syntax, the
+//! ruleset's sample orders) until a ship is sunk, then a second game `--carry-from` it whose
+//! journal, state and welcome mail lack her. A ruleset without campaigns refuses clearly.
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use despatch::config::{Config, DEFAULT_CONFIG};
+use despatch::daemon::{Daemon, Intake, NewGame};
+use despatch::dice::GameSecrets;
+use despatch::engine::{Game, Play, Ruleset, Silence};
+use despatch::rulesets::gear_krieg::GearKrieg;
+use despatch::rulesets::naval_rjw::NavalRjw;
+use despatch::rulesets::naval_rjw::state::{Fate, NavalState};
+
+fn shipped(ruleset: &str, file: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/games/{ruleset}/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+fn naval(scenario: &str) -> NavalState {
+    NavalRjw::setup(
+        &shipped("naval-rjw", "ruleset.toml"),
+        scenario,
+        &["japan".into(), "russia".into()],
+    )
+    .unwrap()
+}
+
+fn ship<'a>(
+    st: &'a mut NavalState,
+    name: &str,
+) -> &'a mut despatch::rulesets::naval_rjw::state::Ship {
+    st.ships.iter_mut().find(|s| s.name == name).unwrap()
+}
+
+fn names(st: &NavalState, side: &str) -> Vec<String> {
+    st.ships
+        .iter()
+        .filter(|s| s.side == side)
+        .map(|s| s.name.clone())
+        .collect()
+}
+
+#[test]
+fn r64_sunk_and_struck_ships_are_gone_and_escaped_ones_come_back() {
+    let training = shipped("naval-rjw", "scenarios/training.toml");
+    let mut st = naval(&training);
+    ship(&mut st, "Asahi").fate = Fate::Sunk;
+    ship(&mut st, "Burny").fate = Fate::Struck;
+    ship(&mut st, "Akatsuki").fate = Fate::Escaped;
+    let next = naval(&NavalRjw::carry(&st, &training).unwrap());
+    assert_eq!(names(&next, "japan"), ["Mikasa", "Chitose", "Akatsuki"]);
+    assert_eq!(names(&next, "russia"), ["Tsesarevich", "Retvizan", "Amur"]);
+    // Positive control: carrying an untouched battle changes no fleet.
+    let fresh = naval(&training);
+    let same = naval(&NavalRjw::carry(&fresh, &training).unwrap());
+    assert_eq!(names(&same, "japan"), names(&fresh, "japan"));
+}
+
+#[test]
+fn r65_damage_is_repaired_between_battles() {
+    let training = shipped("naval-rjw", "scenarios/training.toml");
+    let mut st = naval(&training);
+    let m = ship(&mut st, "Mikasa");
+    m.hit_markers = 3;
+    m.criticals = vec![despatch::rulesets::naval_rjw::state::Critical::Gunnery];
+    m.mine_crippled = true;
+    let mut next = naval(&NavalRjw::carry(&st, &training).unwrap());
+    let m = ship(&mut next, "Mikasa");
+    assert_eq!(
+        (m.hit_markers, m.criticals.len(), m.mine_crippled),
+        (0, 0, false)
+    );
+}
+
+#[test]
+fn r66_the_flag_passes_on_and_a_fleet_without_two_capital_ships_cannot_sail() {
+    let training = shipped("naval-rjw", "scenarios/training.toml");
+    let mut st = naval(&training);
+    ship(&mut st, "Mikasa").fate = Fate::Sunk;
+    let next = naval(&NavalRjw::carry(&st, &training).unwrap());
+    let japan = next.fleets.iter().find(|f| f.side == "japan").unwrap();
+    assert_eq!(japan.flagship.as_deref(), Some("Asahi"));
+    assert_eq!(japan.second.as_deref(), Some("Chitose"));
+    let line = next
+        .groups
+        .iter()
+        .find(|g| g.side == "japan" && !g.flotilla)
+        .unwrap();
+    assert_eq!(line.ships, ["Asahi"], "the battle line keeps its survivor");
+    ship(&mut st, "Chitose").fate = Fate::Sunk;
+    let e = NavalRjw::carry(&st, &training).unwrap_err();
+    assert!(
+        e.contains("japan has fewer than two capital ships left") && e.contains("R66"),
+        "{e}"
+    );
+}
+
+fn gear_krieg() -> (String, despatch::rulesets::gear_krieg::state::GkState) {
+    let scenario = shipped("gear-krieg", "scenarios/crossroads.toml");
+    let st = GearKrieg::setup(
+        &shipped("gear-krieg", "ruleset.toml"),
+        &scenario,
+        &["us".into(), "germany".into()],
+    )
+    .unwrap();
+    (scenario, st)
+}
+
+#[test]
+fn r35_a_destroyed_unit_is_gone_from_the_next_battle_and_its_briefing() {
+    let (scenario, mut st) = gear_krieg();
+    let unit = |st: &mut despatch::rulesets::gear_krieg::state::GkState, n: &str| {
+        st.units.iter_mut().position(|u| u.name == n).unwrap()
+    };
+    let i = unit(&mut st, "Valkurie-1");
+    st.units[i].destroyed = true;
+    let carried = GearKrieg::carry(&st, &scenario).unwrap();
+    let next = GearKrieg::setup(
+        &shipped("gear-krieg", "ruleset.toml"),
+        &carried,
+        &["us".into(), "germany".into()],
+    )
+    .unwrap();
+    let germans: Vec<_> = next
+        .units
+        .iter()
+        .filter(|u| u.side == "germany")
+        .map(|u| u.name.as_str())
+        .collect();
+    assert_eq!(germans, ["Valkurie-2", "Squad-1", "Squad-2"]);
+    // What the welcome mail tells the German seat of its forces (its briefing sections).
+    let brief = |st: &despatch::rulesets::gear_krieg::state::GkState| {
+        GearKrieg::briefing(st, "germany")
+            .into_iter()
+            .flat_map(|(t, lines)| std::iter::once(t).chain(lines))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert!(brief(&st).contains("Valkurie-1"), "positive control");
+    assert!(!brief(&next).contains("Valkurie-1"), "{}", brief(&next));
+}
+
+#[test]
+fn r36_damage_is_repaired_and_victory_points_are_not_carried() {
+    let (scenario, mut st) = gear_krieg();
+    for u in st.units.iter_mut().filter(|u| u.name == "General-1") {
+        u.light = 2;
+        u.heavy = 1;
+    }
+    for s in st.sides.iter_mut() {
+        s.vp = 12;
+    }
+    let next = GearKrieg::setup(
+        &shipped("gear-krieg", "ruleset.toml"),
+        &GearKrieg::carry(&st, &scenario).unwrap(),
+        &["us".into(), "germany".into()],
+    )
+    .unwrap();
+    let g = next.units.iter().find(|u| u.name == "General-1").unwrap();
+    assert_eq!((g.light, g.heavy), (0, 0));
+    assert!(next.sides.iter().all(|s| s.vp == 0));
+}
+
+// ---- end to end, through the daemon ----
+
+const SEATS: [(&str, &str); 2] = [
+    ("japan", "togo@fleet.example"),
+    ("russia", "rozh@fleet.example"),
+];
+
+fn daemon(tmp: &std::path::Path, on_silence: Silence) -> Daemon {
+    let mut cfg = Config::parse(DEFAULT_CONFIG, &tmp.join("config.toml")).unwrap();
+    cfg.games.games_dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
+    cfg.games.policy.on_silence = on_silence;
+    Daemon::new(cfg).unwrap()
+}
+
+fn create(
+    d: &Daemon,
+    id: &str,
+    ruleset: &str,
+    scenario: &str,
+    seats: &[(&str, &str)],
+    extras: &NewGame,
+) -> anyhow::Result<()> {
+    let pairs: Vec<(String, String)> = seats
+        .iter()
+        .map(|(s, a)| (s.to_string(), a.to_string()))
+        .collect();
+    let tokens: Vec<String> = seats
+        .iter()
+        .map(|(s, _)| format!("{id}{s}xxxxxxxxxxxxxxxxxxxxxxx")[..24].to_string())
+        .collect();
+    d.create_game_full(
+        id,
+        ruleset,
+        scenario,
+        &pairs,
+        t0(),
+        GameSecrets::pinned(id, [7; 32], [8; 32], 500),
+        &tokens,
+        extras,
+    )?;
+    d.deliver()?;
+    Ok(())
+}
+
+fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 10, 1, 9, 0, 0).unwrap()
+}
+
+/// Plays `id` by mail with the ruleset's sample orders until a ship is sunk (or the battle
+/// ends), then lets every seat fall silent past the deadline: under `forfeit` that ends it.
+fn play_until_a_ship_sinks(d: &Daemon, id: &str) -> String {
+    let store = d.data.game(id);
+    let mut now = t0();
+    let mut n = 0u64;
+    loop {
+        let g: Game<NavalRjw> = store.load().unwrap();
+        if let Some(s) = g.state.ships.iter().find(|s| s.fate == Fate::Sunk) {
+            let sunk = s.name.clone();
+            if !g.is_over() {
+                now = g.deadline.unwrap() + Duration::hours(1);
+                d.run_once(now).unwrap();
+            }
+            let g: Game<NavalRjw> = store.load().unwrap();
+            assert!(g.is_over(), "the silent seats forfeited");
+            return sunk;
+        }
+        assert!(
+            !g.is_over() && g.step < 300,
+            "no ship sank (step {})",
+            g.step
+        );
+        for seat in g.waiting_for() {
+            n += 1;
+            let orders = NavalRjw::sample_orders(&g.state, &seat, n.wrapping_mul(7919));
+            let token = format!("{id}{seat}xxxxxxxxxxxxxxxxxxxxxxx")[..24].to_string();
+            let raw = format!(
+                "From: <{}>\r\nTo: despatch+{id}.{seat}.{token}@localhost\r\nSubject: orders\r\nMessage-ID: <o{n}@fleet.example>\r\n\r\n{}\r\n",
+                SEATS.iter().find(|s| s.0 == seat).unwrap().1,
+                orders.replace('\n', "\r\n")
+            );
+            now += Duration::minutes(5);
+            let out = d.ingest(raw.as_bytes(), now).unwrap();
+            assert!(matches!(out, Intake::Accepted { .. }), "{out:?}\n{orders}");
+        }
+    }
+}
+
+/// The seat's own fleet as its welcome mail lists it (the mail's order reference names
+/// ships of its own in examples, so the whole text is not the fleet).
+fn own_fleet(welcome: &str) -> String {
+    let from = welcome.find("YOUR FLEET").expect("a fleet section");
+    let to = welcome[from..]
+        .find("ENEMY FLEET")
+        .expect("then the enemy's")
+        + from;
+    welcome[from..to].to_string()
+}
+
+/// The text of the welcome mail `game` sent `address`.
+fn welcome(d: &Daemon, game: &str, address: &str) -> String {
+    d.deliver().unwrap();
+    let mut files: Vec<_> = std::fs::read_dir(d.cfg.mail.outbox.join("new"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .filter_map(|p| {
+            let bytes = std::fs::read(&p).unwrap();
+            let m = mail_parser::MessageParser::default().parse(&bytes).unwrap();
+            let to = m.to()?.first()?.address()?.to_string();
+            let subject = m.subject()?.to_string();
+            (to == address && subject.contains(&format!("[{game}")) && subject.contains("elcome"))
+                .then(|| m.body_text(0).unwrap().into_owned())
+        })
+        .next()
+        .unwrap_or_else(|| panic!("no welcome from {game} to {address}"))
+}
+
+#[test]
+fn a_naval_campaign_carries_a_sunk_ship_out_of_the_next_battle() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = daemon(tmp.path(), Silence::Forfeit);
+    create(
+        &d,
+        "g1",
+        "naval-rjw",
+        "training",
+        &SEATS,
+        &NewGame::default(),
+    )
+    .unwrap();
+    let sunk = play_until_a_ship_sinks(&d, "g1");
+    let side = {
+        let g: Game<NavalRjw> = d.data.game("g1").load().unwrap();
+        g.state
+            .ships
+            .iter()
+            .find(|s| s.name == sunk)
+            .unwrap()
+            .side
+            .clone()
+    };
+    let address = SEATS.iter().find(|s| s.0 == side).unwrap().1;
+    // Positive control: the first battle's welcome names her.
+    assert!(own_fleet(&welcome(&d, "g1", address)).contains(&sunk));
+    // The second battle, seats taken by other players (allowed: sides match by id).
+    let next_seats = [
+        ("japan", "kamimura@fleet.example"),
+        ("russia", "jessen@fleet.example"),
+    ];
+    let extras = NewGame {
+        league: None,
+        carry_from: Some("g1".into()),
+    };
+    create(&d, "g2", "naval-rjw", "training", &next_seats, &extras).unwrap();
+    let g2: Game<NavalRjw> = d.data.game("g2").load().unwrap();
+    assert!(!names(&g2.state, &side).contains(&sunk), "{sunk} is gone");
+    assert!(!names(&g2.state, &side).is_empty());
+    // The journal alone replays the carried set-up: its first line holds the scenario.
+    let journal = std::fs::read_to_string(d.data.game("g2").journal_path()).unwrap();
+    let first: serde_json::Value = serde_json::from_str(journal.lines().next().unwrap()).unwrap();
+    let scen = first["scenario_toml"].as_str().unwrap();
+    assert!(!scen.contains(&format!("\"{sunk}\"")), "{scen}");
+    assert!(
+        scen.contains("Campaign: this battle follows the last one"),
+        "{scen}"
+    );
+    let (_, findings) = despatch::verify::verify_store(&d.data.game("g2"), &d.registry);
+    assert!(findings.is_empty(), "{findings:?}");
+    let next_address = next_seats.iter().find(|s| s.0 == side).unwrap().1;
+    let fleet = own_fleet(&welcome(&d, "g2", next_address));
+    assert!(!fleet.contains(&sunk), "{fleet}");
+    assert!(fleet.contains(&names(&g2.state, &side)[0]), "{fleet}");
+}
+
+#[test]
+fn a_ruleset_without_campaigns_and_a_running_game_are_refused_clearly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = daemon(tmp.path(), Silence::StandingOrders);
+    let lb = [
+        ("france", "ney@grande.example"),
+        ("allies", "wellington@peninsula.example"),
+    ];
+    create(
+        &d,
+        "w1",
+        "la-bataille",
+        "teaching",
+        &lb,
+        &NewGame::default(),
+    )
+    .unwrap();
+    let extras = NewGame {
+        league: None,
+        carry_from: Some("w1".into()),
+    };
+    let e = create(&d, "w2", "la-bataille", "teaching", &lb, &extras).unwrap_err();
+    assert!(
+        format!("{e:#}").contains("--carry-from w1: the la-bataille ruleset does not carry forces"),
+        "{e:#}"
+    );
+    assert!(!d.data.game("w2").exists(), "nothing half made");
+    create(
+        &d,
+        "n1",
+        "naval-rjw",
+        "training",
+        &SEATS,
+        &NewGame::default(),
+    )
+    .unwrap();
+    let extras = NewGame {
+        league: None,
+        carry_from: Some("n1".into()),
+    };
+    let e = create(&d, "n2", "naval-rjw", "training", &SEATS, &extras).unwrap_err();
+    assert!(
+        format!("{e:#}").contains("that game is still running"),
+        "{e:#}"
+    );
+    let e = create(
+        &d,
+        "n3",
+        "gear-krieg",
+        "crossroads",
+        &[("us", "a@x.example"), ("germany", "b@x.example")],
+        &extras,
+    )
+    .unwrap_err();
+    assert!(
+        format!("{e:#}").contains("a campaign stays in one ruleset"),
+        "{e:#}"
+    );
+}

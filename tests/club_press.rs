@@ -459,8 +459,8 @@ fn played_out(record: PressRecord) -> world::World {
         ),
         "{out:?}"
     );
+    use despatch::engine::{Play, Ruleset};
     while !w.game().is_over() {
-        use despatch::engine::{Play, Ruleset};
         let g = w.game();
         for seat in g.waiting_for() {
             let orders = despatch::rulesets::naval_rjw::NavalRjw::sample_orders(

@@ -155,11 +155,7 @@ pub fn history_list(
             "  step {:<4} resolved {}{}\n",
             s.step,
             report::fmt_short(s.at, zone),
-            if s.kept {
-                ""
-            } else {
-                " (no results mail was sent to you)"
-            }
+            if s.kept { "" } else { " (not sent to you)" }
         ));
     }
     if !steps.is_empty() {

@@ -307,6 +307,7 @@ fn results_mail(n: usize) {
         salt_key: None,
         journal: None,
         re_subject: None,
+        press: None,
         now: Utc::now(),
     };
     let scenes: Vec<Scene> = g

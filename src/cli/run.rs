@@ -388,6 +388,11 @@ fn describe_intake(i: &Intake) -> String {
             )
         }
         Intake::Settings { game, seat } => format!("settings answered: {game}, {seat}"),
+        Intake::Talk {
+            game,
+            seat,
+            command,
+        } => format!("{command}: {game}, {seat}"),
         Intake::Listed { games } => {
             format!("no game named: the sender's {games} game(s) listed to them")
         }

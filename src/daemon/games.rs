@@ -94,6 +94,7 @@ impl Daemon {
             salt_key: crate::engine::HostSecrets::salt_key(&g.secrets),
             journal: None,
             re_subject: None,
+            press: None,
             now,
         }
     }
@@ -170,9 +171,11 @@ impl Daemon {
                 Event::GameEnded { .. } => Some(g.store.read_journal()?.lines),
                 _ => None,
             };
+            let press = super::intake::talk::press_copy(&g.store, event);
             let mut ctx = self.mail_ctx(g, now);
             ctx.journal = journal.as_deref();
             ctx.re_subject = their_subject;
+            ctx.press = press.as_ref();
             let drafts = compose::drafts_for_event(g.game.as_ref(), event, index, &ctx)?;
             self.league_mail_at_end(g.game.as_ref(), event, now)?;
             self.queue_event(g, &drafts, index, now)?;
@@ -210,6 +213,11 @@ impl Daemon {
             }
             let p = game.as_deref().expect("set above");
             ctx.journal = matches!(ev, Event::GameEnded { .. }).then(|| &journal.lines[..=i]);
+            let press = super::intake::talk::press_copy(&g.store, &ev);
+            let ctx = MailCtx {
+                press: press.as_ref(),
+                ..ctx.clone()
+            };
             let drafts = compose::drafts_for_event(p, &ev, i as u64, &ctx)?;
             self.league_mail_at_end(p, &ev, now)?;
             self.queue_event(g, &drafts, i as u64, now)?;

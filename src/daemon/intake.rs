@@ -21,6 +21,8 @@ use super::games::OpenGame;
 
 #[path = "reveal.rs"]
 mod reveal;
+#[path = "talk.rs"]
+pub(super) mod talk;
 
 /// What happened to one inbound message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,6 +69,13 @@ pub enum Intake {
         games: usize,
     },
     Unreadable(String),
+    /// STATUS, HISTORY/RESEND or PRESS (issue 16) answered; `command` says which, or
+    /// `refused` when the line could not be carried out.
+    Talk {
+        game: String,
+        seat: String,
+        command: &'static str,
+    },
     /// The sender went over `max_per_sender_per_hour`: set aside unanswered.
     RateLimited,
     /// Processing failed (a bug or a broken store): the mail is quarantined with the reason.
@@ -87,6 +96,7 @@ impl Intake {
             Intake::PassedOn { .. } => "passed-on",
             Intake::Settings { .. } => "settings",
             Intake::Listed { .. } => "listed",
+            Intake::Talk { command, .. } => command,
             Intake::Unreadable(_) => "unreadable",
             Intake::RateLimited => "rate-limited",
             Intake::Failed(_) => "failed",
@@ -114,6 +124,11 @@ pub(super) struct Decision {
     pub(super) stranger: Option<(String, Activity)>,
     /// Record the Message-ID as processed by the game (after authentication only).
     pub(super) processed: bool,
+    /// Private files of the game to write (durably) before any event is appended: a press
+    /// message's text, which its event's mails are composed from.
+    pub(super) files: Vec<(std::path::PathBuf, Vec<u8>)>,
+    /// Mails already built, by queue name: a delivered mail sent again (`HISTORY n`).
+    pub(super) built: Vec<(String, Vec<u8>)>,
 }
 
 impl Decision {
@@ -128,6 +143,8 @@ impl Decision {
             seat_activity: None,
             stranger: None,
             processed: false,
+            files: vec![],
+            built: vec![],
         }
     }
 
@@ -143,6 +160,8 @@ impl Decision {
             seat_activity: Some((seat.to_string(), activity)),
             stranger: None,
             processed: true,
+            files: vec![],
+            built: vec![],
         }
     }
 }
@@ -417,12 +436,19 @@ impl Daemon {
             g.store.write_seats(seats)?;
             super::games::reload(&mut g)?;
         }
+        for (path, bytes) in &d.files {
+            crate::store::atomic_write_private(path, bytes)?;
+        }
         // The receipt answers the player's own mail as `Re: <their subject>`.
         let theirs = compose::their_subject(&inb.subject);
         for ev in &d.events {
             self.append_answering(&mut g, ev, now, theirs.as_deref())?;
         }
         self.queue(&g, &d.drafts, now)?;
+        if !d.built.is_empty() {
+            self.data.mark_pending(&g.store.id)?;
+            g.store.queue_all(&d.built)?;
+        }
         if !d.letters.is_empty() {
             self.data.mark_pending(&g.store.id)?;
             self.queue_letters(&g.store, &d.letters)?;

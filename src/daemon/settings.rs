@@ -41,6 +41,9 @@ impl Daemon {
         inb: &Inbound,
         now: DateTime<Utc>,
     ) -> Result<Decision> {
+        if cmd.is_talk() {
+            return self.talk(cmd, g, seat, activity, inb, now);
+        }
         let game_id = g.store.id.clone();
         if *cmd == SeatCommand::List {
             activity.outcome(now, None);
@@ -130,6 +133,10 @@ impl Daemon {
                 format!("{command} was not understood: {why}. Nothing changed.")
             }
             SeatCommand::List => unreachable!("answered above"),
+            SeatCommand::Status
+            | SeatCommand::History(_)
+            | SeatCommand::Press(_)
+            | SeatCommand::TalkInvalid { .. } => unreachable!("answered by talk above"),
         };
         let after = p.clone();
         let to = Recipient {

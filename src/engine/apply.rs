@@ -211,6 +211,7 @@ impl<R: Ruleset> Game<R> {
                     GmKind::CloseStep => self.book.closed_by_gm = true,
                 }
             }
+            Event::Press { .. } => self.apply_press(event, index)?,
             Event::GameEnded { step, salt_key, .. } => {
                 self.expect_step(index, kind, *step)?;
                 if self.ended {

@@ -232,6 +232,27 @@ pub enum Event {
         seats: Vec<SeatId>,
         at: DateTime<Utc>,
     },
+    /// A press message between players (`PRESS TO …`, issue 16): who sent it to whom and its
+    /// digest `P` (`engine::press`); its text and salt only under `press_record = "text"`.
+    Press {
+        step: u64,
+        from: SeatId,
+        to: Vec<SeatId>,
+        /// Relayed to the game's organiser too.
+        #[serde(default, skip_serializing_if = "is_false")]
+        gm: bool,
+        digest: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        salt: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+        message_id: String,
+        at: DateTime<Utc>,
+    },
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// The organiser's interventions.
@@ -261,6 +282,7 @@ impl Event {
             Event::Reveal { .. } => "reveal",
             Event::SplitLock { .. } => "split_lock",
             Event::RevealMissed { .. } => "reveal_missed",
+            Event::Press { .. } => "press",
         }
     }
 

@@ -9,6 +9,7 @@ pub mod decide;
 pub mod event;
 pub mod game;
 pub mod play;
+pub mod press;
 pub mod registry;
 pub mod ruleset;
 pub mod scene;

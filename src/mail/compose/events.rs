@@ -305,6 +305,8 @@ pub fn drafts_for_event(
                 out.push(d);
             }
         }
+        // Press (issue 16): relayed to its readers, a receipt to its sender.
+        Event::Press { .. } => return Ok(super::press::drafts(game, ev, index, ctx)),
         // Strict dice mail apart (a lock mails only the strict seats asked to reveal).
         Event::Lock { .. }
         | Event::StrictMode { .. }

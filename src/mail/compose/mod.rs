@@ -4,21 +4,25 @@
 //! everything as values (`MailCtx`) and queues what comes back.
 
 mod events;
+mod press;
 mod replies;
 mod rich;
 mod settings;
+mod status;
 mod strict;
 
 pub use events::{
     drafts_for_event, game_over_subject, only_invited, prompt_text, receipt_subject,
     results_subject,
 };
+pub use press::press_gm_text;
 pub use replies::{auth_notice, help, rejection};
 pub use rich::Rich;
 pub use rich::{JOURNAL_PART, JOURNAL_TYPE, VERIFIER_HTML, VERIFIER_PART};
 pub use settings::{
     ListedGame, games_list_text, passed_on_text, settings_reply, unregistered_notice,
 };
+pub use status::{HistoryStep, history_list, status_reply, talk_refusal};
 pub use strict::{LOCK_HEADING, read_lock_mail};
 
 use chrono::{DateTime, Utc};
@@ -99,6 +103,10 @@ pub struct MailCtx<'a> {
     /// The subject of the player's mail whose submission is being mailed, so the receipt is
     /// titled `Re: <it>` (handed in by the shell at intake only).
     pub re_subject: Option<&'a str>,
+    /// The text and salt of the press message being mailed, as the host keeps them privately
+    /// (handed in only for a press event: the journal has the text only under
+    /// `press_record = "text"`).
+    pub press: Option<&'a crate::engine::press::PressCopy>,
     pub now: DateTime<Utc>,
 }
 

@@ -23,6 +23,103 @@ pub enum SeatCommand {
     List,
     /// A command word with words it cannot take: answered with why, nothing changed.
     Invalid { command: String, why: String },
+    // Issue 16, talking about the game (answered by `daemon/talk.rs`):
+    /// Where the game stands for the seat.
+    Status,
+    /// `HISTORY n` / `RESEND n`: step n's results mail again; `None` lists the steps.
+    History(Option<u64>),
+    /// `PRESS TO <seat|side|all|gm>, …`: the words after TO, lower-case (the message is the
+    /// rest of the mail).
+    Press(Vec<String>),
+    /// One of the three above written wrong: answered with the line, why, and a hint.
+    TalkInvalid { why: String, hint: String },
+}
+
+impl SeatCommand {
+    /// STATUS, HISTORY/RESEND or PRESS (answered by `daemon/talk.rs`).
+    pub fn is_talk(&self) -> bool {
+        matches!(
+            self,
+            SeatCommand::Status
+                | SeatCommand::History(_)
+                | SeatCommand::Press(_)
+                | SeatCommand::TalkInvalid { .. }
+        )
+    }
+}
+
+/// Most names a `PRESS TO` line may list.
+const MAX_PRESS_NAMES: usize = 32;
+
+/// STATUS, HISTORY/RESEND and PRESS (issue 16) from a line whose first word is `keyword`.
+fn talk(keyword: &str, line: &str) -> Option<SeatCommand> {
+    let bad = |why: &str, hint: &str| {
+        Some(SeatCommand::TalkInvalid {
+            why: why.to_string(),
+            hint: hint.to_string(),
+        })
+    };
+    // The words after the keyword; a long line is read once.
+    let tail = line
+        .trim_start()
+        .split_once(char::is_whitespace)
+        .map(|(_, t)| t)
+        .unwrap_or("");
+    let mut words = tail.split_whitespace();
+    match keyword {
+        "STATUS" => match words.next() {
+            None => Some(SeatCommand::Status),
+            Some(_) => bad(
+                "STATUS takes no words after it",
+                "write STATUS alone on the line",
+            ),
+        },
+        "HISTORY" | "RESEND" => {
+            let hint = "write HISTORY 3 (or RESEND 3) for step 3's results, or HISTORY alone for                         the list of steps";
+            match (words.next(), words.next()) {
+                (None, _) => Some(SeatCommand::History(None)),
+                (Some(n), None) => match n.trim_start_matches('#').parse::<u64>() {
+                    Ok(k) => Some(SeatCommand::History(Some(k))),
+                    Err(_) => bad(
+                        &format!(
+                            "`{}` is not a step number",
+                            n.chars().take(20).collect::<String>()
+                        ),
+                        hint,
+                    ),
+                },
+                (Some(_), Some(_)) => bad(&format!("{keyword} takes one step number"), hint),
+            }
+        }
+        "PRESS" => {
+            let hint = "write PRESS TO and a seat, a side, all or gm on the first line                         (several with commas), and the message on the lines below it";
+            if !words
+                .next()
+                .is_some_and(|w| w.eq_ignore_ascii_case("TO") || w.eq_ignore_ascii_case("TO:"))
+            {
+                return bad("PRESS must be followed by TO and whom it is for", hint);
+            }
+            let rest = tail.trim_start();
+            let rest = rest[rest.find(char::is_whitespace).unwrap_or(rest.len())..].trim();
+            let names: Vec<String> = rest
+                .split([',', ';', ' ', '\t'])
+                .map(|w| w.trim().to_ascii_lowercase())
+                .filter(|w| !w.is_empty() && w != "and" && w != "&")
+                .take(MAX_PRESS_NAMES + 1)
+                .collect();
+            if names.is_empty() {
+                return bad("PRESS TO names nobody", hint);
+            }
+            if names.len() > MAX_PRESS_NAMES {
+                return bad(
+                    &format!("PRESS TO may name at most {MAX_PRESS_NAMES} seats or sides"),
+                    "write PRESS TO all, or name a side",
+                );
+            }
+            Some(SeatCommand::Press(names))
+        }
+        _ => None,
+    }
 }
 
 /// The kinds of mail a seat may turn off (`NOTIFY ORDERS OFF`).
@@ -115,6 +212,7 @@ pub fn parse(line: &str) -> Option<SeatCommand> {
             }
         }
         "LIST" if rest.is_empty() => Some(SeatCommand::List),
+        "STATUS" | "HISTORY" | "RESEND" | "PRESS" => talk(&keyword, line),
         _ => None,
     }
 }
@@ -175,6 +273,41 @@ mod tests {
         assert_eq!(parse("TURN Mikasa PORT 30"), None);
         assert_eq!(parse("LIST of my ships"), None);
         assert_eq!(parse(""), None);
+    }
+
+    #[test]
+    fn status_history_and_press_lines() {
+        assert_eq!(parse("status"), Some(SeatCommand::Status));
+        assert_eq!(parse("HISTORY"), Some(SeatCommand::History(None)));
+        assert_eq!(parse("resend #3"), Some(SeatCommand::History(Some(3))));
+        assert_eq!(parse("HISTORY 0"), Some(SeatCommand::History(Some(0))));
+        assert_eq!(
+            parse("PRESS TO Russia, austria and gm"),
+            Some(SeatCommand::Press(vec![
+                "russia".into(),
+                "austria".into(),
+                "gm".into()
+            ]))
+        );
+        for bad in [
+            "STATUS please",
+            "HISTORY three",
+            "HISTORY 99999999999999999999999",
+            "HISTORY 1 russia",
+            "PRESS",
+            "PRESS russia",
+            "PRESS TO",
+        ] {
+            assert!(
+                matches!(parse(bad), Some(SeatCommand::TalkInvalid { .. })),
+                "{bad}"
+            );
+        }
+        let many = format!("PRESS TO {}", "x, ".repeat(40));
+        assert!(matches!(
+            parse(&many),
+            Some(SeatCommand::TalkInvalid { .. })
+        ));
     }
 
     #[test]

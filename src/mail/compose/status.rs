@@ -1,0 +1,211 @@
+//! Answers to a seat's questions about its game (issue 16 point 1): `STATUS` (where the game
+//! stands, as that seat may know it), the list of steps `HISTORY` can send again, and the
+//! refusal of a `STATUS`, `HISTORY`/`RESEND` or `PRESS` line that cannot be carried out (the
+//! line, why, and what to write instead). Pure text from values; the daemon decides.
+
+use chrono::{DateTime, Utc};
+
+use crate::engine::Play;
+use crate::engine::club::{Press, PressRecord};
+use crate::report;
+
+use super::events::{prompt_text, silence_words};
+use super::replies::{plain, short};
+use super::{Draft, DraftKind, Recipient};
+
+fn answer(
+    game: &dyn Play,
+    to: &Recipient,
+    name: String,
+    kind: DraftKind,
+    subject: &str,
+    body: &str,
+    message_id: &str,
+) -> Draft {
+    Draft {
+        name,
+        kind,
+        game: game.book().id.clone(),
+        seat: to.seat.clone(),
+        subject: subject.into(),
+        text: plain(&game.book().id, body),
+        rich: None,
+        calendar: None,
+        answers: Some(message_id.to_string()),
+        step: super::asked_step(game),
+        re_subject: None,
+    }
+}
+
+/// Where the game stands for seat `to`: the open step and what it asks of the seat, which
+/// seats are awaited (as every "waiting for" line says; never what anyone ordered), the
+/// deadline in the seat's zone with UTC beside it, whether the seat's own orders are in (with
+/// their digest), and the policy a player needs: silence, press, absences.
+pub fn status_reply(game: &dyn Play, to: &Recipient, message_id: &str) -> Draft {
+    let book = game.book();
+    let zone = &to.private.time_zone;
+    let mut b = format!("STATUS OF GAME {} (seat {})\n\n", book.id, to.seat);
+    if let Some(o) = game.outcome() {
+        b.push_str(&format!("The game is over: {}\n", o.summary.trim_end()));
+        b.push_str(&format!(
+            "Its last step was step {}. Write HISTORY to list the steps whose results\n\
+             can be sent to you again.\n",
+            book.step.saturating_sub(1)
+        ));
+        return answer(
+            game,
+            to,
+            format!("status-{}", short(message_id)),
+            DraftKind::Settings,
+            &format!("Status of game {}", book.id),
+            &b,
+            message_id,
+        );
+    }
+    let spec = game.spec();
+    b.push_str(&format!("Open step:     {} ({})\n", book.step, spec.title));
+    let waiting = game.waiting_for();
+    b.push_str(&format!(
+        "Awaited:       {}\n",
+        if waiting.is_empty() {
+            "nobody (the step resolves at the next pass)".to_string()
+        } else {
+            waiting.join(", ")
+        }
+    ));
+    match book.deadline {
+        Some(d) => b.push_str(&format!("Deadline:      {}\n", report::fmt_time(d, zone))),
+        None => b.push_str("Deadline:      none (the step waits for its orders)\n"),
+    }
+    match book.pending.get(&to.seat) {
+        Some(p) => b.push_str(&format!(
+            "Your orders:   in, received {}\n               digest D = {}\n",
+            report::fmt_time(p.at, zone),
+            crate::dice::to_hex(&p.digest)
+        )),
+        None if prompt_text(game, &to.seat).is_some() => {
+            b.push_str("Your orders:   not in yet for this step\n")
+        }
+        None => b.push_str("Your orders:   none asked of you in this step\n"),
+    }
+    b.push_str(&format!(
+        "\nWHAT IS ASKED OF YOU\n{}\n",
+        prompt_text(game, &to.seat).unwrap_or_else(|| "Nothing in this step.".to_string())
+    ));
+    let club = &book.policy.club;
+    let press = match club.press {
+        Press::Open => "open: any seat, side, all, or the organiser (PRESS TO …)",
+        Press::Side => "within your own side, and to the organiser (PRESS TO …)",
+        Press::None => "none between players; the organiser can be reached (PRESS TO gm)",
+    };
+    let record = match club.press_record {
+        PressRecord::Digest => "the journal keeps only each message's digest",
+        PressRecord::Text => "the journal keeps each message's text, for an auditor",
+    };
+    b.push_str(&format!(
+        "\nTHE GAME'S RULES FOR PLAYERS\nIf you send nothing by a deadline: {}.\nPress: {press}; {record}.\n",
+        silence_words(book.policy.on_silence)
+    ));
+    if club.absence_days_per_year > 0 {
+        b.push_str(&format!(
+            "Absences: up to {} days a calendar year.\n",
+            club.absence_days_per_year
+        ));
+    } else {
+        b.push_str("Absences: none in this game.\n");
+    }
+    b.push_str("\nSend HELP for the order reference and every command.\n");
+    answer(
+        game,
+        to,
+        format!("status-{}", short(message_id)),
+        DraftKind::Settings,
+        &format!("Status of game {}", book.id),
+        &b,
+        message_id,
+    )
+}
+
+/// One resolved step for [`history_list`]: its number, when it resolved, and whether its
+/// results mail to this seat is kept (a seat that turned results of optional steps off got
+/// none).
+pub struct HistoryStep {
+    pub step: u64,
+    pub at: DateTime<Utc>,
+    pub kept: bool,
+}
+
+/// `HISTORY` without a number: the steps resolved so far, and how to have one sent again.
+pub fn history_list(
+    game: &dyn Play,
+    to: &Recipient,
+    steps: &[HistoryStep],
+    message_id: &str,
+) -> Draft {
+    let zone = &to.private.time_zone;
+    let mut b = if steps.is_empty() {
+        "No step of this game has been resolved yet, so there are no results to send\n\
+         again. Write STATUS to see where the game stands.\n"
+            .to_string()
+    } else {
+        format!("The steps of game {} resolved so far:\n\n", game.book().id)
+    };
+    for s in steps {
+        b.push_str(&format!(
+            "  step {:<4} resolved {}{}\n",
+            s.step,
+            report::fmt_short(s.at, zone),
+            if s.kept { "" } else { " (not sent to you)" }
+        ));
+    }
+    if !steps.is_empty() {
+        b.push_str(
+            "\nWrite HISTORY <step> (or RESEND <step>) to have that step's results mail sent\n\
+             to you again, with its map and dice, exactly as you received it.\n",
+        );
+    }
+    answer(
+        game,
+        to,
+        format!("history-{}", short(message_id)),
+        DraftKind::Settings,
+        &format!("Steps of game {}", game.book().id),
+        &b,
+        message_id,
+    )
+}
+
+/// A command line that was not carried out: the line as the player wrote it (shortened, on
+/// one line), why, and what to write instead. Nothing was changed, sent or relayed.
+pub fn talk_refusal(
+    game: &dyn Play,
+    to: &Recipient,
+    line: usize,
+    text: &str,
+    why: &str,
+    hint: &str,
+    message_id: &str,
+) -> Draft {
+    let mut shown: String = text.chars().filter(|c| !c.is_control()).take(60).collect();
+    if text.chars().count() > 60 {
+        shown.push('…');
+    }
+    let place = if line > 0 {
+        format!("  line {line}: {}\n", shown.trim())
+    } else {
+        format!("  subject: {}\n", shown.trim())
+    };
+    let body = format!(
+        "Your mail was read, but nothing in it was carried out:\n\n{place}    why:  {why}\n    \
+         hint: {hint}\n\nNothing was changed, sent or relayed. Send HELP for every command.\n"
+    );
+    answer(
+        game,
+        to,
+        format!("refused-{}", short(message_id)),
+        DraftKind::Rejection,
+        "Command not carried out",
+        &body,
+        message_id,
+    )
+}

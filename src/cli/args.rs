@@ -158,6 +158,17 @@ pub enum GmCommand {
         #[arg(long, default_value = "closed by the organiser")]
         reason: String,
     },
+    /// Let an address watch the game (the spectator view, delayed per the club policy), or
+    /// stop mailing it. The address stays private; the seats are told that someone watches.
+    Spectator {
+        /// The game's id.
+        game: String,
+        /// add or remove.
+        #[arg(value_parser = ["add", "remove"])]
+        action: String,
+        /// The observer's mail address.
+        address: String,
+    },
     /// Hand a seat to a new player (a new secret is made; the old reply address stops working).
     Replace {
         /// The game's id.

@@ -245,6 +245,16 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                         report::fmt_time(deadline, "UTC")
                     );
                 }
+                GmCommand::Spectator {
+                    game,
+                    action,
+                    address,
+                } => {
+                    println!(
+                        "{}",
+                        d.gm_spectator(&game, action == "add", &address, Utc::now())?
+                    );
+                }
                 GmCommand::CloseStep { game, reason } => {
                     let n = d.gm_close_step(&game, &reason, Utc::now())?;
                     println!("{game}: step closed; {n} step(s) resolved.");
@@ -384,6 +394,9 @@ fn describe_intake(i: &Intake) -> String {
             )
         }
         Intake::Settings { game, seat } => format!("settings answered: {game}, {seat}"),
+        Intake::Observer { game } => {
+            format!("from an observer of {game}: told (at most hourly) that observers cannot order")
+        }
         Intake::Listed { games } => {
             format!("no game named: the sender's {games} game(s) listed to them")
         }

@@ -173,6 +173,8 @@ impl Daemon {
             ctx.journal = journal.as_deref();
             ctx.re_subject = their_subject;
             let drafts = compose::drafts_for_event(g.game.as_ref(), event, index, &ctx)?;
+            // Observers' mails first: named per step and observer, so a re-derivation skips them.
+            self.spectator_mail_for(g, g.game.as_ref(), event, &ctx)?;
             self.queue_event(g, &drafts, index, now)?;
         } else {
             self.catch_up_mail(g, now)?;
@@ -209,6 +211,7 @@ impl Daemon {
             let p = game.as_deref().expect("set above");
             ctx.journal = matches!(ev, Event::GameEnded { .. }).then(|| &journal.lines[..=i]);
             let drafts = compose::drafts_for_event(p, &ev, i as u64, &ctx)?;
+            self.spectator_mail_for(g, p, &ev, &ctx)?;
             self.queue_event(g, &drafts, i as u64, now)?;
         }
         Ok(())

@@ -14,11 +14,13 @@ mod gm;
 mod imap_cursor;
 mod intake;
 mod settings;
+mod spectators;
 mod strict;
 mod trouble;
 
 pub use games::OpenGame;
 pub use intake::Intake;
+pub use spectators::{By, MAX_SPECTATORS, change_spectators};
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};

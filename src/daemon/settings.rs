@@ -130,6 +130,9 @@ impl Daemon {
                 format!("{command} was not understood: {why}. Nothing changed.")
             }
             SeatCommand::List => unreachable!("answered above"),
+            SeatCommand::SpectatorAdd(_) | SeatCommand::SpectatorRemove(_) => {
+                unreachable!("intake routes these to spectator_command")
+            }
         };
         let after = p.clone();
         let to = Recipient {

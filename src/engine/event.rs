@@ -232,6 +232,24 @@ pub enum Event {
         seats: Vec<SeatId>,
         at: DateTime<Utc>,
     },
+    /// An observer began to watch (issue 16, point 5). Only an opaque id is journaled: the
+    /// address stays in the private seats file, since the journal is shown to auditors.
+    /// `by` is `gm` or the seat that added them; `watching` the count after the change.
+    SpectatorJoined {
+        step: u64,
+        spectator: String,
+        by: String,
+        watching: u32,
+        at: DateTime<Utc>,
+    },
+    /// An observer stopped watching (same fields as `SpectatorJoined`).
+    SpectatorLeft {
+        step: u64,
+        spectator: String,
+        by: String,
+        watching: u32,
+        at: DateTime<Utc>,
+    },
 }
 
 /// The organiser's interventions.
@@ -261,6 +279,8 @@ impl Event {
             Event::Reveal { .. } => "reveal",
             Event::SplitLock { .. } => "split_lock",
             Event::RevealMissed { .. } => "reveal_missed",
+            Event::SpectatorJoined { .. } => "spectator_joined",
+            Event::SpectatorLeft { .. } => "spectator_left",
         }
     }
 

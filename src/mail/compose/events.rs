@@ -305,6 +305,10 @@ pub fn drafts_for_event(
                 out.push(d);
             }
         }
+        // Observers joining or leaving: the seats are told (compose/spectator.rs).
+        Event::SpectatorJoined { .. } | Event::SpectatorLeft { .. } => {
+            return super::spectator::seat_notices(game, ev, index, ctx);
+        }
         // Strict dice mail apart (a lock mails only the strict seats asked to reveal).
         Event::Lock { .. }
         | Event::StrictMode { .. }
@@ -641,7 +645,7 @@ pub(super) fn standing_note(game: &dyn Play, seat: &str) -> Option<String> {
     ))
 }
 
-fn dice_section(info: &LockInfo, rolls: &[dice::Roll]) -> DiceSection {
+pub(super) fn dice_section(info: &LockInfo, rolls: &[dice::Roll]) -> DiceSection {
     DiceSection {
         lock: info.lock.clone(),
         reveal: info.reveal.clone(),

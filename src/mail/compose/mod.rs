@@ -7,6 +7,7 @@ mod events;
 mod replies;
 mod rich;
 mod settings;
+mod spectator;
 mod strict;
 
 pub use events::{
@@ -18,6 +19,10 @@ pub use rich::Rich;
 pub use rich::{JOURNAL_PART, JOURNAL_TYPE, VERIFIER_HTML, VERIFIER_PART};
 pub use settings::{
     ListedGame, games_list_text, passed_on_text, settings_reply, unregistered_notice,
+};
+pub use spectator::{
+    SPECTATOR_MARK, observer_outgoing, observer_refusal_text, spectator_over, spectator_reply,
+    spectator_results, spectator_welcome,
 };
 pub use strict::{LOCK_HEADING, read_lock_mail};
 

@@ -21,6 +21,10 @@ pub enum SeatCommand {
     Notify(Option<(NotifyKind, bool)>),
     /// The player's games and how to write to each.
     List,
+    /// Let this address watch the game (spectator view), where the club policy allows.
+    SpectatorAdd(String),
+    /// Stop mailing this observer.
+    SpectatorRemove(String),
     /// A command word with words it cannot take: answered with why, nothing changed.
     Invalid { command: String, why: String },
 }
@@ -39,6 +43,9 @@ const USAGE_ADDRESS: &str = "write ADDRESS ADD you@example.org, ADDRESS REMOVE y
                              or ADDRESS alone to see your addresses";
 const USAGE_NOTIFY: &str = "write NOTIFY ORDERS OFF, NOTIFY OPTIONAL OFF, NOTIFY ALL ON (or OFF), \
                             or NOTIFY alone to see your choice";
+
+const USAGE_SPECTATOR: &str = "write SPECTATOR ADD watcher@example.org or SPECTATOR REMOVE \
+                               watcher@example.org";
 
 /// The command on the first line the player wrote that is not a GAME or TOKEN line, else in
 /// the subject (without `Re:` and tags). None when neither starts with a command word, so any
@@ -115,6 +122,13 @@ pub fn parse(line: &str) -> Option<SeatCommand> {
             }
         }
         "LIST" if rest.is_empty() => Some(SeatCommand::List),
+        "SPECTATOR" | "SPECTATORS" | "OBSERVER" => match upper.as_slice() {
+            ["ADD", _, ..] => Some(address().map_or_else(|e| e, SeatCommand::SpectatorAdd)),
+            ["REMOVE" | "DELETE", _, ..] => {
+                Some(address().map_or_else(|e| e, SeatCommand::SpectatorRemove))
+            }
+            _ => invalid(USAGE_SPECTATOR),
+        },
         _ => None,
     }
 }

@@ -91,6 +91,15 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
+    /// Write a game's archive: a static web site with every step's log, map and dice and how to
+    /// verify them. During play only what a spectator may see; after the end, everything.
+    Archive {
+        /// The game's id.
+        game: String,
+        /// The folder to write (replaced whole; default <data_dir>/archive/<game>/).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// Organiser actions on a game, each logged and announced to every seat.
     Gm {
         #[command(subcommand)]

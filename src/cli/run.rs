@@ -228,6 +228,17 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Archive { game, out } => {
+            let cfg = load_config(cli.config)?;
+            init_logging("warn");
+            let d = Daemon::new(cfg)?;
+            let (dir, n) = d.write_archive(&game, out.as_deref(), None)?;
+            println!(
+                "{game}: archive written to {} ({n} files); open index.html in a browser.",
+                dir.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Gm { action } => {
             let cfg = load_config(cli.config)?;
             init_logging(&cfg.daemon.log);

@@ -241,7 +241,12 @@ impl Daemon {
             if matches!(ev, Event::Results { .. }) {
                 resolved += 1;
             }
+            let ended = matches!(ev, Event::GameEnded { .. });
             self.append(g, &ev, now)?;
+            if ended {
+                // The archive with everything, now that nothing is hidden any more.
+                self.archive_at_end(&g.store.id);
+            }
         }
         Ok(resolved)
     }

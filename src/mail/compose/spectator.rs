@@ -1,7 +1,7 @@
 //! Mails to and about observers (issue 16, point 5), pure. An observer's mails are built from
 //! `Viewer::Spectator` alone — never from a seat's view — and carry no seat's secret: their
 //! reply address is the plain game mailbox. The seats are told, by count and by who added
-//! them, that someone watches (ruling W1 in docs/club.md), never the observer's address.
+//! them, that someone watches (ruling W1 in docs/watching.md), never the observer's address.
 
 use crate::dice;
 use crate::engine::{Event, LockInfo, Play, Viewer};

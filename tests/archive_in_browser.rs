@@ -135,8 +135,14 @@ fn the_archive_reads_at_desktop_and_phone_widths_with_its_maps() {
     g.d.tick("g", late).unwrap();
     let dir = repo().join("target/archive-in-browser");
     let _ = std::fs::remove_dir_all(&dir);
-    let (site, _) = g.d.write_archive("g", Some(&dir.join("site")), None).unwrap();
-    for (page, has_map) in [("index.html", false), ("step-001.html", true), ("verify.html", false)] {
+    let (site, _) =
+        g.d.write_archive("g", Some(&dir.join("site")), None)
+            .unwrap();
+    for (page, has_map) in [
+        ("index.html", false),
+        ("step-001.html", true),
+        ("verify.html", false),
+    ] {
         assert!(site.join(page).exists(), "{page}");
         for width in [900, 400] {
             let stem = page.trim_end_matches(".html");

@@ -31,7 +31,10 @@ fn site(dir: &Path) -> BTreeMap<String, String> {
                 walk(root, &p, out);
             } else {
                 let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
-                out.insert(rel, String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into());
+                out.insert(
+                    rel,
+                    String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into(),
+                );
             }
         }
     }
@@ -101,9 +104,20 @@ fn a_mid_game_archive_shows_the_spectator_view_only_and_the_end_shows_everything
         assert!(page.contains(&format!("S_{k} (seed)")), "{page}");
         assert!(files.contains_key(&format!("maps/step-{k:03}.svg")));
     }
-    assert!(!files.contains_key("step-004.html"), "step 4 is not resolved");
-    assert!(!files.contains_key("journal.jsonl"), "the journal holds every order");
-    assert!(!files.keys().any(|f| f.contains("japan") || f.contains("russia")), "no seat's own map mid-game");
+    assert!(
+        !files.contains_key("step-004.html"),
+        "step 4 is not resolved"
+    );
+    assert!(
+        !files.contains_key("journal.jsonl"),
+        "the journal holds every order"
+    );
+    assert!(
+        !files
+            .keys()
+            .any(|f| f.contains("japan") || f.contains("russia")),
+        "no seat's own map mid-game"
+    );
     assert_eq!(hidden_fact(&files), None, "a mid-game archive leaks");
     assert!(!files.values().any(|t| t.contains("<h2>Orders</h2>")));
 
@@ -114,7 +128,11 @@ fn a_mid_game_archive_shows_the_spectator_view_only_and_the_end_shows_everything
     let files = site(&auto);
     let leak = hidden_fact(&files);
     assert!(leak.is_some(), "the after-the-end archive hides the fields");
-    assert!(files["index.html"].contains("forfeited"), "{}", files["index.html"]);
+    assert!(
+        files["index.html"].contains("forfeited"),
+        "{}",
+        files["index.html"]
+    );
     assert!(files.contains_key("journal.jsonl"));
     assert!(files["step-001.html"].contains("<h2>Orders</h2>"));
     assert!(files["step-001.html"].contains("As russia saw it"));
@@ -127,10 +145,16 @@ fn the_delay_holds_in_the_archive_too() {
     let mut g = game(2);
     g.play_until(5);
     let out = tempfile::tempdir().unwrap();
-    let (dir, _) = g.d.write_archive("g", Some(&out.path().join("a")), None).unwrap();
+    let (dir, _) =
+        g.d.write_archive("g", Some(&out.path().join("a")), None)
+            .unwrap();
     let files = site(&dir);
     let steps: Vec<&String> = files.keys().filter(|f| f.starts_with("step-")).collect();
-    assert_eq!(steps, ["step-001.html", "step-002.html"], "4 resolved, 2 behind");
+    assert_eq!(
+        steps,
+        ["step-001.html", "step-002.html"],
+        "4 resolved, 2 behind"
+    );
     assert!(files["index.html"].contains("2 step(s) behind the game"));
 }
 
@@ -143,8 +167,14 @@ fn every_link_resolves_to_a_file_of_the_site_and_nothing_is_fetched() {
     let all = links(&files);
     assert!(all.len() > 6, "{all:?}");
     for (page, target) in &all {
-        assert!(!target.contains("://") && !target.starts_with('/'), "{page}: {target} is not relative");
-        assert!(files.contains_key(target.as_str()), "{page} links to {target}, which is missing");
+        assert!(
+            !target.contains("://") && !target.starts_with('/'),
+            "{page}: {target} is not relative"
+        );
+        assert!(
+            files.contains_key(target.as_str()),
+            "{page} links to {target}, which is missing"
+        );
     }
     for (name, text) in files.iter().filter(|(n, _)| n.ends_with(".html")) {
         assert!(text.starts_with("<!doctype html>"), "{name}");
@@ -155,7 +185,10 @@ fn every_link_resolves_to_a_file_of_the_site_and_nothing_is_fetched() {
 
 #[test]
 fn what_others_hand_in_is_escaped() {
-    assert_eq!(esc("<b a=\"x\">'&'"), "&lt;b a=&quot;x&quot;&gt;&#39;&amp;&#39;");
+    assert_eq!(
+        esc("<b a=\"x\">'&'"),
+        "&lt;b a=&quot;x&quot;&gt;&#39;&amp;&#39;"
+    );
     let mut g = game(0);
     g.play_until(2);
     let league = LeagueSection {
@@ -164,9 +197,14 @@ fn what_others_hand_in_is_escaped() {
         rows: vec![vec!["<script>alert(1)</script>".into(), "3".into()]],
     };
     let out = tempfile::tempdir().unwrap();
-    let (dir, _) = g.d.write_archive("g", Some(&out.path().join("s")), Some(&league)).unwrap();
+    let (dir, _) =
+        g.d.write_archive("g", Some(&out.path().join("s")), Some(&league))
+            .unwrap();
     let index = std::fs::read_to_string(dir.join("index.html")).unwrap();
-    assert!(index.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{index}");
+    assert!(
+        index.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "{index}"
+    );
     assert!(index.contains("Club &lt;league&gt;"), "{index}");
     assert!(!index.contains("<script"), "{index}");
 }
@@ -184,7 +222,9 @@ fn bad_input_is_refused_and_a_good_site_stays_in_place() {
     // A --out whose parent is a file cannot be written: a clear error, nothing left behind.
     let file = out.path().join("plain-file");
     std::fs::write(&file, "x").unwrap();
-    let err = g.d.write_archive("g", Some(&file.join("site")), None).unwrap_err();
+    let err =
+        g.d.write_archive("g", Some(&file.join("site")), None)
+            .unwrap_err();
     assert!(format!("{err:#}").contains("plain-file"), "{err:#}");
 
     let dir = out.path().join("site");
@@ -194,7 +234,11 @@ fn bad_input_is_refused_and_a_good_site_stays_in_place() {
     let store = g.d.data.game("g");
     let journal = std::fs::read_to_string(store.journal_path()).unwrap();
     let at = journal.find("\"seed\":\"").unwrap() + 8;
-    let digit = if &journal[at..at + 1] == "0" { "1" } else { "0" };
+    let digit = if &journal[at..at + 1] == "0" {
+        "1"
+    } else {
+        "0"
+    };
     let damaged = format!("{}{digit}{}", &journal[..at], &journal[at + 1..]);
     std::fs::write(store.journal_path(), damaged).unwrap();
     let err = g.d.write_archive("g", Some(&dir), None).unwrap_err();

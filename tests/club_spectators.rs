@@ -11,7 +11,7 @@ use despatch::config::Config;
 use despatch::daemon::Intake;
 use despatch::engine::Silence;
 use despatch::engine::club::Spectators;
-use mail_parser::{MessageParser, MimeHeaders};
+use mail_parser::MessageParser;
 use naval_mail::{Game, SEATS, plain_address, start, start_configured};
 
 const WATCHER: &str = "watcher@club.example";

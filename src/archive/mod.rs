@@ -147,7 +147,9 @@ pub fn record(registry: &Registry, lines: &[String]) -> Result<GameRecord, Archi
         let ev = parse_line(i as u64, line)?;
         game.apply(&ev, line, i as u64)?;
         match &ev {
-            Event::Submission { seat, orders: o, .. } => {
+            Event::Submission {
+                seat, orders: o, ..
+            } => {
                 orders.retain(|(s, _)| s != seat);
                 orders.push((seat.clone(), o.clone()));
             }
@@ -241,11 +243,7 @@ fn finish(game: &dyn Play, mut steps: Vec<StepRecord>, events: &[Event]) -> Game
         salt_commitment: book.salt_commitment.as_ref().map(dice::to_hex),
         salt_key: book.salt_key.as_ref().filter(|_| over).map(dice::to_hex),
         outcome: if over { game.outcome() } else { None },
-        figures: if over {
-            game.victory_figures()
-        } else {
-            vec![]
-        },
+        figures: if over { game.victory_figures() } else { vec![] },
         open_step: book.step,
         open_title: if over {
             String::new()

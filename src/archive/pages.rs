@@ -62,14 +62,21 @@ fn map_file(step: u64, who: Option<&str>) -> String {
 }
 
 /// Every file of the site.
-pub(super) fn site(rec: &GameRecord, league: Option<&LeagueSection>, journal: Option<Vec<u8>>) -> Site {
+pub(super) fn site(
+    rec: &GameRecord,
+    league: Option<&LeagueSection>,
+    journal: Option<Vec<u8>>,
+) -> Site {
     let mut files = vec![("index.html".to_string(), index(rec, league))];
     for (i, s) in rec.steps.iter().enumerate() {
         let prev = i.checked_sub(1).map(|j| rec.steps[j].step);
         let next = rec.steps.get(i + 1).map(|n| n.step);
         files.push((step_page(s.step), step(rec, s, prev, next)));
         if let Some(scene) = &s.spectator.map {
-            files.push((map_file(s.step, None), crate::render::svg(scene).into_bytes()));
+            files.push((
+                map_file(s.step, None),
+                crate::render::svg(scene).into_bytes(),
+            ));
         }
         for (seat, v) in &s.seats {
             if let Some(scene) = &v.map {
@@ -81,7 +88,10 @@ pub(super) fn site(rec: &GameRecord, league: Option<&LeagueSection>, journal: Op
         }
     }
     files.push(("verify.html".to_string(), verify(rec, journal.is_some())));
-    files.push(("verifier.html".to_string(), VERIFIER_HTML.as_bytes().to_vec()));
+    files.push((
+        "verifier.html".to_string(),
+        VERIFIER_HTML.as_bytes().to_vec(),
+    ));
     if let Some(j) = journal {
         files.push(("journal.jsonl".to_string(), j));
     }
@@ -99,7 +109,12 @@ fn index(rec: &GameRecord, league: Option<&LeagueSection>) -> Vec<u8> {
     );
     b.push_str("<h2>Seats and sides</h2>\n<div class=\"wide\"><table>\n<tr><th>Seat</th><th>Side</th></tr>\n");
     for s in &rec.seats {
-        let _ = writeln!(b, "<tr><td>{}</td><td>{}</td></tr>", esc(&s.seat), esc(&s.side));
+        let _ = writeln!(
+            b,
+            "<tr><td>{}</td><td>{}</td></tr>",
+            esc(&s.seat),
+            esc(&s.side)
+        );
     }
     b.push_str("</table></div>\n<h2>Result</h2>\n");
     match (&rec.outcome, rec.scope) {
@@ -163,10 +178,18 @@ fn index(rec: &GameRecord, league: Option<&LeagueSection>) -> Vec<u8> {
         );
     }
     if let Some(z) = &rec.salt_commitment {
-        let _ = writeln!(b, "<li>Salt key commitment Z = <span class=\"hex\">{}</span></li>", esc(z));
+        let _ = writeln!(
+            b,
+            "<li>Salt key commitment Z = <span class=\"hex\">{}</span></li>",
+            esc(z)
+        );
     }
     if let Some(z) = &rec.salt_key {
-        let _ = writeln!(b, "<li>Salt key z (published at the end) = <span class=\"hex\">{}</span></li>", esc(z));
+        let _ = writeln!(
+            b,
+            "<li>Salt key z (published at the end) = <span class=\"hex\">{}</span></li>",
+            esc(z)
+        );
     }
     b.push_str("</ul>\n<p><a href=\"verify.html\">How to check every roll yourself</a></p>\n");
     if !rec.press.is_empty() {
@@ -273,7 +296,12 @@ fn step(rec: &GameRecord, s: &StepRecord, prev: Option<u64>, next: Option<u64>) 
     if !s.orders.is_empty() {
         b.push_str("<h2>Orders</h2>\n");
         for (seat, o) in &s.orders {
-            let _ = writeln!(b, "<h3>{}</h3>\n<pre>{}</pre>", esc(seat), esc(o.trim_end()));
+            let _ = writeln!(
+                b,
+                "<h3>{}</h3>\n<pre>{}</pre>",
+                esc(seat),
+                esc(o.trim_end())
+            );
         }
     }
     let d = &s.dice;
@@ -284,7 +312,12 @@ fn step(rec: &GameRecord, s: &StepRecord, prev: Option<u64>, next: Option<u64>) 
         s.step
     );
     let row = |b: &mut String, k: &str, v: &str| {
-        let _ = writeln!(b, "<tr><th>{}</th><td class=\"hex\">{}</td></tr>", esc(k), esc(v));
+        let _ = writeln!(
+            b,
+            "<tr><th>{}</th><td class=\"hex\">{}</td></tr>",
+            esc(k),
+            esc(v)
+        );
     };
     row(&mut b, &format!("L_{}", s.step), &d.lock);
     row(&mut b, &format!("v_{}", s.step), &d.reveal);
@@ -322,7 +355,9 @@ fn step(rec: &GameRecord, s: &StepRecord, prev: Option<u64>, next: Option<u64>) 
 
 fn verify(rec: &GameRecord, journal: bool) -> Vec<u8> {
     let mut b = String::new();
-    b.push_str("<nav><a href=\"index.html\">Game index</a></nav>\n<h1>Check every roll yourself</h1>\n");
+    b.push_str(
+        "<nav><a href=\"index.html\">Game index</a></nav>\n<h1>Check every roll yourself</h1>\n",
+    );
     let _ = writeln!(
         b,
         "<p>Every die of game {} comes from the dice protocol {}: the host committed to its \

@@ -39,7 +39,8 @@ impl Daemon {
             .map(Path::to_path_buf)
             .unwrap_or_else(|| self.archive_dir(game_id));
         let n = site.files.len();
-        write_site(&out, &site).with_context(|| format!("writing the archive to {}", out.display()))?;
+        write_site(&out, &site)
+            .with_context(|| format!("writing the archive to {}", out.display()))?;
         info!(game = game_id, dir = %out.display(), files = n, "archive written");
         Ok((out, n))
     }

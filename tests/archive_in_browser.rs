@@ -84,6 +84,7 @@ fn open(file: &Path, width: u32) -> String {
                 "--hide-scrollbars",
                 // The probe reads the framed page, a file beside it.
                 "--allow-file-access-from-files",
+                "--disable-web-security",
                 "--virtual-time-budget=10000",
             ])
             .arg(format!("--user-data-dir={}", profile.path().display()))

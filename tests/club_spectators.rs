@@ -389,7 +389,7 @@ fn an_observer_cannot_send_orders_and_is_told_at_most_hourly() {
     let out = g.send_from(
         WATCHER,
         "despatch@localhost",
-        "again",
+        "Re: [g #1] again",
         None,
         "FIRE everything",
     );

@@ -32,7 +32,7 @@ impl Daemon {
         }
         let journal = store
             .read_journal()
-            .with_context(|| format!("reading the journal of {game_id}"))?;
+            .with_context(|| format!("reading the journal of {game_id}; no archive written"))?;
         let site = archive::build_site(&self.registry, &journal.lines, league)
             .map_err(|e| anyhow!("game {game_id}: {e}; no archive written"))?;
         let out = out

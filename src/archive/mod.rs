@@ -125,6 +125,9 @@ pub enum ArchiveError {
     Ruleset(String),
 }
 
+/// A step's lock as the journal gave it: `L_k`, the log head and each seat's digest.
+type LockSeen = (String, String, Vec<(String, String)>);
+
 /// Replays `lines` (the journal) and records what the site may show.
 pub fn record(registry: &Registry, lines: &[String]) -> Result<GameRecord, ArchiveError> {
     let first_line = lines.first().ok_or(ArchiveError::Empty)?;
@@ -141,7 +144,7 @@ pub fn record(registry: &Registry, lines: &[String]) -> Result<GameRecord, Archi
     let mut events = vec![first.clone()];
     // Everything of every resolved step; trimmed to the scope at the end.
     let mut steps: Vec<StepRecord> = Vec::new();
-    let mut last_lock: Option<(String, String, Vec<(String, String)>)> = None;
+    let mut last_lock: Option<LockSeen> = None;
     let mut orders: Vec<(String, String)> = Vec::new();
     for (i, line) in lines.iter().enumerate().skip(1) {
         let ev = parse_line(i as u64, line)?;

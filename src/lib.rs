@@ -1,6 +1,7 @@
 //! Despatch: play-by-email turn manager for tabletop wargames, with verifiable commit-reveal dice.
 //! The library holds every layer; `main.rs` only parses arguments and maps errors to exit codes.
 
+pub mod archive;
 pub mod board;
 pub mod cli;
 pub mod config;

@@ -108,6 +108,15 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
+    /// Write a game's archive: a static web site with every step's log, map and dice and how to
+    /// verify them. During play only what a spectator may see; after the end, everything.
+    Archive {
+        /// The game's id.
+        game: String,
+        /// The folder to write (replaced whole; default <data_dir>/archive/<game>/).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// Organiser actions on a game, each logged and announced to every seat.
     Gm {
         #[command(subcommand)]
@@ -174,6 +183,17 @@ pub enum GmCommand {
         /// Why, as every seat is told.
         #[arg(long, default_value = "closed by the organiser")]
         reason: String,
+    },
+    /// Let an address watch the game (the spectator view, delayed per the club policy), or
+    /// stop mailing it. The address stays private; the seats are told that someone watches.
+    Spectator {
+        /// The game's id.
+        game: String,
+        /// add or remove.
+        #[arg(value_parser = ["add", "remove"])]
+        action: String,
+        /// The observer's mail address.
+        address: String,
     },
     /// Hand a seat to a new player (a new secret is made; the old reply address stops working).
     Replace {

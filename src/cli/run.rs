@@ -232,6 +232,17 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Archive { game, out } => {
+            let cfg = load_config(cli.config)?;
+            init_logging("warn");
+            let d = Daemon::new(cfg)?;
+            let (dir, n) = d.write_archive(&game, out.as_deref(), None)?;
+            println!(
+                "{game}: archive written to {} ({n} files); open index.html in a browser.",
+                dir.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Gm { action } => {
             let cfg = load_config(cli.config)?;
             init_logging(&cfg.daemon.log);
@@ -247,6 +258,16 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                     println!(
                         "{game}: the deadline is now {}.",
                         report::fmt_time(deadline, "UTC")
+                    );
+                }
+                GmCommand::Spectator {
+                    game,
+                    action,
+                    address,
+                } => {
+                    println!(
+                        "{}",
+                        d.gm_spectator(&game, action == "add", &address, Utc::now())?
                     );
                 }
                 GmCommand::CloseStep { game, reason } => {
@@ -393,6 +414,9 @@ fn describe_intake(i: &Intake) -> String {
             seat,
             command,
         } => format!("{command}: {game}, {seat}"),
+        Intake::Observer { game } => {
+            format!("from an observer of {game}: told (at most hourly) that observers cannot order")
+        }
         Intake::Listed { games } => {
             format!("no game named: the sender's {games} game(s) listed to them")
         }

@@ -178,6 +178,8 @@ impl Daemon {
             ctx.press = press.as_ref();
             let drafts = compose::drafts_for_event(g.game.as_ref(), event, index, &ctx)?;
             self.league_mail_at_end(g.game.as_ref(), event, now)?;
+            // Observers' mails first: named per step and observer, so a re-derivation skips them.
+            self.spectator_mail_for(g, g.game.as_ref(), event, &ctx)?;
             self.queue_event(g, &drafts, index, now)?;
         } else {
             self.catch_up_mail(g, now)?;
@@ -220,6 +222,7 @@ impl Daemon {
             };
             let drafts = compose::drafts_for_event(p, &ev, i as u64, &ctx)?;
             self.league_mail_at_end(p, &ev, now)?;
+            self.spectator_mail_for(g, p, &ev, &ctx)?;
             self.queue_event(g, &drafts, i as u64, now)?;
         }
         Ok(())
@@ -249,7 +252,12 @@ impl Daemon {
             if matches!(ev, Event::Results { .. }) {
                 resolved += 1;
             }
+            let ended = matches!(ev, Event::GameEnded { .. });
             self.append(g, &ev, now)?;
+            if ended {
+                // The archive with everything, now that nothing is hidden any more.
+                self.archive_at_end(&g.store.id);
+            }
         }
         Ok(resolved)
     }

@@ -12,7 +12,7 @@ use crate::dice;
 use crate::engine::{Event, Rejected};
 use crate::mail::compose::{self, Draft};
 use crate::mail::guard::{Activity, Verdict};
-use crate::mail::inbound::{self, Inbound};
+use crate::mail::inbound::{self, Inbound, SeatCommand};
 use crate::mail::outbound::{self, Outgoing};
 use crate::store::SeatsFile;
 
@@ -64,6 +64,10 @@ pub enum Intake {
         game: String,
         seat: String,
     },
+    /// From an observer's address: observers cannot send orders; told at most once an hour.
+    Observer {
+        game: String,
+    },
     /// A registered player's mail that named no game (or `LIST`): answered with their games.
     Listed {
         games: usize,
@@ -95,6 +99,7 @@ impl Intake {
             Intake::Unregistered { .. } => "unregistered",
             Intake::PassedOn { .. } => "passed-on",
             Intake::Settings { .. } => "settings",
+            Intake::Observer { .. } => "observer",
             Intake::Listed { .. } => "listed",
             Intake::Talk { command, .. } => command,
             Intake::Unreadable(_) => "unreadable",
@@ -284,6 +289,13 @@ impl Daemon {
             .map(|r| r.seat.as_str())
             .collect();
         if mine.is_empty() {
+            if g.seats
+                .spectators
+                .iter()
+                .any(|s| s.address.eq_ignore_ascii_case(&inb.from))
+            {
+                return self.observer_mail(inb, g, now);
+            }
             return self.not_a_seat_address(inb, &route, g, now);
         }
         let token = route.token.clone().unwrap_or_default();
@@ -362,6 +374,9 @@ impl Daemon {
             return reveal::decide(g, seat, activity, inb, k, &quoted, &r, now);
         }
         if let Some(cmd) = &route.command {
+            if let SeatCommand::SpectatorAdd(_) | SeatCommand::SpectatorRemove(_) = cmd {
+                return self.spectator_command(cmd, g, &seat, activity, inb, now);
+            }
             return self.seat_command(cmd, g, &seat, activity, inb, now);
         }
         let to = g.recipient(&seat).expect("authenticated above").clone();

@@ -9,6 +9,7 @@
 //! delivered and moved to `sent/`. A crash anywhere repeats only idempotent work on restart.
 
 mod campaign;
+mod archive;
 mod delivery;
 mod games;
 mod gm;
@@ -16,6 +17,7 @@ mod imap_cursor;
 mod intake;
 mod league;
 mod settings;
+mod spectators;
 mod strict;
 mod trouble;
 
@@ -23,6 +25,7 @@ pub use campaign::NewGame;
 pub use games::OpenGame;
 pub use intake::Intake;
 pub use league::{league_file, league_games, league_standings};
+pub use spectators::{By, MAX_SPECTATORS, change_spectators};
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};

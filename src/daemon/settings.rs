@@ -137,6 +137,9 @@ impl Daemon {
             | SeatCommand::History(_)
             | SeatCommand::Press(_)
             | SeatCommand::TalkInvalid { .. } => unreachable!("answered by talk above"),
+            SeatCommand::SpectatorAdd(_) | SeatCommand::SpectatorRemove(_) => {
+                unreachable!("intake routes these to spectator_command")
+            }
         };
         let after = p.clone();
         let to = Recipient {

@@ -201,6 +201,13 @@ impl<R: Ruleset> Game<R> {
                     len: *onion_len,
                 });
             }
+            // Who watches changes nothing in the game; the step must be the open one.
+            Event::SpectatorJoined { step, .. } | Event::SpectatorLeft { step, .. } => {
+                self.expect_step(index, kind, *step)?;
+                if self.ended {
+                    return Err(err(index, kind, "type", "the game has already ended"));
+                }
+            }
             Event::GmAction { step, action, .. } => {
                 self.expect_step(index, kind, *step)?;
                 match action {

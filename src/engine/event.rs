@@ -249,6 +249,24 @@ pub enum Event {
         message_id: String,
         at: DateTime<Utc>,
     },
+    /// An observer began to watch (issue 16, point 5). Only an opaque id is journaled: the
+    /// address stays in the private seats file, since the journal is shown to auditors.
+    /// `by` is `gm` or the seat that added them; `watching` the count after the change.
+    SpectatorJoined {
+        step: u64,
+        spectator: String,
+        by: String,
+        watching: u32,
+        at: DateTime<Utc>,
+    },
+    /// An observer stopped watching (same fields as `SpectatorJoined`).
+    SpectatorLeft {
+        step: u64,
+        spectator: String,
+        by: String,
+        watching: u32,
+        at: DateTime<Utc>,
+    },
 }
 
 fn is_false(b: &bool) -> bool {
@@ -283,6 +301,8 @@ impl Event {
             Event::SplitLock { .. } => "split_lock",
             Event::RevealMissed { .. } => "reveal_missed",
             Event::Press { .. } => "press",
+            Event::SpectatorJoined { .. } => "spectator_joined",
+            Event::SpectatorLeft { .. } => "spectator_left",
         }
     }
 

@@ -12,7 +12,7 @@ mod snapshot;
 pub use index::{DueEntry, DueIndex};
 pub use journal::{GameStore, Journal};
 pub use outbox::RetryState;
-pub use secrets::{FormerPlayer, HostOnions, Notify, SeatPrivate, SeatsFile, new_token};
+pub use secrets::{FormerPlayer, HostOnions, Notify, SeatPrivate, SeatsFile, Spectator, new_token};
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};

@@ -143,6 +143,20 @@ pub struct SeatsFile {
     /// Players who handed their seat on (newest last).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub former: Vec<FormerPlayer>,
+    /// Observers who receive the spectator view (issue 16, point 5), oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spectators: Vec<Spectator>,
+}
+
+/// One observer: the address lives here only; the journal knows the opaque `id`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spectator {
+    pub id: String,
+    pub address: String,
+    /// `gm` or the seat that added them (a player may remove only those they added).
+    pub added_by: String,
+    pub since: chrono::DateTime<chrono::Utc>,
 }
 
 /// A fresh seat secret: 24 characters of [a-z0-9] from the OS RNG (~124 bits). Lower-case because

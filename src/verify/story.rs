@@ -313,7 +313,9 @@ fn first_ruleset(ev: &Event) -> String {
 
 /// One mail against the game as it stood right after the event it was sent for.
 fn check_one(game: &dyn Play, ev: &Event, m: &SealedMail) -> Result<(), (String, String)> {
-    let Some(seat) = m.seat.as_deref() else {
+    // An observer's mail names no seat: it is held against the spectator view (issue 16).
+    let spectator = m.seat.is_none() && m.text.contains(compose::SPECTATOR_MARK);
+    let Some(seat) = m.seat.as_deref().or(spectator.then_some("")) else {
         return Err((
             "Reply-To".into(),
             "no seat in the reply address: the mail cannot be checked against the game".into(),
@@ -369,13 +371,19 @@ fn check_one(game: &dyn Play, ev: &Event, m: &SealedMail) -> Result<(), (String,
         }
         return Ok(());
     }
-    let view = game.view(&Viewer::Seat(seat.to_string()));
+    let view = if spectator {
+        game.view(&Viewer::Spectator)
+    } else {
+        game.view(&Viewer::Seat(seat.to_string()))
+    };
     let (template, asks) = if over {
         ("final_story", false)
     } else {
         (
             "story",
-            compose::prompt_text(game, seat).is_some() && !compose::only_invited(game, seat),
+            !spectator
+                && compose::prompt_text(game, seat).is_some()
+                && !compose::only_invited(game, seat),
         )
     };
     // The deadline in the subject is in the seat's time zone, which the mails do not carry.

@@ -33,9 +33,15 @@ pub fn start() -> Game {
 }
 
 pub fn start_with(scenario: &str) -> Game {
+    start_configured(scenario, |_| {})
+}
+
+/// `start_with`, the configuration changed first (a game's policy is fixed at creation).
+pub fn start_configured(scenario: &str, change: impl FnOnce(&mut Config)) -> Game {
     let tmp = tempfile::tempdir().unwrap();
     let mut cfg = Config::parse(DEFAULT_CONFIG, &tmp.path().join("config.toml")).unwrap();
     cfg.games.games_dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
+    change(&mut cfg);
     let d = Daemon::new(cfg).unwrap();
     d.create_game_with(
         "g",

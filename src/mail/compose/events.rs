@@ -307,6 +307,10 @@ pub fn drafts_for_event(
         }
         // Press (issue 16): relayed to its readers, a receipt to its sender.
         Event::Press { .. } => return Ok(super::press::drafts(game, ev, index, ctx)),
+        // Observers joining or leaving: the seats are told (compose/spectator.rs).
+        Event::SpectatorJoined { .. } | Event::SpectatorLeft { .. } => {
+            return super::spectator::seat_notices(game, ev, index, ctx);
+        }
         // Strict dice mail apart (a lock mails only the strict seats asked to reveal).
         Event::Lock { .. }
         | Event::StrictMode { .. }
@@ -643,7 +647,7 @@ pub(super) fn standing_note(game: &dyn Play, seat: &str) -> Option<String> {
     ))
 }
 
-fn dice_section(info: &LockInfo, rolls: &[dice::Roll]) -> DiceSection {
+pub(super) fn dice_section(info: &LockInfo, rolls: &[dice::Roll]) -> DiceSection {
     DiceSection {
         lock: info.lock.clone(),
         reveal: info.reveal.clone(),

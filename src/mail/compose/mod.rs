@@ -9,6 +9,7 @@ mod replies;
 mod rich;
 mod settings;
 mod status;
+mod spectator;
 mod strict;
 
 pub use events::{
@@ -23,6 +24,10 @@ pub use settings::{
     ListedGame, games_list_text, passed_on_text, settings_reply, unregistered_notice,
 };
 pub use status::{HistoryStep, history_list, status_reply, talk_refusal};
+pub use spectator::{
+    SPECTATOR_MARK, observer_outgoing, observer_refusal_text, spectator_over, spectator_reply,
+    spectator_results, spectator_welcome,
+};
 pub use strict::{LOCK_HEADING, read_lock_mail};
 
 use chrono::{DateTime, Utc};

@@ -21,6 +21,10 @@ pub enum SeatCommand {
     Notify(Option<(NotifyKind, bool)>),
     /// The player's games and how to write to each.
     List,
+    /// Let this address watch the game (spectator view), where the club policy allows.
+    SpectatorAdd(String),
+    /// Stop mailing this observer.
+    SpectatorRemove(String),
     /// A command word with words it cannot take: answered with why, nothing changed.
     Invalid { command: String, why: String },
     // Issue 16, talking about the game (answered by `daemon/talk.rs`):
@@ -137,6 +141,9 @@ const USAGE_ADDRESS: &str = "write ADDRESS ADD you@example.org, ADDRESS REMOVE y
 const USAGE_NOTIFY: &str = "write NOTIFY ORDERS OFF, NOTIFY OPTIONAL OFF, NOTIFY ALL ON (or OFF), \
                             or NOTIFY alone to see your choice";
 
+const USAGE_SPECTATOR: &str = "write SPECTATOR ADD watcher@example.org or SPECTATOR REMOVE \
+                               watcher@example.org";
+
 /// The command on the first line the player wrote that is not a GAME or TOKEN line, else in
 /// the subject (without `Re:` and tags). None when neither starts with a command word, so any
 /// other mail is read as orders exactly as before.
@@ -213,6 +220,13 @@ pub fn parse(line: &str) -> Option<SeatCommand> {
         }
         "LIST" if rest.is_empty() => Some(SeatCommand::List),
         "STATUS" | "HISTORY" | "RESEND" | "PRESS" => talk(&keyword, line),
+        "SPECTATOR" | "SPECTATORS" | "OBSERVER" => match upper.as_slice() {
+            ["ADD", _, ..] => Some(address().map_or_else(|e| e, SeatCommand::SpectatorAdd)),
+            ["REMOVE" | "DELETE", _, ..] => {
+                Some(address().map_or_else(|e| e, SeatCommand::SpectatorRemove))
+            }
+            _ => invalid(USAGE_SPECTATOR),
+        },
         _ => None,
     }
 }

@@ -1,0 +1,279 @@
+//! The archive (issue 16, point 6): a static web site of one game, built by pure functions from
+//! its journal and the replay of it. During play it holds only what a spectator may see, and
+//! only the steps the spectators' delay has released; once the game is over it holds
+//! everything — each seat's own view of every step (so every hidden fact any seat knew), every
+//! seat's orders, the journal itself and the published salt key (ruling W4 in docs/watching.md).
+//! The shell writes the files (see `daemon::archive`); nothing here touches the disk.
+
+mod pages;
+
+use crate::dice::{self, Roll};
+use crate::engine::registry::parse_line;
+use crate::engine::{Event, Outcome, Play, Registry, ReplayError, SeatEntry, View, Viewer};
+
+pub use pages::esc;
+
+/// A league's standings, handed in by whoever keeps leagues; shown on the index as is (the
+/// archive neither computes nor stores them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeagueSection {
+    pub title: String,
+    /// The table's header cells, then one row per member.
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+/// One press message as the archive lists it (issue 16, point 2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PressEntry {
+    pub step: u64,
+    pub from: String,
+    pub to: String,
+    pub text: String,
+}
+
+/// The press of a game the archive may show: public press only, per the game's policy.
+///
+/// The hook for the `Press` event (another part of issue 16): until the journal has such an
+/// event there is nothing to list, and every archive shows no press section.
+pub fn press_entries(_events: &[Event], _over: bool) -> Vec<PressEntry> {
+    Vec::new()
+}
+
+/// Which views a site is built from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// During play: the spectator view, steps released by the delay only.
+    Spectator { delay: u32 },
+    /// After the end: every seat's view too, the orders and the journal.
+    Everything,
+}
+
+/// The dice of one resolved step, as its results mail prints them.
+#[derive(Debug, Clone)]
+pub struct StepDice {
+    pub protocol: String,
+    pub lock: String,
+    pub log_head: String,
+    /// Each seat's orders digest in the lock (`-` for no orders).
+    pub inputs: Vec<(String, String)>,
+    pub reveal: String,
+    pub seed: String,
+    pub rolls: Vec<Roll>,
+}
+
+/// One resolved step.
+#[derive(Debug, Clone)]
+pub struct StepRecord {
+    pub step: u64,
+    pub title: String,
+    pub spectator: View,
+    /// Each seat's own view (empty in the spectator scope).
+    pub seats: Vec<(String, View)>,
+    /// Each seat's orders for the step (empty in the spectator scope).
+    pub orders: Vec<(String, String)>,
+    pub dice: StepDice,
+}
+
+/// Everything a site shows, from the replay.
+#[derive(Debug, Clone)]
+pub struct GameRecord {
+    pub id: String,
+    pub ruleset: String,
+    pub scenario: String,
+    pub seats: Vec<SeatEntry>,
+    pub protocol: String,
+    /// (from step, anchor, onion length) of every onion committed.
+    pub anchors: Vec<(u64, String, u64)>,
+    pub salt_commitment: Option<String>,
+    /// Published at the end (v2).
+    pub salt_key: Option<String>,
+    pub outcome: Option<Outcome>,
+    pub figures: Vec<String>,
+    /// The open step and its title (during play).
+    pub open_step: u64,
+    pub open_title: String,
+    pub scope: Scope,
+    /// Steps resolved in all (the site may show fewer during play).
+    pub resolved: u64,
+    pub steps: Vec<StepRecord>,
+    pub press: Vec<PressEntry>,
+}
+
+/// A site: relative paths and their bytes.
+#[derive(Debug, Clone, Default)]
+pub struct Site {
+    pub files: Vec<(String, Vec<u8>)>,
+}
+
+impl Site {
+    pub fn file(&self, name: &str) -> Option<&[u8]> {
+        self.files
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b.as_slice())
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ArchiveError {
+    #[error("the journal is empty")]
+    Empty,
+    #[error("the journal does not replay: {0}")]
+    Replay(#[from] ReplayError),
+    #[error("{0}")]
+    Ruleset(String),
+}
+
+/// A step's lock as the journal gave it: `L_k`, the log head and each seat's digest.
+type LockSeen = (String, String, Vec<(String, String)>);
+
+/// Replays `lines` (the journal) and records what the site may show.
+pub fn record(registry: &Registry, lines: &[String]) -> Result<GameRecord, ArchiveError> {
+    let first_line = lines.first().ok_or(ArchiveError::Empty)?;
+    let first = parse_line(0, first_line)?;
+    let Event::GameCreated { ruleset, .. } = &first else {
+        return Err(ArchiveError::Ruleset(
+            "the journal does not begin with the game's creation".into(),
+        ));
+    };
+    let entry = registry
+        .get(ruleset)
+        .map_err(|e| ArchiveError::Ruleset(e.to_string()))?;
+    let mut game = entry.open(&first, first_line)?;
+    let mut events = vec![first.clone()];
+    // Everything of every resolved step; trimmed to the scope at the end.
+    let mut steps: Vec<StepRecord> = Vec::new();
+    let mut last_lock: Option<LockSeen> = None;
+    let mut orders: Vec<(String, String)> = Vec::new();
+    for (i, line) in lines.iter().enumerate().skip(1) {
+        let ev = parse_line(i as u64, line)?;
+        game.apply(&ev, line, i as u64)?;
+        match &ev {
+            Event::Submission {
+                seat, orders: o, ..
+            } => {
+                orders.retain(|(s, _)| s != seat);
+                orders.push((seat.clone(), o.clone()));
+            }
+            Event::Lock {
+                lock,
+                log_head,
+                seats,
+                ..
+            } => {
+                let inputs = seats
+                    .iter()
+                    .map(|e| {
+                        let d = if e.digest.is_empty() {
+                            "-".to_string()
+                        } else {
+                            e.digest.clone()
+                        };
+                        (e.seat.clone(), d)
+                    })
+                    .collect();
+                last_lock = Some((lock.clone(), log_head.clone(), inputs));
+            }
+            Event::Results {
+                step,
+                reveal,
+                seed,
+                rolls,
+                ..
+            } => {
+                let (lock, log_head, inputs) = last_lock.take().unwrap_or_default();
+                steps.push(StepRecord {
+                    step: *step,
+                    title: game.book().last_step_title.clone(),
+                    spectator: game.view(&Viewer::Spectator),
+                    seats: game
+                        .book()
+                        .seats
+                        .iter()
+                        .map(|s| (s.seat.clone(), game.view(&Viewer::Seat(s.seat.clone()))))
+                        .collect(),
+                    orders: std::mem::take(&mut orders),
+                    dice: StepDice {
+                        protocol: game.book().protocol.name().to_string(),
+                        lock,
+                        log_head,
+                        inputs,
+                        reveal: reveal.clone(),
+                        seed: seed.clone(),
+                        rolls: rolls.clone(),
+                    },
+                });
+            }
+            _ => {}
+        }
+        events.push(ev);
+    }
+    Ok(finish(game.as_ref(), steps, &events))
+}
+
+fn finish(game: &dyn Play, mut steps: Vec<StepRecord>, events: &[Event]) -> GameRecord {
+    let book = game.book();
+    let over = book.ended || (game.is_over() && book.protocol == dice::Protocol::V1);
+    let scope = if over {
+        Scope::Everything
+    } else {
+        Scope::Spectator {
+            delay: book.policy.club.spectator_delay_steps,
+        }
+    };
+    let resolved = steps.last().map_or(0, |s| s.step);
+    if let Scope::Spectator { delay } = scope {
+        // The delay holds here as in the observers' mails; nothing but the spectator view.
+        let shown = resolved.saturating_sub(u64::from(delay));
+        steps.retain(|s| s.step <= shown);
+        for s in &mut steps {
+            s.seats.clear();
+            s.orders.clear();
+        }
+    }
+    GameRecord {
+        id: book.id.clone(),
+        ruleset: game.ruleset().to_string(),
+        scenario: book.scenario.clone(),
+        seats: book.seats.clone(),
+        protocol: book.protocol.name().to_string(),
+        anchors: book
+            .onions
+            .iter()
+            .map(|o| (o.from_step, dice::to_hex(&o.anchor), o.len))
+            .collect(),
+        salt_commitment: book.salt_commitment.as_ref().map(dice::to_hex),
+        salt_key: book.salt_key.as_ref().filter(|_| over).map(dice::to_hex),
+        outcome: if over { game.outcome() } else { None },
+        figures: if over { game.victory_figures() } else { vec![] },
+        open_step: book.step,
+        open_title: if over {
+            String::new()
+        } else {
+            game.spec().title
+        },
+        scope,
+        resolved,
+        steps,
+        press: press_entries(events, over),
+    }
+}
+
+/// The whole site of a game from its journal: index, one page per step shown (with its map),
+/// the verify page, the browser verifier and — after the end — the journal.
+pub fn build_site(
+    registry: &Registry,
+    lines: &[String],
+    league: Option<&LeagueSection>,
+) -> Result<Site, ArchiveError> {
+    let rec = record(registry, lines)?;
+    let journal = (rec.scope == Scope::Everything).then(|| {
+        lines
+            .iter()
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+            .into_bytes()
+    });
+    Ok(pages::site(&rec, league, journal))
+}

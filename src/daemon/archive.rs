@@ -1,0 +1,110 @@
+//! Writing a game's archive site (issue 16, point 6): `despatch archive <game> [--out DIR]`,
+//! and automatically when a game ends. The site's content is `archive::build_site`'s, from the
+//! journal; this only writes it — into a fresh folder beside the target, renamed into place
+//! when complete, so a failure never leaves half a site where a good one was.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow, bail};
+use tracing::{info, warn};
+
+use crate::archive::{self, LeagueSection};
+
+use super::Daemon;
+
+impl Daemon {
+    /// Where a game's archive goes unless told otherwise: `<data_dir>/archive/<game>/`.
+    pub fn archive_dir(&self, game_id: &str) -> PathBuf {
+        self.data.root.join("archive").join(game_id)
+    }
+
+    /// Builds and writes the archive of `game_id` into `out` (default: `archive_dir`).
+    /// Returns the folder written and the number of files.
+    pub fn write_archive(
+        &self,
+        game_id: &str,
+        out: Option<&Path>,
+        league: Option<&LeagueSection>,
+    ) -> Result<(PathBuf, usize)> {
+        let store = self.data.game(game_id);
+        if !crate::engine::valid_game_id(game_id) || !store.exists() {
+            bail!("no game `{game_id}` in {}", self.data.root.display());
+        }
+        let journal = store
+            .read_journal()
+            .with_context(|| format!("reading the journal of {game_id}; no archive written"))?;
+        let site = archive::build_site(&self.registry, &journal.lines, league)
+            .map_err(|e| anyhow!("game {game_id}: {e}; no archive written"))?;
+        let out = out
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| self.archive_dir(game_id));
+        let n = site.files.len();
+        write_site(&out, &site)
+            .with_context(|| format!("writing the archive to {}", out.display()))?;
+        info!(game = game_id, dir = %out.display(), files = n, "archive written");
+        Ok((out, n))
+    }
+
+    /// At a game's end: the archive with everything, into the default folder. A failure is
+    /// logged, never fatal to the game (`despatch archive` writes it again at any time).
+    pub(super) fn archive_at_end(&self, game_id: &str) {
+        if let Err(e) = self.write_archive(game_id, None, None) {
+            warn!(game = game_id, "the archive could not be written: {e:#}");
+        }
+    }
+}
+
+/// Writes every file under a temporary folder beside `out`, then swaps it in: the old site (if
+/// any) is moved aside first and removed only once the new one is in place.
+fn write_site(out: &Path, site: &archive::Site) -> Result<()> {
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = out
+        .file_name()
+        .ok_or_else(|| anyhow!("{} names no folder", out.display()))?
+        .to_string_lossy()
+        .into_owned();
+    std::fs::create_dir_all(&parent)
+        .with_context(|| format!("cannot create {}", parent.display()))?;
+    let tmp = parent.join(format!(".{name}.new-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let written = (|| -> Result<()> {
+        std::fs::create_dir(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        for (rel, bytes) in &site.files {
+            let p = tmp.join(rel);
+            if let Some(dir) = p.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            std::fs::write(&p, bytes).with_context(|| p.display().to_string())?;
+        }
+        Ok(())
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
+    let old = parent.join(format!(".{name}.old-{}", std::process::id()));
+    if out.exists() {
+        if !out.is_dir() {
+            let _ = std::fs::remove_dir_all(&tmp);
+            bail!("{} exists and is not a folder", out.display());
+        }
+        let _ = std::fs::remove_dir_all(&old);
+        if let Err(e) = std::fs::rename(out, &old) {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e).with_context(|| format!("cannot move the old {} aside", out.display()));
+        }
+    }
+    if let Err(e) = std::fs::rename(&tmp, out) {
+        // Put the old site back: a failed write leaves what was there.
+        if old.exists() {
+            let _ = std::fs::rename(&old, out);
+        }
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(e).with_context(|| format!("cannot put the new site at {}", out.display()));
+    }
+    let _ = std::fs::remove_dir_all(&old);
+    Ok(())
+}

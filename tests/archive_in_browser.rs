@@ -1,0 +1,169 @@
+//! Issue 16 point 6: the archive site opened in a real headless Chromium, at a desktop (900 px)
+//! and a phone (400 px) width. A probe page beside the site loads each page in an iframe that
+//! wide, measures what a reader sees — the map loaded and inside the window, every image
+//! loaded, the page's own width — and writes it into the DOM, which `--dump-dom` hands back.
+//! Screenshots land in target/archive-in-browser/. Under `CI=1` a missing Chromium fails.
+
+use std::path::Path;
+use std::process::Command;
+
+use chrono::{Duration, TimeZone, Utc};
+use despatch::config::Config;
+use despatch::engine::Silence;
+
+#[path = "common/naval_mail.rs"]
+mod naval_mail;
+
+#[path = "verifier/demo_mails.rs"]
+mod demo_mails;
+use demo_mails::{repo, tool_present};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const HEIGHT: u32 = 3000;
+
+fn chromium_here() -> bool {
+    let found = Path::new(CHROMIUM).exists()
+        && Command::new(CHROMIUM)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+    tool_present(
+        found,
+        "headless Chromium (/usr/bin/chromium)",
+        "apt-get install chromium; tests/e2e/servers.sh setup does it",
+    )
+}
+
+/// The probe page: `page` of the site in an iframe `width` px wide; once loaded, the map (the
+/// page's first `<img>`), every image and the page's scroll width go into `<div id="probe">`.
+fn frame(page: &str, width: u32) -> String {
+    format!(
+        r#"<!DOCTYPE html>
+<html><head><meta charset="utf-8"></head>
+<body style="margin:0">
+<iframe id="page" style="border:0;display:block;width:{width}px;height:{HEIGHT}px" src="{page}"></iframe>
+<script>
+document.getElementById('page').addEventListener('load', (ev) => {{
+  const win = ev.target.contentWindow, doc = ev.target.contentDocument;
+  const vw = doc.documentElement.clientWidth;
+  const shown = (el) => {{
+    if (!el) return 'missing';
+    const s = win.getComputedStyle(el), r = el.getBoundingClientRect();
+    if (s.display === 'none' || s.visibility === 'hidden') return 'hidden';
+    if (r.width < 1 || r.height < 1) return 'empty';
+    if (r.left < -1 || r.right > vw + 1) return 'overflows';
+    return 'yes';
+  }};
+  const imgs = [...doc.images];
+  const probe = document.createElement('div');
+  probe.id = 'probe';
+  probe.dataset.viewport = vw;
+  probe.dataset.scrollWidth = doc.documentElement.scrollWidth;
+  probe.dataset.map = shown(imgs[0]);
+  probe.dataset.mapNatural = imgs[0] ? imgs[0].naturalWidth : 0;
+  probe.dataset.broken = imgs.filter((i) => !i.complete || i.naturalWidth === 0).length;
+  probe.dataset.title = doc.title;
+  document.body.appendChild(probe);
+}});
+</script>
+</body></html>
+"#
+    )
+}
+
+/// Chromium on `file`, `width` px wide: the DOM it leaves, and a screenshot beside it.
+fn open(file: &Path, width: u32) -> String {
+    let profile = tempfile::tempdir().unwrap();
+    let run = |extra: &[String]| {
+        let out = Command::new(CHROMIUM)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--hide-scrollbars",
+                // The probe reads the framed page, a file beside it.
+                "--allow-file-access-from-files",
+                "--disable-web-security",
+                "--virtual-time-budget=10000",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg(format!("--window-size={width},{HEIGHT}"))
+            .args(extra)
+            .arg(format!("file://{}", file.display()))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "chromium failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    };
+    let png = file.with_extension("png");
+    run(&[format!("--screenshot={}", png.display())]);
+    let bytes = std::fs::read(&png).unwrap();
+    assert!(bytes.starts_with(b"\x89PNG"), "{png:?} is a PNG");
+    String::from_utf8_lossy(&run(&["--dump-dom".into()]).stdout).into_owned()
+}
+
+fn probe<'a>(dom: &'a str, key: &str) -> &'a str {
+    let at = dom
+        .find("id=\"probe\"")
+        .unwrap_or_else(|| panic!("the probe did not run:\n{dom}"));
+    let tag = &dom[at..at + dom[at..].find('>').unwrap()];
+    let key = format!("data-{key}=\"");
+    tag.split(&key)
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap_or_else(|| panic!("no {key} in {tag}"))
+}
+
+fn number(dom: &str, key: &str) -> i64 {
+    probe(dom, key).parse().unwrap()
+}
+
+#[test]
+fn the_archive_reads_at_desktop_and_phone_widths_with_its_maps() {
+    if !chromium_here() {
+        return;
+    }
+    let mut g = naval_mail::start_configured("training", |c: &mut Config| {
+        c.games.policy.on_silence = Silence::Forfeit;
+    });
+    g.play_until(3);
+    let late = Utc.with_ymd_and_hms(2026, 6, 1, 9, 0, 0).unwrap() + Duration::days(60);
+    g.d.tick("g", late).unwrap();
+    let dir = repo().join("target/archive-in-browser");
+    let _ = std::fs::remove_dir_all(&dir);
+    let (site, _) =
+        g.d.write_archive("g", Some(&dir.join("site")), None)
+            .unwrap();
+    for (page, has_map) in [
+        ("index.html", false),
+        ("step-001.html", true),
+        ("verify.html", false),
+    ] {
+        assert!(site.join(page).exists(), "{page}");
+        for width in [900, 400] {
+            let stem = page.trim_end_matches(".html");
+            let file = site.join(format!("probe-{stem}-{width}px.html"));
+            std::fs::write(&file, frame(page, width)).unwrap();
+            let dom = open(&file, width);
+            let at = format!("{page} at {width} px");
+            let vw = number(&dom, "viewport");
+            assert_eq!(vw, width as i64, "{at}: the window");
+            assert!(!probe(&dom, "title").is_empty(), "{at}: a title");
+            assert_eq!(number(&dom, "broken"), 0, "{at}: an image did not load");
+            if has_map {
+                assert_eq!(probe(&dom, "map"), "yes", "{at}: the map");
+                assert!(number(&dom, "map-natural") > 0, "{at}: the map loaded");
+            }
+            assert!(
+                number(&dom, "scroll-width") <= vw,
+                "{at}: the page is {} px wide in a {vw} px window",
+                number(&dom, "scroll-width")
+            );
+        }
+    }
+}

@@ -32,12 +32,37 @@ pub struct PressEntry {
     pub text: String,
 }
 
-/// The press of a game the archive may show: public press only, per the game's policy.
-///
-/// The hook for the `Press` event (another part of issue 16): until the journal has such an
-/// event there is nothing to list, and every archive shows no press section.
-pub fn press_entries(_events: &[Event], _over: bool) -> Vec<PressEntry> {
-    Vec::new()
+/// The press of a game the archive may show (issue 16, point 2): only what a spectator may
+/// read (`engine::press::may_read` — nothing while the game runs) and only messages whose text
+/// the journal kept (`press_record = "text"`); under `digest` the words stayed with their
+/// readers, and the archive says no more than the journal's digest line would.
+pub fn press_entries(events: &[Event], over: bool) -> Vec<PressEntry> {
+    events
+        .iter()
+        .filter(|ev| crate::engine::press::may_read(ev, &crate::engine::Viewer::Spectator, over))
+        .filter_map(|ev| match ev {
+            Event::Press {
+                step,
+                from,
+                to,
+                gm,
+                text: Some(text),
+                ..
+            } => {
+                let mut names = to.clone();
+                if *gm {
+                    names.push("gm".into());
+                }
+                Some(PressEntry {
+                    step: *step,
+                    from: from.clone(),
+                    to: names.join(", "),
+                    text: text.clone(),
+                })
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// Which views a site is built from.

@@ -33,7 +33,12 @@ impl Daemon {
         let journal = store
             .read_journal()
             .with_context(|| format!("reading the journal of {game_id}; no archive written"))?;
-        let site = archive::build_site(&self.registry, &journal.lines, league)
+        // A league game's archive shows its league's table as it stands now.
+        let standings = match league {
+            Some(_) => None,
+            None => self.league_section(&journal.lines),
+        };
+        let site = archive::build_site(&self.registry, &journal.lines, league.or(standings.as_ref()))
             .map_err(|e| anyhow!("game {game_id}: {e}; no archive written"))?;
         let out = out
             .map(Path::to_path_buf)
@@ -43,6 +48,44 @@ impl Daemon {
             .with_context(|| format!("writing the archive to {}", out.display()))?;
         info!(game = game_id, dir = %out.display(), files = n, "archive written");
         Ok((out, n))
+    }
+
+    /// The standings of the league the journal's first line puts the game in, if any. A league
+    /// that cannot be read is left out (logged): the archive of the game itself still matters.
+    fn league_section(&self, lines: &[String]) -> Option<LeagueSection> {
+        let first = lines.first()?;
+        let Ok(crate::engine::Event::GameCreated { policy, game, .. }) = serde_json::from_str(first)
+        else {
+            return None;
+        };
+        let league = policy.club.league?;
+        let s = match super::league_standings(&self.data, &self.registry, &league) {
+            Ok(s) => s,
+            Err(e) => {
+                warn!(game = %game, league = %league, "league standings left out of the archive: {e:#}");
+                return None;
+            }
+        };
+        let header = ["#", "Player", "Played", "Won", "Drawn", "Lost", "Points"];
+        Some(LeagueSection {
+            title: format!("League {league}: standings"),
+            header: header.iter().map(|h| h.to_string()).collect(),
+            rows: s
+                .rows
+                .iter()
+                .map(|r| {
+                    vec![
+                        r.place.clone(),
+                        r.name.clone(),
+                        r.played.to_string(),
+                        r.won.to_string(),
+                        r.drawn.to_string(),
+                        r.lost.to_string(),
+                        r.points.to_string(),
+                    ]
+                })
+                .collect(),
+        })
     }
 
     /// At a game's end: the archive with everything, into the default folder. A failure is

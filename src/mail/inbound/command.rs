@@ -79,7 +79,7 @@ fn talk(keyword: &str, line: &str) -> Option<SeatCommand> {
             ),
         },
         "HISTORY" | "RESEND" => {
-            let hint = "write HISTORY 3 (or RESEND 3) for step 3's results, or HISTORY alone for                         the list of steps";
+            let hint = "write HISTORY 3 (or RESEND 3) for step 3's results, or HISTORY alone for the list of steps";
             match (words.next(), words.next()) {
                 (None, _) => Some(SeatCommand::History(None)),
                 (Some(n), None) => match n.trim_start_matches('#').parse::<u64>() {
@@ -96,7 +96,7 @@ fn talk(keyword: &str, line: &str) -> Option<SeatCommand> {
             }
         }
         "PRESS" => {
-            let hint = "write PRESS TO and a seat, a side, all or gm on the first line                         (several with commas), and the message on the lines below it";
+            let hint = "write PRESS TO and a seat, a side, all or gm on the first line (several with commas), and the message on the lines below it";
             if !words
                 .next()
                 .is_some_and(|w| w.eq_ignore_ascii_case("TO") || w.eq_ignore_ascii_case("TO:"))

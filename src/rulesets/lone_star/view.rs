@@ -178,6 +178,9 @@ fn arm_word(u: &Unit) -> &'static str {
         Arm::Cavalry => "cavalry",
         Arm::Artillery => "artillery",
         Arm::Windwagon => "windwagon",
+        Arm::Panjandrum => "panjandrum",
+        Arm::Zeppelin => "zeppelin",
+        Arm::Aeroplane => "aeroplane",
     }
 }
 

@@ -24,9 +24,13 @@ pub fn set_out(state: &mut State, by: &str, guards: u32, prisoners: u32) {
     let first = state.data.rules.prisoner_first_move.get();
     let name = escort_name(by);
     let spot = c.pos.offset(rear, first);
-    let spot = Pt::new(spot.x.clamp(0.0, state.width), spot.y.clamp(0.0, state.height));
+    let spot = Pt::new(
+        spot.x.clamp(0.0, state.width),
+        spot.y.clamp(0.0, state.height),
+    );
     if let Some(e) = state.units.iter_mut().find(|u| u.name == name && u.alive()) {
-        e.figures.extend(std::iter::repeat_n(Fig::Trooper, guards as usize));
+        e.figures
+            .extend(std::iter::repeat_n(Fig::Trooper, guards as usize));
         e.start_figures += guards;
         e.escorting += prisoners;
         return;

@@ -242,9 +242,7 @@ fn artillery(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &mut Dic
             .units
             .iter()
             .filter(|u| {
-                u.alive()
-                    && u.arm == Arm::Windwagon
-                    && super::wagons::body_hit(state, u, landed)
+                u.alive() && u.arm == Arm::Windwagon && super::wagons::body_hit(state, u, landed)
             })
             .map(|u| u.name.clone())
             .collect();

@@ -98,7 +98,12 @@ enum Struck {
 
 fn panjandrum(state: &mut State, name: &str, orders: &[&Order], dice: &mut Dice) {
     let turn = state.turn;
-    let mut m = state.unit(name).expect("unit").machine.clone().unwrap_or_default();
+    let mut m = state
+        .unit(name)
+        .expect("unit")
+        .machine
+        .clone()
+        .unwrap_or_default();
     if let Some(f) = m.fuse {
         if turn >= f {
             explode(state, name, dice);
@@ -119,7 +124,9 @@ fn panjandrum(state: &mut State, name: &str, orders: &[&Order], dice: &mut Dice)
     let pips = dice.roll(format!("turn {turn} {name} table (3d6)"), Faces::d(6), 3);
     let roll: u32 = pips.iter().sum();
     let (turn_before, blow_after, turn_after) = panjandrum_row(state, roll);
-    state.say(format!("{name} rolls {roll} {pips:?} on the panjandrum table."));
+    state.say(format!(
+        "{name} rolls {roll} {pips:?} on the panjandrum table."
+    ));
     if turn_before {
         let d = side_roll(state, name, dice, "before moving");
         let f = normalize(state.unit(name).expect("unit").facing + d);
@@ -153,7 +160,11 @@ fn panjandrum(state: &mut State, name: &str, orders: &[&Order], dice: &mut Dice)
         }
         Struck::Nothing => {}
     }
-    if let Some(u) = state.units.iter_mut().find(|u| u.name == name && u.gone.is_none()) {
+    if let Some(u) = state
+        .units
+        .iter_mut()
+        .find(|u| u.name == name && u.gone.is_none())
+    {
         u.machine = Some(m);
     }
 }
@@ -245,7 +256,10 @@ pub fn explode(state: &mut State, name: &str, dice: &mut Dice) {
     let turn = state.turn;
     let p = state.unit(name).expect("unit").pos;
     let dud = dice.roll_one(
-        format!("turn {turn} {name} charge: a dud on {} (d6)", r.panjandrum_dud_on.get()),
+        format!(
+            "turn {turn} {name} charge: a dud on {} (d6)",
+            r.panjandrum_dud_on.get()
+        ),
         Faces::d(6),
     );
     if dud <= r.panjandrum_dud_on.get() as u32 {
@@ -271,7 +285,10 @@ pub fn explode(state: &mut State, name: &str, dice: &mut Dice) {
         })
         .collect();
     for i in farms {
-        let label = state.ground[i].name.clone().unwrap_or_else(|| "the building".into());
+        let label = state.ground[i]
+            .name
+            .clone()
+            .unwrap_or_else(|| "the building".into());
         let roll = dice.roll_one(
             format!(
                 "turn {turn} {name} blast on {label}: destroyed on 1-{} (d6)",
@@ -281,7 +298,9 @@ pub fn explode(state: &mut State, name: &str, dice: &mut Dice) {
         );
         if roll <= r.panjandrum_building_on.get() as u32 {
             state.ground[i].kind = "rough".into();
-            state.say(format!("{label} is destroyed ({roll}): rough ground remains."));
+            state.say(format!(
+                "{label} is destroyed ({roll}): rough ground remains."
+            ));
         } else {
             state.say(format!("{label} stands ({roll})."));
         }
@@ -302,7 +321,12 @@ pub fn explode(state: &mut State, name: &str, dice: &mut Dice) {
             at(p)
         ));
     }
-    if state.in_area("woods", p) || state.ground.iter().any(|g| g.is("woods") && g.area.distance_to(p) <= size) {
+    if state.in_area("woods", p)
+        || state
+            .ground
+            .iter()
+            .any(|g| g.is("woods") && g.area.distance_to(p) <= size)
+    {
         let h = r.panjandrum_woods_square.get() / 2.0;
         craters.push(Area::Polygon {
             points: vec![
@@ -339,7 +363,9 @@ pub fn explode(state: &mut State, name: &str, dice: &mut Dice) {
                 && (gap_between(&here, &state.stands(o), size) <= reach
                     || (o.form == super::state::Form::Occupying
                         && state.ground.iter().any(|g| {
-                            (g.is("farm") || g.is("rough")) && g.area.contains(o.pos) && g.area.distance_to(p) <= size
+                            (g.is("farm") || g.is("rough"))
+                                && g.area.contains(o.pos)
+                                && g.area.distance_to(p) <= size
                         })))
         })
         .map(|o| o.name.clone())
@@ -384,7 +410,10 @@ fn flight(state: &mut State, name: &str, orders: &[&Order]) {
     if u.arm == Arm::Zeppelin && descend && u.halted && !m.landed {
         m.landed = true;
         state.unit_mut(name).machine = Some(m);
-        state.say(format!("{name} descends and comes to ground at {}.", at(u.pos)));
+        state.say(format!(
+            "{name} descends and comes to ground at {}.",
+            at(u.pos)
+        ));
         return;
     }
     let legs = match (u.arm, fly) {

@@ -8,6 +8,7 @@ pub mod escort;
 pub mod fight;
 pub mod machines;
 pub mod march;
+pub mod marks;
 pub mod melee;
 pub mod movement;
 pub mod orders;
@@ -231,11 +232,17 @@ fn board_passengers(units: &mut [Unit]) -> Result<(), String> {
                 )
             })?
             .clone();
-        if units[..i].iter().any(|u| u.aboard.as_deref() == Some(c.as_str())) {
+        if units[..i]
+            .iter()
+            .any(|u| u.aboard.as_deref() == Some(c.as_str()))
+        {
             return Err(format!("{c} carries one unit only (R35)"));
         }
         if !units[i].on_foot() {
-            return Err(format!("unit {}: only troops on foot ride (R35)", units[i].name));
+            return Err(format!(
+                "unit {}: only troops on foot ride (R35)",
+                units[i].name
+            ));
         }
         units[i].pos = carrier.pos;
         units[i].facing = carrier.facing;

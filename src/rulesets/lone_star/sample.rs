@@ -83,6 +83,30 @@ fn move_line(state: &State, u: &Unit, p: &mut Pick) -> Option<String> {
     if !u.may_move() || !u.melee.is_empty() {
         return None;
     }
+    if u.aboard.is_some() {
+        return p.one_in(3).then(|| format!("DISEMBARK {}", u.name));
+    }
+    match u.arm {
+        Arm::Panjandrum => {
+            let e = nearest_enemy(state, u)?;
+            let run = u.machine.as_ref().map_or(0, |m| m.run);
+            return (run == 0 && p.one_in(2)).then(|| {
+                format!(
+                    "LAUNCH {} {}",
+                    u.name,
+                    tenths(bearing(u.pos, e.pos).round() % 360.0)
+                )
+            });
+        }
+        Arm::Zeppelin => {
+            return Some(match p.draw() % 3 {
+                0 => format!("HOLD {}", u.name),
+                _ => format!("FLY {} {}", u.name, 2 + p.draw() % 5),
+            });
+        }
+        Arm::Aeroplane => return Some(format!("FLY {} {}", u.name, 4 + p.draw() % 8)),
+        _ => {}
+    }
     if u.arm == Arm::Windwagon {
         return Some(match p.draw() % 3 {
             0 => format!("STOP {}", u.name),
@@ -122,6 +146,9 @@ fn move_line(state: &State, u: &Unit, p: &mut Pick) -> Option<String> {
 }
 
 fn combat_line(state: &State, u: &Unit, p: &mut Pick) -> Option<String> {
+    if !u.on_ground() {
+        return None;
+    }
     if u.hidden {
         return p.one_in(3).then(|| format!("REVEAL {}", u.name));
     }

@@ -273,16 +273,13 @@ fn points(state: &State) -> (BTreeMap<String, u32>, Vec<String>) {
         let holders: Vec<&String> = sides
             .iter()
             .filter(|s| {
-                state
-                    .units
-                    .iter()
-                    .any(|u| {
-                        u.side == **s
-                            && u.alive()
-                            && !u.routing
-                            && super::wagons::targetable(state, u)
-                            && dist(u.pos, c) <= o.radius
-                    })
+                state.units.iter().any(|u| {
+                    u.side == **s
+                        && u.alive()
+                        && !u.routing
+                        && super::wagons::targetable(state, u)
+                        && dist(u.pos, c) <= o.radius
+                })
             })
             .collect();
         if holders.len() == 1 {

@@ -65,7 +65,10 @@ pub fn embark_refusal(state: &State, u: &Unit, carrier: &Unit) -> Option<String>
     }
     let landed = carrier.machine.as_ref().is_some_and(|m| m.landed);
     if carrier.arm == Arm::Zeppelin && !landed {
-        return Some(format!("{} must be landed to take troops on (R44)", carrier.name));
+        return Some(format!(
+            "{} must be landed to take troops on (R44)",
+            carrier.name
+        ));
     }
     if carrier.arm == Arm::Windwagon && !carrier.halted {
         return Some(format!("{} is not halted (R36)", carrier.name));
@@ -119,7 +122,10 @@ pub fn disembark(state: &mut State, name: &str, to: Option<Pt>) {
     // Out over the tail of the carrier, facing its way.
     let back = c.figures.len().max(1) as f64 / 2.0 + 1.0;
     let spot = c.pos.offset(normalize(c.facing + 180.0), back);
-    let spot = Pt::new(spot.x.clamp(0.0, state.width), spot.y.clamp(0.0, state.height));
+    let spot = Pt::new(
+        spot.x.clamp(0.0, state.width),
+        spot.y.clamp(0.0, state.height),
+    );
     {
         let m = state.unit_mut(name);
         m.aboard = None;
@@ -213,7 +219,10 @@ pub fn inside_cover(state: &State, target: &Unit, from: Pt) -> Option<(&'static 
     let r = &state.data.rules;
     let front = heading_diff(wagon.facing, bearing(wagon.pos, from)).abs();
     if wagon.ramp && front <= r.ramp_front_arc.get() {
-        Some(("double cover (ramp-type's front plate)", r.double_cover.int()))
+        Some((
+            "double cover (ramp-type's front plate)",
+            r.double_cover.int(),
+        ))
     } else {
         Some(("cover (in a windwagon)", r.cover.int()))
     }
@@ -285,7 +294,11 @@ pub fn direct_hit(state: &mut State, gun: &str, wagon: &str, dice: &mut Dice) {
         } else {
             "no casualty".into()
         },
-        if destroyed { "; the windwagon is destroyed" } else { "" }
+        if destroyed {
+            "; the windwagon is destroyed"
+        } else {
+            ""
+        }
     ));
     if casualty {
         super::combat::lose_without_hits(state, &victim, 1, dice);
@@ -310,7 +323,10 @@ pub fn wreck(state: &mut State, carrier: &str, why: &str) {
         m.aboard = None;
         m.pos = c.pos;
         m.form = Form::Column;
-        state.say(format!("{n} is set down from the wreck of {carrier} at {}.", at(c.pos)));
+        state.say(format!(
+            "{n} is set down from the wreck of {carrier} at {}.",
+            at(c.pos)
+        ));
         walk(state, &n, &[], 0.0, false, None, None);
     }
 }

@@ -504,6 +504,7 @@ fn sail(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr>
 
 fn fire(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
     let u = own(state, cx, c)?;
+    ride::may_fire(u)?;
     if c.eat("NONE") {
         return Ok(Order::Fire {
             unit: u.name.clone(),
@@ -533,6 +534,7 @@ fn fire(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr>
         });
     }
     let t = enemy(state, cx, c)?;
+    ride::fire_target(state, t)?;
     Ok(Order::Fire {
         unit: u.name.clone(),
         aim: Aim::Unit(t.name.clone()),

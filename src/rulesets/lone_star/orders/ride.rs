@@ -34,6 +34,34 @@ pub fn charge_target(t: &Unit) -> Result<(), LineErr> {
     Ok(())
 }
 
+/// L12: figures in a windwagon may not shoot; machines do not fight (R45).
+pub fn may_fire(u: &Unit) -> Result<(), LineErr> {
+    if let Some(c) = &u.aboard {
+        return refuse(format!(
+            "{} rides in {c}: figures aboard may not shoot (L12)",
+            u.name
+        ));
+    }
+    if u.arm.is_machine() {
+        return refuse(format!(
+            "{} does not fight: air combat is not played (R45)",
+            u.name
+        ));
+    }
+    Ok(())
+}
+
+/// Small arms never aim at a machine or at troops up in a zeppelin (R45).
+pub fn fire_target(state: &State, t: &Unit) -> Result<(), LineErr> {
+    if !wagons::targetable(state, t) {
+        return refuse(format!(
+            "{} cannot be shot at: air combat is not played (R45)",
+            t.name
+        ));
+    }
+    Ok(())
+}
+
 fn carrier_named<'s>(state: &'s State, cx: &Email, c: &mut Cursor) -> Result<&'s Unit, LineErr> {
     let names = crate::rulesets::kit::grammar::Names {
         all: state
@@ -158,10 +186,16 @@ pub fn flight_refusal(state: &State, u: &Unit, legs: &[FlyLeg]) -> Option<String
                 let before = r.zeppelin_straight_before_turn.get();
                 let after = r.zeppelin_after_turn.get();
                 if legs[0].inches < before - 1e-9 {
-                    return Some(format!("a zeppelin turns only after {}\" straight", num(before)));
+                    return Some(format!(
+                        "a zeppelin turns only after {}\" straight",
+                        num(before)
+                    ));
                 }
                 if legs[1].inches > after + 1e-9 {
-                    return Some(format!("after its turn a zeppelin flies at most {}\"", num(after)));
+                    return Some(format!(
+                        "after its turn a zeppelin flies at most {}\"",
+                        num(after)
+                    ));
                 }
             }
             None

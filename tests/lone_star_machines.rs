@@ -85,7 +85,7 @@ fn spool_at(x: f64, y: f64, facing: f64) -> State {
 #[test]
 fn r34_machines_are_scenario_units_and_unknown_kinds_are_refused() {
     let st = tidal();
-    for n in ["Sultan's Spool", "Adler", "Bristol Scout"] {
+    for n in ["Great Spool", "Adler", "Bristol Scout"] {
         assert!(st.unit(n).unwrap().arm.is_machine(), "{n}");
     }
     assert_eq!(
@@ -128,7 +128,14 @@ fn r41_a_panjandrum_gains_speed_each_turn_then_coasts() {
         let mut two = one.clone();
         card_to(&mut two, "enver");
         let two = step(&two, &[], seed.wrapping_add(100));
-        assert!(log(&two).contains("Spool rolls 8\" to"), "{}", log(&two));
+        let l = log(&two);
+        if ["dodge", "explodes among", "stops against"]
+            .iter()
+            .any(|w| l.contains(w))
+        {
+            continue;
+        }
+        assert!(l.contains("Spool rolls 8\" to"), "{l}");
         second += 1;
     }
     assert!(second > 0);
@@ -155,13 +162,13 @@ fn r42_the_3d6_table_with_its_lost_rows() {
 fn r42_it_stops_against_a_wall_and_goes_off_next_turn_unless_a_dud() {
     let (mut dud, mut bang) = (false, false);
     for seed in 0..60u8 {
-        let st = spool_at(28.0, 9.5, 90.0);
+        let st = spool_at(28.5, 9.5, 90.0);
         let one = step(&st, &[("enver", "LAUNCH Spool 90")], seed);
         if !log(&one).contains("Spool stops against a wall") {
             continue;
         }
         let s = one.unit("Spool").unwrap();
-        assert!(s.pos.x < 32.0 && s.pos.x > 31.5, "{}", log(&one));
+        assert!(s.pos.x <= 32.0 + 1e-9 && s.pos.x > 31.5, "{}", log(&one));
         assert_eq!(s.machine.as_ref().unwrap().fuse, Some(one.turn + 1));
         let mut two = one.clone();
         two.turn += 1;
@@ -296,7 +303,7 @@ fn r44_a_zeppelin_flies_18_turning_45_after_6_straight() {
     for (bad, why) in [
         ("FLY Adler 19", "at most 18"),
         ("FLY Adler 4 RIGHT 6", "only after 6"),
-        ("FLY Adler 12 RIGHT 7", "at most 6"),
+        ("FLY Adler 8 RIGHT 7", "at most 6"),
         ("FLY Adler 6 RIGHT 2 LEFT 2", "turns once"),
     ] {
         let e = refused(&st, "von-arnim", bad);
@@ -413,7 +420,7 @@ fn machines_and_riders_on_the_map() {
             .collect()
     };
     assert!(
-        badge("Sultan's Spool")
+        badge("Great Spool")
             .iter()
             .any(|m| m.contains("panjandrum"))
     );

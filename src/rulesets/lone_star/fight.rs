@@ -227,7 +227,7 @@ fn artillery(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &mut Dic
         let caught = |u: &Unit| -> bool {
             let under = |w: &Unit| state.stands(w).iter().any(|s| dist(*s, landed) <= radius);
             match u.aboard.as_deref().and_then(|c| state.unit(c)) {
-                _ if u.arm.is_machine() || u.arm == Arm::Windwagon => false,
+                _ if !u.fights() || u.arm == Arm::Windwagon => false,
                 Some(c) => c.arm == Arm::Windwagon && under(c),
                 None => under(u),
             }

@@ -358,7 +358,7 @@ pub fn explode(state: &mut State, name: &str, dice: &mut Dice) {
         .filter(|o| {
             o.alive()
                 && o.name != name
-                && !o.arm.is_machine()
+                && o.fights()
                 && o.aboard.is_none()
                 && (gap_between(&here, &state.stands(o), size) <= reach
                     || (o.form == super::state::Form::Occupying

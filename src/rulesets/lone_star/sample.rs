@@ -21,7 +21,12 @@ fn nearest_enemy<'a>(state: &'a State, u: &'a Unit) -> Option<&'a Unit> {
 pub fn sample_orders(state: &State, seat: &str, choice: u64) -> String {
     let mut p = Pick(choice.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5bd1);
     let mut out = Vec::new();
-    let units: Vec<&Unit> = state.seat_units(seat);
+    // Escorts are out of the battle: no order names them (R40).
+    let units: Vec<&Unit> = state
+        .seat_units(seat)
+        .into_iter()
+        .filter(|u| u.escorting == 0)
+        .collect();
     for u in &units {
         if p.one_in(6) {
             let line = match p.draw() % 4 {

@@ -119,8 +119,13 @@ pub fn disembark(state: &mut State, name: &str, to: Option<Pt>) {
         ));
         return;
     }
-    // Out over the tail of the carrier, facing its way.
-    let back = c.figures.len().max(1) as f64 / 2.0 + 1.0;
+    // Out over the tail of the carrier, facing its way, its column clear of the carrier's.
+    let rows = |n: usize| {
+        let n = n.max(1);
+        n.div_ceil(if n <= 4 { 1 } else { 2 }) as f64
+    };
+    let size = state.data.rules.stand_size.get();
+    let back = (rows(c.figures.len()) + rows(u.figures.len())) / 2.0 * size + size / 2.0;
     let spot = c.pos.offset(normalize(c.facing + 180.0), back);
     let spot = Pt::new(
         spot.x.clamp(0.0, state.width),
@@ -256,7 +261,7 @@ pub fn wagon_between(state: &State, u: &Unit, from: Pt) -> bool {
 /// L17: the adjusted hit position lies on the wagon's body (within half a stand of a stand).
 pub fn body_hit(state: &State, w: &Unit, p: Pt) -> bool {
     let half = state.data.rules.stand_size.get() / 2.0;
-    state.stands(w).iter().any(|s| dist(*s, p) <= half)
+    state.stands(w).iter().any(|s| dist(*s, p) <= half + 1e-9)
 }
 
 /// R39: a direct hit on a wagon's body, the 1D6 table (row 1 lost: the stand-in). The casualty

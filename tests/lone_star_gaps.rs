@@ -99,7 +99,7 @@ fn r46_every_leg_of_a_path_is_judged_for_a_sidestep() {
     // Two inches straight ahead, then a sidestep south at half rate: 3" left buy 1.5".
     let st = step(
         &rangers_west(),
-        &[("hays", "MOVE Rangers 28,16 28,10 FACING 270")],
+        &[("hays", "MOVE Rangers 2 ON 270 6 ON 180 FACING 270")],
         1,
     );
     let r = st.unit("Rangers").unwrap();
@@ -111,7 +111,37 @@ fn r46_every_leg_of_a_path_is_judged_for_a_sidestep() {
     );
     assert_eq!(r.facing, 270.0);
     // Control: free to turn, the same path runs at the full rate.
-    let st = step(&rangers_west(), &[("hays", "MOVE Rangers 28,16 28,10")], 1);
+    let st = step(
+        &rangers_west(),
+        &[("hays", "MOVE Rangers 2 ON 270 6 ON 180")],
+        1,
+    );
     let r = st.unit("Rangers").unwrap();
     assert!((r.pos.y - 13.0).abs() < 1e-6, "{:?} {}", r.pos, log(&st));
+}
+
+#[test]
+fn a_path_through_points_is_read_point_by_point() {
+    // `MOVE Rangers 28,16 28,10` once read as the one bad position `28,16,28,10`.
+    let o = LoneStar::parse(
+        &rangers_west(),
+        "hays",
+        "MOVE Rangers 28,16 28,10 FACING 270",
+    )
+    .unwrap();
+    assert_eq!(
+        LoneStar::canonical(&o),
+        "MOVE Rangers 28,16 28,10 FACING 270\n"
+    );
+    let st = step(
+        &rangers_west(),
+        &[("hays", "move rangers 28,16 28,10 facing 270")],
+        1,
+    );
+    let r = st.unit("Rangers").unwrap();
+    assert!(
+        (r.pos.x - 28.0).abs() < 1e-6 && (r.pos.y - 14.5).abs() < 1e-6,
+        "{:?}",
+        r.pos
+    );
 }

@@ -75,7 +75,7 @@ fn r36_out_of_a_standing_wagon_half_a_move_then_half_a_move() {
     place(&mut st, WAGON, 44.0, 12.0, 0.0, Form::Column);
     place(&mut st, "Rangers", 44.0, 12.0, 0.0, Form::Column);
     card_to(&mut st, "hays");
-    let st = step(&st, &[("hays", "DISEMBARK Rangers 60,7")], 4);
+    let st = step(&st, &[("hays", "DISEMBARK Rangers 44,0")], 4);
     let r = st.unit("Rangers").unwrap();
     assert!(r.aboard.is_none(), "{}", log(&st));
     let l = log(&st);

@@ -347,6 +347,15 @@ fn mv(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
             continue;
         }
         *c = save;
+        // A word `x,y` is one point of the path: the cursor's own point reader would run on
+        // into the next point (`20,14 24,18` read as one bad position).
+        if let Some((x, y)) = c.peek().and_then(|w| w.split_once(','))
+            && let (Ok(x), Ok(y)) = (x.parse::<f64>(), y.parse::<f64>())
+        {
+            c.word("a point")?;
+            legs.push(Leg::To(on_table(state, Pt::new(x, y), c)?));
+            continue;
+        }
         let p = c.point(&["FACING", "ON"])?;
         legs.push(Leg::To(on_table(state, p, c)?));
     }

@@ -84,9 +84,9 @@ fn r36_out_of_a_standing_wagon_half_a_move_then_half_a_move() {
         "{l}"
     );
     // Out over the tail, clear of the wagon's four rows and its own five (44,7), then half
-    // the column move (8 / 2) east.
+    // the column move (8 / 2) on south.
     assert!(
-        (r.pos.x - 48.0).abs() < 1e-6 && (r.pos.y - 7.0).abs() < 1e-6,
+        (r.pos.x - 44.0).abs() < 1e-6 && (r.pos.y - 3.0).abs() < 1e-6,
         "{:?}",
         r.pos
     );

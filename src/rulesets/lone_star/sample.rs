@@ -14,7 +14,9 @@ use super::turn::{nearest_target, needs_extra};
 fn nearest_enemy<'a>(state: &'a State, u: &'a Unit) -> Option<&'a Unit> {
     state
         .enemies_of(u)
-        .filter(|e| !e.hidden)
+        // Only what small arms and charges may aim at (R38, R45).
+        .filter(|e| !e.hidden && super::wagons::targetable(state, e) && e.aboard.is_none())
+        .filter(|e| e.arm != Arm::Windwagon || e.halted)
         .min_by(|a, b| dist(a.pos, u.pos).total_cmp(&dist(b.pos, u.pos)))
 }
 

@@ -1,7 +1,7 @@
 //! Lone Star through the conformance kit: random multi-player play by mail on the club-night
 //! scenario (four seats, two sides) with replay and verify, the canonical round trip, the
 //! leak test of hidden units and standing orders (with its positive control), and the ruling
-//! table.
+//! table; behind the soak flag, the eight-player convention game played by mail to its end.
 
 mod kit;
 
@@ -42,8 +42,53 @@ fn lone_star_conforms() {
         test_sources: vec![
             include_str!("lone_star_golden.rs"),
             include_str!("lone_star_pipeline.rs"),
+            include_str!("lone_star_wagons.rs"),
+            include_str!("lone_star_machines.rs"),
+            include_str!("lone_star_gaps.rs"),
         ],
         not_yet_covered: vec![],
         ..Subject::shipped("patrol", &SEATS)
     });
+}
+
+/// The convention game's eight seats, in the scenario's order.
+const CONVENTION: [(&str, &str); 8] = [
+    ("hays", "hays@rangers.example"),
+    ("travis", "travis@regulars.example"),
+    ("smythe", "smythe@highlanders.example"),
+    ("bowie", "bowie@navy.example"),
+    ("von-arnim", "arnim@grenzer.example"),
+    ("von-moltke", "moltke@jaeger.example"),
+    ("enver", "enver@sipahi.example"),
+    ("krupp", "krupp@guns.example"),
+];
+
+/// Brazos Crossing, eight players, windwagon, machines and all, played by mail to its end
+/// with replay and verify. It takes minutes, so it runs only behind the soak flag:
+/// `DESPATCH_SOAK_GAMES=1 cargo test --test conformance_lone_star`.
+#[test]
+fn lone_star_convention_game_by_mail_soak() {
+    if std::env::var("DESPATCH_SOAK_GAMES").is_err() {
+        eprintln!("skipped: set DESPATCH_SOAK_GAMES=1 to play the eight-player game by mail");
+        return;
+    }
+    let started = std::time::Instant::now();
+    kit::conforms(&Subject::<LoneStar> {
+        secrets,
+        games: 1,
+        max_steps: 400,
+        test_sources: vec![
+            include_str!("lone_star_golden.rs"),
+            include_str!("lone_star_pipeline.rs"),
+            include_str!("lone_star_wagons.rs"),
+            include_str!("lone_star_machines.rs"),
+            include_str!("lone_star_gaps.rs"),
+        ],
+        not_yet_covered: vec![],
+        ..Subject::shipped("tidal", &CONVENTION)
+    });
+    eprintln!(
+        "Lone Star convention game by mail (8 players): {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
 }

@@ -827,19 +827,6 @@ fn r33_dt9_four_prisoners_take_two_guards() {
 }
 
 #[test]
-fn r34_no_zeppelins_aeroplanes_or_panjandrums() {
-    let scen = include_str!("../games/lone-star/scenarios/teaching.toml")
-        .replace("arm = \"infantry\"", "arm = \"zeppelin\"");
-    let e = LoneStar::setup(
-        RULESET,
-        &scen,
-        &["hays".to_string(), "von-arnim".to_string()],
-    )
-    .unwrap_err();
-    assert!(e.contains("zeppelin"), "{e}");
-}
-
-#[test]
 fn bad_orders_are_every_line_reported_with_hints() {
     let mut st = teaching();
     card_to(&mut st, "hays");

@@ -85,6 +85,10 @@ pub fn strength(state: &State, u: &Unit, band: Band) -> i32 {
 pub fn modifiers(state: &State, firer: &Unit, target: &Unit, band: Band) -> Vec<(String, i32)> {
     let r = &state.data.rules;
     let mut m = Vec::new();
+    // L12: meleeing a halted windwagon, neither side gets any advantage or disadvantage (R38).
+    if band == Band::Melee && (firer.arm == Arm::Windwagon || target.arm == Arm::Windwagon) {
+        return m;
+    }
     if firer.form == Form::Column && band != Band::Melee {
         m.push(("firer in column".into(), r.firer_column.int()));
     }
@@ -106,9 +110,19 @@ pub fn modifiers(state: &State, firer: &Unit, target: &Unit, band: Band) -> Vec<
     if target.form == Form::Occupying {
         m.push(("target in a building".into(), r.target_in_building.int()));
     }
-    if band != Band::Melee && target.form != Form::Entrenched && target.form != Form::Occupying {
+    let inside = super::wagons::inside_cover(state, target, firer.pos);
+    if band != Band::Melee
+        && let Some((w, v)) = inside
+    {
+        // R38: crew and passengers of a windwagon: its cover (ramp-types' front: double).
+        m.push((w.into(), v));
+    } else if band != Band::Melee
+        && target.form != Form::Entrenched
+        && target.form != Form::Occupying
+    {
         let area = state.area_cover(target) || target.river > 0;
-        let wall = state.wall_between(target, firer.pos);
+        let wall = state.wall_between(target, firer.pos)
+            || super::wagons::wagon_between(state, target, firer.pos);
         match (area, wall) {
             (true, true) => m.push(("double cover".into(), r.double_cover.int())),
             (true, false) | (false, true) => m.push(("cover".into(), r.cover.int())),

@@ -60,6 +60,34 @@ rule_numbers! {
         wagon_worst,
         wagon_min_fraction,
         wagon_casualty_on,
+        wagon_stop_standard,
+        wagon_stop_ramp,
+        ramp_front_arc,
+        wagon_hit_1_casualty_on,
+        wagon_hit_23_casualty_on,
+        wagon_hit_45_casualty_on,
+        wagon_hit_destroyed_from,
+        panjandrum_move_1,
+        panjandrum_move_2,
+        panjandrum_move_3,
+        panjandrum_move_4,
+        panjandrum_move_5,
+        panjandrum_move_6,
+        panjandrum_lost_rows_as,
+        panjandrum_dud_on,
+        panjandrum_men_explode_on,
+        panjandrum_building_on,
+        panjandrum_wall_section,
+        panjandrum_woods_square,
+        panjandrum_reach,
+        zeppelin_move,
+        zeppelin_straight_before_turn,
+        zeppelin_after_turn,
+        zeppelin_turn,
+        aeroplane_move,
+        aeroplane_turn,
+        aeroplane_turn_every,
+        aeroplane_turn_cost,
     }
 }
 
@@ -110,6 +138,19 @@ pub enum Arm {
     Cavalry,
     Artillery,
     Windwagon,
+    /// R41–R43: a Turkish rocket spool.
+    Panjandrum,
+    /// R44: moves and lands troops; no air combat.
+    Zeppelin,
+    /// R44: moves; no air combat.
+    Aeroplane,
+}
+
+impl Arm {
+    /// The machines of R41–R45, which take no part in shooting or melee.
+    pub fn is_machine(self) -> bool {
+        matches!(self, Arm::Panjandrum | Arm::Zeppelin | Arm::Aeroplane)
+    }
 }
 
 /// The heavy weapon of a unit (a 2-figure stand counts as one figure).
@@ -191,6 +232,12 @@ pub struct UnitCard {
     pub british: bool,
     #[serde(default)]
     pub gun: Option<GunCard>,
+    /// A British ramp-style windwagon (R37, R38).
+    #[serde(default)]
+    pub ramp: bool,
+    /// Starts the game riding in this windwagon or zeppelin (R35).
+    #[serde(default)]
+    pub aboard: Option<String>,
 }
 
 fn column() -> String {

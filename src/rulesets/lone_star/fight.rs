@@ -79,6 +79,8 @@ pub fn may_shoot(state: &State, u: &Unit, t: &Unit) -> bool {
     t.alive()
         && t.side != u.side
         && !t.hidden
+        && u.on_ground()
+        && super::wagons::targetable(state, t)
         && t.melee.is_empty()
         && u.melee.is_empty()
         && state.sight(u.pos, t.pos)
@@ -173,6 +175,7 @@ fn artillery(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &mut Dic
                 .enemies_of(&u)
                 .filter(|e| {
                     !e.hidden
+                        && super::wagons::targetable(state, e)
                         && e.melee.is_empty()
                         && (card.range_min..=card.range_max).contains(&dist(u.pos, e.pos))
                         && state.in_front(&u, e.pos)
@@ -219,15 +222,34 @@ fn artillery(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &mut Dic
             },
             at(landed)
         ));
+        // L17, R39: a windwagon's crew only on a direct hit on its body; its passengers
+        // when the ring covers the wagon; nothing up in the air (R45).
+        let caught = |u: &Unit| -> bool {
+            let under = |w: &Unit| state.stands(w).iter().any(|s| dist(*s, landed) <= radius);
+            match u.aboard.as_deref().and_then(|c| state.unit(c)) {
+                _ if !u.fights() || u.arm == Arm::Windwagon => false,
+                Some(c) => c.arm == Arm::Windwagon && under(c),
+                None => under(u),
+            }
+        };
         let hit: Vec<String> = state
             .units
             .iter()
-            .filter(|u| u.alive() && state.stands(u).iter().any(|s| dist(*s, landed) <= radius))
+            .filter(|u| u.alive() && caught(u))
+            .map(|u| u.name.clone())
+            .collect();
+        let direct: Vec<String> = state
+            .units
+            .iter()
+            .filter(|u| {
+                u.alive() && u.arm == Arm::Windwagon && super::wagons::body_hit(state, u, landed)
+            })
             .map(|u| u.name.clone())
             .collect();
         for t in hit {
             let tu = state.unit(&t).expect("unit").clone();
             let cover = state.area_cover(&tu)
+                || tu.aboard.is_some()
                 || state.wall_between(&tu, landed)
                 || tu.form == Form::Occupying
                 || tu.form == Form::Entrenched;
@@ -250,6 +272,9 @@ fn artillery(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &mut Dic
             ));
             state.unit_mut(&t).in_combat = true;
             combat::take_hits(state, &t, hits, false, dice);
+        }
+        for w in direct {
+            super::wagons::direct_hit(state, &g, &w, dice);
         }
     }
 }
@@ -389,7 +414,7 @@ fn standard_attacks(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &
     let names: Vec<String> = state
         .units
         .iter()
-        .filter(|u| u.alive() && !u.hidden && u.gun.is_none())
+        .filter(|u| u.alive() && !u.hidden && u.gun.is_none() && u.on_ground())
         .map(|u| u.name.clone())
         .collect();
     for name in names {
@@ -491,6 +516,9 @@ fn standard_attacks(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &
             state.say(format!(
                 "{by} takes {p} prisoner(s); {g} guard(s) march them 4\" to the rear."
             ));
+            if g > 0 {
+                super::escort::set_out(state, &by, g, p);
+            }
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::board::tabletop::{Pt, bearing, dist, heading_diff};
+use crate::board::tabletop::{Pt, dist};
 use crate::dice::Dice;
 use crate::engine::Submitted;
 use crate::rulesets::kit::grammar::tenths;
@@ -30,12 +30,15 @@ pub fn resolve_move(
     let seat = state.cards[card].clone();
     let orders = orders_of(subs, &seat).to_vec();
     apply_standing(state, &orders);
-    let names: Vec<String> = state
+    // Carriers move before the seat's other units, so troops may get out of a wagon that
+    // has just made its halting third (R36).
+    let mut names: Vec<(bool, String)> = state
         .seat_units(&seat)
         .iter()
-        .map(|u| u.name.clone())
+        .map(|u| (!super::wagons::is_carrier(u), u.name.clone()))
         .collect();
-    for name in names {
+    names.sort_by_key(|n| n.0);
+    for (_, name) in names {
         let mine: Vec<&Order> = orders.iter().filter(|o| o.unit() == name).collect();
         move_unit(state, &name, &mine, dice);
     }
@@ -52,6 +55,19 @@ fn has_act(orders: &[&Order], word: &str) -> bool {
 fn move_unit(state: &mut State, name: &str, orders: &[&Order], dice: &mut Dice) {
     let u = state.unit(name).expect("unit").clone();
     if !u.alive() || !u.may_move() {
+        return;
+    }
+    if u.arm.is_machine() {
+        super::machines::move_machine(state, name, orders, dice);
+        return;
+    }
+    if u.aboard.is_some() {
+        // R35: a passenger rides; it acts only to get out (R36).
+        if let Some(Order::Disembark { to, .. }) =
+            orders.iter().find(|o| matches!(o, Order::Disembark { .. }))
+        {
+            super::wagons::disembark(state, name, *to);
+        }
         return;
     }
     if u.arm == Arm::Windwagon {
@@ -193,6 +209,12 @@ fn move_unit(state: &mut State, name: &str, orders: &[&Order], dice: &mut Dice) 
         );
         return;
     }
+    if let Some(Order::Embark { carrier, .. }) =
+        orders.iter().find(|o| matches!(o, Order::Embark { .. }))
+    {
+        super::wagons::embark(state, name, carrier);
+        return;
+    }
     if let Some(Order::Charge { target, .. }) =
         orders.iter().find(|o| matches!(o, Order::Charge { .. }))
     {
@@ -230,12 +252,9 @@ fn points(from: Pt, legs: &[Leg]) -> Vec<Pt> {
 fn go(state: &mut State, name: &str, legs: &[Leg], facing: Option<f64>, budget: f64) {
     let u = state.unit(name).expect("unit").clone();
     let path = points(u.pos, legs);
-    // L6: a sidestep or backstep (travel more than 45° off the kept facing) at half rate.
-    let sidestep = facing.is_some_and(|f| {
-        path.first()
-            .is_some_and(|p| heading_diff(f, bearing(u.pos, *p)).abs() > 45.0)
-    });
-    let w = walk(state, name, &path, budget, sidestep, None, facing);
+    // L6: a sidestep or backstep (travel more than 45° off the kept facing) at half rate;
+    // `walk` judges every leg of the path against the kept facing (R46).
+    let w = walk(state, name, &path, budget, facing.is_some(), None, facing);
     let pos = state.unit(name).expect("unit").pos;
     state.say(format!(
         "{name} moves {}\" to {}{}.",

@@ -4,8 +4,11 @@
 
 pub mod combat;
 pub mod data;
+pub mod escort;
 pub mod fight;
+pub mod machines;
 pub mod march;
+pub mod marks;
 pub mod melee;
 pub mod movement;
 pub mod orders;
@@ -13,6 +16,7 @@ pub mod sample;
 pub mod state;
 pub mod turn;
 pub mod view;
+pub mod wagons;
 
 use std::collections::BTreeMap;
 
@@ -139,8 +143,16 @@ pub fn new_state(
             extra_plan: None,
             stopping: false,
             last_third: false,
+            aboard: c.aboard.clone(),
+            ramp: c.ramp,
+            // A windwagon starts the game standing (R36); a zeppelin in the air, hovering.
+            halted: matches!(c.arm, Arm::Windwagon | Arm::Zeppelin),
+            moved_turn: 0,
+            machine: c.arm.is_machine().then(machines::Machine::default),
+            escorting: 0,
         });
     }
+    board_passengers(&mut units)?;
     let mut ground = Vec::new();
     for t in &scen.terrain {
         let area = if !t.poly.is_empty() {
@@ -203,6 +215,41 @@ pub fn new_state(
     })
 }
 
+/// Units that start aboard (R35): the carrier must be a windwagon or zeppelin of their side,
+/// carrying no one else, and they stand where it stands.
+fn board_passengers(units: &mut [Unit]) -> Result<(), String> {
+    for i in 0..units.len() {
+        let Some(c) = units[i].aboard.clone() else {
+            continue;
+        };
+        let carrier = units
+            .iter()
+            .find(|u| u.name == c && wagons::is_carrier(u) && u.side == units[i].side)
+            .ok_or_else(|| {
+                format!(
+                    "unit {}: `aboard` names no windwagon or zeppelin of its side",
+                    units[i].name
+                )
+            })?
+            .clone();
+        if units[..i]
+            .iter()
+            .any(|u| u.aboard.as_deref() == Some(c.as_str()))
+        {
+            return Err(format!("{c} carries one unit only (R35)"));
+        }
+        if !units[i].on_foot() {
+            return Err(format!(
+                "unit {}: only troops on foot ride (R35)",
+                units[i].name
+            ));
+        }
+        units[i].pos = carrier.pos;
+        units[i].facing = carrier.facing;
+    }
+    Ok(())
+}
+
 fn prompt(seat: &str, kind: &str, question: String, required: bool) -> Prompt {
     Prompt {
         seat: seat.to_string(),
@@ -223,7 +270,7 @@ pub fn step_spec(state: &State) -> StepSpec {
             let units = state.seat_units(seat);
             let ask: Vec<&str> = units
                 .iter()
-                .filter(|u| u.may_move() && u.melee.is_empty() && !u.routing && (u.standing.advance.is_none() || u.arm == Arm::Windwagon) && !(u.hidden && u.standing.ambush.is_some()))
+                .filter(|u| u.may_move() && u.melee.is_empty() && !u.routing && (u.standing.advance.is_none() || u.arm == Arm::Windwagon) && !(u.hidden && u.standing.ambush.is_some()) && u.arm != Arm::Panjandrum && u.aboard.is_none())
                 .map(|u| u.name.as_str())
                 .collect();
             let q = format!(

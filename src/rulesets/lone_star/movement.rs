@@ -74,7 +74,8 @@ fn all_on_road(state: &State, from: Pt, path: &[Pt]) -> bool {
 }
 
 /// Walks `name` along `path` with `budget` inches, paying terrain as it goes. `sidestep`
-/// halves the rate; `target` (a charge) ends the walk in contact with that enemy. Hidden
+/// halves the rate on every leg that runs more than 45° off the kept facing (R46: each leg is
+/// judged, not only the first); `target` (a charge) ends the walk in contact with that enemy. Hidden
 /// enemies are revealed the moment the mover comes within spotting range, and the mover halts
 /// there (R10). A unit may pass through friends but never end on one, nor enter an enemy.
 pub fn walk(
@@ -107,6 +108,8 @@ pub fn walk(
     'legs: for &goal in path {
         let heading = bearing(pos, goal);
         facing = keep_facing.unwrap_or(heading);
+        let sidestep_leg =
+            sidestep && keep_facing.is_some_and(|f| heading_diff(f, heading).abs() > 45.0);
         loop {
             let left = dist(pos, goal);
             if left < 1e-6 {
@@ -121,17 +124,19 @@ pub fn walk(
             let mut cost = step;
             if state.in_area("woods", next)
                 || state.in_area("rough", next)
+                || state.in_area("crater", next)
                 || state.in_area("farm", next)
             {
                 cost /= r.rough_factor.get();
             }
-            if sidestep {
+            if sidestep_leg {
                 cost /= r.sidestep_factor.get();
             }
             for g in state.ground.iter().filter(|g| g.is("wall")) {
                 if g.line()
                     .windows(2)
                     .any(|w| segments_intersect(w[0], w[1], pos, next))
+                    && !state.in_area("crater", next)
                 {
                     cost += r.obstacle_cost.get();
                 }
@@ -172,6 +177,7 @@ pub fn walk(
                     && o.name != name
                     && o.side != me.side
                     && !o.hidden
+                    && o.on_ground()
                     && Some(o.name.as_str()) != target
                     && gap_between(&here, &theirs, size) < 0.01
                     // Stepping away from an enemy in contact is never barred.
@@ -238,6 +244,8 @@ fn settle(state: &mut State, name: &str, target: Option<&str>) {
         // Bases overlap when two stands' centres are closer than a stand's width.
         let overlap = state.units.iter().find(|o| {
             o.alive()
+                && o.on_ground()
+                && me.on_ground()
                 && o.name != name
                 && Some(o.name.as_str()) != target
                 && gap_between(&mine, &state.stands(o), 0.0) < size * 0.99
@@ -376,6 +384,7 @@ pub fn sail(state: &mut State, name: &str, heading: f64, stopping: bool, dice: &
     if stopping && u.last_third {
         state.unit_mut(name).stopping = true;
         state.say(format!("{name} stops."));
+        super::wagons::end_stop(state, name);
         return;
     }
     let turn = state.turn;
@@ -424,11 +433,16 @@ pub fn sail(state: &mut State, name: &str, heading: f64, stopping: bool, dice: &
             break;
         }
     }
+    let turn = state.turn;
     let m = state.unit_mut(name);
     m.pos = to;
     m.facing = h;
     m.last_third = inches <= min + 1e-9;
     m.stopping = false;
+    m.halted = false;
+    if inches > 0.0 {
+        m.moved_turn = turn;
+    }
     state.say(format!(
         "{name} sails {}: ground {roll} {pips:?}, {}\" on {} to {}.",
         if stopping {
@@ -440,5 +454,10 @@ pub fn sail(state: &mut State, name: &str, heading: f64, stopping: bool, dice: &
         tenths(h),
         at(to)
     ));
+    super::wagons::follow(state, name);
+    // R36: a third and a stop this turn halts it, where R37 allows.
+    if stopping {
+        super::wagons::end_stop(state, name);
+    }
     reveal_near(state, name);
 }

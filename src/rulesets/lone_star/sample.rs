@@ -14,14 +14,21 @@ use super::turn::{nearest_target, needs_extra};
 fn nearest_enemy<'a>(state: &'a State, u: &'a Unit) -> Option<&'a Unit> {
     state
         .enemies_of(u)
-        .filter(|e| !e.hidden)
+        // Only what small arms and charges may aim at (R38, R45).
+        .filter(|e| !e.hidden && super::wagons::targetable(state, e) && e.aboard.is_none())
+        .filter(|e| e.arm != Arm::Windwagon || e.halted)
         .min_by(|a, b| dist(a.pos, u.pos).total_cmp(&dist(b.pos, u.pos)))
 }
 
 pub fn sample_orders(state: &State, seat: &str, choice: u64) -> String {
     let mut p = Pick(choice.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5bd1);
     let mut out = Vec::new();
-    let units: Vec<&Unit> = state.seat_units(seat);
+    // Escorts are out of the battle: no order names them (R40).
+    let units: Vec<&Unit> = state
+        .seat_units(seat)
+        .into_iter()
+        .filter(|u| u.escorting == 0)
+        .collect();
     for u in &units {
         if p.one_in(6) {
             let line = match p.draw() % 4 {
@@ -83,6 +90,30 @@ fn move_line(state: &State, u: &Unit, p: &mut Pick) -> Option<String> {
     if !u.may_move() || !u.melee.is_empty() {
         return None;
     }
+    if u.aboard.is_some() {
+        return p.one_in(3).then(|| format!("DISEMBARK {}", u.name));
+    }
+    match u.arm {
+        Arm::Panjandrum => {
+            let e = nearest_enemy(state, u)?;
+            let run = u.machine.as_ref().map_or(0, |m| m.run);
+            return (run == 0 && p.one_in(2)).then(|| {
+                format!(
+                    "LAUNCH {} {}",
+                    u.name,
+                    tenths(bearing(u.pos, e.pos).round() % 360.0)
+                )
+            });
+        }
+        Arm::Zeppelin => {
+            return Some(match p.draw() % 3 {
+                0 => format!("HOLD {}", u.name),
+                _ => format!("FLY {} {}", u.name, 2 + p.draw() % 5),
+            });
+        }
+        Arm::Aeroplane => return Some(format!("FLY {} {}", u.name, 4 + p.draw() % 8)),
+        _ => {}
+    }
     if u.arm == Arm::Windwagon {
         return Some(match p.draw() % 3 {
             0 => format!("STOP {}", u.name),
@@ -122,6 +153,9 @@ fn move_line(state: &State, u: &Unit, p: &mut Pick) -> Option<String> {
 }
 
 fn combat_line(state: &State, u: &Unit, p: &mut Pick) -> Option<String> {
+    if !u.on_ground() {
+        return None;
+    }
     if u.hidden {
         return p.one_in(3).then(|| format!("REVEAL {}", u.name));
     }

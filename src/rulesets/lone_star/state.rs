@@ -182,6 +182,32 @@ pub struct Unit {
     /// Windwagon: declared stopping, moved a third last turn.
     pub stopping: bool,
     pub last_third: bool,
+    /// The windwagon or zeppelin this unit rides in (R35), if any; it stands where that does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aboard: Option<String>,
+    /// A British ramp-style windwagon (R37, R38).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub ramp: bool,
+    /// A windwagon or zeppelin standing still at the end of its last move (R36).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub halted: bool,
+    /// The turn a windwagon or air machine last moved (0: never), for disembarking (R36).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub moved_turn: u32,
+    /// A panjandrum's, zeppelin's or aeroplane's own state (R41–R45).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<super::machines::Machine>,
+    /// An escort's prisoners (R40): its figures are guards marching them off.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub escorting: u32,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Unit {
@@ -206,7 +232,22 @@ impl Unit {
     }
 
     pub fn may_move(&self) -> bool {
-        !matches!(self.arm, Arm::Artillery)
+        !matches!(self.arm, Arm::Artillery) && self.escorting == 0
+    }
+
+    /// A panjandrum, zeppelin or aeroplane: no target, no firer, no blocker (R45).
+    pub fn machine_arm(&self) -> bool {
+        self.arm.is_machine()
+    }
+
+    /// Takes part in ground combat: neither a machine nor a passenger of one in the air.
+    pub fn on_ground(&self) -> bool {
+        !self.machine_arm() && self.aboard.is_none() && self.escorting == 0
+    }
+
+    /// Counts for the battle's end (R21): no machine, no escort (R40, R45).
+    pub fn fights(&self) -> bool {
+        !self.machine_arm() && self.escorting == 0
     }
 }
 
@@ -356,8 +397,15 @@ impl State {
         )
     }
 
+    /// Is `p` in terrain of `kind`? Ground a panjandrum blasted (a crater) is no longer woods,
+    /// a building or a wall (R43): only rough ground remains.
     pub fn in_area(&self, kind: &str, p: Pt) -> bool {
-        self.ground.iter().any(|g| g.is(kind) && g.area.contains(p))
+        let blasted = matches!(kind, "woods" | "farm" | "wall")
+            && self
+                .ground
+                .iter()
+                .any(|g| g.is("crater") && g.area.contains(p));
+        !blasted && self.ground.iter().any(|g| g.is(kind) && g.area.contains(p))
     }
 
     /// Area cover for a unit: its centre of mass in woods or a farm (L7).
@@ -368,12 +416,17 @@ impl State {
     /// Linear cover: a wall within a stand of the unit, lying between it and `from` (L7).
     pub fn wall_between(&self, u: &Unit, from: Pt) -> bool {
         let reach = self.data.rules.stand_size.get();
-        self.ground.iter().filter(|g| g.is("wall")).any(|g| {
-            g.area.distance_to(u.pos) <= reach
-                && g.line()
-                    .windows(2)
-                    .any(|w| segments_intersect(w[0], w[1], from, u.pos))
-        })
+        let blasted = self
+            .ground
+            .iter()
+            .any(|g| g.is("crater") && g.area.distance_to(u.pos) <= reach);
+        !blasted
+            && self.ground.iter().filter(|g| g.is("wall")).any(|g| {
+                g.area.distance_to(u.pos) <= reach
+                    && g.line()
+                        .windows(2)
+                        .any(|w| segments_intersect(w[0], w[1], from, u.pos))
+            })
     }
 
     /// Is the sight line from `a` to `b` open? Smoke blocks it; more than `sight_depth` inches

@@ -105,7 +105,12 @@ fn place_ambushers(state: &mut State) {
         let reach = u.standing.ambush.unwrap_or(0.0);
         let victim = state
             .enemies_of(&u)
-            .filter(|e| !e.hidden && state.gap(&u, e) <= reach && state.sight(u.pos, e.pos))
+            .filter(|e| {
+                !e.hidden
+                    && super::wagons::targetable(state, e)
+                    && state.gap(&u, e) <= reach
+                    && state.sight(u.pos, e.pos)
+            })
             .map(|e| e.name.clone())
             .next();
         if let Some(v) = victim {
@@ -121,6 +126,7 @@ fn place_ambushers(state: &mut State) {
 
 fn eligible_extra(u: &Unit) -> bool {
     u.alive()
+        && u.on_ground()
         && u.on_foot()
         && !u.in_combat
         && u.melee.is_empty()
@@ -136,6 +142,8 @@ pub fn needs_extra(u: &Unit) -> bool {
 }
 
 pub(super) fn begin_extra(state: &mut State) {
+    // The "prisoners moved" step comes between the melee's end and the extra moves.
+    super::escort::march(state);
     if state.units.iter().any(eligible_extra) {
         state.phase = Phase::Extra;
     } else {
@@ -194,9 +202,6 @@ pub fn end_turn(state: &mut State) {
         u.lost_this_turn = 0;
         u.extra_plan = None;
     }
-    for u in state.units.iter().filter(|u| u.prisoners > 0 && u.alive()) {
-        let _ = u;
-    }
     state.turn += 1;
     if let Some(o) = judge(state) {
         state.say(format!("The battle is over: {}", o.summary));
@@ -213,7 +218,7 @@ pub fn judge(state: &State) -> Option<Outcome> {
         state
             .units
             .iter()
-            .any(|u| u.side == side && u.alive() && !u.routing)
+            .any(|u| u.side == side && u.alive() && !u.routing && u.fights())
     };
     let sides: Vec<String> = state.sides.iter().map(|s| s.0.clone()).collect();
     let left: Vec<&String> = sides.iter().filter(|s| standing(s)).collect();
@@ -268,10 +273,13 @@ fn points(state: &State) -> (BTreeMap<String, u32>, Vec<String>) {
         let holders: Vec<&String> = sides
             .iter()
             .filter(|s| {
-                state
-                    .units
-                    .iter()
-                    .any(|u| u.side == **s && u.alive() && !u.routing && dist(u.pos, c) <= o.radius)
+                state.units.iter().any(|u| {
+                    u.side == **s
+                        && u.alive()
+                        && !u.routing
+                        && super::wagons::targetable(state, u)
+                        && dist(u.pos, c) <= o.radius
+                })
             })
             .collect();
         if holders.len() == 1 {
@@ -292,7 +300,7 @@ pub fn victory_figures(state: &State) -> Vec<String> {
         .sides
         .iter()
         .map(|(side, _, _)| {
-            let units = state.units.iter().filter(|u| &u.side == side);
+            let units = state.units.iter().filter(|u| &u.side == side && u.fights());
             let (standing, all) = units.fold((0, 0), |(a, n), u| {
                 (a + (u.alive() && !u.routing) as u32, n + 1)
             });

@@ -178,6 +178,9 @@ fn arm_word(u: &Unit) -> &'static str {
         Arm::Cavalry => "cavalry",
         Arm::Artillery => "artillery",
         Arm::Windwagon => "windwagon",
+        Arm::Panjandrum => "panjandrum",
+        Arm::Zeppelin => "zeppelin",
+        Arm::Aeroplane => "aeroplane",
     }
 }
 
@@ -381,7 +384,11 @@ pub fn scene(state: &State, me: Option<&str>) -> Scene {
     let units: Vec<SceneUnit> = state
         .units
         .iter()
-        .filter(|u| sees(me, u) && u.gone.as_deref() != Some("routed off the table"))
+        .filter(|u| {
+            sees(me, u)
+                && u.gone.as_deref() != Some("routed off the table")
+                && super::marks::drawn(u)
+        })
         .map(|u| {
             let n = u.figures.len().max(1);
             let (w, d) = match u.form {
@@ -415,6 +422,7 @@ pub fn scene(state: &State, me: Option<&str>) -> Scene {
             if Some(u.seat.as_str()) == me && !u.standing.is_empty() {
                 markers.push(Marker::status("standing orders", Tone::Order));
             }
+            markers.extend(super::marks::markers(state, u));
             SceneUnit {
                 label: u.name.clone(),
                 side: u.side.clone(),

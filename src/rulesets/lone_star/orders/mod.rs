@@ -8,8 +8,10 @@ use crate::engine::Rejected;
 use crate::rulesets::kit::grammar::{Cursor, Grammar, Keyword, LineErr, Names, num, refuse};
 
 mod print;
+mod ride;
 
 pub use print::{print, print_order};
+pub use ride::FlyLeg;
 
 use super::data::Arm;
 use super::state::{Form, Phase, State, Unit};
@@ -95,6 +97,26 @@ pub enum Order {
         unit: String,
         rule: Rule,
     },
+    /// R35: board a windwagon (or a landed zeppelin).
+    Embark {
+        unit: String,
+        carrier: String,
+    },
+    /// R36: get out, then (if the carrier stood still) half a move toward a point.
+    Disembark {
+        unit: String,
+        to: Option<Pt>,
+    },
+    /// R41: set a panjandrum rolling on a bearing.
+    Launch {
+        unit: String,
+        bearing: f64,
+    },
+    /// R44: a zeppelin's or aeroplane's flight: straight, then turns each followed by inches.
+    Fly {
+        unit: String,
+        legs: Vec<FlyLeg>,
+    },
 }
 
 impl Order {
@@ -110,7 +132,11 @@ impl Order {
             | Order::Fire { unit, .. }
             | Order::Declare { unit, .. }
             | Order::Extra { unit, .. }
-            | Order::Standing { unit, .. } => unit,
+            | Order::Standing { unit, .. }
+            | Order::Embark { unit, .. }
+            | Order::Disembark { unit, .. }
+            | Order::Launch { unit, .. }
+            | Order::Fly { unit, .. } => unit,
         }
     }
 }
@@ -135,7 +161,7 @@ const ACTS: &[&str] = &[
     "STOP",
 ];
 const DECLARES: &[&str] = &["PRISONERS", "GAS", "GRENADES", "REVEAL", "STAY", "LEAVE"];
-const STOP_WORDS: &[&str] = &[
+pub(super) const STOP_WORDS: &[&str] = &[
     "AT",
     "ON",
     "FACING",
@@ -149,6 +175,8 @@ const STOP_WORDS: &[&str] = &[
     "COLUMN",
     "SQUARE",
     "NONE",
+    "LEFT",
+    "RIGHT",
 ];
 
 const GRAMMAR: Grammar<State, Email, Order> = Grammar {
@@ -177,6 +205,11 @@ const GRAMMAR: Grammar<State, Email, Order> = Grammar {
         Keyword::new("LEAVE", "LEAVE Rangers", leave),
         Keyword::new("EXTRA", "EXTRA Rangers 20,24", extra),
         Keyword::new("STANDING", "STANDING Rangers TARGET NEAREST", standing),
+        Keyword::new("EMBARK", "EMBARK Rangers Prairie Schooner", ride::embark),
+        Keyword::new("DISEMBARK", "DISEMBARK Rangers 20,14", ride::disembark),
+        Keyword::new("LAUNCH", "LAUNCH Panjandrum 90", ride::launch),
+        Keyword::new("FLY", "FLY Adler 8 RIGHT 6", ride::fly),
+        Keyword::new("DESCEND", "DESCEND Adler", ride::descend),
     ],
     allowed,
 };
@@ -208,6 +241,11 @@ fn step_words(phase: &Phase) -> (&'static str, &'static [&'static str]) {
         "SMOKE",
         "SAIL",
         "EXTRA",
+        "EMBARK",
+        "DISEMBARK",
+        "LAUNCH",
+        "FLY",
+        "DESCEND",
     ];
     const COMBAT: &[&str] = &["FIRE", "PRISONERS", "GAS", "GRENADES", "REVEAL", "EXTRA"];
     match phase {
@@ -234,12 +272,12 @@ fn allowed(state: &State, _: &Email, kw: &'static str) -> Result<(), LineErr> {
     }
 }
 
-fn own<'s>(state: &'s State, cx: &Email, c: &mut Cursor) -> Result<&'s Unit, LineErr> {
+pub(super) fn own<'s>(state: &'s State, cx: &Email, c: &mut Cursor) -> Result<&'s Unit, LineErr> {
     let names = Names {
         all: state
             .units
             .iter()
-            .filter(|u| u.alive() && state.visible_to_side(u, &cx.side))
+            .filter(|u| u.alive() && u.escorting == 0 && state.visible_to_side(u, &cx.side))
             .map(|u| (u.name.as_str(), u.seat == cx.seat))
             .collect(),
         what: "unit of yours",
@@ -254,12 +292,12 @@ fn own<'s>(state: &'s State, cx: &Email, c: &mut Cursor) -> Result<&'s Unit, Lin
     Ok(u)
 }
 
-fn enemy<'s>(state: &'s State, cx: &Email, c: &mut Cursor) -> Result<&'s Unit, LineErr> {
+pub(super) fn enemy<'s>(state: &'s State, cx: &Email, c: &mut Cursor) -> Result<&'s Unit, LineErr> {
     let names = Names {
         all: state
             .units
             .iter()
-            .filter(|u| u.alive() && state.visible_to_side(u, &cx.side))
+            .filter(|u| u.alive() && u.escorting == 0 && state.visible_to_side(u, &cx.side))
             .map(|u| (u.name.as_str(), u.side != cx.side))
             .collect(),
         what: "enemy unit",
@@ -274,7 +312,7 @@ fn enemy<'s>(state: &'s State, cx: &Email, c: &mut Cursor) -> Result<&'s Unit, L
     Ok(u)
 }
 
-fn on_table(state: &State, p: Pt, c: &Cursor) -> Result<Pt, LineErr> {
+pub(super) fn on_table(state: &State, p: Pt, c: &Cursor) -> Result<Pt, LineErr> {
     if p.x < 0.0 || p.y < 0.0 || p.x > state.width || p.y > state.height {
         return Err(c.wrong(format!(
             "{},{} is off the table ({} by {} inches)",
@@ -309,6 +347,15 @@ fn mv(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
             continue;
         }
         *c = save;
+        // A word `x,y` is one point of the path: the cursor's own point reader would run on
+        // into the next point (`20,14 24,18` read as one bad position).
+        if let Some((x, y)) = c.peek().and_then(|w| w.split_once(','))
+            && let (Ok(x), Ok(y)) = (x.parse::<f64>(), y.parse::<f64>())
+        {
+            c.word("a point")?;
+            legs.push(Leg::To(on_table(state, Pt::new(x, y), c)?));
+            continue;
+        }
         let p = c.point(&["FACING", "ON"])?;
         legs.push(Leg::To(on_table(state, p, c)?));
     }
@@ -363,6 +410,7 @@ fn charge(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineEr
         return refuse(format!("{} cannot charge", u.name));
     }
     let t = enemy(state, cx, c)?;
+    ride::charge_target(t)?;
     Ok(Order::Charge {
         unit: u.name.clone(),
         target: t.name.clone(),
@@ -409,6 +457,7 @@ fn act(state: &State, cx: &mut Email, c: &mut Cursor, word: &str) -> Result<Orde
         "DISENGAGE" if !u.disengage => Some(format!("{} has used its disengage", u.name)),
         "DISENGAGE" if u.routing => Some("a routing unit cannot disengage".into()),
         "STOP" if u.arm != Arm::Windwagon => Some(format!("{} is not a windwagon", u.name)),
+        "HOLD" if u.arm == Arm::Aeroplane => Some("an aeroplane cannot hover (R44)".into()),
         _ => None,
     };
     if let Some(why) = why {
@@ -464,6 +513,7 @@ fn sail(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr>
 
 fn fire(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
     let u = own(state, cx, c)?;
+    ride::may_fire(u)?;
     if c.eat("NONE") {
         return Ok(Order::Fire {
             unit: u.name.clone(),
@@ -493,6 +543,7 @@ fn fire(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr>
         });
     }
     let t = enemy(state, cx, c)?;
+    ride::fire_target(state, t)?;
     Ok(Order::Fire {
         unit: u.name.clone(),
         aim: Aim::Unit(t.name.clone()),

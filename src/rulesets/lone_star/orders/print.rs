@@ -61,6 +61,24 @@ pub fn print_order(o: &Order) -> String {
             };
             format!("STANDING {unit} {r}")
         }
+        Order::Embark { unit, carrier } => format!("EMBARK {unit} {carrier}"),
+        Order::Disembark { unit, to } => match to {
+            Some(p) => format!("DISEMBARK {unit} {}", pt(*p)),
+            None => format!("DISEMBARK {unit}"),
+        },
+        Order::Launch { unit, bearing } => format!("LAUNCH {unit} {}", num(*bearing)),
+        Order::Fly { unit, legs } => {
+            let mut s = format!("FLY {unit}");
+            for l in legs {
+                match l.turn {
+                    t if t < 0 => s.push_str(" LEFT"),
+                    t if t > 0 => s.push_str(" RIGHT"),
+                    _ => {}
+                }
+                s.push_str(&format!(" {}", num(l.inches)));
+            }
+            s
+        }
     }
 }
 

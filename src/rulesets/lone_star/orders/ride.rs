@@ -1,0 +1,228 @@
+//! The orders of riding and of machines (R35–R44): `EMBARK`, `DISEMBARK`, `LAUNCH`, `FLY`,
+//! `DESCEND`, and what a charge may aim at now that some units ride or fly. Each parser
+//! checks what it can know from the table now; the movement step checks the rest again.
+
+use crate::rulesets::kit::grammar::{Cursor, LineErr, num, refuse};
+
+use super::super::data::Arm;
+use super::super::state::{State, Unit};
+use super::super::wagons;
+use super::{Email, Order, own};
+
+/// One leg of a flight: a turn (−1 left, +1 right, 0 none) and then inches straight on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FlyLeg {
+    pub turn: i8,
+    pub inches: f64,
+}
+
+/// A charge may not aim at a machine, nor at troops riding in one, nor at a windwagon under
+/// way (L12: a unit may melee a windwagon that has stopped, R38).
+pub fn charge_target(t: &Unit) -> Result<(), LineErr> {
+    if t.arm.is_machine() {
+        return refuse(format!("{} cannot be charged (R45)", t.name));
+    }
+    if let Some(c) = &t.aboard {
+        return refuse(format!("{} rides in {c}: charge the wagon (R38)", t.name));
+    }
+    if t.arm == Arm::Windwagon && !t.halted {
+        return refuse(format!(
+            "{} is under way; only a halted windwagon may be meleed (R38)",
+            t.name
+        ));
+    }
+    Ok(())
+}
+
+/// L12: figures in a windwagon may not shoot; machines do not fight (R45).
+pub fn may_fire(u: &Unit) -> Result<(), LineErr> {
+    if let Some(c) = &u.aboard {
+        return refuse(format!(
+            "{} rides in {c}: figures aboard may not shoot (L12)",
+            u.name
+        ));
+    }
+    if u.arm.is_machine() {
+        return refuse(format!(
+            "{} does not fight: air combat is not played (R45)",
+            u.name
+        ));
+    }
+    Ok(())
+}
+
+/// Small arms never aim at a machine or at troops up in a zeppelin (R45).
+pub fn fire_target(state: &State, t: &Unit) -> Result<(), LineErr> {
+    if !wagons::targetable(state, t) {
+        return refuse(format!(
+            "{} cannot be shot at: air combat is not played (R45)",
+            t.name
+        ));
+    }
+    Ok(())
+}
+
+fn carrier_named<'s>(state: &'s State, cx: &Email, c: &mut Cursor) -> Result<&'s Unit, LineErr> {
+    let names = crate::rulesets::kit::grammar::Names {
+        all: state
+            .units
+            .iter()
+            .filter(|u| u.alive() && wagons::is_carrier(u))
+            .map(|u| (u.name.as_str(), u.side == cx.side))
+            .collect(),
+        what: "windwagon or zeppelin of your side",
+        stop: super::STOP_WORDS,
+        max_words: 4,
+    };
+    let n = c.name(&names)?;
+    Ok(state.unit(&n).expect("named"))
+}
+
+pub fn embark(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    let u = own(state, cx, c)?;
+    let w = carrier_named(state, cx, c)?;
+    if let Some(why) = wagons::embark_refusal(state, u, w) {
+        return refuse(why);
+    }
+    Ok(Order::Embark {
+        unit: u.name.clone(),
+        carrier: w.name.clone(),
+    })
+}
+
+pub fn disembark(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    let u = own(state, cx, c)?;
+    if u.aboard.is_none() {
+        return refuse(format!("{} rides in nothing", u.name));
+    }
+    let to = if c.done() {
+        None
+    } else {
+        let p = c.point(&[])?;
+        Some(super::on_table(state, p, c)?)
+    };
+    Ok(Order::Disembark {
+        unit: u.name.clone(),
+        to,
+    })
+}
+
+pub fn launch(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    let u = own(state, cx, c)?;
+    if u.arm != Arm::Panjandrum {
+        return refuse(format!("{} is not a panjandrum", u.name));
+    }
+    if u.machine.as_ref().is_some_and(|m| m.run > 0) {
+        return refuse(format!("{} is rolling already (R41)", u.name));
+    }
+    Ok(Order::Launch {
+        unit: u.name.clone(),
+        bearing: c.bearing("the bearing")?,
+    })
+}
+
+pub fn descend(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    let u = own(state, cx, c)?;
+    if u.arm != Arm::Zeppelin {
+        return refuse(format!("{} is not a zeppelin", u.name));
+    }
+    if u.machine.as_ref().is_some_and(|m| m.landed) {
+        return refuse(format!("{} is on the ground already", u.name));
+    }
+    if !u.halted {
+        return refuse(
+            "a zeppelin must stop (HOLD) for a turn before it takes a turn to descend (R44)",
+        );
+    }
+    Ok(Order::Act {
+        unit: u.name.clone(),
+        act: "DESCEND",
+    })
+}
+
+/// `FLY Adler 8 RIGHT 6`: inches straight on, then any number of `LEFT|RIGHT inches`.
+pub fn fly(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    let u = own(state, cx, c)?;
+    let mut legs = vec![FlyLeg {
+        turn: 0,
+        inches: c.number("the inches to fly straight on")?,
+    }];
+    while !c.done() {
+        let turn = c.one_of(&[("LEFT", -1i8), ("RIGHT", 1i8)])?;
+        legs.push(FlyLeg {
+            turn,
+            inches: c.number("the inches after the turn")?,
+        });
+    }
+    if legs.iter().any(|l| l.inches < 0.0) {
+        return refuse("inches are never negative");
+    }
+    if let Some(why) = flight_refusal(state, u, &legs) {
+        return refuse(why);
+    }
+    Ok(Order::Fly {
+        unit: u.name.clone(),
+        legs,
+    })
+}
+
+/// R44: the limits of a flight. A zeppelin flies up to 18", with one 45° turn only after 6"
+/// straight and then up to 6" more; an aeroplane up to 30", 22.5° a turn, each turn after at
+/// least 2" straight and costing an inch.
+pub fn flight_refusal(state: &State, u: &Unit, legs: &[FlyLeg]) -> Option<String> {
+    let r = &state.data.rules;
+    let flown: f64 = legs.iter().map(|l| l.inches).sum();
+    let turns = legs.iter().filter(|l| l.turn != 0).count();
+    match u.arm {
+        Arm::Zeppelin => {
+            let max = r.zeppelin_move.get();
+            if flown > max + 1e-9 {
+                return Some(format!("a zeppelin flies at most {}\" a turn", num(max)));
+            }
+            if turns > 1 {
+                return Some("a zeppelin turns once a turn, 45 degrees".into());
+            }
+            if turns == 1 {
+                let before = r.zeppelin_straight_before_turn.get();
+                let after = r.zeppelin_after_turn.get();
+                if legs[0].inches < before - 1e-9 {
+                    return Some(format!(
+                        "a zeppelin turns only after {}\" straight",
+                        num(before)
+                    ));
+                }
+                if legs[1].inches > after + 1e-9 {
+                    return Some(format!(
+                        "after its turn a zeppelin flies at most {}\"",
+                        num(after)
+                    ));
+                }
+            }
+            None
+        }
+        Arm::Aeroplane => {
+            let max = r.aeroplane_move.get();
+            let cost = flown + turns as f64 * r.aeroplane_turn_cost.get();
+            if cost > max + 1e-9 {
+                return Some(format!(
+                    "an aeroplane flies at most {}\" a turn, each turn costing {}\" (this is {}\")",
+                    num(max),
+                    num(r.aeroplane_turn_cost.get()),
+                    num(cost)
+                ));
+            }
+            let every = r.aeroplane_turn_every.get();
+            if legs
+                .windows(2)
+                .any(|w| w[1].turn != 0 && w[0].inches < every - 1e-9)
+            {
+                return Some(format!(
+                    "an aeroplane turns only after {}\" straight",
+                    num(every)
+                ));
+            }
+            None
+        }
+        _ => Some(format!("{} does not fly", u.name)),
+    }
+}

@@ -62,6 +62,11 @@ pub enum Intake {
         game: String,
         seat: String,
     },
+    /// A seat's act on the game (ABSENT, CONCEDE, RESIGN, a draw vote), carried out.
+    SeatAct {
+        game: String,
+        seat: String,
+    },
     /// A registered player's mail that named no game (or `LIST`): answered with their games.
     Listed {
         games: usize,
@@ -86,6 +91,7 @@ impl Intake {
             Intake::Unregistered { .. } => "unregistered",
             Intake::PassedOn { .. } => "passed-on",
             Intake::Settings { .. } => "settings",
+            Intake::SeatAct { .. } => "seat-act",
             Intake::Listed { .. } => "listed",
             Intake::Unreadable(_) => "unreadable",
             Intake::RateLimited => "rate-limited",
@@ -428,6 +434,7 @@ impl Daemon {
             self.queue_letters(&g.store, &d.letters)?;
         }
         reveal::tell_gm_of_splits(self, &g, &d.events, now)?;
+        super::seat_acts::tell_gm_of_resignations(self, &g, &d.events, now)?;
         if let Some((seat, a)) = &d.seat_activity {
             g.store.write_activity(seat, a)?;
         }

@@ -13,6 +13,7 @@ mod games;
 mod gm;
 mod imap_cursor;
 mod intake;
+mod seat_acts;
 mod settings;
 mod strict;
 mod trouble;

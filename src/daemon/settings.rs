@@ -42,6 +42,9 @@ impl Daemon {
         now: DateTime<Utc>,
     ) -> Result<Decision> {
         let game_id = g.store.id.clone();
+        if let SeatCommand::Act(act) = cmd {
+            return self.seat_act(act, g, seat, activity, inb, now);
+        }
         if *cmd == SeatCommand::List {
             activity.outcome(now, None);
             let mut d = self.list_games(inb, now, true)?;
@@ -129,7 +132,7 @@ impl Daemon {
             SeatCommand::Invalid { command, why } => {
                 format!("{command} was not understood: {why}. Nothing changed.")
             }
-            SeatCommand::List => unreachable!("answered above"),
+            SeatCommand::List | SeatCommand::Act(_) => unreachable!("answered above"),
         };
         let after = p.clone();
         let to = Recipient {
@@ -324,7 +327,7 @@ impl Daemon {
 
     /// A mail to one address outside any seat's thread (a list of games, a word to a former
     /// player), answering the mail it is about.
-    fn letter(
+    pub(super) fn letter(
         &self,
         to: &str,
         subject: &str,

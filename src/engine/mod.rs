@@ -11,6 +11,7 @@ pub mod play;
 pub mod registry;
 pub mod ruleset;
 pub mod scene;
+pub mod seat_acts;
 mod signoff;
 pub mod strict;
 

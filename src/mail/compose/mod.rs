@@ -6,6 +6,7 @@
 mod events;
 mod replies;
 mod rich;
+mod seat_acts;
 mod settings;
 mod strict;
 
@@ -16,6 +17,7 @@ pub use events::{
 pub use replies::{auth_notice, help, rejection};
 pub use rich::Rich;
 pub use rich::{JOURNAL_PART, JOURNAL_TYPE, VERIFIER_HTML, VERIFIER_PART};
+pub use seat_acts::{act_reply, resigned_text};
 pub use settings::{
     ListedGame, games_list_text, passed_on_text, settings_reply, unregistered_notice,
 };

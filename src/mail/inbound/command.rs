@@ -23,6 +23,8 @@ pub enum SeatCommand {
     List,
     /// A command word with words it cannot take: answered with why, nothing changed.
     Invalid { command: String, why: String },
+    /// An act on the game itself: absence, concession, resignation, draw (seat_acts.rs).
+    Act(super::seat_acts::SeatAct),
 }
 
 /// The kinds of mail a seat may turn off (`NOTIFY ORDERS OFF`).
@@ -115,6 +117,9 @@ pub fn parse(line: &str) -> Option<SeatCommand> {
             }
         }
         "LIST" if rest.is_empty() => Some(SeatCommand::List),
+        // Seat acts (issue 16 points 3 and 4): `None` for lines that are orders after all.
+        "ABSENT" | "CONCEDE" | "RESIGN" | "PROPOSE" | "ACCEPT" | "WITHDRAW" | "DECLINE"
+        | "CANCEL" => super::seat_acts::parse(line).map(SeatCommand::Act),
         _ => None,
     }
 }

@@ -261,5 +261,5 @@ pub fn resigned_text(game_id: &str, seat: &str, on_resign: OnResign) -> String {
          and its secret no longer works. {after}\n\
          Every other seat has been told. Thank you for playing.\n"
     );
-    plain(game_id, &body)
+    report::wrap_text(&plain(game_id, &body))
 }

@@ -51,7 +51,9 @@ fn away_in_tokyo(g: &mut Game) -> (DateTime<Utc>, DateTime<Utc>) {
     // Midnight in Tokyo is 15:00 UTC the day before.
     let (from, until) = (utc(2026, 6, 1, 15), utc(2026, 6, 4, 15));
     assert!(
-        flat(&answer).contains("Your absence from 2026-06-02 to 2026-06-04 (3 days, Asia/Tokyo) is recorded"),
+        flat(&answer).contains(
+            "Your absence from 2026-06-02 to 2026-06-04 (3 days, Asia/Tokyo) is recorded"
+        ),
         "{answer}"
     );
     (from, until)
@@ -60,7 +62,10 @@ fn away_in_tokyo(g: &mut Game) -> (DateTime<Utc>, DateTime<Utc>) {
 #[test]
 fn an_absence_moves_the_deadline_past_it_and_the_other_seat_is_told() {
     let mut g = start();
-    assert!(g.waiting().contains(&"japan".to_string()), "step 1 waits for japan");
+    assert!(
+        g.waiting().contains(&"japan".to_string()),
+        "step 1 waits for japan"
+    );
     let before = book(&g);
     let russia_before = g.inbox("russia").len();
     let (from, until) = away_in_tokyo(&mut g);
@@ -71,11 +76,22 @@ fn an_absence_moves_the_deadline_past_it_and_the_other_seat_is_told() {
         from <= unmoved && unmoved < until + len,
         "the scenario's first deadline {unmoved} must fall in the absence or just after it"
     );
-    assert_eq!(b.deadline, Some(until + len), "moved to the return plus one step");
-    assert_eq!(before.deadline, Some(unmoved), "it was the step's own deadline before");
+    assert_eq!(
+        b.deadline,
+        Some(until + len),
+        "moved to the return plus one step"
+    );
+    assert_eq!(
+        before.deadline,
+        Some(unmoved),
+        "it was the step's own deadline before"
+    );
     // The clock's view agrees: nothing is due before the new deadline's reminders.
     let due = g.d.open_game("g").unwrap().game.next_due().unwrap();
-    assert!(due > unmoved, "next_due {due} still follows the old deadline");
+    assert!(
+        due > unmoved,
+        "next_due {due} still follows the old deadline"
+    );
     assert!(
         g.d.open_game("g")
             .unwrap()
@@ -88,14 +104,24 @@ fn an_absence_moves_the_deadline_past_it_and_the_other_seat_is_told() {
 
     // Russia hears of the absence and of the new deadline (with its calendar entry).
     let told = g.inbox("russia");
-    assert_eq!(told.len(), russia_before + 2, "the absence and the new deadline");
-    let absent = told.iter().find(|m| m.subject.contains("will be away")).unwrap();
+    assert_eq!(
+        told.len(),
+        russia_before + 2,
+        "the absence and the new deadline"
+    );
+    let absent = told
+        .iter()
+        .find(|m| m.subject.contains("will be away"))
+        .unwrap();
     assert!(
         flat(&absent.text).contains("japan will be away from 2026-06-02 to 2026-06-04"),
         "{}",
         absent.text
     );
-    let moved = told.iter().find(|m| m.subject.contains("New deadline")).unwrap();
+    let moved = told
+        .iter()
+        .find(|m| m.subject.contains("New deadline"))
+        .unwrap();
     assert!(
         flat(&moved.text).contains("Reason: moved past japan's absence (2026-06-02 to 2026-06-04)"),
         "{}",
@@ -104,10 +130,12 @@ fn an_absence_moves_the_deadline_past_it_and_the_other_seat_is_told() {
     // The journal keeps the seat and the instants, never the player's address; the private
     // seats file (the positive control) does hold it, so the check can fail.
     let journal = String::from_utf8(g.journal()).unwrap();
-    assert!(journal.contains(r#""type":"absent","seat":"japan""#), "{journal}");
+    assert!(
+        journal.contains(r#""type":"absent","seat":"japan""#),
+        "{journal}"
+    );
     assert!(!journal.contains(SEATS[0].1), "no address in the journal");
-    let private =
-        std::fs::read_to_string(g.d.data.game("g").dir.join("seats.toml")).unwrap();
+    let private = std::fs::read_to_string(g.d.data.game("g").dir.join("seats.toml")).unwrap();
     assert!(private.contains(SEATS[0].1), "positive control");
 }
 
@@ -117,8 +145,8 @@ fn standing_orders_answer_for_the_absent_seat_at_the_moved_deadline() {
     let (_, until) = away_in_tokyo(&mut g);
     let deadline = book(&g).deadline.unwrap();
     assert!(deadline > until);
-    // Russia sends orders; Japan stays silent.
-    let last = g.inbox("russia").into_iter().rfind(|m| m.subject.contains("orders")).unwrap();
+    // Russia sends orders (answering its welcome); Japan stays silent.
+    let last = g.inbox("russia").remove(0);
     let orders = g.orders("russia");
     let (out, answer) = g.send(
         "russia",
@@ -132,7 +160,11 @@ fn standing_orders_answer_for_the_absent_seat_at_the_moved_deadline() {
     assert_eq!(g.step(), 1, "the step waits until the moved deadline");
     g.d.tick("g", deadline).unwrap();
     g.d.deliver().unwrap();
-    assert_eq!(g.step(), 2, "silence at the moved deadline resolves the step");
+    assert_eq!(
+        g.step(),
+        2,
+        "silence at the moved deadline resolves the step"
+    );
     let journal = String::from_utf8(g.journal()).unwrap();
     let lock = journal
         .lines()
@@ -149,7 +181,8 @@ fn the_yearly_limit_is_counted_in_days_and_what_is_left_is_said() {
     let (out, answer) = japan_says(&mut g, "ABSENT 2026-07-01 TO 2026-08-03");
     assert!(matches!(out, Intake::Rejected { .. }), "{out:?}");
     assert!(
-        flat(&answer).contains("34 days in 2026 would exceed this game's 28 days a year: 28 left in 2026"),
+        flat(&answer)
+            .contains("34 days in 2026 would exceed this game's 28 days a year: 28 left in 2026"),
         "{answer}"
     );
     assert_eq!(g.journal(), journal, "nothing journaled");
@@ -159,16 +192,27 @@ fn the_yearly_limit_is_counted_in_days_and_what_is_left_is_said() {
     assert!(matches!(out, Intake::Rejected { .. }), "{out:?}");
     assert!(flat(&answer).contains("8 left in 2026"), "{answer}");
     // An absence over the new year counts each day in its own year.
-    let (out, answer) = japan_says(&mut g, "ABSENT 2026-12-28 TO 2027-01-10");
-    assert!(flat(&answer).contains("4 days in 2026"), "{out:?} {answer}");
+    let (out, answer) = japan_says(&mut g, "ABSENT 2026-12-20 TO 2027-01-10");
+    assert!(matches!(out, Intake::Rejected { .. }), "{out:?}");
+    assert!(
+        flat(&answer)
+            .contains("12 days in 2026 would exceed this game's 28 days a year: 8 left in 2026"),
+        "{answer}"
+    );
     let (out, answer) = japan_says(&mut g, "ABSENT 2026-12-29 TO 2027-01-10");
     assert_eq!(out, acted(), "{answer}");
     // ABSENT alone lists them with the days left this year.
     let (out, answer) = japan_says(&mut g, "ABSENT");
     assert_eq!(out, acted());
     let text = flat(&answer);
-    assert!(text.contains("2026-07-01 to 2026-07-20 (20 days)"), "{answer}");
-    assert!(text.contains("2026-12-29 to 2027-01-10 (13 days)"), "{answer}");
+    assert!(
+        text.contains("2026-07-01 to 2026-07-20 (20 days)"),
+        "{answer}"
+    );
+    assert!(
+        text.contains("2026-12-29 to 2027-01-10 (13 days)"),
+        "{answer}"
+    );
     assert!(text.contains("Days left in 2026: 5"), "{answer}");
 }
 
@@ -179,8 +223,14 @@ fn bad_absences_are_answered_with_the_line_the_reason_and_a_hint() {
     let seats = std::fs::read(g.d.data.game("g").dir.join("seats.toml")).unwrap();
     for (line, why) in [
         ("ABSENT 2026-02-30", "a date could not be read"),
-        ("ABSENT 2026-06-10 TO 2026-06-05", "is before the first day 2026-06-10"),
-        ("ABSENT 2026-05-01 TO 2026-05-03", "2026-05-01 is in the past"),
+        (
+            "ABSENT 2026-06-10 TO 2026-06-05",
+            "is before the first day 2026-06-10",
+        ),
+        (
+            "ABSENT 2026-05-01 TO 2026-05-03",
+            "2026-05-01 is in the past",
+        ),
         ("ABSENT next week", "the dates could not be read"),
         ("ABSENT 2028-01-01", "more than a year ahead"),
         ("ABSENT CANCEL", "no absence that has not yet begun"),
@@ -199,7 +249,10 @@ fn bad_absences_are_answered_with_the_line_the_reason_and_a_hint() {
         "nothing half-applied"
     );
     // Overlapping an absence already declared.
-    assert_eq!(japan_says(&mut g, "ABSENT 2026-07-01 TO 2026-07-05").0, acted());
+    assert_eq!(
+        japan_says(&mut g, "ABSENT 2026-07-01 TO 2026-07-05").0,
+        acted()
+    );
     let (out, answer) = japan_says(&mut g, "ABSENT 2026-07-05 TO 2026-07-07");
     assert!(matches!(out, Intake::Rejected { .. }), "{out:?}");
     assert!(flat(&answer).contains("overlaps your absence 2026-07-01 to 2026-07-05"));
@@ -209,7 +262,8 @@ fn bad_absences_are_answered_with_the_line_the_reason_and_a_hint() {
 fn no_seat_declares_an_absence_for_another() {
     let mut g = start();
     let journal = g.journal();
-    // Russia's player, from Russia's address, with Japan's secret.
+    // Russia's player, from Russia's address, with Japan's secret: read as Russia's mail
+    // without Russia's secret, so nothing is applied.
     let out = g.send_from(
         SEATS[1].1,
         &plain_address("japan"),
@@ -217,7 +271,7 @@ fn no_seat_declares_an_absence_for_another() {
         None,
         "ABSENT 2026-06-02 TO 2026-06-04",
     );
-    assert!(matches!(out, Intake::Unregistered { .. }), "{out:?}");
+    assert!(matches!(out, Intake::Unauthenticated { .. }), "{out:?}");
     assert_eq!(g.journal(), journal);
     assert!(book(&g).club.absences.is_empty());
 }
@@ -232,11 +286,17 @@ fn cancel_and_refusal_bring_the_deadline_back_and_say_so() {
     let (out, answer) = japan_says(&mut g, "ABSENT CANCEL");
     assert_eq!(out, acted(), "{answer}");
     assert!(flat(&answer).contains("Withdrawn: 1 absence(s) not yet begun."));
-    assert_eq!(book(&g).deadline, Some(unmoved), "the step's own deadline again");
+    assert_eq!(
+        book(&g).deadline,
+        Some(unmoved),
+        "the step's own deadline again"
+    );
     assert!(book(&g).club.absences.is_empty());
     let withdrawn = g.inbox("russia");
     assert!(
-        withdrawn.iter().any(|m| m.subject == "japan's absence is withdrawn"),
+        withdrawn
+            .iter()
+            .any(|m| m.subject.contains("japan's absence is withdrawn")),
         "russia is told"
     );
 
@@ -250,7 +310,7 @@ fn cancel_and_refusal_bring_the_deadline_back_and_say_so() {
     let told = g.inbox("japan");
     let refused = told
         .iter()
-        .rfind(|m| m.subject == "The organiser refused your absence")
+        .rfind(|m| m.subject.contains("The organiser refused your absence"))
         .expect("japan is told");
     assert!(
         flat(&refused.text).contains("Reason: the club final is that week"),
@@ -289,7 +349,10 @@ fn the_organisers_deadline_is_taken_as_given_and_comes_back_after_a_withdrawal()
     );
     // An absence declared afterwards moves it like any other (ruling A3): 7 to 9 June in
     // Tokyo holds the organiser's deadline (7 or 9 June, for a 72 or 120 hour first step).
-    assert_eq!(japan_says(&mut g, "ABSENT 2026-06-07 TO 2026-06-09").0, acted());
+    assert_eq!(
+        japan_says(&mut g, "ABSENT 2026-06-07 TO 2026-06-09").0,
+        acted()
+    );
     let b = book(&g);
     let until = utc(2026, 6, 9, 15);
     assert_eq!(b.deadline, Some(until + len));

@@ -71,11 +71,22 @@ fn concede_names_the_game_and_ends_it_with_the_other_side_winning() {
     // Without the game's id, with another id, or in a subject alone: nothing is done.
     let (out, answer) = says(&mut g, "japan", "CONCEDE");
     assert!(matches!(out, Intake::Rejected { .. }), "{out:?}");
-    assert!(flat(&answer).contains("CONCEDE gives the game up for your side and cannot be undone, so it must name the game"), "{answer}");
-    assert!(flat(&answer).contains("write CONCEDE g alone on the first line"), "{answer}");
+    assert!(
+        flat(&answer).contains(
+            "CONCEDE gives the game up for your side and cannot be undone, so it must name the game"
+        ),
+        "{answer}"
+    );
+    assert!(
+        flat(&answer).contains("write CONCEDE g alone on the first line"),
+        "{answer}"
+    );
     let (out, answer) = says(&mut g, "japan", "CONCEDE h");
     assert!(matches!(out, Intake::Rejected { .. }), "{out:?}");
-    assert!(flat(&answer).contains("`h` is not this game's id"), "{answer}");
+    assert!(
+        flat(&answer).contains("`h` is not this game's id"),
+        "{answer}"
+    );
     let out = g.send_from(SEATS[0].1, &plain_address("japan"), "Concede", None, "");
     assert!(matches!(out, Intake::Rejected { .. }), "{out:?}");
     assert_eq!(g.journal(), journal, "no event");
@@ -88,7 +99,10 @@ fn concede_names_the_game_and_ends_it_with_the_other_side_winning() {
     assert_eq!(o.winners, vec!["russia".to_string()]);
     let journal = String::from_utf8(g.journal()).unwrap();
     let tail: Vec<&str> = journal.lines().rev().take(2).collect();
-    assert!(tail[1].contains(r#""type":"conceded","step":1,"seat":"japan","side":"japan""#), "{journal}");
+    assert!(
+        tail[1].contains(r#""type":"conceded","step":1,"seat":"japan","side":"japan""#),
+        "{journal}"
+    );
     assert!(tail[0].contains(r#""type":"game_ended""#) && tail[0].contains("salt_key"));
     for seat in ["japan", "russia"] {
         let end = g
@@ -111,17 +125,25 @@ fn concede_names_the_game_and_ends_it_with_the_other_side_winning() {
 fn nothing_is_conceded_for_another_seat_or_after_the_end() {
     let mut g = start();
     let journal = g.journal();
-    // Russia's player, from Russia's address, with Japan's secret.
+    // Russia's player, from Russia's address, with Japan's secret: nothing applied.
     let out = g.send_from(SEATS[1].1, &plain_address("japan"), "x", None, "CONCEDE g");
-    assert!(matches!(out, Intake::Unregistered { .. }), "{out:?}");
+    assert!(matches!(out, Intake::Unauthenticated { .. }), "{out:?}");
     assert_eq!(g.journal(), journal);
     assert!(!over(&g));
     assert_eq!(says(&mut g, "russia", "CONCEDE g").0, acted("russia"));
     let journal = g.journal();
-    for line in ["CONCEDE g", "RESIGN g", "ACCEPT DRAW g", "ABSENT 2026-07-01"] {
+    for line in [
+        "CONCEDE g",
+        "RESIGN g",
+        "ACCEPT DRAW g",
+        "ABSENT 2026-07-01",
+    ] {
         let (out, answer) = says(&mut g, "japan", line);
         assert!(matches!(out, Intake::Rejected { .. }), "{line}: {out:?}");
-        assert!(flat(&answer).contains("the game is over"), "{line}: {answer}");
+        assert!(
+            flat(&answer).contains("the game is over"),
+            "{line}: {answer}"
+        );
     }
     assert_eq!(g.journal(), journal, "nothing after the end");
 }
@@ -136,7 +158,11 @@ fn a_draw_vote_is_secret_until_the_last_one_and_then_ends_the_game() {
     assert!(said(&first).contains("Your vote for a draw is recorded. Nobody is told of it"));
     // Secret: Russia gets nothing and the journal (whose head every mail shows) is unchanged;
     // the vote is in the private seats file.
-    assert_eq!(g.inbox("russia").len(), russia_mails, "russia hears nothing");
+    assert_eq!(
+        g.inbox("russia").len(),
+        russia_mails,
+        "russia hears nothing"
+    );
     assert_eq!(g.journal(), journal, "nothing journaled");
     assert!(seats_file(&g).draw_votes.contains("japan"));
     // Positive control: an act that is not secret does reach Russia and the journal.
@@ -149,7 +175,11 @@ fn a_draw_vote_is_secret_until_the_last_one_and_then_ends_the_game() {
     assert!(seats_file(&g).draw_votes.is_empty());
     let (out, russias) = says(&mut g, "russia", "ACCEPT DRAW g");
     assert_eq!(out, acted("russia"));
-    assert_eq!(said(&russias), said(&first), "the same words, proposed or not");
+    assert_eq!(
+        said(&russias),
+        said(&first),
+        "the same words, proposed or not"
+    );
     assert!(!over(&g));
     // Votes stand when a step resolves.
     g.play_until(2);
@@ -164,16 +194,23 @@ fn a_draw_vote_is_secret_until_the_last_one_and_then_ends_the_game() {
     assert!(seats_file(&g).draw_votes.is_empty(), "cleared once agreed");
     let journal = String::from_utf8(g.journal()).unwrap();
     assert!(journal.contains(r#""type":"draw_agreed","step":2,"seats":["japan","russia"]"#));
-    assert!(journal.lines().last().unwrap().contains(r#""type":"game_ended""#));
+    assert!(
+        journal
+            .lines()
+            .last()
+            .unwrap()
+            .contains(r#""type":"game_ended""#)
+    );
     for seat in ["japan", "russia"] {
         let end = g
             .inbox(seat)
             .into_iter()
             .rfind(|m| m.subject.contains("Game over"))
             .unwrap();
-        assert_eq!(end.subject, "Game over: a draw");
+        assert!(end.subject.contains("Game over: a draw"), "{}", end.subject);
         assert!(
-            flat(&end.text).contains("Drawn by agreement of every seat still playing (japan, russia)."),
+            flat(&end.text)
+                .contains("Drawn by agreement of every seat still playing (japan, russia)."),
             "{}",
             end.text
         );
@@ -187,14 +224,27 @@ fn a_resigned_seat_is_answered_by_standing_orders_until_replaced() {
     let mut g = start();
     g.d.cfg.mail.gm_address = Some("gm@club.example".into());
     let (out, _) = says(&mut g, "japan", "RESIGN");
-    assert!(matches!(out, Intake::Rejected { .. }), "named by the game's id");
+    assert!(
+        matches!(out, Intake::Rejected { .. }),
+        "named by the game's id"
+    );
     let (out, _) = says(&mut g, "japan", "RESIGN g");
     assert_eq!(out, acted("japan"));
     let togo = g.inbox("japan");
-    let bye = togo.iter().rfind(|m| m.subject.contains("You have resigned")).unwrap();
-    assert!(flat(&bye.text).contains("seat japan is no longer yours"), "{}", bye.text);
+    let bye = togo
+        .iter()
+        .rfind(|m| m.subject.contains("You have resigned"))
+        .unwrap();
+    assert!(
+        flat(&bye.text).contains("seat japan is no longer yours"),
+        "{}",
+        bye.text
+    );
     let told = g.inbox("russia");
-    let notice = told.iter().rfind(|m| m.subject == "japan's player resigned").unwrap();
+    let notice = told
+        .iter()
+        .rfind(|m| m.subject.contains("japan's player resigned"))
+        .unwrap();
     assert!(
         flat(&notice.text).contains("The seat waits for a new player"),
         "{}",
@@ -202,17 +252,21 @@ fn a_resigned_seat_is_answered_by_standing_orders_until_replaced() {
     );
     let gm = g.mails_to("gm@club.example");
     assert!(
-        gm.iter().any(|m| m.subject == "Seat japan wants a new player"),
+        gm.iter()
+            .any(|m| m.subject.contains("Seat japan wants a new player")),
         "the organiser is told"
     );
     let seats = seats_file(&g);
-    assert!(!seats.seats.contains_key("japan"), "address and secret gone");
+    assert!(
+        !seats.seats.contains_key("japan"),
+        "address and secret gone"
+    );
     assert!(seats.former.iter().any(|f| f.address == SEATS[0].1));
 
     // No step waits for Japan: Russia's orders resolve it, Japan's standing orders answer.
     assert_eq!(g.waiting(), vec!["russia".to_string()]);
     g.play_until(2);
-    assert_eq!(g.step(), 2);
+    assert!(g.step() >= 2, "a step asking only Japan resolves at once");
     let journal = String::from_utf8(g.journal()).unwrap();
     assert!(journal.contains(r#""nmr":["japan"]"#), "{journal}");
     // The former player's old secret is answered once with "passed on".
@@ -223,5 +277,7 @@ fn a_resigned_seat_is_answered_by_standing_orders_until_replaced() {
     let now = Utc.with_ymd_and_hms(2026, 6, 2, 9, 0, 0).unwrap();
     g.d.gm_replace("g", "japan", "Kamimura <kami@fleet.example>", "", now)
         .unwrap();
-    assert!(g.waiting().contains(&"japan".to_string()), "{:?}", g.waiting());
+    let book = g.d.open_game("g").unwrap().game.book().clone();
+    assert!(book.awaits("japan") && book.club.resigned.is_empty());
+    assert!(seats_file(&g).seats["japan"].address == "kami@fleet.example");
 }

@@ -9,7 +9,7 @@ mod naval_mail;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use despatch::daemon::Intake;
-use despatch::engine::{Book, Event, Play};
+use despatch::engine::{Book, Event};
 use naval_mail::{Game, SEATS, plain_address, start};
 
 /// A mail's words with its line breaks read as spaces (texts are wrapped at 72 columns).

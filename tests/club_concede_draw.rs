@@ -10,7 +10,6 @@ use std::path::Path;
 
 use chrono::{TimeZone, Utc};
 use despatch::daemon::Intake;
-use despatch::engine::Play;
 use despatch::verify;
 use naval_mail::{Game, SEATS, plain_address, start};
 

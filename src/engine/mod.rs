@@ -4,6 +4,7 @@
 
 pub mod apply;
 pub mod club;
+mod concede;
 pub mod decide;
 pub mod event;
 pub mod game;

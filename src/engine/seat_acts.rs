@@ -15,6 +15,8 @@ use super::game::{Book, Game};
 use super::play::Play;
 use super::ruleset::{Outcome, Rejected, Ruleset, SeatId, StepSpec};
 
+pub use super::concede::{concede, draw_if_agreed, may_vote, resign};
+
 /// One declared absence still standing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Absence {
@@ -316,7 +318,7 @@ impl<R: Ruleset> Game<R> {
     }
 }
 
-fn refuse(reason: impl Into<String>, hint: impl Into<String>) -> Rejected {
+pub(super) fn refuse(reason: impl Into<String>, hint: impl Into<String>) -> Rejected {
     let hint: String = hint.into();
     Rejected {
         line: 1,
@@ -327,7 +329,7 @@ fn refuse(reason: impl Into<String>, hint: impl Into<String>) -> Rejected {
 }
 
 /// Why `seat` may not act at all: the game is over, or the seat is out of it.
-fn playing<P: Play + ?Sized>(p: &P, seat: &str) -> Result<(), Rejected> {
+pub(super) fn playing<P: Play + ?Sized>(p: &P, seat: &str) -> Result<(), Rejected> {
     let book = p.book();
     if p.is_over() {
         return Err(refuse("the game is over", ""));
@@ -473,7 +475,7 @@ fn moved_deadline<P: Play + ?Sized>(
     if d <= now {
         d = now + Duration::hours(24);
     }
-    (d != current).then(|| Event::DeadlineChanged {
+    (d != current).then_some(Event::DeadlineChanged {
         step: book.step,
         deadline: d,
         reason,
@@ -567,50 +569,4 @@ pub fn refuse_absence<P: Play + ?Sized>(
         now,
     ));
     Ok(out)
-}
-
-/// `CONCEDE <game>`: the seat's side gives up (ruling C1).
-pub fn concede<P: Play + ?Sized>(p: &P, seat: &str, now: DateTime<Utc>) -> Result<Event, Rejected> {
-    playing(p, seat)?;
-    let book = p.book();
-    Ok(Event::Conceded {
-        step: book.step,
-        seat: seat.to_string(),
-        side: book.side_of(seat).unwrap_or_default().to_string(),
-        at: now,
-    })
-}
-
-/// `RESIGN <game>`: the player leaves; the seat goes on per the game's policy (ruling R1).
-pub fn resign<P: Play + ?Sized>(p: &P, seat: &str, now: DateTime<Utc>) -> Result<Event, Rejected> {
-    playing(p, seat)?;
-    let book = p.book();
-    Ok(Event::Resigned {
-        step: book.step,
-        seat: seat.to_string(),
-        on_resign: book.policy.club.on_resign,
-        at: now,
-    })
-}
-
-/// Whether `seat` may vote on a draw now.
-pub fn may_vote<P: Play + ?Sized>(p: &P, seat: &str) -> Result<(), Rejected> {
-    playing(p, seat)
-}
-
-/// The draw, once every seat with a voice has voted for it (ruling D1); the votes are the
-/// shell's private record, so nothing before this event says a draw was ever proposed.
-pub fn draw_if_agreed<P: Play + ?Sized>(
-    p: &P,
-    votes: &std::collections::BTreeSet<SeatId>,
-    now: DateTime<Utc>,
-) -> Option<Event> {
-    let book = p.book();
-    let voters = book.draw_voters();
-    let agreed = !p.is_over() && !voters.is_empty() && voters.iter().all(|s| votes.contains(s));
-    agreed.then(|| Event::DrawAgreed {
-        step: book.step,
-        seats: voters,
-        at: now,
-    })
 }

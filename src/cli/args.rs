@@ -209,4 +209,15 @@ pub enum GmCommand {
         #[arg(long, default_value = "the previous player left")]
         reason: String,
     },
+    /// Refuse a seat's absence (its newest one not yet ended): the deadline moved for it comes
+    /// back, and every seat is told.
+    RefuseAbsence {
+        /// The game's id.
+        game: String,
+        /// The seat whose absence is refused.
+        seat: String,
+        /// Why, as every seat is told.
+        #[arg(long, default_value = "")]
+        reason: String,
+    },
 }

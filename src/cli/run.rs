@@ -285,6 +285,10 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                         "{game}: seat {seat} now belongs to {address}; a welcome mail is on its way."
                     );
                 }
+                GmCommand::RefuseAbsence { game, seat, reason } => {
+                    d.gm_refuse_absence(&game, &seat, &reason, Utc::now())?;
+                    println!("{game}: {seat}'s absence is refused; every seat is told.");
+                }
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -417,6 +421,7 @@ fn describe_intake(i: &Intake) -> String {
         Intake::Observer { game } => {
             format!("from an observer of {game}: told (at most hourly) that observers cannot order")
         }
+        Intake::SeatAct { game, seat } => format!("seat act carried out: {game}, {seat}"),
         Intake::Listed { games } => {
             format!("no game named: the sender's {games} game(s) listed to them")
         }

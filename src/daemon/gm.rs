@@ -2,7 +2,7 @@
 //! engine decides whether each is allowed and what it records; this only validates what the
 //! command line gave, stores the new private data first, appends, mails and delivers.
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, anyhow};
 use chrono::{DateTime, Utc};
 
 use crate::mail::address::Mailbox;
@@ -59,9 +59,20 @@ impl Daemon {
         // The engine says first whether the act is allowed, before anything is stored.
         let ev = g.game.gm_replace(seat, reason, now)?;
         let mut seats = g.seats.clone();
-        let Some(private) = seats.seats.get_mut(seat) else {
-            bail!("seat `{seat}` has no private record in {game_id}");
-        };
+        // A seat whose player resigned has no private record left: the new player starts one.
+        let resigned = !seats.seats.contains_key(seat);
+        let private =
+            seats
+                .seats
+                .entry(seat.to_string())
+                .or_insert_with(|| crate::store::SeatPrivate {
+                    address: String::new(),
+                    name: String::new(),
+                    token: String::new(),
+                    time_zone: "UTC".into(),
+                    also_from: Vec::new(),
+                    notify: Default::default(),
+                });
         // The player leaving is remembered, so a mail from them later is answered once.
         let former = crate::store::FormerPlayer {
             seat: seat.to_string(),
@@ -76,7 +87,10 @@ impl Daemon {
             private.name = mailbox.name;
         }
         private.token = crate::store::new_token()?;
-        seats.former.push(former);
+        if !resigned {
+            seats.former.push(former);
+        }
+        seats.draw_votes.remove(seat);
         // The private file first: the event's mails must go to the new player.
         g.store.write_seats(&seats)?;
         reload(&mut g)?;

@@ -64,6 +64,11 @@ pub enum Intake {
         game: String,
         seat: String,
     },
+    /// A seat's act on the game (ABSENT, CONCEDE, RESIGN, a draw vote), carried out.
+    SeatAct {
+        game: String,
+        seat: String,
+    },
     /// From an observer's address: observers cannot send orders; told at most once an hour.
     Observer {
         game: String,
@@ -99,6 +104,7 @@ impl Intake {
             Intake::Unregistered { .. } => "unregistered",
             Intake::PassedOn { .. } => "passed-on",
             Intake::Settings { .. } => "settings",
+            Intake::SeatAct { .. } => "seat-act",
             Intake::Observer { .. } => "observer",
             Intake::Listed { .. } => "listed",
             Intake::Talk { command, .. } => command,
@@ -469,6 +475,7 @@ impl Daemon {
             self.queue_letters(&g.store, &d.letters)?;
         }
         reveal::tell_gm_of_splits(self, &g, &d.events, now)?;
+        super::seat_acts::tell_gm_of_resignations(self, &g, &d.events, now)?;
         if let Some((seat, a)) = &d.seat_activity {
             g.store.write_activity(seat, a)?;
         }

@@ -16,6 +16,7 @@ mod gm;
 mod imap_cursor;
 mod intake;
 mod league;
+mod seat_acts;
 mod settings;
 mod spectators;
 mod strict;

@@ -45,6 +45,9 @@ impl Daemon {
             return self.talk(cmd, g, seat, activity, inb, now);
         }
         let game_id = g.store.id.clone();
+        if let SeatCommand::Act(act) = cmd {
+            return self.seat_act(act, g, seat, activity, inb, now);
+        }
         if *cmd == SeatCommand::List {
             activity.outcome(now, None);
             let mut d = self.list_games(inb, now, true)?;
@@ -132,7 +135,7 @@ impl Daemon {
             SeatCommand::Invalid { command, why } => {
                 format!("{command} was not understood: {why}. Nothing changed.")
             }
-            SeatCommand::List => unreachable!("answered above"),
+            SeatCommand::List | SeatCommand::Act(_) => unreachable!("answered above"),
             SeatCommand::Status
             | SeatCommand::History(_)
             | SeatCommand::Press(_)
@@ -334,7 +337,7 @@ impl Daemon {
 
     /// A mail to one address outside any seat's thread (a list of games, a word to a former
     /// player), answering the mail it is about.
-    fn letter(
+    pub(super) fn letter(
         &self,
         to: &str,
         subject: &str,

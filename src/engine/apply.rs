@@ -154,10 +154,24 @@ impl<R: Ruleset> Game<R> {
                 self.expect_step(index, kind, *step)?;
                 self.book.reminders.push((seat.clone(), *hours_left));
             }
-            Event::DeadlineChanged { step, deadline, .. } => {
+            Event::DeadlineChanged {
+                step,
+                deadline,
+                absence,
+                ..
+            } => {
                 self.expect_step(index, kind, *step)?;
                 self.book.deadline = Some(*deadline);
+                if !absence {
+                    // The organiser's deadline is taken as given (ruling A3).
+                    self.book.club.unmoved_deadline = Some(*deadline);
+                }
             }
+            Event::Absent { .. }
+            | Event::AbsenceCancelled { .. }
+            | Event::Conceded { .. }
+            | Event::Resigned { .. }
+            | Event::DrawAgreed { .. } => self.apply_seat_act(event, index)?,
             Event::Forfeit { step, seat, .. } => {
                 self.expect_step(index, kind, *step)?;
                 if !self.seats.iter().any(|s| &s.seat == seat) {
@@ -214,7 +228,8 @@ impl<R: Ruleset> Game<R> {
                     GmKind::ReplaceSeat { seat } if !self.seats.iter().any(|s| &s.seat == seat) => {
                         return Err(err(index, kind, "action", format!("unknown seat `{seat}`")));
                     }
-                    GmKind::ReplaceSeat { .. } => {}
+                    // A resigned seat has a player again (ruling R2).
+                    GmKind::ReplaceSeat { seat } => self.book.club.resigned.retain(|s| s != seat),
                     GmKind::CloseStep => self.book.closed_by_gm = true,
                 }
             }
@@ -374,7 +389,7 @@ impl<R: Ruleset> Game<R> {
         b.reminders.clear();
         b.closed_by_gm = false;
         b.opened_at = at;
-        self.book.deadline = self.compute_deadline();
+        self.open_deadline();
         Ok(())
     }
 }

@@ -26,6 +26,8 @@ pub enum GmError {
     Hours(i64),
     #[error("the step is already locked and resolving")]
     Locked,
+    #[error("{0} has no absence that has not ended")]
+    NoAbsence(String),
 }
 
 fn refuse(reason: impl Into<String>, hint: Option<String>) -> Vec<Rejected> {
@@ -41,9 +43,7 @@ fn refuse(reason: impl Into<String>, hint: Option<String>) -> Vec<Rejected> {
 pub fn waiting_for(book: &Book, spec: &StepSpec) -> Vec<SeatId> {
     spec.prompts
         .iter()
-        .filter(|p| {
-            p.required && !book.pending.contains_key(&p.seat) && !book.forfeited.contains(&p.seat)
-        })
+        .filter(|p| p.required && !book.pending.contains_key(&p.seat) && book.awaits(&p.seat))
         .map(|p| p.seat.clone())
         .collect()
 }
@@ -347,6 +347,7 @@ pub fn gm_extend<P: Play + ?Sized>(
         deadline,
         reason,
         at: now,
+        absence: false,
     })
 }
 
@@ -395,6 +396,9 @@ pub fn gm_replace<P: Play + ?Sized>(
 impl<R: Ruleset> Game<R> {
     /// The outcome: by forfeit once at most one side has a seat still playing, else the rules'.
     pub(crate) fn outcome_now(&self) -> Option<Outcome> {
+        if let Some(draw) = self.club.draw_outcome() {
+            return Some(draw);
+        }
         if !self.forfeited.is_empty() {
             let playing: BTreeSet<&str> = self
                 .seats
@@ -403,10 +407,10 @@ impl<R: Ruleset> Game<R> {
                 .map(|s| s.side.as_str())
                 .collect();
             if playing.len() <= 1 {
-                let who = self.forfeited.join(" and ");
+                let who = self.club.how_out(&self.book);
                 let summary = match playing.iter().next() {
-                    Some(side) => format!("{who} forfeited the game; {side} wins."),
-                    None => format!("{who} forfeited the game; nobody wins."),
+                    Some(side) => format!("{who}; {side} wins."),
+                    None => format!("{who}; nobody wins."),
                 };
                 return Some(Outcome {
                     winners: playing.into_iter().map(str::to_string).collect(),

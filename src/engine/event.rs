@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::dice::{Protocol, Roll};
 
-use super::club::Club;
+use super::club::{Club, OnResign};
 use super::ruleset::{SeatId, Silence};
 
 /// How a game treats time: deadlines, reminders and silence. Per game, set at creation.
@@ -168,6 +168,10 @@ pub enum Event {
         deadline: DateTime<Utc>,
         reason: String,
         at: DateTime<Utc>,
+        /// Moved for a seat's absence (or back after one is withdrawn or refused), not set by
+        /// the organiser: the step's deadline without absences stays what it was.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        absence: bool,
     },
     /// A seat that stayed silent under the `forfeit` policy is out of the game.
     Forfeit {
@@ -267,6 +271,48 @@ pub enum Event {
         watching: u32,
         at: DateTime<Utc>,
     },
+    // ---- Club life (issue 16 points 3 and 4; docs/club-rules.md, engine/seat_acts.rs) ----
+    /// A seat will be away: whole days of its own time zone, `first_day` to `last_day`, held as
+    /// the instants `from` (inclusive) and `until` (exclusive) so replay needs no zone.
+    Absent {
+        seat: SeatId,
+        first_day: chrono::NaiveDate,
+        last_day: chrono::NaiveDate,
+        from: DateTime<Utc>,
+        until: DateTime<Utc>,
+        at: DateTime<Utc>,
+    },
+    /// The absence of `seat` beginning at `from` no longer stands: withdrawn by its seat
+    /// before it began, or `refused` by the organiser.
+    AbsenceCancelled {
+        seat: SeatId,
+        from: DateTime<Utc>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        refused: bool,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        reason: String,
+        at: DateTime<Utc>,
+    },
+    /// `seat` conceded for its whole side: the side is out of the game (ruling C1).
+    Conceded {
+        step: u64,
+        seat: SeatId,
+        side: String,
+        at: DateTime<Utc>,
+    },
+    /// `seat`'s player left the game; the seat goes on as the policy of the time said.
+    Resigned {
+        step: u64,
+        seat: SeatId,
+        on_resign: OnResign,
+        at: DateTime<Utc>,
+    },
+    /// Every seat still playing agreed a draw (the votes themselves were never journaled).
+    DrawAgreed {
+        step: u64,
+        seats: Vec<SeatId>,
+        at: DateTime<Utc>,
+    },
 }
 
 fn is_false(b: &bool) -> bool {
@@ -303,6 +349,11 @@ impl Event {
             Event::Press { .. } => "press",
             Event::SpectatorJoined { .. } => "spectator_joined",
             Event::SpectatorLeft { .. } => "spectator_left",
+            Event::Absent { .. } => "absent",
+            Event::AbsenceCancelled { .. } => "absence_cancelled",
+            Event::Conceded { .. } => "conceded",
+            Event::Resigned { .. } => "resigned",
+            Event::DrawAgreed { .. } => "draw_agreed",
         }
     }
 

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::{Deref, DerefMut};
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -120,6 +120,9 @@ pub struct Book {
     /// Strict dice: the seats' anchors and the open step's reveals (`None` in default mode).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strict: Option<super::strict::StrictBook>,
+    /// Absences, concessions, resignations and an agreed draw (engine/seat_acts.rs).
+    #[serde(default, skip_serializing_if = "super::seat_acts::ClubBook::is_empty")]
+    pub club: super::seat_acts::ClubBook,
 }
 
 impl Book {
@@ -362,10 +365,11 @@ impl<R: Ruleset> Game<R> {
             last_step_title: String::new(),
             message_ids: BTreeSet::new(),
             strict: None,
+            club: Default::default(),
         };
         book.log(line);
         let mut g = Game { book, state };
-        g.book.deadline = g.compute_deadline();
+        g.open_deadline();
         Ok(g)
     }
 
@@ -387,20 +391,8 @@ impl<R: Ruleset> Game<R> {
     }
 
     pub(crate) fn compute_deadline(&self) -> Option<DateTime<Utc>> {
-        let hours = self
-            .spec()
-            .prompts
-            .iter()
-            .map(|p| {
-                self.policy
-                    .hours_by_kind
-                    .get(&p.kind)
-                    .copied()
-                    .unwrap_or(self.policy.step_hours)
-            })
-            .max()?;
-        self.opened_at
-            .checked_add_signed(Duration::hours(hours as i64))
+        let len = super::seat_acts::step_length(&self.policy, &self.spec())?;
+        self.opened_at.checked_add_signed(len)
     }
 
     pub(crate) fn submissions(
@@ -420,6 +412,9 @@ impl<R: Ruleset> Game<R> {
         for seat in nmr {
             let silence = if self.forfeited.contains(seat) {
                 Silence::Forfeit
+            } else if self.club.resigned.contains(seat) {
+                // A seat without a player is answered by its standing orders (ruling R1).
+                Silence::StandingOrders
             } else {
                 self.policy.on_silence
             };

@@ -5,6 +5,7 @@
 pub mod apply;
 pub mod campaign;
 pub mod club;
+mod concede;
 pub mod decide;
 pub mod event;
 pub mod game;
@@ -13,6 +14,7 @@ pub mod press;
 pub mod registry;
 pub mod ruleset;
 pub mod scene;
+pub mod seat_acts;
 mod signoff;
 pub mod strict;
 

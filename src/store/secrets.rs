@@ -143,6 +143,10 @@ pub struct SeatsFile {
     /// Players who handed their seat on (newest last).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub former: Vec<FormerPlayer>,
+    /// Seats that voted for a draw (`PROPOSE DRAW`, `ACCEPT DRAW`): kept here, never in the
+    /// journal or a mail, until every seat still playing has voted (docs/club-rules.md D1).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub draw_votes: std::collections::BTreeSet<String>,
     /// Observers who receive the spectator view (issue 16, point 5), oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spectators: Vec<Spectator>,

@@ -317,6 +317,11 @@ pub fn drafts_for_event(
         | Event::Reveal { .. }
         | Event::SplitLock { .. }
         | Event::RevealMissed { .. } => return super::strict::drafts(game, ev, index, ctx),
+        Event::Absent { .. }
+        | Event::AbsenceCancelled { .. }
+        | Event::Conceded { .. }
+        | Event::Resigned { .. }
+        | Event::DrawAgreed { .. } => return super::seat_acts::drafts(game, ev, index, ctx),
     }
     Ok(out)
 }

@@ -7,6 +7,7 @@ mod events;
 mod press;
 mod replies;
 mod rich;
+mod seat_acts;
 mod settings;
 mod status;
 mod spectator;
@@ -20,6 +21,7 @@ pub use press::press_gm_text;
 pub use replies::{auth_notice, help, rejection};
 pub use rich::Rich;
 pub use rich::{JOURNAL_PART, JOURNAL_TYPE, VERIFIER_HTML, VERIFIER_PART};
+pub use seat_acts::{act_reply, resigned_text};
 pub use settings::{
     ListedGame, games_list_text, passed_on_text, settings_reply, unregistered_notice,
 };

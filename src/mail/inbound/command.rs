@@ -37,6 +37,8 @@ pub enum SeatCommand {
     Press(Vec<String>),
     /// One of the three above written wrong: answered with the line, why, and a hint.
     TalkInvalid { why: String, hint: String },
+    /// An act on the game itself: absence, concession, resignation, draw (seat_acts.rs).
+    Act(super::seat_acts::SeatAct),
 }
 
 impl SeatCommand {
@@ -227,6 +229,9 @@ pub fn parse(line: &str) -> Option<SeatCommand> {
             }
             _ => invalid(USAGE_SPECTATOR),
         },
+        // Seat acts (issue 16 points 3 and 4): `None` for lines that are orders after all.
+        "ABSENT" | "CONCEDE" | "RESIGN" | "PROPOSE" | "ACCEPT" | "WITHDRAW" | "DECLINE"
+        | "CANCEL" => super::seat_acts::parse(line).map(SeatCommand::Act),
         _ => None,
     }
 }

@@ -30,6 +30,7 @@ mod headers;
 mod html;
 mod reply;
 mod routing;
+mod seat_acts;
 
 use mail_parser::MessageParser;
 use serde::{Deserialize, Serialize};
@@ -38,6 +39,7 @@ use sha2::{Digest, Sha256};
 pub use body::NothingReadable;
 pub use command::{NotifyKind, SeatCommand};
 pub use routing::{is_game_id, is_seat_id, is_token, route, strip_control_lines};
+pub use seat_acts::SeatAct;
 
 /// One inbound mail, reduced to what Despatch acts on.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,0 +1,56 @@
+//! The decisions that end a seat's part in the game or the game itself (docs/club-rules.md,
+//! "Concede, resign, draw"): a concession, a resignation, and a draw once every seat still
+//! playing has voted. Pure; the applying and the absences are in seat_acts.rs.
+
+use chrono::{DateTime, Utc};
+
+use super::event::Event;
+use super::play::Play;
+use super::ruleset::{Rejected, SeatId};
+use super::seat_acts::playing;
+
+/// `CONCEDE <game>`: the seat's side gives up (ruling C1).
+pub fn concede<P: Play + ?Sized>(p: &P, seat: &str, now: DateTime<Utc>) -> Result<Event, Rejected> {
+    playing(p, seat)?;
+    let book = p.book();
+    Ok(Event::Conceded {
+        step: book.step,
+        seat: seat.to_string(),
+        side: book.side_of(seat).unwrap_or_default().to_string(),
+        at: now,
+    })
+}
+
+/// `RESIGN <game>`: the player leaves; the seat goes on per the game's policy (ruling R1).
+pub fn resign<P: Play + ?Sized>(p: &P, seat: &str, now: DateTime<Utc>) -> Result<Event, Rejected> {
+    playing(p, seat)?;
+    let book = p.book();
+    Ok(Event::Resigned {
+        step: book.step,
+        seat: seat.to_string(),
+        on_resign: book.policy.club.on_resign,
+        at: now,
+    })
+}
+
+/// Whether `seat` may vote on a draw now.
+pub fn may_vote<P: Play + ?Sized>(p: &P, seat: &str) -> Result<(), Rejected> {
+    playing(p, seat)
+}
+
+/// The draw, once every seat with a voice has voted for it (ruling D1); the votes are the
+/// shell's private record, so nothing before this event says a draw was ever proposed.
+pub fn draw_if_agreed<P: Play + ?Sized>(
+    p: &P,
+    votes: &std::collections::BTreeSet<SeatId>,
+    now: DateTime<Utc>,
+) -> Option<Event> {
+    let book = p.book();
+    let voters = book.draw_voters();
+    let agreed = !p.is_over() && !voters.is_empty() && voters.iter().all(|s| votes.contains(s));
+    agreed.then_some(Event::DrawAgreed {
+        step: book.step,
+        seats: voters,
+        at: now,
+    })
+}

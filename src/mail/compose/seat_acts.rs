@@ -1,0 +1,265 @@
+//! The mails of a seat's acts on the game (docs/club-rules.md): what the other seats are told
+//! of an absence, its withdrawal or refusal, a concession, a resignation and an agreed draw
+//! (each composed from its journal event, so a crash re-derives them), and the answer to the
+//! seat that acted. Draw votes are never mentioned before the draw is agreed (ruling D1).
+
+use crate::dice;
+use crate::engine::{Event, Play, club::OnResign};
+use crate::report;
+
+use super::replies::{plain, short};
+use super::{ComposeError, Draft, DraftKind, MailCtx, Recipient};
+
+/// The commands, as every answer to one ends with them.
+pub const COMMANDS: &str = "Absences, concession, resignation and draws, one command as the first
+line of a mail to this game (like orders):
+
+    ABSENT 2026-12-20 TO 2027-01-03   away those days (your time zone)
+    ABSENT                            your absences and days left
+    ABSENT CANCEL                     withdraw absences not yet begun
+    PROPOSE DRAW <game>               a secret vote for a draw
+    ACCEPT DRAW <game>                the same vote
+    WITHDRAW DRAW                     take your vote back
+    CONCEDE <game>                    your side gives up the game
+    RESIGN <game>                     you leave the game
+";
+
+/// The drafts of a seat-act event (line `index`), from the game right after it.
+pub(super) fn drafts(
+    game: &dyn Play,
+    ev: &Event,
+    index: u64,
+    ctx: &MailCtx,
+) -> Result<Vec<Draft>, ComposeError> {
+    let book = game.book();
+    let draft = |kind: DraftKind, to: &Recipient, word: &str, subject: String, text: String| {
+        super::events::event_draft(game, index, kind, to, word, subject, text)
+    };
+    let seal = |body: &str| super::rich::seal(game, body, None);
+    let mut out = Vec::new();
+    match ev {
+        Event::Absent {
+            seat,
+            first_day,
+            last_day,
+            from,
+            until,
+            ..
+        } => {
+            // The seat itself was answered when it declared; the others are told.
+            for to in ctx.recipients.iter().filter(|r| &r.seat != seat) {
+                let zone = &to.private.time_zone;
+                let body = format!(
+                    "{seat} will be away from {first_day} to {last_day} (its own days):\n\
+                     from {}\nuntil {}.\n\
+                     A deadline of a step that waits for {seat} and falls in that time\n\
+                     (or less than one step's length after it) is moved past it; you are\n\
+                     told each new deadline. Standing orders still answer for {seat} when\n\
+                     it stays silent.\n",
+                    report::fmt_time(*from, zone),
+                    report::fmt_time(*until, zone),
+                );
+                out.push(draft(
+                    DraftKind::GmNotice,
+                    to,
+                    "absent",
+                    format!("{seat} will be away {first_day} to {last_day}"),
+                    seal(&body)?,
+                ));
+            }
+        }
+        Event::AbsenceCancelled {
+            seat,
+            from,
+            refused,
+            reason,
+            ..
+        } => {
+            for to in ctx.recipients {
+                if !refused && &to.seat == seat {
+                    continue;
+                }
+                let when = report::fmt_time(*from, &to.private.time_zone);
+                let (subject, mut body) = match (refused, &to.seat == seat) {
+                    (true, true) => (
+                        "The organiser refused your absence".to_string(),
+                        format!(
+                            "The organiser refused your absence beginning {when}.\n\
+                             Deadlines are no longer moved for it.\n"
+                        ),
+                    ),
+                    (true, false) => (
+                        format!("{seat}'s absence is refused"),
+                        format!(
+                            "The organiser refused {seat}'s absence beginning {when}.\n\
+                             Deadlines are no longer moved for it.\n"
+                        ),
+                    ),
+                    (false, _) => (
+                        format!("{seat}'s absence is withdrawn"),
+                        format!(
+                            "{seat} withdrew its absence beginning {when}.\n\
+                             Deadlines are no longer moved for it.\n"
+                        ),
+                    ),
+                };
+                if !reason.is_empty() {
+                    body.push_str(&format!("Reason: {reason}\n"));
+                }
+                out.push(draft(
+                    DraftKind::GmNotice,
+                    to,
+                    "absence",
+                    subject,
+                    seal(&body)?,
+                ));
+            }
+        }
+        Event::Conceded { seat, side, .. } => {
+            let over = game.outcome();
+            // The game-over mail follows with the game-ended event (v2) and says why.
+            if over.is_some() && book.protocol == dice::Protocol::V2 {
+                return Ok(out);
+            }
+            for to in ctx.recipients {
+                let (kind, subject, body) = match &over {
+                    Some(o) => (
+                        DraftKind::GameOver,
+                        super::game_over_subject(o),
+                        format!("{seat} conceded for {side}.\n\n{}\n", o.summary),
+                    ),
+                    None => (
+                        DraftKind::GmNotice,
+                        format!("{side} concedes"),
+                        format!(
+                            "{seat} conceded for {side}: every seat of {side} is out of the\n\
+                             game. The game goes on between the sides still playing.\n"
+                        ),
+                    ),
+                };
+                out.push(draft(kind, to, "conceded", subject, seal(&body)?));
+            }
+        }
+        Event::Resigned {
+            seat, on_resign, ..
+        } => {
+            let over = game.outcome();
+            if over.is_some() && book.protocol == dice::Protocol::V2 {
+                return Ok(out);
+            }
+            // The resigned player is answered at the address it wrote from, not here.
+            for to in ctx.recipients.iter().filter(|r| &r.seat != seat) {
+                let what = match (on_resign, &over) {
+                    (_, Some(o)) => format!("\n{}\n", o.summary),
+                    (OnResign::ReplacementWanted, None) => format!(
+                        "The seat waits for a new player, whom the organiser will find;\n\
+                         until then {seat}'s standing orders answer for it and no step\n\
+                         waits for it.\n"
+                    ),
+                    (OnResign::StandingOrders, None) => format!(
+                        "Until the end of the game {seat}'s standing orders answer for it\n\
+                         and no step waits for it.\n"
+                    ),
+                    (OnResign::Forfeit, None) => {
+                        format!("{seat} is out of the game, as if it had forfeited.\n")
+                    }
+                };
+                let (kind, subject) = match &over {
+                    Some(o) => (DraftKind::GameOver, super::game_over_subject(o)),
+                    None => (DraftKind::GmNotice, format!("{seat}'s player resigned")),
+                };
+                let body = format!("The player of {seat} has resigned from the game.\n{what}");
+                out.push(draft(kind, to, "resigned", subject, seal(&body)?));
+            }
+        }
+        Event::DrawAgreed { .. } => {
+            // v2: the game-over mail follows with the game-ended event, saying "drawn".
+            let Some(o) = game
+                .outcome()
+                .filter(|_| book.protocol == dice::Protocol::V1)
+            else {
+                return Ok(out);
+            };
+            for to in ctx.recipients {
+                out.push(draft(
+                    DraftKind::GameOver,
+                    to,
+                    "draw",
+                    super::game_over_subject(&o),
+                    seal(&format!("{}\n", o.summary))?,
+                ));
+            }
+        }
+        _ => {}
+    }
+    Ok(out)
+}
+
+/// The answer to a seat's act: `said` is what happened (the daemon's words), then the seat's
+/// absences as they now stand and the commands.
+pub fn act_reply(
+    game: &dyn Play,
+    to: &Recipient,
+    said: &str,
+    year: i32,
+    message_id: &str,
+) -> Draft {
+    let book = game.book();
+    let mut body = format!("{}\n\n", said.trim_end());
+    body.push_str(&absences_text(game, &to.seat, year));
+    body.push('\n');
+    body.push_str(COMMANDS);
+    Draft {
+        name: format!("act-{}", short(message_id)),
+        kind: DraftKind::Settings,
+        game: book.id.clone(),
+        seat: to.seat.clone(),
+        subject: "Your request".into(),
+        text: plain(&book.id, &body),
+        rich: None,
+        calendar: None,
+        answers: Some(message_id.to_string()),
+        step: super::asked_step(game),
+        re_subject: None,
+    }
+}
+
+/// The seat's absences and the days it has left in `year`.
+pub fn absences_text(game: &dyn Play, seat: &str, year: i32) -> String {
+    let book = game.book();
+    let limit = book.policy.club.absence_days_per_year;
+    let mine: Vec<_> = book.club.absences_of(seat).collect();
+    let mut s = format!("YOUR ABSENCES ({limit} days a year in this game)\n");
+    if mine.is_empty() {
+        s.push_str("    none declared\n");
+    }
+    for a in &mine {
+        s.push_str(&format!(
+            "    {} to {}  ({} days)\n",
+            a.first_day,
+            a.last_day,
+            (a.last_day - a.first_day).num_days() + 1
+        ));
+    }
+    s.push_str(&format!(
+        "Days left in {year}: {}\n",
+        book.club.days_left(seat, year, limit)
+    ));
+    s
+}
+
+/// The whole text of the letter to a player who resigned (sent to the address they wrote
+/// from: the seat is no longer theirs).
+pub fn resigned_text(game_id: &str, seat: &str, on_resign: OnResign) -> String {
+    let after = match on_resign {
+        OnResign::ReplacementWanted => "The organiser will look for a new player for it.",
+        OnResign::StandingOrders => "Its standing orders answer for it until the end.",
+        OnResign::Forfeit => "It is out of the game.",
+    };
+    let body = format!(
+        "You have resigned from game {game_id}: seat {seat} is no longer yours,\n\
+         and its secret no longer works. {after}\n\
+         Every other seat has been told. Thank you for playing.\n"
+    );
+    report::wrap_text(&plain(game_id, &body))
+}

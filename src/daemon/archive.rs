@@ -38,8 +38,12 @@ impl Daemon {
             Some(_) => None,
             None => self.league_section(&journal.lines),
         };
-        let site = archive::build_site(&self.registry, &journal.lines, league.or(standings.as_ref()))
-            .map_err(|e| anyhow!("game {game_id}: {e}; no archive written"))?;
+        let site = archive::build_site(
+            &self.registry,
+            &journal.lines,
+            league.or(standings.as_ref()),
+        )
+        .map_err(|e| anyhow!("game {game_id}: {e}; no archive written"))?;
         let out = out
             .map(Path::to_path_buf)
             .unwrap_or_else(|| self.archive_dir(game_id));
@@ -54,7 +58,8 @@ impl Daemon {
     /// that cannot be read is left out (logged): the archive of the game itself still matters.
     fn league_section(&self, lines: &[String]) -> Option<LeagueSection> {
         let first = lines.first()?;
-        let Ok(crate::engine::Event::GameCreated { policy, game, .. }) = serde_json::from_str(first)
+        let Ok(crate::engine::Event::GameCreated { policy, game, .. }) =
+            serde_json::from_str(first)
         else {
             return None;
         };

@@ -8,8 +8,8 @@
 //! then `mailed` is advanced; (3) the inbound message is recorded as seen; (4) queued mail is
 //! delivered and moved to `sent/`. A crash anywhere repeats only idempotent work on restart.
 
-mod campaign;
 mod archive;
+mod campaign;
 mod delivery;
 mod games;
 mod gm;

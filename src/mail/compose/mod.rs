@@ -9,8 +9,8 @@ mod replies;
 mod rich;
 mod seat_acts;
 mod settings;
-mod status;
 mod spectator;
+mod status;
 mod strict;
 
 pub use events::{
@@ -25,11 +25,11 @@ pub use seat_acts::{act_reply, resigned_text};
 pub use settings::{
     ListedGame, games_list_text, passed_on_text, settings_reply, unregistered_notice,
 };
-pub use status::{HistoryStep, history_list, status_reply, talk_refusal};
 pub use spectator::{
     SPECTATOR_MARK, observer_outgoing, observer_refusal_text, spectator_over, spectator_reply,
     spectator_results, spectator_welcome,
 };
+pub use status::{HistoryStep, history_list, status_reply, talk_refusal};
 pub use strict::{LOCK_HEADING, read_lock_mail};
 
 use chrono::{DateTime, Utc};

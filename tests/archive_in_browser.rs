@@ -5,7 +5,6 @@
 //! Screenshots land in target/archive-in-browser/. Under `CI=1` a missing Chromium fails.
 
 use std::path::Path;
-use std::process::Command;
 
 use chrono::{Duration, TimeZone, Utc};
 use despatch::config::Config;
@@ -16,23 +15,12 @@ mod naval_mail;
 
 #[path = "verifier/demo_mails.rs"]
 mod demo_mails;
-use demo_mails::{repo, tool_present};
+use demo_mails::repo;
+#[path = "common/browser.rs"]
+mod browser;
+use browser::{chromium_here, headless};
 
-const CHROMIUM: &str = "/usr/bin/chromium";
 const HEIGHT: u32 = 3000;
-
-fn chromium_here() -> bool {
-    let found = Path::new(CHROMIUM).exists()
-        && Command::new(CHROMIUM)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
-    tool_present(
-        found,
-        "headless Chromium (/usr/bin/chromium)",
-        "apt-get install chromium; tests/e2e/servers.sh setup does it",
-    )
-}
 
 /// The probe page: `page` of the site in an iframe `width` px wide; once loaded, the map (the
 /// page's first `<img>`), every image and the page's scroll width go into `<div id="probe">`.
@@ -75,30 +63,14 @@ document.getElementById('page').addEventListener('load', (ev) => {{
 fn open(file: &Path, width: u32) -> String {
     let profile = tempfile::tempdir().unwrap();
     let run = |extra: &[String]| {
-        let out = Command::new(CHROMIUM)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-dev-shm-usage",
-                "--hide-scrollbars",
-                // The probe reads the framed page, a file beside it.
-                "--allow-file-access-from-files",
-                "--disable-web-security",
-                "--virtual-time-budget=10000",
-            ])
-            .arg(format!("--user-data-dir={}", profile.path().display()))
-            .arg(format!("--window-size={width},{HEIGHT}"))
-            .args(extra)
-            .arg(format!("file://{}", file.display()))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "chromium failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out
+        let mut args = vec![
+            // The probe reads the framed page, a file beside it.
+            "--allow-file-access-from-files".to_string(),
+            "--disable-web-security".to_string(),
+            format!("--window-size={width},{HEIGHT}"),
+        ];
+        args.extend_from_slice(extra);
+        headless(profile.path(), 10_000, &args, file)
     };
     let png = file.with_extension("png");
     run(&[format!("--screenshot={}", png.display())]);

@@ -329,3 +329,20 @@ fn a_players_folder_with_the_standings_mails_still_verifies() {
     assert!(findings.is_empty(), "{findings:?}");
     assert!(checked.mails > 0);
 }
+
+/// Issue 16 point 7, "shown in the archive": the site written at a league game's end carries
+/// the league's table as it stood then; a game in no league has no table.
+#[test]
+fn a_league_games_archive_shows_the_standings_and_a_friendlys_does_not() {
+    let c = season();
+    let index = |game: &str| {
+        std::fs::read_to_string(c.d.archive_dir(game).join("index.html"))
+            .unwrap_or_else(|e| panic!("{game}'s archive at its end: {e}"))
+    };
+    let g3 = index("g3");
+    assert!(g3.contains("League autumn: standings"), "{g3}");
+    assert!(g3.contains("Ann Arbor"), "the table's leader by name");
+    assert!(!g3.contains("ann@club.example"), "never a player's address");
+    let friendly = index("friendly");
+    assert!(!friendly.contains("standings"), "{friendly}");
+}

@@ -35,19 +35,15 @@ pub fn rejection(
         "rejection",
         serde_json::json!({"problems": problems, "prompt": prompt_text(game, &to.seat)}),
     )?;
-    Ok(Draft {
-        name: format!("reject-{}", short(message_id)),
-        kind: DraftKind::Rejection,
-        game: game.book().id.clone(),
-        seat: to.seat.clone(),
-        subject: "Orders not applied".into(),
-        text: plain(&game.book().id, &body),
-        rich: None,
-        calendar: None,
-        answers: Some(message_id.to_string()),
-        step: super::asked_step(game),
-        re_subject: None,
-    })
+    Ok(answer_draft(
+        game,
+        to,
+        format!("reject-{}", short(message_id)),
+        DraftKind::Rejection,
+        "Orders not applied",
+        &body,
+        message_id,
+    ))
 }
 
 /// The order reference, as the games folder has it now.
@@ -68,19 +64,15 @@ pub fn help(
             "briefing": game.briefing(&to.seat),
         }),
     )?;
-    Ok(Draft {
-        name: format!("help-{}", short(message_id)),
-        kind: DraftKind::Help,
-        game: game.book().id.clone(),
-        seat: to.seat.clone(),
-        subject: "Order reference".into(),
-        text: plain(&game.book().id, &body),
-        rich: None,
-        calendar: None,
-        answers: Some(message_id.to_string()),
-        step: super::asked_step(game),
-        re_subject: None,
-    })
+    Ok(answer_draft(
+        game,
+        to,
+        format!("help-{}", short(message_id)),
+        DraftKind::Help,
+        "Order reference",
+        &body,
+        message_id,
+    ))
 }
 
 /// To the seat's registered player (never to the sender, who may be a forger): a mail
@@ -122,6 +114,32 @@ pub(super) fn warning(
         calendar: None,
         answers: None,
         step: None,
+        re_subject: None,
+    }
+}
+
+/// An answer to a seat's mail: a plain text with the footer, in reply to `message_id`, about
+/// the step the game asks now. Every settings, request and refusal answer is one of these.
+pub(super) fn answer_draft(
+    game: &dyn Play,
+    to: &Recipient,
+    name: String,
+    kind: DraftKind,
+    subject: &str,
+    body: &str,
+    message_id: &str,
+) -> Draft {
+    Draft {
+        name,
+        kind,
+        game: game.book().id.clone(),
+        seat: to.seat.clone(),
+        subject: subject.into(),
+        text: plain(&game.book().id, body),
+        rich: None,
+        calendar: None,
+        answers: Some(message_id.to_string()),
+        step: super::asked_step(game),
         re_subject: None,
     }
 }

@@ -7,7 +7,7 @@ use crate::dice;
 use crate::engine::{Event, Play, club::OnResign};
 use crate::report;
 
-use super::replies::{plain, short};
+use super::replies::{answer_draft, plain, short};
 use super::{ComposeError, Draft, DraftKind, MailCtx, Recipient};
 
 /// The commands, as every answer to one ends with them.
@@ -204,24 +204,19 @@ pub fn act_reply(
     year: i32,
     message_id: &str,
 ) -> Draft {
-    let book = game.book();
     let mut body = format!("{}\n\n", said.trim_end());
     body.push_str(&absences_text(game, &to.seat, year));
     body.push('\n');
     body.push_str(COMMANDS);
-    Draft {
-        name: format!("act-{}", short(message_id)),
-        kind: DraftKind::Settings,
-        game: book.id.clone(),
-        seat: to.seat.clone(),
-        subject: "Your request".into(),
-        text: plain(&book.id, &body),
-        rich: None,
-        calendar: None,
-        answers: Some(message_id.to_string()),
-        step: super::asked_step(game),
-        re_subject: None,
-    }
+    answer_draft(
+        game,
+        to,
+        format!("act-{}", short(message_id)),
+        DraftKind::Settings,
+        "Your request",
+        &body,
+        message_id,
+    )
 }
 
 /// The seat's absences and the days it has left in `year`.

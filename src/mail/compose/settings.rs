@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use crate::engine::Play;
 use crate::report;
 
-use super::replies::{plain, short, warning};
+use super::replies::{answer_draft, plain, short, warning};
 use super::{Draft, DraftKind, Recipient};
 
 /// The commands, as every settings answer ends with them.
@@ -50,19 +50,15 @@ pub fn settings_reply(game: &dyn Play, to: &Recipient, said: &str, message_id: &
         on(p.notify.orders),
         on(p.notify.optional)
     ));
-    Draft {
-        name: format!("settings-{}", short(message_id)),
-        kind: DraftKind::Settings,
-        game: game.book().id.clone(),
-        seat: to.seat.clone(),
-        subject: "Your settings".into(),
-        text: plain(&game.book().id, &body),
-        rich: None,
-        calendar: None,
-        answers: Some(message_id.to_string()),
-        step: super::asked_step(game),
-        re_subject: None,
-    }
+    answer_draft(
+        game,
+        to,
+        format!("settings-{}", short(message_id)),
+        DraftKind::Settings,
+        "Your settings",
+        &body,
+        message_id,
+    )
 }
 
 /// To the seat's registered player: a mail carrying the seat's secret came from `from`, which

@@ -9,7 +9,7 @@ use crate::report::{self, ResultsCtx};
 use crate::store::SeatPrivate;
 
 use super::events::{dice_section, event_draft, results_subject};
-use super::replies::{plain, short};
+use super::replies::{answer_draft, plain, short};
 use super::rich;
 use super::{ComposeError, Draft, DraftKind, MailCtx, Recipient};
 
@@ -310,19 +310,15 @@ pub fn spectator_reply(
         "\nSPECTATOR ADD watcher@example.org     let someone watch (spectator view)\n\
          SPECTATOR REMOVE watcher@example.org  stop mailing them\n",
     );
-    Draft {
-        name: format!("spectators-{}", short(message_id)),
-        kind: DraftKind::Settings,
-        game: game.book().id.clone(),
-        seat: to.seat.clone(),
-        subject: "Spectators".into(),
-        text: plain(&game.book().id, &body),
-        rich: None,
-        calendar: None,
-        answers: Some(message_id.to_string()),
-        step: super::asked_step(game),
-        re_subject: None,
-    }
+    answer_draft(
+        game,
+        to,
+        format!("spectators-{}", short(message_id)),
+        DraftKind::Settings,
+        "Spectators",
+        &body,
+        message_id,
+    )
 }
 
 /// To an observer who wrote to the game: observers cannot send orders; nothing happened.

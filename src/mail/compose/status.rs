@@ -10,32 +10,8 @@ use crate::engine::club::{Press, PressRecord};
 use crate::report;
 
 use super::events::{prompt_text, silence_words};
-use super::replies::{plain, short};
+use super::replies::{answer_draft, short};
 use super::{Draft, DraftKind, Recipient};
-
-fn answer(
-    game: &dyn Play,
-    to: &Recipient,
-    name: String,
-    kind: DraftKind,
-    subject: &str,
-    body: &str,
-    message_id: &str,
-) -> Draft {
-    Draft {
-        name,
-        kind,
-        game: game.book().id.clone(),
-        seat: to.seat.clone(),
-        subject: subject.into(),
-        text: plain(&game.book().id, body),
-        rich: None,
-        calendar: None,
-        answers: Some(message_id.to_string()),
-        step: super::asked_step(game),
-        re_subject: None,
-    }
-}
 
 /// Where the game stands for seat `to`: the open step and what it asks of the seat, which
 /// seats are awaited (as every "waiting for" line says; never what anyone ordered), the
@@ -52,7 +28,7 @@ pub fn status_reply(game: &dyn Play, to: &Recipient, message_id: &str) -> Draft 
              can be sent to you again.\n",
             book.step.saturating_sub(1)
         ));
-        return answer(
+        return answer_draft(
             game,
             to,
             format!("status-{}", short(message_id)),
@@ -115,7 +91,7 @@ pub fn status_reply(game: &dyn Play, to: &Recipient, message_id: &str) -> Draft 
         b.push_str("Absences: none in this game.\n");
     }
     b.push_str("\nSend HELP for the order reference and every command.\n");
-    answer(
+    answer_draft(
         game,
         to,
         format!("status-{}", short(message_id)),
@@ -164,7 +140,7 @@ pub fn history_list(
              to you again, with its map and dice, exactly as you received it.\n",
         );
     }
-    answer(
+    answer_draft(
         game,
         to,
         format!("history-{}", short(message_id)),
@@ -199,7 +175,7 @@ pub fn talk_refusal(
         "Your mail was read, but nothing in it was carried out:\n\n{place}    why:  {why}\n    \
          hint: {hint}\n\nNothing was changed, sent or relayed. Send HELP for every command.\n"
     );
-    answer(
+    answer_draft(
         game,
         to,
         format!("refused-{}", short(message_id)),

@@ -18,7 +18,7 @@ mod demo_mails;
 use demo_mails::repo;
 #[path = "common/browser.rs"]
 mod browser;
-use browser::{chromium_here, headless};
+use browser::{chromium_here, look, probe};
 
 const HEIGHT: u32 = 3000;
 
@@ -61,34 +61,15 @@ document.getElementById('page').addEventListener('load', (ev) => {{
 
 /// Chromium on `file`, `width` px wide: the DOM it leaves, and a screenshot beside it.
 fn open(file: &Path, width: u32) -> String {
-    let profile = tempfile::tempdir().unwrap();
-    let run = |extra: &[String]| {
-        let mut args = vec![
+    look(
+        file,
+        &[
             // The probe reads the framed page, a file beside it.
             "--allow-file-access-from-files".to_string(),
             "--disable-web-security".to_string(),
             format!("--window-size={width},{HEIGHT}"),
-        ];
-        args.extend_from_slice(extra);
-        headless(profile.path(), 10_000, &args, file)
-    };
-    let png = file.with_extension("png");
-    run(&[format!("--screenshot={}", png.display())]);
-    let bytes = std::fs::read(&png).unwrap();
-    assert!(bytes.starts_with(b"\x89PNG"), "{png:?} is a PNG");
-    String::from_utf8_lossy(&run(&["--dump-dom".into()]).stdout).into_owned()
-}
-
-fn probe<'a>(dom: &'a str, key: &str) -> &'a str {
-    let at = dom
-        .find("id=\"probe\"")
-        .unwrap_or_else(|| panic!("the probe did not run:\n{dom}"));
-    let tag = &dom[at..at + dom[at..].find('>').unwrap()];
-    let key = format!("data-{key}=\"");
-    tag.split(&key)
-        .nth(1)
-        .and_then(|r| r.split('"').next())
-        .unwrap_or_else(|| panic!("no {key} in {tag}"))
+        ],
+    )
 }
 
 fn number(dom: &str, key: &str) -> i64 {

@@ -2,6 +2,7 @@
 //! browser verifier, the archive): whether it is here (a failure under CI, never a silent
 //! skip) and one way to run it. Include it beside `verifier/demo_mails.rs` (as `demo_mails`),
 //! whose `tool_present` rule it uses.
+#![allow(dead_code)]
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -48,4 +49,34 @@ pub fn headless(profile: &Path, budget_ms: u32, extra: &[String], file: &Path) -
         String::from_utf8_lossy(&out.stderr)
     );
     out
+}
+
+/// A page looked at as a reader would: a screenshot beside `file` (checked to be a PNG), then
+/// the DOM the page's scripts leave, both with `args` (window size, file-access flags).
+pub fn look(file: &Path, args: &[String]) -> String {
+    let profile = tempfile::tempdir().unwrap();
+    let run = |extra: &str| {
+        let mut all = args.to_vec();
+        all.push(extra.to_string());
+        headless(profile.path(), 10_000, &all, file)
+    };
+    let png = file.with_extension("png");
+    run(&format!("--screenshot={}", png.display()));
+    let bytes = std::fs::read(&png).unwrap();
+    assert!(bytes.starts_with(b"\x89PNG"), "{png:?} is a PNG");
+    String::from_utf8_lossy(&run("--dump-dom").stdout).into_owned()
+}
+
+/// A probe's `data-<key>` value in a dumped DOM (the `<div id="probe">` the page's script
+/// filled in).
+pub fn probe<'a>(dom: &'a str, key: &str) -> &'a str {
+    let at = dom
+        .find("id=\"probe\"")
+        .unwrap_or_else(|| panic!("the probe did not run:\n{dom}"));
+    let tag = &dom[at..at + dom[at..].find('>').unwrap()];
+    let key = format!("data-{key}=\"");
+    tag.split(&key)
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap_or_else(|| panic!("no {key} in {tag}"))
 }

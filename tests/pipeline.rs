@@ -564,7 +564,7 @@ fn a_sign_off_without_the_separator_is_skipped_and_shown_but_a_typo_is_not() {
     let receipt = body_of(&w, "000001-submission-japan");
     assert!(
         receipt.contains(
-            "Not read as orders (taken for your sign-off):\n    Regards,\n    Heihachiro\n"
+            "Not read as orders (taken for your greeting or sign-off):\n    Regards,\n    Heihachiro\n"
         ),
         "{receipt}"
     );

@@ -526,6 +526,36 @@ pub fn game_over_subject(o: &crate::engine::Outcome) -> String {
     }
 }
 
+/// What the welcome's NOW says when nothing is asked of this seat. Before the first step
+/// (Lone Star's turn-order cards, a set-up the host rolls) nobody at all may be awaited.
+fn now_waiting(waiting: &[String]) -> String {
+    if waiting.is_empty() {
+        "Nothing is asked of anyone yet: Despatch resolves the first step by itself and mails \
+         you what it brings."
+            .to_string()
+    } else {
+        format!("Waiting for {}.", waiting.join(", "))
+    }
+}
+
+/// The seat's side-mates and its opponents, in the scenario's seat order. In a game of
+/// several players a side (Lone Star) a side-mate is not an opponent.
+fn side_and_opponents(
+    seats: &[crate::engine::event::SeatEntry],
+    me: &str,
+) -> (Vec<String>, Vec<String>) {
+    let side = seats.iter().find(|s| s.seat == me).map(|s| s.side.as_str());
+    seats
+        .iter()
+        .filter(|s| s.seat != me)
+        .map(|s| s.seat.clone())
+        .partition(|seat| {
+            seats
+                .iter()
+                .any(|s| &s.seat == seat && Some(s.side.as_str()) == side)
+        })
+}
+
 /// The welcome mail of a seat: at game start, or for a player taking over a seat. It names
 /// the newest onion's anchor (the game's own at the start; a renewed one later).
 fn welcome(
@@ -540,7 +570,8 @@ fn welcome(
     let onion = *book.onions.last().expect("the game's own onion");
     let now_text = prompt
         .clone()
-        .unwrap_or_else(|| format!("Waiting for {}.", game.waiting_for().join(", ")));
+        .unwrap_or_else(|| now_waiting(&game.waiting_for()));
+    let (partners, opponents) = side_and_opponents(&book.seats, &to.seat);
     let body = report::render(
         "welcome",
         serde_json::json!({
@@ -548,7 +579,7 @@ fn welcome(
             "takeover": takeover,
             "game": book.id, "scenario": book.scenario, "ruleset": game.ruleset(),
             "seat": to.seat, "view": view,
-            "others": ctx.recipients.iter().filter(|o| o.seat != to.seat).map(|o| o.seat.clone()).collect::<Vec<_>>(),
+            "side": book.side_of(&to.seat), "partners": partners, "others": opponents,
             "game_address": ctx.game_address,
             "reference_summary": reference_summary(ctx.reference, report::markdown_to_plain),
             "protocol": book.protocol.name(),

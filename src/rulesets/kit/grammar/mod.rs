@@ -149,8 +149,13 @@ impl<S, C, O> Grammar<S, C, O> {
             .find(|k| k.word.eq_ignore_ascii_case(first))
             .ok_or_else(|| {
                 let words = self.keywords().into_iter();
-                LineErr::new(format!("unknown order `{first}`"))
-                    .maybe_hint(did_you_mean(&first.to_ascii_uppercase(), words))
+                // No near keyword: most often a line of prose among the orders.
+                let prose = "a line that is not an order starts with `#`; a greeting or a \
+                             signature needs a blank line between it and the orders";
+                LineErr::new(format!("unknown order `{first}`")).hint(
+                    did_you_mean(&first.to_ascii_uppercase(), words)
+                        .unwrap_or_else(|| prose.to_string()),
+                )
             })
     }
 
@@ -282,9 +287,14 @@ mod tests {
         assert_eq!(r.orders[0].order, Toy::Stop);
         assert!(r.rejected.is_empty());
         assert_eq!(r.end, None);
-        // A plain word that is no plausible typo gets no hint (it may be a sign-off).
+        // A plain word that is no plausible typo is taken for prose glued to the orders: the
+        // hint says how to write prose (a blank line before a sign-off sets it aside).
         let r = TOY.read(&(), &mut 0.0, "ADD 1\nRegards,\n");
-        assert_eq!(r.rejected[0].hint, None);
+        let hint = r.rejected[0].hint.as_deref().unwrap();
+        assert!(
+            hint.starts_with("a line that is not an order starts with `#`"),
+            "{hint}"
+        );
     }
 
     #[test]

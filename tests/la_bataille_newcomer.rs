@@ -160,3 +160,25 @@ fn the_reference_prose_fits_the_72_columns_of_the_help_mail() {
     }
     assert!(long.is_empty(), "{}", long.join("\n"));
 }
+
+#[test]
+fn a_unit_of_one_increment_reads_1_increment() {
+    let mut t = teaching();
+    t.st.units
+        .iter_mut()
+        .find(|u| u.name == "2/45e")
+        .expect("2/45e")
+        .increments = 1;
+    let v = LaBataille::view(&t.st, &Viewer::Seat("france".into()));
+    let lines: Vec<&String> = v.sections.iter().flat_map(|s| s.1.iter()).collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("2/45e") && l.contains(": 1 increment of 4,")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("4 increments of 4")),
+        "{lines:?}"
+    );
+}

@@ -41,7 +41,13 @@ pub fn check_move(st: &LbState, name: &str, path: &[Hex], assault: bool) -> Resu
     let mut in_zoi = field::enemy_zoi(st, &u.side, at);
     for (i, h) in path.iter().enumerate() {
         if at.distance(*h) != 1 {
-            return Err(format!("{} is not next to {}", st.label(*h), st.label(at)));
+            // Newcomers write only the last hex; say how a path is written.
+            return Err(format!(
+                "{} is not next to {}: name every hex in turn, starting next to {name} in {}",
+                st.label(*h),
+                st.label(at),
+                st.label(u.hex)
+            ));
         }
         let c = field::move_cost(st, u, *h)
             .ok_or_else(|| format!("{name} may not enter {}", st.label(*h)))?;

@@ -29,20 +29,32 @@ pub fn fire_segment(st: &mut LbState, r: &mut dyn Roller) {
             continue;
         }
         let planned = plan.iter().find(|(f, _)| *f == n).map(|p| p.1);
-        let target = planned
-            .filter(|t| {
-                st.at(*t).iter().any(|x| x.side != u.side && x.fighting())
-                    && movement::may_fire(st, &u, *t, None)
-            })
-            .or_else(|| {
-                st.units
-                    .iter()
-                    .filter(|e| {
-                        e.side != u.side && e.fighting() && movement::may_fire(st, &u, e.hex, None)
-                    })
-                    .min_by_key(|e| (e.hex.distance(u.hex), e.name.clone()))
-                    .map(|e| e.hex)
-            });
+        let planned = match planned {
+            Some(t)
+                if st.at(t).iter().any(|x| x.side != u.side && x.fighting())
+                    && movement::may_fire(st, &u, t, None) =>
+            {
+                Some(t)
+            }
+            Some(t) => {
+                // Say why the named target was not taken, so the player is not left guessing.
+                st.say(format!(
+                    "{n} cannot fire at {} (no enemy there it may reach, face and see): it fires at the nearest enemy it may, if any.",
+                    st.label(t)
+                ));
+                None
+            }
+            None => None,
+        };
+        let target = planned.or_else(|| {
+            st.units
+                .iter()
+                .filter(|e| {
+                    e.side != u.side && e.fighting() && movement::may_fire(st, &u, e.hex, None)
+                })
+                .min_by_key(|e| (e.hex.distance(u.hex), e.name.clone()))
+                .map(|e| e.hex)
+        });
         let Some(t) = target else { continue };
         if let Some((_, _, _)) = shots.iter().find(|s| s.0.contains(&n)) {
             continue;

@@ -547,6 +547,13 @@ pub fn check_assault(
             "{unit} is locked in a firefight and may not make an Old Guard Charge"
         ));
     }
+    if pas_de_charge && via.is_empty() {
+        // p.1: the skirmishers go back into the hex the assaulting unit came from; a unit
+        // that does not move this order came from no hex.
+        return Err(format!(
+            "PAS DE CHARGE sends your skirmishers back into the hex {unit} comes from: give its approach with VIA"
+        ));
+    }
     movement::check_move(st, unit, via, true)?;
     let end = via.last().copied().unwrap_or(u.hex);
     if let Some(t) = targets.iter().find(|t| t.distance(end) != 1) {

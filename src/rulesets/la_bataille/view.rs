@@ -60,7 +60,7 @@ fn unit_line(st: &LbState, u: &Unit) -> String {
         .map(|l| format!("{} ({})", l.name, l.rating))
         .collect();
     format!(
-        "{} ({}) at {} facing {}: {} increments of {}, morale {}, {}{}{}",
+        "{} ({}) at {} facing {}: {} increment{} of {}, morale {}, {}{}{}",
         u.name,
         st.data
             .class(&u.class)
@@ -68,6 +68,7 @@ fn unit_line(st: &LbState, u: &Unit) -> String {
         st.label(u.hex),
         st.grid.compass(u.facing).as_str(),
         u.increments,
+        if u.increments == 1 { "" } else { "s" },
         u.full,
         u.morale,
         state_words(u),
@@ -140,6 +141,10 @@ pub fn standing_lines(st: &LbState, side: &str, changed_only: bool) -> Vec<Strin
 }
 
 fn turn_words(st: &LbState) -> String {
+    // After the last turn the counter has moved past it; "Turn 4 of 3" puzzles players.
+    if matches!(st.phase, Phase::GameOver) || st.turn > st.turns {
+        return format!("The battle is over after turn {} of {}", st.turns, st.turns);
+    }
     let seg = match st.segment {
         Segment::Maneuver => "Maneuver Segment",
         Segment::Fire => "Fire Segment",

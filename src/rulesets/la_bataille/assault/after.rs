@@ -199,7 +199,16 @@ pub(super) fn impetus(
         let path: Vec<Hex> = match decide::take(st) {
             Some(Answer::Impetus(p)) if !p.is_empty() => {
                 if any {
-                    p.into_iter().take(n).collect()
+                    // The attackers "must advance" the number (p.3): a shorter path is
+                    // carried on from its end as AUTO would (R25).
+                    let mut path: Vec<Hex> = p.into_iter().take(n).collect();
+                    if path.len() < n
+                        && let Some(last) = path.last().copied()
+                    {
+                        let more = auto_impetus(st, &names, last, &[], true, n - path.len());
+                        path.extend(more.into_iter().filter(|h| *h != from));
+                    }
+                    path
                 } else {
                     distinct
                         .iter()

@@ -87,6 +87,15 @@ pub fn fall_back(st: &mut LbState, c: &Charge, hexes: u32) {
     let back = pos.saturating_sub(hexes as usize);
     let dest = c.path[back];
     if dest == here {
+        // A charge from next to its target has only its start hex for a path (R31).
+        if hexes > 0 {
+            st.say(format!(
+                "C{}: {} stay in {}: the charge path has no hex behind it.",
+                c.id,
+                join(&names),
+                st.label(here)
+            ));
+        }
         return;
     }
     let blockers: Vec<String> = st
@@ -113,9 +122,28 @@ pub fn fall_back(st: &mut LbState, c: &Charge, hexes: u32) {
             let refs: Vec<&Unit> = us.iter().collect();
             field::away_step(st, &refs, dest, &[here])
         });
-        if let Some(s) = spot {
-            movement::place(st, &blockers, s);
-            st.say(format!("{} displaced to {}.", join(&blockers), st.label(s)));
+        match spot {
+            Some(s) => {
+                movement::place(st, &blockers, s);
+                st.say(format!("{} displaced to {}.", join(&blockers), st.label(s)));
+            }
+            None => {
+                // Nowhere to push them: the chargers join them if the stack is legal (R7),
+                // else they stay where they are rather than share a hex they may not (R31).
+                let us: Vec<Unit> = names.iter().filter_map(|n| st.unit(n).cloned()).collect();
+                let refs: Vec<&Unit> = us.iter().collect();
+                if !field::room_for(st, dest, &refs) {
+                    st.say(format!(
+                        "C{}: {} cannot fall back to {} ({} there cannot be pushed on) and stay in {}.",
+                        c.id,
+                        join(&names),
+                        st.label(dest),
+                        join(&blockers),
+                        st.label(here)
+                    ));
+                    return;
+                }
+            }
         }
     }
     for n in &names {

@@ -95,7 +95,15 @@ pub fn fire(
     let col = base.map(|b| (b as i32 + shift).min(last));
     let shown = crate::rulesets::kit::grammar::tenths(strength);
     let Some(col) = col.filter(|c| *c >= 0) else {
-        st.say(format!("{label}: strength {shown} is too weak to tell."));
+        // Below the Fire Chart's first column after the shifts: the fire has no effect.
+        st.say(format!(
+            "{label}: strength {shown}{} is off the Fire Chart: no effect.",
+            if shift != 0 {
+                format!(" ({shift:+} columns)")
+            } else {
+                String::new()
+            }
+        ));
         return 0;
     };
     let die = r.roll(label.clone(), 6, 1)[0];
@@ -163,11 +171,22 @@ pub fn eliminated(st: &mut LbState, name: &str) {
         .filter(|x| x.side == side && x.fighting() && x.name != name)
         .min_by_key(|x| (x.hex.distance(hex), x.name.clone()))
         .map(|x| x.name.clone());
+    let mut rides = Vec::new();
     for l in st.leaders.iter_mut().filter(|l| l.with == name && !l.gone) {
         match &next {
-            Some(n) => l.with = n.clone(),
-            None => l.gone = true,
+            Some(n) => {
+                l.with = n.clone();
+                rides.push(format!("{} rides to {n}.", l.name));
+            }
+            None => {
+                l.gone = true;
+                rides.push(format!("{} is lost.", l.name));
+            }
         }
+    }
+    // The leader's new place is on the map; the log says how he got there (R16).
+    for line in rides {
+        st.say(line);
     }
 }
 

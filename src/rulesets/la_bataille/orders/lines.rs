@@ -276,6 +276,13 @@ pub fn charge(st: &LbState, cx: &mut Email, c: &mut Cursor) -> Line {
     }
     let mut units = vec![cx.own(c)?];
     while !c.done() && !c.is("AT") {
+        // A hex where a unit name was expected: the AT before the target was forgotten.
+        if let Some(w) = c
+            .peek()
+            .filter(|w| w.len() == 4 && w.chars().all(|x| x.is_ascii_digit()))
+        {
+            return Err(c.wrong(format!("expected `AT` before the target hex {w}")));
+        }
         units.push(cx.own(c)?);
     }
     c.expect("AT")?;

@@ -54,17 +54,17 @@ const GRAMMAR: Grammar<LbState, Email, Order> = Grammar {
         Keyword::new("FORM", "FORM 1/45e COLUMN", lines::form),
         Keyword::new(
             "ASSAULT",
-            "ASSAULT 1/45e AT 0709 VIA 0607 0608",
+            "ASSAULT 1/45e AT 0504 VIA 0506 0505",
             lines::assault,
         ),
         Keyword::new(
             "GUARD",
-            "GUARD CHARGE 3/Chasseurs AT 0709 VIA 0608",
+            "GUARD CHARGE 4e-Grenadiers AT 0605 VIA 0607 0606",
             lines::guard,
         ),
         Keyword::new(
             "CHARGE",
-            "CHARGE 1er-Cuirassiers AT 0509 VIA 0406 0407",
+            "CHARGE 1er-Cuirassiers AT 0804 VIA 0807 0806",
             lines::charge,
         ),
         Keyword::new("FIRE", "FIRE Batterie-Ney AT 0709", lines::fire),

@@ -154,6 +154,7 @@ pub fn declare(
         mp: 0,
         declared: false,
         squares_tried: vec![],
+        marker_square: false,
         reactions_tried: vec![],
         stage: CStage::Declared,
         melee: false,
@@ -184,6 +185,11 @@ pub fn marker_trigger(st: &mut LbState, r: &mut dyn Roller, id: u32) -> Flow {
     let res = movement::square_triggers(st, r, &lead, false, &mut tried);
     if let Some(x) = st.charge_mut(id) {
         x.squares_tried = tried;
+        // "If Square is successfully formed the cavalry may attempt to Recall" (p.6 step 2)
+        // holds for a square formed at the marker too: asked when the charge sets off.
+        if matches!(&res, Ok(formed) if formed.contains(&x.target)) {
+            x.marker_square = true;
+        }
     }
     if !st.started.contains(&lead) {
         st.started.push(lead);
@@ -278,7 +284,11 @@ pub fn run(st: &mut LbState, r: &mut dyn Roller, id: u32) -> Flow {
                     st.label(c.start),
                     st.label(c.target)
                 ));
-                c.stage = CStage::Moving;
+                c.stage = if c.marker_square {
+                    CStage::SquareRecall
+                } else {
+                    CStage::Moving
+                };
                 save(st, c);
             }
             CStage::Moving => {
@@ -392,7 +402,13 @@ pub fn run(st: &mut LbState, r: &mut dyn Roller, id: u32) -> Flow {
                         }
                     },
                 };
-                c.stage = CStage::Reactions;
+                // A square formed at the marker is answered before the first hex: the charge
+                // then sets off (no reaction check at its own start hex).
+                c.stage = if std::mem::take(&mut c.marker_square) {
+                    CStage::Moving
+                } else {
+                    CStage::Reactions
+                };
                 if let Some(new_target) = choice {
                     let ok = if c.declared {
                         recall_roll(st, r, &c, true)

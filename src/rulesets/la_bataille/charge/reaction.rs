@@ -213,6 +213,7 @@ fn meet(st: &mut LbState, c: &mut Charge, chargers: &[Unit], rh: Hex, rnames: &[
         mp,
         declared: true,
         squares_tried: vec![],
+        marker_square: false,
         reactions_tried: vec![],
         stage: CStage::Arrived,
         melee: false,

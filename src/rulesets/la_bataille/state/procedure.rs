@@ -129,6 +129,10 @@ pub struct Charge {
     pub declared: bool,
     /// Stacks (by a unit's name) that have made their square attempt in this charge.
     pub squares_tried: Vec<String>,
+    /// The target formed square when the Charge marker was placed (p.6 step 2): the cavalry
+    /// may attempt to Recall before it moves, as for a square formed during the charge.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub marker_square: bool,
     /// Stacks that have made their Reaction Charge or Form Up attempt in this charge.
     pub reactions_tried: Vec<String>,
     pub stage: CStage,

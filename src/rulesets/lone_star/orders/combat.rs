@@ -86,6 +86,8 @@ pub(super) fn extra(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Ord
     let to = if c.eat("NONE") {
         None
     } else {
+        // `EXTRA Rangers TO 24,18` as a newcomer writes it, like MOVE.
+        c.eat("TO");
         let p = c.point(&[])?;
         Some(on_table(state, p, c)?)
     };

@@ -29,6 +29,11 @@ pub(super) fn mv(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order,
     let mut legs = Vec::new();
     let mut facing = None;
     while !c.done() {
+        // A newcomer writes `MOVE Rangers TO 26,16`: the word adds nothing, so it is read past
+        // (it was glued into the point, `to,26,16`, and refused as no position).
+        if c.eat("TO") {
+            continue;
+        }
         if c.eat("FACING") {
             facing = Some(c.bearing("the facing")?);
             continue;

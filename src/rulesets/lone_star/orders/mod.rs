@@ -190,8 +190,8 @@ const GRAMMAR: Grammar<State, Email, Order> = Grammar {
         Keyword::new("DISENTRENCH", "DISENTRENCH Rangers", march::disentrench),
         Keyword::new("OCCUPY", "OCCUPY Rangers", march::occupy),
         Keyword::new("VACATE", "VACATE Rangers", march::vacate),
-        Keyword::new("MOUNT", "MOUNT Lancers", march::mount),
-        Keyword::new("DISMOUNT", "DISMOUNT Lancers", march::dismount),
+        Keyword::new("MOUNT", "MOUNT Sipahi", march::mount),
+        Keyword::new("DISMOUNT", "DISMOUNT Sipahi", march::dismount),
         Keyword::new("DISENGAGE", "DISENGAGE Rangers", march::disengage),
         Keyword::new("HOLD", "HOLD Rangers", march::hold),
         Keyword::new("STOP", "STOP Prairie Schooner", march::stop),
@@ -279,10 +279,16 @@ fn allowed(state: &State, _: &Email, kw: &'static str) -> Result<(), LineErr> {
 
 pub(super) fn own<'s>(state: &'s State, cx: &Email, c: &mut Cursor) -> Result<&'s Unit, LineErr> {
     let names = Names {
+        // The seat's own escorts are known by name, so that naming one is answered with why
+        // (R40) rather than "no unit of yours called …" for a unit its mails list.
         all: state
             .units
             .iter()
-            .filter(|u| u.alive() && u.escorting == 0 && state.visible_to_side(u, &cx.side))
+            .filter(|u| {
+                u.alive()
+                    && (u.escorting == 0 || u.seat == cx.seat)
+                    && state.visible_to_side(u, &cx.side)
+            })
             .map(|u| (u.name.as_str(), u.seat == cx.seat))
             .collect(),
         what: "unit of yours",
@@ -293,6 +299,11 @@ pub(super) fn own<'s>(state: &'s State, cx: &Email, c: &mut Cursor) -> Result<&'
     let u = state.unit(&n).expect("named");
     if u.seat != cx.seat {
         return refuse(format!("{n} is not one of your units"));
+    }
+    if u.escorting > 0 {
+        return refuse(format!(
+            "{n} marches its prisoners to the rear by itself: no order names an escort (R40)"
+        ));
     }
     Ok(u)
 }

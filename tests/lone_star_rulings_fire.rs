@@ -8,11 +8,8 @@ mod lone_star_common;
 
 use lone_star_common::*;
 
-use std::collections::BTreeMap;
-
-use despatch::board::tabletop::{Pt, dist};
 use despatch::dice::Dice;
-use despatch::engine::{Ruleset, Submitted};
+use despatch::engine::Ruleset;
 use despatch::rulesets::lone_star::LoneStar;
 use despatch::rulesets::lone_star::combat::{self, Band, Morale};
 use despatch::rulesets::lone_star::state::{Fig, Form, Phase, Smoke};

@@ -183,3 +183,50 @@ fn r28_a_still_hidden_unit_stays_hidden_and_unseen() {
     let own = LoneStar::view(&st2, &Viewer::Seat("von-arnim".into()));
     assert!(format!("{:?}", own.sections).contains("HIDDEN at 16,6"));
 }
+
+#[test]
+fn r28_standing_orders_or_hold_leave_a_hidden_unit_hidden() {
+    // The play-through's Brazos Crossing, turn 1: a mail moving the Rangers and giving the
+    // hidden scouts a standing ambush made them "leave hiding" whenever their morale passed.
+    let mut revealed = false;
+    for seed in 0..12u8 {
+        let mut st = patrol();
+        card_to(&mut st, "hays");
+        let st2 = step(
+            &st,
+            &[(
+                "hays",
+                "MOVE Rangers 2 ON 270\nSTANDING Comanche Scouts AMBUSH 10\nHOLD Comanche Scouts\nEXTRA Comanche Scouts NONE",
+            )],
+            seed,
+        );
+        assert!(st2.unit("Comanche Scouts").unwrap().hidden, "{}", log(&st2));
+        assert!(!log(&st2).contains("Comanche Scouts"), "{}", log(&st2));
+        // Positive control: a move does reveal them, when their morale lets them move.
+        let st3 = step(&st, &[("hays", "MOVE Comanche Scouts 2 ON 180")], seed);
+        if !st3.unit("Comanche Scouts").unwrap().hidden {
+            assert!(
+                log(&st3).contains("Comanche Scouts leaves hiding"),
+                "{}",
+                log(&st3)
+            );
+            revealed = true;
+        }
+    }
+    assert!(revealed, "no seed let the scouts move");
+}
+
+#[test]
+fn a_mail_of_standing_orders_alone_lets_the_standing_advance_move_the_unit() {
+    let mut st = patrol();
+    card_to(&mut st, "hays");
+    let st2 = step(&st, &[("hays", "STANDING Rangers ADVANCE 24,16")], 3);
+    assert!(st2.unit("Rangers").unwrap().pos.x < 29.0, "{}", log(&st2));
+    // HOLD keeps it where it is, standing advance or not.
+    let st3 = step(
+        &st,
+        &[("hays", "STANDING Rangers ADVANCE 24,16\nHOLD Rangers")],
+        3,
+    );
+    assert_eq!(st3.unit("Rangers").unwrap().pos, Pt::new(30.0, 16.0));
+}

@@ -19,6 +19,18 @@ const SEATS: [(&str, &str); 4] = [
     ("enver", "enver@sipahi.example"),
 ];
 
+/// The Lone Star test files, where the ruling table looks for a test of every ruling.
+const TESTS: [&str; 8] = [
+    include_str!("lone_star_examples.rs"),
+    include_str!("lone_star_rulings_move.rs"),
+    include_str!("lone_star_rulings_fire.rs"),
+    include_str!("lone_star_rulings_turn.rs"),
+    include_str!("lone_star_pipeline.rs"),
+    include_str!("lone_star_wagons.rs"),
+    include_str!("lone_star_machines.rs"),
+    include_str!("lone_star_gaps.rs"),
+];
+
 /// What only one seat may know: where its hidden units are, and its standing orders.
 fn secrets(st: &State) -> Vec<Secret> {
     let mut out = Vec::new();
@@ -39,13 +51,7 @@ fn lone_star_conforms() {
         secrets,
         games: 2,
         max_steps: 120,
-        test_sources: vec![
-            include_str!("lone_star_golden.rs"),
-            include_str!("lone_star_pipeline.rs"),
-            include_str!("lone_star_wagons.rs"),
-            include_str!("lone_star_machines.rs"),
-            include_str!("lone_star_gaps.rs"),
-        ],
+        test_sources: TESTS.to_vec(),
         not_yet_covered: vec![],
         ..Subject::shipped("patrol", &SEATS)
     });
@@ -77,13 +83,7 @@ fn lone_star_convention_game_by_mail_soak() {
         secrets,
         games: 1,
         max_steps: 400,
-        test_sources: vec![
-            include_str!("lone_star_golden.rs"),
-            include_str!("lone_star_pipeline.rs"),
-            include_str!("lone_star_wagons.rs"),
-            include_str!("lone_star_machines.rs"),
-            include_str!("lone_star_gaps.rs"),
-        ],
+        test_sources: TESTS.to_vec(),
         not_yet_covered: vec![],
         ..Subject::shipped("tidal", &CONVENTION)
     });

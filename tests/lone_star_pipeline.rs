@@ -204,8 +204,8 @@ fn four_players_play_one_whole_turn_by_mail() {
 
 /// Plays the convention game to its end on the ruleset alone (scripted players answering every
 /// required prompt; `standing` adds the standing orders to each seat's first mail), and returns
-/// mails per player per turn.
-fn mails_per_player_turn(standing: bool) -> f64 {
+/// mails per player per turn, with the turns played and each seat's count of mails.
+fn mails_per_player_turn(standing: bool) -> (f64, u32, BTreeMap<String, u32>) {
     let seats: Vec<String> = [
         "hays",
         "travis",
@@ -225,6 +225,7 @@ fn mails_per_player_turn(standing: bool) -> f64 {
     )
     .unwrap();
     let mut mails = 0u32;
+    let mut by_seat: BTreeMap<String, u32> = BTreeMap::new();
     let mut first: BTreeMap<String, bool> = BTreeMap::new();
     for k in 0..2000u64 {
         if LoneStar::outcome(&st).is_some() {
@@ -259,6 +260,7 @@ fn mails_per_player_turn(standing: bool) -> f64 {
             }
             if p.required || give_standing {
                 mails += 1;
+                *by_seat.entry(p.seat.clone()).or_default() += 1;
                 subs.insert(
                     p.seat.clone(),
                     Submitted::Orders(
@@ -272,16 +274,20 @@ fn mails_per_player_turn(standing: bool) -> f64 {
         }
         st = LoneStar::resolve(&st, &subs, &mut Dice::new([(k % 251) as u8; 32]));
     }
-    let turns = (st.turn - 1).max(1) as f64;
-    mails as f64 / (seats.len() as f64 * turns)
+    let turns = (st.turn - 1).max(1);
+    (
+        mails as f64 / (seats.len() as f64 * turns as f64),
+        turns,
+        by_seat,
+    )
 }
 
 #[test]
 fn standing_orders_lower_the_mails_per_player_per_turn() {
-    let without = mails_per_player_turn(false);
-    let with = mails_per_player_turn(true);
+    let (without, turns_without, seats_without) = mails_per_player_turn(false);
+    let (with, turns_with, seats_with) = mails_per_player_turn(true);
     eprintln!(
-        "Lone Star, Brazos Crossing (8 players): mails per player per turn without standing orders {without:.2}, with {with:.2}"
+        "Lone Star, Brazos Crossing (8 players): mails per player per turn without standing orders {without:.2} ({turns_without} turns, {seats_without:?}), with {with:.2} ({turns_with} turns, {seats_with:?})"
     );
     assert!(with < without, "{with} !< {without}");
 }

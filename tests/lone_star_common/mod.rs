@@ -104,3 +104,23 @@ pub fn refused(st: &State, seat: &str, text: &str) -> String {
         Err(e) => format!("{e:?}"),
     }
 }
+
+/// The two-player teaching game: Rangers against Grenzer at the well.
+pub fn teaching() -> State {
+    LoneStar::setup(
+        RULESET,
+        include_str!("../../games/lone-star/scenarios/teaching.toml"),
+        &["hays".to_string(), "von-arnim".to_string()],
+    )
+    .unwrap()
+}
+
+/// Sets Grenzer and Rangers in melee, in the combat step (the teaching game's units).
+pub fn melee_set(st: &mut State) {
+    place(st, "Rangers", 18.0, 12.0, 90.0, Form::Line);
+    place(st, "Grenzer", 20.0, 12.0, 270.0, Form::Line);
+    st.unit_mut("Rangers").melee = vec!["Grenzer".into()];
+    st.unit_mut("Grenzer").melee = vec!["Rangers".into()];
+    st.cards = vec!["hays".into(), "von-arnim".into()];
+    st.phase = Phase::Combat;
+}

@@ -107,9 +107,22 @@ fn move_unit(state: &mut State, name: &str, orders: &[&Order], dice: &mut Dice) 
         state.say(format!("{name} is in melee and may not move."));
         return;
     }
-    let explicit = !orders.is_empty();
+    // What the mail orders this unit to do on the card. A STANDING line is for later cases
+    // and an EXTRA line for the extra move step, so neither counts; HOLD counts (no standing
+    // advance then) but does not move it. A hidden unit given only these stays hidden (R28):
+    // counting them revealed it ("leaves hiding") on its own card.
+    let explicit = orders
+        .iter()
+        .any(|o| !matches!(o, Order::Standing { .. } | Order::Extra { .. }));
+    let moving = orders.iter().any(|o| {
+        !matches!(
+            o,
+            Order::Standing { .. } | Order::Extra { .. } | Order::Act { act: "HOLD", .. }
+        )
+    });
     let advance = u.standing.advance.flatten();
-    if u.hidden && !explicit && advance.is_none() {
+    let advances = !explicit && advance.is_some();
+    if u.hidden && !moving && !advances {
         // A hidden unit that does not move stays hidden, and tests nothing in public.
         return;
     }
@@ -157,7 +170,7 @@ fn move_unit(state: &mut State, name: &str, orders: &[&Order], dice: &mut Dice) 
     if !may_move {
         return;
     }
-    if u.hidden && (explicit || advance.is_some()) {
+    if u.hidden {
         state.unit_mut(name).hidden = false;
         state.say(format!("{name} leaves hiding at {}.", at(u.pos)));
     }

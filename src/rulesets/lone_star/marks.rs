@@ -7,9 +7,15 @@ use crate::engine::scene::{Marker, Tone};
 use super::data::Arm;
 use super::state::{State, Unit};
 
-/// Is the unit drawn as a base of its own? Troops aboard are inside their carrier.
+/// Is the unit drawn as a base of its own? Troops aboard are inside their carrier, and a unit
+/// that has left the table (routed, marched off with prisoners, flown or rolled off) is not
+/// on it; a destroyed one stays, drawn as a wreck.
 pub fn drawn(u: &Unit) -> bool {
     u.aboard.is_none()
+        && !u
+            .gone
+            .as_deref()
+            .is_some_and(|g| g.contains("off the table"))
 }
 
 /// The badges of a unit beyond the common ones (hidden, routing, melee…).

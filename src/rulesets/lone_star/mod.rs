@@ -267,7 +267,8 @@ pub fn step_spec(state: &State) -> StepSpec {
         Phase::Over => StepSpec { title: "The battle is over".into(), prompts: vec![], sealed: false },
         Phase::Move { card } => {
             let seat = &state.cards[*card];
-            let units = state.seat_units(seat);
+            // An escort marches by itself (R40): the question does not offer it.
+            let units: Vec<&Unit> = state.seat_units(seat).into_iter().filter(|u| u.escorting == 0).collect();
             let ask: Vec<&str> = units
                 .iter()
                 .filter(|u| u.may_move() && u.melee.is_empty() && !u.routing && (u.standing.advance.is_none() || u.arm == Arm::Windwagon) && !(u.hidden && u.standing.ambush.is_some()) && u.arm != Arm::Panjandrum && u.aboard.is_none())

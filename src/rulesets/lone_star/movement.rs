@@ -230,14 +230,24 @@ pub fn walk(
     let u = state.unit_mut(name);
     u.pos = pos;
     u.facing = normalize(facing);
-    settle(state, name, target);
+    // Said, or the log names one spot ("stops in the ford at …") and the table another.
+    if let Some(other) = settle(state, name, target) {
+        let p = at(state.unit(name).expect("unit").pos);
+        let set_back = format!("set back to {p}, clear of {other}, R11");
+        walked.stopped = Some(match walked.stopped.take() {
+            Some(why) => format!("{why}; {set_back}"),
+            None => set_back,
+        });
+    }
     walked
 }
 
 /// L6: no unit may end its move overlapping another. Backs the unit off along its facing
 /// until clear (the "reasonable action" of R11).
-fn settle(state: &mut State, name: &str, target: Option<&str>) {
+/// Returns the unit it had to clear, if any.
+fn settle(state: &mut State, name: &str, target: Option<&str>) -> Option<String> {
     let size = state.data.rules.stand_size.get();
+    let mut cleared = None;
     for _ in 0..40 {
         let me = state.unit(name).expect("unit");
         let mine = state.stands(me);
@@ -251,8 +261,9 @@ fn settle(state: &mut State, name: &str, target: Option<&str>) {
                 && gap_between(&mine, &state.stands(o), 0.0) < size * 0.99
         });
         let Some(other) = overlap else {
-            return;
+            return cleared;
         };
+        cleared = Some(other.name.clone());
         // Straight away from the unit it overlaps.
         let away = if dist(other.pos, me.pos) < 1e-9 {
             normalize(me.facing + 180.0)
@@ -263,6 +274,7 @@ fn settle(state: &mut State, name: &str, target: Option<&str>) {
         state.unit_mut(name).pos =
             Pt::new(p.x.clamp(0.0, state.width), p.y.clamp(0.0, state.height));
     }
+    cleared
 }
 
 /// Hidden enemies of `mover` now within spotting range and sight are revealed (L8, R10).
@@ -341,17 +353,8 @@ pub fn flee(state: &mut State, name: &str, why: &str) {
 /// The windwagon's base move from the wind (L11, R15): tier = (3 − speed) + orientation − 1.
 pub fn wagon_base(state: &State, heading: f64) -> f64 {
     let r = &state.data.rules;
-    let Some(w) = &state.wind else {
+    let (Some(w), Some(orientation)) = (&state.wind, orientation(state, heading)) else {
         return r.wagon_worst.get();
-    };
-    let downwind = normalize(w.from + 180.0);
-    let off = heading_diff(downwind, heading).abs();
-    let orientation = if off <= 60.0 {
-        1
-    } else if off <= 120.0 {
-        2
-    } else {
-        3
     };
     let tier = (3 - w.speed.clamp(1, 3)) + orientation - 1;
     [
@@ -361,6 +364,20 @@ pub fn wagon_base(state: &State, heading: f64) -> f64 {
         r.wagon_fourth.get(),
         r.wagon_worst.get(),
     ][tier as usize]
+}
+
+/// The heading's orientation to the wind (R15): 1 within 60° of downwind, 2 across, 3 beyond
+/// 120°; none without wind.
+fn orientation(state: &State, heading: f64) -> Option<u32> {
+    let w = state.wind.as_ref()?;
+    let off = heading_diff(normalize(w.from + 180.0), heading).abs();
+    Some(if off <= 60.0 {
+        1
+    } else if off <= 120.0 {
+        2
+    } else {
+        3
+    })
 }
 
 /// The 3d6 ground table (L11): inches added and whether it veers and may lose a figure.
@@ -417,19 +434,21 @@ pub fn sail(state: &mut State, name: &str, heading: f64, stopping: bool, dice: &
     let from = u.pos;
     let mut to = from.offset(h, inches);
     let n = (inches / STEP).ceil() as usize;
+    // What stopped it short, for the log (R37).
+    let mut halted_by = None;
     for k in 1..=n {
         let p = from.offset(h, (k as f64 * STEP).min(inches));
-        if state.in_area("woods", p)
-            || state.in_area("hill", p)
-            || state.in_area("farm", p)
-            || state.in_area("rough", p)
-            || p.x < 0.0
-            || p.y < 0.0
-            || p.x > state.width
-            || p.y > state.height
-        {
+        let ground = ["woods", "hill", "farm", "rough"]
+            .into_iter()
+            .find(|g| state.in_area(g, p));
+        let edge = p.x < 0.0 || p.y < 0.0 || p.x > state.width || p.y > state.height;
+        if ground.is_some() || edge {
             to = from.offset(h, ((k - 1) as f64 * STEP).max(0.0));
             inches = (k - 1) as f64 * STEP;
+            halted_by = Some(match ground {
+                Some(g) => format!(" (it stops at the edge of the {g})"),
+                None => " (it stops at the table's edge)".to_string(),
+            });
             break;
         }
     }
@@ -443,16 +462,20 @@ pub fn sail(state: &mut State, name: &str, heading: f64, stopping: bool, dice: &
     if inches > 0.0 {
         m.moved_turn = turn;
     }
+    // The point of sailing as a sailor says it; the tier it gives is R15's.
+    let point = match orientation(state, heading) {
+        _ if stopping => "to a stop",
+        Some(1) => "before the wind",
+        Some(2) => "across the wind",
+        Some(_) => "into the wind",
+        None => "in a calm",
+    };
     state.say(format!(
-        "{name} sails {}: ground {roll} {pips:?}, {}\" on {} to {}.",
-        if stopping {
-            "to a stop"
-        } else {
-            "before the wind"
-        },
+        "{name} sails {point}: ground {roll} {pips:?}, {}\" on {} to {}{}.",
         tenths(inches),
         tenths(h),
-        at(to)
+        at(to),
+        halted_by.unwrap_or_default()
     ));
     super::wagons::follow(state, name);
     // R36: a third and a stop this turn halts it, where R37 allows.

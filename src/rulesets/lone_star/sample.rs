@@ -183,6 +183,10 @@ fn combat_line(state: &State, u: &Unit, p: &mut Pick) -> Option<String> {
             _ => None,
         };
     }
+    // A windwagon's crew does not shoot (R38): no FIRE line for it.
+    if u.arm == Arm::Windwagon {
+        return None;
+    }
     match p.draw() % 4 {
         0 => Some(format!("FIRE {} NONE", u.name)),
         _ => nearest_target(state, u).map(|t| format!("FIRE {} AT {t}", u.name)),

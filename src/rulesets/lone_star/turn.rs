@@ -11,6 +11,7 @@ use crate::dice::{Dice, Faces};
 use crate::engine::{Outcome, Submitted};
 use crate::rulesets::kit::grammar::tenths;
 
+use super::data::Arm;
 use super::movement::{allowance, walk};
 use super::orders::{Order, Orders, Rule};
 use super::state::{Form, Phase, State, Unit};
@@ -332,7 +333,10 @@ pub fn combat_questions(state: &State, seat: &str) -> Vec<String> {
                 .enemies_of(u)
                 .any(|e| !e.hidden && state.gap(u, e) <= u.long);
             if near && u.standing.ambush.is_none() {
-                out.push(format!("{}: reveal and fire, or stay hidden?", u.name));
+                out.push(format!(
+                    "{0}: reveal and fire (REVEAL {0}, or FIRE {0} AT a unit), or stay hidden (silence)?",
+                    u.name
+                ));
             }
             continue;
         }
@@ -347,12 +351,22 @@ pub fn combat_questions(state: &State, seat: &str) -> Vec<String> {
         }
         if !u.melee.is_empty() {
             if u.standing.prisoners.is_none() {
-                out.push(format!("{}: take prisoners?", u.name));
+                out.push(format!(
+                    "{0}: take prisoners (PRISONERS {0}; silence takes none)?",
+                    u.name
+                ));
             }
             continue;
         }
+        // A windwagon's crew does not shoot (L12, R38): nothing to ask.
+        if u.arm == Arm::Windwagon {
+            continue;
+        }
         if u.standing.target_nearest.is_none() && !u.routing && nearest_target(state, u).is_some() {
-            out.push(format!("{}: target?", u.name));
+            out.push(format!(
+                "{0}: target (FIRE {0} AT a unit, or FIRE {0} NONE; silence fires at the nearest)?",
+                u.name
+            ));
         }
     }
     out

@@ -90,14 +90,19 @@ fn state_words(u: &Unit) -> String {
     w.join(", ")
 }
 
+/// `1 figure`, `2 figures`: a card reads as English down to its last figure.
+fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
 /// The full record card (own seat, and the seat's side-mates: R22).
 fn card_line(state: &State, u: &Unit, own: bool) -> String {
     let (hits, of) = state.track_of(u);
     let mut s = format!(
-        "{} ({}): {} figures ({}), hits {hits}/{of}, L{} Z{} E{}, move {}\"{}, range {}\"/{}\", at {} facing {}, {}",
+        "{} ({}): {} ({}), hits {hits}/{of}, L{} Z{} E{}, move {}\"{}, range {}\"/{}\", at {} facing {}, {}",
         u.name,
         arm_word(u),
-        u.figures.len(),
+        count(u.figures.len(), "figure"),
         roster(u),
         u.leadership,
         u.zeal,
@@ -141,7 +146,11 @@ fn card_line(state: &State, u: &Unit, own: bool) -> String {
         ammo.push("armoured".into());
     }
     if u.prisoners > 0 {
-        ammo.push(format!("{} prisoners, {} guards", u.prisoners, u.guards));
+        ammo.push(format!(
+            "{}, {}",
+            count(u.prisoners as usize, "prisoner"),
+            count(u.guards as usize, "guard")
+        ));
     }
     if !ammo.is_empty() {
         s.push_str(&format!("; {}", ammo.join(", ")));
@@ -162,10 +171,10 @@ fn seen_line(state: &State, u: &Unit) -> String {
     }
     let (hits, of) = state.track_of(u);
     format!(
-        "{} ({}): {} figures, hits {hits}/{of}, at {} facing {}, {}",
+        "{} ({}): {}, hits {hits}/{of}, at {} facing {}, {}",
         u.name,
         arm_word(u),
-        u.figures.len(),
+        count(u.figures.len(), "figure"),
         at(u.pos),
         tenths(u.facing),
         state_words(u)
@@ -384,11 +393,7 @@ pub fn scene(state: &State, me: Option<&str>) -> Scene {
     let units: Vec<SceneUnit> = state
         .units
         .iter()
-        .filter(|u| {
-            sees(me, u)
-                && u.gone.as_deref() != Some("routed off the table")
-                && super::marks::drawn(u)
-        })
+        .filter(|u| sees(me, u) && super::marks::drawn(u))
         .map(|u| {
             let n = u.figures.len().max(1);
             let (w, d) = match u.form {
@@ -474,7 +479,9 @@ pub fn scene(state: &State, me: Option<&str>) -> Scene {
             centre: at_(b.at),
             radius: b.radius,
         },
-        label: Some(b.gun.clone()),
+        // Named as the shell, not the gun: the gun's name alone over a target reads as if
+        // the gun stood there.
+        label: Some(format!("{}'s shell", b.gun)),
         side: None,
     }));
     let used: Vec<&str> = std::iter::once(ground.as_str())

@@ -1,19 +1,32 @@
-//! The players' order syntax (games/lone-star/README.md): the keyword table, one small parser
-//! per order, and the canonical form. Units are named by name (any unambiguous start, any
-//! case), distances in inches, points as `x,y`, directions as compass bearings. Every bad line
-//! is reported with a hint. It never changes the state.
+//! The players' order syntax (games/lone-star/README.md): the order types, the keyword table
+//! with the step each keyword belongs to, and the unit and point readers shared by the small
+//! parsers of each order (movement in `march`, combat in `combat`, standing orders in
+//! `standing`, riding and machines in `ride`; the canonical form in `print`). Units are named
+//! by name (any unambiguous start, any case), distances in inches, points as `x,y`, directions
+//! as compass bearings. Every bad line is reported with a hint. It never changes the state.
 
 use crate::board::tabletop::Pt;
 use crate::engine::Rejected;
 use crate::rulesets::kit::grammar::{Cursor, Grammar, Keyword, LineErr, Names, num, refuse};
 
+/// One parser per keyword of a family, each calling the family's parser with its word.
+macro_rules! by_word {
+    ($family:ident: $($f:ident => $w:literal),* $(,)?) => {
+        $(pub(super) fn $f(s: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+            $family(s, cx, c, $w)
+        })*
+    };
+}
+
+mod combat;
+mod march;
 mod print;
 mod ride;
+mod standing;
 
 pub use print::{print, print_order};
 pub use ride::FlyLeg;
 
-use super::data::Arm;
 use super::state::{Form, Phase, State, Unit};
 
 /// Where a move goes: through points, or a distance along a bearing.
@@ -149,18 +162,6 @@ pub struct Email {
     pub side: String,
 }
 
-const ACTS: &[&str] = &[
-    "ENTRENCH",
-    "DISENTRENCH",
-    "OCCUPY",
-    "VACATE",
-    "MOUNT",
-    "DISMOUNT",
-    "DISENGAGE",
-    "HOLD",
-    "STOP",
-];
-const DECLARES: &[&str] = &["PRISONERS", "GAS", "GRENADES", "REVEAL", "STAY", "LEAVE"];
 pub(super) const STOP_WORDS: &[&str] = &[
     "AT",
     "ON",
@@ -181,30 +182,34 @@ pub(super) const STOP_WORDS: &[&str] = &[
 
 const GRAMMAR: Grammar<State, Email, Order> = Grammar {
     keywords: &[
-        Keyword::new("MOVE", "MOVE Rangers 14,20 18,24 FACING 90", mv),
-        Keyword::new("FORM", "FORM Rangers LINE", form),
-        Keyword::new("FACE", "FACE Rangers 45", face),
-        Keyword::new("CHARGE", "CHARGE Rangers Grenzer", charge),
-        Keyword::new("ENTRENCH", "ENTRENCH Rangers", entrench),
-        Keyword::new("DISENTRENCH", "DISENTRENCH Rangers", disentrench),
-        Keyword::new("OCCUPY", "OCCUPY Rangers", occupy),
-        Keyword::new("VACATE", "VACATE Rangers", vacate),
-        Keyword::new("MOUNT", "MOUNT Lancers", mount),
-        Keyword::new("DISMOUNT", "DISMOUNT Lancers", dismount),
-        Keyword::new("DISENGAGE", "DISENGAGE Rangers", disengage),
-        Keyword::new("HOLD", "HOLD Rangers", hold),
-        Keyword::new("STOP", "STOP Prairie Schooner", stop),
-        Keyword::new("SMOKE", "SMOKE Rangers AT 12,20", smoke),
-        Keyword::new("SAIL", "SAIL Prairie Schooner 90", sail),
-        Keyword::new("FIRE", "FIRE Rangers AT Grenzer", fire),
-        Keyword::new("PRISONERS", "PRISONERS Rangers", prisoners),
-        Keyword::new("GAS", "GAS Rangers", gas),
-        Keyword::new("GRENADES", "GRENADES Rangers", grenades),
-        Keyword::new("REVEAL", "REVEAL Rangers", reveal),
-        Keyword::new("STAY", "STAY Rangers", stay),
-        Keyword::new("LEAVE", "LEAVE Rangers", leave),
-        Keyword::new("EXTRA", "EXTRA Rangers 20,24", extra),
-        Keyword::new("STANDING", "STANDING Rangers TARGET NEAREST", standing),
+        Keyword::new("MOVE", "MOVE Rangers 14,20 18,24 FACING 90", march::mv),
+        Keyword::new("FORM", "FORM Rangers LINE", march::form),
+        Keyword::new("FACE", "FACE Rangers 45", march::face),
+        Keyword::new("CHARGE", "CHARGE Rangers Grenzer", march::charge),
+        Keyword::new("ENTRENCH", "ENTRENCH Rangers", march::entrench),
+        Keyword::new("DISENTRENCH", "DISENTRENCH Rangers", march::disentrench),
+        Keyword::new("OCCUPY", "OCCUPY Rangers", march::occupy),
+        Keyword::new("VACATE", "VACATE Rangers", march::vacate),
+        Keyword::new("MOUNT", "MOUNT Sipahi", march::mount),
+        Keyword::new("DISMOUNT", "DISMOUNT Sipahi", march::dismount),
+        Keyword::new("DISENGAGE", "DISENGAGE Rangers", march::disengage),
+        Keyword::new("HOLD", "HOLD Rangers", march::hold),
+        Keyword::new("STOP", "STOP Prairie Schooner", march::stop),
+        Keyword::new("SMOKE", "SMOKE Rangers AT 12,20", march::smoke),
+        Keyword::new("SAIL", "SAIL Prairie Schooner 90", march::sail),
+        Keyword::new("FIRE", "FIRE Rangers AT Grenzer", combat::fire),
+        Keyword::new("PRISONERS", "PRISONERS Rangers", combat::prisoners),
+        Keyword::new("GAS", "GAS Rangers", combat::gas),
+        Keyword::new("GRENADES", "GRENADES Rangers", combat::grenades),
+        Keyword::new("REVEAL", "REVEAL Rangers", combat::reveal),
+        Keyword::new("STAY", "STAY Rangers", combat::stay),
+        Keyword::new("LEAVE", "LEAVE Rangers", combat::leave),
+        Keyword::new("EXTRA", "EXTRA Rangers 20,24", combat::extra),
+        Keyword::new(
+            "STANDING",
+            "STANDING Rangers TARGET NEAREST",
+            standing::standing,
+        ),
         Keyword::new("EMBARK", "EMBARK Rangers Prairie Schooner", ride::embark),
         Keyword::new("DISEMBARK", "DISEMBARK Rangers 20,14", ride::disembark),
         Keyword::new("LAUNCH", "LAUNCH Panjandrum 90", ride::launch),
@@ -274,10 +279,16 @@ fn allowed(state: &State, _: &Email, kw: &'static str) -> Result<(), LineErr> {
 
 pub(super) fn own<'s>(state: &'s State, cx: &Email, c: &mut Cursor) -> Result<&'s Unit, LineErr> {
     let names = Names {
+        // The seat's own escorts are known by name, so that naming one is answered with why
+        // (R40) rather than "no unit of yours called …" for a unit its mails list.
         all: state
             .units
             .iter()
-            .filter(|u| u.alive() && u.escorting == 0 && state.visible_to_side(u, &cx.side))
+            .filter(|u| {
+                u.alive()
+                    && (u.escorting == 0 || u.seat == cx.seat)
+                    && state.visible_to_side(u, &cx.side)
+            })
             .map(|u| (u.name.as_str(), u.seat == cx.seat))
             .collect(),
         what: "unit of yours",
@@ -288,6 +299,11 @@ pub(super) fn own<'s>(state: &'s State, cx: &Email, c: &mut Cursor) -> Result<&'
     let u = state.unit(&n).expect("named");
     if u.seat != cx.seat {
         return refuse(format!("{n} is not one of your units"));
+    }
+    if u.escorting > 0 {
+        return refuse(format!(
+            "{n} marches its prisoners to the rear by itself: no order names an escort (R40)"
+        ));
     }
     Ok(u)
 }
@@ -323,331 +339,6 @@ pub(super) fn on_table(state: &State, p: Pt, c: &Cursor) -> Result<Pt, LineErr> 
         )));
     }
     Ok(p)
-}
-
-fn mv(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
-    let u = own(state, cx, c)?;
-    if !u.may_move() {
-        return refuse(format!("{} does not move (artillery)", u.name));
-    }
-    let mut legs = Vec::new();
-    let mut facing = None;
-    while !c.done() {
-        if c.eat("FACING") {
-            facing = Some(c.bearing("the facing")?);
-            continue;
-        }
-        // `5 ON 90`, or a point.
-        let save = c.clone();
-        if let Ok(inches) = c.number("the distance")
-            && c.eat("ON")
-        {
-            let bearing = c.bearing("the bearing")?;
-            legs.push(Leg::On { inches, bearing });
-            continue;
-        }
-        *c = save;
-        // A word `x,y` is one point of the path: the cursor's own point reader would run on
-        // into the next point (`20,14 24,18` read as one bad position).
-        if let Some((x, y)) = c.peek().and_then(|w| w.split_once(','))
-            && let (Ok(x), Ok(y)) = (x.parse::<f64>(), y.parse::<f64>())
-        {
-            c.word("a point")?;
-            legs.push(Leg::To(on_table(state, Pt::new(x, y), c)?));
-            continue;
-        }
-        let p = c.point(&["FACING", "ON"])?;
-        legs.push(Leg::To(on_table(state, p, c)?));
-    }
-    if legs.is_empty() {
-        return Err(c.wrong("where to? give points x,y or a distance ON a bearing"));
-    }
-    Ok(Order::Move {
-        unit: u.name.clone(),
-        legs,
-        facing,
-    })
-}
-
-fn form(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
-    let u = own(state, cx, c)?;
-    let form = c.one_of(&[
-        ("LINE", Form::Line),
-        ("COLUMN", Form::Column),
-        ("SQUARE", Form::Square),
-    ])?;
-    if form == Form::Square {
-        if !u.regulars {
-            return refuse("only British and Texas regulars form square (L12)");
-        }
-        if u.figures.len() < 4 {
-            return refuse("a square needs at least 4 figures (L12)");
-        }
-        if u.mounted {
-            return refuse("mounted cavalry cannot form square (L12)");
-        }
-    }
-    Ok(Order::Form {
-        unit: u.name.clone(),
-        form,
-    })
-}
-
-fn face(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
-    let u = own(state, cx, c)?;
-    Ok(Order::Face {
-        unit: u.name.clone(),
-        bearing: c.bearing("the facing")?,
-    })
-}
-
-fn charge(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
-    let u = own(state, cx, c)?;
-    if !matches!(u.form, Form::Line | Form::Column) {
-        return refuse("only a unit in line or column may charge (L6)");
-    }
-    if u.arm == Arm::Artillery || u.arm == Arm::Windwagon {
-        return refuse(format!("{} cannot charge", u.name));
-    }
-    let t = enemy(state, cx, c)?;
-    ride::charge_target(t)?;
-    Ok(Order::Charge {
-        unit: u.name.clone(),
-        target: t.name.clone(),
-    })
-}
-
-/// One parser per keyword of a family, each calling the family's parser with its word.
-macro_rules! by_word {
-    ($family:ident: $($f:ident => $w:literal),* $(,)?) => {
-        $(fn $f(s: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
-            $family(s, cx, c, $w)
-        })*
-    };
-}
-
-by_word!(act: entrench => "ENTRENCH", disentrench => "DISENTRENCH", occupy => "OCCUPY",
-    vacate => "VACATE", mount => "MOUNT", dismount => "DISMOUNT", disengage => "DISENGAGE",
-    hold => "HOLD", stop => "STOP");
-by_word!(declare: prisoners => "PRISONERS", gas => "GAS", grenades => "GRENADES",
-    reveal => "REVEAL", stay => "STAY", leave => "LEAVE");
-
-fn act(state: &State, cx: &mut Email, c: &mut Cursor, word: &str) -> Result<Order, LineErr> {
-    let u = own(state, cx, c)?;
-    let act = ACTS
-        .iter()
-        .find(|a| **a == word)
-        .copied()
-        .expect("an act keyword");
-    let why = match act {
-        "ENTRENCH" if u.mounted => Some("mounted cavalry cannot entrench".to_string()),
-        "ENTRENCH" if u.british && u.figures.len() >= 4 => {
-            Some("British units entrench only below 4 figures (L12)".into())
-        }
-        "DISENTRENCH" if u.form != Form::Entrenched => {
-            Some(format!("{} is not entrenched", u.name))
-        }
-        "OCCUPY" if !state.in_area("farm", u.pos) && !near_farm(state, u) => {
-            Some("no building within half a move (L12: it must reach the building)".into())
-        }
-        "VACATE" if u.form != Form::Occupying => Some(format!("{} occupies no building", u.name)),
-        "MOUNT" | "DISMOUNT" if u.arm != Arm::Cavalry => Some(format!("{} is not cavalry", u.name)),
-        "MOUNT" if u.mounted => Some(format!("{} is mounted already", u.name)),
-        "DISMOUNT" if !u.mounted => Some(format!("{} is on foot already", u.name)),
-        "DISENGAGE" if !u.disengage => Some(format!("{} has used its disengage", u.name)),
-        "DISENGAGE" if u.routing => Some("a routing unit cannot disengage".into()),
-        "STOP" if u.arm != Arm::Windwagon => Some(format!("{} is not a windwagon", u.name)),
-        "HOLD" if u.arm == Arm::Aeroplane => Some("an aeroplane cannot hover (R44)".into()),
-        _ => None,
-    };
-    if let Some(why) = why {
-        return refuse(why);
-    }
-    Ok(Order::Act {
-        unit: u.name.clone(),
-        act,
-    })
-}
-
-fn near_farm(state: &State, u: &Unit) -> bool {
-    state
-        .ground
-        .iter()
-        .any(|g| g.is("farm") && g.area.distance_to(u.pos) <= u.move_rate / 2.0)
-}
-
-fn smoke(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
-    let u = own(state, cx, c)?;
-    if u.smoke == 0 || u.count(super::state::Fig::Grenadier) == 0 {
-        return refuse(format!(
-            "{} has no smoke left (it needs grenadiers and smoke uses)",
-            u.name
-        ));
-    }
-    let at = if c.eat("AT") {
-        let p = c.point(&[])?;
-        let reach = state.data.rules.smoke_diameter.get() / 2.0 + 1.0;
-        if crate::board::tabletop::dist(p, u.pos) > reach + u.figures.len() as f64 / 2.0 {
-            return refuse("the screen must lie on or touch one of the unit's stands (L12)");
-        }
-        Some(p)
-    } else {
-        None
-    };
-    Ok(Order::Smoke {
-        unit: u.name.clone(),
-        at,
-    })
-}
-
-fn sail(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
-    let u = own(state, cx, c)?;
-    if u.arm != Arm::Windwagon {
-        return refuse(format!("{} is not a windwagon", u.name));
-    }
-    Ok(Order::Sail {
-        unit: u.name.clone(),
-        bearing: c.bearing("the bearing")?,
-    })
-}
-
-fn fire(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
-    let u = own(state, cx, c)?;
-    ride::may_fire(u)?;
-    if c.eat("NONE") {
-        return Ok(Order::Fire {
-            unit: u.name.clone(),
-            aim: Aim::Nothing,
-        });
-    }
-    c.expect("AT")?;
-    if let Some(g) = &u.gun {
-        let p = c.point(&[])?;
-        let p = on_table(state, p, c)?;
-        let r = crate::board::tabletop::dist(u.pos, p);
-        if r < g.range_min || r > g.range_max {
-            return refuse(format!(
-                "{} fires from {}\" to {}\"; that point is {}\" away",
-                u.name,
-                num(g.range_min),
-                num(g.range_max),
-                num((r * 10.0).round() / 10.0)
-            ));
-        }
-        if !state.in_front(u, p) {
-            return refuse("a gun fires into its 180° front only (L15)");
-        }
-        return Ok(Order::Fire {
-            unit: u.name.clone(),
-            aim: Aim::Point(p),
-        });
-    }
-    let t = enemy(state, cx, c)?;
-    ride::fire_target(state, t)?;
-    Ok(Order::Fire {
-        unit: u.name.clone(),
-        aim: Aim::Unit(t.name.clone()),
-    })
-}
-
-fn declare(state: &State, cx: &mut Email, c: &mut Cursor, word: &str) -> Result<Order, LineErr> {
-    let u = own(state, cx, c)?;
-    let what = DECLARES
-        .iter()
-        .find(|a| **a == word)
-        .copied()
-        .expect("a declaration keyword");
-    let why = match what {
-        "GAS" if u.gas == 0 || !u.gas_masks => Some("gas needs gas masks and gas uses (L12)"),
-        "GAS" | "GRENADES" if u.count(super::state::Fig::Grenadier) == 0 => {
-            Some("the unit has no grenadiers")
-        }
-        "REVEAL" if !u.hidden => Some("the unit is not hidden"),
-        "STAY" | "LEAVE" if u.melee.is_empty() => Some("the unit is not in melee"),
-        _ => None,
-    };
-    if let Some(why) = why {
-        return refuse(why);
-    }
-    Ok(Order::Declare {
-        unit: u.name.clone(),
-        what,
-    })
-}
-
-fn extra(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
-    let u = own(state, cx, c)?;
-    if !u.on_foot() {
-        return refuse("only infantry on foot takes the extra half move (L6)");
-    }
-    let to = if c.eat("NONE") {
-        None
-    } else {
-        let p = c.point(&[])?;
-        Some(on_table(state, p, c)?)
-    };
-    Ok(Order::Extra {
-        unit: u.name.clone(),
-        to,
-    })
-}
-
-fn standing(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
-    let u = own(state, cx, c)?;
-    let what = c.one_of(&[
-        ("TARGET", 0),
-        ("MELEE", 1),
-        ("PRISONERS", 2),
-        ("AMBUSH", 3),
-        ("EXTRA", 4),
-        ("ADVANCE", 5),
-    ])?;
-    let rule = match what {
-        0 => Rule::Target(c.one_of(&[("NEAREST", true), ("NONE", false)])?),
-        1 => {
-            Rule::Melee(c.one_of(&[("STAY", Some(true)), ("LEAVE", Some(false)), ("ASK", None)])?)
-        }
-        2 => {
-            Rule::Prisoners(c.one_of(&[("YES", Some(true)), ("NO", Some(false)), ("ASK", None)])?)
-        }
-        3 => {
-            if c.eat("OFF") {
-                Rule::Ambush(None)
-            } else {
-                let n = c.number("the ambush distance")?;
-                if !(0.0..=36.0).contains(&n) {
-                    return Err(c.wrong("an ambush distance is 0 to 36 inches"));
-                }
-                Rule::Ambush(Some(n))
-            }
-        }
-        4 | 5 => {
-            let v = if c.eat("ASK") {
-                None
-            } else if c.eat("NONE") || c.eat("HOLD") {
-                Some(None)
-            } else {
-                let p = c.point(&[])?;
-                Some(Some(on_table(state, p, c)?))
-            };
-            if what == 4 {
-                if !u.on_foot() {
-                    return refuse("only infantry on foot takes the extra half move (L6)");
-                }
-                Rule::Extra(v)
-            } else {
-                if !u.may_move() || u.arm == Arm::Windwagon {
-                    return refuse(format!("{} cannot be given a standing advance", u.name));
-                }
-                Rule::Advance(v)
-            }
-        }
-        _ => unreachable!("one_of returns a listed value"),
-    };
-    Ok(Order::Standing {
-        unit: u.name.clone(),
-        rule,
-    })
 }
 
 /// Reads a mail of `seat`: every good order, or every bad line.

@@ -34,7 +34,8 @@ pub fn charge_target(t: &Unit) -> Result<(), LineErr> {
     Ok(())
 }
 
-/// L12: figures in a windwagon may not shoot; machines do not fight (R45).
+/// L12: figures in a windwagon (crew or passengers) may not shoot; machines do not fight
+/// (R45).
 pub fn may_fire(u: &Unit) -> Result<(), LineErr> {
     if let Some(c) = &u.aboard {
         return refuse(format!(
@@ -45,6 +46,13 @@ pub fn may_fire(u: &Unit) -> Result<(), LineErr> {
     if u.arm.is_machine() {
         return refuse(format!(
             "{} does not fight: air combat is not played (R45)",
+            u.name
+        ));
+    }
+    // The combat step never lets a windwagon shoot; a FIRE for one would be dropped unsaid.
+    if u.arm == Arm::Windwagon {
+        return refuse(format!(
+            "{}'s crew does not shoot: figures in a windwagon may not (L12, R38)",
             u.name
         ));
     }

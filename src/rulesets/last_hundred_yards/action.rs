@@ -234,18 +234,29 @@ pub fn perform(s: &mut LhyState, side: &str, a: &Action, dice: &mut Dice) -> Vec
             fired(s, unit, target, at, *mode, 0);
             Done::Fire
         }
-        Action::Mortar { unit, hex } => {
+        Action::Mortar { unit, hex, smoke } => {
             mark(s, &names, Done::Fire);
             if let Some(u) = s.unit(unit).cloned()
                 && let Ok(shots) = fire::mortar(s, &u, *hex)
             {
-                for (i, shot) in shots.into_iter().enumerate() {
-                    fire::place(s, shot, unit, side, i > 0);
+                if *smoke {
+                    // R35: a Smoke marker on the impact hex, no attack (§4.2.4 hindrance).
+                    if !s.smoke.iter().any(|(h, _)| h == hex) {
+                        s.smoke.push((*hex, side.to_string()));
+                    }
+                    s.public(format!(
+                        "Mortar smoke lands on {} (Smoke marker).",
+                        s.name_of(*hex)
+                    ));
+                } else {
+                    for (i, shot) in shots.into_iter().enumerate() {
+                        fire::place(s, shot, unit, side, i > 0);
+                    }
+                    s.public(format!(
+                        "Mortar fire lands on {} (MDRM markers).",
+                        s.name_of(*hex)
+                    ));
                 }
-                s.public(format!(
-                    "Mortar fire lands on {} (MDRM markers).",
-                    s.name_of(*hex)
-                ));
             }
             concealment::after_action(s, unit, Why::Fire);
             Done::Fire

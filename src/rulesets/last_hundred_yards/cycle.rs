@@ -265,6 +265,8 @@ fn activate(s: &mut LhyState, side: &str, block: &[Order], dice: &mut Dice) {
             }
         }
     }
+    // R33: a FEINT line of this block applies to the arrow its ASSAULT line just placed.
+    assault::declare(s, side, block);
     // §9.1.1: mandatory actions not ordered are taken by default (R29).
     for n in mandatory_active(s, &members) {
         if ordered.contains(&n) {
@@ -364,11 +366,13 @@ pub fn resolve_react(
             take_in(s, seat, o, 0);
         }
     }
+    let mut feints = Vec::new();
     let acts: Vec<Action> = match subs.get(&side) {
         Some(Submitted::Orders(o)) => {
             s.turn.mails += 1;
             take_in(s, &side, o, 0);
             let (head, _) = blocks(o);
+            feints = head.clone();
             let mut acts: Vec<Action> = head
                 .iter()
                 .filter_map(|x| {
@@ -392,6 +396,8 @@ pub fn resolve_react(
         _ => reaction::by_default(s, &side),
     };
     react(s, &side, &acts, dice);
+    // R33: a FEINT in the reaction mail may name the arrow an ASSAULT reaction just placed.
+    assault::declare(s, &side, &feints);
     call_loop(s, dice);
 }
 

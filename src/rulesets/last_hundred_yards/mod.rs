@@ -54,7 +54,7 @@ pub fn step_spec(s: &LhyState) -> StepSpec {
         prompt(
             &s.enemy_of(side),
             "standing",
-            "Optional: change your standing reactions (STANDING …, SET REACTIONS …).".into(),
+            "Optional: change your standing reactions (STANDING …, SET REACTIONS …) or declare a FEINT on your Assault Arrow.".into(),
             false,
         )
     };

@@ -383,8 +383,20 @@ pub fn resolve_react(
                     }
                 })
                 .collect();
+            let mut named: Vec<String> = acts.iter().flat_map(Action::units).collect();
+            named.extend(head.iter().filter_map(|x| match x {
+                Order::Hold { unit } => Some(unit.clone()),
+                _ => None,
+            }));
+            // R18: units the mail neither names nor holds follow their standing reactions.
+            let (standing, _) = reaction::standing(s, &side);
+            for a in standing {
+                if !a.units().iter().any(|n| named.contains(n)) {
+                    named.extend(a.units());
+                    acts.push(a);
+                }
+            }
             // Mandatory reactions not in the mail are taken by default (R28).
-            let named: Vec<String> = acts.iter().flat_map(Action::units).collect();
             for n in reaction::mandatory(s, &side) {
                 if !named.contains(&n) {
                     acts.push(Action::Recover { unit: n });

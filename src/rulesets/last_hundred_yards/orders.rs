@@ -122,6 +122,17 @@ fn target(s: &LhyState, cx: &Email, c: &mut Cursor) -> Result<Target, LineErr> {
     let Some(w) = c.peek() else {
         return Err(c.wrong("the target is missing"));
     };
+    if w.chars().all(|ch| ch.is_ascii_digit()) && !is_hex(w) {
+        c.next_word();
+        let eg = if w.len() < 4 {
+            format!("{w:0>4}")
+        } else {
+            "0605".to_string()
+        };
+        return Err(LineErr::new(format!(
+            "`{w}` is not a hex number: four digits, column then row, e.g. {eg}"
+        )));
+    }
     if is_hex(w) {
         let h = hex(s, c)?;
         if let Some(k) = KINDS

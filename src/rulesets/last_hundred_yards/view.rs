@@ -285,6 +285,18 @@ fn board(s: &LhyState, m: Option<&str>) -> Vec<String> {
         }
         out.push(line);
     }
+    // The key: the letters of this map's terrain, and what a digit means.
+    let mut key: Vec<String> = Vec::new();
+    for gr in super::data::Ground::ALL {
+        if s.map.hexes().iter().any(|h| s.map.ground(*h) == gr) {
+            key.push(format!("{} {}", gr.letter(), gr.key().replace('_', " ")));
+        }
+    }
+    out.push(format!("Key: {}.", key.join(", ")));
+    out.push(
+        "A digit: the counters you see in the hex (a Concealment marker counts one). Hills, roads, walls and your units' sight: on the attached map."
+            .into(),
+    );
     out
 }
 

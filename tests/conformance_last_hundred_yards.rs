@@ -1,6 +1,7 @@
 //! Last Hundred Yards through the conformance kit: random play by mail with replay and verify,
 //! the canonical round trip, the leak test of concealed and hidden units, dummies, standing
-//! reactions and queued activations (with its positive control), and the ruling table.
+//! reactions, queued activations, feints and the assault order (with its positive control),
+//! and the ruling table.
 
 mod kit;
 
@@ -19,10 +20,12 @@ const SEATS: [(&str, &str); 2] = [
 /// reactions and its queued activations.
 fn secrets(st: &LhyState) -> Vec<Secret> {
     let mut out = Vec::new();
+    // A unit the enemy has once seen unconcealed (`known`, set when it loses concealment) is
+    // no secret by name any more: a mail of an earlier step of the same look may name it.
     for u in st
         .units
         .iter()
-        .filter(|u| u.on_map() && (u.concealed || u.hidden))
+        .filter(|u| u.on_map() && (u.concealed || u.hidden) && !u.known)
     {
         out.push(Secret::new(&u.side, &[&format!("{} (", u.name)]));
     }
@@ -32,6 +35,13 @@ fn secrets(st: &LhyState) -> Vec<Secret> {
                 &side.id,
                 &[&print_order(&Order::Standing(s.clone()))],
             ));
+        }
+        // R33/R34: a declared feint and the order of the assaults are the owner's.
+        for a in st.arrows.iter().filter(|a| a.side == side.id && a.feint) {
+            out.push(Secret::new(&side.id, &["Feint on ", &st.name_of(a.to)]));
+        }
+        if st.turn.active == side.id && !st.turn.assault_order.is_empty() {
+            out.push(Secret::new(&side.id, &["Assault Resolution order noted"]));
         }
         for b in &side.queued {
             if let Some(first) = b.first() {
@@ -52,6 +62,8 @@ fn last_hundred_yards_conforms() {
             include_str!("last_hundred_yards_golden.rs"),
             include_str!("last_hundred_yards_rulings.rs"),
             include_str!("last_hundred_yards_rulings_play.rs"),
+            include_str!("last_hundred_yards_markers.rs"),
+            include_str!("last_hundred_yards_figures.rs"),
         ],
         ..Subject::shipped("patrol", &SEATS)
     });

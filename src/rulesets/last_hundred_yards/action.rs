@@ -172,6 +172,48 @@ fn fired(
     concealment::after_action(s, name, Why::Fire);
 }
 
+/// What a maneuver showed: the enemy reads the units it now sees by name and a Concealment
+/// marker for concealed ones (hidden ones, nothing: R20); the owner reads every name. So a
+/// call for Reaction says what the player is asked to answer.
+fn tell_move(
+    s: &mut LhyState,
+    side: &str,
+    names: &[String],
+    from: Option<Hex>,
+    entered: &[Hex],
+    verb: &str,
+) {
+    let (Some(from), false) = (from, entered.is_empty()) else {
+        return;
+    };
+    let path: Vec<String> = entered.iter().map(|h| s.name_of(*h)).collect();
+    let route = format!("from {} to {}", s.name_of(from), path.join(" "));
+    let units: Vec<&super::state::Unit> = names
+        .iter()
+        .filter_map(|n| s.unit(n))
+        .filter(|u| !u.dummy())
+        .collect();
+    let seen: Vec<String> = units
+        .iter()
+        .filter(|u| !u.hidden && !u.concealed)
+        .map(|u| u.name.clone())
+        .collect();
+    let marker = units.iter().any(|u| !u.hidden && u.concealed);
+    let all_seen = seen.len() == units.len();
+    if !seen.is_empty() {
+        s.public(format!("{} {verb} {route}.", seen.join(", ")));
+    }
+    if marker {
+        s.public(format!("A Concealment marker {verb} {route}."));
+    }
+    if !all_seen {
+        s.private(
+            side,
+            format!("(Yours: {} {verb} {route}.)", names.join(", ")),
+        );
+    }
+}
+
 /// Carries out a checked action; returns what the enemy may react to (§8.1).
 pub fn perform(s: &mut LhyState, side: &str, a: &Action, dice: &mut Dice) -> Vec<Record> {
     let names = a.units();
@@ -193,6 +235,7 @@ pub fn perform(s: &mut LhyState, side: &str, a: &Action, dice: &mut Dice) -> Vec
             let entered = maneuver::do_move(
                 s, side, &names, path, *reverse, *stop, *exit, *overrun, dice,
             );
+            tell_move(s, side, &names, start.first().copied(), &entered, "moves");
             if overrun.is_some() {
                 for n in &names {
                     if let Some(x) = s.unit_mut(n) {
@@ -213,6 +256,14 @@ pub fn perform(s: &mut LhyState, side: &str, a: &Action, dice: &mut Dice) -> Vec
                 (path.clone(), *exit)
             };
             let entered = withdraw::run(s, side, &names, &path, exit, dice);
+            tell_move(
+                s,
+                side,
+                &names,
+                start.first().copied(),
+                &entered,
+                "withdraws",
+            );
             return names
                 .iter()
                 .map(|n| maneuver::record(s, n, Done::Maneuver, entered.clone()))
@@ -234,18 +285,29 @@ pub fn perform(s: &mut LhyState, side: &str, a: &Action, dice: &mut Dice) -> Vec
             fired(s, unit, target, at, *mode, 0);
             Done::Fire
         }
-        Action::Mortar { unit, hex } => {
+        Action::Mortar { unit, hex, smoke } => {
             mark(s, &names, Done::Fire);
             if let Some(u) = s.unit(unit).cloned()
                 && let Ok(shots) = fire::mortar(s, &u, *hex)
             {
-                for (i, shot) in shots.into_iter().enumerate() {
-                    fire::place(s, shot, unit, side, i > 0);
+                if *smoke {
+                    // R35: a Smoke marker on the impact hex, no attack (§4.2.4 hindrance).
+                    if !s.smoke.iter().any(|(h, _)| h == hex) {
+                        s.smoke.push((*hex, side.to_string()));
+                    }
+                    s.public(format!(
+                        "Mortar smoke lands on {} (Smoke marker).",
+                        s.name_of(*hex)
+                    ));
+                } else {
+                    for (i, shot) in shots.into_iter().enumerate() {
+                        fire::place(s, shot, unit, side, i > 0);
+                    }
+                    s.public(format!(
+                        "Mortar fire lands on {} (MDRM markers).",
+                        s.name_of(*hex)
+                    ));
                 }
-                s.public(format!(
-                    "Mortar fire lands on {} (MDRM markers).",
-                    s.name_of(*hex)
-                ));
             }
             concealment::after_action(s, unit, Why::Fire);
             Done::Fire

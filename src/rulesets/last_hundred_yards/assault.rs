@@ -11,7 +11,7 @@ use super::data::Kind;
 use super::maneuver;
 use super::resolution;
 use super::sight;
-use super::state::{Arrow, Done, LhyState, Status, Unit};
+use super::state::{Arrow, Done, LhyState, Order, Status, Unit};
 use super::withdraw;
 
 /// May these units assault `hex`?
@@ -82,6 +82,57 @@ pub fn arrow(s: &mut LhyState, side: &str, names: &[String], hex: Hex, feint: bo
         s.name_of(from),
         s.name_of(hex)
     ));
+    if feint {
+        // R33: the owner alone knows it is a feint until Marker Adjustment.
+        s.private(
+            side,
+            format!(
+                "Feint on {} declared: the units stay at Marker Adjustment (the enemy sees only the arrow).",
+                s.name_of(hex)
+            ),
+        );
+    }
+}
+
+/// R33: a side's `FEINT` lines (and `ASSAULT ORDER`, R34) taken in from any of its mails.
+/// A feint is kept on the arrow, told to its owner only, and acted on at Marker Adjustment.
+/// Idempotent: called when a mail is taken in and again after the mail's actions placed arrows.
+pub fn declare(s: &mut LhyState, side: &str, orders: &[Order]) {
+    for o in orders {
+        match o {
+            Order::Feint { hex, off } => {
+                let mut changed = false;
+                for a in s
+                    .arrows
+                    .iter_mut()
+                    .filter(|a| a.side == side && a.to == *hex && a.feint == *off)
+                {
+                    a.feint = !off;
+                    changed = true;
+                }
+                if changed {
+                    let label = s.name_of(*hex);
+                    s.private(
+                        side,
+                        if *off {
+                            format!("Feint on {label} taken back: the units go in at Marker Adjustment.")
+                        } else {
+                            format!("Feint on {label} declared: the units stay at Marker Adjustment (the enemy sees only the arrow).")
+                        },
+                    );
+                }
+            }
+            Order::AssaultOrder { hexes } if s.turn.active == side => {
+                s.turn.assault_order = hexes.clone();
+                let list: Vec<String> = hexes.iter().map(|h| s.name_of(*h)).collect();
+                s.private(
+                    side,
+                    format!("Assault Resolution order noted: {}.", list.join(", ")),
+                );
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Marker Adjustment step b: arrows become assaults (§6.0 II.3b).
@@ -99,8 +150,9 @@ pub fn adjust(s: &mut LhyState) {
         }
         let label = s.name_of(a.to);
         if a.feint {
+            // R33: the feint is told now; the units stay and their action is spent.
             s.public(format!(
-                "The assault on {label} was a feint: the units stay."
+                "The Assault Arrow into {label} was a feint: the units stay where they are."
             ));
             continue;
         }
@@ -163,13 +215,40 @@ fn total(s: &LhyState, units: &[&Unit], defending: bool, hex: Hex, attacker: &st
     t
 }
 
-/// Phase IV: every assault hex in the order the assaults began (R17; §13.5's choice of order
-/// falls to that order).
+/// Phase IV (§5.0 IV, §13.5): the active player orders the assaults (`ASSAULT ORDER`, R34);
+/// hexes he did not name follow in the order their assaults began.
 pub fn phase(s: &mut LhyState, dice: &mut Dice) {
-    let hexes = s.assaults.clone();
+    let hexes = ordered(&s.assaults, &s.turn.assault_order);
+    if s.turn
+        .assault_order
+        .iter()
+        .any(|h| s.assaults.iter().any(|(x, _)| x == h))
+    {
+        let list: Vec<String> = hexes.iter().map(|(h, _)| s.name_of(*h)).collect();
+        s.public(format!(
+            "Assaults are resolved in the order {} gave: {}.",
+            s.side_name(&s.turn.active),
+            list.join(", ")
+        ));
+    }
     for (hex, attacker) in hexes {
         resolve(s, hex, &attacker, dice);
     }
+}
+
+/// R34: the named hexes first, in the order named; the rest in the order they began.
+pub fn ordered(assaults: &[(Hex, String)], order: &[Hex]) -> Vec<(Hex, String)> {
+    let mut out: Vec<(Hex, String)> = Vec::new();
+    for a in order
+        .iter()
+        .filter_map(|h| assaults.iter().find(|(x, _)| x == h))
+        .chain(assaults)
+    {
+        if !out.contains(a) {
+            out.push(a.clone());
+        }
+    }
+    out
 }
 
 fn resolve(s: &mut LhyState, hex: Hex, attacker: &str, dice: &mut Dice) {

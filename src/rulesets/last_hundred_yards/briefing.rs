@@ -19,6 +19,25 @@ pub fn briefing(s: &LhyState, seat: &str) -> Vec<(String, Vec<String>)> {
         side.name,
         side.fbe.word()
     ));
+    // R20: where PLACE and DUMMY may put counters (the play-through found it unsaid).
+    if let Some((_, hexes)) = s.zones.iter().find(|(z, _)| z == seat) {
+        let g = s.map.grid();
+        let rows: Vec<_> = hexes
+            .iter()
+            .filter_map(|h| g.address(*h))
+            .map(|a| a.row)
+            .collect();
+        if let (Some(lo), Some(hi)) = (rows.iter().min(), rows.iter().max()) {
+            let dummies = s
+                .dummies_allowed
+                .iter()
+                .find(|(x, _)| x == seat)
+                .map_or(0, |d| d.1);
+            mission.push(format!(
+                "Your set-up zone (PLACE, DUMMY): printed rows {lo:02} to {hi:02}; {dummies} dummies allowed."
+            ));
+        }
+    }
     mission.push(format!(
         "{} game turns at most, {} minutes on the Time Lapse track; Casualty Differential Limit {}.",
         s.max_turns, s.minutes, s.cdl

@@ -14,6 +14,50 @@ use super::state::{Action, LhyState, Order, Phase};
 
 use super::turn::is_setting;
 
+// ---------------------------------------------------------------- declarations
+
+/// R33/R34: a `FEINT` needs an Assault Arrow of the side into that hex (already on the map, or
+/// placed by an `ASSAULT` line of the same mail, `arrows_in_mail`); `ASSAULT ORDER` is the
+/// active player's. `None`: the line is not a declaration.
+pub fn check_declaration(
+    s: &LhyState,
+    side: &str,
+    o: &Order,
+    arrows_in_mail: &[crate::board::hex::Hex],
+) -> Option<Result<(), String>> {
+    match o {
+        Order::Feint { hex, .. } => Some(
+            if arrows_in_mail.contains(hex)
+                || s.arrows.iter().any(|a| a.side == side && a.to == *hex)
+            {
+                Ok(())
+            } else {
+                Err(format!(
+                    "you have no Assault Arrow into {}: FEINT names the hex of an arrow placed this cycle, e.g. `ASSAULT A1-1 AT {} FEINT`",
+                    s.name_of(*hex),
+                    s.name_of(*hex)
+                ))
+            },
+        ),
+        Order::AssaultOrder { .. } => Some(if s.turn.active == side {
+            Ok(())
+        } else {
+            Err("only the active player orders the Assault Resolution (§13.5)".into())
+        }),
+        _ => None,
+    }
+}
+
+fn assault_hexes(lines: &[(usize, String, Order)]) -> Vec<crate::board::hex::Hex> {
+    lines
+        .iter()
+        .filter_map(|(_, _, o)| match o {
+            Order::Act(Action::Assault { hex, .. }) => Some(*hex),
+            _ => None,
+        })
+        .collect()
+}
+
 // ---------------------------------------------------------------- activation checks
 
 /// Platoons of `side` that have not activated this game turn.
@@ -244,6 +288,7 @@ pub fn check_block(s: &LhyState, side: &str, block: &[(usize, String, Order)]) -
     let mut acted: Vec<String> = Vec::new();
     let mut queried = Vec::new();
     let mut fired_at = Vec::new();
+    let arrows = assault_hexes(block);
     for (line, text, o) in &block[1..] {
         match o {
             Order::Attach { unit } => match check_attach(s, side, &platoons, unit, &mut afv) {
@@ -307,6 +352,11 @@ pub fn check_block(s: &LhyState, side: &str, block: &[(usize, String, Order)]) -
             }
             o if is_setting(o) => {}
             Order::Pass => {}
+            o if check_declaration(s, side, o, &arrows).is_some() => {
+                if let Some(Err(e)) = check_declaration(s, side, o, &arrows) {
+                    errs.push(bad(*line, text, e));
+                }
+            }
             _ => errs.push(bad(*line, text, "not an activation order")),
         }
     }
@@ -330,6 +380,7 @@ pub fn check_block(s: &LhyState, side: &str, block: &[(usize, String, Order)]) -
 pub fn check_reaction(s: &LhyState, side: &str, lines: &[(usize, String, Order)]) -> Vec<Rejected> {
     let mut errs = Vec::new();
     let mut acted: Vec<String> = Vec::new();
+    let arrows = assault_hexes(lines);
     for (line, text, o) in lines {
         match o {
             Order::Act(a) => {
@@ -353,6 +404,11 @@ pub fn check_reaction(s: &LhyState, side: &str, lines: &[(usize, String, Order)]
             }
             Order::Pass | Order::Hold { .. } => {}
             o if is_setting(o) => {}
+            o if check_declaration(s, side, o, &arrows).is_some() => {
+                if let Some(Err(e)) = check_declaration(s, side, o, &arrows) {
+                    errs.push(bad(*line, text, e));
+                }
+            }
             _ => errs.push(bad(
                 *line,
                 text,
@@ -391,7 +447,11 @@ pub fn check_mail(s: &LhyState, seat: &str, lines: &[(usize, String, Order)]) ->
         }
         Phase::Activate { side } if side == seat => {
             for (line, text, o) in &head {
-                if !is_setting(o) && *o != Order::Pass {
+                if let Some(r) = check_declaration(s, seat, o, &[]) {
+                    if let Err(e) = r {
+                        errs.push(bad(*line, text, e));
+                    }
+                } else if !is_setting(o) && *o != Order::Pass {
                     errs.push(bad(
                         *line,
                         text,
@@ -435,8 +495,12 @@ pub fn check_mail(s: &LhyState, seat: &str, lines: &[(usize, String, Order)]) ->
         _ => {
             // Not asked: standing reactions, settings, and (active) the next activations.
             for (line, text, o) in &head {
-                if !is_setting(o) {
-                    errs.push(bad(*line, text, "you are not asked for orders now: only STANDING, SET, or your next ACTIVATE"));
+                if let Some(r) = check_declaration(s, seat, o, &[]) {
+                    if let Err(e) = r {
+                        errs.push(bad(*line, text, e));
+                    }
+                } else if !is_setting(o) {
+                    errs.push(bad(*line, text, "you are not asked for orders now: only STANDING, SET, FEINT, ASSAULT ORDER, or your next ACTIVATE"));
                 }
             }
             if !blocks_.is_empty() && !active {

@@ -265,6 +265,8 @@ fn activate(s: &mut LhyState, side: &str, block: &[Order], dice: &mut Dice) {
             }
         }
     }
+    // R33: a FEINT line of this block applies to the arrow its ASSAULT line just placed.
+    assault::declare(s, side, block);
     // §9.1.1: mandatory actions not ordered are taken by default (R29).
     for n in mandatory_active(s, &members) {
         if ordered.contains(&n) {
@@ -364,11 +366,13 @@ pub fn resolve_react(
             take_in(s, seat, o, 0);
         }
     }
+    let mut feints = Vec::new();
     let acts: Vec<Action> = match subs.get(&side) {
         Some(Submitted::Orders(o)) => {
             s.turn.mails += 1;
             take_in(s, &side, o, 0);
             let (head, _) = blocks(o);
+            feints = head.clone();
             let mut acts: Vec<Action> = head
                 .iter()
                 .filter_map(|x| {
@@ -379,8 +383,20 @@ pub fn resolve_react(
                     }
                 })
                 .collect();
+            let mut named: Vec<String> = acts.iter().flat_map(Action::units).collect();
+            named.extend(head.iter().filter_map(|x| match x {
+                Order::Hold { unit } => Some(unit.clone()),
+                _ => None,
+            }));
+            // R18: units the mail neither names nor holds follow their standing reactions.
+            let (standing, _) = reaction::standing(s, &side);
+            for a in standing {
+                if !a.units().iter().any(|n| named.contains(n)) {
+                    named.extend(a.units());
+                    acts.push(a);
+                }
+            }
             // Mandatory reactions not in the mail are taken by default (R28).
-            let named: Vec<String> = acts.iter().flat_map(Action::units).collect();
             for n in reaction::mandatory(s, &side) {
                 if !named.contains(&n) {
                     acts.push(Action::Recover { unit: n });
@@ -392,6 +408,8 @@ pub fn resolve_react(
         _ => reaction::by_default(s, &side),
     };
     react(s, &side, &acts, dice);
+    // R33: a FEINT in the reaction mail may name the arrow an ASSAULT reaction just placed.
+    assault::declare(s, &side, &feints);
     call_loop(s, dice);
 }
 

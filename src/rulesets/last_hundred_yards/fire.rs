@@ -116,6 +116,25 @@ fn wall_tem(s: &LhyState, hex: Hex, from: Hex, firer_side: &str) -> i32 {
     s.data.features.wall_tem.int()
 }
 
+/// What a refused firer could fire at instead: the hexes with enemy counters its side knows
+/// of (units it sees, Concealment markers; never hidden units) in its LOS and `range`.
+fn in_sight(s: &LhyState, u: &Unit, from: Hex, range: i32) -> String {
+    let mut hexes: Vec<Hex> = s
+        .on_map()
+        .filter(|e| e.side != u.side && !e.hidden)
+        .map(|e| e.at)
+        .filter(|h| from.distance(*h) as i32 <= range && sight::sees_from(s, u.kind, from, *h))
+        .collect();
+    hexes.sort();
+    hexes.dedup();
+    if hexes.is_empty() {
+        format!("it sees no enemy counter within {range} hexes")
+    } else {
+        let l: Vec<String> = hexes.iter().map(|h| s.name_of(*h)).collect();
+        format!("in its LOS and range: {}", l.join(", "))
+    }
+}
+
 /// Small arms at every enemy unit with Cohesion in `hex` (§1.5, R11).
 pub fn small_arms(s: &LhyState, u: &Unit, from: Hex, hex: Hex, extra: i32) -> Result<Shot, String> {
     let v = s.values(u);
@@ -134,7 +153,11 @@ pub fn small_arms(s: &LhyState, u: &Unit, from: Hex, hex: Hex, extra: i32) -> Re
         ));
     }
     if !sight::sees_from(s, u.kind, from, hex) {
-        return Err(format!("{} has no LOS to {label}", u.name));
+        return Err(format!(
+            "{} has no LOS to {label}; {}",
+            u.name,
+            in_sight(s, u, from, v.sav_range)
+        ));
     }
     if u.kind == Kind::Fp && !in_front(s, u, hex) {
         return Err(format!("{label} is outside {}'s frontal hexsides", u.name));

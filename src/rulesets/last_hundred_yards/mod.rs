@@ -54,7 +54,7 @@ pub fn step_spec(s: &LhyState) -> StepSpec {
         prompt(
             &s.enemy_of(side),
             "standing",
-            "Optional: change your standing reactions (STANDING …, SET REACTIONS …).".into(),
+            "Optional: change your standing reactions (STANDING …, SET REACTIONS …) or declare a FEINT on your Assault Arrow.".into(),
             false,
         )
     };
@@ -107,7 +107,11 @@ pub fn step_spec(s: &LhyState) -> StepSpec {
                         side,
                         "react",
                         format!(
-                            "Call for Reaction: react with your units ({}) or PASS.{}",
+                            "Call for Reaction{}: react with your units ({}) or PASS; units you do not name follow their standing reactions (HOLD unit stops one).{}",
+                            {
+                                let seen = reaction::seen_actions(s, side);
+                                if seen.is_empty() { String::new() } else { format!(" (your units saw: {})", seen.join("; ")) }
+                            },
                             if who.is_empty() { "optional reactions only".to_string() } else { format!("these saw the last enemy action or must react: {}", who.join(", ")) },
                             if active { " You may add your next ACTIVATE block in the same mail." } else { "" }
                         ),

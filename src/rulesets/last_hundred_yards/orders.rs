@@ -33,6 +33,7 @@ const GRAMMAR: Grammar<LhyState, Email, Order> = Grammar {
         Keyword::new("WITHDRAW", "WITHDRAW A1-1 TO 0409 0410", withdraw),
         Keyword::new("FIRE", "FIRE MG-1 AT 0605", fire),
         Keyword::new("MORTAR", "MORTAR Mtr-1 AT 0705", mortar),
+        Keyword::new("FEINT", "FEINT 0505", feint),
         Keyword::new("SCOOT", "SCOOT Sherman-1 AT Pz-1 TO 0507", scoot),
         Keyword::new("HALT", "HALT Sherman-1 TO 0506 AT Pz-1", halt),
         Keyword::new("ASSAULT", "ASSAULT A1-1 A1-2 AT 0505", assault),
@@ -121,6 +122,17 @@ fn target(s: &LhyState, cx: &Email, c: &mut Cursor) -> Result<Target, LineErr> {
     let Some(w) = c.peek() else {
         return Err(c.wrong("the target is missing"));
     };
+    if w.chars().all(|ch| ch.is_ascii_digit()) && !is_hex(w) {
+        c.next_word();
+        let eg = if w.len() < 4 {
+            format!("{w:0>4}")
+        } else {
+            "0605".to_string()
+        };
+        return Err(LineErr::new(format!(
+            "`{w}` is not a hex number: four digits, column then row, e.g. {eg}"
+        )));
+    }
     if is_hex(w) {
         let h = hex(s, c)?;
         if let Some(k) = KINDS
@@ -257,10 +269,30 @@ fn fire(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> 
 fn mortar(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
     let unit = own(s, cx, c)?;
     c.expect("AT")?;
+    let hex_ = hex(s, c)?;
+    let smoke = c.eat("SMOKE");
     Ok(Order::Act(Action::Mortar {
         unit,
-        hex: hex(s, c)?,
+        hex: hex_,
+        smoke,
     }))
+}
+
+fn feint(s: &LhyState, _: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    let hex_ = hex(s, c)?;
+    let off = c.eat("OFF");
+    Ok(Order::Feint { hex: hex_, off })
+}
+
+/// `ASSAULT ORDER 0505 0604` (R34): the order of Assault Resolution.
+fn assault_order(s: &LhyState, c: &mut Cursor) -> Result<Order, LineErr> {
+    let hexes_ = hexes(s, c)?;
+    if hexes_.is_empty() {
+        return Err(c.wrong(
+            "give the assault hexes in the order to resolve them, e.g. ASSAULT ORDER 0505 0604",
+        ));
+    }
+    Ok(Order::AssaultOrder { hexes: hexes_ })
 }
 
 fn scoot(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
@@ -280,6 +312,9 @@ fn halt(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> 
 }
 
 fn assault(s: &LhyState, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
+    if c.eat("ORDER") {
+        return assault_order(s, c);
+    }
     let units = owns(s, cx, c, &["AT"])?;
     c.expect("AT")?;
     let hex_ = hex(s, c)?;
@@ -525,7 +560,11 @@ pub fn print_action(a: &Action) -> String {
             }
             t
         }
-        Action::Mortar { unit, hex } => format!("MORTAR {unit} AT {}", h(*hex)),
+        Action::Mortar { unit, hex, smoke } => format!(
+            "MORTAR {unit} AT {}{}",
+            h(*hex),
+            if *smoke { " SMOKE" } else { "" }
+        ),
         Action::Scoot { unit, target, to } => {
             let mut t = format!("SCOOT {unit} AT {}", tgt(target));
             if let Some(x) = to {
@@ -570,6 +609,10 @@ pub fn print_order(o: &Order) -> String {
         Order::Query { hex } => format!("QUERY {}", h(*hex)),
         Order::Pass => "PASS".into(),
         Order::Eliminate { unit } => format!("ELIMINATE {unit}"),
+        Order::Feint { hex, off } => {
+            format!("FEINT {}{}", h(*hex), if *off { " OFF" } else { "" })
+        }
+        Order::AssaultOrder { hexes } => format!("ASSAULT ORDER {}", hs(hexes)),
         Order::Standing(st) => {
             let rule = match &st.rule {
                 Rule::Fire { within: None } => "FIRE".to_string(),

@@ -21,8 +21,12 @@ pub(super) fn end_turn(s: &mut LhyState, dice: &mut Dice) {
         s.public("Assault Resolution Phase.");
         assault::phase(s, dice);
     }
-    // V: MDRM markers come off.
+    // V step 1: MDRM and Smoke markers come off (§5.0 V.1).
     s.markers.clear();
+    if !s.smoke.is_empty() {
+        s.smoke.clear();
+        s.public("Mortar Fire Adjustment: the Smoke markers are removed.");
+    }
     // VI: Time Lapse, rolled by the active player.
     let active = s.turn.active.clone();
     let roll = dice.roll_one(format!("{active}: Time Lapse"), Faces::d(10));

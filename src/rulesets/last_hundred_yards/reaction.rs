@@ -8,7 +8,7 @@ use crate::board::hex::Hex;
 use super::action;
 use super::data::Kind;
 use super::sight;
-use super::state::{Action, Ask, LhyState, Motion, Record, Rule, Status, Target, Unit, Who};
+use super::state::{Action, Ask, Done, LhyState, Motion, Record, Rule, Status, Target, Unit, Who};
 
 /// The action the last call answers (empty: the caller passed).
 fn last(s: &LhyState) -> &[Record] {
@@ -28,6 +28,33 @@ fn fresh<'a>(s: &'a LhyState, side: &'a str) -> impl Iterator<Item = &'a Unit> +
 /// §8.1: did `u` see the enemy action `r` (a hex entered, fired from or recovered in)?
 pub fn saw(s: &LhyState, u: &Unit, r: &Record) -> bool {
     r.side != u.side && r.hexes.iter().any(|h| sight::sees(s, u, *h))
+}
+
+/// The enemy actions before this call that `side`'s units saw, as that side may name them
+/// (a unit it sees by name, else "a concealed unit"), for the call's mail.
+pub fn seen_actions(s: &LhyState, side: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for r in last(s) {
+        if !fresh(s, side).any(|u| saw(s, u, r)) {
+            continue;
+        }
+        let what = match r.done {
+            Done::Maneuver => "moved to",
+            Done::Fire => "fired from",
+            Done::Recover => "recovered in",
+            Done::Assault => "placed an Assault Arrow into",
+        };
+        let who = s
+            .unit(&r.unit)
+            .filter(|u| sight::shown(u, side) && !u.dummy())
+            .map_or("a concealed unit".to_string(), |u| u.name.clone());
+        let at = r.hexes.last().map(|h| s.name_of(*h)).unwrap_or_default();
+        let line = format!("{who} {what} {at}");
+        if !out.contains(&line) {
+            out.push(line);
+        }
+    }
+    out
 }
 
 /// Triggered units: they saw an action of the one immediately before this call.

@@ -58,11 +58,11 @@ fn resolve(s: &mut LhyState, m: &FireMarker, only: Option<&str>, dice: &mut Dice
     ) as i32;
     let total = roll + m.drm;
     let head = format!(
-        "{} {} at {label} (by {}): {roll}{} = {total}",
+        "{} {} at {label} (by {}): d10 {roll} {:+} = {total}",
         m.kind.marker(),
         signed(m.drm),
         shown_firer(s, m),
-        signed(m.drm)
+        m.drm
     );
     // A marker on dummies reads, to the enemy, exactly as one on real units without effect.
     if targets.iter().all(|t| s.unit(t).is_some_and(|u| u.dummy())) {

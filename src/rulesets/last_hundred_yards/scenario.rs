@@ -352,6 +352,7 @@ pub fn new_state(
         platoons,
         units,
         markers: Vec::new(),
+        smoke: Vec::new(),
         arrows: Vec::new(),
         assaults: Vec::new(),
         objectives,

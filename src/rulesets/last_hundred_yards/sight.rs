@@ -37,12 +37,13 @@ pub fn sees_unit(s: &LhyState, u: &Unit, v: &Unit) -> bool {
     sees(s, u, v.at) && (!in_the_road(s, v.kind, v.at) || los::urban_road_clear(&s.map, v.at, u.at))
 }
 
-/// §4.2.4: hindrances on the line (MDRM markers, and vehicles in urban road hexes).
+/// §4.2.4: hindrances on the line (MDRM and Smoke markers, and vehicles in urban road hexes).
 pub fn hindrances(s: &LhyState, a: Hex, b: Hex) -> u32 {
     let marker = |h: Hex| {
         s.markers
             .iter()
             .any(|m| m.kind == FireKind::Mortar && m.hex == h)
+            || s.smoke.iter().any(|(x, _)| *x == h)
     };
     let vehicle = |h: Hex| {
         s.map.ground(h) == Ground::UrbanRoad && s.on_map().any(|u| u.at == h && u.vehicle())
@@ -91,4 +92,19 @@ pub fn threatened_by_at(s: &LhyState, u: &Unit) -> bool {
             }
             && sees_unit(s, e, u)
     })
+}
+
+/// The hexes no unit of `side` can see (§4.2, the same LOS as fire and reactions): what the
+/// seat's map shades. It reads only `side`'s own units and the terrain, so it tells nothing
+/// of the enemy; a hex a unit stands in is seen.
+pub fn unseen_by(s: &LhyState, side: &str) -> Vec<Hex> {
+    let eyes: Vec<&Unit> = s
+        .on_map()
+        .filter(|u| u.side == side && !u.dummy())
+        .collect();
+    s.map
+        .hexes()
+        .into_iter()
+        .filter(|h| !eyes.iter().any(|u| u.at == *h || sees(s, u, *h)))
+        .collect()
 }

@@ -344,6 +344,9 @@ pub struct Turn {
     /// Platoon Activation Cycles run this game turn.
     #[serde(default)]
     pub cycles: u32,
+    /// §5.0 IV (R34): the assault hexes in the order the active player gave (`ASSAULTS`).
+    #[serde(default)]
+    pub assault_order: Vec<Hex>,
 }
 
 /// What the game waits for.
@@ -394,6 +397,10 @@ pub struct LhyState {
     pub platoons: Vec<Platoon>,
     pub units: Vec<Unit>,
     pub markers: Vec<FireMarker>,
+    /// §4.2.4 Smoke markers (bridge R35: from `MORTAR … SMOKE`), with the side that placed
+    /// them; hindrances until Phase V step 1 removes them.
+    #[serde(default)]
+    pub smoke: Vec<(Hex, String)>,
     pub arrows: Vec<Arrow>,
     /// Hexes under an Assault marker (§13.1), with the side that assaulted.
     pub assaults: Vec<(Hex, String)>,
@@ -463,6 +470,9 @@ pub enum Action {
     Mortar {
         unit: String,
         hex: Hex,
+        /// `MORTAR … SMOKE` (bridge R35): a Smoke marker instead of MDRM markers.
+        #[serde(default)]
+        smoke: bool,
     },
     /// §10.4.2 Shoot & Scoot.
     Scoot {
@@ -559,6 +569,16 @@ pub enum Order {
     Pass,
     Eliminate {
         unit: String,
+    },
+    /// `FEINT 0705` (R33): the Assault Arrow into that hex stays a feint at Marker Adjustment;
+    /// `FEINT 0705 OFF` takes the declaration back. Hidden from the enemy until then.
+    Feint {
+        hex: Hex,
+        off: bool,
+    },
+    /// `ASSAULTS 0705 0606` (R34): the active player's order of Assault Resolution (§13.5).
+    AssaultOrder {
+        hexes: Vec<Hex>,
     },
     // Any mail.
     Standing(Standing),

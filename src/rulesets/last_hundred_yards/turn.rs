@@ -66,6 +66,7 @@ pub(super) fn settings(s: &mut LhyState, side: &str, orders: &[Order]) {
             _ => {}
         }
     }
+    super::assault::declare(s, side, orders);
 }
 
 /// Takes in a mail's settings and queued activations (the lines after each ACTIVATE beyond
@@ -199,6 +200,7 @@ pub fn start_turn(s: &mut LhyState, dice: &mut Dice) {
     s.turn.coordinated = None;
     s.turn.mails = 0;
     s.turn.cycles = 0;
+    s.turn.assault_order.clear();
     for sd in &mut s.sides {
         sd.confused = false;
         sd.queued.clear();

@@ -202,6 +202,15 @@ pub fn view(s: &LhyState, viewer: &Viewer) -> View {
                 .collect(),
         ));
     }
+    if !s.smoke.is_empty() {
+        sections.push((
+            "Smoke markers (hindrances until the Mortar Fire Adjustment Phase)".into(),
+            s.smoke
+                .iter()
+                .map(|(h, _)| format!("Smoke on {}", s.name_of(*h)))
+                .collect(),
+        ));
+    }
     if !s.objectives.is_empty() {
         sections.push((
             "Objectives".into(),
@@ -276,6 +285,18 @@ fn board(s: &LhyState, m: Option<&str>) -> Vec<String> {
         }
         out.push(line);
     }
+    // The key: the letters of this map's terrain, and what a digit means.
+    let mut key: Vec<String> = Vec::new();
+    for gr in super::data::Ground::ALL {
+        if s.map.hexes().iter().any(|h| s.map.ground(*h) == gr) {
+            key.push(format!("{} {}", gr.letter(), gr.key().replace('_', " ")));
+        }
+    }
+    out.push(format!("Key: {}.", key.join(", ")));
+    out.push(
+        "A digit: the counters you see in the hex (a Concealment marker counts one). Hills, roads, walls and your units' sight: on the attached map."
+            .into(),
+    );
     out
 }
 
@@ -447,6 +468,34 @@ fn scene(s: &LhyState, viewer: &Viewer, turn: &str) -> Scene {
         });
     }
     let mut zones = Vec::new();
+    // The seat's own sight: hexes none of its units sees are shaded (spectators: none).
+    if let Some(side) = m
+        && styles_all.get("unseen").is_some()
+    {
+        for h in super::sight::unseen_by(s, side) {
+            zones.push(Zone {
+                kind: ZoneKind::Styled {
+                    style: "unseen".into(),
+                },
+                shape: Shape::Hex {
+                    address: g.address(h).expect("a map hex"),
+                },
+                label: None,
+                side: None,
+            });
+        }
+        used.push("unseen".into());
+    }
+    for (h, _) in &s.smoke {
+        zones.push(Zone {
+            kind: ZoneKind::Smoke,
+            shape: Shape::Hex {
+                address: g.address(*h).expect("a map hex"),
+            },
+            label: Some("Smoke".into()),
+            side: None,
+        });
+    }
     for mk in s
         .markers
         .iter()
@@ -522,6 +571,10 @@ fn scene(s: &LhyState, viewer: &Viewer, turn: &str) -> Scene {
     legend.push(LegendEntry {
         symbol: Symbol::Blast,
         text: "mortar impact (MDRM)".into(),
+    });
+    legend.push(LegendEntry {
+        symbol: Symbol::Smoke,
+        text: "Smoke marker (hindrance)".into(),
     });
     legend.retain(|l| scene.uses(&l.symbol));
     scene.legend = legend;

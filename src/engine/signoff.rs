@@ -48,7 +48,7 @@ pub fn sign_off(
     }
     // A sign-off: the last lines, after a blank line, with something above that is not the
     // greeting itself.
-    if let Some(last) = (0..lines.len()).rposition(|i| filled(i)) {
+    if let Some(last) = (0..lines.len()).rposition(&filled) {
         let first = (0..=last).rev().take_while(|&i| filled(i)).last()?;
         let above_end = blocks.first().map_or(0, |g| g.end() + 1);
         let above = (above_end..first).any(filled);

@@ -60,7 +60,9 @@ pub fn help(
         "help",
         serde_json::json!({
             "ruleset": game.ruleset(), "game": game.book().id,
-            "reference": report::markdown_to_plain(reference),
+            // One line per paragraph and list item: the mail's 72-column layout then fills
+            // them, so a README line of any width never leaves a ragged stub behind it.
+            "reference": report::markdown_to_paragraphs(reference),
             "briefing": game.briefing(&to.seat),
         }),
     )?;

@@ -183,43 +183,11 @@ fn a_unit_of_one_increment_reads_1_increment() {
     );
 }
 
-/// Cuirassiers four hexes from a line battalion in the open: the battalion may try square
-/// the moment the Charge marker is placed (p.6 step 2).
-fn open_charge() -> Table {
-    Table::new(&field(
-        &[
-            (
-                "france",
-                "Cuir",
-                "heavy_cavalry",
-                "French",
-                "0509",
-                "N",
-                "line",
-                3,
-                9,
-            ),
-            (
-                "allies",
-                "Target",
-                "line_infantry",
-                "Prussian",
-                "0505",
-                "S",
-                "line",
-                3,
-                8,
-            ),
-        ],
-        "",
-    ))
-}
-
 #[test]
 fn r28_a_square_formed_at_the_charge_marker_lets_the_cavalry_recall_before_it_sets_off() {
     // F3 of the play-through: "If Square is successfully formed the cavalry may attempt to
     // Recall" (p.6 step 2) holds when the target formed square at the marker, too.
-    let mut t = open_charge();
+    let mut t = charge_field("line_infantry", "line");
     let log = t.play_on(
         &[
             ("france", "CHARGE Cuir AT 0505\n"),
@@ -242,7 +210,7 @@ fn r28_a_square_formed_at_the_charge_marker_lets_the_cavalry_recall_before_it_se
     assert_has(&log, "the charge is recalled");
     assert!(!has(&log, "Mêlée Procedure"), "{log:?}");
     // The control: NO RECALL sets the charge off at the square.
-    let mut t = open_charge();
+    let mut t = charge_field("line_infantry", "line");
     t.play_on(
         &[
             ("france", "CHARGE Cuir AT 0505\n"),

@@ -545,15 +545,13 @@ fn side_and_opponents(
     me: &str,
 ) -> (Vec<String>, Vec<String>) {
     let side = seats.iter().find(|s| s.seat == me).map(|s| s.side.as_str());
-    seats
+    let (mates, opponents): (Vec<_>, Vec<_>) = seats
         .iter()
         .filter(|s| s.seat != me)
-        .map(|s| s.seat.clone())
-        .partition(|seat| {
-            seats
-                .iter()
-                .any(|s| &s.seat == seat && Some(s.side.as_str()) == side)
-        })
+        .partition(|s| Some(s.side.as_str()) == side);
+    let names =
+        |v: Vec<&crate::engine::event::SeatEntry>| v.into_iter().map(|s| s.seat.clone()).collect();
+    (names(mates), names(opponents))
 }
 
 /// The welcome mail of a seat: at game start, or for a player taking over a seat. It names

@@ -10,15 +10,12 @@ use chrono::{Duration, TimeZone, Utc};
 use despatch::config::Config;
 use despatch::engine::Silence;
 
-#[path = "common/naval_mail.rs"]
-mod naval_mail;
+use crate::naval_mail;
 
-#[path = "verifier/demo_mails.rs"]
-mod demo_mails;
-use demo_mails::repo;
-#[path = "common/browser.rs"]
-mod browser;
+use crate::browser;
+use crate::demo_mails;
 use browser::{chromium_here, look, probe};
+use demo_mails::repo;
 
 const HEIGHT: u32 = 3000;
 

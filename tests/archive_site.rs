@@ -3,8 +3,7 @@
 //! may see (delay included) and after the end everything; bad input leaves a good site alone.
 //! Naval training game played by mail; its Russian minefields are the hidden facts.
 
-#[path = "common/naval_mail.rs"]
-mod naval_mail;
+use crate::naval_mail;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -8,17 +8,11 @@ use std::path::{Path, PathBuf};
 
 use despatch::verify;
 
-#[path = "verifier/demo_mails.rs"]
-mod demo_mails;
-use demo_mails::*;
-#[path = "common/browser.rs"]
-mod browser;
-#[path = "verifier/strict_mails.rs"]
-mod strict_mails;
-#[path = "common/strict_world.rs"]
-mod strict_world;
-mod toy;
+use crate::browser;
+use crate::demo_mails;
+use crate::strict_mails;
 use browser::{chromium_here, headless};
+use demo_mails::*;
 
 fn page() -> String {
     std::fs::read_to_string(repo().join("templates/verifier.html")).unwrap()

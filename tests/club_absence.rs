@@ -4,8 +4,7 @@
 //! deadline back; standing orders still answer after the moved deadline. Rulings A1–A6 of
 //! docs/club-rules.md. Naval order syntax.
 
-#[path = "common/naval_mail.rs"]
-mod naval_mail;
+use crate::naval_mail;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use despatch::daemon::Intake;

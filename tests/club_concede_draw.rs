@@ -3,8 +3,7 @@
 //! the game only when every seat still playing has voted. Rulings C1–G1 of
 //! docs/club-rules.md. Naval order syntax.
 
-#[path = "common/naval_mail.rs"]
-mod naval_mail;
+use crate::naval_mail;
 
 use std::path::Path;
 

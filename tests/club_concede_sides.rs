@@ -2,8 +2,7 @@
 //! "Patrol on the Colorado" (two players a side). One seat's `CONCEDE <game>` puts its whole
 //! side out and the other side wins; a draw vote then counts only the seats still playing.
 
-#[path = "common/mail_world.rs"]
-mod mail_world;
+use crate::mail_world;
 
 use chrono::{TimeZone, Utc};
 use despatch::daemon::Intake;

@@ -4,7 +4,7 @@
 //! member at each game's end (never their addresses), and checked by `verify`. Also: the
 //! league file is the points rule, and a half-made or foreign entry never counts.
 
-mod parley;
+use crate::parley;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use despatch::config::{Config, DEFAULT_CONFIG};

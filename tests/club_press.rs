@@ -14,8 +14,7 @@ use despatch::dice::{self, GameSecrets};
 use despatch::engine::club::{Press, PressRecord};
 use mail_parser::{MessageParser, MimeHeaders};
 
-#[path = "common/world.rs"]
-mod world;
+use crate::world;
 
 const GAME: &str = "colorado";
 const SEATS: [(&str, &str); 4] = [

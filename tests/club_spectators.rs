@@ -3,8 +3,7 @@
 //! `spectator_delay_steps` — and can send nothing. Naval order syntax; the training scenario's
 //! Russian minefields (genuine or dummy, known only to Russia) are the hidden facts.
 
-#[path = "common/naval_mail.rs"]
-mod naval_mail;
+use crate::naval_mail;
 
 use chrono::{Duration, TimeZone, Utc};
 use despatch::config::Config;

@@ -11,8 +11,7 @@ use despatch::engine::{Play, Ruleset};
 use despatch::rulesets::naval_rjw::NavalRjw;
 use mail_parser::{MessageParser, MimeHeaders};
 
-#[path = "common/world.rs"]
-mod world;
+use crate::world;
 use world::*;
 
 /// A mail's words with its line breaks read as spaces (texts are wrapped at 72 columns).
@@ -324,8 +323,7 @@ fn a_players_folder_with_a_resent_mail_still_verifies_against_the_journal() {
     assert!(!findings.is_empty(), "a changed resent copy is found out");
 }
 
-#[path = "common/naval_mail.rs"]
-mod naval_mail;
+use crate::naval_mail;
 
 /// Yellow Sea with Japan on standing fire orders and Russia without: Japan's fire steps only
 /// invite it (as in `optional_prompts.rs`), and Japan has turned their results off.

@@ -2,7 +2,7 @@
 //! canonical round trip, the leak test of standing orders, overwatch and queued activations
 //! (with its positive control), and the ruling table.
 
-mod kit;
+use crate::kit;
 
 use despatch::rulesets::gear_krieg::GearKrieg;
 use despatch::rulesets::gear_krieg::state::GkState;

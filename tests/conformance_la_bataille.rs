@@ -2,7 +2,7 @@
 //! canonical round trip, the leak test of standing orders (with its positive control), and
 //! the ruling table.
 
-mod kit;
+use crate::kit;
 
 use despatch::rulesets::la_bataille::LaBataille;
 use despatch::rulesets::la_bataille::state::LbState;

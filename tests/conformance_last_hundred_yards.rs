@@ -3,7 +3,7 @@
 //! reactions, queued activations, feints and the assault order (with its positive control),
 //! and the ruling table.
 
-mod kit;
+use crate::kit;
 
 use despatch::rulesets::last_hundred_yards::LastHundredYards;
 use despatch::rulesets::last_hundred_yards::orders::print_order;

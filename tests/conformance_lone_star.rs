@@ -3,7 +3,7 @@
 //! leak test of hidden units and standing orders (with its positive control), and the ruling
 //! table; behind the soak flag, the eight-player convention game played by mail to its end.
 
-mod kit;
+use crate::kit;
 
 use despatch::rulesets::lone_star::LoneStar;
 use despatch::rulesets::lone_star::state::State;
@@ -71,7 +71,7 @@ const CONVENTION: [(&str, &str); 8] = [
 
 /// Brazos Crossing, eight players, windwagon, machines and all, played by mail to its end
 /// with replay and verify. It takes minutes, so it runs only behind the soak flag:
-/// `DESPATCH_SOAK_GAMES=1 cargo test --test conformance_lone_star`.
+/// `DESPATCH_SOAK_GAMES=1 cargo test --test lone_star conformance_lone_star`.
 #[test]
 fn lone_star_convention_game_by_mail_soak() {
     if std::env::var("DESPATCH_SOAK_GAMES").is_err() {

@@ -2,7 +2,7 @@
 //! canonical round trip, the leak test of hidden minefields and sealed fire plans (with its
 //! positive control), and the ruling table.
 
-mod kit;
+use crate::kit;
 
 use despatch::engine::Ruleset;
 use despatch::rulesets::naval_rjw::NavalRjw;

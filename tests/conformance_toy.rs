@@ -2,8 +2,8 @@
 //! and passes the conformance kit, touching nothing outside its own files; its rulings, one
 //! test each.
 
-mod kit;
-mod toy;
+use crate::kit;
+use crate::toy;
 
 use std::path::PathBuf;
 

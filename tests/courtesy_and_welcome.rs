@@ -3,10 +3,8 @@
 //! to write one, and the welcome of a several-player side named side-mates as opponents and
 //! said "Waiting for ." when the host resolves the first step by itself.
 
-#[path = "common/mail_world.rs"]
-mod mail_world;
-#[path = "common/world.rs"]
-mod world;
+use crate::mail_world;
+use crate::world;
 
 use chrono::{TimeZone, Utc};
 use despatch::daemon::Intake;

@@ -3,8 +3,7 @@
 //! SEQUENCE, so calendar clients move the first entry instead of adding a second; the entry is
 //! sealed like every other part; a shortening is never called an extension.
 
-#[path = "common/world.rs"]
-mod world;
+use crate::world;
 
 use chrono::Duration;
 use despatch::verify;

@@ -4,8 +4,7 @@
 //! step's results, and the same attack opens it (the positive control); under v2 the salt comes
 //! from the salt key, and nothing the opponent holds opens it.
 
-#[path = "common/world.rs"]
-mod world;
+use crate::world;
 
 use despatch::dice::{self, Hash, Protocol};
 use despatch::engine::Ruleset;

@@ -4,8 +4,7 @@
 //! costs one pass that opens everything. Observed through a game whose secrets are made
 //! unreadable: opening it fails loudly, so "not opened" is visible.
 
-#[path = "common/world.rs"]
-mod world;
+use crate::world;
 
 use chrono::Duration;
 use despatch::daemon::Daemon;

@@ -11,8 +11,7 @@ use despatch::engine::{Game, Play, Ruleset};
 use despatch::rulesets::naval_rjw::NavalRjw;
 use despatch::verify;
 
-#[path = "e2e/common.rs"]
-mod common;
+use crate::common;
 use common::*;
 
 // ---------- the tests ----------

@@ -3,7 +3,7 @@
 //! locks, results, reminders, silence at the deadline, the organiser's acts, onion renewal and
 //! the end of the game — and replayed from its journal lines.
 
-mod toy;
+use crate::toy;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use despatch::dice::{self, GameSecrets, Hash, Protocol};

@@ -2,8 +2,7 @@
 //! conditions and each of their units' datacard values, in the welcome (text and HTML) and in
 //! the HELP reply — and only their own units' cards.
 
-#[path = "common/table.rs"]
-mod table;
+use crate::table;
 
 use despatch::daemon::Intake;
 use table::table;

@@ -26,8 +26,7 @@ const DECLARE_DE: &str = "SPEED Valkurie-1 COMBAT\nSPEED Valkurie-2 COMBAT\nDEFE
 const STANDING_US: &str = "DECLARATIONS SKIP\nINTERRUPTS NEVER\nOVERWATCH General-1 WITH Cannon AT VEHICLES ACTIONS 1\nOVERWATCH General-2 WITH Cannon AT VEHICLES ACTIONS 1\nOVERWATCH US-Squad AT ANY ACTIONS 1\n";
 const STANDING_DE: &str = "DECLARATIONS SKIP\nINTERRUPTS NEVER\nOVERWATCH Valkurie-1 WITH KwK AT ANY ACTIONS 1\nOVERWATCH Valkurie-2 WITH KwK AT ANY ACTIONS 1\n";
 
-#[path = "common/mail_world.rs"]
-mod mail_world;
+use crate::mail_world;
 
 use mail_world::{World, delivered};
 

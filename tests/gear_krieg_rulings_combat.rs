@@ -7,8 +7,7 @@ use despatch::engine::Ruleset;
 use despatch::rulesets::gear_krieg::state::GkState;
 use despatch::rulesets::gear_krieg::{GearKrieg, combat, roll, stats};
 
-#[path = "common/gear_krieg.rs"]
-mod gk;
+use crate::gear_krieg as gk;
 use gk::*;
 
 /// The attack and defence totals a combat line shows ("… = 5 (…) vs defence […] = 3 (…)").

@@ -9,8 +9,7 @@ use despatch::rulesets::gear_krieg::GearKrieg;
 use despatch::rulesets::gear_krieg::data::MoveMode;
 use despatch::rulesets::gear_krieg::state::GkState;
 
-#[path = "common/gear_krieg.rs"]
-mod gk;
+use crate::gear_krieg as gk;
 use gk::*;
 
 /// The totals of the first two rolls a combat line shows ("[3,5] +2 = 7 … [2,4] = 4 …").

@@ -9,8 +9,7 @@ use despatch::rulesets::gear_krieg::data::MoveMode;
 use despatch::rulesets::gear_krieg::state::{GkState, Phase};
 use despatch::rulesets::gear_krieg::{GearKrieg, activation, roll};
 
-#[path = "common/gear_krieg.rs"]
-mod gk;
+use crate::gear_krieg as gk;
 use gk::*;
 
 /// R22: "Movement for the attacker's modifier is the activated unit's planned move; a unit

@@ -11,8 +11,7 @@ use despatch::rulesets::gear_krieg::round::apply_standing;
 use despatch::rulesets::gear_krieg::state::GkState;
 use despatch::rulesets::gear_krieg::{GearKrieg, ground, roll};
 
-#[path = "common/gear_krieg.rs"]
-mod gk;
+use crate::gear_krieg as gk;
 use gk::*;
 
 /// The reasons `text` is refused for ("" when it is accepted).

@@ -3,8 +3,7 @@
 //! line of ~80 columns was broken alone, "…Infantry Assault, Old / Guard Charge…"), and true
 //! of every ruleset's reference, so checked on all five.
 
-#[path = "common/mail_world.rs"]
-mod mail_world;
+use crate::mail_world;
 
 use chrono::{TimeZone, Utc};
 use despatch::daemon::Intake;

@@ -3,8 +3,7 @@
 //! others go on, floods and forgers that cannot cost a player their mail, nothing a forger
 //! wrote echoed, out-of-range settings refused, torn side files healed, auto-responders caught.
 
-#[path = "common/world.rs"]
-mod world;
+use crate::world;
 
 use chrono::Duration;
 use despatch::config::{Config, DEFAULT_CONFIG};

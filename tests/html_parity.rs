@@ -5,8 +5,7 @@
 
 use mail_parser::MessageParser;
 
-#[path = "common/world.rs"]
-mod world;
+use crate::world;
 use world::*;
 
 /// (file name, text part, HTML part with its tags stripped and entities decoded).

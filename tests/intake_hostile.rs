@@ -4,8 +4,7 @@
 //! at 5 MB takes minutes (2 MB of `&` once held the daemon for over three minutes).
 //! `cargo bench --bench intake` prints the time per MB at 1 and 5 MB beside mail_parser alone.
 
-#[path = "common/hostile_mail.rs"]
-mod hostile_mail;
+use crate::hostile_mail;
 
 use despatch::mail::inbound::{self, NothingReadable};
 

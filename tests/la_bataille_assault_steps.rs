@@ -4,7 +4,7 @@
 //! opportunity reactions) and T-8's second half, the impetus after a DS result (any path,
 //! asked of the attacker by mail, or answered by the IMPETUS AUTO standing order, R25).
 
-mod lbt;
+use crate::lbt;
 
 use despatch::engine::Ruleset;
 use despatch::rulesets::la_bataille::LaBataille;

@@ -3,7 +3,7 @@
 //! regroup, falling short, pursuit, stacking and terrain for horse), each played from mails
 //! with the dice chosen in advance.
 
-mod lbt;
+use crate::lbt;
 
 use despatch::rulesets::la_bataille::orders;
 use despatch::rulesets::la_bataille::state::{Cohesion, Fatigue};

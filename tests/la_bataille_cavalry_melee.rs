@@ -3,7 +3,7 @@
 //! taken or there is none), and Cavalry Charge vs. Cavalry won by either side, with the
 //! seed's advance, regroup and no pursuit (p.8), each played from mails with chosen dice.
 
-mod lbt;
+use crate::lbt;
 
 use despatch::rulesets::la_bataille::state::{Cohesion, Fatigue};
 use lbt::*;

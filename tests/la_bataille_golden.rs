@@ -3,7 +3,7 @@
 //! and the Fire Segment, each played from mails with the dice chosen in advance, and random
 //! play of both scenarios with replay.
 
-mod lbt;
+use crate::lbt;
 
 use std::collections::BTreeMap;
 

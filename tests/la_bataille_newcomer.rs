@@ -4,7 +4,7 @@
 //! cannot be taken are explained, a leader's ride is logged, and the last mail does not
 //! read "Turn 4 of 3".
 
-mod lbt;
+use crate::lbt;
 
 use despatch::engine::{Ruleset, Viewer};
 use despatch::rulesets::la_bataille::LaBataille;

@@ -3,7 +3,7 @@
 //! artillery, rally, silence, victory), each a test in the players' own order syntax with
 //! the dice chosen in advance.
 
-mod lbt;
+use crate::lbt;
 
 use despatch::engine::Ruleset;
 use despatch::rulesets::la_bataille::LaBataille;

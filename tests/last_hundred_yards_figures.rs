@@ -2,9 +2,9 @@
 //! is played by the scripted players; every mail a player is asked for is counted and divided
 //! by the Platoon Activation Cycles played, with and without standing reactions, and with the
 //! active player's reaction mails carrying his next `ACTIVATE` block. The figures are printed
-//! for the README (`cargo test --test last_hundred_yards_figures -- --nocapture`).
+//! for the README (`cargo test --test last_hundred_yards last_hundred_yards_figures -- --nocapture`).
 
-mod lhy;
+use crate::lhy;
 
 use std::collections::BTreeMap;
 

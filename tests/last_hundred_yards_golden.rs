@@ -3,7 +3,7 @@
 //! maneuver allowances), the numbered rulings `r<N>_…`, and a whole Platoon Activation Cycle
 //! with reactions. The emails-per-activation figures: last_hundred_yards_figures.rs.
 
-mod lhy;
+use crate::lhy;
 
 use despatch::engine::Ruleset;
 use despatch::rulesets::last_hundred_yards::LastHundredYards as Lhy;

@@ -3,7 +3,7 @@
 //! and each seat's map shaded by its own units' LOS — in the players' order syntax where
 //! orders are involved, each with a control that shows the check can fail.
 
-mod lhy;
+use crate::lhy;
 
 use despatch::dice::Dice;
 use despatch::engine::scene::ZoneKind;

@@ -2,7 +2,7 @@
 //! from the mails — the move a call for Reaction answers, what a refused firer could fire at,
 //! and a key to the text board — each told without leaking what the reader may not know.
 
-mod lhy;
+use crate::lhy;
 
 use despatch::dice::Dice;
 use despatch::engine::{Ruleset, Viewer};

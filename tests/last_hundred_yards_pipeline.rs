@@ -18,8 +18,7 @@ const GERMANY: &str = "kompanie@erste.example";
 const TOKEN_US: &str = "ustoken0123456789abcdefg";
 const TOKEN_DE: &str = "detoken0123456789abcdefg";
 
-#[path = "common/mail_world.rs"]
-mod mail_world;
+use crate::mail_world;
 
 use mail_world::{World, delivered};
 

@@ -2,7 +2,7 @@
 //! canonical form parses back to the same orders, every step replays to the same state, and
 //! games end. Bounded for the debug profile; DESPATCH_SOAK=1 plays more.
 
-mod lhy;
+use crate::lhy;
 
 use std::collections::BTreeMap;
 

@@ -5,7 +5,7 @@
 //! (sector 1: a road down column 07 that becomes an urban road in rows 04–05, a hill of
 //! contour 2, level 1, at 1008). Conduct rulings are in last_hundred_yards_rulings_play.rs.
 
-mod lhy;
+use crate::lhy;
 
 use despatch::rulesets::last_hundred_yards::data::{Ground, Kind};
 use despatch::rulesets::last_hundred_yards::maneuver;

@@ -4,7 +4,7 @@
 //! events and exits. One test per ruling, named `r<N>_…`, on the shipped data; rolls come from
 //! real dice of seeds picked to show both outcomes. Map rulings: last_hundred_yards_rulings.rs.
 
-mod lhy;
+use crate::lhy;
 
 use despatch::dice::Dice;
 use despatch::rulesets::last_hundred_yards::data::Kind;

@@ -5,7 +5,7 @@
 //! DT-4 is in `lone_star_rulings_turn.rs` (R20), DT-7 in `lone_star_rulings_fire.rs` (R7) and
 //! DT-8 in `lone_star_machines.rs`. Orders in the players' own syntax, dice from fixed seeds.
 
-mod lone_star_common;
+use crate::lone_star_common;
 
 use lone_star_common::*;
 

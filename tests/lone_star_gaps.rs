@@ -1,7 +1,7 @@
 //! Two gaps of issue 11 closed, as golden tests in the players' order syntax: prisoners marched
 //! off the table by their guards (R40) and a sidestep judged on every leg of a path (R46).
 
-mod lone_star_common;
+use crate::lone_star_common;
 
 use despatch::engine::Ruleset;
 use despatch::rulesets::lone_star::LoneStar;

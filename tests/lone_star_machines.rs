@@ -1,7 +1,7 @@
 //! Panjandrums, zeppelins and aeroplanes as far as the seed gives them (L16, L18–L20) as golden
 //! tests of rulings R34 and R41–R45: orders in the players' own syntax, dice from fixed seeds.
 
-mod lone_star_common;
+use crate::lone_star_common;
 
 use despatch::board::tabletop::{Pt, dist, normalize};
 use despatch::dice::Dice;

@@ -5,7 +5,7 @@
 //! lies to the wind and why it stopped, and a shell burst is not labelled as if the gun stood
 //! there. Orders in the players' own syntax.
 
-mod lone_star_common;
+use crate::lone_star_common;
 
 use despatch::board::tabletop::Pt;
 use despatch::dice::Dice;

@@ -4,7 +4,7 @@
 //! armour (R25, R32), stand-ins (R26) and cover (R27). R17, R18 and R33 are §8's worked
 //! examples, in `lone_star_examples.rs`.
 
-mod lone_star_common;
+use crate::lone_star_common;
 
 use lone_star_common::*;
 

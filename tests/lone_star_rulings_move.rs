@@ -3,7 +3,7 @@
 //! (R10, R28), no unit on another (R11), disengage (R12), charges (R14) and cavalry on roads
 //! (R24). The windwagon's wind (R15) is §8's EX-6, in `lone_star_examples.rs`.
 
-mod lone_star_common;
+use crate::lone_star_common;
 
 use lone_star_common::*;
 

@@ -2,7 +2,7 @@
 //! (R1), who gives way (R13, R20), silence in melee (R19), victory (R21), unit cards (R22),
 //! bad orders and unit name prefixes, the map, and a state's snapshot.
 
-mod lone_star_common;
+use crate::lone_star_common;
 
 use lone_star_common::*;
 

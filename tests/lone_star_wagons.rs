@@ -1,7 +1,7 @@
 //! Windwagon passengers and artillery against windwagons (seed L12, L17–L18) as golden tests
 //! of rulings R35–R39: orders in the players' own syntax, dice from fixed seeds.
 
-mod lone_star_common;
+use crate::lone_star_common;
 
 use despatch::board::tabletop::{Pt, dist};
 use despatch::engine::Ruleset;

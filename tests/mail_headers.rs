@@ -8,8 +8,7 @@ use despatch::engine::{Play, Ruleset};
 use despatch::rulesets::naval_rjw::NavalRjw;
 use mail_parser::{HeaderValue, MessageParser};
 
-#[path = "common/world.rs"]
-mod world;
+use crate::world;
 use world::*;
 
 fn header(raw: &[u8], name: &str) -> String {

@@ -11,16 +11,13 @@ use despatch::engine::{Play, Ruleset};
 use despatch::rulesets::naval_rjw::NavalRjw;
 use mail_parser::{MessageParser, MimeHeaders, PartType};
 
-#[path = "common/world.rs"]
-mod world;
+use crate::world;
 use world::*;
 
-#[path = "verifier/demo_mails.rs"]
-mod demo_mails;
-use demo_mails::repo;
-#[path = "common/browser.rs"]
-mod browser;
+use crate::browser;
+use crate::demo_mails;
 use browser::{chromium_here, look, probe};
+use demo_mails::repo;
 
 /// The window's height: tall enough for a whole welcome mail in one screenshot.
 const HEIGHT: u32 = 4000;

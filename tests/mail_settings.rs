@@ -3,8 +3,7 @@
 //! names no game), every seat sets its own time zone (`TIMEZONE`), and inbox noise can be
 //! turned off (`NOTIFY`). Unknown senders still get nothing. Naval order syntax.
 
-#[path = "common/naval_mail.rs"]
-mod naval_mail;
+use crate::naval_mail;
 
 use chrono::{TimeZone, Utc};
 use despatch::daemon::Intake;

@@ -14,12 +14,10 @@ use despatch::rulesets::{
 use despatch::verify;
 use mail_parser::MessageParser;
 
-#[path = "common/world.rs"]
-mod world;
+use crate::world;
 use world::*;
 
-#[path = "common/mail_world.rs"]
-mod mail_world;
+use crate::mail_world;
 
 const WIDTH: usize = 72;
 

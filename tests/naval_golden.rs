@@ -11,8 +11,7 @@ use despatch::rulesets::naval_rjw::data::{Crews, Leadership, RulesetData, TomlDa
 use despatch::rulesets::naval_rjw::state::{Critical, Minefield, NavalState, Order, Phase};
 use despatch::rulesets::naval_rjw::{NavalRjw, gunnery, orders};
 
-#[path = "common/naval.rs"]
-mod naval;
+use crate::naval;
 use naval::*;
 
 /// A scenario with Japan (flagship Mikasa, second Asahi) and Russia (Tsesarevich, Retvizan).

@@ -7,11 +7,9 @@ use despatch::engine::{Ruleset, Viewer};
 use despatch::rulesets::naval_rjw::state::{Critical, Fate, Minefield, NavalState, Phase};
 use despatch::rulesets::naval_rjw::{NavalRjw, checks, damage, gunnery, stats};
 
-#[path = "common/naval.rs"]
-mod naval;
+use crate::naval;
+use crate::naval_game;
 use naval::*;
-#[path = "common/naval_game.rs"]
-mod naval_game;
 use naval_game::*;
 
 fn field(id: &str, owner: &str, x: f64, y: f64, heading: f64, genuine: bool) -> Minefield {

@@ -9,11 +9,9 @@ use despatch::engine::{Ruleset, Submitted};
 use despatch::rulesets::naval_rjw::state::{Fate, NavalState, Phase};
 use despatch::rulesets::naval_rjw::{NavalRjw, damage};
 
-#[path = "common/naval.rs"]
-mod naval;
+use crate::naval;
+use crate::naval_game;
 use naval::*;
-#[path = "common/naval_game.rs"]
-mod naval_game;
 use naval_game::*;
 
 /// Mikasa and Asahi (BB) in line, Chitose (CL) 6" off; Asahi has just sunk: Japan owes a rescue.

@@ -6,11 +6,9 @@ use despatch::engine::Ruleset;
 use despatch::rulesets::naval_rjw::NavalRjw;
 use despatch::rulesets::naval_rjw::state::{Fate, NavalState};
 
-#[path = "common/naval.rs"]
-mod naval;
+use crate::naval;
+use crate::naval_game;
 use naval::*;
-#[path = "common/naval_game.rs"]
-mod naval_game;
 use naval_game::*;
 
 /// Mikasa leads Asahi and Fuji east in line astern, 2" apart, plus `more` Japanese ships.

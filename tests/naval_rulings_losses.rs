@@ -9,11 +9,9 @@ use despatch::engine::{Ruleset, Silence, Submitted};
 use despatch::rulesets::naval_rjw::state::{Critical, Fate, Phase, Ship};
 use despatch::rulesets::naval_rjw::{NavalRjw, damage};
 
-#[path = "common/naval.rs"]
-mod naval;
+use crate::naval;
+use crate::naval_game;
 use naval::*;
-#[path = "common/naval_game.rs"]
-mod naval_game;
 use naval_game::*;
 
 /// R7: "\"Crippled\": the ship has at least one permanent critical (Movement, Gunnery or Control)

@@ -5,11 +5,9 @@
 use despatch::board::tabletop::hull_range;
 use despatch::rulesets::naval_rjw::state::{Critical, Fate, NavalState};
 
-#[path = "common/naval.rs"]
-mod naval;
+use crate::naval;
+use crate::naval_game;
 use naval::*;
-#[path = "common/naval_game.rs"]
-mod naval_game;
 use naval_game::*;
 
 /// Mikasa (flagship) and Asahi steaming east, with `more` Japanese ships; Japan to move with

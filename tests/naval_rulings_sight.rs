@@ -5,11 +5,9 @@
 use despatch::rulesets::naval_rjw::damage;
 use despatch::rulesets::naval_rjw::state::{Fate, NavalState};
 
-#[path = "common/naval.rs"]
-mod naval;
+use crate::naval;
+use crate::naval_game;
 use naval::*;
-#[path = "common/naval_game.rs"]
-mod naval_game;
 use naval_game::*;
 
 const CAPITAL: (&str, i32) = ("capital-ship gunnery", 1);

@@ -8,11 +8,9 @@ use despatch::engine::Ruleset;
 use despatch::rulesets::naval_rjw::state::{NavalState, Phase, StandingFire};
 use despatch::rulesets::naval_rjw::{NavalRjw, damage};
 
-#[path = "common/naval.rs"]
-mod naval;
+use crate::naval;
+use crate::naval_game;
 use naval::*;
-#[path = "common/naval_game.rs"]
-mod naval_game;
 use naval_game::*;
 
 /// Four Japanese battleships in column at x 10, four Russian ones 12" abeam at x 22; Japan to

@@ -4,8 +4,7 @@
 //! step open it resolves at once, and the mail says the standing orders were used instead of
 //! asking for orders. Naval order syntax (`STANDING FIRE NEAREST`).
 
-#[path = "common/naval_mail.rs"]
-mod naval_mail;
+use crate::naval_mail;
 
 use despatch::daemon::Intake;
 use naval_mail::{Game, Mail, start_with};

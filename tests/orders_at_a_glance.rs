@@ -8,8 +8,7 @@ use despatch::rulesets::{
     lone_star::LoneStar, naval_rjw::NavalRjw,
 };
 
-#[path = "common/world.rs"]
-mod world;
+use crate::world;
 
 const HEADING: &str = "## Orders at a glance";
 

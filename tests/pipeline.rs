@@ -9,8 +9,7 @@ use despatch::rulesets::naval_rjw::NavalRjw;
 use despatch::verify;
 use mail_parser::MessageParser;
 
-#[path = "common/world.rs"]
-mod world;
+use crate::world;
 use world::*;
 
 #[test]

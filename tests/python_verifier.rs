@@ -8,8 +8,7 @@ use std::process::{Command, Output};
 
 use despatch::verify;
 
-#[path = "verifier/demo_mails.rs"]
-mod demo_mails;
+use crate::demo_mails;
 use demo_mails::*;
 
 fn python_here() -> bool {

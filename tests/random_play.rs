@@ -4,7 +4,7 @@
 //! fast; set DESPATCH_SOAK=1 for a long run. (Every ruleset's own shorter run is its
 //! `conformance_*` test.)
 
-mod kit;
+use crate::kit;
 
 use despatch::rulesets::naval_rjw::NavalRjw;
 use kit::Subject;

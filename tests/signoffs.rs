@@ -5,8 +5,7 @@
 
 use despatch::daemon::Intake;
 
-#[path = "common/table.rs"]
-mod table;
+use crate::table;
 use table::{Table, table};
 
 const SIGN_OFFS: &[&str] = &[

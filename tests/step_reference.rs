@@ -3,8 +3,7 @@
 //! Message-ID; a reply naming a step that has closed is refused and changes nothing, whichever
 //! of the three carries the reference. Driven by raw mails in Naval order syntax.
 
-#[path = "common/naval_mail.rs"]
-mod naval_mail;
+use crate::naval_mail;
 
 use despatch::daemon::Intake;
 use naval_mail::{plain_address, start};

@@ -2,8 +2,7 @@
 //! game's id comes from its journal, not from the folder, through `despatch verify <folder>`
 //! as an auditor would run it; a copy with one journal byte changed does not (the control).
 
-#[path = "common/world.rs"]
-mod world;
+use crate::world;
 
 use std::path::Path;
 use std::process::Command;

@@ -3,9 +3,8 @@
 //! waiting for both reveals, seeds with m = 2, `despatch verify` on the store and the mails, and
 //! the count of emails a strict dice step costs, measured against the same game in default mode.
 
-#[path = "common/strict_world.rs"]
-mod strict_world;
-mod toy;
+use crate::strict_world;
+use crate::toy;
 
 use despatch::daemon::Intake;
 use despatch::dice;

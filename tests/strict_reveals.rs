@@ -3,9 +3,8 @@
 //! the seat's anchor is refused; a missing reveal stalls the step until the reveal deadline,
 //! then the step resolves with an empty r (never a re-roll); verify fails on a tampered reveal.
 
-#[path = "common/strict_world.rs"]
-mod strict_world;
-mod toy;
+use crate::strict_world;
+use crate::toy;
 
 use chrono::Duration;
 use despatch::daemon::Intake;

@@ -3,13 +3,8 @@
 //! verifier on a strict game's mails, and catch a forged `r` (re-sealed, so only the seed check
 //! can) at its step. The browser half is in tests/browser_verifier.rs.
 
-#[path = "verifier/demo_mails.rs"]
-mod demo_mails;
-#[path = "verifier/strict_mails.rs"]
-mod strict_mails;
-#[path = "common/strict_world.rs"]
-mod strict_world;
-mod toy;
+use crate::demo_mails;
+use crate::strict_mails;
 
 use std::path::Path;
 use std::process::Command;

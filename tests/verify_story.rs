@@ -13,8 +13,7 @@ use despatch::rulesets::naval_rjw::NavalRjw;
 use despatch::verify;
 use mail_parser::{MessageParser, MimeHeaders};
 
-#[path = "common/world.rs"]
-mod world;
+use crate::world;
 use world::*;
 
 fn play_out(w: &mut World, max_steps: u64) {

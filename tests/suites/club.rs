@@ -1,0 +1,31 @@
+//! Test suite: club features: leagues, press, spectators, absence, concessions, status and the archive.
+//! One binary per suite (see `suite_membership.rs`): every file named here is a module of it,
+//! and the helpers they share are compiled once, at the top.
+
+#[path = "../common/mail_world.rs"]
+mod mail_world;
+#[path = "../common/naval_mail.rs"]
+mod naval_mail;
+#[path = "../parley/mod.rs"]
+mod parley;
+#[path = "../common/world.rs"]
+mod world;
+
+#[path = "../archive_press.rs"]
+mod archive_press;
+#[path = "../archive_site.rs"]
+mod archive_site;
+#[path = "../club_absence.rs"]
+mod club_absence;
+#[path = "../club_concede_draw.rs"]
+mod club_concede_draw;
+#[path = "../club_concede_sides.rs"]
+mod club_concede_sides;
+#[path = "../club_league.rs"]
+mod club_league;
+#[path = "../club_press.rs"]
+mod club_press;
+#[path = "../club_spectators.rs"]
+mod club_spectators;
+#[path = "../club_status.rs"]
+mod club_status;

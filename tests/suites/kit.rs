@@ -1,0 +1,33 @@
+//! Test suite: the ruleset kit: the toy ruleset, strict reveals and verifiers, step reference, games read at run time.
+//! One binary per suite (see `suite_membership.rs`): every file named here is a module of it,
+//! and the helpers they share are compiled once, at the top.
+
+#[path = "../verifier/demo_mails.rs"]
+mod demo_mails;
+#[path = "../kit/mod.rs"]
+mod kit;
+#[path = "../common/naval_mail.rs"]
+mod naval_mail;
+#[path = "../verifier/strict_mails.rs"]
+mod strict_mails;
+#[path = "../common/strict_world.rs"]
+mod strict_world;
+#[path = "../toy/mod.rs"]
+mod toy;
+
+#[path = "../conformance_toy.rs"]
+mod conformance_toy;
+#[path = "../engine_toy.rs"]
+mod engine_toy;
+#[path = "../games_at_runtime.rs"]
+mod games_at_runtime;
+#[path = "../render_knows_no_ruleset.rs"]
+mod render_knows_no_ruleset;
+#[path = "../step_reference.rs"]
+mod step_reference;
+#[path = "../strict_pipeline.rs"]
+mod strict_pipeline;
+#[path = "../strict_reveals.rs"]
+mod strict_reveals;
+#[path = "../strict_verifiers.rs"]
+mod strict_verifiers;

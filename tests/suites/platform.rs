@@ -1,0 +1,39 @@
+//! Test suite: the platform: pipeline, random play, replay, verify, dice privacy, store, render, command line.
+//! One binary per suite (see `suite_membership.rs`): every file named here is a module of it,
+//! and the helpers they share are compiled once, at the top.
+
+#[path = "../verifier/demo_mails.rs"]
+mod demo_mails;
+#[path = "../kit/mod.rs"]
+mod kit;
+#[path = "../common/world.rs"]
+mod world;
+
+#[path = "../cli_help.rs"]
+mod cli_help;
+#[path = "../dice_privacy.rs"]
+mod dice_privacy;
+#[path = "../documented_configs.rs"]
+mod documented_configs;
+#[path = "../due_index.rs"]
+mod due_index;
+#[path = "../legacy_v1.rs"]
+mod legacy_v1;
+#[path = "../map_vocabulary.rs"]
+mod map_vocabulary;
+#[path = "../pipeline.rs"]
+mod pipeline;
+#[path = "../python_verifier.rs"]
+mod python_verifier;
+#[path = "../random_play.rs"]
+mod random_play;
+#[path = "../render.rs"]
+mod render;
+#[path = "../store_copy.rs"]
+mod store_copy;
+#[path = "../suite_membership.rs"]
+mod suite_membership;
+#[path = "../systemd_unit.rs"]
+mod systemd_unit;
+#[path = "../verify_story.rs"]
+mod verify_story;

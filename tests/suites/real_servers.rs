@@ -1,0 +1,9 @@
+//! Test suite: the real-server tier: Dovecot and Postfix on loopback.
+//! One binary per suite (see `suite_membership.rs`): every file named here is a module of it,
+//! and the helpers they share are compiled once, at the top.
+
+#[path = "../e2e/common.rs"]
+mod common;
+
+#[path = "../e2e_mail.rs"]
+mod e2e_mail;

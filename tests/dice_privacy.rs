@@ -83,7 +83,7 @@ fn a_sealed_fire_plan_cannot_be_brute_forced_from_the_mails() {
         "the search covers the very text that was sealed"
     );
     assert!(candidates.contains(&sent));
-    // What the opponent holds: the notice's digest, and every hash of every mail it received
+    // What the opponent holds: the sealed plan's digest, and every hash of every mail it received
     // (anchor, Z, v_k, L_k, S_k, lock inputs, log heads…), the step's results included.
     let theirs_mails: Vec<String> = w
         .delivered()
@@ -92,12 +92,18 @@ fn a_sealed_fire_plan_cannot_be_brute_forced_from_the_mails() {
         .map(|d| d.3)
         .collect();
     let all = theirs_mails.join("\n");
-    // The notice of this step (the set-up step's came earlier).
-    let digest_line = all
+    // The digest as the step's results mail lists it among the lock inputs (the step had only
+    // the active seat to answer, so it locked at once and no notice came before it).
+    let section = all
+        .split(&format!(
+            "DICE (despatch-dice/v2, game {GAME}, step {step})"
+        ))
+        .nth(1)
+        .expect("the step's results mail");
+    let digest_line = section
         .lines()
-        .rev()
-        .find(|l| l.starts_with(&format!("Digest D({active}) = ")))
-        .expect("the opponent's notice shows the digest");
+        .find(|l| l.starts_with(&format!("lock input {active} = ")))
+        .expect("the results mail shows the digest");
     let d = dice::from_hex(digest_line.rsplit(' ').next().unwrap()).unwrap();
     let public = hashes_in(&all);
     assert!(public.len() > 10, "the opponent holds many public values");

@@ -35,6 +35,8 @@ mod mail_readable;
 mod mail_settings;
 #[path = "../mail_width.rs"]
 mod mail_width;
+#[path = "../notices_and_repeats.rs"]
+mod notices_and_repeats;
 #[path = "../optional_prompts.rs"]
 mod optional_prompts;
 #[path = "../orders_at_a_glance.rs"]

@@ -47,11 +47,16 @@ pub fn drafts_for_event(
             message_id,
             ..
         } => {
+            let sealed = game.spec().sealed;
+            // Nobody left to answer: the step locks at once and its results mail follows this
+            // one (Lone Star's card-order moves: one seat per step).
+            let resolves_now = game.waiting_for().is_empty();
             for to in ctx.recipients {
                 let mine = &to.seat == seat;
-                // A seat may turn these notices off: every digest is in the lock's table of
-                // the results mail as well, so nothing the dice depend on is lost.
-                if !mine && !to.private.notify.orders {
+                // A seat may turn these notices off, and none is sent when the results mail
+                // follows at once: every digest is in the lock's table of the results mail as
+                // well, so nothing the dice depend on is lost.
+                if !mine && (!to.private.notify.orders || resolves_now) {
                     continue;
                 }
                 let body = if mine {
@@ -64,7 +69,7 @@ pub fn drafts_for_event(
                         serde_json::json!({
                             "seat": seat, "step": step, "step_title": title,
                             "orders": orders.lines().collect::<Vec<_>>(),
-                            "ignored": ignored, "digest": digest, "salt": salt,
+                            "ignored": ignored, "digest": digest, "salt": salt, "sealed": sealed,
                             "waiting": game.waiting_for(), "deadline": deadline_text(game, to),
                         }),
                     )?
@@ -75,6 +80,7 @@ pub fn drafts_for_event(
                         "notice",
                         serde_json::json!({
                             "submitter": seat, "step": step, "step_title": title, "digest": digest,
+                            "sealed": sealed,
                             "your_turn": prompt.is_some() && !answered, "prompt": prompt,
                             "deadline": deadline_text(game, to),
                         }),
@@ -554,6 +560,18 @@ fn side_and_opponents(
     (names(mates), names(opponents))
 }
 
+/// The briefing's sections less those the view beside it in the same mail already shows under
+/// the same title (Lone Star's "Your units" was printed twice): the view's is the current one.
+fn briefing_beside(
+    briefing: Vec<(String, Vec<String>)>,
+    view: &[(String, Vec<String>)],
+) -> Vec<(String, Vec<String>)> {
+    briefing
+        .into_iter()
+        .filter(|(title, _)| !view.iter().any(|(t, _)| t.eq_ignore_ascii_case(title)))
+        .collect()
+}
+
 /// The welcome mail of a seat: at game start, or for a player taking over a seat. It names
 /// the newest onion's anchor (the game's own at the start; a renewed one later).
 fn welcome(
@@ -570,6 +588,7 @@ fn welcome(
         .clone()
         .unwrap_or_else(|| now_waiting(&game.waiting_for()));
     let (partners, opponents) = side_and_opponents(&book.seats, &to.seat);
+    let briefing = briefing_beside(game.briefing(&to.seat), &view.sections);
     let body = report::render(
         "welcome",
         serde_json::json!({
@@ -583,7 +602,7 @@ fn welcome(
             "protocol": book.protocol.name(),
             "anchor": dice::to_hex(&onion.anchor), "anchor_from": onion.from_step, "onion_len": onion.len,
             "salt_commitment": book.salt_commitment.as_ref().map(dice::to_hex),
-            "briefing": game.briefing(&to.seat),
+            "briefing": &briefing,
             "prompt": now_text,
             "deadline": deadline_text(game, to),
         }),
@@ -623,7 +642,7 @@ fn welcome(
                     .map(|z| format!("\n    Salt key Z = {}", dice::to_hex(z)))
                     .unwrap_or_default()
             ),
-            "briefing": game.briefing(&to.seat),
+            "briefing": &briefing,
             "prompt": prompt,
             "deadline": deadline_text(game, to),
         }),

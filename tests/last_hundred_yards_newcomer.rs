@@ -211,4 +211,9 @@ fn r20_the_briefing_names_the_set_up_zone() {
     };
     let (us, de) = (zone("us"), zone("germany"));
     assert!(us.starts_with("printed rows ") && us != de, "{us} / {de}");
+    // The patrol allows one dummy a side, the bridgehead two: counted in good English.
+    assert!(us.ends_with("; 1 dummy allowed"), "{us}");
+    let bridgehead = lhy::game(lhy::BRIDGEHEAD);
+    let text = format!("{:?}", Lhy::briefing(&bridgehead, "us"));
+    assert!(text.contains("; 2 dummies allowed."), "{text}");
 }

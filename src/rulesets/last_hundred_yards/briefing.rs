@@ -34,7 +34,12 @@ pub fn briefing(s: &LhyState, seat: &str) -> Vec<(String, Vec<String>)> {
                 .find(|(x, _)| x == seat)
                 .map_or(0, |d| d.1);
             mission.push(format!(
-                "Your set-up zone (PLACE, DUMMY): printed rows {lo:02} to {hi:02}; {dummies} dummies allowed."
+                "Your set-up zone (PLACE, DUMMY): printed rows {lo:02} to {hi:02}; {}.",
+                match dummies {
+                    0 => "no dummies".to_string(),
+                    1 => "1 dummy allowed".to_string(),
+                    n => format!("{n} dummies allowed"),
+                }
             ));
         }
     }

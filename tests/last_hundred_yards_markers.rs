@@ -307,3 +307,49 @@ fn each_seats_map_is_shaded_by_its_own_units_sight_only() {
             .any(|z| matches!(&z.kind, ZoneKind::Styled { style } if style == "unseen"))
     );
 }
+
+/// The Assault Arrow is on both seats' maps, from the unit's hex (0705) into the hex it
+/// assaults (0704), with its legend entry, and drawn in the SVG; before the ASSAULT line there
+/// is neither arrow nor entry (the control).
+#[test]
+fn the_assault_arrow_is_drawn_on_both_maps() {
+    use despatch::engine::scene::{ArrowKind, Symbol};
+    let st = before_the_assault();
+    let after = lhy::step(&st, &[("us", "ACTIVATE 1PLT\nASSAULT A1-1 AT 0704")], 2);
+    let centre = |st: &LhyState, h: &str| {
+        let p = st.map.grid().centre(hex(st, h), 1.0);
+        (p.x, p.y)
+    };
+    for seat in ["us", "germany"] {
+        let scene = Lhy::view(&after, &Viewer::Seat(seat.into()))
+            .map
+            .expect("a map");
+        assert_eq!(scene.arrows.len(), 1, "{seat}: {:?}", scene.arrows);
+        let a = &scene.arrows[0];
+        assert_eq!((a.kind, a.side.as_str()), (ArrowKind::Move, "us"));
+        // Across the hexside, from the 0705 side into 0704, along the line of their centres.
+        let (f, t) = (centre(&after, "0705"), centre(&after, "0704"));
+        let d = |p: (f64, f64), q: (f64, f64)| ((p.0 - q.0).powi(2) + (p.1 - q.1).powi(2)).sqrt();
+        let (from, to) = ((a.from.x, a.from.y), (a.to.x, a.to.y));
+        assert!(d(from, f) < d(from, t) && d(to, t) < d(to, f), "{a:?}");
+        assert!(
+            (d(f, from) + d(from, to) + d(to, t) - d(f, t)).abs() < 1e-9,
+            "{a:?}"
+        );
+        assert!(
+            scene
+                .legend
+                .iter()
+                .any(|l| l.symbol == Symbol::Move && l.text == "Assault Arrow"),
+            "{seat}: {:?}",
+            scene.legend
+        );
+        let svg = despatch::render::svg(&scene);
+        assert!(svg.contains("marker-end="), "{seat}: no arrow drawn");
+        // Control: the map before the ASSAULT line has none.
+        let before = Lhy::view(&st, &Viewer::Seat(seat.into())).map.unwrap();
+        assert!(before.arrows.is_empty());
+        assert!(!before.legend.iter().any(|l| l.symbol == Symbol::Move));
+        assert!(!despatch::render::svg(&before).contains("marker-end="));
+    }
+}

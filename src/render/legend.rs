@@ -145,6 +145,15 @@ fn swatch(out: &mut String, s: &Symbol, scene: &Scene, x: f64, y: f64, defs: &mu
                 SIDE_INK[0]
             );
         }
+        Symbol::Move => {
+            let _ = write!(
+                out,
+                r##"<path d="M{} {}h14l-4 -3m4 3l-4 3" stroke="{}" stroke-width="1.4" fill="none"/>"##,
+                f(x + 2.0),
+                f(cy),
+                SIDE_INK[0]
+            );
+        }
         Symbol::Minefield(k) => {
             let (fill, stroke, dash) = minefield_look(defs, *k);
             let _ = write!(

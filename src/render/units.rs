@@ -308,13 +308,15 @@ pub(crate) fn arrows(
             b: (x1, y1),
             r: 1.0,
         });
-        let dash = match a.kind {
-            ArrowKind::Fire => r##" stroke-dasharray="5 3""##,
-            ArrowKind::Move => "",
+        // A fire plan is dashed and thin; an ordered move is a short solid stroke between
+        // counters, drawn heavier so that it reads beside them.
+        let (dash, width) = match a.kind {
+            ArrowKind::Fire => (r##" stroke-dasharray="5 3""##, "1.4"),
+            ArrowKind::Move => ("", "2.6"),
         };
         let _ = write!(
             out,
-            r##"<path d="M{} {}L{} {}" stroke="{}" stroke-width="1.4" stroke-opacity="0.85"{dash} marker-end="{url}"/>"##,
+            r##"<path d="M{} {}L{} {}" stroke="{}" stroke-width="{width}" stroke-opacity="0.85"{dash} marker-end="{url}"/>"##,
             f(x0),
             f(y0),
             f(x1),

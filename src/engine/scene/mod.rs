@@ -224,6 +224,8 @@ pub enum Symbol {
     Track,
     Minefield(FieldKnown),
     Fire,
+    /// An ordered-movement arrow (`ArrowKind::Move`), e.g. Last Hundred Yards' Assault Arrow.
+    Move,
     /// A terrain or zone style of the scene, by name.
     Style(String),
     /// A counter's unit symbol.
@@ -267,6 +269,7 @@ impl Scene {
             Symbol::Track => self.units.iter().any(|u| !u.track.is_empty()),
             Symbol::Minefield(known) => zone(&|k| *k == ZoneKind::Minefield { known: *known }),
             Symbol::Fire => self.arrows.iter().any(|a| a.kind == ArrowKind::Fire),
+            Symbol::Move => self.arrows.iter().any(|a| a.kind == ArrowKind::Move),
             Symbol::Style(name) => {
                 self.ground.as_deref() == Some(name.as_str())
                     || self.terrain.iter().any(|t| t.style == *name)

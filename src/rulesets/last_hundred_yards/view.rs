@@ -7,8 +7,8 @@
 use serde_json::json;
 
 use crate::engine::scene::{
-    At, Condition, LegendEntry, Marker, Scene, Shape, SideInfo, Surface, Symbol, TerrainArea, Tone,
-    Unit as Counter, UnitKind, UnitSymbol, Zone, ZoneKind,
+    Arrow, ArrowKind, At, Condition, LegendEntry, Marker, Scene, Shape, SideInfo, Surface, Symbol,
+    TerrainArea, Tone, Unit as Counter, UnitKind, UnitSymbol, Zone, ZoneKind,
 };
 use crate::engine::{View, Viewer};
 
@@ -305,6 +305,31 @@ fn at(s: &LhyState, h: crate::board::hex::Hex) -> At {
     At::new(p.x, p.y)
 }
 
+/// The Assault Arrows on the map (§6.0 II.3b), for every seat alike: each runs from its first
+/// unit's hex, the hex the public log names, across the hexside into the assaulted hex. It is
+/// drawn over the gap between the two hexes' counters (a quarter of the way out to most of the
+/// way in), not centre to centre, where the counters would hide it. A feint's arrow is drawn
+/// the same (R33).
+fn assault_arrows(s: &LhyState) -> Vec<Arrow> {
+    s.arrows
+        .iter()
+        .filter_map(|a| {
+            let (from, to) = (
+                at(s, a.units.first().and_then(|n| s.unit(n))?.at),
+                at(s, a.to),
+            );
+            let along =
+                |k: f64| At::new(from.x + k * (to.x - from.x), from.y + k * (to.y - from.y));
+            Some(Arrow {
+                kind: ArrowKind::Move,
+                side: a.side.clone(),
+                from: along(0.25),
+                to: along(0.85),
+            })
+        })
+        .collect()
+}
+
 fn scene(s: &LhyState, viewer: &Viewer, turn: &str) -> Scene {
     let m = me(viewer);
     let g = s.map.grid();
@@ -553,7 +578,7 @@ fn scene(s: &LhyState, viewer: &Viewer, turn: &str) -> Scene {
         sides,
         units,
         zones,
-        arrows: vec![],
+        arrows: assault_arrows(s),
         legend: vec![],
         compass: false,
     };
@@ -571,6 +596,10 @@ fn scene(s: &LhyState, viewer: &Viewer, turn: &str) -> Scene {
     legend.push(LegendEntry {
         symbol: Symbol::Blast,
         text: "mortar impact (MDRM)".into(),
+    });
+    legend.push(LegendEntry {
+        symbol: Symbol::Move,
+        text: "Assault Arrow".into(),
     });
     legend.push(LegendEntry {
         symbol: Symbol::Smoke,

@@ -641,3 +641,89 @@ fn counters_on_a_hex_sheet_face_hex_sides() {
     assert!(s.contains(">Bois</text>"));
     insta::assert_snapshot!("vocabulary-hex", s);
 }
+
+/// An objective's name keeps clear of the counters: with a counter standing on a one-hex
+/// objective of a sheet as big as the shipped ones, the name leaves the spot the counter covers
+/// (inside the top of the hex) for one above the hex, and is drawn after the counter; with the
+/// hex empty (the control) it stays inside the hex.
+#[test]
+fn an_objectives_name_keeps_off_the_counter_on_it() {
+    let bounds = MapBounds {
+        first_column: 1,
+        last_column: 10,
+        first_row: 1,
+        last_row: 10,
+    };
+    let grid = HexGrid::new(Orientation::FlatTop, Shifted::Odd).with_bounds(bounds);
+    let centre = grid.centre(grid.hex(Address { column: 5, row: 5 }), 1.0);
+    let scene = |with_counter: bool| Scene {
+        title: "Objective".into(),
+        turn: "Turn 1".into(),
+        time: String::new(),
+        viewer: "Spectator".into(),
+        surface: Surface::Hex { grid, bounds },
+        ground: Some("meadow".into()),
+        styles: MapStyles::from_ruleset_toml(MAP)
+            .unwrap()
+            .unwrap()
+            .pick(["meadow"]),
+        terrain: vec![],
+        sides: vec![side("west", "West")],
+        units: if with_counter {
+            vec![unit(
+                "1/7",
+                "west",
+                UnitKind::Counter {
+                    symbol: UnitSymbol::Infantry,
+                    value: Some("8-8-4".into()),
+                    size: None,
+                },
+                centre.x,
+                centre.y,
+                None,
+            )]
+        } else {
+            vec![]
+        },
+        zones: vec![Zone {
+            kind: ZoneKind::Objective,
+            shape: Shape::Hex {
+                address: Address { column: 5, row: 5 },
+            },
+            label: Some("the crossroads (5 VP)".into()),
+            side: None,
+        }],
+        arrows: vec![],
+        legend: vec![],
+        compass: false,
+    };
+    let name_y = |s: &str| -> f64 {
+        let at = s
+            .find(">the crossroads (5 VP)</text>")
+            .expect("the name is drawn");
+        let tag = &s[s[..at].rfind("<text").unwrap()..at];
+        let y = tag
+            .split(" y=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        y.parse().unwrap()
+    };
+    let empty = render::svg(&scene(false));
+    let held = render::svg(&scene(true));
+    keep(
+        "objective-held.png",
+        &render::png(&scene(true), MAIL_WIDTH_PX).unwrap(),
+    );
+    let (free_y, held_y) = (name_y(&empty), name_y(&held));
+    assert!(
+        held_y < free_y - 10.0,
+        "the name moved up off the counter: {held_y} vs {free_y}"
+    );
+    assert!(
+        held.find(">8-8-4</text>").unwrap() < held.find(">the crossroads (5 VP)</text>").unwrap(),
+        "drawn after the counter"
+    );
+}

@@ -275,7 +275,12 @@ pub(crate) fn places(out: &mut String, unfit: &[(String, String)], y: f64, width
     let mut y = y;
     let mut x = MARGIN + text_width(head, Face::Bold, LEGEND_SIZE) + 8.0;
     for (name, kind) in unfit {
-        let t = format!("{name} ({kind})");
+        // A kind with brackets of its own gets a colon: nested brackets read badly.
+        let t = if kind.contains('(') {
+            format!("{name}: {kind}")
+        } else {
+            format!("{name} ({kind})")
+        };
         let w = text_width(&t, Face::Sans, LEGEND_SIZE) + 12.0;
         if x + w > width - MARGIN {
             x = MARGIN + 12.0;
@@ -304,5 +309,18 @@ mod tests {
         assert!(out.is_empty());
         let y = places(&mut out, &[("Hill 9".into(), "hill".into())], 100.0, 800.0);
         assert!(y > 100.0 && out.contains("Hill 9 (hill)"));
+    }
+
+    #[test]
+    fn a_kind_with_brackets_of_its_own_gets_a_colon_not_nested_brackets() {
+        let mut out = String::new();
+        let kinds = [
+            ("Farm".to_string(), "walled farm (building)".to_string()),
+            ("Wood".to_string(), "woods".to_string()),
+        ];
+        places(&mut out, &kinds, 100.0, 800.0);
+        assert!(out.contains("Farm: walled farm (building)"), "{out}");
+        assert!(out.contains("Wood (woods)"), "{out}");
+        assert!(!out.contains("))"), "{out}");
     }
 }

@@ -26,6 +26,7 @@ pub(crate) fn draw(scene: &Scene) -> String {
     let mut obstacles = units::draw(&mut body, &fr, scene);
     units::arrows(&mut body, &mut defs, &mut obstacles, &fr, scene);
     compass_and_scale(&mut body, &mut taken, &fr, scene);
+    body.push_str(&zones::objective_names(&fr, scene, &obstacles, &mut taken));
 
     // Unit labels first, so that they get the near spots; then the names of places, where
     // room is left, drawn under the unit labels.

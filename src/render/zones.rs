@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use crate::engine::scene::{FieldKnown, Scene, Zone, ZoneKind};
 
-use super::labels::Bx;
+use super::labels::{Bx, Obstacle};
 use super::svg::{Defs, FRAME, Frame, INK, SIDE_FILL, esc, f, outline, shape_centre, shape_path};
 use super::terrain::{area, style_of};
 use super::{Face, text_width};
@@ -141,22 +141,10 @@ fn zone(
                 r##"<path d="{d}" fill="{}" fill-opacity="0.16" stroke="{}" stroke-width="1.8" stroke-dasharray="9 3 2 3"/>"##,
                 OBJECTIVE.0, OBJECTIVE.1
             );
-            // The flag stands at the centre; the name goes inside the top of the area, where
-            // it least covers what stands at the centre.
+            // The flag stands at the centre; the name is placed once the counters are down
+            // (`objective_names`), so that it can keep clear of them.
             out.push_str(&flag((cx - 2.0, cy + 5.0), 12.0));
             taken.push(Bx::new(cx - 3.0, cy - 8.0, 11.0, 14.0));
-            if let Some(l) = &z.label {
-                let top = outline(fr, &z.shape)
-                    .iter()
-                    .map(|p| p.1)
-                    .fold(f64::INFINITY, f64::min);
-                let y = if top.is_finite() && cy - top > 30.0 {
-                    top + 13.0
-                } else {
-                    cy - 16.0
-                };
-                bold_name(out, taken, l, cx, y);
-            }
         }
         ZoneKind::Styled { style } => {
             let s = style_of(scene, style);
@@ -197,4 +185,45 @@ pub(crate) fn draw(
     for z in order {
         zone(out, defs, taken, fr, scene, z);
     }
+}
+
+/// The objectives' names, placed after the counters (`obstacles`) and before the units' labels:
+/// inside the top of the area, where it least covers what stands at the centre, else under the
+/// flag, else just above or below the area — the first spot no counter and no label covers.
+/// Where every spot is covered the first is used, drawn over the counter (a name matters more
+/// than a counter's corner). Drawn before, under the counters, a one-hex objective's name was
+/// hidden by the counter on it or next to it.
+pub(crate) fn objective_names(
+    fr: &Frame,
+    scene: &Scene,
+    obstacles: &[Obstacle],
+    taken: &mut Vec<Bx>,
+) -> String {
+    let mut out = String::new();
+    for z in scene.zones.iter().filter(|z| z.kind == ZoneKind::Objective) {
+        let Some(l) = z.label.as_deref().filter(|l| !l.is_empty()) else {
+            continue;
+        };
+        let (cx, cy) = shape_centre(fr, &z.shape);
+        let ys: Vec<f64> = outline(fr, &z.shape).iter().map(|p| p.1).collect();
+        let top = ys.iter().copied().fold(f64::INFINITY, f64::min);
+        let bottom = ys.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let mut spots = Vec::new();
+        if top.is_finite() && cy - top > 30.0 {
+            spots.push(top + 13.0);
+        }
+        spots.push(cy - 16.0);
+        spots.push(cy + 18.0);
+        if top.is_finite() {
+            spots.extend([top - 8.0, bottom + 8.0]);
+        }
+        let w = text_width(l, Face::Bold, 10.0);
+        let free = |y: f64| {
+            let b = Bx::new(cx - w / 2.0, y - 6.0, w, 12.0);
+            !obstacles.iter().any(|o| o.hits_box(&b)) && !taken.iter().any(|t| t.overlaps(&b, 1.0))
+        };
+        let y = spots.iter().copied().find(|y| free(*y)).unwrap_or(spots[0]);
+        bold_name(&mut out, taken, l, cx, y);
+    }
+    out
 }

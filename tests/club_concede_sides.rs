@@ -4,31 +4,12 @@
 
 use crate::mail_world;
 
-use chrono::{TimeZone, Utc};
 use despatch::daemon::Intake;
 use despatch::engine::Event;
-use mail_world::{SeatLine, World, world};
-
-const SEATS: [SeatLine; 4] = [
-    ("hays", "hays@example.org", "hays0000000000000000token"),
-    ("bowie", "bowie@example.org", "bowie000000000000000token"),
-    (
-        "von-arnim",
-        "arnim@example.org",
-        "arnim000000000000000token",
-    ),
-    ("enver", "enver@example.org", "enver000000000000000token"),
-];
+use mail_world::{LONE_STAR_PATROL as SEATS, World};
 
 fn patrol() -> World {
-    world(
-        "lsc",
-        "lone-star",
-        "patrol",
-        &SEATS,
-        Utc.with_ymd_and_hms(2026, 11, 2, 9, 0, 0).unwrap(),
-        ([7; 32], [8; 32]),
-    )
+    mail_world::lone_star_patrol("lsc")
 }
 
 fn journal(w: &World) -> Vec<Event> {

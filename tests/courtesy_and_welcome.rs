@@ -6,9 +6,8 @@
 use crate::mail_world;
 use crate::world;
 
-use chrono::{TimeZone, Utc};
 use despatch::daemon::Intake;
-use mail_world::{SeatLine, delivered};
+use mail_world::delivered;
 
 fn flat(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -66,27 +65,9 @@ fn a_line_of_prose_among_the_orders_is_refused_with_how_to_write_it() {
     );
 }
 
-const PATROL: [SeatLine; 4] = [
-    ("hays", "hays@example.org", "hays0000000000000000token"),
-    ("bowie", "bowie@example.org", "bowie000000000000000token"),
-    (
-        "von-arnim",
-        "arnim@example.org",
-        "arnim000000000000000token",
-    ),
-    ("enver", "enver@example.org", "enver000000000000000token"),
-];
-
 #[test]
 fn a_welcome_names_the_seats_side_mates_apart_from_its_opponents() {
-    let w = mail_world::world(
-        "lsw",
-        "lone-star",
-        "patrol",
-        &PATROL,
-        Utc.with_ymd_and_hms(2026, 11, 2, 9, 0, 0).unwrap(),
-        ([7; 32], [8; 32]),
-    );
+    let w = mail_world::lone_star_patrol("lsw");
     let hays = flat(&delivered(w.outbox(), "welcome-hays").concat());
     assert!(hays.contains("Your side "), "{hays}");
     assert!(

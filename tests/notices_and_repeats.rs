@@ -6,34 +6,15 @@
 use crate::mail_world;
 use crate::world;
 
-use chrono::{TimeZone, Utc};
 use despatch::daemon::Intake;
-use mail_world::{SeatLine, delivered};
+use mail_world::delivered;
 
 fn flat(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-const PATROL: [SeatLine; 4] = [
-    ("hays", "hays@example.org", "hays0000000000000000token"),
-    ("bowie", "bowie@example.org", "bowie000000000000000token"),
-    (
-        "von-arnim",
-        "arnim@example.org",
-        "arnim000000000000000token",
-    ),
-    ("enver", "enver@example.org", "enver000000000000000token"),
-];
-
 fn patrol() -> mail_world::World {
-    mail_world::world(
-        "lsn",
-        "lone-star",
-        "patrol",
-        &PATROL,
-        Utc.with_ymd_and_hms(2026, 11, 2, 9, 0, 0).unwrap(),
-        ([7; 32], [8; 32]),
-    )
+    mail_world::lone_star_patrol("lsn")
 }
 
 #[test]
@@ -54,7 +35,7 @@ fn the_welcome_lists_a_seats_units_once_and_help_still_lists_them() {
 
 /// The seat whose card is up, and the units its movement prompt names.
 fn mover(w: &mail_world::World) -> (&'static str, Vec<String>) {
-    for (seat, _, _) in PATROL {
+    for (seat, _, _) in mail_world::LONE_STAR_PATROL {
         let text = flat(&delivered(w.outbox(), &format!("results-{seat}")).concat());
         if let Some(at) = text.find("move your units (") {
             let rest = &text[at + "move your units (".len()..];

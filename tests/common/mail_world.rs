@@ -66,6 +66,30 @@ pub fn world(
     }
 }
 
+/// Lone Star's patrol: four seats, two a side (hays and bowie against von-arnim and enver).
+pub const LONE_STAR_PATROL: [SeatLine; 4] = [
+    ("hays", "hays@example.org", "hays0000000000000000token"),
+    ("bowie", "bowie@example.org", "bowie000000000000000token"),
+    (
+        "von-arnim",
+        "arnim@example.org",
+        "arnim000000000000000token",
+    ),
+    ("enver", "enver@example.org", "enver000000000000000token"),
+];
+
+/// Lone Star's patrol as game `game`, created 2 November 2026 at 09:00 with pinned secrets.
+pub fn lone_star_patrol(game: &'static str) -> World {
+    world(
+        game,
+        "lone-star",
+        "patrol",
+        &LONE_STAR_PATROL,
+        chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 11, 2, 9, 0, 0).unwrap(),
+        ([7; 32], [8; 32]),
+    )
+}
+
 impl World {
     fn seat(&self, seat: &str) -> SeatLine {
         *self

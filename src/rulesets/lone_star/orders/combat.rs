@@ -57,11 +57,7 @@ pub(super) fn declare(
     word: &str,
 ) -> Result<Order, LineErr> {
     let u = own(state, cx, c)?;
-    let what = DECLARES
-        .iter()
-        .find(|a| **a == word)
-        .copied()
-        .expect("a declaration keyword");
+    let what = super::keyword(DECLARES, word)?;
     let why = match what {
         "GAS" if u.gas == 0 || !u.gas_masks => Some("gas needs gas masks and gas uses (L12)"),
         "GAS" | "GRENADES" if u.count(Fig::Grenadier) == 0 => Some("the unit has no grenadiers"),

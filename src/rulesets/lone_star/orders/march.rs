@@ -129,11 +129,7 @@ pub(super) fn act(
     word: &str,
 ) -> Result<Order, LineErr> {
     let u = own(state, cx, c)?;
-    let act = ACTS
-        .iter()
-        .find(|a| **a == word)
-        .copied()
-        .expect("an act keyword");
+    let act = super::keyword(ACTS, word)?;
     let why = match act {
         "ENTRENCH" if u.mounted => Some("mounted cavalry cannot entrench".to_string()),
         "ENTRENCH" if u.british && u.figures.len() >= 4 => {

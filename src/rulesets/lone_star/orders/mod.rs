@@ -277,6 +277,15 @@ fn allowed(state: &State, _: &Email, kw: &'static str) -> Result<(), LineErr> {
     }
 }
 
+/// `word` as the keyword of `list` it names (the dispatcher sends only listed words; anything
+/// else is refused, never a panic).
+pub(super) fn keyword(list: &[&'static str], word: &str) -> Result<&'static str, LineErr> {
+    list.iter()
+        .copied()
+        .find(|k| *k == word)
+        .ok_or_else(|| LineErr::new(format!("unknown order `{word}`")))
+}
+
 pub(super) fn own<'s>(state: &'s State, cx: &Email, c: &mut Cursor) -> Result<&'s Unit, LineErr> {
     let names = Names {
         // The seat's own escorts are known by name, so that naming one is answered with why

@@ -141,7 +141,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 }
             }
             let d = Daemon::new(cfg)?;
-            {
+            // Delivered under the data lock too: a running daemon delivers the same outbox in
+            // its pass, and two deliverers could each send the same welcome.
+            let n = {
                 let _lock = d.data.lock()?;
                 let now = Utc::now();
                 let extras = crate::daemon::NewGame { league, carry_from };
@@ -149,8 +151,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 if !anchors.is_empty() {
                     d.make_strict(&game, &anchors, reveal_hours, now)?;
                 }
-            }
-            let n = d.deliver()?;
+                d.deliver_at(now)?
+            };
             println!(
                 "Game `{game}` created; {n} welcome mail(s) in {}.",
                 d.cfg.mail.outbox.display()

@@ -23,9 +23,7 @@ impl Daemon {
     /// Delivers every queued mail of every game: into the outbound Maildir, or over SMTP with
     /// exponential backoff on transient failures and a report to the GM on permanent ones.
     pub fn deliver_at(&self, now: DateTime<Utc>) -> Result<usize> {
-        let mut n = 0;
-        let mut waiting = 0;
-        let mut last_error = None;
+        let mut t = Tally::default();
         // The outboxes of games marked as having mail queued (every game's, the first time in
         // this process), and the house's (reports that belong to no game).
         let ids = if self.delivered_once.swap(true, Ordering::Relaxed) {
@@ -39,125 +37,21 @@ impl Daemon {
             && self.imap.is_some()
             && self.cfg.smtp.as_ref().is_some_and(|c| c.self_copy);
         for store in stores {
-            let id = store.id.clone();
-            for path in store.outbox()? {
-                if store.drop_if_sent(&path)? {
-                    continue;
+            // One game's broken outbox (an unreadable file, say) is that game's trouble, told
+            // to its organiser; every other game's mail still goes.
+            if let Err(e) = self.deliver_store(&store, now, acknowledged, &mut t) {
+                if self.data.is_house(&store) {
+                    error!("cannot deliver the organiser's reports: {e:#}");
+                } else {
+                    self.game_trouble(&store.id, &e, now);
                 }
-                let bytes = std::fs::read(&path).with_context(|| path.display().to_string())?;
-                let stem = path
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                let Some(smtp) = &self.smtp else {
-                    // Maildir files carry local line endings, as an MTA writes them; mutt and
-                    // mbox tools show a stray ^M on every line of a CRLF file.
-                    let local = maildir::local_line_endings(&bytes);
-                    self.outbox.deliver(&local, &format!("{id}-{stem}"))?;
-                    store.mark_sent(&path)?;
-                    n += 1;
-                    continue;
-                };
-                let cfg = self.cfg.smtp.as_ref().expect("smtp configured");
-                let mut retry = store.retry_state(&path)?;
-                if let Some(since) = retry.as_ref().and_then(|r| r.in_flight_since) {
-                    // The daemon died mid-send. The copy in our own mailbox says whether the
-                    // server took the mail; without it, wait out the grace before sending again.
-                    let id = message_id_of(&bytes).unwrap_or_default();
-                    match self.imap_holds(&id) {
-                        Some(true) => {
-                            info!(game = %id_game(&path), mail = %stem, "its copy shows a mail was taken before a crash; not sending it again");
-                            store.mark_sent(&path)?;
-                            n += 1;
-                            continue;
-                        }
-                        Some(false)
-                            if acknowledged
-                                && now - since
-                                    < chrono::Duration::seconds(
-                                        cfg.in_flight_grace_seconds as i64,
-                                    ) =>
-                        {
-                            waiting += 1;
-                            continue;
-                        }
-                        None if acknowledged => {
-                            waiting += 1;
-                            continue;
-                        }
-                        _ => {
-                            if let Some(r) = retry.as_mut() {
-                                r.in_flight_since = None;
-                            }
-                        }
-                    }
-                }
-                if retry.as_ref().is_some_and(|r| r.next_try > now) {
-                    waiting += 1;
-                    continue;
-                }
-                let to = recipient(&bytes).unwrap_or_default();
-                let (local, domain) = self.cfg.address_parts();
-                let own = format!("{local}@{domain}");
-                if acknowledged {
-                    let mut r = retry.clone().unwrap_or(crate::store::RetryState {
-                        attempts: 0,
-                        first_failure: now,
-                        next_try: now,
-                        last_error: String::new(),
-                        in_flight_since: None,
-                    });
-                    r.in_flight_since = Some(now);
-                    store.set_retry_state(&path, &r)?;
-                }
-                let copy = acknowledged.then_some(own.as_str());
-                let started = std::time::Instant::now();
-                let sent = smtp.send(&own, &to, copy, &bytes);
-                debug!(mail = %stem, send_ms = super::imap_cursor::ms(started), "submitted");
-                match sent {
-                    Ok(()) => {
-                        store.mark_sent(&path)?;
-                        n += 1;
-                    }
-                    Err(SendError::Transient(e)) => {
-                        let attempts = retry.as_ref().map_or(0, |r| r.attempts) + 1;
-                        let first = retry.as_ref().map_or(now, |r| r.first_failure);
-                        if now - first >= chrono::Duration::hours(cfg.give_up_hours as i64) {
-                            self.undeliverable(
-                                &store,
-                                &path,
-                                &to,
-                                &format!("gave up after {attempts} tries: {e}"),
-                                now,
-                            )?;
-                            continue;
-                        }
-                        let wait = cfg
-                            .retry_first_seconds
-                            .saturating_mul(1u64 << (attempts - 1).min(20))
-                            .min(cfg.retry_max_seconds);
-                        store.set_retry_state(
-                            &path,
-                            &crate::store::RetryState {
-                                attempts,
-                                first_failure: first,
-                                next_try: now + chrono::Duration::seconds(wait as i64),
-                                last_error: e.clone(),
-                                in_flight_since: None,
-                            },
-                        )?;
-                        waiting += 1;
-                        last_error = Some((e, wait));
-                    }
-                    Err(SendError::Permanent(e)) => {
-                        self.undeliverable(&store, &path, &to, &e, now)?;
-                    }
-                }
-            }
-            if !self.data.is_house(&store) && store.outbox()?.is_empty() {
-                self.data.clear_pending(&store.id)?;
             }
         }
+        let Tally {
+            n,
+            waiting,
+            last_error,
+        } = t;
         if self.smtp.is_some() {
             match (&last_error, n > 0 && last_error.is_none()) {
                 (Some((e, wait)), _) if !self.smtp_down.swap(true, Ordering::Relaxed) => {
@@ -170,6 +64,133 @@ impl Daemon {
             }
         }
         Ok(n)
+    }
+
+    /// Delivers one store's queued mail (a game's, or the house's), counting into `t`.
+    fn deliver_store(
+        &self,
+        store: &GameStore,
+        now: DateTime<Utc>,
+        acknowledged: bool,
+        t: &mut Tally,
+    ) -> Result<()> {
+        let id = store.id.clone();
+        for path in store.outbox()? {
+            if store.drop_if_sent(&path)? {
+                continue;
+            }
+            let bytes = std::fs::read(&path).with_context(|| path.display().to_string())?;
+            let stem = path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let Some(smtp) = &self.smtp else {
+                // Maildir files carry local line endings, as an MTA writes them; mutt and
+                // mbox tools show a stray ^M on every line of a CRLF file.
+                let local = maildir::local_line_endings(&bytes);
+                self.outbox.deliver(&local, &format!("{id}-{stem}"))?;
+                store.mark_sent(&path)?;
+                t.n += 1;
+                continue;
+            };
+            let cfg = self.cfg.smtp.as_ref().expect("smtp configured");
+            let mut retry = store.retry_state(&path)?;
+            if let Some(since) = retry.as_ref().and_then(|r| r.in_flight_since) {
+                // The daemon died mid-send. The copy in our own mailbox says whether the
+                // server took the mail; without it, wait out the grace before sending again.
+                let id = message_id_of(&bytes).unwrap_or_default();
+                match self.imap_holds(&id) {
+                    Some(true) => {
+                        info!(game = %id_game(&path), mail = %stem, "its copy shows a mail was taken before a crash; not sending it again");
+                        store.mark_sent(&path)?;
+                        t.n += 1;
+                        continue;
+                    }
+                    Some(false)
+                        if acknowledged
+                            && now - since
+                                < chrono::Duration::seconds(cfg.in_flight_grace_seconds as i64) =>
+                    {
+                        t.waiting += 1;
+                        continue;
+                    }
+                    None if acknowledged => {
+                        t.waiting += 1;
+                        continue;
+                    }
+                    _ => {
+                        if let Some(r) = retry.as_mut() {
+                            r.in_flight_since = None;
+                        }
+                    }
+                }
+            }
+            if retry.as_ref().is_some_and(|r| r.next_try > now) {
+                t.waiting += 1;
+                continue;
+            }
+            let to = recipient(&bytes).unwrap_or_default();
+            let (local, domain) = self.cfg.address_parts();
+            let own = format!("{local}@{domain}");
+            if acknowledged {
+                let mut r = retry.clone().unwrap_or(crate::store::RetryState {
+                    attempts: 0,
+                    first_failure: now,
+                    next_try: now,
+                    last_error: String::new(),
+                    in_flight_since: None,
+                });
+                r.in_flight_since = Some(now);
+                store.set_retry_state(&path, &r)?;
+            }
+            let copy = acknowledged.then_some(own.as_str());
+            let started = std::time::Instant::now();
+            let sent = smtp.send(&own, &to, copy, &bytes);
+            debug!(mail = %stem, send_ms = super::imap_cursor::ms(started), "submitted");
+            match sent {
+                Ok(()) => {
+                    store.mark_sent(&path)?;
+                    t.n += 1;
+                }
+                Err(SendError::Transient(e)) => {
+                    let attempts = retry.as_ref().map_or(0, |r| r.attempts) + 1;
+                    let first = retry.as_ref().map_or(now, |r| r.first_failure);
+                    if now - first >= chrono::Duration::hours(cfg.give_up_hours as i64) {
+                        self.undeliverable(
+                            store,
+                            &path,
+                            &to,
+                            &format!("gave up after {attempts} tries: {e}"),
+                            now,
+                        )?;
+                        continue;
+                    }
+                    let wait = cfg
+                        .retry_first_seconds
+                        .saturating_mul(1u64 << (attempts - 1).min(20))
+                        .min(cfg.retry_max_seconds);
+                    store.set_retry_state(
+                        &path,
+                        &crate::store::RetryState {
+                            attempts,
+                            first_failure: first,
+                            next_try: now + chrono::Duration::seconds(wait as i64),
+                            last_error: e.clone(),
+                            in_flight_since: None,
+                        },
+                    )?;
+                    t.waiting += 1;
+                    t.last_error = Some((e, wait));
+                }
+                Err(SendError::Permanent(e)) => {
+                    self.undeliverable(store, &path, &to, &e, now)?;
+                }
+            }
+        }
+        if !self.data.is_house(store) && store.outbox()?.is_empty() {
+            self.data.clear_pending(&store.id)?;
+        }
+        Ok(())
     }
 
     /// A mail that will never go: kept in `failed/` with the reason, and the GM is told
@@ -207,6 +228,15 @@ impl Daemon {
             now,
         )
     }
+}
+
+/// What a delivery run did, over every store.
+#[derive(Default)]
+struct Tally {
+    n: usize,
+    waiting: usize,
+    /// The last transient SMTP error and the wait before its retry.
+    last_error: Option<(String, u64)>,
 }
 
 /// The Message-ID (without `<>`) of a built mail.

@@ -11,6 +11,8 @@ mod world;
 
 #[path = "../cli_help.rs"]
 mod cli_help;
+#[path = "../delivery_isolation.rs"]
+mod delivery_isolation;
 #[path = "../dice_privacy.rs"]
 mod dice_privacy;
 #[path = "../documented_configs.rs"]

@@ -121,10 +121,6 @@ pub(super) fn plan(
         ),
         None => None,
     };
-    if let Some(league) = &extras.league {
-        // The league's file is read (not made) here: a bad name or a broken file stops now.
-        super::league_file(data, league)?;
-    }
     // Campaigns: the scenario as the finished game left the sides is what is journaled.
     let scenario_toml = carried_scenario(data, registry, extras, ruleset, scenario_toml)?;
     let mut policy = cfg.games.policy.clone();
@@ -145,6 +141,10 @@ pub(super) fn plan(
             now,
         })
         .map_err(|e| anyhow!(e))?;
+    if let Some(league) = &extras.league {
+        // The league's file is read (not made) here: a broken one stops `new` before any write.
+        super::league_file(data, league)?;
+    }
     // Every address is checked before anything is stored, so a stored one can be mailed.
     let mut file = SeatsFile {
         gm,

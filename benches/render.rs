@@ -308,6 +308,7 @@ fn results_mail(n: usize) {
         journal: None,
         re_subject: None,
         press: None,
+        gm_known: false,
         now: Utc::now(),
     };
     let scenes: Vec<Scene> = g

@@ -203,7 +203,8 @@ pub struct MailConfig {
     /// How replies leave: `maildir` (the embedded default) or `smtp` (see `[smtp]`).
     #[serde(default = "default_maildir")]
     pub outbound: String,
-    /// Where undeliverable mail and other trouble is reported, unless a game names its own GM.
+    /// The organiser, unless a game names its own (`despatch new --gm`): hears of RESIGN, held
+    /// and quarantined mail, unreadable games, `PRESS TO gm` and undeliverable mail.
     pub gm_address: Option<String>,
     /// Mails from one sender read per hour; more are set aside unanswered (flood guard).
     #[serde(default = "default_rate")]
@@ -583,6 +584,21 @@ impl Config {
         std::fs::read_to_string(dir.join("README.md")).ok()
     }
 
+    /// Whether `mail.address` is still a placeholder no player can write to: the shipped
+    /// `despatch@localhost`, or an address at `localhost` or at a domain kept for examples
+    /// (RFC 2606: example.org/.com/.net, `.example`, `.invalid`). `.test` stays allowed, for
+    /// test set-ups with their own servers.
+    pub fn address_is_placeholder(&self) -> bool {
+        let (_, domain) = self.address_parts();
+        let d = domain.trim_end_matches('.').to_ascii_lowercase();
+        matches!(
+            d.as_str(),
+            "localhost" | "example.org" | "example.com" | "example.net"
+        ) || d.ends_with(".localhost")
+            || d.ends_with(".example")
+            || d.ends_with(".invalid")
+    }
+
     /// Local part and domain of the game address.
     pub fn address_parts(&self) -> (String, String) {
         let (l, d) = self
@@ -606,6 +622,23 @@ mod tests {
             ("maildir", "maildir")
         );
         assert_eq!(c.data_dir, PathBuf::from("/x/var"));
+    }
+
+    #[test]
+    fn the_shipped_address_is_a_placeholder_and_a_real_one_is_not() {
+        let c = Config::parse(DEFAULT_CONFIG, Path::new("/x/config.toml")).unwrap();
+        assert!(c.address_is_placeholder(), "{}", c.mail.address);
+        for (address, placeholder) in [
+            ("despatch@club.org", false),
+            ("despatch@despatch.test", false),
+            ("despatch@example.org", true),
+            ("games@pbem.example", true),
+            ("d@LOCALHOST", true),
+        ] {
+            let text = DEFAULT_CONFIG.replace("despatch@localhost", address);
+            let c = Config::parse(&text, Path::new("c.toml")).unwrap();
+            assert_eq!(c.address_is_placeholder(), placeholder, "{address}");
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod config;
 pub mod daemon;
 pub mod demo;
 pub mod dice;
+pub mod doctor;
 pub mod engine;
 pub mod league;
 pub mod mail;

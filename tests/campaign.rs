@@ -321,6 +321,7 @@ fn a_naval_campaign_carries_a_sunk_ship_out_of_the_next_battle() {
     let extras = NewGame {
         league: None,
         carry_from: Some("g1".into()),
+        gm: None,
     };
     create(&d, "g2", "naval-rjw", "training", &next_seats, &extras).unwrap();
     let g2: Game<NavalRjw> = d.data.game("g2").load().unwrap();
@@ -363,6 +364,7 @@ fn a_ruleset_without_campaigns_and_a_running_game_are_refused_clearly() {
     let extras = NewGame {
         league: None,
         carry_from: Some("w1".into()),
+        gm: None,
     };
     let e = create(&d, "w2", "la-bataille", "teaching", &lb, &extras).unwrap_err();
     assert!(
@@ -382,6 +384,7 @@ fn a_ruleset_without_campaigns_and_a_running_game_are_refused_clearly() {
     let extras = NewGame {
         league: None,
         carry_from: Some("n1".into()),
+        gm: None,
     };
     let e = create(&d, "n2", "naval-rjw", "training", &SEATS, &extras).unwrap_err();
     assert!(

@@ -63,6 +63,7 @@ impl Club {
                 &NewGame {
                     league: league.map(str::to_string),
                     carry_from: None,
+                    gm: None,
                 },
             )
             .unwrap();
@@ -304,6 +305,7 @@ fn the_league_file_is_the_points_rule_and_only_the_journal_says_who_is_in() {
             &NewGame {
                 league: Some("Autumn_2026".into()),
                 carry_from: None,
+                gm: None,
             },
         )
         .unwrap_err();

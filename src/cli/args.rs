@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 /// Despatch runs tabletop wargames by email, with dice nobody can fix.
 ///
@@ -39,36 +39,9 @@ pub enum Command {
         #[arg(long)]
         once: bool,
     },
-    /// Create a game from a shipped scenario and mail every seat its welcome.
-    New {
-        /// Game id: a–z, 0–9 and `-` (it appears in subjects and reply addresses).
-        game: String,
-        /// Ruleset folder under games/ (e.g. naval-rjw).
-        #[arg(long)]
-        ruleset: String,
-        /// Scenario name under games/<ruleset>/scenarios/ (without .toml).
-        #[arg(long)]
-        scenario: String,
-        /// A seat and its player's address, e.g. --seat japan=togo@example.org (repeat per seat,
-        /// in the scenario's side order).
-        #[arg(long = "seat", value_name = "SEAT=ADDRESS", required = true)]
-        seats: Vec<String>,
-        /// Strict dice for a seat: its anchor line from `despatch player init`, either
-        /// `SEAT=ANCHOR[:LENGTH]` or the whole `STRICT SEAT ANCHOR LENGTH` line (repeat per seat).
-        #[arg(long = "strict-seat", value_name = "SEAT=ANCHOR")]
-        strict_seats: Vec<String>,
-        /// Hours a strict seat has to reveal after each lock that rolls dice.
-        #[arg(long, default_value_t = crate::engine::strict::DEFAULT_REVEAL_HOURS)]
-        reveal_hours: u32,
-        /// Count the game in league L (same characters as a game id); its points rule is
-        /// <data_dir>/leagues/L.toml, made on first use (win 3, draw 1, loss 0).
-        #[arg(long, value_name = "L")]
-        league: Option<String>,
-        /// Campaign: start from what finished game G left each side (its losses gone from
-        /// the scenario), where the ruleset allows it (naval-rjw, gear-krieg).
-        #[arg(long, value_name = "G")]
-        carry_from: Option<String>,
-    },
+    /// Create a game from a shipped scenario and mail every seat its welcome. Run it as the
+    /// service user (it refuses another user than the data folder's owner).
+    New(NewArgs),
     /// A league's standings: per player, games played, won, drawn, lost and points, then its
     /// finished and running games.
     League {
@@ -122,6 +95,11 @@ pub enum Command {
         #[command(subcommand)]
         action: GmCommand,
     },
+    /// Check the set-up as a new organiser gets it wrong: the config, the data folder's owner
+    /// and modes, every game, the rulesets' data, the mail transports (IMAP login and folder,
+    /// SMTP EHLO/STARTTLS/AUTH), the game and organiser addresses. Each problem with its fix;
+    /// exit 1 if something would stop play. Run it as the service user.
+    Doctor,
     /// Check a game store (by game id or folder) or a folder of received mails: the log chain,
     /// the onion, the locks and every roll. Exit 0 only if everything checks out.
     Verify {
@@ -220,4 +198,40 @@ pub enum GmCommand {
         #[arg(long, default_value = "")]
         reason: String,
     },
+}
+
+/// The arguments of `despatch new`.
+#[derive(Args)]
+pub struct NewArgs {
+    /// Game id: a–z, 0–9 and `-` (it appears in subjects and reply addresses).
+    pub game: String,
+    /// Ruleset folder under games/ (e.g. naval-rjw).
+    #[arg(long)]
+    pub ruleset: String,
+    /// Scenario name under games/<ruleset>/scenarios/ (without .toml).
+    #[arg(long)]
+    pub scenario: String,
+    /// A seat and its player's address, e.g. --seat japan=togo@example.org (repeat per seat,
+    /// in the scenario's side order).
+    #[arg(long = "seat", value_name = "SEAT=ADDRESS", required = true)]
+    pub seats: Vec<String>,
+    /// The game's organiser, who hears of resignations, held mail, trouble and PRESS TO gm
+    /// (default: mail.gm_address of the config).
+    #[arg(long, value_name = "ADDRESS")]
+    pub gm: Option<String>,
+    /// Strict dice for a seat: its anchor line from `despatch player init`, either
+    /// `SEAT=ANCHOR[:LENGTH]` or the whole `STRICT SEAT ANCHOR LENGTH` line (repeat per seat).
+    #[arg(long = "strict-seat", value_name = "SEAT=ANCHOR")]
+    pub strict_seats: Vec<String>,
+    /// Hours a strict seat has to reveal after each lock that rolls dice.
+    #[arg(long, default_value_t = crate::engine::strict::DEFAULT_REVEAL_HOURS)]
+    pub reveal_hours: u32,
+    /// Count the game in league L (same characters as a game id); its points rule is
+    /// <data_dir>/leagues/L.toml, made on first use (win 3, draw 1, loss 0).
+    #[arg(long, value_name = "L")]
+    pub league: Option<String>,
+    /// Campaign: start from what finished game G left each side (its losses gone from
+    /// the scenario), where the ruleset allows it (naval-rjw, gear-krieg).
+    #[arg(long, value_name = "G")]
+    pub carry_from: Option<String>,
 }

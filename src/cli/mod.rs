@@ -2,9 +2,12 @@
 //! calls `run` and maps an error to exit code 2.
 
 mod args;
+mod doctor;
+mod guard;
 mod league;
+mod new;
 pub mod player;
 mod run;
 
-pub use args::{Cli, Command, GmCommand, PlayerCommand};
+pub use args::{Cli, Command, GmCommand, NewArgs, PlayerCommand};
 pub use run::run;

@@ -61,7 +61,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Run { once } => {
-            let cfg = load_config(cli.config)?;
+            let (cfg, path) = super::guard::writing_config(cli.config, "run")?;
+            super::guard::service_user_only(&cfg, &path)?;
             init_logging(&cfg.daemon.log);
             let poll = cfg.daemon.poll_seconds;
             let d = Daemon::new(cfg)?;
@@ -103,65 +104,12 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 d.wait(std::time::Duration::from_secs(poll));
             }
         }
-        Command::New {
-            game,
-            ruleset,
-            scenario,
-            seats,
-            strict_seats,
-            reveal_hours,
-            league,
-            carry_from,
-        } => {
-            let anchors = strict_seats
-                .iter()
-                .map(|s| {
-                    crate::engine::strict::parse_anchor(s).ok_or_else(|| {
-                        anyhow!("--strict-seat {s}: write SEAT=ANCHOR[:LENGTH] or the STRICT line")
-                    })
-                })
-                .collect::<Result<Vec<_>>>()?;
-            let cfg = load_config(cli.config)?;
-            init_logging(&cfg.daemon.log);
-            let pairs = seats
-                .iter()
-                .map(|s| {
-                    s.split_once('=')
-                        .map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))
-                        .ok_or_else(|| anyhow!("--seat {s}: write SEAT=ADDRESS"))
-                })
-                .collect::<Result<Vec<_>>>()?;
-            // Checked before the game exists, so a bad anchor leaves no half-made game behind.
-            for (i, (seat, _, _)) in anchors.iter().enumerate() {
-                if !pairs.iter().any(|(s, _)| s == seat) {
-                    bail!("--strict-seat {seat}: strict seats must be among the --seat seats");
-                }
-                if anchors[..i].iter().any(|(s, _, _)| s == seat) {
-                    bail!("--strict-seat {seat}: given twice");
-                }
-            }
-            let d = Daemon::new(cfg)?;
-            // Delivered under the data lock too: a running daemon delivers the same outbox in
-            // its pass, and two deliverers could each send the same welcome.
-            let n = {
-                let _lock = d.data.lock()?;
-                let now = Utc::now();
-                let extras = crate::daemon::NewGame { league, carry_from };
-                d.create_game_as(&game, &ruleset, &scenario, &pairs, now, &extras)?;
-                if !anchors.is_empty() {
-                    d.make_strict(&game, &anchors, reveal_hours, now)?;
-                }
-                d.deliver_at(now)?
-            };
-            println!(
-                "Game `{game}` created; {n} welcome mail(s) in {}.",
-                d.cfg.mail.outbox.display()
-            );
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::New(args) => super::new::new_game(cli.config, args),
+        Command::Doctor => super::doctor::doctor(cli.config),
         Command::League { league, format } => super::league::print(cli.config, &league, &format),
         Command::Ingest { files } => {
-            let cfg = load_config(cli.config)?;
+            let (cfg, path) = super::guard::writing_config(cli.config, "ingest")?;
+            super::guard::service_user_only(&cfg, &path)?;
             init_logging(&cfg.daemon.log);
             let d = Daemon::new(cfg)?;
             let mut worst = ExitCode::SUCCESS;
@@ -235,7 +183,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Archive { game, out } => {
-            let cfg = load_config(cli.config)?;
+            let (cfg, path) = super::guard::writing_config(cli.config, "archive")?;
+            super::guard::service_user_only(&cfg, &path)?;
             init_logging("warn");
             let d = Daemon::new(cfg)?;
             let (dir, n) = d.write_archive(&game, out.as_deref(), None)?;
@@ -246,7 +195,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Gm { action } => {
-            let cfg = load_config(cli.config)?;
+            let (cfg, path) = super::guard::writing_config(cli.config, "gm")?;
+            super::guard::service_user_only(&cfg, &path)?;
             init_logging(&cfg.daemon.log);
             let d = Daemon::new(cfg)?;
             match action {

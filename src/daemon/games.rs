@@ -4,17 +4,16 @@
 
 use std::cell::OnceCell;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use chrono::{DateTime, Utc};
 use tracing::info;
 
 use crate::dice::GameSecrets;
 use crate::engine::registry::parse_line;
-use crate::engine::{Creation, Event, Play};
-use crate::mail::address::Mailbox;
+use crate::engine::{Event, Play};
 use crate::mail::compose::{self, Draft, MailCtx, Recipient};
 use crate::mail::outbound;
-use crate::store::{GameStore, HostOnions, SeatPrivate, SeatsFile};
+use crate::store::{GameStore, HostOnions, SeatsFile};
 
 use super::Daemon;
 use super::campaign::NewGame;
@@ -95,6 +94,7 @@ impl Daemon {
             journal: None,
             re_subject: None,
             press: None,
+            gm_known: g.seats.gm.is_some() || self.cfg.mail.gm_address.is_some(),
             now,
         }
     }
@@ -366,7 +366,9 @@ impl Daemon {
         self.create_game_full(id, ruleset, scenario, seats, now, secrets, tokens, &plain)
     }
 
-    /// `create_game_with`, in a league and/or carrying a finished game's forces.
+    /// `create_game_with`, in a league, carrying a finished game's forces and/or with its own
+    /// organiser. Everything is checked (`campaign::plan`) before the first write; if a write
+    /// fails after that, the caller (`despatch new`) removes what was made.
     #[allow(clippy::too_many_arguments)]
     pub fn create_game_full(
         &self,
@@ -379,69 +381,21 @@ impl Daemon {
         tokens: &[String],
         extras: &NewGame,
     ) -> Result<()> {
-        if tokens.len() != seats.len() {
-            bail!("{} seats but {} secrets", seats.len(), tokens.len());
-        }
-        let entry = self.registry.get(ruleset)?;
-        let dir = self.cfg.ruleset_dir(ruleset).map_err(|e| anyhow!(e))?;
-        let ruleset_toml =
-            std::fs::read_to_string(dir.join("ruleset.toml")).with_context(|| {
-                format!(
-                    "ruleset `{ruleset}`: {}",
-                    dir.join("ruleset.toml").display()
-                )
-            })?;
-        let scen_path = dir.join("scenarios").join(format!("{scenario}.toml"));
-        let scenario_toml = std::fs::read_to_string(&scen_path).with_context(|| {
-            format!(
-                "scenario `{scenario}`: {} (available: {})",
-                scen_path.display(),
-                list_scenarios(&dir).join(", ")
-            )
-        })?;
-        let store = self.data.game(id);
-        if store.exists() {
-            bail!("game `{id}` already exists in {}", store.dir.display());
-        }
-        // Campaigns: the scenario as the finished game left the sides is what is journaled.
-        let scenario_toml = self.carried_scenario(extras, ruleset, scenario_toml)?;
-        let mut policy = self.cfg.games.policy.clone();
-        policy.club.league = extras.league.clone();
-        let seat_ids: Vec<String> = seats.iter().map(|(s, _)| s.clone()).collect();
-        let event = entry
-            .create(&Creation {
-                game: id,
-                scenario,
-                ruleset_toml: &ruleset_toml,
-                scenario_toml: &scenario_toml,
-                seats: &seat_ids,
-                protocol: secrets.protocol(),
-                anchor: secrets.onion.anchor(),
-                onion_len: secrets.onion.len(),
-                salt_commitment: secrets.salt_commitment(id),
-                policy,
-                now,
-            })
-            .map_err(|e| anyhow!(e))?;
-        // Every address is checked before anything is stored, so a stored one can be mailed.
-        let mut file = SeatsFile::default();
-        for ((seat, address), token) in seats.iter().zip(tokens) {
-            let mailbox: Mailbox = address.parse().map_err(|e| anyhow!("seat {seat}: {e}"))?;
-            file.seats.insert(
-                seat.clone(),
-                SeatPrivate {
-                    address: mailbox.address,
-                    name: mailbox.name,
-                    token: token.clone(),
-                    time_zone: self.cfg.games.time_zone.clone(),
-                    also_from: vec![],
-                    notify: self.cfg.games.notify,
-                },
-            );
-        }
+        let req = super::campaign::Request {
+            id,
+            ruleset,
+            scenario,
+            seats,
+            tokens,
+            extras,
+        };
+        let planned =
+            super::campaign::plan(&self.cfg, &self.data, &self.registry, &req, now, &secrets)?;
         // Listed in the league before the game exists: see `Daemon::enrol`.
         self.enrol(extras, id)?;
-        store.create(&secrets, &file, &event, ruleset)?;
+        self.data
+            .game(id)
+            .create(&secrets, &planned.seats, &planned.event, ruleset)?;
         info!(game = id, ruleset, scenario, "game created");
         self.settle(id, now)?;
         Ok(())
@@ -451,22 +405,4 @@ impl Daemon {
 /// Reloads seats after the organiser changed the private file.
 pub(super) fn reload(g: &mut OpenGame) -> Result<()> {
     g.reload_seats()
-}
-
-fn list_scenarios(dir: &std::path::Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir.join("scenarios"))
-        .map(|rd| {
-            rd.filter_map(|e| e.ok())
-                .filter_map(|e| {
-                    let p = e.path();
-                    if p.extension()? != "toml" {
-                        return None;
-                    }
-                    Some(p.file_stem()?.to_string_lossy().into_owned())
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
 }

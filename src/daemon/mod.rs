@@ -22,7 +22,7 @@ mod spectators;
 mod strict;
 mod trouble;
 
-pub use campaign::NewGame;
+pub use campaign::{NewGame, check_new_game};
 pub use games::OpenGame;
 pub use intake::Intake;
 pub use league::{league_file, league_games, league_standings};

@@ -222,6 +222,8 @@ impl Daemon {
         now: DateTime<Utc>,
     ) -> Result<Decision> {
         let game_id = g.store.id.clone();
+        // Whether `tell_gm_of_resignations` reaches anyone, so the player is told the truth.
+        let gm_known = g.seats.gm.is_some() || self.cfg.mail.gm_address.is_some();
         let mut seats = g.seats.clone();
         let private = seats.seats.remove(seat).expect("an authenticated seat");
         seats.draw_votes.remove(seat);
@@ -253,7 +255,7 @@ impl Daemon {
             self.letter(
                 &private.address,
                 &format!("[{game_id}] You have resigned (seat {seat})"),
-                &compose::resigned_text(&game_id, seat, on_resign),
+                &compose::resigned_text(&game_id, seat, on_resign, gm_known),
                 inb,
                 now,
             ),

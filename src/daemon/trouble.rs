@@ -87,12 +87,28 @@ impl Daemon {
         )
     }
 
-    /// A game that failed this pass: logged, the organiser told once per distinct trouble.
+    /// A game that failed this pass: logged, the organiser told once per distinct trouble,
+    /// with its cause and the fix. A game whose files the daemon may not read (made by an
+    /// organiser command run as another user) gets the `chown` and the rule that prevents it;
+    /// any other failure gets the error and what to check. The game's own organiser is read
+    /// from its seats file, which an unreadable game may not give: then `mail.gm_address`.
     pub(super) fn game_trouble(&self, game: &str, why: &anyhow::Error, now: DateTime<Utc>) {
         error!(game, "game set aside this pass: {why:#}");
         let store = self.data.game(game);
         let gm = store.seats().ok().and_then(|s| s.gm);
         let text = format!("{why:#}");
+        let denied = crate::doctor::facts::permission_denied(why).map(|path| {
+            let path = path.unwrap_or_else(|| store.dir.clone());
+            let owner = crate::doctor::facts::owner_of(&path);
+            (path, owner)
+        });
+        let advice = crate::doctor::owner::unreadable_game_advice(
+            game,
+            &store.dir,
+            &text,
+            denied.as_ref().map(|(p, o)| (p.as_path(), o.as_ref())),
+            &crate::doctor::facts::me(),
+        );
         let told = self.tell_gm(
             &self.data.house(),
             gm,
@@ -100,7 +116,7 @@ impl Daemon {
             &format!("Game {game} is set aside"),
             &format!(
                 "Despatch could not advance game {game} and set it aside; every other game goes\n\
-                 on, and it is tried again at each pass.\n\nReason: {text}\n"
+                 on, and it is tried again at each pass.\n\n{advice}"
             ),
             now,
         );

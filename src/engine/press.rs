@@ -125,7 +125,11 @@ pub fn resolve(
         Press::None if !seats.is_empty() => {
             return Err(refused(
                 "this game allows no press between players (its policy: press = none)",
-                "the organiser can still be reached: write PRESS TO gm",
+                if gm_known {
+                    "the organiser can still be reached: write PRESS TO gm"
+                } else {
+                    "this game has no organiser address either: write to whoever runs it directly"
+                },
             ));
         }
         Press::Side => {
@@ -151,10 +155,13 @@ pub fn resolve(
                         "in this game press goes only within your side ({my_side}) and to \
                          the organiser, not to {whom}"
                     ),
-                    if mates.is_empty() {
-                        "write PRESS TO gm".to_string()
-                    } else {
-                        format!("write PRESS TO {} (or gm)", mates.join(", "))
+                    match (mates.is_empty(), gm_known) {
+                        (true, true) => "write PRESS TO gm".to_string(),
+                        (true, false) => "nobody else is on your side, and this game has no \
+                                          organiser address"
+                            .to_string(),
+                        (false, true) => format!("write PRESS TO {} (or gm)", mates.join(", ")),
+                        (false, false) => format!("write PRESS TO {}", mates.join(", ")),
                     },
                 ));
             }
@@ -163,8 +170,9 @@ pub fn resolve(
     }
     if gm && !gm_known {
         return Err(refused(
-            "this game has no organiser address to relay press to",
-            "ask the organiser to set one (the GM line of the game's seats, or mail.gm_address)",
+            "this game has no organiser address set, so press to the organiser cannot be relayed",
+            "write to whoever runs the game directly; they can set an address with \
+             `despatch new … --gm` or mail.gm_address",
         ));
     }
     if seats.is_empty() && !gm {

@@ -69,6 +69,12 @@ impl SmtpOutbox {
         })
     }
 
+    /// Connects, EHLO, STARTTLS or TLS and AUTH exactly as a delivery would, then NOOP: what
+    /// `despatch doctor` checks. `Ok(false)` when the server did not answer the NOOP.
+    pub fn test_connection(&self) -> Result<bool, lettre::transport::smtp::Error> {
+        self.transport.test_connection()
+    }
+
     /// Submits one message. `from` is the envelope sender (bounces come back to the game address,
     /// where intake recognises them), `to` the recipient.
     /// `copy_to`, when given, is a second envelope recipient in the same transaction: the

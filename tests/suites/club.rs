@@ -29,3 +29,5 @@ mod club_press;
 mod club_spectators;
 #[path = "../club_status.rs"]
 mod club_status;
+#[path = "../organiser_mail.rs"]
+mod organiser_mail;

@@ -15,6 +15,8 @@ mod cli_help;
 mod delivery_isolation;
 #[path = "../dice_privacy.rs"]
 mod dice_privacy;
+#[path = "../doctor_cli.rs"]
+mod doctor_cli;
 #[path = "../documented_configs.rs"]
 mod documented_configs;
 #[path = "../due_index.rs"]
@@ -23,6 +25,8 @@ mod due_index;
 mod legacy_v1;
 #[path = "../map_vocabulary.rs"]
 mod map_vocabulary;
+#[path = "../organiser_cli.rs"]
+mod organiser_cli;
 #[path = "../pipeline.rs"]
 mod pipeline;
 #[path = "../python_verifier.rs"]

@@ -114,6 +114,9 @@ pub struct MailCtx<'a> {
     /// (handed in only for a press event: the journal has the text only under
     /// `press_record = "text"`).
     pub press: Option<&'a crate::engine::press::PressCopy>,
+    /// Whether the game has an organiser address (its own or `mail.gm_address`): mails say
+    /// "the organiser has been told" only when someone was.
+    pub gm_known: bool,
     pub now: DateTime<Utc>,
 }
 

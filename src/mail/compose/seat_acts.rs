@@ -151,10 +151,17 @@ pub(super) fn drafts(
             for to in ctx.recipients.iter().filter(|r| &r.seat != seat) {
                 let what = match (on_resign, &over) {
                     (_, Some(o)) => format!("\n{}\n", o.summary),
-                    (OnResign::ReplacementWanted, None) => format!(
-                        "The seat waits for a new player, whom the organiser will find;\n\
-                         until then {seat}'s standing orders answer for it and no step\n\
+                    (OnResign::ReplacementWanted, None) if ctx.gm_known => format!(
+                        "The seat waits for a new player; the organiser has been told.\n\
+                         Until then {seat}'s standing orders answer for it and no step\n\
                          waits for it.\n"
+                    ),
+                    // Nobody is told when no organiser address is set: say so, not a promise.
+                    (OnResign::ReplacementWanted, None) => format!(
+                        "The seat waits for a new player, but this game has no organiser\n\
+                         address, so nobody has been told: whoever runs the game can hand\n\
+                         the seat on. Until then {seat}'s standing orders answer for it and\n\
+                         no step waits for it.\n"
                     ),
                     (OnResign::StandingOrders, None) => format!(
                         "Until the end of the game {seat}'s standing orders answer for it\n\
@@ -245,9 +252,17 @@ pub fn absences_text(game: &dyn Play, seat: &str, year: i32) -> String {
 
 /// The whole text of the letter to a player who resigned (sent to the address they wrote
 /// from: the seat is no longer theirs).
-pub fn resigned_text(game_id: &str, seat: &str, on_resign: OnResign) -> String {
+/// `gm_known`: whether the game has an organiser address, who was told (when it has none, no
+/// one was, and the player is not promised otherwise).
+pub fn resigned_text(game_id: &str, seat: &str, on_resign: OnResign, gm_known: bool) -> String {
     let after = match on_resign {
-        OnResign::ReplacementWanted => "The organiser will look for a new player for it.",
+        OnResign::ReplacementWanted if gm_known => {
+            "The organiser has been told, to find a new player for it."
+        }
+        OnResign::ReplacementWanted => {
+            "It waits for a new player; this game has no organiser address, so nobody has been \
+             told by mail: let whoever runs the game know if you can."
+        }
         OnResign::StandingOrders => "Its standing orders answer for it until the end.",
         OnResign::Forfeit => "It is out of the game.",
     };

@@ -7,3 +7,6 @@ mod common;
 
 #[path = "../e2e_mail.rs"]
 mod e2e_mail;
+
+#[path = "../deployment.rs"]
+mod deployment;

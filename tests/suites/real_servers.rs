@@ -9,3 +9,6 @@ mod common;
 mod e2e_doctor;
 #[path = "../e2e_mail.rs"]
 mod e2e_mail;
+
+#[path = "../deployment.rs"]
+mod deployment;

@@ -340,8 +340,10 @@ impl Daemon {
             d.game = Some(g);
             return Ok(d);
         };
-        if g.game.book().message_ids.contains(&inb.message_id)
-            || g.store.was_processed(&inb.message_id)
+        // Every form of the id: a journal from before ids were bounded holds a long one whole.
+        if inb
+            .ids()
+            .any(|id| g.game.book().message_ids.contains(id) || g.store.was_processed(id))
         {
             // Read before (perhaps before a crash): its answers exist already.
             info!(message_id = %inb.message_id, "already processed by this game; ignored");
@@ -497,9 +499,13 @@ impl Daemon {
         letters: &[(String, Outgoing)],
     ) -> Result<()> {
         for (name, out) in letters {
-            let bytes =
-                outbound::build(out).map_err(|e| anyhow::anyhow!("building mail {name}: {e}"))?;
-            store.queue(name, &bytes)?;
+            // A letter answers an address that is no seat's (a list of games, an observer's
+            // refusal): one that cannot be built (an odd sender address) is logged and left,
+            // rather than failing the mail it answers and everything that mail did.
+            match outbound::build(out) {
+                Ok(bytes) => store.queue(name, &bytes)?,
+                Err(e) => warn!(letter = %name, "a letter could not be built and was left: {e}"),
+            }
         }
         Ok(())
     }

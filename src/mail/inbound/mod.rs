@@ -45,8 +45,16 @@ pub use seat_acts::SeatAct;
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Inbound {
     /// Message-ID without `<>`; `sha256:<hex of the raw bytes>` when the mail has none, so a
-    /// re-delivered copy of the same bytes is still recognised as already processed.
+    /// re-delivered copy of the same bytes is still recognised as already processed; and
+    /// `sha256:<hex of the id>` when the id is longer than [`MAX_KEPT_ID`] or holds control
+    /// characters, so what is journaled and logged as a mail's id stays small and one line.
+    /// Not necessarily a valid msg-id: mails echo it only through `outbound::echoable_id`.
     pub message_id: String,
+    /// The id as the mail wrote it, when `message_id` replaced it by its hash: a journal
+    /// written before ids were bounded holds this form, and a re-delivered mail must still
+    /// be recognised there ([`Inbound::ids`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaced_id: Option<String>,
     /// Sender address, lower-case.
     pub from: String,
     pub from_name: Option<String>,
@@ -68,6 +76,17 @@ pub struct Inbound {
     /// is readable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nothing_readable: Option<NothingReadable>,
+}
+
+/// Longest Message-ID kept as the mail wrote it (the cap of the ids mails carry).
+pub const MAX_KEPT_ID: usize = crate::mail::outbound::MAX_ID_LEN;
+
+impl Inbound {
+    /// Every form of this mail's id a game may have recorded it under: the id as kept now,
+    /// and the id as written when that was replaced by its hash.
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.message_id.as_str()).chain(self.replaced_id.as_deref())
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -103,11 +122,18 @@ pub fn parse(raw: &[u8]) -> Result<Inbound, IntakeError> {
         return Err(IntakeError::NotAMessage);
     }
 
-    let message_id = msg
+    let (message_id, replaced_id) = match msg
         .message_id()
         .map(headers::normalise_id)
         .filter(|id| !id.is_empty())
-        .unwrap_or_else(|| format!("sha256:{}", hex::encode(Sha256::digest(raw))));
+    {
+        None => (format!("sha256:{}", hex::encode(Sha256::digest(raw))), None),
+        Some(id) if id.len() <= MAX_KEPT_ID && !id.chars().any(char::is_control) => (id, None),
+        Some(id) => (
+            format!("sha256:{}", hex::encode(Sha256::digest(id.as_bytes()))),
+            Some(id),
+        ),
+    };
     let (from, from_name) = headers::sender(&msg).ok_or(IntakeError::NoSender)?;
     let subject = msg
         .subject()
@@ -123,6 +149,7 @@ pub fn parse(raw: &[u8]) -> Result<Inbound, IntakeError> {
 
     Ok(Inbound {
         message_id,
+        replaced_id,
         to: headers::recipients(&msg),
         from,
         from_name,

@@ -45,3 +45,5 @@ mod optional_prompts;
 mod orders_at_a_glance;
 #[path = "../signoffs.rs"]
 mod signoffs;
+#[path = "../subject_commands.rs"]
+mod subject_commands;

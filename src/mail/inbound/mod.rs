@@ -5,7 +5,9 @@
 //!
 //! The stages, one file each: [`headers`] (addresses, ids, automation signs), [`body`] (which
 //! MIME part is the text, format=flowed, encryption and attachments), [`html`] (HTML to lines),
-//! [`reply`] (quotes, attributions and signatures cut), [`routing`] (game, seat, token, HELP), [`command`] (ADDRESS, TIMEZONE, NOTIFY, LIST).
+//! [`reply`] (quotes, attributions and signatures cut), [`routing`] (game, seat, token, HELP),
+//! [`command`] (ADDRESS, TIMEZONE, NOTIFY, LIST, talk and seat acts: from the body, and from a
+//! bare subject only when read-only).
 //!
 //! **Linear time.** Every stage makes one pass over its input, and every look-ahead is either
 //! bounded by a constant (an entity is at most 32 bytes, an Outlook header block 4 lines) or
@@ -37,9 +39,17 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 pub use body::NothingReadable;
-pub use command::{NotifyKind, SeatCommand};
-pub use routing::{is_game_id, is_seat_id, is_token, route, strip_control_lines};
+pub use command::{NotifyKind, SeatCommand, command_words, retired_form};
+pub use routing::{
+    CONTROL_WORDS, is_control_line, is_game_id, is_seat_id, is_token, route, strip_control_lines,
+};
 pub use seat_acts::SeatAct;
+
+/// One line as the mail layer reads it when it is the first the player wrote: a seat command
+/// (`STATUS`, `CONCEDE g1`, a command written wrong…), or None when it is not one (orders).
+pub fn command_of(line: &str) -> Option<SeatCommand> {
+    command::parse(line)
+}
 
 /// One inbound mail, reduced to what Despatch acts on.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -108,6 +118,11 @@ pub struct Route {
     pub help: bool,
     /// A seat command written instead of orders (`TIMEZONE Europe/Paris`, `LIST`, …).
     pub command: Option<SeatCommand>,
+    /// The command word of a subject that would act (`CONCEDE`, `ADDRESS`…) over a body with
+    /// nothing of the player's own: not carried out, since a subject never acts; the answer
+    /// says to write it in the mail's text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject_refused: Option<String>,
     /// The step the mail says it answers: from the reply address, else the In-Reply-To
     /// Message-ID, else the subject tag (`[game #4]`). None when it names none.
     pub step: Option<u64>,

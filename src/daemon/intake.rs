@@ -522,8 +522,9 @@ fn subject_refused(word: &str) -> Rejected {
         line: 0,
         text: String::new(),
         reason: format!(
-            "the subject asks for {word}, but a subject line never concedes, resigns, votes or \
-             changes a setting, so nothing was done"
+            "the subject asks for {word}, but nothing that acts (a concession, a resignation, \
+             a draw vote, a setting, press) is ever taken from a subject line, so nothing was \
+             done"
         ),
         hint: Some(format!(
             "write the {word} line as the first line of the mail's text (not the subject)"

@@ -169,7 +169,7 @@ fn a_draw_vote_is_secret_until_the_last_one_and_then_ends_the_game() {
     assert_ne!(g.journal(), journal);
 
     // Withdrawn, then Russia votes alone: no draw (D3: one's own vote only).
-    assert_eq!(says(&mut g, "japan", "WITHDRAW DRAW").0, acted("japan"));
+    assert_eq!(says(&mut g, "japan", "DECLINE DRAW").0, acted("japan"));
     assert!(seats_file(&g).draw_votes.is_empty());
     let (out, russias) = says(&mut g, "russia", "ACCEPT DRAW g");
     assert_eq!(out, acted("russia"));

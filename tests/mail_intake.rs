@@ -36,6 +36,7 @@ fn route(game: Option<&str>, seat: Option<&str>, token: Option<&str>, help: bool
         help,
         command: None,
         step: None,
+        ..Route::default()
     }
 }
 

@@ -6,7 +6,8 @@ use std::cell::OnceCell;
 
 use anyhow::{Result, anyhow, bail};
 use chrono::{DateTime, Utc};
-use tracing::info;
+use sha2::Digest;
+use tracing::{error, info};
 
 use crate::dice::GameSecrets;
 use crate::engine::registry::parse_line;
@@ -120,7 +121,10 @@ impl Daemon {
         Ok(())
     }
 
-    /// The drafts as mails (name, bytes); marks the game as having mail queued first.
+    /// The drafts as mails (name, bytes); marks the game as having mail queued first. A draft
+    /// that cannot be built is set aside (`unbuilt/<name>.txt`, the organiser told once) and
+    /// the others are built: one mail must never stop its game's mail (and so its `mailed`
+    /// mark, and every later event's mail) for good.
     fn build_mails(
         &self,
         g: &OpenGame,
@@ -133,14 +137,75 @@ impl Daemon {
         }
         let mut mails = Vec::with_capacity(drafts.len());
         for d in drafts {
-            let out = d
+            let built = d
                 .outgoing(&ctx)
-                .map_err(|e| anyhow!("addressing mail {}: {e}", d.name))?;
-            let bytes =
-                outbound::build(&out).map_err(|e| anyhow!("building mail {}: {e}", d.name))?;
-            mails.push((d.name.clone(), bytes));
+                .map_err(|e| format!("addressing it: {e}"))
+                .and_then(|out| outbound::build(&out).map_err(|e| format!("building it: {e}")));
+            match built {
+                Ok(bytes) => mails.push((d.name.clone(), bytes)),
+                Err(why) => self.set_aside_unbuilt(g, d, &why, now)?,
+            }
         }
         Ok(mails)
+    }
+
+    /// Keeps what is known of a draft that cannot be built — its name, kind, seat, subject
+    /// and why — in `<game>/unbuilt/<name>.txt`, and tells the organiser once (the report is
+    /// queued under a name of its own). No seat's secret is written: an error that quotes a
+    /// reply address has every seat's secret blanked first, and the draft's text (which may
+    /// hold a seat's orders and salt) is not kept.
+    fn set_aside_unbuilt(
+        &self,
+        g: &OpenGame,
+        d: &Draft,
+        why: &str,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        let mut why: String = why.chars().take(500).collect();
+        for r in g.recipients() {
+            if !r.private.token.is_empty() {
+                why = why.replace(&r.private.token, "<secret>");
+            }
+        }
+        let name: String = d
+            .name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        error!(game = %g.store.id, mail = %name, seat = %d.seat, "a mail could not be built and was set aside: {why}");
+        let path = g.store.dir.join("unbuilt").join(format!("{name}.txt"));
+        let record = format!(
+            "mail: {name}\nkind: {:?}\nseat: {}\nsubject: {}\nerror: {why}\n",
+            d.kind,
+            d.seat,
+            d.full_subject().chars().take(200).collect::<String>(),
+        );
+        crate::store::atomic_write_private(&path, record.as_bytes())?;
+        // One report per seat and cause (a broken address fails every mail to the seat; the
+        // organiser hears of it once, not once a step).
+        let cause = hex::encode(&sha2::Sha256::digest(why.as_bytes())[..6]);
+        self.tell_gm(
+            &g.store,
+            g.seats.gm.clone(),
+            &format!("unbuilt-{}-{cause}", d.seat),
+            &format!("A mail to seat {} could not be built", d.seat),
+            &format!(
+                "Despatch could not build the mail {name} to seat {} of game {} and set it\n\
+                 aside; every other mail was sent and the game goes on. Later mails to the\n\
+                 seat that fail the same way are set aside too, without another report.\n\n\
+                 Reason: {why}\n\nWhat is known of each is kept in {}.\n",
+                d.seat,
+                g.store.id,
+                path.parent().unwrap_or(&path).display()
+            ),
+            now,
+        )
     }
 
     /// Appends one event (fsynced), applies it, and queues its mails from the game as it stands

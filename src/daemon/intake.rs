@@ -340,8 +340,10 @@ impl Daemon {
             d.game = Some(g);
             return Ok(d);
         };
-        if g.game.book().message_ids.contains(&inb.message_id)
-            || g.store.was_processed(&inb.message_id)
+        // Every form of the id: a journal from before ids were bounded holds a long one whole.
+        if inb
+            .ids()
+            .any(|id| g.game.book().message_ids.contains(id) || g.store.was_processed(id))
         {
             // Read before (perhaps before a crash): its answers exist already.
             info!(message_id = %inb.message_id, "already processed by this game; ignored");
@@ -351,7 +353,7 @@ impl Daemon {
         match activity.admit(
             now,
             self.cfg.mail.max_per_sender_per_hour,
-            &text_digest(inb, route.step),
+            &text_digest(inb, &route),
         ) {
             Verdict::Read => {}
             Verdict::TooMany => {
@@ -407,7 +409,7 @@ impl Daemon {
         if let Some(why) = inb.nothing_readable {
             // Not a submission: the player's earlier orders stand, and the player is told how
             // to send nothing on purpose.
-            let problems = vec![Rejected {
+            let mut problems = vec![Rejected {
                 line: 0,
                 text: String::new(),
                 reason: format!(
@@ -417,7 +419,10 @@ impl Daemon {
                 ),
                 hint: Some("write your orders as plain text in the mail; to send no orders on purpose, write PASS".into()),
             }];
-            activity.outcome(now, Some(&text_digest(inb, route.step)));
+            if let Some(word) = &route.subject_refused {
+                problems.push(subject_refused(word));
+            }
+            activity.outcome(now, Some(&text_digest(inb, &route)));
             return Decision::rejected(g, &seat, activity, inb, &problems, 0);
         }
         let text = inbound::strip_control_lines(&inb.body);
@@ -435,9 +440,11 @@ impl Daemon {
                 activity.outcome(now, None);
                 Ok(Decision::accepted(g, &seat, activity, step, event))
             }
-            Err(problems) => {
-                activity.outcome(now, Some(&text_digest(inb, route.step)));
-                Decision::rejected(g, &seat, activity, inb, &problems, problems.len())
+            Err(mut problems) => {
+                activity.outcome(now, Some(&text_digest(inb, &route)));
+                let lines = problems.len();
+                hint_retired_forms(&mut problems, &text);
+                Decision::rejected(g, &seat, activity, inb, &problems, lines)
             }
         }
     }
@@ -497,22 +504,68 @@ impl Daemon {
         letters: &[(String, Outgoing)],
     ) -> Result<()> {
         for (name, out) in letters {
-            let bytes =
-                outbound::build(out).map_err(|e| anyhow::anyhow!("building mail {name}: {e}"))?;
-            store.queue(name, &bytes)?;
+            // A letter answers an address that is no seat's (a list of games, an observer's
+            // refusal): one that cannot be built (an odd sender address) is logged and left,
+            // rather than failing the mail it answers and everything that mail did.
+            match outbound::build(out) {
+                Ok(bytes) => store.queue(name, &bytes)?,
+                Err(e) => warn!(letter = %name, "a letter could not be built and was left: {e}"),
+            }
         }
         Ok(())
     }
 }
 
+/// Why a subject that would act over an empty body was not carried out (ruling M2).
+fn subject_refused(word: &str) -> Rejected {
+    Rejected {
+        line: 0,
+        text: String::new(),
+        reason: format!(
+            "the subject asks for {word}, but nothing that acts (a concession, a resignation, \
+             a draw vote, a setting, press) is ever taken from a subject line, so nothing was \
+             done"
+        ),
+        hint: Some(format!(
+            "write the {word} line as the first line of the mail's text (not the subject)"
+        )),
+    }
+}
+
+/// The hint for each line written in a retired command form (`WITHDRAW DRAW`), which was
+/// read as orders and refused with them (ruling M3): on that line's own refusal, or as a
+/// refusal of its own when the mail was refused as a whole.
+fn hint_retired_forms(problems: &mut Vec<Rejected>, text: &str) {
+    for (i, line) in text.lines().enumerate() {
+        let Some(hint) = inbound::retired_form(line) else {
+            continue;
+        };
+        match problems.iter_mut().find(|p| p.line == i + 1) {
+            Some(p) => p.hint = Some(hint.into()),
+            None => problems.push(Rejected {
+                line: i + 1,
+                text: line.trim().to_string(),
+                reason: "WITHDRAW DRAW is not a command any more".into(),
+                hint: Some(hint.into()),
+            }),
+        }
+    }
+}
+
 /// The digest of what a sender wrote and the step it answers, to recognise the same text sent
 /// again. The step is part of it so that a player who sent the same orders to a closed step's
-/// mail, and is told so, can send them again to the open step's mail.
-fn text_digest(inb: &Inbound, step: Option<u64>) -> String {
+/// mail, and is told so, can send them again to the open step's mail. So is the subject when
+/// it asked for something a subject cannot do (the body being empty, the subject is what the
+/// player wrote): two such mails with different subjects are no auto-responder's repeats.
+fn text_digest(inb: &Inbound, route: &inbound::Route) -> String {
     let mut h = Sha256::new();
     h.update(inb.body.trim().as_bytes());
-    if let Some(k) = step {
+    if let Some(k) = route.step {
         h.update(format!("\n#step {k}").as_bytes());
+    }
+    if route.subject_refused.is_some() {
+        h.update(b"\n#subject ");
+        h.update(inb.subject.trim().as_bytes());
     }
     hex::encode(&h.finalize()[..16])
 }

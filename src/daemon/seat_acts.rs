@@ -43,7 +43,7 @@ fn words(act: &SeatAct) -> String {
         SeatAct::Concede { confirm } => format!("CONCEDE {confirm}"),
         SeatAct::Resign { confirm } => format!("RESIGN {confirm}"),
         SeatAct::DrawVote { confirm } => format!("DRAW {confirm}"),
-        SeatAct::DrawWithdraw => "WITHDRAW DRAW".into(),
+        SeatAct::DrawWithdraw => "DECLINE DRAW".into(),
         SeatAct::Bad { text, .. } => text.clone(),
     }
     .trim()
@@ -171,7 +171,7 @@ impl Daemon {
                         Done {
                             said: "Your vote for a draw is recorded. Nobody is told of it: the \
                                    game ends as a draw, and every seat is told, only when every \
-                                   seat still playing has voted for one. WITHDRAW DRAW takes \
+                                   seat still playing has voted for one. DECLINE DRAW takes \
                                    your vote back."
                                 .into(),
                             events,

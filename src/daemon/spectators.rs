@@ -332,8 +332,12 @@ impl Daemon {
             text,
             html,
             message_id: outbound::message_id(&[&inb.message_id, subject], &domain),
-            in_reply_to: Some(inb.message_id.clone()),
-            references: vec![inb.message_id.clone()],
+            // Echoed only when a valid msg-id (see `outbound::echoable_id`).
+            in_reply_to: outbound::echoable_id(&inb.message_id).map(str::to_string),
+            references: outbound::echoable_id(&inb.message_id)
+                .map(str::to_string)
+                .into_iter()
+                .collect(),
             date: now,
             auto_generated: true,
             ..Default::default()

@@ -231,27 +231,73 @@ pub fn reply_address(
     })
 }
 
+/// Most characters of a header text (a subject, a display name) a mail carries: a player's
+/// subject of any size is answered, cut here, so no header is ever too long to send.
+pub const MAX_HEADER_CHARS: usize = 250;
+
+/// A header text on one line: split at control characters (CR, LF, tabs, NUL…), the pieces
+/// trimmed and joined by one space, and at most [`MAX_HEADER_CHARS`] characters kept.
 fn one_line(s: &str) -> String {
-    s.split(['\r', '\n'])
+    s.split(char::is_control)
         .map(str::trim)
         .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
+        .flat_map(|p| std::iter::once(' ').chain(p.chars()))
+        .skip(1)
+        .take(MAX_HEADER_CHARS)
+        .collect()
+}
+
+/// Longest message id (bare, without `<>`) Despatch writes into a header or keeps as a
+/// player's: RFC 5322 allows 998 octets per line, real ids are well under 100, and an id is
+/// copied into `References` with others, so 250 leaves every header line short.
+pub const MAX_ID_LEN: usize = 250;
+
+/// Whether a bare id (no `<>`) is an RFC 5322 `msg-id` Despatch may write into a header:
+/// `id-left "@" id-right`, the left a dot-atom-text, the right a dot-atom-text or a
+/// no-fold-literal (`[…]`), ASCII only, at most [`MAX_ID_LEN`] octets. One pass, no
+/// allocation. Every id a mail carries is held to this, ours and players' alike.
+pub fn valid_message_id(id: &str) -> bool {
+    if id.is_empty() || id.len() > MAX_ID_LEN {
+        return false;
+    }
+    let Some((left, right)) = id.split_once('@') else {
+        return false;
+    };
+    // RFC 5322 atext: ALPHA / DIGIT and these.
+    let atext = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&b);
+    // dot-atom-text: 1*atext *("." 1*atext): no empty part, so no leading, trailing or
+    // doubled dot.
+    let dot_atom = |s: &str| {
+        !s.is_empty()
+            && s.split('.')
+                .all(|part| !part.is_empty() && part.bytes().all(atext))
+    };
+    // no-fold-literal: "[" *dtext "]", dtext being printable ASCII but `[`, `]` and `\`.
+    let literal = |s: &str| {
+        s.len() >= 2
+            && s.starts_with('[')
+            && s.ends_with(']')
+            && s[1..s.len() - 1]
+                .bytes()
+                .all(|b| b.is_ascii_graphic() && !matches!(b, b'[' | b']' | b'\\'))
+    };
+    dot_atom(left) && (dot_atom(right) || literal(right))
+}
+
+/// A player's id as a mail may echo it (In-Reply-To, References), or None when it is not a
+/// valid `msg-id` ([`valid_message_id`]): such an id is left out, and threading falls back
+/// to what Despatch wrote itself, rather than the mail failing to build.
+pub fn echoable_id(id: &str) -> Option<&str> {
+    valid_message_id(id).then_some(id)
 }
 
 fn check_id(field: &'static str, id: &str) -> Result<(), BuildError> {
-    let ok = id
-        .split_once('@')
-        .is_some_and(|(l, d)| !l.is_empty() && !d.is_empty())
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_graphic() && b != b'<' && b != b'>');
-    if ok {
+    if valid_message_id(id) {
         Ok(())
     } else {
         Err(BuildError::MessageId {
             field,
-            value: id.to_string(),
+            value: id.chars().take(80).collect(),
         })
     }
 }
@@ -310,6 +356,61 @@ mod tests {
             assert!(raw.contains(needle), "missing {needle:?} in\n{raw}");
         }
         assert!(!raw.contains("Precedence"));
+    }
+
+    #[test]
+    fn only_rfc_5322_msg_ids_are_valid() {
+        for good in [
+            "CAF00@mail.gmail.com",
+            "a.b+c@x",
+            "!#$%&'*+-/=?^_`{|}~@x.y",
+            "1700000000.123@[192.0.2.1]",
+            "x@[IPv6:2001:db8::1]",
+            &format!("{}@x", "a".repeat(MAX_ID_LEN - 2)),
+        ] {
+            assert!(valid_message_id(good), "{good:?}");
+            assert_eq!(echoable_id(good), Some(good));
+        }
+        for bad in [
+            "",
+            "1700000000.123",
+            "\"a b\"@x",
+            "a b@x",
+            "a<b@x",
+            "<a@x>",
+            "a@b@c",
+            "ü@x",
+            "a@ü.example",
+            "sha256:0123abcd",
+            ".a@x",
+            "a.@x",
+            "a..b@x",
+            "a@x.",
+            "a@",
+            "@x",
+            "a@[x\\y]",
+            "a@[x[y]",
+            "a@[]x",
+            "a\r\n@x",
+            &format!("{}@x", "a".repeat(MAX_ID_LEN - 1)),
+        ] {
+            assert!(!valid_message_id(bad), "{bad:?}");
+            assert_eq!(echoable_id(bad), None);
+        }
+    }
+
+    #[test]
+    fn any_subject_builds_on_one_short_line() {
+        let mut o = sample();
+        o.subject = format!("Re: \u{7}hi\r\nBcc: x@y\0 {}", "ü".repeat(100_000));
+        let raw = String::from_utf8(build(&o).expect("builds")).expect("ascii");
+        let parsed = mail_parser::MessageParser::default()
+            .parse(raw.as_bytes())
+            .expect("parses");
+        let subject = parsed.subject().expect("a subject");
+        assert_eq!(subject.chars().count(), MAX_HEADER_CHARS);
+        assert!(subject.starts_with("Re: hi Bcc: x@y üü"), "{subject}");
+        assert!(parsed.bcc().is_none(), "nothing is injected as a header");
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! every numbered ruling of the ruleset's README is named by a test or listed as not yet covered.
 #![allow(dead_code, unused_imports)]
 
+pub mod commands;
 mod leaks;
 mod play;
 mod rulings;

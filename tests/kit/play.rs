@@ -82,6 +82,8 @@ pub fn play<R: Ruleset>(
             }
             let orders = R::sample_orders(&g.state, seat, seed.wrapping_mul(7919).wrapping_add(n));
             round_trip::<R>(&g, seat, &orders);
+            // No order line the ruleset writes is a mail command (club-rules M3).
+            super::commands::assert_no_command_line(R::NAME, &orders);
             // Players sign their mails: a hand-written closing must never sink one.
             let body = if n.is_multiple_of(3) {
                 format!("{}\n\nThanks,\nGeorge\n", orders.trim_end())

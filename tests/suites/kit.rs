@@ -21,6 +21,8 @@ mod conformance_toy;
 mod engine_toy;
 #[path = "../games_at_runtime.rs"]
 mod games_at_runtime;
+#[path = "../kit_commands.rs"]
+mod kit_commands;
 #[path = "../render_knows_no_ruleset.rs"]
 mod render_knows_no_ruleset;
 #[path = "../step_reference.rs"]

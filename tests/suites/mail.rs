@@ -21,6 +21,8 @@ mod deadline_mail;
 mod help_reflow;
 #[path = "../hostile.rs"]
 mod hostile;
+#[path = "../hostile_headers.rs"]
+mod hostile_headers;
 #[path = "../html_parity.rs"]
 mod html_parity;
 #[path = "../intake_hostile.rs"]
@@ -43,3 +45,5 @@ mod optional_prompts;
 mod orders_at_a_glance;
 #[path = "../signoffs.rs"]
 mod signoffs;
+#[path = "../subject_commands.rs"]
+mod subject_commands;

@@ -224,9 +224,17 @@ impl Draft {
             references.push(root.clone());
             in_reply_to = Some(root);
         }
-        if let Some(theirs) = self.answers.as_ref().filter(|_| self.kind.answers_a_mail()) {
-            references.push(theirs.clone());
-            in_reply_to = Some(theirs.clone());
+        // A player's id is echoed only when it is a valid msg-id (a missing one is journaled
+        // as `sha256:…`, and anything may come in): otherwise the answer hangs under the
+        // seat's thread alone, rather than never being built.
+        if let Some(theirs) = self
+            .answers
+            .as_deref()
+            .filter(|_| self.kind.answers_a_mail())
+            .and_then(outbound::echoable_id)
+        {
+            references.push(theirs.to_string());
+            in_reply_to = Some(theirs.to_string());
         }
         let mut out = Outgoing {
             to: to.private.address.clone(),

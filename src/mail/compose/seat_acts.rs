@@ -19,7 +19,7 @@ line of a mail to this game (like orders):
     ABSENT CANCEL                     withdraw absences not yet begun
     PROPOSE DRAW <game>               a secret vote for a draw
     ACCEPT DRAW <game>                the same vote
-    WITHDRAW DRAW                     take your vote back
+    DECLINE DRAW                      take your vote back
     CONCEDE <game>                    your side gives up the game
     RESIGN <game>                     you leave the game
 ";

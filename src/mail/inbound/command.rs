@@ -146,11 +146,112 @@ const USAGE_NOTIFY: &str = "write NOTIFY ORDERS OFF, NOTIFY OPTIONAL OFF, NOTIFY
 const USAGE_SPECTATOR: &str = "write SPECTATOR ADD watcher@example.org or SPECTATOR REMOVE \
                                watcher@example.org";
 
-/// The command on the first line the player wrote that is not a GAME or TOKEN line, else in
-/// the subject (without `Re:` and tags). None when neither starts with a command word, so any
-/// other mail is read as orders exactly as before.
-pub fn seat_command(first_line: Option<&str>, bare_subject: &str) -> Option<SeatCommand> {
-    first_line.and_then(parse).or_else(|| parse(bare_subject))
+/// Which parser reads a line that starts with a command word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Family {
+    Address,
+    Zone,
+    Notify,
+    List,
+    Talk,
+    Spectator,
+    Act,
+}
+
+/// Every word a seat command starts with, and which parser reads its line. [`parse`]
+/// dispatches on this table alone, so it is the whole list ([`command_words`]): a line whose
+/// first word is not here is never a command. `WITHDRAW` is not one (it is an order in Naval
+/// and Last Hundred Yards): a draw vote is taken back with `DECLINE DRAW` or `CANCEL DRAW`
+/// (docs/club-rules.md M3).
+const WORDS: &[(&str, Family)] = &[
+    ("ADDRESS", Family::Address),
+    ("ADDRESSES", Family::Address),
+    ("TIMEZONE", Family::Zone),
+    ("TZ", Family::Zone),
+    ("TIME-ZONE", Family::Zone),
+    ("NOTIFY", Family::Notify),
+    ("LIST", Family::List),
+    ("STATUS", Family::Talk),
+    ("HISTORY", Family::Talk),
+    ("RESEND", Family::Talk),
+    ("PRESS", Family::Talk),
+    ("SPECTATOR", Family::Spectator),
+    ("SPECTATORS", Family::Spectator),
+    ("OBSERVER", Family::Spectator),
+    ("ABSENT", Family::Act),
+    ("CONCEDE", Family::Act),
+    ("RESIGN", Family::Act),
+    ("PROPOSE", Family::Act),
+    ("ACCEPT", Family::Act),
+    ("DECLINE", Family::Act),
+    ("CANCEL", Family::Act),
+];
+
+/// The words a seat command line starts with (upper case), from the parser's own table.
+pub fn command_words() -> Vec<&'static str> {
+    WORDS.iter().map(|(w, _)| *w).collect()
+}
+
+/// The command a mail carries, read from the body first (docs/club-rules.md M1–M2):
+/// `first_own` is the first line the player wrote that is not a GAME or TOKEN line. When
+/// there is one, it alone decides: a command, or `Ok(None)` — the body is orders, whatever
+/// the subject says. Only a body with no line of its own lets the subject ask, and then only
+/// when the whole subject (`bare_subject`: less `Re:` and tags) is one valid command that
+/// reads and changes nothing ([`from_subject`]). `Err(word)` is a subject that would change
+/// the game or a seat (`CONCEDE g1`, `ADDRESS ADD …`) over an empty body: not carried out,
+/// and the answer says to write it in the text.
+pub fn seat_command(
+    first_own: Option<&str>,
+    bare_subject: &str,
+) -> Result<Option<SeatCommand>, String> {
+    match first_own {
+        Some(line) => Ok(parse(line)),
+        None => from_subject(bare_subject),
+    }
+}
+
+/// A subject as a command, over a body with nothing of the player's own: the read-only ones
+/// (STATUS, HISTORY/RESEND, LIST, and ADDRESS, NOTIFY or ABSENT alone, which show the seat's
+/// settings) are answered; anything that would act (CONCEDE, RESIGN, draw votes, ABSENT
+/// dates, ADDRESS ADD/REMOVE, TIMEZONE, NOTIFY … ON/OFF, SPECTATOR, PRESS) is `Err` with its
+/// word. A subject that is no command, or a command written wrong, is `Ok(None)`: a subject
+/// is a title, not an order to be answered with a mistake.
+pub fn from_subject(bare_subject: &str) -> Result<Option<SeatCommand>, String> {
+    use super::seat_acts::SeatAct;
+    let Some(cmd) = parse(bare_subject) else {
+        return Ok(None);
+    };
+    match cmd {
+        SeatCommand::Status
+        | SeatCommand::History(_)
+        | SeatCommand::List
+        | SeatCommand::Addresses
+        | SeatCommand::Notify(None)
+        | SeatCommand::Act(SeatAct::AbsentShow) => Ok(Some(cmd)),
+        SeatCommand::Invalid { .. }
+        | SeatCommand::TalkInvalid { .. }
+        | SeatCommand::Act(SeatAct::Bad { .. }) => Ok(None),
+        _ => Err(bare_subject
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .trim_end_matches(':')
+            .to_ascii_uppercase()),
+    }
+}
+
+/// The retired way to take a draw vote back (`WITHDRAW DRAW`, now `DECLINE DRAW`): the hint
+/// a rejected mail gets for a line written so, since `WITHDRAW` is an order word and the line
+/// was read as orders.
+pub fn retired_form(line: &str) -> Option<&'static str> {
+    let mut words = line.split_whitespace();
+    let (Some(a), Some(b), None) = (words.next(), words.next(), words.next()) else {
+        return None;
+    };
+    (a.eq_ignore_ascii_case("WITHDRAW") && b.eq_ignore_ascii_case("DRAW")).then_some(
+        "to take your draw vote back, write DECLINE DRAW (or CANCEL DRAW) alone on the first \
+         line; WITHDRAW is an order word, so WITHDRAW DRAW is not read as a command",
+    )
 }
 
 /// One line as a command. Keywords and their words are case-insensitive; at most a few words
@@ -159,6 +260,7 @@ pub fn parse(line: &str) -> Option<SeatCommand> {
     let words: Vec<&str> = line.split_whitespace().take(5).collect();
     let (first, rest) = words.split_first()?;
     let keyword = first.trim_end_matches(':').to_ascii_uppercase();
+    let family = WORDS.iter().find(|(w, _)| *w == keyword).map(|(_, f)| *f)?;
     let upper: Vec<String> = rest.iter().map(|w| w.to_ascii_uppercase()).collect();
     let upper: Vec<&str> = upper.iter().map(String::as_str).collect();
     let invalid = |why: &str| {
@@ -179,8 +281,8 @@ pub fn parse(line: &str) -> Option<SeatCommand> {
             }),
         }
     };
-    match keyword.as_str() {
-        "ADDRESS" | "ADDRESSES" => match upper.as_slice() {
+    match family {
+        Family::Address => match upper.as_slice() {
             [] => Some(SeatCommand::Addresses),
             ["ADD", _, ..] => Some(address().map_or_else(|e| e, SeatCommand::AddressAdd)),
             ["REMOVE" | "DELETE", _, ..] => {
@@ -188,7 +290,7 @@ pub fn parse(line: &str) -> Option<SeatCommand> {
             }
             _ => invalid(USAGE_ADDRESS),
         },
-        "TIMEZONE" | "TZ" | "TIME-ZONE" => match rest {
+        Family::Zone => match rest {
             [zone] => match time_zone(zone) {
                 Some(z) => Some(SeatCommand::TimeZone(z)),
                 None => invalid(&format!(
@@ -199,7 +301,7 @@ pub fn parse(line: &str) -> Option<SeatCommand> {
             },
             _ => invalid("write TIMEZONE and one IANA name, e.g. TIMEZONE Europe/Paris"),
         },
-        "NOTIFY" => {
+        Family::Notify => {
             let kind = |w: &str| match w {
                 "ORDERS" | "NOTICES" => Some(NotifyKind::Orders),
                 "OPTIONAL" | "PROMPTS" => Some(NotifyKind::Optional),
@@ -220,9 +322,9 @@ pub fn parse(line: &str) -> Option<SeatCommand> {
                 _ => invalid(USAGE_NOTIFY),
             }
         }
-        "LIST" if rest.is_empty() => Some(SeatCommand::List),
-        "STATUS" | "HISTORY" | "RESEND" | "PRESS" => talk(&keyword, line),
-        "SPECTATOR" | "SPECTATORS" | "OBSERVER" => match upper.as_slice() {
+        Family::List => rest.is_empty().then_some(SeatCommand::List),
+        Family::Talk => talk(&keyword, line),
+        Family::Spectator => match upper.as_slice() {
             ["ADD", _, ..] => Some(address().map_or_else(|e| e, SeatCommand::SpectatorAdd)),
             ["REMOVE" | "DELETE", _, ..] => {
                 Some(address().map_or_else(|e| e, SeatCommand::SpectatorRemove))
@@ -230,9 +332,7 @@ pub fn parse(line: &str) -> Option<SeatCommand> {
             _ => invalid(USAGE_SPECTATOR),
         },
         // Seat acts (issue 16 points 3 and 4): `None` for lines that are orders after all.
-        "ABSENT" | "CONCEDE" | "RESIGN" | "PROPOSE" | "ACCEPT" | "WITHDRAW" | "DECLINE"
-        | "CANCEL" => super::seat_acts::parse(line).map(SeatCommand::Act),
-        _ => None,
+        Family::Act => super::seat_acts::parse(line).map(SeatCommand::Act),
     }
 }
 
@@ -331,10 +431,92 @@ mod tests {
 
     #[test]
     fn the_subject_answers_when_the_body_does_not() {
+        // Orders in the body are orders, whatever the subject says.
+        for subject in [
+            "NOTIFY ALL OFF",
+            "STATUS",
+            "Status update from the fleet",
+            "Press on to Port Arthur",
+            "CONCEDE g1",
+            "help",
+        ] {
+            assert_eq!(
+                seat_command(Some("TURN Mikasa PORT 30"), subject),
+                Ok(None),
+                "{subject}"
+            );
+        }
+        // The body's own command line is the command.
         assert_eq!(
-            seat_command(Some("TURN Mikasa PORT 30"), "NOTIFY ALL OFF"),
-            Some(SeatCommand::Notify(Some((NotifyKind::Both, false))))
+            seat_command(Some("STATUS"), "CONCEDE g1"),
+            Ok(Some(SeatCommand::Status))
         );
-        assert_eq!(seat_command(None, "Turn 3 results"), None);
+        // Over an empty body, a read-only subject is answered…
+        assert_eq!(seat_command(None, "STATUS"), Ok(Some(SeatCommand::Status)));
+        assert_eq!(
+            seat_command(None, "history 3"),
+            Ok(Some(SeatCommand::History(Some(3))))
+        );
+        assert_eq!(seat_command(None, "LIST"), Ok(Some(SeatCommand::List)));
+        assert_eq!(
+            seat_command(None, "NOTIFY"),
+            Ok(Some(SeatCommand::Notify(None)))
+        );
+        assert_eq!(
+            seat_command(None, "address"),
+            Ok(Some(SeatCommand::Addresses))
+        );
+        // …a title or a command written wrong is no command…
+        for title in [
+            "Turn 3 results",
+            "Status update from the fleet",
+            "Press on to Port Arthur",
+            "Press from russia",
+            "History 3 and 4",
+            "Absent next week",
+            "",
+        ] {
+            assert_eq!(seat_command(None, title), Ok(None), "{title}");
+        }
+        // …and nothing that acts is ever taken from a subject.
+        for (subject, word) in [
+            ("CONCEDE g1", "CONCEDE"),
+            ("Resign g1", "RESIGN"),
+            ("PROPOSE DRAW g1", "PROPOSE"),
+            ("ACCEPT DRAW g1", "ACCEPT"),
+            ("DECLINE DRAW", "DECLINE"),
+            ("CANCEL DRAW", "CANCEL"),
+            ("ABSENT 2026-12-20 TO 2027-01-03", "ABSENT"),
+            ("ABSENT CANCEL", "ABSENT"),
+            ("ADDRESS ADD x@example.org", "ADDRESS"),
+            ("ADDRESS REMOVE x@example.org", "ADDRESS"),
+            ("SPECTATOR ADD x@example.org", "SPECTATOR"),
+            ("TIMEZONE Europe/Paris", "TIMEZONE"),
+            ("NOTIFY ALL OFF", "NOTIFY"),
+            ("PRESS TO russia", "PRESS"),
+        ] {
+            assert_eq!(
+                seat_command(None, subject),
+                Err(word.to_string()),
+                "{subject}"
+            );
+        }
+    }
+
+    #[test]
+    fn withdraw_is_no_command_word_and_its_retired_draw_form_gets_a_hint() {
+        assert!(!command_words().contains(&"WITHDRAW"));
+        assert_eq!(parse("WITHDRAW DRAW"), None);
+        assert_eq!(parse("WITHDRAW"), None);
+        assert!(retired_form("withdraw  draw").is_some_and(|h| h.contains("DECLINE DRAW")));
+        assert_eq!(retired_form("WITHDRAW Mikasa"), None);
+        assert_eq!(retired_form("WITHDRAW DRAW now"), None);
+        // Every word of the table starts a command (alone or with words after it).
+        for w in command_words() {
+            assert!(
+                parse(w).is_some() || parse(&format!("{w} DRAW")).is_some(),
+                "{w} is in the table but parses as nothing"
+            );
+        }
     }
 }

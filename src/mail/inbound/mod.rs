@@ -5,7 +5,9 @@
 //!
 //! The stages, one file each: [`headers`] (addresses, ids, automation signs), [`body`] (which
 //! MIME part is the text, format=flowed, encryption and attachments), [`html`] (HTML to lines),
-//! [`reply`] (quotes, attributions and signatures cut), [`routing`] (game, seat, token, HELP), [`command`] (ADDRESS, TIMEZONE, NOTIFY, LIST).
+//! [`reply`] (quotes, attributions and signatures cut), [`routing`] (game, seat, token, HELP),
+//! [`command`] (ADDRESS, TIMEZONE, NOTIFY, LIST, talk and seat acts: from the body, and from a
+//! bare subject only when read-only).
 //!
 //! **Linear time.** Every stage makes one pass over its input, and every look-ahead is either
 //! bounded by a constant (an entity is at most 32 bytes, an Outlook header block 4 lines) or
@@ -37,16 +39,32 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 pub use body::NothingReadable;
-pub use command::{NotifyKind, SeatCommand};
-pub use routing::{is_game_id, is_seat_id, is_token, route, strip_control_lines};
+pub use command::{NotifyKind, SeatCommand, command_words, retired_form};
+pub use routing::{
+    CONTROL_WORDS, is_control_line, is_game_id, is_seat_id, is_token, route, strip_control_lines,
+};
 pub use seat_acts::SeatAct;
+
+/// One line as the mail layer reads it when it is the first the player wrote: a seat command
+/// (`STATUS`, `CONCEDE g1`, a command written wrong…), or None when it is not one (orders).
+pub fn command_of(line: &str) -> Option<SeatCommand> {
+    command::parse(line)
+}
 
 /// One inbound mail, reduced to what Despatch acts on.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Inbound {
     /// Message-ID without `<>`; `sha256:<hex of the raw bytes>` when the mail has none, so a
-    /// re-delivered copy of the same bytes is still recognised as already processed.
+    /// re-delivered copy of the same bytes is still recognised as already processed; and
+    /// `sha256:<hex of the id>` when the id is longer than [`MAX_KEPT_ID`] or holds control
+    /// characters, so what is journaled and logged as a mail's id stays small and one line.
+    /// Not necessarily a valid msg-id: mails echo it only through `outbound::echoable_id`.
     pub message_id: String,
+    /// The id as the mail wrote it, when `message_id` replaced it by its hash: a journal
+    /// written before ids were bounded holds this form, and a re-delivered mail must still
+    /// be recognised there ([`Inbound::ids`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaced_id: Option<String>,
     /// Sender address, lower-case.
     pub from: String,
     pub from_name: Option<String>,
@@ -70,6 +88,17 @@ pub struct Inbound {
     pub nothing_readable: Option<NothingReadable>,
 }
 
+/// Longest Message-ID kept as the mail wrote it (the cap of the ids mails carry).
+pub const MAX_KEPT_ID: usize = crate::mail::outbound::MAX_ID_LEN;
+
+impl Inbound {
+    /// Every form of this mail's id a game may have recorded it under: the id as kept now,
+    /// and the id as written when that was replaced by its hash.
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.message_id.as_str()).chain(self.replaced_id.as_deref())
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IntakeError {
     #[error("not an RFC 5322 message: no header could be read")]
@@ -89,6 +118,11 @@ pub struct Route {
     pub help: bool,
     /// A seat command written instead of orders (`TIMEZONE Europe/Paris`, `LIST`, …).
     pub command: Option<SeatCommand>,
+    /// The command word of a subject that would act (`CONCEDE`, `ADDRESS`…) over a body with
+    /// nothing of the player's own: not carried out, since a subject never acts; the answer
+    /// says to write it in the mail's text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject_refused: Option<String>,
     /// The step the mail says it answers: from the reply address, else the In-Reply-To
     /// Message-ID, else the subject tag (`[game #4]`). None when it names none.
     pub step: Option<u64>,
@@ -103,11 +137,18 @@ pub fn parse(raw: &[u8]) -> Result<Inbound, IntakeError> {
         return Err(IntakeError::NotAMessage);
     }
 
-    let message_id = msg
+    let (message_id, replaced_id) = match msg
         .message_id()
         .map(headers::normalise_id)
         .filter(|id| !id.is_empty())
-        .unwrap_or_else(|| format!("sha256:{}", hex::encode(Sha256::digest(raw))));
+    {
+        None => (format!("sha256:{}", hex::encode(Sha256::digest(raw))), None),
+        Some(id) if id.len() <= MAX_KEPT_ID && !id.chars().any(char::is_control) => (id, None),
+        Some(id) => (
+            format!("sha256:{}", hex::encode(Sha256::digest(id.as_bytes()))),
+            Some(id),
+        ),
+    };
     let (from, from_name) = headers::sender(&msg).ok_or(IntakeError::NoSender)?;
     let subject = msg
         .subject()
@@ -123,6 +164,7 @@ pub fn parse(raw: &[u8]) -> Result<Inbound, IntakeError> {
 
     Ok(Inbound {
         message_id,
+        replaced_id,
         to: headers::recipients(&msg),
         from,
         from_name,

@@ -58,18 +58,21 @@ pub fn route(inb: &Inbound, local_part: &str) -> Route {
     if route.token.is_none() {
         route.token = token_line;
     }
-    let first_line_help = inb
-        .body
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .is_some_and(|l| l.trim().eq_ignore_ascii_case("help"));
-    route.help = first_line_help || bare_subject(&inb.subject).eq_ignore_ascii_case("help");
-    if !route.help {
-        let first_own = inb
-            .body
-            .lines()
-            .find(|l| !l.trim().is_empty() && control_line(l).is_none());
-        route.command = super::command::seat_command(first_own, bare_subject(&inb.subject));
+    // Commands come from the body (docs/club-rules.md M1–M2): its first line of the player's
+    // own that is not GAME or TOKEN decides — HELP, a command, or else orders. Only a body
+    // with no such line lets the subject ask, and then never for anything that acts.
+    let first_own = inb.body.lines().find(|l| {
+        !l.trim().is_empty()
+            && !matches!(control_line(l), Some(Control::Game(_) | Control::Token(_)))
+    });
+    let subject = bare_subject(&inb.subject);
+    match first_own {
+        Some(line) if control_line(line) == Some(Control::Help) => route.help = true,
+        None if subject.eq_ignore_ascii_case("help") => route.help = true,
+        _ => match super::command::seat_command(first_own, subject) {
+            Ok(command) => route.command = command,
+            Err(word) => route.subject_refused = Some(word),
+        },
     }
     route
 }
@@ -103,6 +106,15 @@ pub fn is_token(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
+/// The first words of the control lines (`GAME <id>`, `TOKEN <secret>`, `HELP`), upper case.
+pub const CONTROL_WORDS: [&str; 3] = ["GAME", "TOKEN", "HELP"];
+
+/// Whether a line is a control line (GAME, TOKEN or HELP as intake reads them), which is
+/// never read as an order.
+pub fn is_control_line(line: &str) -> bool {
+    control_line(line).is_some()
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Control {
     Game(String),
@@ -117,15 +129,16 @@ pub(super) fn control_line(line: &str) -> Option<Control> {
     if words.next().is_some() {
         return None;
     }
-    match (keyword.to_ascii_lowercase().as_str(), arg) {
-        ("game", Some(id)) => {
+    let [game, token, help] = CONTROL_WORDS;
+    match (keyword.to_ascii_uppercase(), arg) {
+        (k, Some(id)) if k == game => {
             let id = id.to_ascii_lowercase();
             is_game_id(&id).then_some(Control::Game(id))
         }
-        ("token", Some(secret)) => {
+        (k, Some(secret)) if k == token => {
             is_token(secret).then(|| Control::Token(secret.to_ascii_lowercase()))
         }
-        ("help", None) => Some(Control::Help),
+        (k, None) if k == help => Some(Control::Help),
         _ => None,
     }
 }

@@ -1,6 +1,6 @@
 //! The words of a seat's acts on the game itself (issue 16 points 3 and 4): `ABSENT …`,
 //! `CONCEDE <game>`, `RESIGN <game>`, `PROPOSE DRAW <game>`, `ACCEPT DRAW <game>`,
-//! `WITHDRAW DRAW`. Parses one line; whether the seat may do it is the engine's decision.
+//! `DECLINE DRAW`. Parses one line; whether the seat may do it is the engine's decision.
 
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
@@ -20,7 +20,8 @@ pub enum SeatAct {
     Resign { confirm: String },
     /// `PROPOSE DRAW <game id>` or `ACCEPT DRAW <game id>`: one secret vote (ruling D1).
     DrawVote { confirm: String },
-    /// `WITHDRAW DRAW` or `DECLINE DRAW`: the seat's own vote is taken back.
+    /// `DECLINE DRAW` or `CANCEL DRAW`: the seat's own vote is taken back. (`WITHDRAW DRAW`
+    /// was retired: WITHDRAW is an order word; see `command::retired_form`.)
     DrawWithdraw,
     /// One of these words with what it cannot take: answered with the line, why and how.
     Bad {
@@ -90,10 +91,10 @@ pub fn parse(line: &str) -> Option<SeatAct> {
                 confirm: confirm(2),
             })
         }
-        ["WITHDRAW" | "DECLINE" | "CANCEL", "DRAW"] => Some(SeatAct::DrawWithdraw),
+        ["DECLINE" | "CANCEL", "DRAW"] => Some(SeatAct::DrawWithdraw),
         ["PROPOSE" | "ACCEPT" | "DECLINE" | "CANCEL", "DRAW", ..] => bad(
             "too many words",
-            "write PROPOSE DRAW <game>, ACCEPT DRAW <game> or WITHDRAW DRAW alone on the line",
+            "write PROPOSE DRAW <game>, ACCEPT DRAW <game> or DECLINE DRAW alone on the line",
         ),
         _ => None,
     }
@@ -148,8 +149,11 @@ mod tests {
                 confirm: "g".into()
             })
         );
-        assert_eq!(parse("WITHDRAW DRAW"), Some(SeatAct::DrawWithdraw));
-        // Orders are not acts: naval's WITHDRAW order, or a draw that is a ship's name.
+        assert_eq!(parse("DECLINE DRAW"), Some(SeatAct::DrawWithdraw));
+        assert_eq!(parse("cancel draw"), Some(SeatAct::DrawWithdraw));
+        // Orders are not acts: naval's WITHDRAW order (and its retired WITHDRAW DRAW form),
+        // or a draw that is a ship's name.
+        assert_eq!(parse("WITHDRAW DRAW"), None);
         assert_eq!(parse("WITHDRAW Mikasa"), None);
         assert_eq!(parse("PROPOSE peace"), None);
         assert_eq!(parse(""), None);

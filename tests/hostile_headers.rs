@@ -481,6 +481,7 @@ proptest! {
             journal: None,
             re_subject: None,
             press: None,
+            gm_known: false,
             now: Utc.with_ymd_and_hms(2026, 6, 1, 10, 0, 0).unwrap(),
         };
         let draft = Draft {

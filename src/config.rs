@@ -63,6 +63,11 @@ pub struct ImapConfig {
     /// Where processed mail is moved (created if missing).
     #[serde(default = "default_processed")]
     pub processed_folder: String,
+    /// Where mail held for later is moved (created if missing): over a seat's hourly limit,
+    /// or whose processing failed. Despatch keeps its own copy and reads that one later; this
+    /// folder is an archive it never reads.
+    #[serde(default = "default_held")]
+    pub held_folder: String,
     /// Where mail that cannot be read is moved (created if missing).
     #[serde(default = "default_quarantine")]
     pub quarantine_folder: String,
@@ -131,6 +136,9 @@ fn default_folder() -> String {
 }
 fn default_processed() -> String {
     "Despatch/Processed".into()
+}
+fn default_held() -> String {
+    "Despatch/Held".into()
 }
 fn default_quarantine() -> String {
     "Despatch/Quarantine".into()

@@ -29,3 +29,5 @@ mod club_press;
 mod club_spectators;
 #[path = "../club_status.rs"]
 mod club_status;
+#[path = "../rate_budget.rs"]
+mod rate_budget;

@@ -5,5 +5,7 @@
 #[path = "../e2e/common.rs"]
 mod common;
 
+#[path = "../e2e_held.rs"]
+mod e2e_held;
 #[path = "../e2e_mail.rs"]
 mod e2e_mail;

@@ -429,9 +429,7 @@ fn forgers_floods_oversized_mail_and_dead_addresses() {
     });
     let seen = std::fs::read_to_string(h.dir.path().join("var/seen.log")).unwrap();
     assert_eq!(
-        seen.lines()
-            .filter(|l| l.contains("\theld\t"))
-            .count(),
+        seen.lines().filter(|l| l.contains("\theld\t")).count(),
         1,
         "{seen}"
     );

@@ -121,15 +121,20 @@ fn mail_to_an_unreadable_game_is_held_told_listed_and_read_once_it_is_fixed() {
     let held = w.daemon.data.held_mail().unwrap();
     assert_eq!(held.len(), 2, "{held:?}");
     assert!(
-        held.iter()
-            .all(|m| matches!(&m.cause, HeldCause::Failed { error } if error.contains("seats.toml"))),
+        held.iter().all(
+            |m| matches!(&m.cause, HeldCause::Failed { error } if error.contains("seats.toml"))
+        ),
         "{held:?}"
     );
     let key = held.iter().find(|m| m.from == JAPAN).unwrap().key.clone();
     // The organiser: once for this cause, though two mails are held for it.
     let gm = to_with(&w, GM, "could not be processed and is held");
     assert_eq!(gm.len(), 1, "{gm:?}");
-    assert!(gm[0].contains("seats.toml") && gm[0].contains(&key), "{}", gm[0]);
+    assert!(
+        gm[0].contains("seats.toml") && gm[0].contains(&key),
+        "{}",
+        gm[0]
+    );
     // The player, by the seat's reply address; the stranger not at all.
     let told = to_with(&w, JAPAN, "Your mail is held");
     assert_eq!(told.len(), 1, "{told:?}");
@@ -142,7 +147,10 @@ fn mail_to_an_unreadable_game_is_held_told_listed_and_read_once_it_is_fixed() {
     assert!(status.contains("Held mail: 2"), "{status}");
     assert!(status.contains(&key) && status.contains(JAPAN), "{status}");
     let (ok, list, _) = despatch(&w, &["held"]);
-    assert!(ok && list.contains("processing failed") && list.contains(&key), "{list}");
+    assert!(
+        ok && list.contains("processing failed") && list.contains(&key),
+        "{list}"
+    );
     // Control: ten seconds on, nothing changed, not yet due: not tried.
     let idle = pass(&w, t + Duration::seconds(10));
     assert!(idle.retried.is_empty(), "{idle:?}");
@@ -153,11 +161,7 @@ fn mail_to_an_unreadable_game_is_held_told_listed_and_read_once_it_is_fixed() {
     assert!(matches!(mine.1, Intake::Accepted { .. }), "{fixed:?}");
     assert_eq!(fixed.retried.len(), 2, "{fixed:?}");
     assert!(w.daemon.data.held_mail().unwrap().is_empty());
-    assert!(
-        receipts(&w)
-            .iter()
-            .any(|r| r.contains("FLAGSHIP Asahi"))
-    );
+    assert!(receipts(&w).iter().any(|r| r.contains("FLAGSHIP Asahi")));
     let (_, status, _) = despatch(&w, &["status"]);
     assert!(status.contains("Held mail: none."), "{status}");
 }
@@ -196,7 +200,10 @@ fn a_senders_later_mail_never_overtakes_their_held_one() {
     let fixed = pass(&w, t + Duration::seconds(10));
     assert_eq!(fixed.retried.len(), 3, "{fixed:?}");
     assert!(
-        fixed.processed.iter().all(|i| matches!(i, Intake::Accepted { .. })),
+        fixed
+            .processed
+            .iter()
+            .all(|i| matches!(i, Intake::Accepted { .. })),
         "{fixed:?}"
     );
     let receipts = receipts(&w);
@@ -216,12 +223,21 @@ fn a_senders_later_mail_never_overtakes_their_held_one() {
 #[test]
 fn held_mail_is_read_by_hand_with_despatch_held_retry() {
     let mut w = with_gm(1);
-    assert!(matches!(w.send("japan", "FLAGSHIP Mikasa"), Intake::Accepted { .. }));
-    assert!(matches!(w.send("japan", "FLAGSHIP Asahi"), Intake::Held { .. }));
+    assert!(matches!(
+        w.send("japan", "FLAGSHIP Mikasa"),
+        Intake::Accepted { .. }
+    ));
+    assert!(matches!(
+        w.send("japan", "FLAGSHIP Asahi"),
+        Intake::Held { .. }
+    ));
     let key = w.daemon.data.held_mail().unwrap()[0].key.clone();
     let (ok, list, _) = despatch(&w, &["held"]);
     assert!(ok, "{list}");
-    assert!(list.contains("Held mail: 1") && list.contains(&key), "{list}");
+    assert!(
+        list.contains("Held mail: 1") && list.contains(&key),
+        "{list}"
+    );
     assert!(list.contains("over its seat's hourly limit"), "{list}");
     // Control: a key that names nothing is refused, and nothing is read.
     let (ok, _, err) = despatch(&w, &["held", "--retry", "ffffffff"]);
@@ -232,13 +248,12 @@ fn held_mail_is_read_by_hand_with_despatch_held_retry() {
     assert!(ok, "{out}{err}");
     assert!(out.contains(&key) && out.contains("accepted"), "{out}");
     assert!(w.daemon.data.held_mail().unwrap().is_empty());
-    assert!(
-        receipts(&w)
-            .iter()
-            .any(|r| r.contains("FLAGSHIP Asahi"))
-    );
+    assert!(receipts(&w).iter().any(|r| r.contains("FLAGSHIP Asahi")));
     // --drop sets one aside for good.
-    assert!(matches!(w.send("japan", "FLAGSHIP Mikasa"), Intake::Held { .. }));
+    assert!(matches!(
+        w.send("japan", "FLAGSHIP Mikasa"),
+        Intake::Held { .. }
+    ));
     let key = w.daemon.data.held_mail().unwrap()[0].key.clone();
     let (ok, out, _) = despatch(&w, &["held", "--drop", &key]);
     assert!(ok && out.contains(&key), "{out}");

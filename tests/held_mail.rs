@@ -152,16 +152,9 @@ fn an_order_held_before_its_deadline_is_read_before_the_deadline_passes() {
     let held = pass(&w, deadline - Duration::minutes(10));
     assert_eq!(held.processed[0].word(), "held", "{held:?}");
     let notice = &to_with(&w, JAPAN, "held")[0];
-    assert!(
-        notice.contains("before the step's deadline"),
-        "{notice}"
-    );
+    assert!(notice.contains("before the step's deadline"), "{notice}");
     // Control: a minute before the deadline it still waits.
-    assert!(
-        pass(&w, deadline - Duration::minutes(1))
-            .retried
-            .is_empty()
-    );
+    assert!(pass(&w, deadline - Duration::minutes(1)).retried.is_empty());
     // At the deadline it is read, over the limit, before the step closes on silence.
     w.now = deadline;
     let at = pass(&w, deadline);
@@ -199,11 +192,7 @@ fn a_crash_before_the_original_is_filed_holds_it_once_and_reads_it_once() {
     assert_eq!(read.retried.len(), 1);
     assert_eq!(read.retried[0].0, key);
     assert_eq!(receipts(&w).len(), 4, "read once");
-    assert!(
-        pass(&w, w.now + Duration::minutes(200))
-            .retried
-            .is_empty()
-    );
+    assert!(pass(&w, w.now + Duration::minutes(200)).retried.is_empty());
 }
 
 #[test]

@@ -114,10 +114,9 @@ fn next_try(m: &HeldMail) -> String {
             _ => when(t),
         },
         (_, Some(t)) if t <= DateTime::<Utc>::UNIX_EPOCH => "at the next pass".to_string(),
-        (HeldCause::Failed { .. }, Some(t)) => format!(
-            "{}, or at once when its game's folder changes",
-            when(t)
-        ),
+        (HeldCause::Failed { .. }, Some(t)) => {
+            format!("{}, or at once when its game's folder changes", when(t))
+        }
         (_, None) => "when its game's folder changes or the daemon restarts; or by hand".into(),
     };
     format!("{next}{tries}")

@@ -147,7 +147,13 @@ impl Daemon {
             info!(key, "mail already held; only its original is filed away");
             return Ok(as_intake(m));
         }
-        let meta = self.meta(raw);
+        // Parsed here only while something is held (or to hold this one): intake parses
+        // every mail anyway, and most pass nothing held.
+        let mut meta = if book.mails.is_empty() {
+            None
+        } else {
+            self.meta(raw)
+        };
         if let Some(meta) = &meta
             && let Some(first) = book.blocking(&meta.from, meta.game.as_deref())
         {
@@ -158,7 +164,11 @@ impl Daemon {
             info!(key, first = %first.key, "mail held behind the same sender's earlier held mail");
             return self.keep(book, m, raw, now);
         }
-        match self.ingest_locked(raw, now) {
+        let read = self.ingest_locked(raw, now);
+        if meta.is_none() && matches!(read, Ok(Intake::Held { .. }) | Err(_)) {
+            meta = self.meta(raw);
+        }
+        match read {
             Ok(Intake::Held {
                 game,
                 seat,
@@ -307,7 +317,11 @@ impl Daemon {
                 }
                 Err(e) => {
                     let error = format!("{e:#}");
-                    warn!(key, tries = m.tries, "held mail still cannot be processed: {error}");
+                    warn!(
+                        key,
+                        tries = m.tries,
+                        "held mail still cannot be processed: {error}"
+                    );
                     m.cause = HeldCause::Failed {
                         error: error.clone(),
                     };
@@ -319,8 +333,8 @@ impl Daemon {
             // A new cause is told anew (once), as the first one was; the same cause again
             // (the hour still full, the same failure) is not told again.
             let kind_changed = std::mem::discriminant(&before) != std::mem::discriminant(&m.cause);
-            let new_cause = kind_changed
-                || (before != m.cause && matches!(m.cause, HeldCause::Failed { .. }));
+            let new_cause =
+                kind_changed || (before != m.cause && matches!(m.cause, HeldCause::Failed { .. }));
             if kind_changed {
                 m.sender_told = false;
             }
@@ -495,10 +509,14 @@ impl Daemon {
         let HeldCause::Failed { error } = m.cause.clone() else {
             return Ok(());
         };
-        let seats = m.game.as_deref().and_then(|g| self.data.game(g).seats().ok());
-        let told_already = book.mails.iter().any(|o| {
-            o.key != m.key && o.game == m.game && o.cause == m.cause && o.gm_told
-        });
+        let seats = m
+            .game
+            .as_deref()
+            .and_then(|g| self.data.game(g).seats().ok());
+        let told_already = book
+            .mails
+            .iter()
+            .any(|o| o.key != m.key && o.game == m.game && o.cause == m.cause && o.gm_told);
         if !m.gm_told && !told_already {
             let text = format!(
                 "Despatch could not process a mail and holds it; every other mail and game\n\
@@ -510,7 +528,11 @@ impl Daemon {
                  or the daemon restarts.\n\n\
                  despatch held                 lists held mail\n\
                  despatch held --retry {}  tries it now\n",
-                if m.from.is_empty() { "an unknown sender" } else { &m.from },
+                if m.from.is_empty() {
+                    "an unknown sender"
+                } else {
+                    &m.from
+                },
                 m.game.as_deref().unwrap_or("(none named)"),
                 m.key,
                 self.data.held_dir().display(),
@@ -665,7 +687,10 @@ fn resolve_key(book: &HeldBook, k: &str) -> Result<String> {
     match found[..] {
         [one] => Ok(one.to_string()),
         [] => anyhow::bail!("no held mail `{k}` (`despatch held` lists them)"),
-        _ => anyhow::bail!("`{k}` names {} held mails: give more of the key", found.len()),
+        _ => anyhow::bail!(
+            "`{k}` names {} held mails: give more of the key",
+            found.len()
+        ),
     }
 }
 
@@ -724,7 +749,11 @@ pub fn why(cause: &HeldCause) -> String {
 
 /// When a mail held for the hourly limit is read: when the hour has room, or just before the
 /// deadline it came before.
-fn read_at(arrived: DateTime<Utc>, until: DateTime<Utc>, deadline: Option<DateTime<Utc>>) -> ReadAt {
+fn read_at(
+    arrived: DateTime<Utc>,
+    until: DateTime<Utc>,
+    deadline: Option<DateTime<Utc>>,
+) -> ReadAt {
     match deadline {
         Some(d) if arrived < d && d < until => ReadAt {
             at: d,
@@ -765,7 +794,12 @@ fn meta_line(md: &std::fs::Metadata) -> String {
 
 #[cfg(not(unix))]
 fn meta_line(md: &std::fs::Metadata) -> String {
-    format!("{} {:?} {:?}\n", md.len(), md.modified().ok(), md.permissions())
+    format!(
+        "{} {:?} {:?}\n",
+        md.len(),
+        md.modified().ok(),
+        md.permissions()
+    )
 }
 
 #[cfg(test)]

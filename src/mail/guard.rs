@@ -122,8 +122,15 @@ mod tests {
         assert_eq!(a.admit(t(20), 3, "x"), Verdict::TooMany);
         let free = a.free_at(3).unwrap();
         assert_eq!(free, t(60));
-        assert_eq!(a.admit(free - Duration::seconds(1), 3, "x"), Verdict::TooMany);
-        assert_eq!(a.admit(free, 3, "x"), Verdict::Read, "room at exactly free_at");
+        assert_eq!(
+            a.admit(free - Duration::seconds(1), 3, "x"),
+            Verdict::TooMany
+        );
+        assert_eq!(
+            a.admit(free, 3, "x"),
+            Verdict::Read,
+            "room at exactly free_at"
+        );
         assert_eq!(a.free_at(3), Some(t(65)), "then the next one ages out");
     }
 

@@ -117,7 +117,12 @@ impl DataDir {
                 .filter(|n| !n.starts_with('.'))
                 .collect(),
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(vec![]),
-            Err(e) => return Err(StoreError::Io { path: dir, source: e }),
+            Err(e) => {
+                return Err(StoreError::Io {
+                    path: dir,
+                    source: e,
+                });
+            }
         };
         let mut out = Vec::new();
         for name in &names {

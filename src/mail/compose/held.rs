@@ -131,16 +131,24 @@ mod tests {
             },
             60,
         );
-        assert!(early.text.contains("before the step's deadline"), "{}", early.text);
+        assert!(
+            early.text.contains("before the step's deadline"),
+            "{}",
+            early.text
+        );
         assert!(early.text.contains("20:42 UTC"), "{}", early.text);
     }
 
     #[test]
     fn the_failed_letter_names_the_game_and_when_it_is_tried() {
         let t = Utc.with_ymd_and_hms(2026, 11, 22, 20, 0, 0).unwrap();
-        let (subject, text) = held_failed_letter("g1", t, Some(t + chrono::Duration::minutes(1)), "UTC");
+        let (subject, text) =
+            held_failed_letter("g1", t, Some(t + chrono::Duration::minutes(1)), "UTC");
         assert_eq!(subject, "[g1] Your mail is held and will be read later");
-        assert!(text.contains("20:01 UTC") && text.contains("game g1"), "{text}");
+        assert!(
+            text.contains("20:01 UTC") && text.contains("game g1"),
+            "{text}"
+        );
         let (_, later) = held_failed_letter("g1", t, None, "UTC");
         assert!(later.contains("It is tried again and applied"), "{later}");
     }

@@ -63,6 +63,11 @@ pub struct ImapConfig {
     /// Where processed mail is moved (created if missing).
     #[serde(default = "default_processed")]
     pub processed_folder: String,
+    /// Where mail held for later is moved (created if missing): over a seat's hourly limit,
+    /// or whose processing failed. Despatch keeps its own copy and reads that one later; this
+    /// folder is an archive it never reads.
+    #[serde(default = "default_held")]
+    pub held_folder: String,
     /// Where mail that cannot be read is moved (created if missing).
     #[serde(default = "default_quarantine")]
     pub quarantine_folder: String,
@@ -131,6 +136,9 @@ fn default_folder() -> String {
 }
 fn default_processed() -> String {
     "Despatch/Processed".into()
+}
+fn default_held() -> String {
+    "Despatch/Held".into()
 }
 fn default_quarantine() -> String {
     "Despatch/Quarantine".into()
@@ -206,7 +214,10 @@ pub struct MailConfig {
     /// The organiser, unless a game names its own (`despatch new --gm`): hears of RESIGN, held
     /// and quarantined mail, unreadable games, `PRESS TO gm` and undeliverable mail.
     pub gm_address: Option<String>,
-    /// Mails from one sender read per hour; more are set aside unanswered (flood guard).
+    /// Mails read per hour from one seat (more are held and read when its hour has room,
+    /// see `daemon::held`) and from one sender without a seat's secret (more are set aside
+    /// unanswered). 300 is over three times the busiest seat measured in an hour of live
+    /// play of any shipped ruleset, 80 mails (tests/rate_budget.rs).
     #[serde(default = "default_rate")]
     pub max_per_sender_per_hour: u32,
     /// The game address players write to; replies go to `<local>+<game>.<seat>.<secret>@<domain>`.
@@ -243,7 +254,7 @@ fn default_outbox() -> PathBuf {
 }
 
 fn default_rate() -> u32 {
-    60
+    300
 }
 
 fn default_from_name() -> String {

@@ -411,8 +411,9 @@ fn forgers_floods_oversized_mail_and_dead_addresses() {
         },
     );
     assert_eq!(store.read_journal().unwrap().lines.len(), before);
-    // A flood from the player: 4 mails an hour are read, the rest set aside. The forged mail
-    // above counted against the strangers' budget, never against the player's.
+    // A flood from the player: 4 mails an hour are read, the rest held for the next hour
+    // (tests/e2e_held.rs reads them). The forged mail above counted against the strangers'
+    // budget, never against the player's.
     for i in 0..5 {
         swaks(
             &format!("togo@{DOMAIN}"),
@@ -428,12 +429,13 @@ fn forgers_floods_oversized_mail_and_dead_addresses() {
     });
     let seen = std::fs::read_to_string(h.dir.path().join("var/seen.log")).unwrap();
     assert_eq!(
-        seen.lines()
-            .filter(|l| l.contains("\trate-limited\t"))
-            .count(),
+        seen.lines().filter(|l| l.contains("\theld\t")).count(),
         1,
         "{seen}"
     );
+    wait_until("the held mail filed", Duration::from_secs(30), || {
+        mailbox("despatch", "Despatch/Held").len() == 1
+    });
     // An oversized mail is never downloaded: it goes to quarantine unanswered.
     let big = "X".repeat(150_000);
     swaks(
@@ -457,7 +459,14 @@ fn forgers_floods_oversized_mail_and_dead_addresses() {
             .filter(|m| m.text.contains("Orders received for"))
             .count(),
         4,
-        "four floods read, one set aside"
+        "four floods read, one held"
+    );
+    assert_eq!(
+        togo.iter()
+            .filter(|m| m.subject.contains("Your mail is held"))
+            .count(),
+        1,
+        "the player told once"
     );
     assert!(
         mailbox("despatch", "INBOX").is_empty(),

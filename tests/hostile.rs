@@ -286,7 +286,7 @@ fn out_of_range_settings_are_refused_with_one_line_each() {
         ("onion_len = 100000", "onion_len = 0", "onion_len"),
         ("poll_seconds = 10", "poll_seconds = 0", "poll_seconds"),
         (
-            "max_per_sender_per_hour = 60",
+            "max_per_sender_per_hour = 300",
             "max_per_sender_per_hour = 0",
             "max_per_sender_per_hour",
         ),

@@ -67,6 +67,18 @@ pub enum Command {
         /// One game's id (every game if left out).
         game: Option<String>,
     },
+    /// List the mail held for later (over a seat's hourly limit, or whose processing failed):
+    /// key, when it came, from, game, why and next try. Held mail is read again by itself when
+    /// its cause is gone; --retry reads it now.
+    Held {
+        /// Read held mail now, the hourly limit aside: the mail KEY (or the start of its key),
+        /// or every held mail when no KEY is given (in the order it came).
+        #[arg(long, value_name = "KEY", conflicts_with = "drop")]
+        retry: Option<Option<String>>,
+        /// Set the held mail KEY aside for good: moved to quarantine/dropped/, never read.
+        #[arg(long, value_name = "KEY")]
+        drop: Option<String>,
+    },
     /// Show a game as one seat sees it.
     Show {
         /// The game's id.

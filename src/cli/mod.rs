@@ -4,6 +4,7 @@
 mod args;
 mod doctor;
 mod guard;
+mod held;
 mod league;
 mod new;
 pub mod player;

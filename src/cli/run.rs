@@ -126,7 +126,11 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 }
                 let out = d.ingest(&raw, Utc::now())?;
                 println!("{}: {}", f.display(), describe_intake(&out));
-                if matches!(out, Intake::Unreadable(_) | Intake::Failed(_)) {
+                // Held mail is kept and read later (an MTA piping to us must not bounce it);
+                // only a mail that could not be read, or not be kept, is a finding.
+                if matches!(out, Intake::Unreadable(_))
+                    || (matches!(out, Intake::Failed(_)) && !d.data.holds_mail(&raw))
+                {
                     worst = ExitCode::from(1);
                 }
             }
@@ -137,6 +141,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             let cfg = load_config(cli.config)?;
             let data = DataDir::new(&cfg.data_dir);
             let registry = crate::rulesets::registry();
+            let game_filter = game.clone();
             let ids = match game {
                 Some(g) => vec![g],
                 None => data.game_ids()?,
@@ -147,14 +152,19 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                     data.root.display()
                 );
             }
-            for id in ids {
-                match data.game(&id).open(&registry) {
+            for id in &ids {
+                match data.game(id).open(&registry) {
                     Ok(g) => println!("{}", status_line(g.as_ref())),
                     Err(e) => println!("{id}  cannot be read: {e}"),
                 }
             }
+            let held = data.held_mail()?;
+            for line in super::held::lines(&held, game_filter.as_deref()) {
+                println!("{line}");
+            }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Held { retry, drop } => super::held::run(cli.config, retry, drop),
         Command::Show {
             game,
             seat,
@@ -341,7 +351,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
-fn describe_intake(i: &Intake) -> String {
+pub(super) fn describe_intake(i: &Intake) -> String {
     match i {
         Intake::Accepted { game, seat, step } => format!("accepted: {game}, {seat}, step {step}"),
         Intake::Rejected { game, seat, lines } => {
@@ -378,10 +388,16 @@ fn describe_intake(i: &Intake) -> String {
             format!("no game named: the sender's {games} game(s) listed to them")
         }
         Intake::Unreadable(why) => format!("set aside: {why}"),
-        Intake::Failed(why) => format!("set aside in quarantine: {why}"),
+        Intake::Failed(why) => format!("held, read again when its cause is gone: {why}"),
         Intake::RateLimited => {
             "set aside unanswered: the sender sent too many mails this hour".into()
         }
+        Intake::Held {
+            game, seat, until, ..
+        } => format!(
+            "held: {game}/{seat} sent too many mails this hour; read at {} (the seat is told)",
+            report::fmt_time(*until, "UTC")
+        ),
     }
 }
 

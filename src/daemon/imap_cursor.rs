@@ -11,6 +11,9 @@ use tracing::{debug, warn};
 
 use crate::mail::imap::{Filing, ImapInbox};
 
+use crate::store::held_key;
+
+use super::held::HeldBook;
 use super::{Daemon, Intake, Pass};
 
 /// Milliseconds since `t`, for the debug log's timings.
@@ -66,10 +69,13 @@ impl Daemon {
 
     /// Reads the IMAP folder: each message is processed, its effects stored, and only then filed.
     /// Copies of our own mail are filed last, together: they have no effects, and an order that
-    /// came in with them should not wait behind them.
+    /// came in with them should not wait behind them. A message that must wait or fails is held
+    /// locally (`held`: that copy is the one read again) before `last_uid` passes it, and the
+    /// server's copy is filed in `imap.held_folder`, an archive Despatch never reads again.
     pub(super) fn imap_pass(
         &self,
         inbox: &Mutex<ImapInbox>,
+        book: &mut HeldBook,
         now: DateTime<Utc>,
         pass: &mut Pass,
     ) -> Result<()> {
@@ -116,29 +122,27 @@ impl Daemon {
                 continue;
             }
             let started = Instant::now();
-            let outcome = match &w.bytes {
-                Some(bytes) => match self.ingest_locked(bytes, now) {
-                    Ok(o) => o,
-                    Err(e) => {
-                        // This message alone is set aside; the folder goes on.
-                        let entry = crate::mail::maildir::Entry {
-                            id: format!("imap-{}-{}", state.uid_validity, w.uid),
-                            path: std::path::PathBuf::new(),
-                        };
-                        self.quarantine(&entry, Some(bytes), &e, now)?;
-                        Intake::Failed(format!("{e:#}"))
-                    }
-                },
+            let source = format!("imap:{}:{}", state.uid_validity, w.uid);
+            let (outcome, kept) = match &w.bytes {
+                // A failure is held with this message alone; the folder goes on.
+                Some(bytes) => {
+                    let o = self.take_mail(book, bytes, &source, now)?;
+                    (o, book.holds(&held_key(bytes)))
+                }
                 None => {
                     warn!(
                         uid = w.uid,
                         bytes = w.size,
                         "message larger than max_message_bytes set aside"
                     );
-                    Intake::Unreadable("too large".into())
+                    (Intake::Unreadable("too large".into()), false)
                 }
             };
-            let filing = if matches!(outcome, Intake::Unreadable(_) | Intake::Failed(_)) {
+            let filing = if kept {
+                Filing::Held
+            } else if matches!(outcome, Intake::Unreadable(_) | Intake::Failed(_)) {
+                // Not kept here (unreadable, or the held folder full): the server's copy is
+                // the only one.
                 Filing::Quarantine
             } else {
                 Filing::Processed

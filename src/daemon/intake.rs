@@ -85,9 +85,19 @@ pub enum Intake {
         seat: String,
         command: &'static str,
     },
-    /// The sender went over `max_per_sender_per_hour`: set aside unanswered.
+    /// A stranger went over `max_per_sender_per_hour`: set aside unanswered.
     RateLimited,
-    /// Processing failed (a bug or a broken store): the mail is quarantined with the reason.
+    /// A seat went over `max_per_sender_per_hour`: the mail is held (`daemon::held`) and read
+    /// at `until`, when the seat's hour has room again, or before the step's `deadline` when
+    /// it came before it.
+    Held {
+        game: String,
+        seat: String,
+        until: DateTime<Utc>,
+        deadline: Option<DateTime<Utc>>,
+    },
+    /// Processing failed (the game's files, the store, a fault): the mail is held with the
+    /// reason and retried (`daemon::held`).
     Failed(String),
 }
 
@@ -110,6 +120,7 @@ impl Intake {
             Intake::Talk { command, .. } => command,
             Intake::Unreadable(_) => "unreadable",
             Intake::RateLimited => "rate-limited",
+            Intake::Held { .. } => "held",
             Intake::Failed(_) => "failed",
         }
     }
@@ -356,10 +367,23 @@ impl Daemon {
             &text_digest(inb, &route),
         ) {
             Verdict::Read => {}
+            // Held mail read by the organiser's hand, or before the deadline it came before
+            // (`daemon::held`): read now, and it still counts.
+            Verdict::TooMany if self.reading_held_anyway() => activity.mails.push(now),
             Verdict::TooMany => {
-                warn!(game = %game_id, seat, "seat over max_per_sender_per_hour; mail set aside unanswered");
-                // Not recorded as processed: the same mail delivered again later is read.
-                let mut d = Decision::for_seat(Intake::RateLimited, g, &seat, activity);
+                let limit = self.cfg.mail.max_per_sender_per_hour;
+                let until = activity
+                    .free_at(limit)
+                    .unwrap_or(now + chrono::Duration::hours(1));
+                warn!(game = %game_id, seat, %until, "seat over max_per_sender_per_hour; mail held");
+                // Not recorded as processed: the held copy is read again at `until`.
+                let intake = Intake::Held {
+                    game: game_id.clone(),
+                    seat: seat.clone(),
+                    until,
+                    deadline: g.game.book().deadline,
+                };
+                let mut d = Decision::for_seat(intake, g, &seat, activity);
                 d.processed = false;
                 return Ok(d);
             }

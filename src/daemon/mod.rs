@@ -7,12 +7,15 @@
 //! (2) each event's mails are derived from the journal and queued under deterministic names,
 //! then `mailed` is advanced; (3) the inbound message is recorded as seen; (4) queued mail is
 //! delivered and moved to `sent/`. A crash anywhere repeats only idempotent work on restart.
+//! A mail that must wait or fails is held (`held`) before it is recorded as seen, and read
+//! again, before the inbox and the deadlines, when its cause is gone.
 
 mod archive;
 mod campaign;
 mod delivery;
 mod games;
 mod gm;
+mod held;
 mod imap_cursor;
 mod intake;
 mod league;
@@ -24,6 +27,7 @@ mod trouble;
 
 pub use campaign::{NewGame, check_new_game};
 pub use games::OpenGame;
+pub use held::why as held_why;
 pub use intake::Intake;
 pub use league::{league_file, league_games, league_standings};
 pub use spectators::{By, MAX_SPECTATORS, change_spectators};
@@ -50,6 +54,8 @@ pub struct Pass {
     pub steps_resolved: usize,
     /// Games that failed this pass (set aside; every other game went on).
     pub failed_games: Vec<String>,
+    /// Held mail read again this pass (before the inbox), by key, and what it became.
+    pub retried: Vec<(String, Intake)>,
 }
 
 pub struct Daemon {
@@ -73,6 +79,11 @@ pub struct Daemon {
     /// When the last pass that read or sent mail ended: for a short while after it, `wait`
     /// polls the IMAP folder instead of idling (see `ImapInbox::wait`).
     last_busy: Mutex<Option<std::time::Instant>>,
+    /// Set while held mail is read by hand or before its deadline: intake reads it over the
+    /// seat's hourly limit (see `held`).
+    force_read: AtomicBool,
+    /// Whether this process has run a pass: its first one tries every failed held mail.
+    passed_once: AtomicBool,
 }
 
 /// How long after a pass that read or sent mail the IMAP folder is polled rather than idled on,
@@ -141,6 +152,8 @@ impl Daemon {
             due: Mutex::new(None),
             delivered_once: AtomicBool::new(false),
             last_busy: Mutex::new(None),
+            force_read: AtomicBool::new(false),
+            passed_once: AtomicBool::new(false),
         })
     }
 
@@ -187,9 +200,9 @@ impl Daemon {
         }
     }
 
-    /// One pass: finish what a crash left half done, every waiting inbound mail, every due
-    /// deadline, then delivery. A game that fails is logged and set aside for this pass; the
-    /// others go on.
+    /// One pass: finish what a crash left half done, held mail whose time has come, every
+    /// waiting inbound mail, every due deadline, then delivery. A game that fails is logged
+    /// and set aside for this pass; the others go on.
     pub fn run_once(&self, now: DateTime<Utc>) -> Result<Pass> {
         let started = std::time::Instant::now();
         let _lock = self.data.lock()?;
@@ -203,10 +216,16 @@ impl Daemon {
                 Err(e) => self.game_failed(&mut pass, &game, &e, now),
             }
         }
-        let inbound = match &self.imap {
-            Some(imap) => self.imap_pass(imap, now, &mut pass),
-            None => self.maildir_pass(now, &mut pass),
-        };
+        // Held mail before the inbox (a sender's later mail never overtakes it) and before
+        // the deadlines (an order held before its deadline is read first).
+        let restart = !self.passed_once.swap(true, Ordering::Relaxed);
+        let inbound = self.held_book().and_then(|mut book| {
+            pass.retried = self.retry_held(&mut book, now, &held::Which::Due { restart })?;
+            match &self.imap {
+                Some(imap) => self.imap_pass(imap, &mut book, now, &mut pass),
+                None => self.maildir_pass(&mut book, now, &mut pass),
+            }
+        });
         if let Err(e) = inbound {
             self.end_due_pass(now);
             return Err(e);
@@ -223,7 +242,7 @@ impl Daemon {
         self.end_due_pass(now);
         let delivering = std::time::Instant::now();
         pass.delivered += self.deliver_at(now)?;
-        if !pass.processed.is_empty() || pass.delivered > 0 {
+        if !pass.processed.is_empty() || !pass.retried.is_empty() || pass.delivered > 0 {
             debug!(
                 mails = pass.processed.len(),
                 delivered = pass.delivered,
@@ -361,33 +380,36 @@ impl Daemon {
         }
     }
 
-    /// Every mail waiting in the inbox Maildir, each on its own: one that fails is quarantined
-    /// and the next is read.
-    fn maildir_pass(&self, now: DateTime<Utc>, pass: &mut Pass) -> Result<()> {
+    /// Every mail waiting in the inbox Maildir, each on its own: one that must wait or fails
+    /// is held (`held`), and the next is read.
+    fn maildir_pass(
+        &self,
+        book: &mut held::HeldBook,
+        now: DateTime<Utc>,
+        pass: &mut Pass,
+    ) -> Result<()> {
         let limit = self.cfg.mail.max_message_bytes as u64;
         for entry in self.inbox.list_new()? {
             // The size is checked before a byte is read: a huge file is set aside unread.
-            let (outcome, raw) = match self.inbox.read_at_most(&entry, limit) {
-                Ok(Loaded::Whole(raw)) => match self.ingest_locked(&raw, now) {
-                    Ok(o) => (o, None),
-                    Err(e) => {
-                        self.quarantine(&entry, Some(&raw), &e, now)?;
-                        (Intake::Failed(format!("{e:#}")), Some(raw))
-                    }
-                },
+            let outcome = match self.inbox.read_at_most(&entry, limit) {
+                // Held (copy and record durable) before the original leaves `new/`.
+                Ok(Loaded::Whole(raw)) => {
+                    self.take_mail(book, &raw, &format!("maildir:{}", entry.id), now)?
+                }
                 Ok(Loaded::TooLarge { bytes }) => {
                     warn!(entry = %entry.id, bytes, "message larger than max_message_bytes set aside unread");
                     self.data
                         .log_intake(&format!("maildir:{}", entry.id), "too-large", "", now)?;
-                    (Intake::Unreadable("too large".into()), None)
+                    Intake::Unreadable("too large".into())
                 }
                 Err(e) => {
+                    // Left in `new/`, read again at the next pass: nothing is lost.
                     let e = anyhow::Error::new(e).context("reading the message");
-                    self.quarantine(&entry, None, &e, now)?;
-                    (Intake::Failed(format!("{e:#}")), None)
+                    self.inbox_unreadable(&entry, &e, now);
+                    pass.processed.push(Intake::Failed(format!("{e:#}")));
+                    continue;
                 }
             };
-            drop(raw);
             if let Err(e) = self.inbox.mark_seen(&entry) {
                 // It will be read again next pass, and give the same answer; say so once a pass.
                 tracing::error!(entry = %entry.id, "cannot move the message out of new/: {e}");
@@ -397,10 +419,14 @@ impl Daemon {
         Ok(())
     }
 
-    /// `despatch ingest`: one raw message, processed exactly as the daemon does.
+    /// `despatch ingest`: one raw message, processed exactly as the daemon does (held mail
+    /// whose time has come first, so this one does not overtake it; held itself if it must
+    /// wait or fails).
     pub fn ingest(&self, raw: &[u8], now: DateTime<Utc>) -> Result<Intake> {
         let _lock = self.data.lock()?;
-        let out = self.ingest_locked(raw, now)?;
+        let mut book = self.held_book()?;
+        self.retry_held(&mut book, now, &held::Which::Due { restart: false })?;
+        let out = self.take_mail(&mut book, raw, "ingest", now)?;
         self.deliver_at(now)?;
         Ok(out)
     }

@@ -1,5 +1,5 @@
-//! When something fails, it fails alone: a message that cannot be processed is quarantined with
-//! its reason and the pass goes on; a game that fails is set aside for the pass and the others
+//! When something fails, it fails alone: a message that cannot be processed is held with its
+//! reason (`held`) and the pass goes on; a game that fails is set aside for the pass and the others
 //! go on; the organiser is told once per trouble (a mail named after it, so it is queued once).
 
 use anyhow::{Result, anyhow};
@@ -7,9 +7,8 @@ use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 use tracing::error;
 
-use crate::mail::maildir::Entry;
 use crate::mail::outbound::{self, Outgoing};
-use crate::store::{GameStore, atomic_write};
+use crate::store::GameStore;
 
 use super::Daemon;
 
@@ -52,39 +51,6 @@ impl Daemon {
         }
         store.queue(name, &bytes)?;
         Ok(())
-    }
-
-    /// A message that could not be processed: kept in `quarantine/` with the reason, out of the
-    /// inbox's way, and the organiser told once.
-    pub(super) fn quarantine(
-        &self,
-        entry: &Entry,
-        raw: Option<&[u8]>,
-        why: &anyhow::Error,
-        now: DateTime<Utc>,
-    ) -> Result<()> {
-        let key = short(&entry.id);
-        error!(entry = %entry.id, "message set aside in quarantine: {why:#}");
-        let dir = self.data.root.join("quarantine");
-        if let Some(raw) = raw {
-            atomic_write(&dir.join(format!("{key}.eml")), raw)?;
-        }
-        atomic_write(
-            &dir.join(format!("{key}.why")),
-            format!("{}\n{why:#}\n", entry.id).as_bytes(),
-        )?;
-        self.tell_gm(
-            &self.data.house(),
-            None,
-            &format!("quarantined-{key}"),
-            "A mail could not be processed",
-            &format!(
-                "Despatch could not process a mail and set it aside; every other mail and game\n\
-                 went on.\n\nReason: {why:#}\n\nThe mail is kept in {} as {key}.eml.\n",
-                dir.display()
-            ),
-            now,
-        )
     }
 
     /// A game that failed this pass: logged, the organiser told once per distinct trouble,

@@ -30,8 +30,8 @@ pub struct Activity {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
     Read,
-    /// Over the hourly budget: set aside unanswered (and not recorded as processed, so a
-    /// re-delivery later is read).
+    /// Over the hourly budget. A seat's mail is held and read when `Activity::free_at` says
+    /// (see `daemon::held`); a stranger's is set aside unanswered.
     TooMany,
     /// The same text was rejected `LOOP_AFTER` times running: an auto-responder.
     Loop,
@@ -55,6 +55,17 @@ impl Activity {
         }
         self.mails.push(now);
         Verdict::Read
+    }
+
+    /// When the hourly window next has room for a mail, given the mails it counts: an hour
+    /// after the oldest one that must age out. `None` while it has room now.
+    pub fn free_at(&self, per_hour: u32) -> Option<DateTime<Utc>> {
+        let mut times = self.mails.clone();
+        if times.len() < per_hour as usize {
+            return None;
+        }
+        times.sort_unstable();
+        Some(times[times.len() - per_hour as usize] + Duration::hours(1))
     }
 
     /// Records the outcome of a mail that was read: rejected (with its text's digest) or not.
@@ -99,6 +110,28 @@ mod tests {
             Verdict::Read,
             "the first mail is an hour old"
         );
+    }
+
+    #[test]
+    fn a_full_window_has_room_again_an_hour_after_its_oldest_mail() {
+        let mut a = Activity::default();
+        assert_eq!(a.free_at(3), None);
+        for i in [0, 5, 7] {
+            assert_eq!(a.admit(t(i), 3, "x"), Verdict::Read);
+        }
+        assert_eq!(a.admit(t(20), 3, "x"), Verdict::TooMany);
+        let free = a.free_at(3).unwrap();
+        assert_eq!(free, t(60));
+        assert_eq!(
+            a.admit(free - Duration::seconds(1), 3, "x"),
+            Verdict::TooMany
+        );
+        assert_eq!(
+            a.admit(free, 3, "x"),
+            Verdict::Read,
+            "room at exactly free_at"
+        );
+        assert_eq!(a.free_at(3), Some(t(65)), "then the next one ages out");
     }
 
     #[test]

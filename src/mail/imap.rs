@@ -1,5 +1,5 @@
 //! IMAP intake: reads the game mailbox over TLS (implicit or STARTTLS, certificates verified),
-//! files each message into the processed or quarantine folder only after the daemon has stored
+//! files each message into the processed, held or quarantine folder only after the daemon has stored
 //! its effects, and waits with IDLE where the server offers it. It decides nothing about games;
 //! on any connection error it drops the session and the next call reconnects.
 
@@ -46,6 +46,8 @@ pub struct Waiting {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Filing {
     Processed,
+    /// Held by the daemon, which keeps its own copy and reads that one later.
+    Held,
     Quarantine,
     /// A copy of Despatch's own outgoing mail.
     Sent,
@@ -174,6 +176,7 @@ impl ImapInbox {
             .collect();
         for folder in [
             &self.cfg.processed_folder,
+            &self.cfg.held_folder,
             &self.cfg.quarantine_folder,
             &self.cfg.sent_folder,
         ] {
@@ -270,6 +273,7 @@ impl ImapInbox {
     fn file_inner(&mut self, set: &str, to: Filing) -> Result<(), ImapError> {
         let folder = match to {
             Filing::Processed => self.cfg.processed_folder.clone(),
+            Filing::Held => self.cfg.held_folder.clone(),
             Filing::Quarantine => self.cfg.quarantine_folder.clone(),
             Filing::Sent => self.cfg.sent_folder.clone(),
         };

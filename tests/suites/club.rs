@@ -31,3 +31,5 @@ mod club_spectators;
 mod club_status;
 #[path = "../organiser_mail.rs"]
 mod organiser_mail;
+#[path = "../rate_budget.rs"]
+mod rate_budget;

@@ -17,6 +17,10 @@ mod world;
 mod courtesy_and_welcome;
 #[path = "../deadline_mail.rs"]
 mod deadline_mail;
+#[path = "../held_failed.rs"]
+mod held_failed;
+#[path = "../held_mail.rs"]
+mod held_mail;
 #[path = "../help_reflow.rs"]
 mod help_reflow;
 #[path = "../hostile.rs"]

@@ -7,6 +7,8 @@ mod common;
 
 #[path = "../e2e_doctor.rs"]
 mod e2e_doctor;
+#[path = "../e2e_held.rs"]
+mod e2e_held;
 #[path = "../e2e_mail.rs"]
 mod e2e_mail;
 

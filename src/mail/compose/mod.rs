@@ -4,6 +4,7 @@
 //! everything as values (`MailCtx`) and queues what comes back.
 
 mod events;
+mod held;
 mod press;
 mod replies;
 mod rich;
@@ -17,6 +18,7 @@ pub use events::{
     drafts_for_event, game_over_subject, only_invited, prompt_text, receipt_subject,
     results_subject,
 };
+pub use held::{ReadAt, held_failed_letter, held_notice};
 pub use press::press_gm_text;
 pub use replies::{auth_notice, help, rejection};
 pub use rich::Rich;

@@ -112,3 +112,95 @@ fn a_ruleset_missing_from_the_games_folder_names_where_it_looked() {
         "an explicit games_dir is the only place searched: {e}"
     );
 }
+
+/// The text with its line breaks (the mail's 72-column layout) read as spaces.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The mails in the outbox addressed to `to`.
+fn mails_to(d: &Daemon, to: &str) -> Vec<String> {
+    let mut texts = Vec::new();
+    for sub in ["new", "cur"] {
+        for e in std::fs::read_dir(d.cfg.mail.outbox.join(sub))
+            .unwrap()
+            .flatten()
+        {
+            let bytes = std::fs::read(e.path()).unwrap();
+            let m = MessageParser::default().parse(&bytes).unwrap();
+            let addressed = m
+                .to()
+                .and_then(|a| a.first())
+                .and_then(|a| a.address())
+                .is_some_and(|a| a == to);
+            if addressed {
+                texts.push(m.body_text(0).unwrap().into_owned());
+            }
+        }
+    }
+    texts
+}
+
+/// A games folder whose naval-rjw has lost its README, and a daemon on it with `gm_address`
+/// set or not; one game started.
+fn without_reference(tmp: &Path, gm_address: Option<&str>) -> Daemon {
+    let games = tmp.join("games");
+    copy_dir(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games/naval-rjw"),
+        &games.join("naval-rjw"),
+    );
+    std::fs::remove_file(games.join("naval-rjw/README.md")).unwrap();
+    let mut text = DEFAULT_CONFIG.replace("# games_dir = \"games\"", "");
+    if let Some(gm) = gm_address {
+        text = text.replacen(
+            "# gm_address = \"gm@club.example\"",
+            &format!("gm_address = \"{gm}\""),
+            1,
+        );
+    }
+    let cfg = Config::parse(&text, &tmp.join("config.toml")).unwrap();
+    assert_eq!(cfg.mail.gm_address.as_deref(), gm_address);
+    let d = Daemon::new(cfg).unwrap();
+    d.create_game_with(
+        "club",
+        "naval-rjw",
+        "training",
+        &[
+            ("japan".into(), "togo@mikasa.example".into()),
+            ("russia".into(), "vitgeft@tsesarevich.example".into()),
+        ],
+        Utc.with_ymd_and_hms(2026, 5, 1, 9, 0, 0).unwrap(),
+        despatch::dice::GameSecrets::pinned("club", [1; 32], [2; 32], 100),
+        &[
+            "tokjapanxxxxxxxxxxxxxxxx".into(),
+            "tokrussiaxxxxxxxxxxxxxxx".into(),
+        ],
+    )
+    .unwrap();
+    d
+}
+
+#[test]
+fn help_without_its_order_reference_tells_the_organiser_once_and_says_so_only_if_one_was_told() {
+    let tok = "tokjapanxxxxxxxxxxxxxxxx";
+    // With the club's organiser address: told once (two HELPs), and the player hears so.
+    let tmp = tempfile::tempdir().unwrap();
+    let d = without_reference(tmp.path(), Some("organiser@club.test"));
+    for n in 1..=2 {
+        let text = flat(&help_text(&d, n, tok));
+        assert!(text.contains("the organiser has been told"), "{text}");
+    }
+    let told = mails_to(&d, "organiser@club.test");
+    assert_eq!(told.len(), 1, "the organiser is told once: {told:?}");
+    assert!(
+        told[0].contains("naval-rjw") && told[0].contains("README.md"),
+        "{}",
+        told[0]
+    );
+    // Without one: nobody to tell, and the player is not promised that anyone was.
+    let tmp = tempfile::tempdir().unwrap();
+    let d = without_reference(tmp.path(), None);
+    let text = flat(&help_text(&d, 1, tok));
+    assert!(!text.contains("has been told"), "{text}");
+    assert!(text.contains("no organiser's address"), "{text}");
+}

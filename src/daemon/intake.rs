@@ -414,8 +414,14 @@ impl Daemon {
         let to = g.recipient(&seat).expect("authenticated above").clone();
         if route.help {
             let reference = self.cfg.order_reference(g.game.ruleset());
-            let mut draft =
-                compose::help(g.game.as_ref(), &to, reference.as_deref(), &inb.message_id)?;
+            let gm_told = reference.is_none() && self.reference_missing(&g, now)?;
+            let mut draft = compose::help(
+                g.game.as_ref(),
+                &to,
+                reference.as_deref(),
+                gm_told,
+                &inb.message_id,
+            )?;
             draft.re_subject = compose::their_subject(&inb.subject);
             activity.outcome(now, None);
             let mut d = Decision::for_seat(

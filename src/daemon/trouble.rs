@@ -53,6 +53,39 @@ impl Daemon {
         Ok(())
     }
 
+    /// A ruleset's order reference (`README.md` under its games folder) cannot be read, so a
+    /// HELP is answered without it: the organiser is told once per game and ruleset (the
+    /// report's name), with where it was looked for. Returns whether anyone was told.
+    pub(super) fn reference_missing(
+        &self,
+        g: &super::OpenGame,
+        now: DateTime<Utc>,
+    ) -> Result<bool> {
+        let ruleset = g.game.ruleset();
+        let gm = g.seats.gm.clone();
+        if gm.is_none() && self.cfg.mail.gm_address.is_none() {
+            return Ok(false);
+        }
+        let place = match self.cfg.ruleset_dir(ruleset) {
+            Ok(dir) => format!("{}", dir.join("README.md").display()),
+            Err(e) => format!("the games folder ({e})"),
+        };
+        self.tell_gm(
+            &g.store,
+            gm,
+            &format!("reference-missing-{ruleset}"),
+            "The order reference cannot be read",
+            &format!(
+                "A player asked for HELP, and the order reference of {ruleset} could not be read\n\
+                 from {place}; the player got the rest of the answer.\n\n\
+                 Fix: install the rulesets' data again (README, \"Install, and upgrade\"), or\n\
+                 check games_dir in the configuration; then run despatch doctor.\n"
+            ),
+            now,
+        )?;
+        Ok(true)
+    }
+
     /// A game that failed this pass: logged, the organiser told once per distinct trouble,
     /// with its cause and the fix. A game whose files the daemon may not read (made by an
     /// organiser command run as another user) gets the `chown` and the rule that prevents it;

@@ -46,16 +46,21 @@ pub fn rejection(
     ))
 }
 
-/// The order reference, as the games folder has it now.
+/// The order reference, as the games folder has it now. Without it, the player is told the
+/// truth about who knows: `gm_told` says whether the daemon has just told an organiser.
 pub fn help(
     game: &dyn Play,
     to: &Recipient,
     reference: Option<&str>,
+    gm_told: bool,
     message_id: &str,
 ) -> Result<Draft, ComposeError> {
-    let reference = reference.unwrap_or(
-        "The order reference could not be read on the host just now; the organiser has been told.",
-    );
+    let reference = reference.unwrap_or(if gm_told {
+        "The order reference could not be read on the host just now; the organiser has been told."
+    } else {
+        "The order reference could not be read on the host just now, and this game has no \
+         organiser's address: please tell whoever runs it."
+    });
     let body = report::render(
         "help",
         serde_json::json!({

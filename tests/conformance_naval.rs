@@ -16,7 +16,7 @@ const SEATS: [(&str, &str); 2] = [
 
 /// What one side may not know: the nature of the other's minefields (until laid in play or
 /// revealed), and the other's sealed fire plan.
-fn secrets(st: &NavalState) -> Vec<Secret> {
+pub fn secrets(st: &NavalState) -> Vec<Secret> {
     let mut out = Vec::new();
     for m in st
         .minefields

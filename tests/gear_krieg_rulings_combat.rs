@@ -382,3 +382,38 @@ fn r32_aimed_fire_spares_friends_saturation_spares_only_the_firer() {
         after.log
     );
 }
+
+/// The MoS and the damage a hit line reports ("hit, MoS 2, 6 damage: …").
+fn mos_and_damage(l: &str) -> (u32, u32) {
+    let (_, rest) = l.split_once(", MoS ").unwrap();
+    let mos = rest.split(',').next().unwrap().parse().unwrap();
+    (mos, damage(l))
+}
+
+/// R17: "Heavy Damage halves each weapon's (and punch, kick, impact) DM, rounding up." The LMG's
+/// DM is 3: an aimed burst with no ROF bonus does 3 × MoS from a sound Valkurie and
+/// halve_up(3) = 2 × MoS from one with Heavy Damage — each side of the rule shown by a hit.
+#[test]
+fn r17_heavy_damage_halves_a_weapons_dm_rounding_up() {
+    assert_eq!(stats::halve_up(3), 2);
+    for (heavy, dm) in [(0, 3), (1, 2)] {
+        let mut hit_seen = false;
+        for k in 0..200 {
+            let mut st = activating_with(RULESET, "germany");
+            place(&mut st, "Valkurie-1", 8.0, 18.0, 270.0);
+            st.unit_mut("Valkurie-1").unwrap().heavy = heavy;
+            let order = "ACTIVATE Valkurie-1\nFIRE LMG AT US-Squad\n";
+            let (after, _) = play(&st, &[("germany", order)], k);
+            let l = line(&after, "Valkurie-1 fires LMG at US-Squad");
+            if !l.contains(": hit") {
+                continue;
+            }
+            hit_seen = true;
+            let (mos, d) = mos_and_damage(&l);
+            assert!(mos > 0, "{l}");
+            assert_eq!(d, dm * mos, "heavy {heavy}: DM {dm} × MoS {mos}: {l}");
+            break;
+        }
+        assert!(hit_seen, "no seed hit (heavy {heavy})");
+    }
+}

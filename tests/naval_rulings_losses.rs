@@ -199,6 +199,29 @@ fn r42_a_rescue_is_owed_when_a_friend_is_within_twelve_inches_hull_to_hull() {
     assert!(!log_text(&st).contains("must be sent to rescue"));
 }
 
+/// R42 at its threshold: "within 12"" includes 12" exactly. Asahi and Chitose lie side by side
+/// on heading 0 (keels along y, so every coordinate is exact in binary), their keels `gap`
+/// apart: 12.0 owes a rescue, 12.0625 (exact in binary too) does not.
+#[test]
+fn r42_a_friend_exactly_twelve_inches_away_owes_a_rescue_and_one_just_beyond_does_not() {
+    let owed = |gap: f64| {
+        let japan = [
+            ship("Mikasa", "BB", 10.0, 10.0, 90.0, ""),
+            ship("Asahi", "BB", 40.0, 30.0, 0.0, ""),
+            ship("Chitose", "CL", 40.0 + gap, 30.0, 0.0, ""),
+        ]
+        .concat();
+        let mut st = begin(&sc(japan, russians_far()), 0);
+        let asahi = find(&st, "Asahi").hull;
+        let chitose = find(&st, "Chitose").hull;
+        assert_eq!(despatch::board::tabletop::hull_range(&asahi, &chitose), gap);
+        damage::sink(&mut st, "Asahi", "her magazine explodes");
+        st
+    };
+    assert_eq!(owed(12.0).fleets[0].rescue_owed, ["Asahi"]);
+    assert!(owed(12.0625).fleets[0].rescue_owed.is_empty());
+}
+
 /// R54: "A minefield's heading is the course of the ship that laid it, with the 4\" side across
 /// it. A ship's own minefields attack her too."
 #[test]

@@ -17,6 +17,8 @@ mod naval_data;
 mod naval_golden;
 #[path = "../naval_orders_golden.rs"]
 mod naval_orders_golden;
+#[path = "../naval_random_play.rs"]
+mod naval_random_play;
 #[path = "../naval_rulings.rs"]
 mod naval_rulings;
 #[path = "../naval_rulings_gunnery.rs"]

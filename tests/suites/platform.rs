@@ -31,8 +31,6 @@ mod organiser_cli;
 mod pipeline;
 #[path = "../python_verifier.rs"]
 mod python_verifier;
-#[path = "../random_play.rs"]
-mod random_play;
 #[path = "../render.rs"]
 mod render;
 #[path = "../store_copy.rs"]

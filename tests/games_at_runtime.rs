@@ -22,6 +22,22 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// Every mail in the outbox Maildir, parsed.
+fn outbox(d: &Daemon) -> Vec<mail_parser::Message<'static>> {
+    let mut mails = Vec::new();
+    for sub in ["new", "cur"] {
+        for e in std::fs::read_dir(d.cfg.mail.outbox.join(sub))
+            .unwrap()
+            .flatten()
+        {
+            let bytes = std::fs::read(e.path()).unwrap();
+            let m = MessageParser::default().parse(&bytes).unwrap();
+            mails.push(m.into_owned());
+        }
+    }
+    mails
+}
+
 fn help_text(d: &Daemon, n: u32, token: &str) -> String {
     let raw = format!(
         "From: <togo@mikasa.example>\r\nTo: despatch+club.japan.{token}@localhost\r\nSubject: help\r\nMessage-ID: <h{n}@x>\r\n\r\nHELP\r\n"
@@ -31,22 +47,34 @@ fn help_text(d: &Daemon, n: u32, token: &str) -> String {
         d.ingest(raw.as_bytes(), now).unwrap(),
         Intake::Help { .. }
     ));
-    let mut texts = Vec::new();
-    for sub in ["new", "cur"] {
-        for e in std::fs::read_dir(d.cfg.mail.outbox.join(sub))
-            .unwrap()
-            .flatten()
-        {
-            let bytes = std::fs::read(e.path()).unwrap();
-            let m = MessageParser::default().parse(&bytes).unwrap();
-            // The answer to this very mail: it threads under it.
-            if m.in_reply_to().as_text() == Some(&format!("h{n}@x")) {
-                texts.push(m.body_text(0).unwrap().into_owned());
-            }
-        }
-    }
+    let mut texts: Vec<String> = outbox(d)
+        .into_iter()
+        // The answer to this very mail: it threads under it.
+        .filter(|m| m.in_reply_to().as_text() == Some(&format!("h{n}@x")))
+        .map(|m| m.body_text(0).unwrap().into_owned())
+        .collect();
     assert_eq!(texts.len(), 1, "one answer to HELP number {n}");
     texts.pop().unwrap()
+}
+
+/// Naval training as game `club`, Japan's secret `tokjapan…`.
+fn start_club(d: &Daemon) {
+    d.create_game_with(
+        "club",
+        "naval-rjw",
+        "training",
+        &[
+            ("japan".into(), "togo@mikasa.example".into()),
+            ("russia".into(), "vitgeft@tsesarevich.example".into()),
+        ],
+        Utc.with_ymd_and_hms(2026, 5, 1, 9, 0, 0).unwrap(),
+        despatch::dice::GameSecrets::pinned("club", [1; 32], [2; 32], 100),
+        &[
+            "tokjapanxxxxxxxxxxxxxxxx".into(),
+            "tokrussiaxxxxxxxxxxxxxxx".into(),
+        ],
+    )
+    .unwrap();
 }
 
 #[test]
@@ -72,22 +100,7 @@ fn an_edited_order_reference_is_what_help_returns_without_a_rebuild() {
         format!("{original}\nHOUSE RULE 1: the club plays at 1/3000 scale.\n"),
     )
     .unwrap();
-    d.create_game_with(
-        "club",
-        "naval-rjw",
-        "training",
-        &[
-            ("japan".into(), "togo@mikasa.example".into()),
-            ("russia".into(), "vitgeft@tsesarevich.example".into()),
-        ],
-        Utc.with_ymd_and_hms(2026, 5, 1, 9, 0, 0).unwrap(),
-        despatch::dice::GameSecrets::pinned("club", [1; 32], [2; 32], 100),
-        &[
-            "tokjapanxxxxxxxxxxxxxxxx".into(),
-            "tokrussiaxxxxxxxxxxxxxxx".into(),
-        ],
-    )
-    .unwrap();
+    start_club(&d);
     let tok = "tokjapanxxxxxxxxxxxxxxxx";
     assert!(help_text(&d, 1, tok).contains("HOUSE RULE 1"));
     // A second edit while the daemon lives: the next HELP has it.
@@ -118,27 +131,18 @@ fn flat(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The mails in the outbox addressed to `to`.
+/// The mails in the outbox addressed to `to`: their texts.
 fn mails_to(d: &Daemon, to: &str) -> Vec<String> {
-    let mut texts = Vec::new();
-    for sub in ["new", "cur"] {
-        for e in std::fs::read_dir(d.cfg.mail.outbox.join(sub))
-            .unwrap()
-            .flatten()
-        {
-            let bytes = std::fs::read(e.path()).unwrap();
-            let m = MessageParser::default().parse(&bytes).unwrap();
-            let addressed = m
-                .to()
+    outbox(d)
+        .into_iter()
+        .filter(|m| {
+            m.to()
                 .and_then(|a| a.first())
                 .and_then(|a| a.address())
-                .is_some_and(|a| a == to);
-            if addressed {
-                texts.push(m.body_text(0).unwrap().into_owned());
-            }
-        }
-    }
-    texts
+                .is_some_and(|a| a == to)
+        })
+        .map(|m| m.body_text(0).unwrap().into_owned())
+        .collect()
 }
 
 /// A games folder whose naval-rjw has lost its README, and a daemon on it with `gm_address`
@@ -161,22 +165,7 @@ fn without_reference(tmp: &Path, gm_address: Option<&str>) -> Daemon {
     let cfg = Config::parse(&text, &tmp.join("config.toml")).unwrap();
     assert_eq!(cfg.mail.gm_address.as_deref(), gm_address);
     let d = Daemon::new(cfg).unwrap();
-    d.create_game_with(
-        "club",
-        "naval-rjw",
-        "training",
-        &[
-            ("japan".into(), "togo@mikasa.example".into()),
-            ("russia".into(), "vitgeft@tsesarevich.example".into()),
-        ],
-        Utc.with_ymd_and_hms(2026, 5, 1, 9, 0, 0).unwrap(),
-        despatch::dice::GameSecrets::pinned("club", [1; 32], [2; 32], 100),
-        &[
-            "tokjapanxxxxxxxxxxxxxxxx".into(),
-            "tokrussiaxxxxxxxxxxxxxxx".into(),
-        ],
-    )
-    .unwrap();
+    start_club(&d);
     d
 }
 

@@ -13,6 +13,7 @@ use despatch::config::DEFAULT_CONFIG;
 use despatch::daemon::{Intake, Pass};
 use despatch::store::HeldCause;
 
+use crate::held_mail::{flat, pass, receipts, to_with};
 use crate::world::{GAME, JAPAN, RUSSIA, World, mail, reply_to, world_with};
 
 const GM: &str = "gm@club.example";
@@ -42,32 +43,6 @@ fn drop_raw(w: &World, name: &str, raw: &[u8]) {
 fn drop_mail(w: &World, seat: &str, id: &str, body: &str) {
     let from = if seat == "japan" { JAPAN } else { RUSSIA };
     drop_raw(w, id, &mail(from, &reply_to(seat), id, "", body));
-}
-
-fn pass(w: &World, at: DateTime<Utc>) -> Pass {
-    w.daemon.run_once(at).unwrap()
-}
-
-fn to_with(w: &World, to: &str, subject: &str) -> Vec<String> {
-    w.delivered()
-        .into_iter()
-        .filter(|d| d.1 == to && d.2.contains(subject))
-        .map(|d| flat(&d.3))
-        .collect()
-}
-
-/// A mail's text with its line breaks as spaces (prose is wrapped at 72 columns).
-fn flat(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// The receipts sent to Japan, in delivery order (their names carry the journal index).
-fn receipts(w: &World) -> Vec<String> {
-    w.delivered()
-        .into_iter()
-        .filter(|d| d.1 == JAPAN && d.3.contains("Orders received for"))
-        .map(|d| flat(&d.3))
-        .collect()
 }
 
 /// `despatch` run on the world's data folder (a config file beside it, as a club has one).

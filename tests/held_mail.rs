@@ -29,12 +29,12 @@ fn drop_mail(w: &World, seat: &str, id: &str, body: &str) -> Vec<u8> {
     raw
 }
 
-fn pass(w: &World, at: DateTime<Utc>) -> Pass {
+pub(crate) fn pass(w: &World, at: DateTime<Utc>) -> Pass {
     w.daemon.run_once(at).unwrap()
 }
 
 /// Delivered mails to `to` whose subject contains `subject`: their texts.
-fn to_with(w: &World, to: &str, subject: &str) -> Vec<String> {
+pub(crate) fn to_with(w: &World, to: &str, subject: &str) -> Vec<String> {
     w.delivered()
         .into_iter()
         .filter(|d| d.1 == to && d.2.contains(subject))
@@ -43,12 +43,12 @@ fn to_with(w: &World, to: &str, subject: &str) -> Vec<String> {
 }
 
 /// A mail's text with its line breaks as spaces (prose is wrapped at 72 columns).
-fn flat(text: &str) -> String {
+pub(crate) fn flat(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The receipts sent to Japan, in delivery order (their names carry the journal index).
-fn receipts(w: &World) -> Vec<String> {
+pub(crate) fn receipts(w: &World) -> Vec<String> {
     w.delivered()
         .into_iter()
         .filter(|d| d.1 == JAPAN && d.3.contains("Orders received for"))

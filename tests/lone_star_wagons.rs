@@ -129,7 +129,12 @@ fn r36_a_wagon_that_moves_its_third_and_halts_sets_troops_down_with_no_move() {
 #[test]
 fn r37_standard_wagons_halt_12_inches_off_ramp_types_6() {
     let mut st = riding();
-    st.unit_mut(WAGON).last_third = true;
+    {
+        // Under way after a third (a halted wagon refuses STOP: it is halted already).
+        let w = st.unit_mut(WAGON);
+        w.last_third = true;
+        w.halted = false;
+    }
     // Grenzer's nearest stand 7" from the wagon's.
     place(&mut st, "Grenzer", 40.0, 16.0, 180.0, Form::Column);
     st.cards = ["bowie", "hays", "von-arnim", "enver"]
@@ -143,13 +148,9 @@ fn r37_standard_wagons_halt_12_inches_off_ramp_types_6() {
         "{}",
         log(&standard)
     );
-    let out = step(&standard, &[("hays", "DISEMBARK Rangers")], 7);
-    assert!(
-        out.unit("Rangers").unwrap().aboard.is_some(),
-        "{}",
-        log(&out)
-    );
-    assert!(log(&out).contains("cannot get out"));
+    // Bowie's wagon has moved and is not halted: the line is refused when the mail is read.
+    let e = refused(&standard, "hays", "DISEMBARK Rangers");
+    assert!(e.contains("not halted"), "{e}");
     st.unit_mut(WAGON).ramp = true;
     let ramp = step(&st, &[("bowie", "STOP Prairie Schooner")], 7);
     assert!(ramp.unit(WAGON).unwrap().halted, "{}", log(&ramp));
@@ -220,7 +221,11 @@ fn r38_a_wagon_is_linear_cover_outside_and_meleed_only_when_halted() {
     let w = st.unit(WAGON).unwrap().clone();
     assert!(combat::modifiers(&st, &g, &w, Band::Melee).is_empty());
     assert!(combat::modifiers(&st, &w, &g, Band::Melee).is_empty());
-    assert!(!combat::modifiers(&st, &g, &r, Band::Melee).is_empty());
+    // Control: an ordinary melee has its modifiers (the Rangers taken in the flank; the
+    // column's +7 is for shooting only).
+    let mut flanked = r.clone();
+    flanked.facing = 90.0;
+    assert!(!combat::modifiers(&st, &g, &flanked, Band::Melee).is_empty());
     card_to(&mut st, "von-arnim");
     assert!(LoneStar::parse(&st, "von-arnim", "CHARGE Grenzer Prairie Schooner").is_ok());
     st.unit_mut(WAGON).halted = false;

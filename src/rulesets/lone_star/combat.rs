@@ -58,7 +58,8 @@ fn card(state: &State, f: Fig) -> &Strength {
 
 /// The unit's summed strength in a band: every stand with a strength there takes part.
 /// Mounted cavalry's heavy weapons do not shoot, and fight in melee as troopers −1 (L12); a
-/// flamethrower without shots fights at −1 (L12: out of ammunition).
+/// flamethrower without shots has abandoned the weapon and fights "like standard troops, but
+/// with one less strength point at all ranges" (L12): a trooper's strength −1, not its own.
 pub fn strength(state: &State, u: &Unit, band: Band) -> i32 {
     u.figures
         .iter()
@@ -73,7 +74,13 @@ pub fn strength(state: &State, u: &Unit, band: Band) -> i32 {
                 Fig::Heavy(_) if u.mounted && band != Band::Melee => 0,
                 Fig::Heavy(_) if u.mounted => state.data.figures.trooper.melee.int() - 1,
                 Fig::Heavy(Heavy::Flamethrower) if u.flame_shots == 0 => {
-                    v + state.data.rules.hw_no_ammo.int()
+                    let t = &state.data.figures.trooper;
+                    let trooper = match band {
+                        Band::Melee => t.melee.int(),
+                        Band::Short => t.short.int(),
+                        Band::Long => t.long.int(),
+                    };
+                    trooper + state.data.rules.hw_no_ammo.int()
                 }
                 _ => v,
             }
@@ -92,7 +99,8 @@ pub fn modifiers(state: &State, firer: &Unit, target: &Unit, band: Band) -> Vec<
     if firer.form == Form::Column && band != Band::Melee {
         m.push(("firer in column".into(), r.firer_column.int()));
     }
-    if target.form == Form::Column {
+    // L6: "Shooting at a column gives a +7 modifier" — shooting only, like the firer's −10.
+    if target.form == Form::Column && band != Band::Melee {
         m.push(("target in column".into(), r.target_column.int()));
     }
     if firer.river > 0 && band != Band::Melee {
@@ -334,11 +342,14 @@ fn flamethrower_accident(state: &mut State, name: &str, dice: &mut Dice) -> Vec<
         return vec![];
     }
     let mut lost = Vec::new();
+    let mut figure = "";
     if state.unit(name).expect("unit").heavy() == Some(Heavy::Flamethrower) {
+        // R7: lost even if it saved; the log says so (it vanished unsaid).
         lost.push(remove(
             state.unit_mut(name),
             Fig::Heavy(Heavy::Flamethrower),
         ));
+        figure = " the flamethrower figure is lost (R7), and";
     }
     let (pips, hits) = roll_standard(
         dice,
@@ -346,7 +357,7 @@ fn flamethrower_accident(state: &mut State, name: &str, dice: &mut Dice) -> Vec<
         n,
     );
     state.say(format!(
-        "{name}: flamethrower accident ({roll}): the tank bursts, {pips:?} = {hits} hits on its own unit."
+        "{name}: flamethrower accident ({roll}): the tank bursts:{figure} {pips:?} = {hits} hits on its own unit."
     ));
     lost.extend(take_hits(state, name, hits, false, dice));
     lost

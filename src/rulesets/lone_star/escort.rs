@@ -60,6 +60,7 @@ pub fn set_out(state: &mut State, by: &str, guards: u32, prisoners: u32) {
         in_combat: false,
         lost_this_turn: 0,
         ambushed_by: vec![],
+        ambush_turn: 0,
         prisoners: 0,
         guards: 0,
         standing: Standing::default(),

@@ -16,6 +16,8 @@ use super::orders::{Aim, Order, Orders};
 use super::state::{Fig, Form, Phase, State, Unit};
 use super::turn::{apply_standing, begin_extra};
 
+pub use super::aim::{band, may_shoot, nearest_target, shot_refusal};
+
 fn at(p: Pt) -> String {
     format!("{},{}", tenths(p.x), tenths(p.y))
 }
@@ -60,43 +62,6 @@ fn choices(state: &State, subs: &BTreeMap<String, Submitted<Orders>>) -> BTreeMa
     out
 }
 
-/// The band a firer reaches a target in, if any (L6: melee 0–2", short, long).
-pub fn band(state: &State, u: &Unit, t: &Unit) -> Option<Band> {
-    let gap = state.gap(u, t);
-    if u.melee.contains(&t.name) {
-        Some(Band::Melee)
-    } else if gap <= u.short {
-        Some(Band::Short)
-    } else if gap <= u.long {
-        Some(Band::Long)
-    } else {
-        None
-    }
-}
-
-/// May `u` shoot at `t`: seen, in sight and arc, in range, not in a melee (R16).
-pub fn may_shoot(state: &State, u: &Unit, t: &Unit) -> bool {
-    t.alive()
-        && t.side != u.side
-        && !t.hidden
-        && u.on_ground()
-        && super::wagons::targetable(state, t)
-        && t.melee.is_empty()
-        && u.melee.is_empty()
-        && state.sight(u.pos, t.pos)
-        && state.in_front(u, t.pos)
-        && band(state, u, t).is_some()
-}
-
-/// The nearest enemy `u` may shoot at (the default target rule).
-pub fn nearest_target(state: &State, u: &Unit) -> Option<String> {
-    state
-        .enemies_of(u)
-        .filter(|t| may_shoot(state, u, t))
-        .min_by(|a, b| state.gap(u, a).total_cmp(&state.gap(u, b)))
-        .map(|t| t.name.clone())
-}
-
 /// The sealed combat step, all at once (L13, L15, L21).
 pub fn resolve_combat(
     state: &mut State,
@@ -124,7 +89,10 @@ pub fn resolve_combat(
     for h in hidden {
         let c = picks.get(&h).cloned().unwrap_or_default();
         if c.reveal || matches!(c.aim, Some(Aim::Unit(_)) | Some(Aim::Point(_))) {
-            state.unit_mut(&h).hidden = false;
+            let turn = state.turn;
+            let m = state.unit_mut(&h);
+            m.hidden = false;
+            m.ambush_turn = turn;
             let p = state.unit(&h).expect("unit").pos;
             state.say(format!("AMBUSH! {h} is placed at {}.", at(p)));
         }
@@ -405,6 +373,43 @@ fn melee_specials(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &mu
     }
 }
 
+/// Whom a shooter's fire falls on this turn, if anyone: its order, else (unless its standing
+/// order holds fire) the nearest enemy (R29). `None` if it may not shoot that target now.
+fn shot_target(state: &State, u: &Unit, c: &Choice) -> Option<String> {
+    let t = match &c.aim {
+        Some(Aim::Unit(t)) => Some(t.clone()),
+        Some(_) => None,
+        None if u.standing.target_nearest == Some(false) => None,
+        None => nearest_target(state, u),
+    }?;
+    state
+        .unit(&t)
+        .is_some_and(|tu| may_shoot(state, u, tu))
+        .then_some(t)
+}
+
+/// L7: "returned fire has the 'ambushed' negative modifier". A unit placed from hiding this
+/// turn (standing ambush or a fire order from hiding) ambushes the unit it shoots at; that
+/// unit's fire back at it this turn is ambushed. Fire at the ambusher from anyone it did not
+/// shoot at returns nothing and has no such modifier (ruling R47).
+fn mark_ambushed(state: &mut State, picks: &BTreeMap<String, Choice>, shooters: &[String]) {
+    let turn = state.turn;
+    let mut marks = Vec::new();
+    for name in shooters {
+        let u = state.unit(name).expect("unit");
+        if u.ambush_turn != turn || !u.melee.is_empty() || u.routing {
+            continue;
+        }
+        let c = picks.get(name).cloned().unwrap_or_default();
+        if let Some(t) = shot_target(state, u, &c) {
+            marks.push((t, name.clone()));
+        }
+    }
+    for (t, by) in marks {
+        state.unit_mut(&t).ambushed_by.push(by);
+    }
+}
+
 /// Standard melee attacks and all shooting, simultaneous: every attack is rolled on the
 /// figures as they stand, then all hits land.
 fn standard_attacks(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &mut Dice) {
@@ -417,6 +422,7 @@ fn standard_attacks(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &
         .filter(|u| u.alive() && !u.hidden && u.gun.is_none() && u.on_ground())
         .map(|u| u.name.clone())
         .collect();
+    mark_ambushed(state, picks, &names);
     for name in names {
         let u = state.unit(&name).expect("unit").clone();
         let c = picks.get(&name).cloned().unwrap_or_default();
@@ -438,22 +444,39 @@ fn standard_attacks(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &
             if u.routing || u.arm == Arm::Windwagon {
                 continue;
             }
-            let t = match &c.aim {
-                Some(Aim::Unit(t)) => Some(t.clone()),
-                Some(_) => None,
-                None if u.standing.target_nearest == Some(false) => None,
-                None => nearest_target(state, &u),
-            };
-            let Some(t) = t else { continue };
-            let tu = state.unit(&t).expect("unit");
-            if !may_shoot(state, &u, tu) {
+            let mut t = shot_target(state, &u, &c);
+            if let Some(Aim::Unit(ordered)) = &c.aim
+                && t.is_none()
+            {
+                // Legal when the mail was read; what changed since is only resolution's
+                // (shells and grenades land first): say why, then the silent seat's rule
+                // applies (R29) unless the unit's standing order holds its fire.
+                let why = state
+                    .unit(ordered)
+                    .and_then(|tu| shot_refusal(state, &u, tu))
+                    .unwrap_or_else(|| format!("{ordered} is no target"));
+                let fallback = if u.standing.target_nearest == Some(false) {
+                    None
+                } else {
+                    nearest_target(state, &u)
+                };
                 state.tell(
                     &u.seat,
-                    format!("{name} cannot fire at {t} (out of sight, arc or range, or in melee)."),
+                    format!(
+                        "{name} cannot fire at {ordered}: {why}; {}.",
+                        match &fallback {
+                            Some(n) => format!("it fires at the nearest enemy, {n} (R29)"),
+                            None => "it fires at no one".to_string(),
+                        }
+                    ),
                 );
-                continue;
+                t = fallback;
             }
-            let b = band(state, &u, tu).expect("in range");
+            let Some(t) = t else { continue };
+            let tu = state.unit(&t).expect("unit");
+            let Some(b) = band(state, &u, tu) else {
+                continue;
+            };
             (t, b)
         };
         let tu = state.unit(&target).expect("unit").clone();

@@ -76,6 +76,12 @@ fn move_unit(state: &mut State, name: &str, orders: &[&Order], dice: &mut Dice) 
             _ => None,
         });
         let stopping = has_act(orders, "STOP");
+        if u.halted && heading.is_none() && !stopping {
+            // R36: a halted wagon stays halted until a SAIL moves it; HOLD or silence keeps
+            // it (it sailed on its facing, so troops could never board it again).
+            state.say(format!("{name} stays halted."));
+            return;
+        }
         movement::sail(state, name, heading.unwrap_or(u.facing), stopping, dice);
         return;
     }
@@ -96,8 +102,20 @@ fn move_unit(state: &mut State, name: &str, orders: &[&Order], dice: &mut Dice) 
             m.routing = false;
         }
         let w = walk(state, name, &[to], d * 2.0, false, None, Some(heading));
+        // Short of the full distance, the player is told why (it ended 1.8" out unsaid).
+        let short = if w.moved < d - 0.05 {
+            format!(
+                " (short of {}\": {})",
+                tenths(d),
+                w.stopped
+                    .clone()
+                    .unwrap_or_else(|| "rough ground costs double".to_string())
+            )
+        } else {
+            String::new()
+        };
         state.say(format!(
-            "{name} disengages: {}\" away, now at {}.",
+            "{name} disengages: {}\" away, now at {}{short}.",
             tenths(w.moved),
             at(state.unit(name).expect("unit").pos)
         ));

@@ -2,6 +2,7 @@
 //! simultaneous combat, ambushes and windwagons, by email. This file wires the modules into
 //! `engine::Ruleset` and builds the opening state; the rules live in the modules.
 
+pub mod aim;
 pub mod combat;
 pub mod data;
 pub mod escort;
@@ -137,6 +138,7 @@ pub fn new_state(
             in_combat: false,
             lost_this_turn: 0,
             ambushed_by: vec![],
+            ambush_turn: 0,
             prisoners: 0,
             guards: 0,
             standing: Standing::default(),
@@ -294,8 +296,13 @@ pub fn step_spec(state: &State) -> StepSpec {
                 .filter(|s| !state.seat_units(&s.id).is_empty())
                 .map(|s| {
                     let qs = turn::combat_questions(state, &s.id);
-                    let q = if qs.is_empty() {
-                        format!("Turn {t} combat: your standing orders cover everything; you may still send FIRE, PRISONERS, GAS or REVEAL.")
+                    // Nothing to ask is the rules' defaults (R19, R29) as often as standing
+                    // orders: a seat that sent none is not told its standing orders cover it.
+                    let standing = state.seat_units(&s.id).iter().any(|u| !u.standing.is_empty());
+                    let q = if qs.is_empty() && standing {
+                        format!("Turn {t} combat: your standing orders and the rules' defaults cover everything; you may still send FIRE, PRISONERS, GAS or REVEAL.")
+                    } else if qs.is_empty() {
+                        format!("Turn {t} combat: nothing needs your answer: silence fires each unit at the nearest enemy it may shoot (R29); you may still send FIRE, PRISONERS, GAS or REVEAL.")
                     } else {
                         format!("Turn {t} combat, sealed: {}", qs.join(" "))
                     };

@@ -90,8 +90,9 @@ fn move_line(state: &State, u: &Unit, p: &mut Pick) -> Option<String> {
     if !u.may_move() || !u.melee.is_empty() {
         return None;
     }
-    if u.aboard.is_some() {
-        return p.one_in(3).then(|| format!("DISEMBARK {}", u.name));
+    if let Some(c) = u.aboard.as_deref().and_then(|c| state.unit(c)) {
+        let open = c.seat == u.seat || super::wagons::open_for_troops(c);
+        return (open && p.one_in(3)).then(|| format!("DISEMBARK {}", u.name));
     }
     match u.arm {
         Arm::Panjandrum => {
@@ -116,6 +117,8 @@ fn move_line(state: &State, u: &Unit, p: &mut Pick) -> Option<String> {
     }
     if u.arm == Arm::Windwagon {
         return Some(match p.draw() % 3 {
+            // A halted wagon is already stopped (R36): it holds or sails.
+            0 if u.halted => format!("HOLD {}", u.name),
             0 => format!("STOP {}", u.name),
             _ => format!("SAIL {} {}", u.name, (p.draw() % 8) * 45),
         });
@@ -188,6 +191,8 @@ fn combat_line(state: &State, u: &Unit, p: &mut Pick) -> Option<String> {
         return None;
     }
     match p.draw() % 4 {
+        // A routing unit does not shoot: FIRE AT is refused for it.
+        _ if u.routing => Some(format!("FIRE {} NONE", u.name)),
         0 => Some(format!("FIRE {} NONE", u.name)),
         _ => nearest_target(state, u).map(|t| format!("FIRE {} AT {t}", u.name)),
     }

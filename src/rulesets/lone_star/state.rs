@@ -171,8 +171,11 @@ pub struct Unit {
     pub in_combat: bool,
     /// Figures lost this turn (retreat criterion 3).
     pub lost_this_turn: u32,
-    /// Fired this turn from hiding, so returned fire is "ambushed".
+    /// The ambushers that fire at this unit this turn: its fire back at them is "ambushed".
     pub ambushed_by: Vec<String>,
+    /// The turn this unit was placed from hiding to fire (an ambush, L7), 0 never.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub ambush_turn: u32,
     pub prisoners: u32,
     pub guards: u32,
     pub standing: Standing,

@@ -115,7 +115,10 @@ fn place_ambushers(state: &mut State) {
             .map(|e| e.name.clone())
             .next();
         if let Some(v) = victim {
-            state.unit_mut(&n).hidden = false;
+            let turn = state.turn;
+            let m = state.unit_mut(&n);
+            m.hidden = false;
+            m.ambush_turn = turn;
             state.say(format!(
                 "AMBUSH! {n} is placed at {}, {v} within {}\".",
                 at(u.pos),

@@ -73,8 +73,23 @@ pub fn standing_lines(u: &Unit) -> Vec<String> {
         .collect()
 }
 
+/// What a unit's card says of it: formation, and the state that decides which orders it may
+/// take (a wagon halted or under way, a passenger aboard, a zeppelin landed or hovering). All
+/// of it stands on the table, so the enemy sees it too (R22).
 fn state_words(u: &Unit) -> String {
     let mut w = vec![u.form.word().to_string()];
+    let landed = u.machine.as_ref().is_some_and(|m| m.landed);
+    match u.arm {
+        Arm::Windwagon if u.halted => w.push("halted".into()),
+        Arm::Windwagon => w.push("under way".into()),
+        Arm::Zeppelin if landed => w.push("landed".into()),
+        Arm::Zeppelin if u.halted => w.push("hovering".into()),
+        Arm::Zeppelin | Arm::Aeroplane => w.push("flying".into()),
+        _ => {}
+    }
+    if let Some(c) = &u.aboard {
+        w.push(format!("aboard {c}"));
+    }
     if u.mounted {
         w.push("mounted".into());
     }

@@ -3,7 +3,7 @@
 
 use crate::rulesets::kit::grammar::{Cursor, LineErr, num, refuse};
 
-use super::super::state::{Fig, State};
+use super::super::state::{Fig, Phase, State};
 use super::{Aim, Email, Order, enemy, on_table, own, ride};
 
 const DECLARES: &[&str] = &["PRISONERS", "GAS", "GRENADES", "REVEAL", "STAY", "LEAVE"];
@@ -44,6 +44,15 @@ pub(super) fn fire(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Orde
     }
     let t = enemy(state, cx, c)?;
     ride::fire_target(state, t)?;
+    // Legality is decided when the mail is read: the moves are over, so sight, arc, range and
+    // melee are known now (an order accepted here and "cannot fire" at resolution fired at
+    // nobody).
+    if u.routing {
+        return refuse(format!("{} is routing and will not shoot (L5)", u.name));
+    }
+    if let Some(why) = crate::rulesets::lone_star::aim::shot_refusal(state, u, t) {
+        return refuse(format!("{} cannot fire at {}: {why}", u.name, t.name));
+    }
     Ok(Order::Fire {
         unit: u.name.clone(),
         aim: Aim::Unit(t.name.clone()),
@@ -76,6 +85,10 @@ pub(super) fn declare(
 
 pub(super) fn extra(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
     let u = own(state, cx, c)?;
+    // On the card the unit may be getting out in this same mail; later steps know it rides.
+    if !matches!(state.phase, Phase::Move { .. }) {
+        super::march::not_aboard(u, "EXTRA")?;
+    }
     if !u.on_foot() {
         return refuse("only infantry on foot takes the extra half move (L6)");
     }

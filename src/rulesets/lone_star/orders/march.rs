@@ -21,8 +21,21 @@ const ACTS: &[&str] = &[
     "STOP",
 ];
 
+/// R35: a unit aboard a carrier rides; on its card it may only get out (`DISEMBARK`) or
+/// `HOLD` (ride on). Accepting other orders dropped them unsaid at the move.
+pub(super) fn not_aboard(u: &Unit, word: &str) -> Result<(), LineErr> {
+    match &u.aboard {
+        Some(c) => refuse(format!(
+            "{} is aboard {c}: a passenger takes no {word} order; DISEMBARK it first (R35)",
+            u.name
+        )),
+        None => Ok(()),
+    }
+}
+
 pub(super) fn mv(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
     let u = own(state, cx, c)?;
+    not_aboard(u, "MOVE")?;
     if !u.may_move() {
         return refuse(format!("{} does not move (artillery)", u.name));
     }
@@ -72,6 +85,7 @@ pub(super) fn mv(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order,
 
 pub(super) fn form(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
     let u = own(state, cx, c)?;
+    not_aboard(u, "FORM")?;
     let form = c.one_of(&[
         ("LINE", Form::Line),
         ("COLUMN", Form::Column),
@@ -96,6 +110,7 @@ pub(super) fn form(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Orde
 
 pub(super) fn face(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
     let u = own(state, cx, c)?;
+    not_aboard(u, "FACE")?;
     Ok(Order::Face {
         unit: u.name.clone(),
         bearing: c.bearing("the facing")?,
@@ -104,6 +119,7 @@ pub(super) fn face(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Orde
 
 pub(super) fn charge(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
     let u = own(state, cx, c)?;
+    not_aboard(u, "CHARGE")?;
     if !matches!(u.form, Form::Line | Form::Column) {
         return refuse("only a unit in line or column may charge (L6)");
     }
@@ -130,6 +146,9 @@ pub(super) fn act(
 ) -> Result<Order, LineErr> {
     let u = own(state, cx, c)?;
     let act = super::keyword(ACTS, word)?;
+    if act != "HOLD" {
+        not_aboard(u, act)?;
+    }
     let why = match act {
         "ENTRENCH" if u.mounted => Some("mounted cavalry cannot entrench".to_string()),
         "ENTRENCH" if u.british && u.figures.len() >= 4 => {
@@ -148,6 +167,15 @@ pub(super) fn act(
         "DISENGAGE" if !u.disengage => Some(format!("{} has used its disengage", u.name)),
         "DISENGAGE" if u.routing => Some("a routing unit cannot disengage".into()),
         "STOP" if u.arm != Arm::Windwagon => Some(format!("{} is not a windwagon", u.name)),
+        "STOP" if u.halted => Some(format!(
+            "{} is halted already (R36): HOLD or silence keeps it halted; SAIL moves it",
+            u.name
+        )),
+        "HOLD" if u.arm == Arm::Windwagon && !u.halted => Some(format!(
+            "{} is under way and cannot stay put: STOP brings it to a halt (a third of a move), \
+             or SAIL it on a bearing (R36)",
+            u.name
+        )),
         "HOLD" if u.arm == Arm::Aeroplane => Some("an aeroplane cannot hover (R44)".into()),
         _ => None,
     };
@@ -169,6 +197,7 @@ pub(super) fn near_farm(state: &State, u: &Unit) -> bool {
 
 pub(super) fn smoke(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
     let u = own(state, cx, c)?;
+    not_aboard(u, "SMOKE")?;
     if u.smoke == 0 || u.count(Fig::Grenadier) == 0 {
         return refuse(format!(
             "{} has no smoke left (it needs grenadiers and smoke uses)",

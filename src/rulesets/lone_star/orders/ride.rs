@@ -61,6 +61,15 @@ pub fn may_fire(u: &Unit) -> Result<(), LineErr> {
 
 /// Small arms never aim at a machine or at troops up in a zeppelin (R45).
 pub fn fire_target(state: &State, t: &Unit) -> Result<(), LineErr> {
+    if let Some(c) = t.aboard.as_deref().and_then(|c| state.unit(c))
+        && c.arm == Arm::Zeppelin
+    {
+        return refuse(format!(
+            "{} is aboard {}: troops aboard a zeppelin cannot be shot at, \
+             air combat is not played (R45); once out of it they are infantry",
+            t.name, c.name
+        ));
+    }
     if !wagons::targetable(state, t) {
         return refuse(format!(
             "{} cannot be shot at: air combat is not played (R45)",
@@ -100,8 +109,23 @@ pub fn embark(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, Li
 
 pub fn disembark(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
     let u = own(state, cx, c)?;
-    if u.aboard.is_none() {
+    let Some(carrier) = u.aboard.as_deref().and_then(|n| state.unit(n)) else {
         return refuse(format!("{} rides in nothing", u.name));
+    };
+    // Another seat's carrier has moved already this turn or moves after this seat: if it is
+    // not halted (a wagon) or hovering or landed (a zeppelin) now, it will not be when this
+    // unit moves. The seat's own carrier may yet be stopped by a line of this same mail.
+    if carrier.seat != u.seat && !wagons::open_for_troops(carrier) {
+        return refuse(format!(
+            "{} is {}: troops get out only of a halted windwagon or a hovering or landed \
+             zeppelin (R36, R44)",
+            carrier.name,
+            if carrier.arm == Arm::Windwagon {
+                "not halted (it is under way)"
+            } else {
+                "flying (neither hovering nor landed)"
+            }
+        ));
     }
     let to = if c.done() {
         None

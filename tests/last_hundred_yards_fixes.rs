@@ -116,3 +116,80 @@ fn withdraw_if_assaulted_alone_does_not_cover_other_calls() {
     assert!(reaction::ask_by_mail(&st, "us"));
 }
 
+/// The patrol ended at its turn limit with the Germans' losses `lost` and nothing else
+/// scored: the attacker's score is `lost`.
+fn patrol_ended_with_score(lost: u32) -> LhyState {
+    let mut st = set_up("PASS", "PASS");
+    st.side_mut("germany").unwrap().casualties = lost;
+    st.turn.number = st.max_turns;
+    phases::victory(&mut st);
+    st
+}
+
+/// The winner is the mission's victory level, not the sign of the score: on the patrol a
+/// score of 2 is below the US level (3) and is a German victory; 3 is the US's. Before the
+/// fix a score of 2 gave the game (and the league points) to the US.
+#[test]
+fn the_winner_is_the_victory_level_not_the_sign_of_the_score() {
+    for (score, winner, words) in [
+        (2, "germany", "German victory: the village holds"),
+        (
+            3,
+            "us",
+            "US victory: the crossroads taken or the Germans worn down",
+        ),
+    ] {
+        let st = patrol_ended_with_score(score);
+        let o = st.outcome.clone().expect("the game is over");
+        assert_eq!(o.winners, vec![winner.to_string()], "score {score}: {o:?}");
+        assert!(o.summary.contains(words), "{}", o.summary);
+        assert_eq!(st.result.as_deref(), Some(words));
+    }
+}
+
+/// A level of the mission that is a draw gives no winner (the bridgehead's 0), the next one
+/// up the US (1); a level naming no side or `draw` is refused when the mission is read.
+#[test]
+fn a_draw_level_gives_no_winner_and_levels_must_name_one() {
+    let mut st = lhy::game(lhy::BRIDGEHEAD);
+    st.turn.number = st.max_turns;
+    let mut draw = st.clone();
+    phases::victory(&mut draw);
+    let o = draw.outcome.expect("over");
+    assert!(o.winners.is_empty(), "score 0: {o:?}");
+    st.side_mut("germany").unwrap().casualties = 1;
+    phases::victory(&mut st);
+    assert_eq!(st.outcome.expect("over").winners, vec!["us".to_string()]);
+    let bad = lhy::PATROL.replace(", winner = \"germany\"", "");
+    let why = despatch::rulesets::last_hundred_yards::LastHundredYards::setup(
+        lhy::RULESET,
+        &bad,
+        &lhy::seats(),
+    )
+    .unwrap_err();
+    assert!(why.contains("winner"), "{why}");
+}
+
+/// The briefing gives each level its range of scores and its winner; the last level is
+/// "below" the one above it (not "-99 or more").
+#[test]
+fn the_briefing_names_each_level_by_its_range_and_winner() {
+    let st = lhy::game(lhy::PATROL);
+    let text: String = despatch::rulesets::last_hundred_yards::briefing::briefing(&st, "us")
+        .iter()
+        .flat_map(|(_, l)| l.clone())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(!text.contains("-99"), "{text}");
+    assert!(
+        text.contains(
+            "Attacker's score below 3: German victory: the village holds (German 1st Platoon wins)."
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("Attacker's score 3 or more: US victory"),
+        "{text}"
+    );
+}
+

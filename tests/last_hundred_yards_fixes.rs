@@ -193,3 +193,159 @@ fn the_briefing_names_each_level_by_its_range_and_winner() {
     );
 }
 
+/// §5.0 I: a platoon leader killed by fire is eliminated and does not come back at Clean Up
+/// (a leader a random event called away does), so a side can lose its last leader and with
+/// it the Initiative. Before the fix every casualty leader was "away" and returned.
+#[test]
+fn a_killed_leader_stays_dead_and_the_side_can_lose_the_initiative() {
+    let mut base = set_up("PASS", "PASS");
+    let mut dice = despatch::dice::Dice::new(lhy::seed(4, 4));
+    let said = resolution::casualty(&mut base, "A1-L", &mut dice);
+    assert!(said.contains("killed"), "{said}");
+    assert_eq!(base.unit("A1-L").unwrap().place, Place::Eliminated);
+    base.unit_mut("G1-L").unwrap().place = Place::Away;
+    let mut lost_initiative = false;
+    for salt in 0..40u64 {
+        let mut st = base.clone();
+        let mut k = 0;
+        while st.turn.number < 2 && st.outcome.is_none() && k < 60 {
+            st = lhy::step(&st, &[], salt * 100 + k);
+            k += 1;
+        }
+        assert_eq!(st.turn.number, 2, "the first game turn ended");
+        assert_eq!(
+            st.unit("A1-L").unwrap().place,
+            Place::Eliminated,
+            "salt {salt}"
+        );
+        // Back after Clean Up, unless turn 2's own random event called him away again.
+        let log = lhy::log(&st, "germany");
+        assert!(
+            st.unit("G1-L").unwrap().on_map() || log.contains("leaves the map"),
+            "a leader called away is back after Clean Up: {log}"
+        );
+        if lhy::log(&st, "us").contains("has no platoon leader and no AFV platoon in play") {
+            lost_initiative = true;
+            break;
+        }
+    }
+    assert!(lost_initiative, "in 40 games the US never won the roll");
+}
+
+/// R13: a recovery improves the condition one step, a Heroic roll included: a shocked squad
+/// alone (no leader's help) becomes disrupted when the d10 is at most its Cohesion or is the
+/// Heroic roll, and stays shocked above it. Before the fix a Heroic roll went straight to
+/// good order. Real dice of seeds showing all three cases.
+#[test]
+fn r13_recovery_improves_one_step_a_heroic_roll_too() {
+    use despatch::rulesets::last_hundred_yards::state::Status;
+    let mut base = lhy::game(lhy::PATROL);
+    base.unit_mut("A1-1").unwrap().at = hex(&base, "1210");
+    base.unit_mut("A1-1").unwrap().status = Status::Shocked;
+    let coh = base.cohesion(base.unit("A1-1").unwrap());
+    let heroic_roll = base.data.rules.heroic_roll.int();
+    let mut seen = [false; 3];
+    for k in 0..300u64 {
+        let roll = despatch::dice::Dice::new(lhy::seed(k, 13))
+            .roll_one("probe", despatch::dice::Faces::d(10)) as i32;
+        let mut st = base.clone();
+        resolution::recover(
+            &mut st,
+            "A1-1",
+            &mut despatch::dice::Dice::new(lhy::seed(k, 13)),
+        );
+        let u = st.unit("A1-1").unwrap();
+        let case = if roll == heroic_roll {
+            assert!(u.heroic, "roll {roll}");
+            0
+        } else if roll <= coh {
+            1
+        } else {
+            2
+        };
+        let want = if case == 2 {
+            Status::Shocked
+        } else {
+            Status::Disrupted
+        };
+        assert_eq!(u.status, want, "roll {roll} against Cohesion {coh}");
+        seen[case] = true;
+        if seen == [true; 3] {
+            return;
+        }
+    }
+    panic!("300 seeds never showed all three cases: {seen:?}");
+}
+
+/// R37: the Casualty Differential Limit ends the game when the attacker's casualties exceed
+/// the defender's by the CDL or more (reaching the limit is enough), for the defender; one
+/// fewer and the game goes on.
+#[test]
+fn r37_the_cdl_ends_the_game_when_the_difference_reaches_it() {
+    let base = set_up("PASS", "PASS");
+    let cdl = base.cdl;
+    assert!(cdl > 0);
+    for (diff, ends) in [(cdl - 1, false), (cdl, true)] {
+        let mut st = base.clone();
+        st.side_mut("germany").unwrap().casualties = 1;
+        st.side_mut("us").unwrap().casualties = 1 + diff;
+        phases::victory(&mut st);
+        assert_eq!(st.outcome.is_some(), ends, "difference {diff}, CDL {cdl}");
+        if let Some(o) = st.outcome {
+            assert_eq!(o.winners, vec!["germany".to_string()]);
+            assert!(
+                o.summary.contains("Casualty Differential Limit"),
+                "{}",
+                o.summary
+            );
+        }
+    }
+}
+
+/// R38: hits escalate. A disruption result disrupts a unit in good order (or regrouping),
+/// shocks a disrupted one and costs a shocked one a step; a shock result shocks any unit not
+/// shocked and costs a shocked one a step.
+#[test]
+fn r38_hits_escalate_disrupted_shocked_casualty() {
+    use despatch::rulesets::last_hundred_yards::data::FireResult;
+    use despatch::rulesets::last_hundred_yards::state::Status;
+    let base = set_up("PASS", "PASS");
+    for (before, hit, after) in [
+        (Status::Good, FireResult::Disrupt, Some(Status::Disrupted)),
+        (
+            Status::Regrouping,
+            FireResult::Disrupt,
+            Some(Status::Disrupted),
+        ),
+        (
+            Status::Disrupted,
+            FireResult::Disrupt,
+            Some(Status::Shocked),
+        ),
+        (Status::Shocked, FireResult::Disrupt, None),
+        (Status::Good, FireResult::Shock, Some(Status::Shocked)),
+        (Status::Disrupted, FireResult::Shock, Some(Status::Shocked)),
+        (Status::Shocked, FireResult::Shock, None),
+    ] {
+        let mut st = base.clone();
+        st.unit_mut("MG-30").unwrap().status = before;
+        let lost = st.side("us").unwrap().casualties;
+        let said = resolution::apply(
+            &mut st,
+            "MG-30",
+            hit,
+            &mut despatch::dice::Dice::new(lhy::seed(1, 38)),
+        );
+        let u = st.unit("MG-30").unwrap();
+        match after {
+            Some(want) => {
+                assert_eq!(u.status, want, "{before:?} + {hit:?}: {said}");
+                assert!(u.on_map());
+            }
+            None => {
+                assert!(!u.on_map(), "{before:?} + {hit:?}: a step lost: {said}");
+                assert_eq!(st.side("us").unwrap().casualties, lost + 1);
+            }
+        }
+    }
+}

@@ -232,6 +232,100 @@ fn a_killed_leader_stays_dead_and_the_side_can_lose_the_initiative() {
     assert!(lost_initiative, "in 40 games the US never won the roll");
 }
 
+/// The patrol after set-up with the US over-stacked at 0610 (three squads, the leader and the
+/// pool section A1-a, the latest arrival) and `concealed` for A1-a; the US passes the
+/// stacking choice, so A1-a goes (R30).
+fn over_stacked(concealed: bool) -> LhyState {
+    let mut st = set_up("PASS", "PASS");
+    let at = hex(&st, "0610");
+    for n in ["A1-2", "A1-3", "A1-a"] {
+        let u = st.unit_mut(n).unwrap();
+        u.at = at;
+        u.place = Place::Map;
+    }
+    let a = st.unit_mut("A1-a").unwrap();
+    a.concealed = concealed;
+    a.arrived = 999;
+    st.phase = Phase::Stacking { side: "us".into() };
+    st.log.clear();
+    lhy::step(&st, &[("us", "PASS")], 5)
+}
+
+/// §2.4 over-stacking: the enemy is told a concealed unit's loss by its hex, never its name;
+/// its owner reads the name. Positive control: the same unit unconcealed is named to the
+/// enemy, so the search below would find the name if it were leaked.
+#[test]
+fn over_stacking_never_names_a_concealed_unit_to_the_enemy() {
+    let st = over_stacked(true);
+    assert_eq!(st.unit("A1-a").unwrap().place, Place::Eliminated);
+    let (de, us) = (lhy::log(&st, "germany"), lhy::log(&st, "us"));
+    assert!(us.contains("you eliminate A1-a"), "{us}");
+    assert!(!lhy::seen(&st, "germany").contains("A1-a"), "{de}");
+    assert!(de.contains("a concealed unit at 0610"), "{de}");
+    let control = over_stacked(false);
+    assert!(lhy::log(&control, "germany").contains("eliminates A1-a"));
+}
+
+/// A Concealment marker moving through a hex the enemy's own map shades as out of sight is
+/// told with that hex as "(out of sight)", never its number; its owner reads the whole route.
+/// The case is searched on the patrol map: G1-2 (concealed) from 0603 into a hex no US unit
+/// sees, then on into one it sees. Positive control: the German log names the hidden hex.
+#[test]
+fn a_marker_move_is_told_only_through_hexes_the_enemy_sees() {
+    use despatch::rulesets::last_hundred_yards::{action, sight};
+    let st = set_up("PASS", "PASS");
+    let unseen = sight::unseen_by(&st, "us");
+    let from = st.unit("G1-2").unwrap().at;
+    let grid = st.map.grid();
+    let mut checked = 0;
+    for a in grid.neighbours(from) {
+        if !st.map.on_map(a) || !unseen.contains(&a) {
+            continue;
+        }
+        for b in grid.neighbours(a) {
+            if b == from || !st.map.on_map(b) || unseen.contains(&b) {
+                continue;
+            }
+            let mv = Action::Move {
+                units: vec!["G1-2".into()],
+                path: vec![a, b],
+                reverse: false,
+                deploy: false,
+                overrun: None,
+                stop: false,
+                exit: false,
+            };
+            if action::check(&st, "germany", &mv, false).is_err() {
+                continue;
+            }
+            let mut st = st.clone();
+            st.log.clear();
+            action::perform(
+                &mut st,
+                "germany",
+                &mv,
+                &mut despatch::dice::Dice::new(lhy::seed(7, 7)),
+            );
+            if !st.unit("G1-2").unwrap().concealed {
+                continue; // it lost concealment in the open: named, another case
+            }
+            let us = lhy::log(&st, "us");
+            let (an, bn) = (st.name_of(a), st.name_of(b));
+            assert!(us.contains("A Concealment marker moves"), "{us}");
+            assert!(us.contains(&bn), "the hex it saw is told: {us}");
+            assert!(!us.contains(&an), "{an} is out of US sight: {us}");
+            assert!(us.contains("(out of sight)"), "{us}");
+            let de = lhy::log(&st, "germany");
+            assert!(de.contains(&format!("{an} {bn}")), "{de}");
+            checked += 1;
+        }
+    }
+    assert!(
+        checked > 0,
+        "no legal concealed move through an unseen hex into a seen one"
+    );
+}
+
 /// R13: a recovery improves the condition one step, a Heroic roll included: a shocked squad
 /// alone (no leader's help) becomes disrupted when the d10 is at most its Cohesion or is the
 /// Heroic roll, and stays shocked above it. Before the fix a Heroic roll went straight to

@@ -64,6 +64,7 @@ fn last_hundred_yards_conforms() {
             include_str!("last_hundred_yards_rulings_play.rs"),
             include_str!("last_hundred_yards_markers.rs"),
             include_str!("last_hundred_yards_figures.rs"),
+            include_str!("last_hundred_yards_fixes.rs"),
         ],
         ..Subject::shipped("patrol", &SEATS)
     });

@@ -33,8 +33,23 @@ fn moved(st: &LhyState, unit: &str, to: &str) -> LhyState {
 /// not at all; its owner reads the names.
 #[test]
 fn a_maneuver_is_told_as_the_enemy_saw_it() {
-    let st = lhy::game(lhy::PATROL);
+    let mut st = lhy::game(lhy::PATROL);
     assert!(st.unit("G1-2").unwrap().concealed);
+    // Both hexes are out of every US unit's sight where the mission sets them up, and a move
+    // out of sight is not told at all (issue 28); A1-1 stands next to both, so it sees them.
+    let unseen = lhy::log(&moved(&st, "G1-2", "0604"), "us");
+    assert!(!unseen.contains("moves"), "{unseen}");
+    let (a, b) = (hex(&st, "0603"), hex(&st, "0604"));
+    let next_to_both = st
+        .map
+        .grid()
+        .neighbours(a)
+        .into_iter()
+        .find(|h| {
+            *h != b && st.map.on_map(*h) && h.is_adjacent(b) && !st.on_map().any(|u| u.at == *h)
+        })
+        .expect("a free hex next to 0603 and 0604");
+    st.unit_mut("A1-1").unwrap().at = next_to_both;
     let st1 = moved(&st, "G1-2", "0604");
     let us = lhy::log(&st1, "us");
     assert!(

@@ -163,7 +163,8 @@ fn r14_an_unmodified_heroic_roll_on_recovery_makes_a_unit_heroic() {
         resolution::recover(&mut st, "A1-1", &mut Dice::new(lhy::seed(k, 14)));
         let u = st.unit("A1-1").unwrap();
         if roll == heroic_roll {
-            assert!(u.heroic && u.status == Status::Good, "roll {roll}");
+            // R13: one step, from disrupted to regrouping, Heroic or not.
+            assert!(u.heroic && u.status == Status::Regrouping, "roll {roll}");
             assert_eq!(
                 st.cohesion(u),
                 plain + st.data.rules.heroic_cohesion.int(),

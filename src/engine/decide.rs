@@ -396,6 +396,20 @@ pub fn gm_replace<P: Play + ?Sized>(
 impl<R: Ruleset> Game<R> {
     /// The outcome: by forfeit once at most one side has a seat still playing, else the rules'.
     pub(crate) fn outcome_now(&self) -> Option<Outcome> {
+        self.club_outcome().or_else(|| R::outcome(&self.state))
+    }
+
+    /// The result in the ruleset's own words, when the rules (not a draw agreed or a forfeit)
+    /// ended the game: the game-over subject says them, so it never disagrees with the body.
+    pub(crate) fn result_words_now(&self) -> Option<String> {
+        if self.club_outcome().is_some() {
+            return None;
+        }
+        R::outcome(&self.state).and_then(|_| R::result_words(&self.state))
+    }
+
+    /// The outcome the club decides (a draw agreed, every other side forfeited), before the rules'.
+    fn club_outcome(&self) -> Option<Outcome> {
         if let Some(draw) = self.club.draw_outcome() {
             return Some(draw);
         }
@@ -418,6 +432,6 @@ impl<R: Ruleset> Game<R> {
                 });
             }
         }
-        R::outcome(&self.state)
+        None
     }
 }

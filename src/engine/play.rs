@@ -21,6 +21,8 @@ pub trait Play: Send + Sync {
     fn spec(&self) -> StepSpec;
     /// `Some` once the game is over (by the rules or by forfeit).
     fn outcome(&self) -> Option<Outcome>;
+    /// The ruleset's words for the result when its rules ended the game (`Ruleset::result_words`).
+    fn result_words(&self) -> Option<String>;
     /// The victory test's figures as they stand (the ruleset's words), for the game-over mail.
     fn victory_figures(&self) -> Vec<String>;
     /// What `viewer` may see now.
@@ -151,6 +153,10 @@ impl<R: Ruleset> Play for Game<R> {
 
     fn outcome(&self) -> Option<Outcome> {
         self.outcome_now()
+    }
+
+    fn result_words(&self) -> Option<String> {
+        self.result_words_now()
     }
 
     fn victory_figures(&self) -> Vec<String> {

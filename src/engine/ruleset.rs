@@ -184,6 +184,14 @@ pub trait Ruleset: 'static {
     /// `Some` once the game is over.
     fn outcome(state: &Self::State) -> Option<Outcome>;
 
+    /// Once the rules have ended the game: its result in the ruleset's own words, the words
+    /// its outcome's summary (the game-over mail's body) says (`German victory: the village
+    /// holds`), naming the side the outcome's `winners` name. The game-over subject is
+    /// `Game over: <these words>`. `None` (the default): the subject names the winners by side.
+    fn result_words(_state: &Self::State) -> Option<String> {
+        None
+    }
+
     /// The victory test's figures as they stand (each side's losses against the threshold,
     /// points, objectives held), one line each, so the game-over mail says how the result was
     /// reached. Empty by default.

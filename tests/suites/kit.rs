@@ -19,6 +19,8 @@ mod toy;
 mod conformance_toy;
 #[path = "../engine_toy.rs"]
 mod engine_toy;
+#[path = "../game_over_subjects.rs"]
+mod game_over_subjects;
 #[path = "../games_at_runtime.rs"]
 mod games_at_runtime;
 #[path = "../kit_commands.rs"]

@@ -13,6 +13,8 @@ mod mail_world;
 mod conformance_last_hundred_yards;
 #[path = "../last_hundred_yards_figures.rs"]
 mod last_hundred_yards_figures;
+#[path = "../last_hundred_yards_fixes.rs"]
+mod last_hundred_yards_fixes;
 #[path = "../last_hundred_yards_golden.rs"]
 mod last_hundred_yards_golden;
 #[path = "../last_hundred_yards_markers.rs"]

@@ -219,7 +219,7 @@ pub fn drafts_for_event(
                 let (kind, subject, body) = match &over {
                     Some(o) => (
                         DraftKind::GameOver,
-                        game_over_subject(o),
+                        game_over_subject(game, o),
                         format!(
                             "{seat} sent no orders by the deadline and forfeits the game.\n\n{}\n",
                             o.summary
@@ -485,7 +485,7 @@ pub fn receipt_subject(step_title: &str) -> String {
 /// it. Shared with `verify` (which has no time zone, so no `due`).
 pub fn results_subject(game: &dyn Play, seat: &str, due: Option<&str>) -> String {
     if let Some(o) = game.outcome() {
-        return game_over_subject(&o);
+        return game_over_subject(game, &o);
     }
     let asked = prompt_text(game, seat).is_some();
     if asked && !only_invited(game, seat) {
@@ -508,8 +508,13 @@ pub fn only_invited(game: &dyn Play, seat: &str) -> bool {
         .is_some_and(|p| !p.required)
 }
 
-/// `Game over: Japan wins`, `Game over: a draw`.
-pub fn game_over_subject(o: &crate::engine::Outcome) -> String {
+/// `Game over: Japan wins`, `Game over: a draw`; or, when the rules ended the game and the
+/// ruleset words its result, `Game over: German victory: the village holds` — the words the
+/// body carries, so subject and body (and the league points, from the same outcome) agree.
+pub fn game_over_subject(game: &dyn Play, o: &crate::engine::Outcome) -> String {
+    if let Some(w) = game.result_words().filter(|w| !w.trim().is_empty()) {
+        return format!("Game over: {}", w.trim());
+    }
     let side = |id: &String| {
         // Short ids are abbreviations (`us`, `ussr`); longer ones are names (`japan`).
         if id.len() <= 4 {

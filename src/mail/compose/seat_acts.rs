@@ -125,7 +125,7 @@ pub(super) fn drafts(
                 let (kind, subject, body) = match &over {
                     Some(o) => (
                         DraftKind::GameOver,
-                        super::game_over_subject(o),
+                        super::game_over_subject(game, o),
                         format!("{seat} conceded for {side}.\n\n{}\n", o.summary),
                     ),
                     None => (
@@ -172,7 +172,7 @@ pub(super) fn drafts(
                     }
                 };
                 let (kind, subject) = match &over {
-                    Some(o) => (DraftKind::GameOver, super::game_over_subject(o)),
+                    Some(o) => (DraftKind::GameOver, super::game_over_subject(game, o)),
                     None => (DraftKind::GmNotice, format!("{seat}'s player resigned")),
                 };
                 let body = format!("The player of {seat} has resigned from the game.\n{what}");
@@ -192,7 +192,7 @@ pub(super) fn drafts(
                     DraftKind::GameOver,
                     to,
                     "draw",
-                    super::game_over_subject(&o),
+                    super::game_over_subject(game, &o),
                     seal(&format!("{}\n", o.summary))?,
                 ));
             }

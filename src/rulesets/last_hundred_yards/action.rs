@@ -186,8 +186,16 @@ fn tell_move(
     let (Some(from), false) = (from, entered.is_empty()) else {
         return;
     };
-    let path: Vec<String> = entered.iter().map(|h| s.name_of(*h)).collect();
-    let route = format!("from {} to {}", s.name_of(from), path.join(" "));
+    let all: Vec<String> = entered.iter().map(|h| s.name_of(*h)).collect();
+    s.private(
+        side,
+        format!(
+            "(Yours: {} {verb} from {} to {}.)",
+            names.join(", "),
+            s.name_of(from),
+            all.join(" ")
+        ),
+    );
     let units: Vec<&super::state::Unit> = names
         .iter()
         .filter_map(|n| s.unit(n))
@@ -199,19 +207,47 @@ fn tell_move(
         .map(|u| u.name.clone())
         .collect();
     let marker = units.iter().any(|u| !u.hidden && u.concealed);
-    let all_seen = seen.len() == units.len();
-    if !seen.is_empty() {
-        s.public(format!("{} {verb} {route}.", seen.join(", ")));
+    // Each enemy is told the move as his own map shows it: hexes none of his units sees are
+    // "out of sight", and a move wholly out of his sight is not told at all.
+    let enemies: Vec<String> = s
+        .sides
+        .iter()
+        .filter(|x| x.id != side)
+        .map(|x| x.id.clone())
+        .collect();
+    for enemy in enemies {
+        let Some(route) = route_as_seen(s, &enemy, from, entered) else {
+            continue;
+        };
+        if !seen.is_empty() {
+            s.private(&enemy, format!("{} {verb} {route}.", seen.join(", ")));
+        }
+        if marker {
+            s.private(&enemy, format!("A Concealment marker {verb} {route}."));
+        }
     }
-    if marker {
-        s.public(format!("A Concealment marker {verb} {route}."));
+}
+
+/// `from 0603 to 0604 0605`, with every hex `side` does not see written "(out of sight)"
+/// (runs of them once); `None` when it sees none of them.
+fn route_as_seen(s: &LhyState, side: &str, from: Hex, entered: &[Hex]) -> Option<String> {
+    let unseen = super::sight::unseen_by(s, side);
+    let word = |h: Hex| (!unseen.contains(&h)).then(|| s.name_of(h));
+    if word(from).is_none() && entered.iter().all(|h| word(*h).is_none()) {
+        return None;
     }
-    if !all_seen {
-        s.private(
-            side,
-            format!("(Yours: {} {verb} {route}.)", names.join(", ")),
-        );
+    let mut to: Vec<String> = Vec::new();
+    for h in entered {
+        let w = word(*h).unwrap_or_else(|| "(out of sight)".into());
+        if !(w.starts_with('(') && to.last() == Some(&w)) {
+            to.push(w);
+        }
     }
+    Some(format!(
+        "from {} to {}",
+        word(from).unwrap_or_else(|| "(out of sight)".into()),
+        to.join(" ")
+    ))
 }
 
 /// Carries out a checked action; returns what the enemy may react to (§8.1).

@@ -58,11 +58,26 @@ pub fn briefing(s: &LhyState, seat: &str) -> Vec<(String, Vec<String>)> {
                 .map_or(String::new(), |h| format!(", held by {}", s.side_name(h)))
         ));
     }
-    for l in &s.levels {
-        mission.push(format!(
-            "Attacker's score {} or more: {}.",
-            l.at_least, l.name
-        ));
+    // Levels run best first; the last one is whatever is left below the one above it.
+    for (i, l) in s.levels.iter().enumerate() {
+        let above = i.checked_sub(1).and_then(|j| s.levels.get(j));
+        let last = i + 1 == s.levels.len();
+        let range = match (above, last) {
+            (None, true) => "Any attacker's score".to_string(),
+            (None, false) => format!("Attacker's score {} or more", l.at_least),
+            (Some(a), true) => format!("Attacker's score below {}", a.at_least),
+            (Some(a), false) if a.at_least - 1 == l.at_least => {
+                format!("Attacker's score {}", l.at_least)
+            }
+            (Some(a), false) => {
+                format!("Attacker's score {} to {}", l.at_least, a.at_least - 1)
+            }
+        };
+        let who = match l.winner.as_str() {
+            "draw" => "a draw".to_string(),
+            w => format!("{} wins", s.side_name(w)),
+        };
+        mission.push(format!("{range}: {} ({who}).", l.name));
     }
     let mut forces = Vec::new();
     for c in s.companies.iter().filter(|c| c.side == seat) {

@@ -487,11 +487,34 @@ pub fn resolve_stacking(
             sd.casualties += steps;
         }
     }
-    s.public(format!(
-        "Stacking (§2.4): {} eliminates {}.",
-        s.side_name(&side),
-        chosen.join(", ")
-    ));
+    s.private(
+        &side,
+        format!("Stacking (§2.4): you eliminate {}.", chosen.join(", ")),
+    );
+    // The enemy learns only what his map shows: units he saw by name, a unit under a
+    // Concealment marker by its hex, a hidden unit not at all.
+    let told: Vec<String> = chosen
+        .iter()
+        .filter_map(|n| s.unit(n))
+        .filter(|u| !u.hidden)
+        .map(|u| {
+            if u.concealed {
+                format!("a concealed unit at {}", s.name_of(u.at))
+            } else {
+                u.name.clone()
+            }
+        })
+        .collect();
+    if !told.is_empty() {
+        let text = format!(
+            "Stacking (§2.4): {} eliminates {}.",
+            s.side_name(&side),
+            told.join(", ")
+        );
+        for enemy in s.seat_order.clone().iter().filter(|x| **x != side) {
+            s.private(enemy, text.clone());
+        }
+    }
     for other in s.seat_order.clone() {
         if !stacking::over(s, &other).is_empty() {
             s.phase = Phase::Stacking { side: other };

@@ -205,6 +205,10 @@ impl Ruleset for LastHundredYards {
         s.outcome.clone()
     }
 
+    fn result_words(s: &LhyState) -> Option<String> {
+        s.result.clone()
+    }
+
     fn order_keywords() -> Vec<&'static str> {
         orders::keywords()
     }

@@ -218,32 +218,53 @@ pub fn victory(s: &mut LhyState) {
         return;
     }
     let sc = score(s);
-    let level = s
-        .levels
-        .iter()
-        .find(|l| sc >= l.at_least)
-        .or(s.levels.last())
-        .map(|l| l.name.clone())
-        .unwrap_or_default();
-    let (winners, why) = if cdl {
+    let (winners, words, why) = if cdl {
+        // The defender wins: in the words of the mission's best level for him.
+        let words = s
+            .levels
+            .iter()
+            .rev()
+            .find(|l| l.winner == def)
+            .map_or_else(|| format!("{} wins", s.side_name(&def)), |l| l.name.clone());
         (
             vec![def.clone()],
+            words,
             format!(
-                "the attacker's losses passed the Casualty Differential Limit ({})",
+                "the attacker's losses reached the Casualty Differential Limit ({}, R37)",
                 s.cdl
             ),
         )
-    } else if sc > 0 {
-        (vec![att.id.clone()], level.clone())
-    } else if sc < 0 {
-        (vec![def.clone()], level.clone())
     } else {
-        (vec![], level.clone())
+        let level = s
+            .levels
+            .iter()
+            .find(|l| sc >= l.at_least)
+            .or(s.levels.last());
+        let words = level.map(|l| l.name.clone()).unwrap_or_default();
+        let winners = match level.map(|l| l.winner.as_str()) {
+            Some("draw") => vec![],
+            // States saved before levels named their winner: the sign of the score.
+            Some("") | None => match sc.cmp(&0) {
+                std::cmp::Ordering::Greater => vec![att.id.clone()],
+                std::cmp::Ordering::Less => vec![def.clone()],
+                std::cmp::Ordering::Equal => vec![],
+            },
+            Some(w) => vec![w.to_string()],
+        };
+        (winners, words.clone(), words)
     };
-    let summary = format!(
-        "{} after game turn {}: attacker's score {sc} ({why}).",
-        s.scenario, s.turn.number
-    );
+    let summary = if why == words {
+        format!(
+            "{} after game turn {}: attacker's score {sc}: {words}.",
+            s.scenario, s.turn.number
+        )
+    } else {
+        format!(
+            "{} after game turn {}: attacker's score {sc}: {words} ({why}).",
+            s.scenario, s.turn.number
+        )
+    };
     s.public(summary.clone());
+    s.result = Some(words);
     s.outcome = Some(Outcome { winners, summary });
 }

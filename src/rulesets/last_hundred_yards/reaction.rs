@@ -177,13 +177,23 @@ fn with_leader(s: &LhyState, u: &Unit) -> bool {
     })
 }
 
-/// The standing reaction that covers `u` (its own, its platoon's, or the side's).
+/// The standing reaction that covers `u` (its own, its platoon's, or the side's), apart from
+/// `WITHDRAW IF ASSAULTED`, which stands beside it (`withdraws_if_assaulted`).
 pub fn rule_for(s: &LhyState, u: &Unit) -> Option<Rule> {
+    find_rule(s, u, false)
+}
+
+/// Does a standing `WITHDRAW IF ASSAULTED` (its own, its platoon's or the side's) cover `u`?
+pub fn withdraws_if_assaulted(s: &LhyState, u: &Unit) -> bool {
+    find_rule(s, u, true).is_some()
+}
+
+fn find_rule(s: &LhyState, u: &Unit, if_assaulted: bool) -> Option<Rule> {
     let side = s.side(&u.side)?;
     let find = |w: &Who| {
         side.standing
             .iter()
-            .find(|x| &x.who == w)
+            .find(|x| &x.who == w && x.rule.if_assaulted() == if_assaulted)
             .map(|x| x.rule.clone())
     };
     find(&Who::Unit(u.name.clone()))
@@ -258,20 +268,22 @@ pub fn standing(s: &LhyState, side: &str) -> (Vec<Action>, Vec<String>) {
         let is_trig = trig.contains(&u.name);
         let is_must = must.contains(&u.name);
         let assaulted = s.arrows.iter().any(|a| a.to == u.at && a.side != side);
-        let a = match &rule {
+        // Under an enemy Assault Arrow a standing withdrawal comes first; when it cannot be
+        // made (no hex to go to), the unit's other rule answers, or its owner is asked.
+        let withdrawal = (assaulted && u.kind.foot() && withdraws_if_assaulted(s, u))
+            .then(|| Action::Withdraw {
+                units: vec![u.name.clone()],
+                path: vec![],
+                exit: false,
+            })
+            .filter(|a| action::check(s, side, a, true).is_ok());
+        let a = withdrawal.or_else(|| match &rule {
             Some(Rule::Fire { within }) if is_trig => standing_fire(s, u, *within),
-            Some(Rule::WithdrawIfAssaulted) if assaulted && u.kind.foot() => {
-                Some(Action::Withdraw {
-                    units: vec![u.name.clone()],
-                    path: vec![],
-                    exit: false,
-                })
-            }
             Some(Rule::Recover) if u.status != Status::Good => Some(Action::Recover {
                 unit: u.name.clone(),
             }),
             _ => None,
-        };
+        });
         // R18: a mandatory reaction no rule answers is a recovery when the mail is not asked.
         let a = a.or_else(|| {
             (is_must && rule.is_some()).then(|| Action::Recover {

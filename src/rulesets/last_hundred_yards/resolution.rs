@@ -176,7 +176,7 @@ fn set_status(s: &mut LhyState, name: &str, st: Status) {
 }
 
 /// One step lost (§2.2, R12): a squad gives way to a section of its platoon drawn at random
-/// (disrupted), anything else is eliminated; a platoon leader leaves until he returns (R26).
+/// (disrupted), anything else is eliminated, a platoon leader too (killed: he never returns).
 /// Riders and passengers of an eliminated vehicle go with it.
 pub fn casualty(s: &mut LhyState, name: &str, dice: &mut Dice) -> String {
     let Some(u) = s.unit(name).cloned() else {
@@ -217,13 +217,10 @@ pub fn casualty(s: &mut LhyState, name: &str, dice: &mut Dice) -> String {
             return format!("a casualty: reduced to section {sec}, disrupted");
         }
     }
-    let place = if u.kind == Kind::Leader {
-        Place::Away
-    } else {
-        Place::Eliminated
-    };
+    // A leader hit is killed, not called away: only leaders a random event called away come
+    // back at Clean Up, so a side can lose its last leader and §5.0 I's forfeit can happen.
     if let Some(x) = s.unit_mut(name) {
-        x.place = place;
+        x.place = Place::Eliminated;
         x.aboard = None;
     }
     let riders: Vec<String> = s
@@ -236,7 +233,7 @@ pub fn casualty(s: &mut LhyState, name: &str, dice: &mut Dice) -> String {
         casualty(s, &r, dice);
     }
     if u.kind == Kind::Leader {
-        "a casualty: the platoon leader is out of action".into()
+        "a casualty: the platoon leader is killed".into()
     } else if u.vehicle() || u.kind.hard() {
         "destroyed".into()
     } else {
@@ -307,9 +304,9 @@ pub fn recover(s: &mut LhyState, name: &str, dice: &mut Dice) -> Vec<String> {
         let coh = s.cohesion(&x);
         let heroic = roll == s.data.rules.heroic_roll.int();
         let before = x.status;
-        let after = if heroic {
-            Status::Good
-        } else if roll + drm <= coh {
+        // R13: recovery improves the condition one step, a Heroic roll too (a shocked unit
+        // becomes disrupted, not good).
+        let after = if heroic || roll + drm <= coh {
             maneuver::better(before)
         } else {
             before

@@ -337,6 +337,14 @@ pub fn new_state(
     if levels.is_empty() {
         return Err("give at least one victory level".into());
     }
+    for l in &levels {
+        if l.winner != "draw" && !sides.iter().any(|x| x.id == l.winner) {
+            return Err(format!(
+                "victory level `{}`: winner must be a side id or `draw`, not `{}`",
+                l.name, l.winner
+            ));
+        }
+    }
     let los_key = los::fingerprint(&data, &map);
     let serial = units.len() as u32;
     let mut state = LhyState {
@@ -373,6 +381,7 @@ pub fn new_state(
         serial,
         log: Vec::new(),
         outcome: None,
+        result: None,
     };
     super::setup::check_positions(&state)?;
     state.public(format!(

@@ -229,6 +229,15 @@ pub enum Rule {
     Recover,
 }
 
+impl Rule {
+    /// A unit may have one conditional withdrawal and one other rule side by side (the
+    /// README's `STANDING ALL FIRE WITHIN 6` with `STANDING ALL WITHDRAW IF ASSAULTED`): a new
+    /// rule replaces only the one of its own kind for the same units.
+    pub fn if_assaulted(&self) -> bool {
+        matches!(self, Rule::WithdrawIfAssaulted)
+    }
+}
+
 /// Who a standing reaction is for.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Who {
@@ -317,6 +326,11 @@ pub struct Objective {
 pub struct Level {
     pub at_least: i32,
     pub name: String,
+    /// The side this level gives the game to, or `draw`. Every mission names it: the winner
+    /// comes from the level, never from the sign of the score (a patrol's score of 2 is a
+    /// German victory). Empty only in states saved before the field existed.
+    #[serde(default)]
+    pub winner: String,
 }
 
 /// The game turn under way.
@@ -422,6 +436,10 @@ pub struct LhyState {
     pub serial: u32,
     pub log: Vec<LogLine>,
     pub outcome: Option<Outcome>,
+    /// The result in the mission's words (`German victory: the village holds`), set with
+    /// `outcome`: the game-over mail's subject says these words, its body carries them.
+    #[serde(default)]
+    pub result: Option<String>,
 }
 
 /// Where a fire goes.

@@ -56,7 +56,8 @@ pub(super) fn settings(s: &mut LhyState, side: &str, orders: &[Order]) {
         let Some(sd) = s.side_mut(side) else { return };
         match o {
             Order::Standing(st) => {
-                sd.standing.retain(|x| x.who != st.who);
+                sd.standing
+                    .retain(|x| x.who != st.who || x.rule.if_assaulted() != st.rule.if_assaulted());
                 sd.standing.push(st.clone());
             }
             Order::StandingOff(w) => sd.standing.retain(|x| &x.who != w),

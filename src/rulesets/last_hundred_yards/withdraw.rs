@@ -110,8 +110,16 @@ pub fn check(
         }
     }
     let max = s.data.rules.withdraw_hexes.int().max(1) as usize;
+    // `WITHDRAW unit` (no hexes): Despatch picks the path (R24); it must lead somewhere.
     if path.is_empty() && !exit {
-        return Err("give the hexes of the withdrawal (or none, to let Despatch choose)".into());
+        let (auto, off) = auto_path(s, side, first.at);
+        if auto.is_empty() && !off {
+            return Err(format!(
+                "{} has no hex to withdraw into by the §10.3.1 priorities",
+                first.name
+            ));
+        }
+        return Ok(());
     }
     if path.len() > max {
         return Err(format!("a withdrawal is one to {max} hexes (§10.3.1)"));

@@ -21,6 +21,8 @@ mod la_bataille_cavalry;
 mod la_bataille_cavalry_melee;
 #[path = "../la_bataille_golden.rs"]
 mod la_bataille_golden;
+#[path = "../la_bataille_hidden.rs"]
+mod la_bataille_hidden;
 #[path = "../la_bataille_newcomer.rs"]
 mod la_bataille_newcomer;
 #[path = "../la_bataille_pipeline.rs"]

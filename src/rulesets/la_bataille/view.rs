@@ -377,7 +377,7 @@ pub fn view(st: &LbState, viewer: &Viewer) -> View {
         .chain(
             st.charges
                 .iter()
-                .map(|c| super::turn::describe(st, &format!("C{}", c.id))),
+                .map(|c| super::turn::describe_for(st, &format!("C{}", c.id), me)),
         )
         .collect();
     if !markers.is_empty() {

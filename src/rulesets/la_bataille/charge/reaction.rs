@@ -70,11 +70,16 @@ pub(super) fn reactions(
             }
             if pick.is_none() && ask {
                 let opts: Vec<String> = cands.iter().map(|x| x.1[0].clone()).collect();
+                // The reacting side is the enemy: the target only once declared (p.6 step 3).
                 let text = format!(
                     "C{}: {} charging {} are at {}, in the Reaction Zone of {}. Answer REACT unit (Reaction Charge), FORM UP unit (skirmishers: Form Up and Stand) or NO REACTION.",
                     c.id,
                     join(&c.units),
-                    st.label(c.target),
+                    if open_target(st, c) {
+                        st.label(c.target)
+                    } else {
+                        "(target not yet declared)".to_string()
+                    },
                     st.label(at),
                     opts.join(", ")
                 );

@@ -27,6 +27,8 @@ mod la_bataille_hidden;
 mod la_bataille_newcomer;
 #[path = "../la_bataille_pipeline.rs"]
 mod la_bataille_pipeline;
+#[path = "../la_bataille_reaction_meeting.rs"]
+mod la_bataille_reaction_meeting;
 #[path = "../la_bataille_reference.rs"]
 mod la_bataille_reference;
 #[path = "../la_bataille_render.rs"]

@@ -58,6 +58,7 @@ fn la_bataille_conforms() {
             include_str!("la_bataille_cavalry.rs"),
             include_str!("la_bataille_pipeline.rs"),
             include_str!("la_bataille_hidden.rs"),
+            include_str!("la_bataille_leaders.rs"),
             include_str!("la_bataille_reaction_meeting.rs"),
         ],
         not_yet_covered: vec![],

@@ -23,6 +23,8 @@ mod la_bataille_cavalry_melee;
 mod la_bataille_golden;
 #[path = "../la_bataille_hidden.rs"]
 mod la_bataille_hidden;
+#[path = "../la_bataille_leaders.rs"]
+mod la_bataille_leaders;
 #[path = "../la_bataille_newcomer.rs"]
 mod la_bataille_newcomer;
 #[path = "../la_bataille_pipeline.rs"]

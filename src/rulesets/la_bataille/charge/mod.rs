@@ -256,8 +256,8 @@ pub fn recall_roll(st: &mut LbState, r: &mut dyn Roller, c: &Charge, square: boo
     {
         add(k.old_guard.int(), "Guard");
     }
-    if combat::leader_rating(st, &refs).is_some() {
-        add(k.leader.int(), "leader");
+    if let Some((v, why)) = combat::leader_morale(st, &refs, k.leader.int()) {
+        add(v, &why);
     }
     if square {
         add(k.target_in_square.int(), "the target formed square");

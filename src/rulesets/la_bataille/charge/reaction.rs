@@ -149,8 +149,8 @@ pub(super) fn reactions(
         add(k.tired.int(), "tired");
     }
     let refs: Vec<&Unit> = rs.iter().collect();
-    if combat::leader_rating(st, &refs).is_some() {
-        add(k.leader.int(), "leader");
+    if let Some((v, why)) = combat::leader_morale(st, &refs, k.leader.int()) {
+        add(v, &why);
     }
     if us
         .iter()

@@ -50,6 +50,36 @@ fn r2_a_leaders_morale_modifier_counts_each_rating_point() {
 }
 
 #[test]
+fn r16_of_two_leaders_in_a_stack_the_better_rated_gives_the_modifiers_in_either_order() {
+    // Melee modifiers by rating 1-5 are [1, 1, 2, 2, 3]: rating 1 gives +1, rating 5 gives +3.
+    for ratings in [[1, 5], [5, 1]] {
+        let mut t = duel("column", "British");
+        t.st.leaders = vec![
+            leader("First", "1/45e", ratings[0]),
+            leader("Second", "1/45e", ratings[1]),
+        ];
+        let me = t.unit("1/45e").clone();
+        let them = t.unit("28th-Foot").clone();
+        assert_eq!(combat::leader_rating(&t.st, &[&me]), Some(5), "{ratings:?}");
+        assert_eq!(combat::leader_drm(&t.st, &[&me]), 3, "{ratings:?}");
+        let atk = combat::attacker_mods(&t.st, &[&me], Some(2), &[them.hex]);
+        assert_eq!(
+            leader_mod(&atk),
+            Some((-5, "leader rated 5".to_string())),
+            "{ratings:?}"
+        );
+    }
+    // Two leaders in one assault, one with each of two stacks: the best counts, once.
+    let mut t = two_on_one("British");
+    t.st.leaders = vec![leader("Low", "A", 1), leader("High", "B", 4)];
+    let a = t.unit("A").clone();
+    let b = t.unit("B").clone();
+    assert_eq!(combat::leader_drm(&t.st, &[&a, &b]), 2);
+    assert_eq!(combat::leader_drm(&t.st, &[&b, &a]), 2);
+    assert_eq!(combat::leader_drm(&t.st, &[&a]), 1);
+}
+
+#[test]
 fn r33_a_charge_from_the_next_hex_spends_the_target_hex_before_pursuit() {
     let mut t = charge_field("line_infantry", "line");
     let target = t.unit("Target").hex;

@@ -5,6 +5,7 @@
 use crate::kit;
 
 use despatch::rulesets::la_bataille::LaBataille;
+use despatch::rulesets::la_bataille::combat::join;
 use despatch::rulesets::la_bataille::state::LbState;
 use despatch::rulesets::la_bataille::view::standing_lines;
 use kit::{Secret, Subject};
@@ -14,14 +15,33 @@ const SEATS: [(&str, &str); 2] = [
     ("allies", "wellington@peninsula.example"),
 ];
 
-/// The only hidden facts of La Bataille (inventory §6: every marker is public): each side's
-/// standing orders that differ from the defaults.
+/// The hidden facts of La Bataille: each side's standing orders that differ from the
+/// defaults, and the target of a charge not yet declared within two hexes of it (seed p.6
+/// step 3), as the charging side's marker list shows it.
 fn secrets(st: &LbState) -> Vec<Secret> {
     let mut out = Vec::new();
     for side in &st.sides {
         for line in standing_lines(st, &side.id, true) {
             out.push(Secret::new(&side.id, &[&line]));
         }
+    }
+    // Not yet declared, and no charger within the 2 hexes that declare it.
+    let hidden = |c: &&despatch::rulesets::la_bataille::state::Charge| {
+        !c.declared
+            && c.units
+                .iter()
+                .filter_map(|n| st.unit(n))
+                .all(|u| u.hex.distance(c.target) > 2)
+    };
+    for c in st.charges.iter().filter(hidden) {
+        let shown = format!(
+            "C{} ({}: {} on {})",
+            c.id,
+            st.side_name(&c.side),
+            join(&c.units),
+            st.label(c.target)
+        );
+        out.push(Secret::new(&c.side, &[&shown]));
     }
     out
 }
@@ -37,6 +57,9 @@ fn la_bataille_conforms() {
             include_str!("la_bataille_rulings.rs"),
             include_str!("la_bataille_cavalry.rs"),
             include_str!("la_bataille_pipeline.rs"),
+            include_str!("la_bataille_hidden.rs"),
+            include_str!("la_bataille_leaders.rs"),
+            include_str!("la_bataille_reaction_meeting.rs"),
         ],
         not_yet_covered: vec![],
         ..Subject::shipped("teaching", &SEATS)

@@ -252,8 +252,8 @@ fn p8_a_blank_between_horse_bounces_both_sides() {
     assert_has(&log, "= 6: blank.");
     assert_has(&log, "C1: the charge bounces.");
     assert_has(&log, "C1: Cuir fall back to 0507.");
-    // The defenders bounce too: one hex away from the attackers.
-    assert_has(&log, "Dragoons retreats to 0504.");
+    // The defenders bounce too: one hex straight away from the attackers (R31).
+    assert_has(&log, "Dragoons bounce back to 0504.");
     assert_eq!(t.st.label(t.unit("Dragoons").hex), "0504");
     assert_eq!(t.unit("Cuir").fatigue, Fatigue::Exhausted);
     // The defenders did not charge: no Charge marker, no fatigue.

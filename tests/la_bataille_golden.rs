@@ -440,7 +440,9 @@ fn r16_the_best_leader_of_each_side_gives_his_melee_modifier() {
         ],
         &[1, 1, 1, 1, 1, 1, 1, 1, 2, 2],
     );
-    assert_has(&log, "-1 leader");
+    // Morale: each leader's modifier is per rating point (ruleset.toml).
+    assert_has(&log, "-3 leader rated 3");
+    assert_has(&log, "-2 leader rated 2");
     assert_has(&log, "+1 leaders");
 }
 

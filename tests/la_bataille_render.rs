@@ -89,3 +89,44 @@ fn the_map_shows_facing_formation_state_and_the_assault_markers_to_each_seat() {
         }
     }
 }
+
+/// The text map marks the offset columns, and the marks say the truth about adjacency: a hex
+/// of a `dn` column touches the row below in the next column, a hex of another the row above.
+#[test]
+fn the_text_map_marks_the_low_columns_so_adjacency_can_be_read() {
+    let text = std::fs::read_to_string(format!(
+        "{}/games/la-bataille/scenarios/teaching.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let st = LaBataille::setup(RULESET, &text, &["france".into(), "allies".into()]).unwrap();
+    let v = LaBataille::view(&st, &Viewer::Seat("france".into()));
+    let b = st.grid.bounds.expect("bounds");
+    let marks = v.board.get(1).cloned().unwrap_or_default();
+    let (mut low, mut high) = (0, 0);
+    for (i, c) in (b.first_column..b.last_column).enumerate() {
+        let at = 5 + 3 * i;
+        let dn = marks.get(at..at + 2) == Some("dn");
+        let hex = |c: u16, r: u16| st.grid.parse_hex(&format!("{c:02}{r:02}")).unwrap();
+        let here = hex(c, 3);
+        let touches = |n| st.grid.neighbours(here).contains(&n);
+        if dn {
+            low += 1;
+            assert!(
+                touches(hex(c + 1, 4)) && !touches(hex(c + 1, 2)),
+                "column {c}"
+            );
+        } else {
+            high += 1;
+            assert!(
+                touches(hex(c + 1, 2)) && !touches(hex(c + 1, 4)),
+                "column {c}"
+            );
+        }
+    }
+    assert!(
+        low > 0 && high > 0,
+        "no offset marks: {marks:?}\n{:?}",
+        v.board
+    );
+}

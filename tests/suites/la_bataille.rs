@@ -21,10 +21,16 @@ mod la_bataille_cavalry;
 mod la_bataille_cavalry_melee;
 #[path = "../la_bataille_golden.rs"]
 mod la_bataille_golden;
+#[path = "../la_bataille_hidden.rs"]
+mod la_bataille_hidden;
+#[path = "../la_bataille_leaders.rs"]
+mod la_bataille_leaders;
 #[path = "../la_bataille_newcomer.rs"]
 mod la_bataille_newcomer;
 #[path = "../la_bataille_pipeline.rs"]
 mod la_bataille_pipeline;
+#[path = "../la_bataille_reaction_meeting.rs"]
+mod la_bataille_reaction_meeting;
 #[path = "../la_bataille_reference.rs"]
 mod la_bataille_reference;
 #[path = "../la_bataille_render.rs"]

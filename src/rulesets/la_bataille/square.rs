@@ -164,8 +164,8 @@ pub fn square_attempt(st: &mut LbState, r: &mut dyn Roller, h: Hex, cavalry: Hex
         add(c.old_guard.int(), "Old Guard");
     }
     let refs: Vec<&Unit> = units.iter().collect();
-    if combat::leader_rating(st, &refs).is_some() {
-        add(c.leader.int(), "leader");
+    if let Some((v, why)) = combat::leader_morale(st, &refs, c.leader.int()) {
+        add(v, &why);
     }
     match h.distance(cavalry) {
         0 | 1 => add(c.cavalry_adjacent.int(), "cavalry adjacent"),

@@ -410,11 +410,34 @@ pub fn describe(st: &LbState, label: &str) -> String {
             return label.to_string();
         };
         format!(
-            "{label} ({}: {} on {})",
+            "{label} ({}: {} {})",
             st.side_name(&c.side),
             join(&c.units),
-            st.label(c.target)
+            charge_target_words(st, c, None)
         )
+    }
+}
+
+/// `on 0804`, or, before the target is declared within two hexes (p.6 step 3), `target not
+/// yet declared` to everybody but the charging side (`me`).
+pub fn charge_target_words(st: &LbState, c: &super::state::Charge, me: Option<&str>) -> String {
+    if charge::open_target(st, c) || me == Some(c.side.as_str()) {
+        format!("on {}", st.label(c.target))
+    } else {
+        "(target not yet declared)".to_string()
+    }
+}
+
+/// `describe` as `me` may read it: the charging side also sees its undeclared target.
+pub fn describe_for(st: &LbState, label: &str, me: Option<&str>) -> String {
+    match label[1..].parse::<u32>().ok().and_then(|id| st.charge(id)) {
+        Some(c) if label.starts_with('C') => format!(
+            "{label} ({}: {} {})",
+            st.side_name(&c.side),
+            join(&c.units),
+            charge_target_words(st, c, me)
+        ),
+        _ => describe(st, label),
     }
 }
 
@@ -491,7 +514,12 @@ fn order(st: &mut LbState, r: &mut dyn Roller, o: &Order) {
             if let Err(e) = charge::check_charge(st, units)
                 .and_then(|h| charge::check_path(st, h, via, *target))
             {
-                st.say(format!("CHARGE {}: not carried out: {e}.", join(units)));
+                // The reason may name the target, which the enemy may not know yet (p.6).
+                let side = st.phasing.clone();
+                st.say_to(
+                    &side,
+                    format!("CHARGE {}: not carried out: {e}.", join(units)),
+                );
                 return;
             }
             if let Some(id) = charge::declare(st, units, *target, via.clone(), *recall_at) {

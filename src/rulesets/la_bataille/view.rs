@@ -172,6 +172,18 @@ fn board(st: &LbState) -> Vec<String> {
         head.push_str(&format!("{c:02} "));
     }
     out.push(head);
+    // The columns are offset; mark the low ones so adjacency can be read off the text
+    // (README, "The map"): a hex in a `dn` column touches its own row and the row below in
+    // the columns beside it, in the others its own row and the row above.
+    let mut offsets = String::from("     ");
+    for c in b.first_column..=b.last_column {
+        offsets.push_str(if low_column(st, c, b.first_row) {
+            "dn "
+        } else {
+            "   "
+        });
+    }
+    out.push(offsets.trim_end().to_string());
     for r in b.first_row..=b.last_row {
         let mut line = format!("{r:02}   ");
         for c in b.first_column..=b.last_column {
@@ -202,6 +214,19 @@ fn board(st: &LbState) -> Vec<String> {
         out.push(line);
     }
     out
+}
+
+/// Does column `c` sit half a hex lower than the columns beside it: does its hex in row `r`
+/// touch row `r + 1` of a neighbouring column?
+fn low_column(st: &LbState, c: u16, r: u16) -> bool {
+    let hex = |c: u16, r: u16| st.grid.parse_hex(&format!("{c:02}{r:02}")).ok();
+    let Some(h) = hex(c, r) else {
+        return false;
+    };
+    [c + 1, c.saturating_sub(1)]
+        .into_iter()
+        .filter_map(|o| hex(o, r + 1))
+        .any(|n| st.grid.neighbours(h).contains(&n))
 }
 
 fn scene(st: &LbState, viewer: &Viewer) -> Scene {
@@ -377,7 +402,7 @@ pub fn view(st: &LbState, viewer: &Viewer) -> View {
         .chain(
             st.charges
                 .iter()
-                .map(|c| super::turn::describe(st, &format!("C{}", c.id))),
+                .map(|c| super::turn::describe_for(st, &format!("C{}", c.id), me)),
         )
         .collect();
     if !markers.is_empty() {

@@ -51,6 +51,8 @@ pub(super) fn save(st: &mut LbState, c: Charge) {
 }
 
 /// p.7: pursuit loss = (printed MP of the fastest charger − charge MP spent) / 3, rounded down.
+/// A charge spends at least what riding into its target hex costs (R33): one from the next
+/// hex is still a charge, not a free pursuit at full printed MP.
 pub fn pursuit_loss(st: &LbState, c: &Charge) -> u32 {
     let best = c
         .units
@@ -60,7 +62,8 @@ pub fn pursuit_loss(st: &LbState, c: &Charge) -> u32 {
         .max()
         .unwrap_or(0);
     let d = st.data.rules.pursuit_divisor.int().max(1) as u32;
-    best.saturating_sub(c.mp) / d
+    let into = field::charge_cost(st, c.target).unwrap_or(1);
+    best.saturating_sub(c.mp.max(into)) / d
 }
 
 pub(super) fn pursue(st: &mut LbState, c: &Charge, stack: &[String]) {

@@ -339,6 +339,8 @@ pub(super) fn resolve(st: &mut LbState, r: &mut dyn Roller, c: &mut Charge) -> C
         }
         MeleeResult::Blank => {
             st.say(format!("C{}: the charge bounces.", c.id));
+            // Where the attackers fought from, before their own bounce moves them.
+            let fought_from = chargers.first().map(|u| u.hex);
             let n = st.data.rules.bounce_hexes.int().max(0) as u32;
             save(st, c.clone());
             fall_back(st, c, n);
@@ -350,9 +352,11 @@ pub(super) fn resolve(st: &mut LbState, r: &mut dyn Roller, c: &mut Charge) -> C
                 }
             }
             if c.kind == Some(TargetKind::Cavalry) {
-                // Both sides bounce (p.8 step 3c): the defenders fall back one hex.
-                let path = movement::retreat(st, &fnames, 1);
-                let _ = path;
+                // Both sides bounce (p.8 step 3c): the defenders one hex straight away from
+                // the attackers (R31), not away from whichever enemy is nearest.
+                if let Some(from) = fought_from {
+                    bounce_away(st, &fnames, from);
+                }
                 for x in &fnames {
                     if let Some(u) = st.unit_mut(x)
                         && u.cohesion == Cohesion::GoodOrder
@@ -383,5 +387,44 @@ pub(super) fn resolve(st: &mut LbState, r: &mut dyn Roller, c: &mut Charge) -> C
             combat::surrender(st, &fnames);
             CStage::Advance
         }
+    }
+}
+
+/// A bounced cavalry defender (R31): one hex away from the hex the attackers fought from, the
+/// hex straight behind it first, then the other hex that is farther from them; a hex it may
+/// stand in. It keeps its facing, towards the attackers. No such hex: it stays.
+pub(super) fn bounce_away(st: &mut LbState, names: &[String], from: Hex) {
+    let us: Vec<Unit> = names.iter().filter_map(|n| st.unit(n).cloned()).collect();
+    let Some(here) = us.first().map(|u| u.hex) else {
+        return;
+    };
+    let refs: Vec<&Unit> = us.iter().collect();
+    let origin = st.grid.centre(from, 1.0);
+    let away = |h: Hex| {
+        let p = st.grid.centre(h, 1.0);
+        (p.x - origin.x).hypot(p.y - origin.y)
+    };
+    let best = st
+        .grid
+        .neighbours(here)
+        .into_iter()
+        .filter(|n| n.distance(from) > here.distance(from))
+        .filter(|n| field::charge_cost(st, *n).is_some() && field::room_for(st, *n, &refs))
+        .max_by(|a, b| away(*a).total_cmp(&away(*b)));
+    match best {
+        Some(to) => {
+            for n in names {
+                if let Some(u) = st.unit_mut(n) {
+                    u.came_from = Some(here);
+                    u.hex = to;
+                }
+            }
+            st.say(format!("{} bounce back to {}.", join(names), st.label(to)));
+        }
+        None => st.say(format!(
+            "{} stay in {}: no hex behind them is open.",
+            join(names),
+            st.label(here)
+        )),
     }
 }

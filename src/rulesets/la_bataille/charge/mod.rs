@@ -122,6 +122,17 @@ pub fn check_path(st: &LbState, from: Hex, via: &[Hex], target: Hex) -> Result<u
     }
 }
 
+/// The enemy may know the charge's target: it is declared, or the chargers stand within the
+/// declaration distance of it (p.6 step 3: "when within two hexes … must declare").
+pub fn open_target(st: &LbState, c: &Charge) -> bool {
+    let reach = st.data.rules.target_declaration.int().max(0) as u32;
+    c.declared
+        || c.units
+            .iter()
+            .filter_map(|n| st.unit(n))
+            .any(|u| u.hex.distance(c.target) <= reach)
+}
+
 /// Places a Charge marker (p.6 step 1). The square attempts it triggers come next.
 pub fn declare(
     st: &mut LbState,
@@ -245,8 +256,8 @@ pub fn recall_roll(st: &mut LbState, r: &mut dyn Roller, c: &Charge, square: boo
     {
         add(k.old_guard.int(), "Guard");
     }
-    if combat::leader_rating(st, &refs).is_some() {
-        add(k.leader.int(), "leader");
+    if let Some((v, why)) = combat::leader_morale(st, &refs, k.leader.int()) {
+        add(v, &why);
     }
     if square {
         add(k.target_in_square.int(), "the target formed square");
@@ -277,13 +288,26 @@ pub fn run(st: &mut LbState, r: &mut dyn Roller, id: u32) -> Flow {
         }
         match c.stage {
             CStage::Declared => {
-                st.say(format!(
-                    "C{id}: {} charge{} from {} at {}.",
+                let s = if c.units.len() == 1 { "s" } else { "" };
+                let full = format!(
+                    "C{id}: {} charge{s} from {} at {}.",
                     join(&c.units),
-                    if c.units.len() == 1 { "s" } else { "" },
                     st.label(c.start),
                     st.label(c.target)
-                ));
+                );
+                if open_target(st, &c) {
+                    st.say(full);
+                } else {
+                    // p.6 step 3: the target is declared only within two hexes of it; until
+                    // then the enemy sees a charge, not where it goes.
+                    st.say(format!(
+                        "C{id}: {} charge{s} from {}; the target is declared within {} hexes of it.",
+                        join(&c.units),
+                        st.label(c.start),
+                        st.data.rules.target_declaration.int().max(0)
+                    ));
+                    st.say_to(&c.side, full);
+                }
                 c.stage = if c.marker_square {
                     CStage::SquareRecall
                 } else {
@@ -418,10 +442,11 @@ pub fn run(st: &mut LbState, r: &mut dyn Roller, id: u32) -> Flow {
                     if ok {
                         match new_target {
                             Some(t) => {
-                                st.say(format!(
-                                    "C{id}: recalled; the new target is {}.",
-                                    st.label(t)
-                                ));
+                                st.say(format!("C{id}: recalled; a new target is chosen."));
+                                st.say_to(
+                                    &c.side,
+                                    format!("C{id}: the new target is {}.", st.label(t)),
+                                );
                                 c.target = t;
                                 c.declared = false;
                             }
@@ -436,8 +461,11 @@ pub fn run(st: &mut LbState, r: &mut dyn Roller, id: u32) -> Flow {
                             "C{id}: the Recall fails; the cavalry must charge the square."
                         ));
                     }
-                } else {
+                } else if c.declared {
                     st.say(format!("C{id}: the cavalry charges the square."));
+                } else {
+                    // Not declared yet: which square it rides at stays the charger's (p.6).
+                    st.say_to(&c.side, format!("C{id}: the cavalry charges the square."));
                 }
                 save(st, c);
             }
@@ -482,12 +510,22 @@ fn short(st: &mut LbState, c: Charge) -> Flow {
             u.cohesion = Cohesion::Disordered;
         }
     }
-    st.say(format!(
+    let full = format!(
         "C{}: {} cannot reach {} with the charge's MP: Disordered, the charge is over.",
         c.id,
         join(&c.units),
         st.label(c.target)
-    ));
+    );
+    if open_target(st, &c) {
+        st.say(full);
+    } else {
+        st.say(format!(
+            "C{}: {} cannot reach the target with the charge's MP: Disordered, the charge is over.",
+            c.id,
+            join(&c.units)
+        ));
+        st.say_to(&c.side, full);
+    }
     save(st, c.clone());
     no_melee(st, &c, "no mêlée");
     Flow::Done

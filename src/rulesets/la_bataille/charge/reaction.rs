@@ -4,6 +4,27 @@
 
 use super::*;
 
+/// The hexes between a charger at `ch` and a reactor at `rh` in which the two can meet face to
+/// face (p.6 step 4a.i): the straight line, else another shortest way, every hex empty and
+/// open to a charge. `None` when there is no such way: the two cannot meet, so that stack
+/// may not react (R29). Both ends ride only into these hexes, so they always end adjacent.
+pub(super) fn meeting_way(st: &LbState, ch: Hex, rh: Hex) -> Option<Vec<Hex>> {
+    let open = |h: Hex| st.at(h).is_empty() && field::charge_cost(st, h).is_some();
+    let line = field::straight(st, ch, rh);
+    if line.iter().all(|h| open(*h)) {
+        return Some(line);
+    }
+    let gap = ch.distance(rh).saturating_sub(1);
+    field::cheapest(
+        st,
+        ch,
+        |h| h.distance(rh) == 1,
+        |_, n| open(n).then_some(1),
+        gap,
+    )
+    .map(|(p, _)| p)
+}
+
 /// Reacting cavalry stacks whose Reaction Zone holds the charger (R29): (hex, unit names,
 /// skirmishing).
 fn reactors(st: &LbState, c: &Charge, at: Hex) -> Vec<(Hex, Vec<String>, bool)> {
@@ -23,6 +44,10 @@ fn reactors(st: &LbState, c: &Charge, at: Hex) -> Vec<(Hex, Vec<String>, bool)> 
             u.cohesion == Cohesion::GoodOrder && u.fatigue != Fatigue::Exhausted
         };
         if !ok || u.hex.distance(at) > reach || !field::in_arc(st, u.hex, u.facing, at) {
+            continue;
+        }
+        // A Reaction Charge needs a way to meet the charger (R29); Form Up and Stand does not.
+        if !skirmish && meeting_way(st, at, u.hex).is_none() {
             continue;
         }
         let names: Vec<String> = st
@@ -70,11 +95,16 @@ pub(super) fn reactions(
             }
             if pick.is_none() && ask {
                 let opts: Vec<String> = cands.iter().map(|x| x.1[0].clone()).collect();
+                // The reacting side is the enemy: the target only once declared (p.6 step 3).
                 let text = format!(
                     "C{}: {} charging {} are at {}, in the Reaction Zone of {}. Answer REACT unit (Reaction Charge), FORM UP unit (skirmishers: Form Up and Stand) or NO REACTION.",
                     c.id,
                     join(&c.units),
-                    st.label(c.target),
+                    if open_target(st, c) {
+                        st.label(c.target)
+                    } else {
+                        "(target not yet declared)".to_string()
+                    },
                     st.label(at),
                     opts.join(", ")
                 );
@@ -119,8 +149,8 @@ pub(super) fn reactions(
         add(k.tired.int(), "tired");
     }
     let refs: Vec<&Unit> = rs.iter().collect();
-    if combat::leader_rating(st, &refs).is_some() {
-        add(k.leader.int(), "leader");
+    if let Some((v, why)) = combat::leader_morale(st, &refs, k.leader.int()) {
+        add(v, &why);
     }
     if us
         .iter()
@@ -159,15 +189,13 @@ pub(super) fn reactions(
 /// the hexes between them are odd; the reactor becomes the attacker (R29).
 fn meet(st: &mut LbState, c: &mut Charge, chargers: &[Unit], rh: Hex, rnames: &[String]) {
     let ch = chargers[0].hex;
-    let between = field::straight(st, ch, rh);
+    // `reactors` offered only stacks with a way to meet; nothing moved since.
+    let between = meeting_way(st, ch, rh).unwrap_or_default();
     let h = between.len();
     let charger_steps = h.div_ceil(2);
     let cnames: Vec<String> = chargers.iter().map(|u| u.name.clone()).collect();
     let mut cat = ch;
     for x in between.iter().take(charger_steps) {
-        if !st.at(*x).is_empty() {
-            break;
-        }
         movement::place(st, &cnames, *x);
         c.path.push(*x);
         cat = *x;
@@ -175,9 +203,6 @@ fn meet(st: &mut LbState, c: &mut Charge, chargers: &[Unit], rh: Hex, rnames: &[
     let mut rat = rh;
     let mut rpath = vec![rh];
     for x in between.iter().rev().take(h - charger_steps) {
-        if !st.at(*x).is_empty() || *x == cat {
-            break;
-        }
         movement::place(st, rnames, *x);
         rpath.push(*x);
         rat = *x;

@@ -49,6 +49,12 @@ pub fn leader_rating(st: &LbState, units: &[&Unit]) -> Option<u32> {
         .max()
 }
 
+/// A leader's morale modifier: `per_point` for each rating point of the best leader with these
+/// units (ruleset.toml: "per leader rating point"), with the words for the log (R16).
+pub fn leader_morale(st: &LbState, units: &[&Unit], per_point: i32) -> Option<(i32, String)> {
+    leader_rating(st, units).map(|r| (per_point * r as i32, format!("leader rated {r}")))
+}
+
 /// The leader mêlée modifier of the best leader with these units (R16).
 pub fn leader_drm(st: &LbState, units: &[&Unit]) -> i32 {
     leader_rating(st, units).map_or(0, |r| {
@@ -97,8 +103,8 @@ pub fn attacker_mods(
     if old_guard(st, stack) {
         add(&mut m, c.old_guard.int(), "Old Guard");
     }
-    if leader_rating(st, stack).is_some() {
-        add(&mut m, c.leader.int(), "leader");
+    if let Some((v, why)) = leader_morale(st, stack, c.leader.int()) {
+        add(&mut m, v, why);
     }
     if half_strength(stack) {
         add(&mut m, c.half_strength.int(), "half strength");
@@ -143,8 +149,8 @@ pub fn defender_mods(st: &LbState, stack: &[&Unit], attackers: &[&Unit]) -> Mods
     if old_guard(st, stack) {
         add(&mut m, c.old_guard.int(), "Old Guard");
     }
-    if leader_rating(st, stack).is_some() {
-        add(&mut m, c.leader.int(), "leader");
+    if let Some((v, why)) = leader_morale(st, stack, c.leader.int()) {
+        add(&mut m, v, why);
     }
     if half_strength(stack) {
         add(&mut m, c.half_strength.int(), "half strength");
@@ -196,8 +202,8 @@ pub fn stand_mods(st: &LbState, stack: &[&Unit], chargers: &[&Unit]) -> Mods {
     if old_guard(st, stack) {
         add(&mut m, c.old_guard.int(), "Old Guard");
     }
-    if leader_rating(st, stack).is_some() {
-        add(&mut m, c.leader.int(), "leader");
+    if let Some((v, why)) = leader_morale(st, stack, c.leader.int()) {
+        add(&mut m, v, why);
     }
     if half_strength(stack) {
         add(&mut m, c.half_strength.int(), "half strength");

@@ -402,6 +402,12 @@ impl LbState {
         self.log.push(LogLine::public(text));
     }
 
+    /// A line only `seat` reads: what its enemy may not know yet (a charge's undeclared
+    /// target, p.6 step 3).
+    pub fn say_to(&mut self, seat: &str, text: impl Into<String>) {
+        self.log.push(LogLine::private(seat, text));
+    }
+
     pub fn fresh_id(&mut self) -> u32 {
         self.next_id += 1;
         self.next_id

@@ -69,9 +69,8 @@ fn last_hundred_yards_subject_names_the_bodys_winner() {
     assert_eq!(o.winners, vec!["germany".to_string()]);
 }
 
-/// La Bataille: a side with nothing left on the field loses (R34); the subject names the side
-/// the body says wins. La Bataille gives no `result_words` yet: the subject names the winner
-/// by its side id, which the body must carry.
+/// La Bataille: a side with nothing left on the field loses (R34); the subject says the body's
+/// own words, "the Allies win" (before: "allies wins", the side id and a singular verb).
 #[test]
 fn la_bataille_subject_names_the_bodys_winner() {
     let mut g = game::<LaBataille>(
@@ -83,6 +82,7 @@ fn la_bataille_subject_names_the_bodys_winner() {
         u.eliminated = true;
     }
     despatch::rulesets::la_bataille::segment::check_end(&mut g.state);
-    let (_, o) = subject_says_what_the_body_says(&g);
+    let (subject, o) = subject_says_what_the_body_says(&g);
     assert_eq!(o.winners, vec!["allies".to_string()]);
+    assert_eq!(subject, "Game over: the Allies win");
 }

@@ -135,6 +135,13 @@ impl Ruleset for LaBataille {
         st.outcome.clone()
     }
 
+    /// The words the outcome's summary ends with (R34): "the Allies win", "a draw".
+    fn result_words(st: &LbState) -> Option<String> {
+        st.outcome
+            .as_ref()
+            .map(|o| segment::result_words(st, &o.winners))
+    }
+
     fn order_keywords() -> Vec<&'static str> {
         orders::keywords()
     }

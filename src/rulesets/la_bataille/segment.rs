@@ -177,13 +177,11 @@ pub fn check_end(st: &mut LbState) {
     for s in st.sides.clone() {
         if !st.units.iter().any(|u| u.side == s.id && u.alive()) {
             let winner = st.enemy_of(&s.id);
+            let winners = vec![winner];
+            let words = result_words(st, &winners);
             st.outcome = Some(Outcome {
-                winners: vec![winner.clone()],
-                summary: format!(
-                    "the {} have no unit left on the field; the {} win.",
-                    s.name,
-                    st.side_name(&winner)
-                ),
+                summary: format!("the {} have no unit left on the field; {words}.", s.name),
+                winners,
             });
             st.phase = Phase::GameOver;
         }
@@ -251,15 +249,18 @@ pub fn final_outcome(st: &LbState) -> Outcome {
     } else {
         vec![]
     };
+    let words = result_words(st, &winners);
     Outcome {
-        summary: format!(
-            "{}; {}.",
-            text.join(", "),
-            match winners.first() {
-                Some(w) => format!("the {} win", st.side_name(w)),
-                None => "a draw".into(),
-            }
-        ),
+        summary: format!("{}; {words}.", text.join(", ")),
         winners,
+    }
+}
+
+/// An outcome's result in R34's words, which its summary ends with and the game-over subject
+/// says: "the Allies win" (side names are plural), or "a draw" when nobody won.
+pub fn result_words(st: &LbState, winners: &[String]) -> String {
+    match winners.first() {
+        Some(w) => format!("the {} win", st.side_name(w)),
+        None => "a draw".into(),
     }
 }

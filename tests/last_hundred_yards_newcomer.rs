@@ -36,7 +36,8 @@ fn a_maneuver_is_told_as_the_enemy_saw_it() {
     let mut st = lhy::game(lhy::PATROL);
     assert!(st.unit("G1-2").unwrap().concealed);
     // Both hexes are out of every US unit's sight where the mission sets them up, and a move
-    // out of sight is not told at all (issue 28); A1-1 stands next to both, so it sees them.
+    // out of sight is not told at all (issue 28); A1-1 stands next to both, so it sees them,
+    // disrupted, so it does not strip the marker's concealment (R10).
     let unseen = lhy::log(&moved(&st, "G1-2", "0604"), "us");
     assert!(!unseen.contains("moves"), "{unseen}");
     let (a, b) = (hex(&st, "0603"), hex(&st, "0604"));
@@ -50,6 +51,8 @@ fn a_maneuver_is_told_as_the_enemy_saw_it() {
         })
         .expect("a free hex next to 0603 and 0604");
     st.unit_mut("A1-1").unwrap().at = next_to_both;
+    st.unit_mut("A1-1").unwrap().status =
+        despatch::rulesets::last_hundred_yards::state::Status::Disrupted;
     let st1 = moved(&st, "G1-2", "0604");
     let us = lhy::log(&st1, "us");
     assert!(

@@ -8,12 +8,12 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::Duration;
 use despatch::config::DEFAULT_CONFIG;
-use despatch::daemon::{Intake, Pass};
+use despatch::daemon::Intake;
 use despatch::store::HeldCause;
 
-use crate::held_mail::{flat, pass, receipts, to_with};
+use crate::held_mail::{pass, receipts, to_with};
 use crate::world::{GAME, JAPAN, RUSSIA, World, mail, reply_to, world_with};
 
 const GM: &str = "gm@club.example";

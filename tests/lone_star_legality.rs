@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 
 use crate::lone_star_common;
 
+use crate::lone_star_machines::AIR;
+use crate::lone_star_wagons::riding;
 use despatch::board::tabletop::Pt;
 use despatch::dice::Dice;
 use despatch::engine::{Ruleset, Silence, Submitted, Viewer};
@@ -184,18 +186,6 @@ fn a_target_lost_before_the_shot_is_reported_with_its_reason_and_the_fallback_fi
     );
 }
 
-/// The Rangers riding in the Prairie Schooner (bowie's wagon, at 40,4).
-fn riding() -> State {
-    let mut st = patrol();
-    let w = st.unit(WAGON).unwrap().clone();
-    let r = st.unit_mut("Rangers");
-    r.aboard = Some(WAGON.into());
-    r.pos = w.pos;
-    r.facing = w.facing;
-    r.form = Form::Column;
-    st
-}
-
 #[test]
 fn orders_a_passenger_or_a_wagon_under_way_cannot_carry_out_are_refused() {
     let mut st = riding();
@@ -225,39 +215,6 @@ fn troops_aboard_a_zeppelin_are_named_as_such_and_on_the_ground_are_infantry() {
     z.pos = Pt::new(12.0, 28.0);
     assert!(LoneStar::parse(&down, "hays", "FIRE Rangers AT Zeptruppen").is_ok());
 }
-
-const AIR: &str = r#"
-[[unit]]
-name = "Adler"
-seat = "von-arnim"
-arm = "zeppelin"
-troopers = 3
-leaders = 1
-leadership = 1
-zeal = 1
-esprit = 1
-move = 0
-short = 0
-long = 0
-at = [10, 28]
-facing = 90
-
-[[unit]]
-name = "Zeptruppen"
-seat = "von-arnim"
-arm = "infantry"
-troopers = 5
-leaders = 1
-leadership = 1
-zeal = 1
-esprit = 1
-move = 7
-short = 10
-long = 24
-at = [10, 28]
-facing = 90
-aboard = "Adler"
-"#;
 
 #[test]
 fn cards_show_halted_under_way_aboard_landed_and_hovering_to_both_sides() {

@@ -28,7 +28,7 @@ at = [2, 20]
 facing = 90
 "#;
 
-const AIR: &str = r#"
+pub(crate) const AIR: &str = r#"
 [[unit]]
 name = "Adler"
 seat = "von-arnim"

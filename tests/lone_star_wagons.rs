@@ -13,7 +13,7 @@ use lone_star_common::*;
 const WAGON: &str = "Prairie Schooner";
 
 /// The Rangers riding in the Prairie Schooner (a standing wagon at 40,4 facing north).
-fn riding() -> State {
+pub(crate) fn riding() -> State {
     let mut st = patrol();
     let w = st.unit(WAGON).unwrap().clone();
     let r = st.unit_mut("Rangers");

@@ -476,6 +476,78 @@ fn a_mail_for_a_closed_step_or_with_nothing_in_it_changes_nothing() {
     assert_eq!(Bids::NAME, "bids");
 }
 
+/// Rulings SO1, SO3 and SO4 (docs/standing-orders.md) in the pure engine: a mail for a step
+/// already resolved carries its standing orders, in force at once and replayed from the
+/// journal, and nothing else of it; one standing line gone wrong applies none; standing orders
+/// that would unmake an answer already sent, or that come while the step is locked, wait.
+#[test]
+fn standing_orders_outside_a_step_hold_at_once_all_or_nothing_and_never_unmake_an_answer() {
+    let mut t = Table::new(policy(Silence::Pass), 50);
+    for seat in ["red-1", "red-2"] {
+        t.submit(seat, "BID 1", t0()).unwrap();
+    }
+    t.settle(t0());
+    assert_eq!(t.game.step, 2);
+    let salt = t.game.salt("red-1", &t.host).unwrap();
+    let late = |t: &Table, text: &str| {
+        t.game
+            .submission_event("red-1", text, Some(1), &salt, "late", t0())
+    };
+    // SO1: the cap holds at once; the bid for step 1 is not applied, nor taken for step 2.
+    let ev = late(&t, "BID 3\nSTANDING CAP 2").unwrap();
+    let Event::Standing {
+        step,
+        orders,
+        answered,
+        not_applied,
+        ..
+    } = &ev
+    else {
+        panic!("{ev:?}")
+    };
+    assert_eq!(
+        (*step, orders.as_str(), *answered, not_applied.clone()),
+        (2, "STANDING CAP 2\n", Some(1), vec!["BID 3".to_string()])
+    );
+    t.push(ev);
+    assert_eq!(t.game.state.cap.get("red-1"), Some(&2));
+    assert!(t.game.pending.is_empty(), "standing orders answer no step");
+    // The cap at work, both sides of it.
+    assert!(
+        t.submit("red-1", "BID 3", t0())
+            .unwrap_err()
+            .contains("standing cap")
+    );
+    t.submit("red-1", "BID 2", t0()).unwrap();
+    // SO4: a cap under the answer already sent would unmake it; at the answer it would not.
+    let unmakes = late(&t, "STANDING CAP 1").unwrap_err();
+    assert!(unmakes[0].reason.contains("unmake"), "{unmakes:?}");
+    assert!(late(&t, "STANDING CAP 2").is_ok());
+    // SO3: one bad line, nothing applied.
+    let bad = late(&t, "STANDING CAP 3\nSTANDING CAP 9").unwrap_err();
+    assert_eq!((bad.len(), bad[0].line), (1, 2), "{bad:?}");
+    // A mail for step 1 with no standing line is refused as before.
+    assert!(
+        late(&t, "BID 1").unwrap_err()[0]
+            .reason
+            .contains("already been resolved")
+    );
+    // The journal replays to the same game, the standing event included.
+    let again = replay::<Bids>(&t.lines).unwrap();
+    assert_eq!(again.state, t.game.state);
+    // SO4: while the step is locked, standing orders wait.
+    t.submit("red-2", "BID 0", t0()).unwrap();
+    let lock = t.game.next_event(&t.host, t0()).unwrap().unwrap();
+    assert!(matches!(lock, Event::Lock { .. }), "{lock:?}");
+    t.push(lock);
+    let locked = late(&t, "STANDING CAP 3").unwrap_err();
+    assert!(locked[0].reason.contains("locked"), "{locked:?}");
+    t.settle(t0());
+    assert_eq!(t.game.step, 3);
+    // Once the results are in, the same mail is taken (step 1 is now two steps back).
+    assert!(late(&t, "STANDING CAP 3").is_ok());
+}
+
 /// The daemon leaves a game unopened until `next_due`, so it must be exactly the first moment
 /// the clock makes anything due: nothing a second before, something at it, under every silence
 /// policy, with reminders sent or not, through whole games; and `at_rest` says what

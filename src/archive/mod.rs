@@ -181,6 +181,13 @@ pub fn record(registry: &Registry, lines: &[String]) -> Result<GameRecord, Archi
                 orders.retain(|(s, _)| s != seat);
                 orders.push((seat.clone(), o.clone()));
             }
+            // Standing orders sent outside a step (ruling SO1) show beside the step's orders.
+            Event::Standing {
+                seat, orders: o, ..
+            } => orders.push((
+                format!("{seat} (standing orders, outside the step)"),
+                o.clone(),
+            )),
             Event::Lock {
                 lock,
                 log_head,

@@ -47,21 +47,7 @@ impl<R: Ruleset> Game<R> {
                         ),
                     )
                 })?;
-                let d = dice::from_hex(digest)
-                    .ok_or_else(|| err(index, kind, "digest", "not 32 bytes of hex"))?;
-                if let Some(z) = self.opening_key() {
-                    let salt = dice::salt(&self.id, &z, *step, seat);
-                    let again =
-                        dice::orders_digest(self.protocol, &self.id, *step, seat, &salt, orders);
-                    if again != d {
-                        return Err(err(
-                            index,
-                            kind,
-                            "digest",
-                            format!("{seat}'s orders do not open this digest with the salt key"),
-                        ));
-                    }
-                }
+                let d = self.opened_digest(index, kind, *step, seat, orders, digest)?;
                 self.book.message_ids.insert(message_id.clone());
                 self.book.pending.insert(
                     seat.clone(),
@@ -72,6 +58,49 @@ impl<R: Ruleset> Game<R> {
                         at: *at,
                     },
                 );
+            }
+            Event::Standing {
+                step,
+                seat,
+                digest,
+                orders,
+                message_id,
+                ..
+            } => {
+                self.expect_step(index, kind, *step)?;
+                if self.locked.is_some() {
+                    return Err(err(index, kind, "step", "standing orders after the lock"));
+                }
+                if !self.seats.iter().any(|s| &s.seat == seat) {
+                    return Err(err(index, kind, "seat", format!("unknown seat `{seat}`")));
+                }
+                let read = R::standing(&self.state, seat, orders).map_err(|r| {
+                    let first = r.first();
+                    err(
+                        index,
+                        kind,
+                        "orders",
+                        format!(
+                            "not valid standing orders: line {}: {}",
+                            first.map(|x| x.line).unwrap_or(0),
+                            first.map(|x| x.reason.as_str()).unwrap_or("?")
+                        ),
+                    )
+                })?;
+                let state = match read.applied {
+                    Some((state, again)) if &again == orders && read.other.is_empty() => state,
+                    _ => {
+                        return Err(err(
+                            index,
+                            kind,
+                            "orders",
+                            "not the canonical form of standing orders alone",
+                        ));
+                    }
+                };
+                self.opened_digest(index, kind, *step, seat, orders, digest)?;
+                self.book.message_ids.insert(message_id.clone());
+                self.state = state;
             }
             Event::Lock {
                 step,
@@ -271,6 +300,34 @@ impl<R: Ruleset> Game<R> {
         }
         self.book.log(line);
         Ok(())
+    }
+
+    /// A submission's (or standing orders') digest, checked against its orders when the salt
+    /// key is known.
+    fn opened_digest(
+        &self,
+        index: u64,
+        kind: &str,
+        step: u64,
+        seat: &str,
+        orders: &str,
+        digest: &str,
+    ) -> Result<dice::Hash, ReplayError> {
+        let d = dice::from_hex(digest)
+            .ok_or_else(|| err(index, kind, "digest", "not 32 bytes of hex"))?;
+        if let Some(z) = self.opening_key() {
+            let salt = dice::salt(&self.id, &z, step, seat);
+            let again = dice::orders_digest(self.protocol, &self.id, step, seat, &salt, orders);
+            if again != d {
+                return Err(err(
+                    index,
+                    kind,
+                    "digest",
+                    format!("{seat}'s orders do not open this digest with the salt key"),
+                ));
+            }
+        }
+        Ok(d)
     }
 
     #[allow(clippy::too_many_arguments)]

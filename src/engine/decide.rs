@@ -100,17 +100,10 @@ pub fn submission_event<P: Play + ?Sized>(
     }
     let spec = p.spec();
     let open = format!("the open step is {}: {}", book.step, spec.title);
-    match answers {
-        Some(k) if k < book.step => {
-            return Err(refuse(
-                format!("step {k} has already been resolved, so this mail changes nothing"),
-                Some(format!("{open}; reply to its mail to send orders for it")),
-            ));
-        }
-        Some(k) if k > book.step => {
-            return Err(refuse(format!("step {k} has not opened yet"), Some(open)));
-        }
-        _ => {}
+    if let Some(k) = answers
+        && k > book.step
+    {
+        return Err(refuse(format!("step {k} has not opened yet"), Some(open)));
     }
     if book.forfeited.iter().any(|s| s == seat) {
         return Err(refuse(
@@ -118,17 +111,26 @@ pub fn submission_event<P: Play + ?Sized>(
             None,
         ));
     }
-    if !p.is_prompted(seat) {
-        return Err(refuse(
+    // A mail that does not answer the open step still carries its standing orders and
+    // settings: they are not bound to a step (ruling SO1); only its step orders are void.
+    let outside = match answers {
+        Some(k) if k < book.step => Some((
+            format!("step {k} has already been resolved, so this mail changes nothing"),
+            Some(format!("{open}; reply to its mail to send orders for it")),
+        )),
+        _ if !p.is_prompted(seat) => Some((
             format!("no orders are asked of {seat} in this step"),
             Some(format!("this step: {}", spec.title)),
-        ));
-    }
+        )),
+        _ => None,
+    };
     if text.trim().is_empty() {
-        return Err(refuse(
-            "nothing in this mail could be read as orders, so your earlier orders (if any) stand",
+        let (reason, hint) = outside.unwrap_or((
+            "nothing in this mail could be read as orders, so your earlier orders (if any) stand"
+                .into(),
             Some("to send no orders on purpose, write PASS".into()),
         ));
+        return Err(refuse(reason, hint));
     }
     // A closing sign-off is set aside first (and shown in the receipt); what is left must
     // parse whole, or nothing is applied.
@@ -141,6 +143,13 @@ pub fn submission_event<P: Play + ?Sized>(
         Some((cleaned, skipped)) => (cleaned, skipped),
         None => (text.to_string(), Vec::new()),
     };
+    if let Some((reason, hint)) = outside {
+        let answered = answers.filter(|k| *k < book.step);
+        return match standing_event(p, seat, &text, answered, salt, message_id, now) {
+            Some(found) => found,
+            None => Err(refuse(reason, hint)),
+        };
+    }
     let canonical = p.parse_orders(seat, &text)?;
     let d = dice::orders_digest(book.protocol, &book.id, book.step, seat, salt, &canonical);
     Ok(Event::Submission {
@@ -152,6 +161,71 @@ pub fn submission_event<P: Play + ?Sized>(
         ignored,
         at: now,
     })
+}
+
+/// The standing orders of a mail that does not answer the open step (ruling SO1), as an event
+/// in force at once; `None` when the mail has none (then it is refused as before). A standing
+/// line gone wrong refuses them all (SO3); while the step is locked they wait (SO4).
+fn standing_event<P: Play + ?Sized>(
+    p: &P,
+    seat: &str,
+    text: &str,
+    answered: Option<u64>,
+    salt: &Hash,
+    message_id: &str,
+    now: DateTime<Utc>,
+) -> Option<Result<Event, Vec<Rejected>>> {
+    let book = p.book();
+    let words = p.standing_keywords();
+    let first_word = |line: &str| {
+        line.split_whitespace()
+            .next()
+            .is_some_and(|w| words.iter().any(|k| k.eq_ignore_ascii_case(w)))
+    };
+    // Standing lines keep their place (the others blanked), so a refusal numbers the lines
+    // as the player does.
+    let offered: String = text
+        .lines()
+        .map(|l| if first_word(l) { l } else { "" })
+        .collect::<Vec<_>>()
+        .join("\n");
+    if offered.trim().is_empty() {
+        return None;
+    }
+    if book.locked.is_some() {
+        return Some(Err(refuse(
+            format!(
+                "step {} is locked and resolving, so standing orders cannot change now",
+                book.step
+            ),
+            Some("send them again once its results have come".into()),
+        )));
+    }
+    let (orders, other) = match p.standing_orders(seat, &offered) {
+        Ok(Some(found)) => found,
+        Ok(None) => return None,
+        Err(bad) => return Some(Err(bad)),
+    };
+    let not_applied = text
+        .lines()
+        .enumerate()
+        .filter(|(i, l)| {
+            let l = l.trim();
+            !l.is_empty() && !l.starts_with('#') && (!first_word(l) || other.contains(&(i + 1)))
+        })
+        .map(|(_, l)| l.trim().to_string())
+        .collect();
+    let d = dice::orders_digest(book.protocol, &book.id, book.step, seat, salt, &orders);
+    Some(Ok(Event::Standing {
+        step: book.step,
+        seat: seat.to_string(),
+        digest: dice::to_hex(&d),
+        orders,
+        message_id: message_id.to_string(),
+        at: now,
+        answered,
+        not_applied,
+    }))
 }
 
 /// See `Play::next_event`.

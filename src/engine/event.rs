@@ -141,6 +141,24 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         ignored: Vec<String>,
     },
+    /// Standing orders and settings from a mail that did not answer the open step (ruling SO1
+    /// in docs/standing-orders.md): in force from this line on. Their digest is made as a
+    /// submission's, with the seat's salt for the open step, so the salt key opens it.
+    Standing {
+        step: u64,
+        seat: SeatId,
+        digest: String,
+        orders: String,
+        message_id: String,
+        at: DateTime<Utc>,
+        /// The step the mail answered, when it named one (it had resolved).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        answered: Option<u64>,
+        /// The mail's other lines: orders for a step, which changed nothing (the reply lists
+        /// them with the reason).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        not_applied: Vec<String>,
+    },
     Lock {
         step: u64,
         log_head: String,
@@ -334,6 +352,7 @@ impl Event {
         match self {
             Event::GameCreated { .. } => "game_created",
             Event::Submission { .. } => "submission",
+            Event::Standing { .. } => "standing",
             Event::Lock { .. } => "lock",
             Event::Results { .. } => "results",
             Event::Reminder { .. } => "reminder",

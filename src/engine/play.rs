@@ -31,6 +31,16 @@ pub trait Play: Send + Sync {
     fn apply(&mut self, event: &Event, line: &str, index: u64) -> Result<(), ReplayError>;
     /// Parses a seat's orders for the open step (the ruleset's grammar).
     fn parse_orders(&self, seat: &str, text: &str) -> Result<String, Vec<Rejected>>;
+    /// Words that may begin a standing order or setting (`Ruleset::standing_keywords`).
+    fn standing_keywords(&self) -> &'static [&'static str];
+    /// The standing orders among `text`'s lines (others blanked) for a mail that does not
+    /// answer the open step: their canonical form and the numbers of offered lines that are
+    /// step orders after all; `None` when there are none (`Ruleset::standing`).
+    fn standing_orders(
+        &self,
+        seat: &str,
+        text: &str,
+    ) -> Result<Option<(String, Vec<usize>)>, Vec<Rejected>>;
     /// Words that begin an order in this ruleset (for telling orders from sign-offs).
     fn order_keywords(&self) -> Vec<&'static str>;
     /// What `seat` plays for and with (welcome and HELP mails).
@@ -177,6 +187,40 @@ impl<R: Ruleset> Play for Game<R> {
 
     fn order_keywords(&self) -> Vec<&'static str> {
         R::order_keywords()
+    }
+
+    fn standing_keywords(&self) -> &'static [&'static str] {
+        R::standing_keywords()
+    }
+
+    fn standing_orders(
+        &self,
+        seat: &str,
+        text: &str,
+    ) -> Result<Option<(String, Vec<usize>)>, Vec<Rejected>> {
+        let read = R::standing(&self.state, seat, text)?;
+        let Some((state, canonical)) = read.applied else {
+            return Ok(None);
+        };
+        // Orders already sent for the open step are read again at its lock, against the state
+        // then: standing orders that would unmake one wait for the seat's next mail (SO4).
+        if let Some(who) = self
+            .pending
+            .iter()
+            .find(|(s, p)| R::parse(&state, s, &p.orders).is_err())
+            .map(|(s, _)| s)
+        {
+            return Err(vec![Rejected {
+                line: 0,
+                text: String::new(),
+                reason: format!(
+                    "these standing orders would unmake the orders {who} has sent for the open \
+                     step, so they are not applied now"
+                ),
+                hint: Some("send them again with your orders for the next step".into()),
+            }]);
+        }
+        Ok(Some((canonical, read.other)))
     }
 
     fn briefing(&self, seat: &str) -> Vec<(String, Vec<String>)> {

@@ -130,6 +130,26 @@ pub struct Outcome {
     pub summary: String,
 }
 
+/// Standing orders read from a mail that does not answer the open step (`Ruleset::standing`).
+#[derive(Debug, Clone)]
+pub struct StandingRead<S> {
+    /// The state with the mail's standing orders in force, and their canonical form; `None`
+    /// when none of the lines offered is one.
+    pub applied: Option<(S, String)>,
+    /// 1-based numbers of the offered lines that are orders for a step after all (an answer
+    /// that shares its first word with a standing order): the mail's step took them with it.
+    pub other: Vec<usize>,
+}
+
+impl<S> StandingRead<S> {
+    pub fn none() -> Self {
+        Self {
+            applied: None,
+            other: Vec::new(),
+        }
+    }
+}
+
 /// What a resolution returns.
 #[derive(Debug, Clone)]
 pub struct Resolution<S> {
@@ -228,6 +248,27 @@ pub trait Ruleset: 'static {
              (campaigns: naval-rjw, gear-krieg)",
             Self::NAME
         ))
+    }
+
+    /// The words that may begin a standing order or a setting: a line that holds from now on
+    /// rather than answering one step (`STANDING …`, `INTERRUPTS NEVER`). Only lines starting
+    /// with one of them are offered to `standing`. Empty (the default): no standing orders.
+    fn standing_keywords() -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Standing orders and settings in a mail that does not answer the open step (it answers
+    /// a step already resolved, or the open step asks nothing of `seat`): `text` holds only the
+    /// lines that begin with a `standing_keywords` word, the others blanked so line numbers
+    /// stay the player's. Returns the state with them in force at once, or every standing line
+    /// gone wrong (then nothing applies). Replay calls it again on the canonical form, so it
+    /// must be pure and `standing(canonical)` must give the same state.
+    fn standing(
+        _state: &Self::State,
+        _seat: &str,
+        _text: &str,
+    ) -> Result<StandingRead<Self::State>, Vec<Rejected>> {
+        Ok(StandingRead::none())
     }
 
     /// A legal set of orders for `seat` in the current step, chosen by `choice` (deterministic).

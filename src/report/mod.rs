@@ -20,6 +20,7 @@ use crate::engine::{LockEntry, View};
 const TEMPLATES: &[(&str, &str)] = &[
     ("welcome", include_str!("../../templates/welcome.txt")),
     ("receipt", include_str!("../../templates/receipt.txt")),
+    ("standing", include_str!("../../templates/standing.txt")),
     ("notice", include_str!("../../templates/notice.txt")),
     ("rejection", include_str!("../../templates/rejection.txt")),
     ("results", include_str!("../../templates/results.txt")),

@@ -63,10 +63,14 @@ struct Receipt {
 }
 
 fn parse_receipt(text: &str) -> Option<Receipt> {
-    let head = text
-        .lines()
-        .find(|l| l.starts_with("Orders received for "))?;
-    let rest = head.strip_prefix("Orders received for ")?;
+    parse_headed(text, "Orders received for ")
+}
+
+/// A receipt whose first line starts `head` (`Orders received for `, or for standing orders
+/// sent outside a step `Standing orders received for `), then `<seat>, step <k>`.
+fn parse_headed(text: &str, head: &str) -> Option<Receipt> {
+    let first = text.lines().find(|l| l.starts_with(head))?;
+    let rest = first.strip_prefix(head)?;
     let (seat, rest) = rest.split_once(", step ")?;
     let step = rest
         .split(|c: char| !c.is_ascii_digit())
@@ -340,6 +344,24 @@ fn check_one(game: &dyn Play, ev: &Event, m: &SealedMail) -> Result<(), (String,
                     ev.kind()
                 ),
             ));
+        }
+        if let Event::Standing {
+            seat: who,
+            orders,
+            digest,
+            ..
+        } = ev
+            && who == seat
+        {
+            let shown = parse_headed(&m.text, "Standing orders received for ")
+                .map(|r| (r.orders, r.digest));
+            let journal: Vec<String> = orders.lines().map(str::to_string).collect();
+            if shown.as_ref() != Some(&(journal, digest.clone())) {
+                return Err((
+                    "orders".into(),
+                    "the standing orders or digest shown are not the ones the journal took".into(),
+                ));
+            }
         }
         if let Event::Submission {
             seat: who,

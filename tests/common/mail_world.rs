@@ -107,13 +107,23 @@ impl World {
 
     /// `seat`'s player writes `body`, ten minutes after the last mail.
     pub fn send(&mut self, seat: &str, body: &str) -> Intake {
+        let subject = format!("Re: [{}] orders", self.game);
+        self.send_with_subject(seat, &subject, body)
+    }
+
+    /// `seat`'s player answers the mail of step `k` (its subject's tag names the step).
+    pub fn send_answering(&mut self, seat: &str, k: u64, body: &str) -> Intake {
+        let subject = format!("Re: [{} #{k}] orders", self.game);
+        self.send_with_subject(seat, &subject, body)
+    }
+
+    fn send_with_subject(&mut self, seat: &str, subject: &str, body: &str) -> Intake {
         self.n += 1;
         self.now += Duration::minutes(10);
         let (_, from, _) = self.seat(seat);
         let raw = format!(
-            "From: Player <{from}>\r\nTo: {}\r\nSubject: Re: [{}] orders\r\nMessage-ID: <{}{}@player.example>\r\nDate: {}\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}\r\n",
+            "From: Player <{from}>\r\nTo: {}\r\nSubject: {subject}\r\nMessage-ID: <{}{}@player.example>\r\nDate: {}\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}\r\n",
             self.reply_to(seat),
-            self.game,
             self.game,
             self.n,
             self.now.to_rfc2822(),

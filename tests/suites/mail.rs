@@ -49,5 +49,7 @@ mod optional_prompts;
 mod orders_at_a_glance;
 #[path = "../signoffs.rs"]
 mod signoffs;
+#[path = "../standing_any_step.rs"]
+mod standing_any_step;
 #[path = "../subject_commands.rs"]
 mod subject_commands;

@@ -1,13 +1,14 @@
 //! "Bids", a toy third ruleset that lives entirely in the tests: it proves a new ruleset is its
 //! own two folders (this one and `tests/fixtures/games/bids/`) plus one registry line, and that
 //! it passes the conformance kit. Three seats on two sides (as Lone Star has several players a
-//! side), sealed simultaneous bids, an optional prompt, and a hidden per-seat reserve.
+//! side), sealed simultaneous bids, an optional prompt, a hidden per-seat reserve, and a
+//! standing cap on a seat's bids that any mail may set (`STANDING CAP n`, rulings SO1–SO4).
 
 use std::collections::BTreeMap;
 
 use despatch::dice::{Dice, Faces};
 use despatch::engine::{
-    Outcome, Prompt, Rejected, Ruleset, SeatId, StepSpec, Submitted, View, Viewer,
+    Outcome, Prompt, Rejected, Ruleset, SeatId, StandingRead, StepSpec, Submitted, View, Viewer,
 };
 use serde::{Deserialize, Serialize};
 
@@ -25,6 +26,9 @@ pub struct State {
     pub reserve: BTreeMap<String, u32>,
     /// What the last round did.
     pub log: Vec<String>,
+    /// Each seat's standing cap on its bids (`STANDING CAP n`): a higher bid is refused.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub cap: BTreeMap<String, u32>,
 }
 
 #[derive(Deserialize)]
@@ -96,6 +100,7 @@ impl Ruleset for Bids {
                 .map(|s| (s.id.clone(), s.reserve))
                 .collect(),
             log: vec![],
+            cap: BTreeMap::new(),
         })
     }
 
@@ -131,7 +136,8 @@ impl Ruleset for Bids {
         }
     }
 
-    fn parse(_: &State, _: &str, text: &str) -> Result<Option<u32>, Vec<Rejected>> {
+    fn parse(state: &State, seat: &str, text: &str) -> Result<Option<u32>, Vec<Rejected>> {
+        let cap = state.cap.get(seat).copied().unwrap_or(MAX_BID);
         let mut bid = None;
         let mut seen = false;
         for (i, line) in text.lines().enumerate() {
@@ -148,6 +154,9 @@ impl Ruleset for Bids {
                 continue;
             }
             match upper.strip_prefix("BID ").map(|n| n.trim().parse::<u32>()) {
+                Some(Ok(n)) if n > cap && n <= MAX_BID => {
+                    return Err(bad(i + 1, t, "that bid is over your standing cap"));
+                }
                 Some(Ok(n)) if n <= MAX_BID => bid = Some(n),
                 Some(Ok(_)) => return Err(bad(i + 1, t, "that bid is too high")),
                 _ => return Err(bad(i + 1, t, "not an order")),
@@ -165,6 +174,46 @@ impl Ruleset for Bids {
 
     fn order_keywords() -> Vec<&'static str> {
         vec!["BID", "PASS"]
+    }
+
+    fn standing_keywords() -> &'static [&'static str] {
+        &["STANDING"]
+    }
+
+    fn standing(
+        state: &State,
+        seat: &str,
+        text: &str,
+    ) -> Result<StandingRead<State>, Vec<Rejected>> {
+        let mut caps = Vec::new();
+        let mut wrong = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let t = line.trim();
+            if t.is_empty() {
+                continue;
+            }
+            match t
+                .to_ascii_uppercase()
+                .strip_prefix("STANDING CAP ")
+                .map(|n| n.trim().parse::<u32>())
+            {
+                Some(Ok(n)) if n <= MAX_BID => caps.push(n),
+                _ => wrong.extend(bad(i + 1, t, "a standing cap is STANDING CAP 0 to 3")),
+            }
+        }
+        if !wrong.is_empty() {
+            return Err(wrong);
+        }
+        let Some(last) = caps.last() else {
+            return Ok(StandingRead::none());
+        };
+        let mut next = state.clone();
+        next.cap.insert(seat.to_string(), *last);
+        let canonical = caps.iter().map(|n| format!("STANDING CAP {n}\n")).collect();
+        Ok(StandingRead {
+            applied: Some((next, canonical)),
+            other: vec![],
+        })
     }
 
     fn resolve(

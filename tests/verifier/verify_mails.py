@@ -435,7 +435,7 @@ class Verifier:
                 strict_seats = [x["seat"] for x in e["seats"]]
             elif t == "reveal":
                 strict_r[(k, e["seat"])] = hexval(e["reveal"])
-            elif t == "submission":
+            elif t in ("submission", "standing"):  # standing orders sent outside a step: SO1
                 subs.append(e)
             elif t == "lock":
                 if hexval(e["log_head"]) != before:

@@ -108,6 +108,44 @@ pub fn drafts_for_event(
                 out.push(d);
             }
         }
+        Event::Standing {
+            step,
+            seat,
+            digest,
+            orders,
+            message_id,
+            answered,
+            not_applied,
+            ..
+        } => {
+            // Only the seat hears of its standing orders: they are as secret as its orders.
+            for to in ctx.recipients.iter().filter(|to| &to.seat == seat) {
+                let salt = ctx
+                    .salt_key
+                    .filter(|_| book.protocol == dice::Protocol::V2)
+                    .map(|z| dice::to_hex(&dice::salt(&book.id, &z, *step, seat)));
+                let body = report::render(
+                    "standing",
+                    serde_json::json!({
+                        "seat": seat, "step": step, "step_title": title,
+                        "orders": orders.lines().collect::<Vec<_>>(),
+                        "answered": answered, "not_applied": not_applied,
+                        "digest": digest, "salt": salt,
+                        "prompt": prompt_text(game, seat), "deadline": deadline_text(game, to),
+                    }),
+                )?;
+                let mut d = draft(
+                    DraftKind::Receipt,
+                    to,
+                    "standing",
+                    standing_subject(&title),
+                    rich::seal(game, &body, None)?,
+                );
+                d.answers = Some(message_id.clone());
+                d.re_subject = ctx.re_subject.map(str::to_string);
+                out.push(d);
+            }
+        }
         Event::Results { step, .. } => {
             // v2 games end with their own event (which publishes the salt key): the game-over
             // mail goes out then. v1 games had no such event and end here.
@@ -477,6 +515,11 @@ fn results_or_over(
 /// against a replay of the game.
 pub fn receipt_subject(step_title: &str) -> String {
     format!("Receipt: your orders for {step_title}")
+}
+
+/// The subject of the receipt for standing orders sent outside a step (ruling SO1).
+pub fn standing_subject(step_title: &str) -> String {
+    format!("Receipt: your standing orders (open step: {step_title})")
 }
 
 /// The subject (before its tag) of a results mail or of the game-over mail: action first, the

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 
 use crate::dice::Dice;
 use crate::engine::{
-    Outcome, Prompt, Rejected, Ruleset, SeatId, StepSpec, Submitted, View, Viewer,
+    Outcome, Prompt, Rejected, Ruleset, SeatId, StandingRead, StepSpec, Submitted, View, Viewer,
 };
 use crate::rulesets::kit::grammar::tenths;
 
@@ -178,6 +178,18 @@ impl Ruleset for GearKrieg {
 
     fn canonical(orders: &Orders) -> String {
         orders::print(orders)
+    }
+
+    fn standing_keywords() -> &'static [&'static str] {
+        orders::STANDING
+    }
+
+    fn standing(
+        state: &GkState,
+        seat: &str,
+        text: &str,
+    ) -> Result<StandingRead<GkState>, Vec<Rejected>> {
+        orders::standing(state, seat, text)
     }
 
     fn resolve(

@@ -5,3 +5,4 @@
 pub mod data;
 pub mod grammar;
 pub mod pick;
+pub mod standing;

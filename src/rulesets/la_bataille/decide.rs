@@ -32,6 +32,7 @@ pub fn question(seat: &str, kind: QKind, text: String, options: Vec<String>) -> 
         options,
         count: 0,
         form_up: false,
+        standing_answers: false,
     }
 }
 

@@ -24,10 +24,10 @@ use std::collections::BTreeMap;
 
 use crate::dice::Dice;
 use crate::engine::{
-    Outcome, Prompt, Rejected, Ruleset, SeatId, StepSpec, Submitted, View, Viewer,
+    Outcome, Prompt, Rejected, Ruleset, SeatId, StandingRead, StepSpec, Submitted, View, Viewer,
 };
 
-use state::{LbState, Orders, Phase};
+use state::{LbState, Order, Orders, Phase};
 
 /// The La Bataille ruleset as the engine sees it.
 pub struct LaBataille;
@@ -71,7 +71,7 @@ pub fn step_spec(st: &LbState) -> StepSpec {
                     seat: question.seat.clone(),
                     kind: "question".into(),
                     question: format!("{} ({})", question.text, orders::hint(question)),
-                    required: true,
+                    required: !question.standing_answers,
                 },
                 optional(&st.enemy_of(&question.seat)),
             ],
@@ -111,6 +111,41 @@ impl Ruleset for LaBataille {
 
     fn canonical(o: &Orders) -> String {
         orders::print(o)
+    }
+
+    fn standing_keywords() -> &'static [&'static str] {
+        orders::STANDING
+    }
+
+    fn standing(
+        st: &LbState,
+        seat: &str,
+        text: &str,
+    ) -> Result<StandingRead<LbState>, Vec<Rejected>> {
+        let (standing, other) = orders::standing(st, seat, text)?;
+        if standing.is_empty() {
+            return Ok(StandingRead {
+                applied: None,
+                other,
+            });
+        }
+        let list: Vec<Order> = standing.into_iter().map(Order::Standing).collect();
+        let mut next = st.clone();
+        turn::apply_standing(&mut next, seat, &list);
+        if let Phase::Question { question } = &mut next.phase
+            && question.seat == seat
+            && orders::covered(question, &list)
+        {
+            question.standing_answers = true;
+        }
+        let canonical = orders::print(&Orders {
+            grid: st.grid,
+            list,
+        });
+        Ok(StandingRead {
+            applied: Some((next, canonical)),
+            other,
+        })
     }
 
     fn resolve(

@@ -77,7 +77,7 @@ pub fn sample_orders(st: &LbState, seat: &str, choice: u64) -> String {
         keep(st, seat, &mut mail, s.to_string());
     }
     match orders::role(st, seat) {
-        Role::Over | Role::Waiting => {}
+        Role::Over | Role::Waiting | Role::Standing => {}
         Role::Asked(q) => {
             let pick = |k: u64| {
                 q.options[(mix(choice, k) % q.options.len().max(1) as u64) as usize].clone()

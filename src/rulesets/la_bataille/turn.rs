@@ -130,7 +130,16 @@ pub fn resolve(st: &mut LbState, subs: &BTreeMap<SeatId, Submitted<Orders>>, r: 
                 });
             st.answer = match answer {
                 Some(a) => Some(a),
+                // Orders without an answer, or a standing order sent after the question was
+                // put (SO1): the procedure asks again and its standing order decides.
                 None if orders_of(subs, &question.seat).is_some() => None,
+                None if question.standing_answers => {
+                    st.say(format!(
+                        "The {} player's standing order answers.",
+                        st.side_name(&question.seat)
+                    ));
+                    None
+                }
                 None => {
                     st.say(format!(
                         "The {} player stayed silent.",

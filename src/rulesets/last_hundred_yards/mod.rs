@@ -31,7 +31,7 @@ use std::collections::BTreeMap;
 
 use crate::dice::Dice;
 use crate::engine::{
-    Outcome, Prompt, Rejected, Ruleset, SeatId, StepSpec, Submitted, View, Viewer,
+    Outcome, Prompt, Rejected, Ruleset, SeatId, StandingRead, StepSpec, Submitted, View, Viewer,
 };
 
 use state::{LhyState, Orders, Phase};
@@ -178,6 +178,24 @@ impl Ruleset for LastHundredYards {
 
     fn canonical(o: &Orders) -> String {
         orders::print(o)
+    }
+
+    fn standing_keywords() -> &'static [&'static str] {
+        &["STANDING", "SET"]
+    }
+
+    fn standing(
+        s: &LhyState,
+        seat: &str,
+        text: &str,
+    ) -> Result<StandingRead<LhyState>, Vec<Rejected>> {
+        let (standing, other) = orders::standing_lines(s, seat, text)?;
+        let applied = (!standing.is_empty()).then(|| {
+            let mut next = s.clone();
+            turn::standing_and_settings(&mut next, seat, &standing);
+            (next, orders::print(&standing))
+        });
+        Ok(StandingRead { applied, other })
     }
 
     fn resolve(

@@ -455,6 +455,24 @@ pub fn read(
         .collect())
 }
 
+/// `STANDING …` and `SET …` lines from a mail that does not answer the open step (ruling
+/// SO1): the standing orders and settings among them, and the numbers of the other lines.
+pub fn standing_lines(
+    s: &LhyState,
+    side: &str,
+    text: &str,
+) -> Result<(Vec<Order>, Vec<usize>), Vec<Rejected>> {
+    let mut cx = Email {
+        side: side.to_string(),
+    };
+    crate::rulesets::kit::standing::sort(GRAMMAR.read(s, &mut cx, text), |o| {
+        matches!(
+            o,
+            Order::Standing(_) | Order::StandingOff(_) | Order::Set(_)
+        )
+    })
+}
+
 /// A refusal for a whole line.
 pub fn bad(line: usize, text: &str, reason: impl Into<String>) -> Rejected {
     LineErr::new(reason).at(line, text)

@@ -52,6 +52,12 @@ pub use super::phases::*;
 // ---------------------------------------------------------------- applying
 
 pub(super) fn settings(s: &mut LhyState, side: &str, orders: &[Order]) {
+    standing_and_settings(s, side, orders);
+    super::assault::declare(s, side, orders);
+}
+
+/// The standing reactions and SET lines of a mail (any step's, ruling SO1).
+pub(super) fn standing_and_settings(s: &mut LhyState, side: &str, orders: &[Order]) {
     for o in orders {
         let Some(sd) = s.side_mut(side) else { return };
         match o {
@@ -67,7 +73,6 @@ pub(super) fn settings(s: &mut LhyState, side: &str, orders: &[Order]) {
             _ => {}
         }
     }
-    super::assault::declare(s, side, orders);
 }
 
 /// Takes in a mail's settings and queued activations (the lines after each ACTIVATE beyond

@@ -25,7 +25,7 @@ use crate::board::tabletop::Pt;
 use crate::board::terrain::Area;
 use crate::dice::Dice;
 use crate::engine::{
-    Outcome, Prompt, Rejected, Ruleset, SeatId, StepSpec, Submitted, View, Viewer,
+    Outcome, Prompt, Rejected, Ruleset, SeatId, StandingRead, StepSpec, Submitted, View, Viewer,
 };
 
 use data::{Arm, RulesetData, Scenario, TomlData, pt};
@@ -375,6 +375,18 @@ impl Ruleset for LoneStar {
 
     fn canonical(orders: &Orders) -> String {
         orders::print(orders)
+    }
+
+    fn standing_keywords() -> &'static [&'static str] {
+        &["STANDING"]
+    }
+
+    fn standing(
+        state: &State,
+        seat: &str,
+        text: &str,
+    ) -> Result<StandingRead<State>, Vec<Rejected>> {
+        orders::standing(state, seat, text)
     }
 
     fn resolve(

@@ -19,7 +19,8 @@ use std::collections::BTreeMap;
 
 use crate::dice::Dice;
 use crate::engine::{
-    LogLine, Outcome, Prompt, Rejected, Ruleset, SeatId, Silence, StepSpec, Submitted, View, Viewer,
+    LogLine, Outcome, Prompt, Rejected, Ruleset, SeatId, Silence, StandingRead, StepSpec,
+    Submitted, View, Viewer,
 };
 use crate::rulesets::kit::grammar::num;
 
@@ -340,6 +341,18 @@ impl Ruleset for NavalRjw {
 
     fn canonical(orders: &Orders) -> String {
         orders::print(orders)
+    }
+
+    fn standing_keywords() -> &'static [&'static str] {
+        &["STANDING"]
+    }
+
+    fn standing(
+        state: &NavalState,
+        seat: &str,
+        text: &str,
+    ) -> Result<StandingRead<NavalState>, Vec<Rejected>> {
+        orders::standing(state, seat, text)
     }
 
     fn resolve(

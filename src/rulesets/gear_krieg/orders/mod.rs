@@ -11,11 +11,11 @@ pub use print::{print, print_act, print_order};
 
 use std::collections::BTreeSet;
 
-use crate::engine::Rejected;
+use crate::engine::{Rejected, StandingRead};
 use crate::rulesets::kit::grammar::{Grammar, Keyword, LineErr, Parsed, refuse, whole_mail};
 
 use super::activation;
-use super::state::{Block, GkState, Order, Orders};
+use super::state::{Block, GkState, Order, Orders, Setting};
 use email::{Email, Role};
 
 /// One entry per order: its keyword, the line a player can copy, its parser.
@@ -82,6 +82,45 @@ pub fn parse(state: &GkState, seat: &str, text: &str) -> Result<Orders, Vec<Reje
     } else {
         Err(errors)
     }
+}
+
+/// The first words of the standing orders and settings any mail may carry.
+pub const STANDING: &[&str] = &["OVERWATCH", "INTERRUPTS", "DECLARATIONS"];
+
+/// Overwatch and the INTERRUPTS / DECLARATIONS settings from a mail that does not answer the
+/// open step (ruling SO1): the state with them in force at once.
+pub fn standing(
+    state: &GkState,
+    seat: &str,
+    text: &str,
+) -> Result<StandingRead<GkState>, Vec<Rejected>> {
+    let mut cx = Email::new(state, seat);
+    let read = GRAMMAR.read(state, &mut cx, text);
+    let (standing, other) = crate::rulesets::kit::standing::sort(read, |o| {
+        matches!(
+            o,
+            Order::Overwatch(_)
+                | Order::OverwatchOff(_)
+                | Order::Set(
+                    Setting::InterruptsAsk
+                        | Setting::InterruptsNever
+                        | Setting::DeclarationsAsk
+                        | Setting::DeclarationsSkip
+                )
+        )
+    })?;
+    if standing.is_empty() {
+        return Ok(StandingRead {
+            applied: None,
+            other,
+        });
+    }
+    let mut next = state.clone();
+    super::round::apply_standing(&mut next, seat, &standing);
+    Ok(StandingRead {
+        applied: Some((next, print(&standing))),
+        other,
+    })
 }
 
 /// The activation blocks of a parsed email, in order.

@@ -44,6 +44,7 @@ impl Email {
 
     fn maneuver(&self, what: &str) -> Result<(), LineErr> {
         match &self.role {
+            Role::Standing => Err(LineErr::new(super::STEP_LINE)),
             Role::Maneuver => Ok(()),
             Role::Asked(q) if q.kind == QKind::Exploit => Ok(()),
             _ => Err(LineErr::new(format!(
@@ -80,6 +81,7 @@ impl Email {
         word: &str,
     ) -> Result<super::Question, LineErr> {
         let q = match &self.role {
+            Role::Standing => return Err(LineErr::new(super::STEP_LINE)),
             Role::Asked(q) if kinds.contains(&q.kind) => q.clone(),
             Role::Asked(q) => {
                 return Err(LineErr::new(format!(

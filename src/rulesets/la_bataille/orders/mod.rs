@@ -25,8 +25,30 @@ pub enum Role {
     Asked(Question),
     /// Nothing asked: standing orders only.
     Waiting,
+    /// Reading a mail that does not answer the open step (ruling SO1): its standing orders
+    /// apply, and every answer or step order is set aside with `STEP_LINE`.
+    Standing,
     Over,
 }
+
+/// Why a line was set aside when reading standing orders outside a step.
+pub(super) const STEP_LINE: &str = "an order for a step, not a standing order";
+
+/// The first words of the standing orders (`FORM` only as `FORM UP ALWAYS|NEVER|ASK`).
+pub const STANDING: &[&str] = &[
+    "PICK",
+    "RETREAT",
+    "REASSAULT",
+    "HUZZAH",
+    "SQUARE",
+    "RECALL",
+    "REACTION",
+    "DISPLACE",
+    "IMPETUS",
+    "PURSUE",
+    "OPPORTUNITY",
+    "FORM",
+];
 
 pub fn role(state: &LbState, seat: &str) -> Role {
     match &state.phase {
@@ -130,6 +152,45 @@ pub fn parse(state: &LbState, seat: &str, text: &str) -> Result<Orders, Vec<Reje
     } else {
         Err(errors)
     }
+}
+
+/// The standing orders of a mail that does not answer the open step (ruling SO1), and the
+/// numbers of its answers and step orders (set aside). A standing order gone wrong is refused.
+pub fn standing(
+    state: &LbState,
+    seat: &str,
+    text: &str,
+) -> Result<(Vec<StandingOrder>, Vec<usize>), Vec<Rejected>> {
+    let mut cx = Email {
+        seat: seat.to_string(),
+        role: if role(state, seat) == Role::Over {
+            Role::Over
+        } else {
+            Role::Standing
+        },
+        sim: state.clone(),
+        guard: vec![],
+        answered: None,
+    };
+    let mut read = GRAMMAR.read(state, &mut cx, text);
+    // A line that reached an answer's or a step order's parser is set aside with the step.
+    let (aside, wrong): (Vec<Rejected>, Vec<Rejected>) = read
+        .rejected
+        .into_iter()
+        .partition(|r| r.reason == STEP_LINE);
+    read.rejected = wrong;
+    let (standing, mut other) =
+        crate::rulesets::kit::standing::sort(read, |o| matches!(o, Order::Standing(_)))?;
+    other.extend(aside.iter().map(|r| r.line));
+    other.sort_unstable();
+    let standing = standing
+        .into_iter()
+        .filter_map(|o| match o {
+            Order::Standing(x) => Some(x),
+            _ => None,
+        })
+        .collect();
+    Ok((standing, other))
 }
 
 /// The answer words a question takes, for hints.

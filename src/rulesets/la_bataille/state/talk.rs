@@ -43,6 +43,11 @@ pub struct Question {
     /// Form Up is an answer (Retreat Before Charge of skirmishing cavalry).
     #[serde(default)]
     pub form_up: bool,
+    /// A standing order sent after the question was put answers it (ruling SO1): the seat is
+    /// no longer awaited, and silence takes the standing order, not R30's fixed answer.
+    /// Never written while false, so the states of games before it hash as they did.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub standing_answers: bool,
 }
 
 /// An answer to a question, given by mail or by a standing order.

@@ -7,7 +7,7 @@ mod manoeuvre;
 mod setup;
 mod sim;
 
-use crate::engine::Rejected;
+use crate::engine::{Rejected, StandingRead};
 pub use crate::rulesets::kit::grammar::num;
 use crate::rulesets::kit::grammar::{END, Grammar, Keyword, LineErr, Parsed, refuse};
 
@@ -132,6 +132,41 @@ pub fn parse(state: &NavalState, seat: &str, text: &str) -> Result<Orders, Vec<R
         orders.push(Order::End);
     }
     Ok(orders)
+}
+
+/// `STANDING FIRE …` from a mail that does not answer the open step (ruling SO1): the state
+/// with the fleet's standing fire orders set at once (the last line wins).
+pub fn standing(
+    state: &NavalState,
+    seat: &str,
+    text: &str,
+) -> Result<StandingRead<NavalState>, Vec<Rejected>> {
+    let Some(mut sim) = Sim::new(state, seat) else {
+        return Err(vec![
+            LineErr::new(format!("`{seat}` is not a side in this game")).at(1, ""),
+        ]);
+    };
+    let read = GRAMMAR.read(state, &mut sim, text);
+    let (standing, other) =
+        crate::rulesets::kit::standing::sort(read, |o| matches!(o, Order::Standing(_)))?;
+    if standing.is_empty() {
+        return Ok(StandingRead {
+            applied: None,
+            other,
+        });
+    }
+    let mut next = state.clone();
+    for o in &standing {
+        if let Order::Standing(mode) = o
+            && let Some(f) = super::stats::fleet_mut(&mut next, seat)
+        {
+            f.standing_fire = *mode;
+        }
+    }
+    Ok(StandingRead {
+        applied: Some((next, print(&standing))),
+        other,
+    })
 }
 
 /// The line where the manoeuvre orders' CP run out, if they do (the order still counts, so

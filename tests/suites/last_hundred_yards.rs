@@ -29,3 +29,5 @@ mod last_hundred_yards_random;
 mod last_hundred_yards_rulings;
 #[path = "../last_hundred_yards_rulings_play.rs"]
 mod last_hundred_yards_rulings_play;
+#[path = "../last_hundred_yards_spectators.rs"]
+mod last_hundred_yards_spectators;

@@ -31,3 +31,5 @@ mod last_hundred_yards_rulings;
 mod last_hundred_yards_rulings_play;
 #[path = "../last_hundred_yards_spectators.rs"]
 mod last_hundred_yards_spectators;
+#[path = "../last_hundred_yards_reference.rs"]
+mod last_hundred_yards_reference;

@@ -113,3 +113,85 @@ fn every_refusal_of_the_checks_and_the_parser_is_in_the_readme() {
         "the check finds a missing reason"
     );
 }
+
+/// The README's example order lines: every line of its order blocks (indented four spaces;
+/// the comment column after two spaces dropped; `A|B` read as each alternative) and every
+/// backticked order of "Orders at a glance".
+fn example_lines() -> Vec<String> {
+    let start = README.find("## Orders at a glance").expect("the glance");
+    let glance_end = README.find("## Sending orders").expect("sending orders");
+    let blocks_start = README.find("## Set-up orders").expect("set-up orders");
+    let blocks_end = README.find("## What you see").expect("what you see");
+    let mut out = Vec::new();
+    for span in README[start..glance_end].split('`').skip(1).step_by(2) {
+        // An order, not a word of the prose (`ACTIVATE` block, `HELP`, `END`).
+        if (span.contains(' ') || span == "PASS")
+            && span.starts_with(|c: char| c.is_ascii_uppercase())
+        {
+            out.push(span.to_string());
+        }
+    }
+    for line in README[blocks_start..blocks_end].lines() {
+        let Some(order) = line.strip_prefix("    ") else {
+            continue;
+        };
+        if order.starts_with(' ') {
+            continue; // a comment's second line
+        }
+        let order = order.split("  ").next().unwrap_or("").trim();
+        out.push(order.to_string());
+    }
+    // `ON|OFF`, `ASK|NEVER|ALWAYS`: one line per alternative.
+    let mut expanded = Vec::new();
+    for line in out {
+        match line.split(' ').find(|w| w.contains('|')) {
+            Some(alts) => {
+                for a in alts.split('|') {
+                    expanded.push(line.replace(alts, a));
+                }
+            }
+            None => expanded.push(line),
+        }
+    }
+    expanded
+}
+
+/// Issue 28 point 6: every example of the order reference parses on a shipped mission (for
+/// the side whose units it names), the enemy's counters revealed so that a named target is
+/// seen. Orders' legality in a given position is the other tests' business.
+#[test]
+fn every_example_of_the_order_reference_parses_on_a_mission() {
+    use despatch::rulesets::last_hundred_yards::orders;
+    let games: Vec<_> = [crate::lhy::BRIDGEHEAD, crate::lhy::PATROL]
+        .into_iter()
+        .map(|m| {
+            let mut st = crate::lhy::game(m);
+            for u in st.units.iter_mut() {
+                u.concealed = false;
+                u.hidden = false;
+            }
+            st
+        })
+        .collect();
+    let lines = example_lines();
+    assert!(lines.len() > 40, "{lines:#?}");
+    let mut failed = Vec::new();
+    for line in &lines {
+        let mut why = Vec::new();
+        let ok = games.iter().any(|st| {
+            ["us", "germany"]
+                .iter()
+                .any(|seat| match orders::read(st, seat, line) {
+                    Ok(o) => !o.is_empty(),
+                    Err(e) => {
+                        why.push(format!("{seat}: {}", e[0].reason));
+                        false
+                    }
+                })
+        });
+        if !ok {
+            failed.push(format!("{line}: {}", why.join("; ")));
+        }
+    }
+    assert!(failed.is_empty(), "examples that do not parse: {failed:#?}");
+}

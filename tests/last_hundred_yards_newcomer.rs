@@ -1,6 +1,6 @@
 //! Last Hundred Yards: what the newcomer play-through of the teaching scenario found missing
 //! from the mails — the move a call for Reaction answers, what a refused firer could fire at,
-//! and a key to the text board — each told without leaking what the reader may not know.
+//! a key to the text board and its offset columns — each told without leaking what the reader may not know.
 
 use crate::lhy;
 
@@ -234,4 +234,76 @@ fn r20_the_briefing_names_the_set_up_zone() {
     let bridgehead = lhy::game(lhy::BRIDGEHEAD);
     let text = format!("{:?}", Lhy::briefing(&bridgehead, "us"));
     assert!(text.contains("; 2 dummies allowed."), "{text}");
+}
+
+/// Issue 28 point 6: the text map shows adjacency. Under the column numbers a line marks each
+/// `dn` column; the README's reading of it is checked against the grid on every hex of both
+/// missions' maps: a hex in a `dn` column touches the next column's hexes of its own row and
+/// the row below, one in an unmarked column those of its own row and the row above. Each row's
+/// letters stand under their column numbers.
+#[test]
+fn the_text_map_marks_the_offset_columns() {
+    for scenario in [lhy::PATROL, lhy::BRIDGEHEAD] {
+        let st = lhy::game(scenario);
+        let board = Lhy::view(&st, &Viewer::Spectator).board;
+        let at = board
+            .iter()
+            .position(|l| l.starts_with("   01 02 "))
+            .expect("a line of column numbers");
+        let offsets = &board[at + 1];
+        let (columns, rows) = (st.map.columns, st.map.rows);
+        let cell = |line: &str, c: u16| -> String {
+            let i = 3 + 3 * (c as usize - 1);
+            line.get(i..(i + 2).min(line.len()))
+                .unwrap_or("")
+                .to_string()
+        };
+        let mut marked = 0;
+        for c in 1..=columns {
+            let dn = cell(offsets, c) == "dn";
+            marked += usize::from(dn);
+            assert_eq!(
+                cell(&board[at], c),
+                format!("{c:02}"),
+                "column numbers: {}",
+                board[at]
+            );
+            for r in 1..=rows {
+                let h = hex(&st, &format!("{c:02}{r:02}"));
+                let row = &board[at + 1 + r as usize];
+                assert!(row.starts_with(&format!("{r:02} ")), "{row}");
+                // Its terrain letter, or the count of the counters seen there.
+                let got = cell(row, c);
+                let got = got.trim_end();
+                assert!(
+                    got == st.map.ground(h).letter().to_string()
+                        || (got.len() == 1 && got.chars().all(|x| x.is_ascii_digit())),
+                    "hex {c:02}{r:02} in {row:?}"
+                );
+                if c == columns {
+                    continue;
+                }
+                let next = |r: u16| hex(&st, &format!("{:02}{r:02}", c + 1));
+                let touches = st.map.grid().neighbours(h);
+                let (below, above) = (r < rows, r > 1);
+                if below {
+                    assert_eq!(touches.contains(&next(r + 1)), dn, "{c:02}{r:02}, dn {dn}");
+                }
+                if above {
+                    assert_eq!(touches.contains(&next(r - 1)), !dn, "{c:02}{r:02}, dn {dn}");
+                }
+                assert!(touches.contains(&next(r)), "{c:02}{r:02}");
+            }
+        }
+        assert!(
+            marked > 0 && marked < columns as usize,
+            "some columns are offset, not all: {offsets:?}"
+        );
+        // The README's worked case: 0305, in a `dn` column, touches 0205, 0206, 0405, 0406.
+        assert_eq!(cell(offsets, 3), "dn", "{offsets:?}");
+        let touches = st.map.grid().neighbours(hex(&st, "0305"));
+        for n in ["0205", "0206", "0405", "0406"] {
+            assert!(touches.contains(&hex(&st, n)), "0305 touches {n}");
+        }
+    }
 }

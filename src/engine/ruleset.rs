@@ -72,8 +72,14 @@ pub enum Viewer {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct LogLine {
     pub text: String,
-    /// `None`: everybody. `Some(seats)`: only those seats (a spectator never).
+    /// `None`: everybody. `Some(seats)`: only those seats (a spectator only if `spectators`).
     pub only: Option<Vec<SeatId>>,
+    /// A seat line a spectator may read too: a ruleset sets it on the version of an event that
+    /// every seat may see (e.g. a move as the side not making it saw it), never on more. Absent
+    /// in logs saved before it existed, and left out when false, so those states load and save
+    /// unchanged.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub spectators: bool,
 }
 
 impl LogLine {
@@ -81,6 +87,7 @@ impl LogLine {
         Self {
             text: text.into(),
             only: None,
+            spectators: false,
         }
     }
 
@@ -88,14 +95,21 @@ impl LogLine {
         Self {
             text: text.into(),
             only: Some(vec![seat.to_string()]),
+            spectators: false,
         }
+    }
+
+    /// This seat's line, which spectators read too (see `spectators`).
+    pub fn and_spectators(mut self) -> Self {
+        self.spectators = true;
+        self
     }
 
     pub fn visible_to(&self, viewer: &Viewer) -> bool {
         match (&self.only, viewer) {
             (None, _) => true,
             (Some(seats), Viewer::Seat(s)) => seats.contains(s),
-            (Some(_), Viewer::Spectator) => false,
+            (Some(_), Viewer::Spectator) => self.spectators,
         }
     }
 }

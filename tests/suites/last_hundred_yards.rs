@@ -25,7 +25,11 @@ mod last_hundred_yards_newcomer;
 mod last_hundred_yards_pipeline;
 #[path = "../last_hundred_yards_random.rs"]
 mod last_hundred_yards_random;
+#[path = "../last_hundred_yards_reference.rs"]
+mod last_hundred_yards_reference;
 #[path = "../last_hundred_yards_rulings.rs"]
 mod last_hundred_yards_rulings;
 #[path = "../last_hundred_yards_rulings_play.rs"]
 mod last_hundred_yards_rulings_play;
+#[path = "../last_hundred_yards_spectators.rs"]
+mod last_hundred_yards_spectators;

@@ -6,6 +6,7 @@
 
 use crate::board::hex::Hex;
 use crate::dice::Dice;
+use crate::engine::LogLine;
 
 use super::concealment::{self, Why};
 use super::data::Kind;
@@ -215,15 +216,27 @@ fn tell_move(
         .filter(|x| x.id != side)
         .map(|x| x.id.clone())
         .collect();
+    // A spectator sees what every seat may see: with one enemy that is the enemy's telling
+    // (the owner sees it all); with more, what each saw differs, so spectators get none of it.
+    let spectators = enemies.len() == 1;
     for enemy in enemies {
         let Some(route) = route_as_seen(s, &enemy, from, entered) else {
             continue;
         };
+        let mut lines = Vec::new();
         if !seen.is_empty() {
-            s.private(&enemy, format!("{} {verb} {route}.", seen.join(", ")));
+            lines.push(format!("{} {verb} {route}.", seen.join(", ")));
         }
         if marker {
-            s.private(&enemy, format!("A Concealment marker {verb} {route}."));
+            lines.push(format!("A Concealment marker {verb} {route}."));
+        }
+        for text in lines {
+            let line = LogLine::private(&enemy, text);
+            s.push(if spectators {
+                line.and_spectators()
+            } else {
+                line
+            });
         }
     }
 }

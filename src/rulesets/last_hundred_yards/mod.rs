@@ -22,6 +22,7 @@ pub mod setup;
 pub mod sight;
 pub mod stacking;
 pub mod state;
+mod text_map;
 pub mod turn;
 pub mod vehicle;
 pub mod view;

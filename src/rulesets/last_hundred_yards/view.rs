@@ -25,12 +25,15 @@ fn me(viewer: &Viewer) -> Option<&str> {
 }
 
 /// Does this viewer see the unit as itself?
-fn sees_unit(u: &Unit, viewer: Option<&str>) -> bool {
+pub(super) fn sees_unit(u: &Unit, viewer: Option<&str>) -> bool {
     u.on_map() && (viewer == Some(u.side.as_str()) || (!u.hidden && !u.concealed && !u.dummy()))
 }
 
 /// Hexes with an enemy Concealment marker as the viewer sees them.
-fn marker_hexes(s: &LhyState, viewer: Option<&str>) -> Vec<(crate::board::hex::Hex, String)> {
+pub(super) fn marker_hexes(
+    s: &LhyState,
+    viewer: Option<&str>,
+) -> Vec<(crate::board::hex::Hex, String)> {
     let mut out: Vec<(crate::board::hex::Hex, String)> = s
         .on_map()
         .filter(|u| Some(u.side.as_str()) != viewer && !u.hidden && u.concealed)
@@ -238,7 +241,7 @@ pub fn view(s: &LhyState, viewer: &Viewer) -> View {
         )],
     ));
     let turn = turn_text(s);
-    let board = board(s, m);
+    let board = super::text_map::board(s, m);
     let units: Vec<serde_json::Value> = s
         .on_map()
         .filter(|u| sees_unit(u, m))
@@ -260,44 +263,6 @@ pub fn view(s: &LhyState, viewer: &Viewer) -> View {
         data: json!({"turn": s.turn.number, "units": units, "concealment": markers}),
         map: Some(scene(s, viewer, &turn)),
     }
-}
-
-/// The text map: one line per printed row, a letter per hex's terrain, a digit for the number
-/// of counters the viewer sees there.
-fn board(s: &LhyState, m: Option<&str>) -> Vec<String> {
-    let g = s.map.grid();
-    let markers = marker_hexes(s, m);
-    let mut out = vec![format!(
-        "{} ({} columns x {} rows)",
-        s.map.name, s.map.columns, s.map.rows
-    )];
-    for row in 1..=s.map.rows {
-        let mut line = format!("{row:02} ");
-        for column in 1..=s.map.columns {
-            let h = g.hex(crate::board::hex::Address { column, row });
-            let n = s.on_map().filter(|u| u.at == h && sees_unit(u, m)).count()
-                + markers.iter().filter(|(x, _)| *x == h).count();
-            line.push(if n > 0 {
-                char::from_digit(n.min(9) as u32, 10).unwrap_or('9')
-            } else {
-                s.map.ground(h).letter()
-            });
-        }
-        out.push(line);
-    }
-    // The key: the letters of this map's terrain, and what a digit means.
-    let mut key: Vec<String> = Vec::new();
-    for gr in super::data::Ground::ALL {
-        if s.map.hexes().iter().any(|h| s.map.ground(*h) == gr) {
-            key.push(format!("{} {}", gr.letter(), gr.key().replace('_', " ")));
-        }
-    }
-    out.push(format!("Key: {}.", key.join(", ")));
-    out.push(
-        "A digit: the counters you see in the hex (a Concealment marker counts one). Hills, roads, walls and your units' sight: on the attached map."
-            .into(),
-    );
-    out
 }
 
 fn at(s: &LhyState, h: crate::board::hex::Hex) -> At {

@@ -1,0 +1,107 @@
+//! Look-ups on the state (units by name or hex, sides, the values a unit fights with) and
+//! the log's writers. Reading and bookkeeping only: no rule is decided here.
+
+use crate::board::hex::Hex;
+use crate::engine::LogLine;
+
+use super::super::data::Values;
+use super::{Company, LhyState, Platoon, Side, Unit};
+
+impl LhyState {
+    pub fn unit(&self, name: &str) -> Option<&Unit> {
+        self.units.iter().find(|u| u.name == name)
+    }
+
+    pub fn unit_mut(&mut self, name: &str) -> Option<&mut Unit> {
+        self.units.iter_mut().find(|u| u.name == name)
+    }
+
+    pub fn side(&self, id: &str) -> Option<&Side> {
+        self.sides.iter().find(|s| s.id == id)
+    }
+
+    pub fn side_mut(&mut self, id: &str) -> Option<&mut Side> {
+        self.sides.iter_mut().find(|s| s.id == id)
+    }
+
+    pub fn enemy_of(&self, side: &str) -> String {
+        self.sides
+            .iter()
+            .find(|s| s.id != side)
+            .map(|s| s.id.clone())
+            .unwrap_or_default()
+    }
+
+    pub fn side_name(&self, id: &str) -> String {
+        self.side(id)
+            .map_or_else(|| id.to_string(), |s| s.name.clone())
+    }
+
+    pub fn platoon(&self, id: &str) -> Option<&Platoon> {
+        self.platoons.iter().find(|p| p.id == id)
+    }
+
+    pub fn company(&self, id: &str) -> Option<&Company> {
+        self.companies.iter().find(|c| c.id == id)
+    }
+
+    /// The printed values of a unit's counter.
+    pub fn values(&self, u: &Unit) -> Values {
+        self.data
+            .class(&u.class)
+            .map(|c| c.values.get())
+            .unwrap_or_default()
+    }
+
+    /// Cohesion as it counts now: Heroic adds, and may pass the cap (§1.1, R14).
+    pub fn cohesion(&self, u: &Unit) -> i32 {
+        let c = self.values(u).cohesion;
+        if u.heroic {
+            c + self.data.rules.heroic_cohesion.int()
+        } else {
+            c.min(self.data.rules.cohesion_max.int())
+        }
+    }
+
+    /// Units on the map, in stacking order.
+    pub fn on_map(&self) -> impl Iterator<Item = &Unit> {
+        self.units.iter().filter(|u| u.on_map())
+    }
+
+    /// Units of `side` in hex `h`, top-most first (the latest arrival on top).
+    pub fn stack(&self, h: Hex, side: &str) -> Vec<&Unit> {
+        let mut v: Vec<&Unit> = self
+            .on_map()
+            .filter(|u| u.at == h && u.side == side)
+            .collect();
+        v.sort_by_key(|u| std::cmp::Reverse(u.arrived));
+        v
+    }
+
+    /// Real (non-dummy) units of `side` in the hex.
+    pub fn occupied_by(&self, h: Hex, side: &str) -> bool {
+        self.on_map()
+            .any(|u| u.at == h && u.side == side && !u.dummy())
+    }
+
+    pub fn name_of(&self, h: Hex) -> String {
+        self.map.label(h)
+    }
+
+    pub fn push(&mut self, line: LogLine) {
+        self.log.push(line);
+    }
+
+    pub fn public(&mut self, text: impl Into<String>) {
+        self.log.push(LogLine::public(text));
+    }
+
+    pub fn private(&mut self, side: &str, text: impl Into<String>) {
+        self.log.push(LogLine::private(side, text));
+    }
+
+    pub fn next_serial(&mut self) -> u32 {
+        self.serial += 1;
+        self.serial
+    }
+}

@@ -170,13 +170,21 @@ fn play(
 #[test]
 fn the_outcome_tally_reads_each_chart_code_and_only_infantry_melees() {
     let line = |who: &str, code: &str| {
-        format!("{who}: mêlée values 6 to 4, column 3:2; rolled 3+4 +3 fire +0 leaders = 10: {code}.")
+        format!(
+            "{who}: mêlée values 6 to 4, column 3:2; rolled 3+4 +3 fire +0 leaders = 10: {code}."
+        )
     };
-    assert_eq!(melee_outcome(&line("A1", "AS")), Some("attacker surrenders"));
+    assert_eq!(
+        melee_outcome(&line("A1", "AS")),
+        Some("attacker surrenders")
+    );
     assert_eq!(melee_outcome(&line("A12", "AR")), Some("attacker routs"));
     assert_eq!(melee_outcome(&line("A2", "blank")), Some("firefight"));
     assert_eq!(melee_outcome(&line("A3", "DR2")), Some("defender routs"));
-    assert_eq!(melee_outcome(&line("A3", "DS3")), Some("defender surrenders"));
+    assert_eq!(
+        melee_outcome(&line("A3", "DS3")),
+        Some("defender surrenders")
+    );
     assert_eq!(melee_outcome(&line("C1", "DR1")), None, "a cavalry charge");
     assert_eq!(melee_outcome("A1: the attackers surrender."), None);
 }
@@ -248,7 +256,9 @@ fn random_games_per_scenario_print_wins_per_side_and_where_the_points_came_from(
             ));
         }
         if 2 * surrenders >= melees {
-            misses.push(format!("{scenario}: {surrenders} of {melees} mêlées surrendered"));
+            misses.push(format!(
+                "{scenario}: {surrenders} of {melees} mêlées surrendered"
+            ));
         }
         for side in ["france", "allies"] {
             let w = wins.get(side).copied().unwrap_or(0);

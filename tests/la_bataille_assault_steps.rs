@@ -211,9 +211,9 @@ fn p1_pas_de_charge_needs_an_approach_to_send_the_skirmishers_back_along() {
     );
 }
 
-/// A French column two hexes from a Prussian line, a Prussian reserve in 0502 facing south
-/// (its Zone of Influence: 0503, 0403, 0603). The assault ends DS3: morale 3+3 and 2+2
-/// pass, no shift, both fires miss, the mêlée roll 6+6 on 3:2.
+/// A French column two hexes from a Prussian line of one increment, a Prussian reserve in 0502
+/// facing south (its Zone of Influence: 0503, 0403, 0603). The assault ends DS3: morale 3+3
+/// and 2+2 pass, no shift, both fires miss, the mêlée roll 6+6 on 6:1 (12 to 2).
 fn surrender(french_mail: &str) -> Table {
     let mut t = Table::new(&field(
         &[
@@ -236,7 +236,7 @@ fn surrender(french_mail: &str) -> Table {
                 "0505",
                 "S",
                 "line",
-                4,
+                1,
                 8,
             ),
             (

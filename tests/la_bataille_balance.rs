@@ -1,7 +1,10 @@
-//! The balance figures of La Bataille's scenarios: many random games with the sample players
-//! (the kit's random player) and real dice on fixed seeds, printed per side with where the
-//! victory points came from. It measures; it does not assert a balance (run it with
-//! `--nocapture` to read the table the README quotes).
+//! The balance figures of La Bataille's scenarios: random games with the sample players (the
+//! kit's random player) and real dice on fixed seeds, printed per side with where the victory
+//! points came from and how the infantry mêlées ended (run it with `--nocapture` to read the
+//! table the README quotes). The default run is a smoke of a few games a scenario; with
+//! `DESPATCH_BALANCE_FULL=1` it plays the full 50 and asserts issue 28's target (each side of
+//! each scenario wins at least 30 %, a firefight is the likeliest infantry mêlée result and
+//! surrenders are under half). It changes no rule and reads the shipped ruleset from disk.
 
 use std::collections::BTreeMap;
 
@@ -11,10 +14,54 @@ use despatch::rulesets::la_bataille::LaBataille;
 use despatch::rulesets::la_bataille::segment::victory_points;
 use despatch::rulesets::la_bataille::state::LbState;
 
-const RULESET: &str = include_str!("../games/la-bataille/ruleset.toml");
+/// The shipped ruleset, read when the test runs (not compiled in), so a retuned stand-in chart
+/// is measured by running the built test again.
+fn ruleset() -> String {
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/games/la-bataille/ruleset.toml"
+    ))
+    .unwrap()
+}
 
-/// Games per scenario: enough that one side winning every game is not luck.
-const GAMES: u64 = 50;
+/// Games per scenario: the full 50 (enough that one side winning every game is not luck) with
+/// `DESPATCH_BALANCE_FULL=1`, else a smoke of 4 that keeps CI short.
+fn games() -> u64 {
+    if full() { 50 } else { 4 }
+}
+
+fn full() -> bool {
+    std::env::var("DESPATCH_BALANCE_FULL").is_ok_and(|v| v == "1")
+}
+
+/// How an infantry mêlée (an Assault or Old Guard Charge on the Assaut et Mêlée Chart, first
+/// roll or Firefight column) ended, from its log line `A<n>: mêlée values … = <roll>: <code>.`;
+/// `None` for any other line (cavalry charges are `C<n>:` and bounce, not fire).
+fn melee_outcome(line: &str) -> Option<&'static str> {
+    let rest = line.strip_prefix('A')?;
+    let (id, rest) = rest.split_once(": mêlée values ")?;
+    if id.is_empty() || !id.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let code = rest.rsplit(": ").next()?.trim_end_matches('.');
+    Some(match code {
+        "AS" => "attacker surrenders",
+        "AR" => "attacker routs",
+        "blank" => "firefight",
+        c if c.starts_with("DR") => "defender routs",
+        c if c.starts_with("DS") => "defender surrenders",
+        _ => return None,
+    })
+}
+
+/// The outcome names in the table's order.
+const OUTCOMES: [&str; 5] = [
+    "attacker surrenders",
+    "attacker routs",
+    "firefight",
+    "defender routs",
+    "defender surrenders",
+];
 
 /// Increments lost, by the side that inflicted them and how: `(side, cause) -> increments`.
 type Causes = BTreeMap<(String, String), u32>;
@@ -73,15 +120,22 @@ fn tally(st: &LbState, lines: &[String], causes: &mut Causes) {
     }
 }
 
-/// One random game of `scenario` on seed `game`, to its end (or `steps`).
-fn play(scenario: &str, game: u64, steps: u64, causes: &mut Causes) -> LbState {
+/// One random game of `scenario` on seed `game`, to its end (or `steps`), tallying the losses'
+/// causes and the infantry mêlées' outcomes.
+fn play(
+    scenario: &str,
+    game: u64,
+    steps: u64,
+    causes: &mut Causes,
+    outcomes: &mut BTreeMap<&'static str, u32>,
+) -> LbState {
     let text = std::fs::read_to_string(format!(
         "{}/games/la-bataille/scenarios/{scenario}.toml",
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
     let seats = vec!["france".to_string(), "allies".to_string()];
-    let mut st = LaBataille::setup(RULESET, &text, &seats).unwrap();
+    let mut st = LaBataille::setup(&ruleset(), &text, &seats).unwrap();
     let mut k = 0;
     while k < steps && LaBataille::outcome(&st).is_none() {
         k += 1;
@@ -106,20 +160,48 @@ fn play(scenario: &str, game: u64, steps: u64, causes: &mut Causes) -> LbState {
         st = LaBataille::resolve(&st, &subs, &mut Dice::new(seed));
         let lines: Vec<String> = st.log.iter().map(|l| l.text.clone()).collect();
         tally(&st, &lines, causes);
+        for o in lines.iter().filter_map(|l| melee_outcome(l)) {
+            *outcomes.entry(o).or_default() += 1;
+        }
     }
     st
 }
 
 #[test]
+fn the_outcome_tally_reads_each_chart_code_and_only_infantry_melees() {
+    let line = |who: &str, code: &str| {
+        format!(
+            "{who}: mêlée values 6 to 4, column 3:2; rolled 3+4 +3 fire +0 leaders = 10: {code}."
+        )
+    };
+    assert_eq!(
+        melee_outcome(&line("A1", "AS")),
+        Some("attacker surrenders")
+    );
+    assert_eq!(melee_outcome(&line("A12", "AR")), Some("attacker routs"));
+    assert_eq!(melee_outcome(&line("A2", "blank")), Some("firefight"));
+    assert_eq!(melee_outcome(&line("A3", "DR2")), Some("defender routs"));
+    assert_eq!(
+        melee_outcome(&line("A3", "DS3")),
+        Some("defender surrenders")
+    );
+    assert_eq!(melee_outcome(&line("C1", "DR1")), None, "a cavalry charge");
+    assert_eq!(melee_outcome("A1: the attackers surrender."), None);
+}
+
+#[test]
 fn random_games_per_scenario_print_wins_per_side_and_where_the_points_came_from() {
+    let games = games();
+    let mut misses = Vec::new();
     for scenario in ["teaching", "waterloo-1815"] {
         let mut wins: BTreeMap<String, u32> = BTreeMap::new();
         let mut taken: BTreeMap<String, u32> = BTreeMap::new();
         let mut objective_vp: BTreeMap<String, u32> = BTreeMap::new();
         let mut wiped = 0;
         let mut causes = Causes::new();
-        for g in 0..GAMES {
-            let st = play(scenario, g, 600, &mut causes);
+        let mut outcomes: BTreeMap<&'static str, u32> = BTreeMap::new();
+        for g in 0..games {
+            let st = play(scenario, g, 600, &mut causes, &mut outcomes);
             let out = LaBataille::outcome(&st)
                 .unwrap_or_else(|| panic!("{scenario} game {g} did not end"));
             let who = out.winners.first().cloned().unwrap_or("draw".into());
@@ -137,24 +219,62 @@ fn random_games_per_scenario_print_wins_per_side_and_where_the_points_came_from(
             eprintln!("{scenario} game {g}: {}", out.summary);
         }
         let played: u32 = wins.values().sum();
-        assert_eq!(played as u64, GAMES, "every game ended and was counted");
-        eprintln!("== {scenario}: {GAMES} games");
+        assert_eq!(played as u64, games, "every game ended and was counted");
+        eprintln!("== {scenario}: {games} games");
         for side in ["france", "allies", "draw"] {
             eprintln!("   {side}: {} wins", wins.get(side).copied().unwrap_or(0));
         }
         for side in ["france", "allies"] {
             eprintln!(
                 "   {side}: {:.1} enemy increments eliminated and {:.1} VP from objectives a game",
-                taken.get(side).copied().unwrap_or(0) as f64 / GAMES as f64,
-                objective_vp.get(side).copied().unwrap_or(0) as f64 / GAMES as f64
+                taken.get(side).copied().unwrap_or(0) as f64 / games as f64,
+                objective_vp.get(side).copied().unwrap_or(0) as f64 / games as f64
             );
         }
         eprintln!("   games ended by a side with no unit left: {wiped}");
+        let melees: u32 = outcomes.values().sum();
+        eprintln!("   infantry mêlée results: {melees}");
+        for o in OUTCOMES {
+            let n = outcomes.get(o).copied().unwrap_or(0);
+            eprintln!(
+                "      {o}: {n} ({:.1} %)",
+                100.0 * n as f64 / melees.max(1) as f64
+            );
+        }
+        // Issue 28 point 4, checked on the full run only (the smoke's few games prove nothing).
+        let firefights = outcomes.get("firefight").copied().unwrap_or(0);
+        let surrenders = outcomes.get("attacker surrenders").copied().unwrap_or(0)
+            + outcomes.get("defender surrenders").copied().unwrap_or(0);
+        // The seed's three outcomes: attacker retreat, firefight, defender retreat (a
+        // surrender counted with its side's retreat), "the chance of a firefight … higher".
+        let count = |o: &str| outcomes.get(o).copied().unwrap_or(0);
+        let attacker_off = count("attacker surrenders") + count("attacker routs");
+        let defender_off = count("defender surrenders") + count("defender routs");
+        if firefights <= attacker_off || firefights <= defender_off {
+            misses.push(format!(
+                "{scenario}: firefights {firefights}, attacker off {attacker_off}, defender off {defender_off}"
+            ));
+        }
+        if 2 * surrenders >= melees {
+            misses.push(format!(
+                "{scenario}: {surrenders} of {melees} mêlées surrendered"
+            ));
+        }
+        for side in ["france", "allies"] {
+            let w = wins.get(side).copied().unwrap_or(0);
+            if 10 * w < 3 * played {
+                misses.push(format!("{scenario}: {side} won {w} of {played}"));
+            }
+        }
         for ((side, cause), n) in &causes {
             eprintln!(
                 "   {side} inflicted {:.2} increments a game by {cause}",
-                *n as f64 / GAMES as f64
+                *n as f64 / games as f64
             );
         }
+    }
+    eprintln!("== target misses: {misses:?}");
+    if full() {
+        assert!(misses.is_empty(), "balance target missed: {misses:#?}");
     }
 }

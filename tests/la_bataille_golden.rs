@@ -63,9 +63,9 @@ fn r25_t8_a_dr1_advances_into_the_target_then_one_hex_along_the_retreat_path() {
     let mut t = duel("column", "Prussian");
     let log = t.play(
         &[("france", "ASSAULT 1/45e AT 0505 VIA 0506\n"), QUIET],
-        &[3, 3, 2, 2, 1, 6, 2, 3, 4],
+        &[3, 3, 2, 2, 1, 6, 2, 5, 6],
     );
-    assert_has(&log, "= 7: DR1");
+    assert_has(&log, "= 11: DR1");
     assert_has(&log, "28th-Foot routs 0504 0503 0502 to 0502");
     assert_has(&log, "1/45e advance into 0505 and is Disordered");
     assert_has(&log, "impetus: 1/45e advance to 0504");
@@ -304,7 +304,7 @@ fn r13_routers_lose_an_increment_for_each_enemy_zone_they_leave() {
     let mut t = duel("column", "Prussian");
     let log = t.play_on(
         &[("france", "ASSAULT 1/45e AT 0505 VIA 0506\n"), QUIET],
-        &[3, 3, 2, 2, 1, 6, 2, 3, 4],
+        &[3, 3, 2, 2, 1, 6, 2, 5, 6],
     );
     assert_has(
         &log,
@@ -356,7 +356,7 @@ fn r10_the_old_guard_charge_runs_its_own_procedure_and_ends_in_step_10_exploitat
             ),
             QUIET,
         ],
-        &[2, 2, 2, 2, 1, 1, 1, 1, 1],
+        &[2, 2, 2, 2, 1, 1, 1, 5, 5],
     );
     assert_has(
         &log,
@@ -364,7 +364,7 @@ fn r10_the_old_guard_charge_runs_its_own_procedure_and_ends_in_step_10_exploitat
     );
     assert_has(&log, "-2 Old Guard");
     assert_has(&log, "+1 the Old Guard attacks");
-    assert_has(&log, "= 2: DR2");
+    assert_has(&log, "= 10: DR2");
     assert_has(&log, "A1: impetus: Grenadiers advance to 0504 0503.");
     assert_has(
         &log,
@@ -416,7 +416,7 @@ fn r10_no_exploitation_ends_the_old_guard_charge() {
             ),
             QUIET,
         ],
-        &[2, 2, 2, 2, 1, 1, 1, 1, 1],
+        &[2, 2, 2, 2, 1, 1, 1, 5, 5],
     );
     let log = t.play_on(&[("france", "NO EXPLOITATION\n")], &[]);
     assert!(!has(&log, "exploits"), "{log:?}");

@@ -123,13 +123,13 @@ fn r29_r31_the_stacks_meet_adjacent_and_a_bounced_defender_goes_straight_away() 
 fn r29_the_winner_of_a_reaction_melee_advances_one_hex_into_the_loser_s_hex() {
     let mut t = lancers_and_hussars();
     t.play_on(&[("france", "CHARGE Lanciers AT 0505\n"), QUIET], &[]);
-    // Pass (2+2); 1:1 rolls 4+4 = 8: DR1, the Lanciers rout.
-    let log = t.play_on(&[("allies", "REACT Hussars\n")], &[2, 2, 4, 4]);
+    // Pass (2+2); 1:1 rolls 6+6 = 12: DR1, the Lanciers rout.
+    let log = t.play_on(&[("allies", "REACT Hussars\n")], &[2, 2, 6, 6]);
     let h = t.st.grid.parse_hex("0506").unwrap();
     let l = t.st.grid.parse_hex("0507").unwrap();
     assert_eq!(h.distance(l), 1, "the meeting hexes are adjacent");
     assert_has(&log, "meet face to face at 0506 and 0507");
-    assert_has(&log, "= 8: DR1");
+    assert_has(&log, "= 12: DR1");
     // One hex of advance, from 0506 into 0507 (then the Regroup, two back along the path).
     assert_has(&log, "C2: Hussars advance into 0507");
     assert_has(&log, "C2: Hussars fall back to 0505.");

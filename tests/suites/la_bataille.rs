@@ -19,6 +19,8 @@ mod la_bataille_balance;
 mod la_bataille_cavalry;
 #[path = "../la_bataille_cavalry_melee.rs"]
 mod la_bataille_cavalry_melee;
+#[path = "../la_bataille_chart.rs"]
+mod la_bataille_chart;
 #[path = "../la_bataille_golden.rs"]
 mod la_bataille_golden;
 #[path = "../la_bataille_hidden.rs"]

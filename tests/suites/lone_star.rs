@@ -15,6 +15,8 @@ mod lone_star_examples;
 mod lone_star_gaps;
 #[path = "../lone_star_legality.rs"]
 mod lone_star_legality;
+#[path = "../lone_star_leftovers.rs"]
+mod lone_star_leftovers;
 #[path = "../lone_star_machines.rs"]
 mod lone_star_machines;
 #[path = "../lone_star_newcomer.rs"]

@@ -1,13 +1,16 @@
 //! Lone Star, issue 28 leftovers: getting on or off the seat's own windwagon under way only
 //! with a STOP for it in the same mail (R36), the ambushed modifier by the standing
-//! `AMBUSH` path (R47). Orders in the players' own syntax, dice from fixed seeds.
+//! `AMBUSH` path (R47), and mortar rounds counted on the card (R50). Orders in the players'
+//! own syntax, dice from fixed seeds.
 
 use crate::lone_star_common;
 
 use crate::lone_star_wagons::riding;
-use despatch::engine::Ruleset;
+use despatch::engine::{Ruleset, Viewer};
 use despatch::rulesets::lone_star::LoneStar;
-use despatch::rulesets::lone_star::state::{Form, Phase, State};
+use despatch::rulesets::lone_star::combat::{self, Band};
+use despatch::rulesets::lone_star::data::Heavy;
+use despatch::rulesets::lone_star::state::{Fig, Form, Phase, State};
 use lone_star_common::*;
 
 const WAGON: &str = "Prairie Schooner";
@@ -138,4 +141,91 @@ fn r47_a_standing_ambush_makes_the_targets_fire_back_ambushed() {
     assert!(short.unit("Comanche Scouts").unwrap().hidden);
     let after = step(&short, &[], 9);
     assert!(!log(&after).contains("ambushed"), "{}", log(&after));
+}
+
+/// The Rangers of the patrol with their machine gun swapped for a mortar of `rounds`.
+fn mortar_rangers(st: &mut State, rounds: u32) {
+    let r = st.unit_mut("Rangers");
+    for f in r.figures.iter_mut() {
+        if matches!(f, Fig::Heavy(_)) {
+            *f = Fig::Heavy(Heavy::Mortar);
+        }
+    }
+    r.mortar_rounds = rounds;
+}
+
+fn card_of(st: &State) -> String {
+    LoneStar::view(st, &Viewer::Seat("hays".into()))
+        .sections
+        .iter()
+        .flat_map(|(_, l)| l.clone())
+        .filter(|l| l.contains("Rangers"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn r50_a_mortar_spends_a_round_a_shot_and_out_of_rounds_fights_as_a_trooper_less_one() {
+    let mut st = patrol();
+    to_combat(&mut st);
+    let fire = [("hays", "FIRE Rangers AT Grenzer")];
+    let mut shots = Vec::new();
+    for rounds in [0, 1, 2] {
+        let mut s = st.clone();
+        mortar_rangers(&mut s, rounds);
+        let before = s.unit("Rangers").unwrap().clone();
+        let after = step(&s, &fire, 4);
+        let line = attack_line(&after, "Rangers");
+        let band = if line.contains("(short)") {
+            Band::Short
+        } else {
+            Band::Long
+        };
+        let base = combat::strength(&s, &before, band);
+        assert!(line.contains(&format!("strength {base}")), "{line}");
+        assert_eq!(
+            after.unit("Rangers").unwrap().mortar_rounds,
+            rounds.saturating_sub(1),
+            "{}",
+            log(&after)
+        );
+        let last = log(&after).contains("Rangers's mortar has fired its last round");
+        assert_eq!(last, rounds == 1, "{}", log(&after));
+        shots.push((band, base));
+    }
+    // Out of rounds, the team is a trooper less one: less than its own mortar.
+    let t = &st.data.figures.trooper;
+    let m = &st.data.figures.mortar;
+    let (band, empty) = shots[0];
+    let (trooper, mortar) = match band {
+        Band::Short => (t.short.int(), m.short.int()),
+        _ => (t.long.int(), m.long.int()),
+    };
+    assert_eq!(shots[1].1 - empty, mortar - (trooper - 1), "{shots:?}");
+    // Melee spends no round.
+    let mut melee = teaching();
+    melee_set(&mut melee);
+    melee.unit_mut("Rangers").mounted = false;
+    melee.unit_mut("Rangers").figures.push(Fig::Heavy(Heavy::Mortar));
+    melee.unit_mut("Rangers").mortar_rounds = 1;
+    let after = step(&melee, &[], 4);
+    assert!(log(&after).contains("Rangers fights Grenzer"), "{}", log(&after));
+    assert_eq!(after.unit("Rangers").unwrap().mortar_rounds, 1);
+}
+
+#[test]
+fn r50_the_card_counts_mortar_rounds_from_the_scenario() {
+    let st = patrol_with(
+        "[[unit]]\nname = \"Mortar Section\"\nseat = \"hays\"\narm = \"infantry\"\n\
+         troopers = 3\nheavy = \"mortar\"\nmortar_rounds = 2\nleadership = 1\nzeal = 1\n\
+         esprit = 1\nmove = 7\nshort = 8\nlong = 30\nat = [34, 20]\nfacing = 270\n",
+    );
+    let u = st.unit("Mortar Section").unwrap();
+    assert_eq!(u.heavy(), Some(Heavy::Mortar));
+    assert_eq!(u.mortar_rounds, 2);
+    let mut st = patrol();
+    mortar_rangers(&mut st, 3);
+    assert!(card_of(&st).contains("mortar 3"), "{}", card_of(&st));
+    mortar_rangers(&mut st, 0);
+    assert!(card_of(&st).contains("mortar out"), "{}", card_of(&st));
 }

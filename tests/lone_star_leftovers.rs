@@ -31,7 +31,10 @@ fn r36_getting_out_of_ones_own_wagon_under_way_needs_a_stop_in_the_same_mail() {
     own_wagon_under_way(&mut st);
     let e = refused(&st, "bowie", "DISEMBARK Rangers 30,10");
     assert!(e.contains("no STOP in this mail halts it"), "{e}");
-    assert!(e.contains("STOP Prairie Schooner"), "the hint names the line: {e}");
+    assert!(
+        e.contains("STOP Prairie Schooner"),
+        "the hint names the line: {e}"
+    );
     // With the STOP, before or after the DISEMBARK line: accepted, and carried out (the wagon
     // moves first and halts, then its passengers get out).
     for mail in [
@@ -40,14 +43,15 @@ fn r36_getting_out_of_ones_own_wagon_under_way_needs_a_stop_in_the_same_mail() {
     ] {
         let after = step(&st, &[("bowie", mail)], 2);
         assert!(after.unit(WAGON).unwrap().halted, "{}", log(&after));
-        assert_eq!(after.unit("Rangers").unwrap().aboard, None, "{}", log(&after));
+        assert_eq!(
+            after.unit("Rangers").unwrap().aboard,
+            None,
+            "{}",
+            log(&after)
+        );
     }
     // A STOP for another wagon does not count.
-    let e = refused(
-        &st,
-        "bowie",
-        "DISEMBARK Rangers 30,10\nSTOP Alamo Battery",
-    );
+    let e = refused(&st, "bowie", "DISEMBARK Rangers 30,10\nSTOP Alamo Battery");
     assert!(e.contains("no STOP in this mail halts it"), "{e}");
     // The wagon halted: no STOP needed (nor allowed).
     st.unit_mut(WAGON).halted = true;
@@ -63,7 +67,10 @@ fn r36_boarding_ones_own_wagon_that_the_same_mail_halts_is_accepted() {
     assert!(e.contains("no STOP in this mail halts it"), "{e}");
     let after = step(
         &st,
-        &[("bowie", "EMBARK Rangers Prairie Schooner\nSTOP Prairie Schooner")],
+        &[(
+            "bowie",
+            "EMBARK Rangers Prairie Schooner\nSTOP Prairie Schooner",
+        )],
         2,
     );
     assert_eq!(
@@ -206,10 +213,17 @@ fn r50_a_mortar_spends_a_round_a_shot_and_out_of_rounds_fights_as_a_trooper_less
     let mut melee = teaching();
     melee_set(&mut melee);
     melee.unit_mut("Rangers").mounted = false;
-    melee.unit_mut("Rangers").figures.push(Fig::Heavy(Heavy::Mortar));
+    melee
+        .unit_mut("Rangers")
+        .figures
+        .push(Fig::Heavy(Heavy::Mortar));
     melee.unit_mut("Rangers").mortar_rounds = 1;
     let after = step(&melee, &[], 4);
-    assert!(log(&after).contains("Rangers fights Grenzer"), "{}", log(&after));
+    assert!(
+        log(&after).contains("Rangers fights Grenzer"),
+        "{}",
+        log(&after)
+    );
     assert_eq!(after.unit("Rangers").unwrap().mortar_rounds, 1);
 }
 

@@ -54,12 +54,7 @@ pub fn embark_refusal(state: &State, u: &Unit, carrier: &Unit) -> Option<String>
 /// As `embark_refusal`, but with the windwagon taken as halted when `halting`: a STOP of the
 /// same mail halts the seat's own wagon before its troops move (carriers move first), so the
 /// parser asks this and then looks for that STOP in the whole mail.
-pub fn boarding_refusal(
-    state: &State,
-    u: &Unit,
-    carrier: &Unit,
-    halting: bool,
-) -> Option<String> {
+pub fn boarding_refusal(state: &State, u: &Unit, carrier: &Unit, halting: bool) -> Option<String> {
     if !is_carrier(carrier) {
         return Some(format!("{} is not a windwagon or zeppelin", carrier.name));
     }

@@ -5,7 +5,8 @@
 //! how the games ended (the outcome's summary, numbers blurred). It measures and asserts no
 //! balance: only that every game ends or reaches the cap and that the counts add up. The
 //! default run is a smoke of 2 games a scenario; `DESPATCH_BALANCE_FULL=1` plays 40 (run with
-//! `--nocapture` to read the table the READMEs quote). It touches no disk but the games' data.
+//! `--nocapture` to read the table the READMEs quote); `DESPATCH_BALANCE_LOG=<dir>` also writes
+//! every game's final state, log included, there. Otherwise it reads only the games' data.
 
 use std::collections::BTreeMap;
 
@@ -51,7 +52,7 @@ fn blur(summary: &str) -> String {
             digits = false;
         }
     }
-    out.chars().take(110).collect()
+    out.chars().take(240).collect()
 }
 
 /// Plays `games` random games of one shipped scenario of `R` with these seats.
@@ -112,6 +113,12 @@ fn measure<R: Ruleset>(scenario: &'static str, seats: &[&str], games: u64) -> Ro
             seed[8..16].copy_from_slice(&game.to_be_bytes());
             seed[16] = 0xb4;
             st = R::resolve(&st, &subs, &mut Dice::new(seed));
+        }
+        // To read why a side wins (the READMEs' reasons): the final states, log included.
+        if let Ok(dir) = std::env::var("DESPATCH_BALANCE_LOG") {
+            let path = format!("{dir}/{}-{scenario}-{game}.json", R::NAME);
+            let json = serde_json::to_string_pretty(&st).unwrap();
+            std::fs::write(&path, json).unwrap_or_else(|e| panic!("{path}: {e}"));
         }
         row.games += 1;
         row.steps += k;

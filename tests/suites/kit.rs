@@ -15,6 +15,8 @@ mod strict_world;
 #[path = "../toy/mod.rs"]
 mod toy;
 
+#[path = "../balance_random.rs"]
+mod balance_random;
 #[path = "../conformance_toy.rs"]
 mod conformance_toy;
 #[path = "../engine_toy.rs"]

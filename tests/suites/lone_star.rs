@@ -13,6 +13,8 @@ mod conformance_lone_star;
 mod lone_star_examples;
 #[path = "../lone_star_gaps.rs"]
 mod lone_star_gaps;
+#[path = "../lone_star_leftovers.rs"]
+mod lone_star_leftovers;
 #[path = "../lone_star_legality.rs"]
 mod lone_star_legality;
 #[path = "../lone_star_machines.rs"]

@@ -60,6 +60,8 @@ fn card(state: &State, f: Fig) -> &Strength {
 /// Mounted cavalry's heavy weapons do not shoot, and fight in melee as troopers −1 (L12); a
 /// flamethrower without shots has abandoned the weapon and fights "like standard troops, but
 /// with one less strength point at all ranges" (L12): a trooper's strength −1, not its own.
+/// A mortar out of rounds likewise (the same L12 sentence names "flame throwers or mortars";
+/// R50).
 pub fn strength(state: &State, u: &Unit, band: Band) -> i32 {
     u.figures
         .iter()
@@ -73,19 +75,23 @@ pub fn strength(state: &State, u: &Unit, band: Band) -> i32 {
             match f {
                 Fig::Heavy(_) if u.mounted && band != Band::Melee => 0,
                 Fig::Heavy(_) if u.mounted => state.data.figures.trooper.melee.int() - 1,
-                Fig::Heavy(Heavy::Flamethrower) if u.flame_shots == 0 => {
-                    let t = &state.data.figures.trooper;
-                    let trooper = match band {
-                        Band::Melee => t.melee.int(),
-                        Band::Short => t.short.int(),
-                        Band::Long => t.long.int(),
-                    };
-                    trooper + state.data.rules.hw_no_ammo.int()
-                }
+                Fig::Heavy(Heavy::Flamethrower) if u.flame_shots == 0 => out_of_ammo(state, band),
+                Fig::Heavy(Heavy::Mortar) if u.mortar_rounds == 0 => out_of_ammo(state, band),
                 _ => v,
             }
         })
         .sum()
+}
+
+/// A heavy-weapon figure that abandoned its empty weapon: a trooper's strength −1 (L12).
+fn out_of_ammo(state: &State, band: Band) -> i32 {
+    let t = &state.data.figures.trooper;
+    let trooper = match band {
+        Band::Melee => t.melee.int(),
+        Band::Short => t.short.int(),
+        Band::Long => t.long.int(),
+    };
+    trooper + state.data.rules.hw_no_ammo.int()
 }
 
 /// The modifiers of an attack, each with its name for the log, all added to the total (L6–L12).

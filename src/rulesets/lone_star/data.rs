@@ -223,6 +223,9 @@ pub struct UnitCard {
     pub gas: u32,
     #[serde(default)]
     pub flame_shots: u32,
+    /// The card's "Mortar" uses (L3): rounds of a mortar team (R50).
+    #[serde(default)]
+    pub mortar_rounds: u32,
     #[serde(default = "yes")]
     pub disengage: bool,
     /// British and Texas regulars may form square.

@@ -76,6 +76,7 @@ pub fn set_out(state: &mut State, by: &str, guards: u32, prisoners: u32) {
         smoke: 0,
         gas: 0,
         flame_shots: 0,
+        mortar_rounds: 0,
         disengage: false,
         ..c
     };

@@ -499,6 +499,16 @@ fn standard_attacks(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &
         {
             state.unit_mut(&name).flame_shots -= 1;
         }
+        // R50: each shot with the mortar team alive spends a round; melee spends none, and
+        // mounted troops' heavy weapons do not shoot (L12).
+        let mortar = u.heavy() == Some(super::data::Heavy::Mortar)
+            && u.mortar_rounds > 0
+            && band != Band::Melee
+            && !u.mounted;
+        if mortar {
+            state.unit_mut(&name).mortar_rounds -= 1;
+        }
+        let mortar_out = mortar && u.mortar_rounds == 1;
         let mods_text: Vec<String> = mods.iter().map(|(w, v)| format!("{w} {v:+}")).collect();
         state.say(format!(
             "{name} {} {target} ({}): strength {base}{} = {total} → {n}d6 {pips:?} = {hits} hits{}.",
@@ -507,6 +517,11 @@ fn standard_attacks(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &
             if mods_text.is_empty() { String::new() } else { format!(" {}", mods_text.join(" ")) },
             if red_cross { " (Red Cross −1)" } else { "" }
         ));
+        if mortar_out {
+            state.say(format!(
+                "{name}'s mortar has fired its last round: the team abandons the tube (R50)."
+            ));
+        }
         let prisoners =
             band == Band::Melee && c.prisoners.or(u.standing.prisoners).unwrap_or(false);
         landed.push((

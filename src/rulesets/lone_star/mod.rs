@@ -125,6 +125,7 @@ pub fn new_state(
             smoke: c.smoke,
             gas: c.gas,
             flame_shots: c.flame_shots,
+            mortar_rounds: c.mortar_rounds,
             disengage: c.disengage,
             regulars: c.regulars,
             british: c.british,

@@ -78,6 +78,21 @@ pub fn sample_orders(state: &State, seat: &str, choice: u64) -> String {
             _ => {}
         }
     }
+    // R36: getting out of the seat's own wagon under way needs this mail's STOP for it.
+    let stops: Vec<String> = out
+        .iter()
+        .filter_map(|l| l.strip_prefix("STOP ").map(str::to_string))
+        .collect();
+    out.retain(|l| {
+        let Some(n) = l.strip_prefix("DISEMBARK ") else {
+            return true;
+        };
+        state
+            .unit(n)
+            .and_then(|u| u.aboard.as_deref())
+            .and_then(|c| state.unit(c))
+            .is_none_or(|c| c.arm != Arm::Windwagon || c.halted || stops.contains(&c.name))
+    });
     if out.is_empty()
         && let Some(u) = units.first()
     {

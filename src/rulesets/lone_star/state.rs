@@ -152,6 +152,9 @@ pub struct Unit {
     pub smoke: u32,
     pub gas: u32,
     pub flame_shots: u32,
+    /// A mortar team's rounds left (R50); at 0 the tube is abandoned.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub mortar_rounds: u32,
     pub disengage: bool,
     pub regulars: bool,
     pub british: bool,

@@ -142,6 +142,12 @@ fn card_line(state: &State, u: &Unit, own: bool) -> String {
     if u.flame_shots > 0 {
         ammo.push(format!("flame {}", u.flame_shots));
     }
+    if u.heavy() == Some(super::data::Heavy::Mortar) {
+        ammo.push(match u.mortar_rounds {
+            0 => "mortar out (tube abandoned, R50)".to_string(),
+            n => format!("mortar {n}"),
+        });
+    }
     if let Some(g) = &u.gun {
         ammo.push(format!(
             "shells {}, {}d6, range {}\"-{}\"",

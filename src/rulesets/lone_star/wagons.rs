@@ -48,6 +48,13 @@ pub fn open_for_troops(u: &Unit) -> bool {
 /// Why `u` may not board `carrier` now, if it may not (R35). The parser and the movement
 /// step ask the same question, so an order accepted in the morning still means the same.
 pub fn embark_refusal(state: &State, u: &Unit, carrier: &Unit) -> Option<String> {
+    boarding_refusal(state, u, carrier, false)
+}
+
+/// As `embark_refusal`, but with the windwagon taken as halted when `halting`: a STOP of the
+/// same mail halts the seat's own wagon before its troops move (carriers move first), so the
+/// parser asks this and then looks for that STOP in the whole mail.
+pub fn boarding_refusal(state: &State, u: &Unit, carrier: &Unit, halting: bool) -> Option<String> {
     if !is_carrier(carrier) {
         return Some(format!("{} is not a windwagon or zeppelin", carrier.name));
     }
@@ -70,7 +77,7 @@ pub fn embark_refusal(state: &State, u: &Unit, carrier: &Unit) -> Option<String>
             carrier.name
         ));
     }
-    if carrier.arm == Arm::Windwagon && !carrier.halted {
+    if carrier.arm == Arm::Windwagon && !carrier.halted && !halting {
         return Some(format!("{} is not halted (R36)", carrier.name));
     }
     let reach = allowance(state, u, false) / 2.0;

@@ -378,8 +378,11 @@ pub fn parse(state: &State, seat: &str, text: &str) -> Result<Orders, Vec<Reject
         seat: seat.to_string(),
         side: state.side_of(seat),
     };
-    let read = GRAMMAR.read(state, &mut cx, text);
+    let mut read = GRAMMAR.read(state, &mut cx, text);
+    read.rejected
+        .extend(ride::unhalted_wagons(state, &read.orders));
     if !read.rejected.is_empty() {
+        read.rejected.sort_by_key(|r| r.line);
         return Err(read.rejected);
     }
     Ok(read.orders.into_iter().map(|p| p.order).collect())

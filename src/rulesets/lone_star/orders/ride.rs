@@ -2,7 +2,8 @@
 //! `DESCEND`, and what a charge may aim at now that some units ride or fly. Each parser
 //! checks what it can know from the table now; the movement step checks the rest again.
 
-use crate::rulesets::kit::grammar::{Cursor, LineErr, num, refuse};
+use crate::engine::Rejected;
+use crate::rulesets::kit::grammar::{Cursor, LineErr, Parsed, num, refuse};
 
 use super::super::data::Arm;
 use super::super::state::{State, Unit};
@@ -98,7 +99,10 @@ fn carrier_named<'s>(state: &'s State, cx: &Email, c: &mut Cursor) -> Result<&'s
 pub fn embark(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
     let u = own(state, cx, c)?;
     let w = carrier_named(state, cx, c)?;
-    if let Some(why) = wagons::embark_refusal(state, u, w) {
+    // The seat's own wagon under way may be halted by a STOP of this same mail before the
+    // unit boards (carriers move first); `parse` checks that STOP over the whole mail.
+    let own_wagon = w.arm == Arm::Windwagon && w.seat == u.seat;
+    if let Some(why) = wagons::boarding_refusal(state, u, w, own_wagon) {
         return refuse(why);
     }
     Ok(Order::Embark {
@@ -114,7 +118,8 @@ pub fn disembark(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order,
     };
     // Another seat's carrier has moved already this turn or moves after this seat: if it is
     // not halted (a wagon) or hovering or landed (a zeppelin) now, it will not be when this
-    // unit moves. The seat's own carrier may yet be stopped by a line of this same mail.
+    // unit moves. The seat's own carrier may yet be stopped by a line of this same mail: for
+    // a windwagon `parse` looks for that STOP over the whole mail.
     if carrier.seat != u.seat && !wagons::open_for_troops(carrier) {
         return refuse(format!(
             "{} is {}: troops get out only of a halted windwagon or a hovering or landed \
@@ -257,4 +262,44 @@ pub fn flight_refusal(state: &State, u: &Unit, legs: &[FlyLeg]) -> Option<String
         }
         _ => Some(format!("{} does not fly", u.name)),
     }
+}
+
+/// R36 over the whole mail: boarding or leaving the seat's own windwagon under way is good
+/// only if a `STOP` line of the same mail halts it. Carriers move before the seat's other
+/// units, so that STOP halts the wagon before its troops get on or off; without it the wagon
+/// is under way when they move. (Another seat's wagon was refused line by line.)
+pub fn unhalted_wagons(state: &State, read: &[Parsed<Order>]) -> Vec<Rejected> {
+    let stopped = |w: &str| {
+        read.iter()
+            .any(|p| matches!(&p.order, Order::Act { unit, act: "STOP" } if unit == w))
+    };
+    let mut out = Vec::new();
+    for p in read {
+        let (wagon, verb) = match &p.order {
+            Order::Embark { carrier, .. } => (state.unit(carrier), "board"),
+            Order::Disembark { unit, .. } => (
+                state
+                    .unit(unit)
+                    .and_then(|u| u.aboard.as_deref())
+                    .and_then(|c| state.unit(c)),
+                "get out of",
+            ),
+            _ => continue,
+        };
+        let Some(w) = wagon else { continue };
+        if w.arm != Arm::Windwagon || w.halted || stopped(&w.name) {
+            continue;
+        }
+        out.push(Rejected {
+            line: p.line,
+            text: p.text.clone(),
+            reason: format!(
+                "{} is not halted (it is under way): troops {verb} only a halted windwagon, \
+                 and no STOP in this mail halts it first (R36)",
+                w.name
+            ),
+            hint: Some(format!("add the line STOP {}", w.name)),
+        });
+    }
+    out
 }

@@ -28,25 +28,9 @@ impl<R: Ruleset> Game<R> {
                 at,
                 ..
             } => {
-                self.expect_step(index, kind, *step)?;
-                if self.locked.is_some() {
-                    return Err(err(index, kind, "step", "submission after the lock"));
-                }
-                if !self.seats.iter().any(|s| &s.seat == seat) {
-                    return Err(err(index, kind, "seat", format!("unknown seat `{seat}`")));
-                }
-                R::parse(&self.state, seat, orders).map_err(|r| {
-                    err(
-                        index,
-                        kind,
-                        "orders",
-                        format!(
-                            "not valid orders: line {}: {}",
-                            r.first().map(|x| x.line).unwrap_or(0),
-                            r.first().map(|x| x.reason.as_str()).unwrap_or("?")
-                        ),
-                    )
-                })?;
+                self.seat_mail(index, kind, *step, seat, "submission")?;
+                R::parse(&self.state, seat, orders)
+                    .map_err(|r| not_valid(index, kind, "orders", &r))?;
                 let d = self.opened_digest(index, kind, *step, seat, orders, digest)?;
                 self.book.message_ids.insert(message_id.clone());
                 self.book.pending.insert(
@@ -67,26 +51,9 @@ impl<R: Ruleset> Game<R> {
                 message_id,
                 ..
             } => {
-                self.expect_step(index, kind, *step)?;
-                if self.locked.is_some() {
-                    return Err(err(index, kind, "step", "standing orders after the lock"));
-                }
-                if !self.seats.iter().any(|s| &s.seat == seat) {
-                    return Err(err(index, kind, "seat", format!("unknown seat `{seat}`")));
-                }
-                let read = R::standing(&self.state, seat, orders).map_err(|r| {
-                    let first = r.first();
-                    err(
-                        index,
-                        kind,
-                        "orders",
-                        format!(
-                            "not valid standing orders: line {}: {}",
-                            first.map(|x| x.line).unwrap_or(0),
-                            first.map(|x| x.reason.as_str()).unwrap_or("?")
-                        ),
-                    )
-                })?;
+                self.seat_mail(index, kind, *step, seat, "standing orders")?;
+                let read = R::standing(&self.state, seat, orders)
+                    .map_err(|r| not_valid(index, kind, "standing orders", &r))?;
                 let state = match read.applied {
                     Some((state, again)) if &again == orders && read.other.is_empty() => state,
                     _ => {
@@ -302,6 +269,26 @@ impl<R: Ruleset> Game<R> {
         Ok(())
     }
 
+    /// A seat's mail for the open step (`what`: a submission, standing orders): of this step,
+    /// before its lock, from a seat of the game.
+    fn seat_mail(
+        &self,
+        index: u64,
+        kind: &str,
+        step: u64,
+        seat: &str,
+        what: &str,
+    ) -> Result<(), ReplayError> {
+        self.expect_step(index, kind, step)?;
+        if self.locked.is_some() {
+            return Err(err(index, kind, "step", format!("{what} after the lock")));
+        }
+        if !self.seats.iter().any(|s| s.seat == seat) {
+            return Err(err(index, kind, "seat", format!("unknown seat `{seat}`")));
+        }
+        Ok(())
+    }
+
     /// A submission's (or standing orders') digest, checked against its orders when the salt
     /// key is known.
     fn opened_digest(
@@ -449,4 +436,19 @@ impl<R: Ruleset> Game<R> {
         self.open_deadline();
         Ok(())
     }
+}
+
+/// Orders in the journal that do not read as `what` any more: the first bad line and why.
+fn not_valid(index: u64, kind: &str, what: &str, r: &[crate::engine::Rejected]) -> ReplayError {
+    let first = r.first();
+    err(
+        index,
+        kind,
+        "orders",
+        format!(
+            "not valid {what}: line {}: {}",
+            first.map(|x| x.line).unwrap_or(0),
+            first.map(|x| x.reason.as_str()).unwrap_or("?")
+        ),
+    )
 }

@@ -3,11 +3,13 @@
 //! seats and deadlines, replay and `verify` from the store and from the mails; the canonical
 //! round trip `parse(canonical(o)) == o` on every sample; a leak test of the ruleset's hidden
 //! facts in every seat's view, map and mail, with a positive control; and a DATC-style table:
-//! every numbered ruling of the ruleset's README is named by a test or listed as not yet covered.
+//! every numbered ruling of the ruleset's README is named by a test or listed as not yet covered;
+//! and the mutation run's survivors in the ruleset's sources, each an equivalent with its reason.
 #![allow(dead_code, unused_imports)]
 
 pub mod commands;
 mod leaks;
+pub mod mutants;
 mod play;
 mod rulings;
 
@@ -79,6 +81,8 @@ pub fn conforms<R: Ruleset>(s: &Subject<R>) {
          not-yet-covered ones (right)",
         R::NAME
     );
+    // Mutants of its sources no test kills: equivalents only, each with its reason (issue 28.5).
+    mutants::check(&R::NAME.replace('-', "_"));
     // Random play by mail, with the leak test and the round trip at every step.
     let mut watch = leaks::Watch::default();
     // Soak runs, behind a flag: DESPATCH_SOAK_GAMES plays more games, DESPATCH_SOAK_SEED

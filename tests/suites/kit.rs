@@ -27,6 +27,8 @@ mod game_over_subjects;
 mod games_at_runtime;
 #[path = "../kit_commands.rs"]
 mod kit_commands;
+#[path = "../mutation_survivors.rs"]
+mod mutation_survivors;
 #[path = "../render_knows_no_ruleset.rs"]
 mod render_knows_no_ruleset;
 #[path = "../step_reference.rs"]

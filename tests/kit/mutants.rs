@@ -48,6 +48,9 @@ pub struct Run {
     pub missed: u32,
     pub unviable: u32,
     pub timeouts: u32,
+    /// What else a reader must know (a run stopped before its end, say).
+    #[serde(default)]
+    pub note: String,
 }
 
 fn root() -> PathBuf {

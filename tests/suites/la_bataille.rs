@@ -11,6 +11,8 @@ mod mail_world;
 
 #[path = "../conformance_la_bataille.rs"]
 mod conformance_la_bataille;
+#[path = "../la_bataille_assault_fire.rs"]
+mod la_bataille_assault_fire;
 #[path = "../la_bataille_assault_steps.rs"]
 mod la_bataille_assault_steps;
 #[path = "../la_bataille_balance.rs"]

@@ -4,7 +4,7 @@
 //! of 2026-11-27 in `assault/melee.rs` (mutants/survivors.toml): each test fails under one of
 //! them.
 
-use crate::lbt::{QUIET, Table, assert_has, field, has};
+use crate::lbt::{QUIET, Table, assert_has, battalion, field, has};
 
 /// Two French columns assault one battalion facing NE: A (0506, listed first) stands in its
 /// rear arc, B (0606) in its front. The Defensive Fire goes at B, the stack it faces.
@@ -12,39 +12,9 @@ use crate::lbt::{QUIET, Table, assert_has, field, has};
 fn the_defenders_fire_goes_at_the_assaulting_stack_it_faces() {
     let mut t = Table::new(&field(
         &[
-            (
-                "france",
-                "A",
-                "line_infantry",
-                "French",
-                "0506",
-                "N",
-                "column",
-                4,
-                8,
-            ),
-            (
-                "france",
-                "B",
-                "line_infantry",
-                "French",
-                "0606",
-                "NW",
-                "column",
-                4,
-                8,
-            ),
-            (
-                "allies",
-                "28th-Foot",
-                "line_infantry",
-                "Prussian",
-                "0505",
-                "NE",
-                "line",
-                4,
-                8,
-            ),
+            battalion("france", "A", "0506", "N", "column", 4),
+            battalion("france", "B", "0606", "NW", "column", 4),
+            battalion("allies", "28th-Foot", "0505", "NE", "line", 4),
         ],
         "",
     ));
@@ -63,28 +33,8 @@ fn the_defenders_fire_goes_at_the_assaulting_stack_it_faces() {
 fn a_defender_facing_away_still_fires_at_the_adjacent_assault() {
     let mut t = Table::new(&field(
         &[
-            (
-                "france",
-                "1/45e",
-                "line_infantry",
-                "French",
-                "0506",
-                "N",
-                "column",
-                4,
-                8,
-            ),
-            (
-                "allies",
-                "28th-Foot",
-                "line_infantry",
-                "Prussian",
-                "0505",
-                "N",
-                "line",
-                4,
-                8,
-            ),
+            battalion("france", "1/45e", "0506", "N", "column", 4),
+            battalion("allies", "28th-Foot", "0505", "N", "line", 4),
         ],
         "",
     ));
@@ -102,28 +52,8 @@ fn only_unlimbered_guns_make_the_defensive_fire_canister() {
     let fire = |guns: &str| {
         let mut t = Table::new(&field(
             &[
-                (
-                    "france",
-                    "1/45e",
-                    "line_infantry",
-                    "French",
-                    "0506",
-                    "N",
-                    "column",
-                    4,
-                    8,
-                ),
-                (
-                    "allies",
-                    "28th-Foot",
-                    "line_infantry",
-                    "Prussian",
-                    "0505",
-                    "S",
-                    "line",
-                    2,
-                    8,
-                ),
+                battalion("france", "1/45e", "0506", "N", "column", 4),
+                battalion("allies", "28th-Foot", "0505", "S", "line", 2),
                 (
                     "allies",
                     "Guns",

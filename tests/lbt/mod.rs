@@ -127,6 +127,34 @@ pub fn field(pieces: &[Piece], extra: &str) -> String {
     s
 }
 
+/// A line-infantry battalion of morale 8 (French for `france`, Prussian for `allies`): the
+/// counter most test fields are made of, in one line.
+pub fn battalion<'a>(
+    side: &'a str,
+    name: &'a str,
+    hex: &'a str,
+    facing: &'a str,
+    formation: &'a str,
+    increments: u32,
+) -> Piece<'a> {
+    let nation = if side == "france" {
+        "French"
+    } else {
+        "Prussian"
+    };
+    (
+        side,
+        name,
+        "line_infantry",
+        nation,
+        hex,
+        facing,
+        formation,
+        increments,
+        8,
+    )
+}
+
 pub fn has(log: &[String], part: &str) -> bool {
     log.iter().any(|l| l.contains(part))
 }

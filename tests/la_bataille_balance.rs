@@ -54,6 +54,64 @@ fn melee_outcome(line: &str) -> Option<&'static str> {
     })
 }
 
+/// What kind of charge a `C<n>` line belongs to, from the lines that open its mêlée: a
+/// Reaction Charge's new marker, or the procedure the charge is resolved by (p.6 step 6).
+fn charge_kind(line: &str, kinds: &mut BTreeMap<u32, &'static str>) {
+    if let Some(i) = line.find("become the attacker: Charge marker C") {
+        let id = &line[i + "become the attacker: Charge marker C".len()..];
+        if let Ok(n) = id.trim_end_matches('.').parse() {
+            kinds.insert(n, "reaction charge");
+        }
+        return;
+    }
+    let Some((id, rest)) = line.strip_prefix('C').and_then(|r| r.split_once(": ")) else {
+        return;
+    };
+    let Ok(n) = id.parse::<u32>() else {
+        return;
+    };
+    let kind = if rest.starts_with("Cavalry Charge vs. Cavalry") {
+        "cavalry vs cavalry"
+    } else if rest.starts_with("Cavalry Charge vs. Infantry") {
+        "cavalry vs infantry/artillery"
+    } else if rest.starts_with("Cavalry Charge vs. PGD") {
+        "cavalry vs routed (PGD)"
+    } else {
+        return;
+    };
+    kinds.entry(n).or_insert(kind);
+}
+
+/// How a charge's mêlée ended, by its kind: `C<n>: mêlée values … = <roll>: <code>.` on the
+/// Assaut et Mêlée Chart (a blank is a bounce), or every target routing at the Roll to Stand
+/// before any roll on the chart.
+fn charge_outcome(
+    line: &str,
+    kinds: &BTreeMap<u32, &'static str>,
+) -> Option<(&'static str, &'static str)> {
+    let (id, rest) = line.strip_prefix('C')?.split_once(": ")?;
+    let kind = kinds.get(&id.parse::<u32>().ok()?).copied()?;
+    if rest == "every target routs." {
+        return Some((kind, "routed at the Roll to Stand"));
+    }
+    let rest = rest.strip_prefix("mêlée values ")?;
+    let code = rest.rsplit(": ").next()?.trim_end_matches('.');
+    Some((
+        kind,
+        match code {
+            "AS" => "attacker surrenders",
+            "AR" => "attacker routs",
+            "blank" => "bounce",
+            c if c.starts_with("DR") => "defender routs",
+            c if c.starts_with("DS") => "defender surrenders",
+            _ => return None,
+        },
+    ))
+}
+
+/// Charge outcomes by kind of charge: `(kind, outcome) -> count`.
+type Charges = BTreeMap<(&'static str, &'static str), u32>;
+
 /// The outcome names in the table's order.
 const OUTCOMES: [&str; 5] = [
     "attacker surrenders",
@@ -120,6 +178,21 @@ fn tally(st: &LbState, lines: &[String], causes: &mut Causes) {
     }
 }
 
+/// Each objective's hex and the side holding it at the start of `scenario`.
+fn start_holders(scenario: &str) -> Vec<(despatch::board::hex::Hex, String)> {
+    let text = std::fs::read_to_string(format!(
+        "{}/games/la-bataille/scenarios/{scenario}.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let seats = vec!["france".to_string(), "allies".to_string()];
+    let st = LaBataille::setup(&ruleset(), &text, &seats).unwrap();
+    st.objectives
+        .iter()
+        .map(|o| (o.hex, o.holder.clone()))
+        .collect()
+}
+
 /// One random game of `scenario` on seed `game`, to its end (or `steps`), tallying the losses'
 /// causes and the infantry mêlées' outcomes.
 fn play(
@@ -128,6 +201,7 @@ fn play(
     steps: u64,
     causes: &mut Causes,
     outcomes: &mut BTreeMap<&'static str, u32>,
+    charges: &mut Charges,
 ) -> LbState {
     let text = std::fs::read_to_string(format!(
         "{}/games/la-bataille/scenarios/{scenario}.toml",
@@ -137,6 +211,7 @@ fn play(
     let seats = vec!["france".to_string(), "allies".to_string()];
     let mut st = LaBataille::setup(&ruleset(), &text, &seats).unwrap();
     let mut k = 0;
+    let mut kinds = BTreeMap::new();
     while k < steps && LaBataille::outcome(&st).is_none() {
         k += 1;
         let spec = LaBataille::step(&st);
@@ -162,6 +237,12 @@ fn play(
         tally(&st, &lines, causes);
         for o in lines.iter().filter_map(|l| melee_outcome(l)) {
             *outcomes.entry(o).or_default() += 1;
+        }
+        for l in &lines {
+            charge_kind(l, &mut kinds);
+            if let Some(o) = charge_outcome(l, &kinds) {
+                *charges.entry(o).or_default() += 1;
+            }
         }
     }
     st
@@ -190,6 +271,55 @@ fn the_outcome_tally_reads_each_chart_code_and_only_infantry_melees() {
 }
 
 #[test]
+fn the_charge_tally_names_each_kind_of_charge_and_its_outcome() {
+    let mut kinds = BTreeMap::new();
+    let lines = [
+        "C1: Cavalry Charge vs. Infantry and Artillery Mêlée Procedure.",
+        "C2: Reaction Charge! 10th-Hussars and 5e-Cuirassiers meet face to face at 0905 and \
+         0906; 10th-Hussars (Allies) become the attacker: Charge marker C3.",
+        "C3: Cavalry Charge vs. Cavalry Mêlée Procedure.",
+        "C4: Cavalry Charge vs. Cavalry Mêlée Procedure.",
+        "C5: Cavalry Charge vs. PGD against 1/45e.",
+    ];
+    for l in lines {
+        charge_kind(l, &mut kinds);
+    }
+    let roll = |id: u32, code: &str| {
+        format!(
+            "C{id}: mêlée values 12 to 8, column 3:2; rolled 3+4 +0 fire +0 leaders = 7: {code}."
+        )
+    };
+    assert_eq!(
+        charge_outcome(&roll(1, "blank"), &kinds),
+        Some(("cavalry vs infantry/artillery", "bounce"))
+    );
+    assert_eq!(
+        charge_outcome(&roll(3, "DR1"), &kinds),
+        Some(("reaction charge", "defender routs"))
+    );
+    assert_eq!(
+        charge_outcome(&roll(4, "AS"), &kinds),
+        Some(("cavalry vs cavalry", "attacker surrenders"))
+    );
+    assert_eq!(
+        charge_outcome("C1: every target routs.", &kinds),
+        Some((
+            "cavalry vs infantry/artillery",
+            "routed at the Roll to Stand"
+        ))
+    );
+    assert_eq!(
+        charge_outcome(&roll(9, "DS2"), &kinds),
+        None,
+        "no kind known"
+    );
+    assert_eq!(
+        charge_outcome(&roll(1, "DR1").replacen('C', "A", 1), &kinds),
+        None
+    );
+}
+
+#[test]
 fn random_games_per_scenario_print_wins_per_side_and_where_the_points_came_from() {
     let games = games();
     let mut misses = Vec::new();
@@ -200,11 +330,23 @@ fn random_games_per_scenario_print_wins_per_side_and_where_the_points_came_from(
         let mut wiped = 0;
         let mut causes = Causes::new();
         let mut outcomes: BTreeMap<&'static str, u32> = BTreeMap::new();
+        let mut charges = Charges::new();
+        // Games won by each side, split by whether the French held an objective at the end.
+        let mut by_objective: BTreeMap<(bool, String), u32> = BTreeMap::new();
         for g in 0..games {
-            let st = play(scenario, g, 600, &mut causes, &mut outcomes);
+            let st = play(scenario, g, 600, &mut causes, &mut outcomes, &mut charges);
             let out = LaBataille::outcome(&st)
                 .unwrap_or_else(|| panic!("{scenario} game {g} did not end"));
             let who = out.winners.first().cloned().unwrap_or("draw".into());
+            // An objective the Allies held at the start (R34: its holder is the last side to
+            // stand in it at the end of a player turn).
+            let french_hold = st.objectives.iter().any(|o| {
+                o.holder == "france"
+                    && start_holders(scenario)
+                        .iter()
+                        .any(|(h, s)| *h == o.hex && s == "allies")
+            });
+            *by_objective.entry((french_hold, who.clone())).or_default() += 1;
             *wins.entry(who).or_default() += 1;
             if out.summary.contains("no unit left") {
                 wiped += 1;
@@ -240,6 +382,17 @@ fn random_games_per_scenario_print_wins_per_side_and_where_the_points_came_from(
                 "      {o}: {n} ({:.1} %)",
                 100.0 * n as f64 / melees.max(1) as f64
             );
+        }
+        for ((held, who), n) in &by_objective {
+            eprintln!(
+                "   French {} of the Allies' objectives at the end: {who} {n}",
+                if *held { "held one" } else { "held none" }
+            );
+        }
+        let charged: u32 = charges.values().sum();
+        eprintln!("   cavalry charge results: {charged}");
+        for ((kind, o), n) in &charges {
+            eprintln!("      {kind}: {o}: {n}");
         }
         // Issue 28 point 4, checked on the full run only (the smoke's few games prove nothing).
         let firefights = outcomes.get("firefight").copied().unwrap_or(0);

@@ -60,6 +60,8 @@ fn la_bataille_conforms() {
             include_str!("la_bataille_hidden.rs"),
             include_str!("la_bataille_leaders.rs"),
             include_str!("la_bataille_reaction_meeting.rs"),
+            include_str!("la_bataille_chart.rs"),
+            include_str!("la_bataille_cavalry_melee.rs"),
         ],
         not_yet_covered: vec![],
         ..Subject::shipped("teaching", &SEATS)

@@ -141,7 +141,7 @@ fn r29_a_failed_reaction_leaves_the_reactor_in_place_and_in_good_order() {
 #[test]
 fn r31_t12_after_the_melee_the_cavalry_regroups_two_hexes_back_along_its_path_exhausted() {
     let mut t = charge_field("line_infantry", "line");
-    // Stands (1+1), no shift, fire misses, mêlée 5+5 at 4:1: DR2.
+    // Stands (1+1), no shift, fire misses, mêlée 5+5 at 4:1: DR1 on the charge rows (R38).
     let log = t.play_on(
         &[("france", "CHARGE Cuir AT 0505\n"), NO_SQUARE],
         &[1, 1, 1, 1, 5, 5],
@@ -152,7 +152,7 @@ fn r31_t12_after_the_melee_the_cavalry_regroups_two_hexes_back_along_its_path_ex
     );
     assert_has(
         &log,
-        "mêlée values 24 to 6, column 4:1; rolled 5+5 +0 fire +0 leaders = 10: DR2",
+        "mêlée values 24 to 6, column 4:1; rolled 5+5 +0 fire +0 leaders = 10: DR1",
     );
     // The DR's number is ignored in a charge: no impetus; pursuit before the rout.
     assert!(!has(&log, "impetus"));

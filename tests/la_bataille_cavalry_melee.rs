@@ -237,11 +237,11 @@ fn p8_cavalry_against_cavalry_won_by_the_defender_routs_or_takes_the_attackers_a
     assert_eq!(t.st.label(t.unit("Dragoons").hex), "0505");
     assert_eq!(t.unit("Dragoons").cohesion, Cohesion::GoodOrder);
 
-    // AS: the attackers are removed from play. The shipped stand-in chart has no AS between
-    // horse (no fire, so no casualty DRM, and AS lies at -2 and under on 1:1, R2); a club's
+    // AS: the attackers are removed from play. The shipped stand-in charge rows have no AS
+    // between horse (no fire, so no casualty DRM, and AS lies at -2 and under on 1:1, R38); a club's
     // chart with AS on a 2 at 1:1 runs the same procedure.
     let mut t = horse_against_horse();
-    if let Marked::Marked { value, .. } = &mut t.st.data.assaut_et_melee.results {
+    if let Marked::Marked { value, .. } = &mut t.st.data.assaut_et_melee.charge {
         value[2][6] = "AS".into();
     }
     let log = t.play_on(&[("france", "CHARGE Cuir AT 0505\n"), NO_SQUARE], &[1, 1]);
@@ -249,6 +249,24 @@ fn p8_cavalry_against_cavalry_won_by_the_defender_routs_or_takes_the_attackers_a
     assert!(t.unit("Cuir").eliminated);
     assert!(!has(&log, "advance into"), "{log:?}");
     assert_eq!(t.st.label(t.unit("Dragoons").hex), "0505");
+}
+
+#[test]
+fn r38_a_charge_reads_the_charge_rows_not_the_assault_rows() {
+    // 5 and 9 at 1:1 are blanks (a firefight) on the infantry rows; on a charge's, the last
+    // AR and the first DR1 (one less is a bounce on each side: `p8_a_blank_…` rolls 6).
+    let mut t = horse_against_horse();
+    let log = t.play_on(&[("france", "CHARGE Cuir AT 0505\n"), NO_SQUARE], &[2, 3]);
+    assert_has(&log, "column 1:1; rolled 2+3 +0 fire +0 leaders = 5: AR.");
+    let mut t = horse_against_horse();
+    let log = t.play_on(&[("france", "CHARGE Cuir AT 0505\n"), NO_SQUARE], &[4, 5]);
+    assert_has(&log, "column 1:1; rolled 4+5 +0 fire +0 leaders = 9: DR1.");
+    let mut t = horse_against_horse();
+    let log = t.play_on(&[("france", "CHARGE Cuir AT 0505\n"), NO_SQUARE], &[4, 4]);
+    assert_has(
+        &log,
+        "column 1:1; rolled 4+4 +0 fire +0 leaders = 8: blank.",
+    );
 }
 
 #[test]

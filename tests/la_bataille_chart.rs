@@ -2,7 +2,7 @@
 //! its rows, both sides, and the seed's aim that an even assault most often becomes a firefight.
 //! It reads the chart through `melee_result`; it plays no game.
 
-use despatch::rulesets::la_bataille::combat::melee_result;
+use despatch::rulesets::la_bataille::combat::{charge_result, melee_result};
 use despatch::rulesets::la_bataille::data::{MeleeResult, RulesetData};
 
 use MeleeResult::{
@@ -95,4 +95,63 @@ fn an_even_assault_without_casualties_is_a_firefight_34_times_in_36() {
         }
     }
     assert_eq!(n, [1, 34, 1]);
+}
+
+/// The column's index, for the charge rows (which read every column).
+fn idx(d: &RulesetData, label: &str) -> usize {
+    col(d, label).unwrap_or_else(|| panic!("no column {label}"))
+}
+
+#[test]
+fn r38_an_even_charge_routs_one_side_on_2_to_5_and_9_to_12_and_bounces_on_6_to_8() {
+    let d = chart();
+    let at = |roll| charge_result(&d, idx(&d, "1:1"), roll);
+    // Each pair straddles one threshold of the 1:1 charge row.
+    assert_eq!((at(-2), at(-1)), (AS, AR));
+    assert_eq!((at(5), at(6)), (AR, Blank));
+    assert_eq!((at(8), at(9)), (Blank, DR(1)));
+    assert_eq!((at(14), at(15)), (DR(1), DS(2)));
+    assert_eq!((at(17), at(18)), (DS(2), DS(3)));
+    assert_eq!((at(-20), at(40)), (AS, DS(3)));
+    // The nearest wrong reading: the infantry row, whose blank spans 3 to 11.
+    assert_eq!(melee_result(&d, col(&d, "1:1"), 5), Blank);
+    assert_eq!(melee_result(&d, col(&d, "1:1"), 9), Blank);
+}
+
+#[test]
+fn r38_each_charge_column_right_adds_one_to_the_roll() {
+    let d = chart();
+    for (label, first_bounce, first_dr) in [
+        ("1:3", 8, 11),
+        ("1:2", 7, 10),
+        ("1:1", 6, 9),
+        ("3:2", 5, 8),
+        ("2:1", 4, 7),
+        ("3:1", 3, 6),
+        ("6:1", 0, 3),
+    ] {
+        let at = |roll| charge_result(&d, idx(&d, label), roll);
+        assert_eq!(at(first_bounce - 1), AR, "{label} below its bounce band");
+        assert_eq!(at(first_bounce), Blank, "{label} its first bounce");
+        assert_eq!(at(first_dr - 1), Blank, "{label} its last bounce");
+        assert_eq!(at(first_dr), DR(1), "{label} its first DR");
+    }
+}
+
+#[test]
+fn r38_an_even_charge_without_leaders_bounces_16_times_in_36_and_routs_each_side_10() {
+    // Before R38 a charge read the infantry rows: at 1:1 it bounced 34 times in 36, so no
+    // charge between even horse was worth making.
+    let d = chart();
+    let mut n = [0u32; 3];
+    for a in 1..=6 {
+        for b in 1..=6 {
+            match charge_result(&d, idx(&d, "1:1"), a + b) {
+                Blank => n[1] += 1,
+                AR | AS => n[0] += 1,
+                DR(_) | DS(_) => n[2] += 1,
+            }
+        }
+    }
+    assert_eq!(n, [10, 16, 10]);
 }

@@ -156,6 +156,10 @@ pub struct MeleeChart {
     /// One list per odds column, one result per roll from `lowest` to `highest`.
     pub results: Marked<Vec<Vec<String>>>,
     pub firefight: Marked<Vec<String>>,
+    /// The rows a cavalry charge's mêlée reads (R38), one list per odds column as `results`:
+    /// a charge has no assault fire to move its roll off a wide blank, and its blank is a
+    /// bounce, so it keeps a narrower one.
+    pub charge: Marked<Vec<Vec<String>>>,
 }
 
 /// The Fire Chart (lost): columns by fire strength, casualties (increments) by one die.
@@ -274,6 +278,20 @@ impl RulesetData {
             if list.len() != rows {
                 return Err(format!(
                     "ruleset.toml: assaut_et_melee column {c} has {} results, not {rows}",
+                    list.len()
+                ));
+            }
+            for r in &list {
+                MeleeResult::read(r)?;
+            }
+        }
+        if chart.charge.get().len() != cols.len() {
+            return Err("ruleset.toml: assaut_et_melee.charge needs one list per column".into());
+        }
+        for (c, list) in cols.iter().zip(chart.charge.get()) {
+            if list.len() != rows {
+                return Err(format!(
+                    "ruleset.toml: assaut_et_melee.charge column {c} has {} results, not {rows}",
                     list.len()
                 ));
             }

@@ -298,7 +298,7 @@ pub(super) fn resolve(st: &mut LbState, r: &mut dyn Roller, c: &mut Charge) -> C
     let n = st.data.rules.melee_dice.int().max(1) as usize;
     let dice = r.roll(format!("C{} mêlée resolution", c.id), 6, n);
     let total = dice.iter().sum::<u32>() as i32 + c.drm + lead;
-    let result = combat::melee_result(&st.data, Some(col), total);
+    let result = combat::charge_result(&st.data, col, total);
     st.say(format!(
         "C{}: mêlée values {} to {}, column {}{}; rolled {} {:+} fire {:+} leaders = {total}: {}.",
         c.id,

@@ -445,3 +445,12 @@ pub fn melee_result(data: &RulesetData, col: Option<usize>, roll: i32) -> MeleeR
     };
     MeleeResult::read(&text).unwrap_or(MeleeResult::Blank)
 }
+
+/// A cavalry charge's result (R38): the chart's charge rows for the column and modified roll.
+pub fn charge_result(data: &RulesetData, col: usize, roll: i32) -> MeleeResult {
+    let chart = &data.assaut_et_melee;
+    let (lo, hi) = (chart.lowest.int(), chart.highest.int());
+    let row = (roll.clamp(lo, hi) - lo) as usize;
+    let text = chart.charge.get()[col][row].clone();
+    MeleeResult::read(&text).unwrap_or(MeleeResult::Blank)
+}

@@ -62,6 +62,7 @@ fn la_bataille_conforms() {
             include_str!("la_bataille_reaction_meeting.rs"),
             include_str!("la_bataille_chart.rs"),
             include_str!("la_bataille_cavalry_melee.rs"),
+            include_str!("la_bataille_victory.rs"),
         ],
         not_yet_covered: vec![],
         ..Subject::shipped("teaching", &SEATS)

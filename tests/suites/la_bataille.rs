@@ -41,3 +41,5 @@ mod la_bataille_reference;
 mod la_bataille_render;
 #[path = "../la_bataille_rulings.rs"]
 mod la_bataille_rulings;
+#[path = "../la_bataille_victory.rs"]
+mod la_bataille_victory;

@@ -123,6 +123,7 @@ pub fn end_player_turn(st: &mut LbState, r: &mut dyn Roller) {
     st.started.clear();
     st.fire_plan.clear();
     st.charges.retain(|c| c.stage != CStage::Over);
+    take_objectives(st);
     check_end(st);
     if st.outcome.is_some() {
         return;
@@ -172,6 +173,27 @@ impl LbState {
     }
 }
 
+/// R34's "last holder": a side with a fighting unit in an objective at the end of a player
+/// turn holds it until the enemy does, though it moves on; a unit only passing through in a
+/// move or an advance takes nothing.
+fn take_objectives(st: &mut LbState) {
+    let held: Vec<Option<String>> = st
+        .objectives
+        .iter()
+        .map(|o| {
+            st.at(o.hex)
+                .into_iter()
+                .find(|u| u.fighting())
+                .map(|u| u.side.clone())
+        })
+        .collect();
+    for (o, side) in st.objectives.iter_mut().zip(held) {
+        if let Some(side) = side {
+            o.holder = side;
+        }
+    }
+}
+
 /// A side with nothing left on the map loses at once (R34).
 pub fn check_end(st: &mut LbState) {
     for s in st.sides.clone() {
@@ -189,7 +211,7 @@ pub fn check_end(st: &mut LbState) {
 }
 
 /// Victory points (R34): enemy increments eliminated, and each objective to the side holding it
-/// (a fighting unit in it, else its holder).
+/// (a fighting unit in it, else its last holder, `take_objectives`).
 pub fn victory_points(st: &LbState) -> Vec<(String, u32)> {
     let per = st.data.rules.vp_per_increment.int().max(0) as u32;
     st.sides

@@ -6,7 +6,7 @@ use crate::board::hex::Hex;
 
 use super::data::Arm;
 use super::orders::{self, Role};
-use super::state::{LbState, QKind};
+use super::state::{Cohesion, Formation, LbState, QKind};
 
 /// A small deterministic mixer of `choice` (the kit's scripted players pass any u64).
 fn mix(choice: u64, salt: u64) -> u64 {
@@ -50,6 +50,30 @@ fn step_towards(st: &LbState, from: Hex, to: Hex) -> Option<Hex> {
         .into_iter()
         .filter(|h| st.grid.on_map(*h))
         .min_by_key(|h| (h.distance(to), st.label(*h)))
+}
+
+/// A path of up to `hexes` steps from `from` towards `to`, stopping short of any enemy
+/// (a march on an objective, not into the enemy).
+fn march(st: &LbState, side: &str, from: Hex, to: Hex, hexes: usize) -> Vec<Hex> {
+    let mut path = Vec::new();
+    let mut at = from;
+    for _ in 0..hexes {
+        match step_towards(st, at, to) {
+            Some(h)
+                if h.distance(to) < at.distance(to) && st.at(h).iter().all(|e| e.side == side) =>
+            {
+                path.push(h);
+                at = h;
+            }
+            _ => break,
+        }
+    }
+    path
+}
+
+/// Whether `side` has a fighting unit in `hex`, the objective's holder by R34.
+fn enemy_holds(st: &LbState, side: &str, hex: Hex) -> bool {
+    st.at(hex).iter().any(|e| e.side != side && e.fighting())
 }
 
 fn keep(st: &LbState, seat: &str, mail: &mut Vec<String>, line: String) {
@@ -170,8 +194,52 @@ pub fn sample_orders(st: &LbState, seat: &str, choice: u64) -> String {
                     continue;
                 };
                 let goal = objective_to_take(st, seat, u.hex);
+                // Formed troops (good order, line or column) carry the attack on an objective;
+                // a unit standing on an objective holds it, as a defender would.
+                let formed = u.cohesion == Cohesion::GoodOrder
+                    && matches!(u.formation, Formation::Line | Formation::Column);
+                let on_objective = st.objectives.iter().any(|o| o.hex == u.hex);
                 let line = match (u.arm, k) {
                     (_, 0) => continue,
+                    (Arm::Infantry | Arm::Cavalry, _) if on_objective => {
+                        if u.arm == Arm::Infantry && u.formation == Formation::Column {
+                            format!("FORM {} LINE", u.name)
+                        } else {
+                            continue;
+                        }
+                    }
+                    (Arm::Infantry, 1..=3)
+                        if formed
+                            && goal.is_some_and(|g| {
+                                g.distance(u.hex) <= 2 && enemy_holds(st, seat, g)
+                            }) =>
+                    {
+                        let g = goal.unwrap_or(enemy);
+                        let via = if g.distance(u.hex) == 2 {
+                            step_towards(st, u.hex, g)
+                                .map(|h| format!(" VIA {}", st.label(h)))
+                                .unwrap_or_default()
+                        } else {
+                            String::new()
+                        };
+                        format!("ASSAULT {} AT {}{via}", u.name, st.label(g))
+                    }
+                    (Arm::Infantry, 3 | 4) if formed && goal.is_some() => {
+                        let path = goal.map_or(Vec::new(), |g| march(st, seat, u.hex, g, 2));
+                        if path.is_empty() {
+                            continue;
+                        }
+                        let hexes: Vec<String> = path.iter().map(|h| st.label(*h)).collect();
+                        let two = format!("MOVE {} {}", u.name, hexes.join(" "));
+                        // A two-hex march the grammar refuses (MP, a zone) falls back to one.
+                        let mut probe = mail.clone();
+                        probe.push(two.clone());
+                        if orders::parse(st, seat, &probe.join("\n")).is_ok() {
+                            two
+                        } else {
+                            format!("MOVE {} {}", u.name, hexes[0])
+                        }
+                    }
                     (Arm::Infantry, 1 | 2) if u.hex.distance(enemy) <= 2 => {
                         let via = if u.hex.distance(enemy) == 2 {
                             step_towards(st, u.hex, enemy)
@@ -195,7 +263,7 @@ pub fn sample_orders(st: &LbState, seat: &str, choice: u64) -> String {
                             "COLUMN"
                         }
                     ),
-                    (Arm::Infantry | Arm::Cavalry, 4) if goal.is_some() => {
+                    (Arm::Cavalry, 4) if goal.is_some() => {
                         match goal.and_then(|g| step_towards(st, u.hex, g)) {
                             Some(h) => format!("MOVE {} {}", u.name, st.label(h)),
                             None => continue,

@@ -128,14 +128,15 @@ fn r16_a_leader_whose_unit_is_gone_rides_to_the_nearest_friend_and_the_log_says_
 }
 
 #[test]
-fn after_the_last_turn_the_mail_says_the_battle_is_over_not_turn_4_of_3() {
+fn after_the_last_turn_the_mail_says_the_battle_is_over_not_turn_5_of_4() {
+    // The teaching scenario has four game turns (README, "Balance").
     let mut t = teaching();
     let during = LaBataille::view(&t.st, &Viewer::Seat("france".into())).turn;
-    assert!(during.starts_with("Turn 1 of 3"), "{during}");
-    t.st.turn = 4;
+    assert!(during.starts_with("Turn 1 of 4"), "{during}");
+    t.st.turn = 5;
     t.st.phase = Phase::GameOver;
     let after = LaBataille::view(&t.st, &Viewer::Seat("france".into())).turn;
-    assert_eq!(after, "The battle is over after turn 3 of 3");
+    assert_eq!(after, "The battle is over after turn 4 of 4");
 }
 
 #[test]

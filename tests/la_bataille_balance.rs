@@ -1,10 +1,11 @@
 //! The balance figures of La Bataille's scenarios: random games with the sample players (the
 //! kit's random player) and real dice on fixed seeds, printed per side with where the victory
-//! points came from and how the infantry mêlées ended (run it with `--nocapture` to read the
-//! table the README quotes). The default run is a smoke of a few games a scenario; with
-//! `DESPATCH_BALANCE_FULL=1` it plays the full 50 and asserts issue 28's target (each side of
-//! each scenario wins at least 30 %, a firefight is the likeliest infantry mêlée result and
-//! surrenders are under half). It changes no rule and reads the shipped ruleset from disk.
+//! points came from, how the infantry mêlées and the cavalry charges ended (run it with
+//! `--nocapture` to read the tables the README quotes). The default run is a smoke of a few
+//! games a scenario; with `DESPATCH_BALANCE_FULL=1` it plays the full 50 and asserts issue
+//! 28's target (each side of each scenario wins at least 30 %, a firefight is the likeliest
+//! infantry mêlée result and surrenders are under half). It changes no rule and reads the
+//! shipped ruleset from disk.
 
 use std::collections::BTreeMap;
 

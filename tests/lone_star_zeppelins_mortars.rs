@@ -1,10 +1,14 @@
 //! Lone Star, issue 28 round three: troops boarding or leaving the seat's own zeppelin are
 //! judged when the mail is read on the state the zeppelin's own lines leave it in (R35, R36,
-//! R44). Orders in the players' own syntax, dice from fixed seeds.
+//! R44); a mortar card that does not say its rounds starts with the stand-in count (R50).
+//! Orders in the players' own syntax, dice from fixed seeds.
 
 use crate::lone_star_common;
 
 use despatch::board::tabletop::Pt;
+use despatch::engine::{Ruleset, Viewer};
+use despatch::rulesets::lone_star::LoneStar;
+use despatch::rulesets::lone_star::data::Heavy;
 use despatch::rulesets::lone_star::state::State;
 use lone_star_common::*;
 
@@ -89,4 +93,38 @@ fn r44_leaving_own_zeppelin_judged_on_the_mail() {
     );
     assert!(!aboard(&out), "{}", log(&out));
     assert!(log(&out).contains("Adler lifts off"), "{}", log(&out));
+}
+
+const MORTAR_CARD: &str = "[[unit]]\nname = \"Mortar Section\"\nseat = \"hays\"\n\
+    arm = \"infantry\"\ntroopers = 3\nheavy = \"mortar\"\nleadership = 1\nzeal = 1\n\
+    esprit = 1\nmove = 7\nshort = 8\nlong = 30\nat = [34, 20]\nfacing = 270\n";
+
+/// R50: a mortar card that does not give its rounds starts with the stand-in count of
+/// `ruleset.toml` (marked stand_in, with its reason), its card saying `mortar 3`; before the
+/// fix it started with 0, "mortar out", its tube abandoned before a shot. A card that gives
+/// its rounds keeps them, and a unit without a mortar has none.
+#[test]
+fn r50_a_mortar_card_without_rounds_starts_with_the_stand_in_count() {
+    let st = patrol_with(MORTAR_CARD);
+    let rule = &st.data.rules.mortar_rounds;
+    assert!(rule.is_stand_in() && rule.reason().is_some());
+    assert_eq!(rule.int(), 3);
+    let u = st.unit("Mortar Section").unwrap();
+    assert_eq!(u.heavy(), Some(Heavy::Mortar));
+    assert_eq!(u.mortar_rounds, 3);
+    let card: String = LoneStar::view(&st, &Viewer::Seat("hays".into()))
+        .sections
+        .iter()
+        .flat_map(|(_, l)| l.clone())
+        .filter(|l| l.contains("Mortar Section"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(card.contains("mortar 3"), "{card}");
+    assert!(!card.contains("mortar out"), "{card}");
+    let given = patrol_with(&MORTAR_CARD.replace(
+        "heavy = \"mortar\"\n",
+        "heavy = \"mortar\"\nmortar_rounds = 1\n",
+    ));
+    assert_eq!(given.unit("Mortar Section").unwrap().mortar_rounds, 1);
+    assert_eq!(given.unit("Rangers").unwrap().mortar_rounds, 0);
 }

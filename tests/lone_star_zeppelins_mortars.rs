@@ -1,15 +1,17 @@
 //! Lone Star, issue 28 round three: troops boarding or leaving the seat's own zeppelin are
 //! judged when the mail is read on the state the zeppelin's own lines leave it in (R35, R36,
-//! R44); a mortar card that does not say its rounds starts with the stand-in count (R50).
-//! Orders in the players' own syntax, dice from fixed seeds.
+//! R44); a mortar card that does not say its rounds starts with the stand-in count (R50);
+//! only a mortar shoots over enemy units in the line of fire (L7, R51). Orders in the
+//! players' own syntax, dice from fixed seeds.
 
 use crate::lone_star_common;
 
 use despatch::board::tabletop::Pt;
 use despatch::engine::{Ruleset, Viewer};
 use despatch::rulesets::lone_star::LoneStar;
+use despatch::rulesets::lone_star::aim;
 use despatch::rulesets::lone_star::data::Heavy;
-use despatch::rulesets::lone_star::state::State;
+use despatch::rulesets::lone_star::state::{Fig, Form, State};
 use lone_star_common::*;
 
 /// The patrol with the zeppelin Adler at 10,28 and von Arnim's card. `aboard`: the
@@ -127,4 +129,115 @@ fn r50_a_mortar_card_without_rounds_starts_with_the_stand_in_count() {
     ));
     assert_eq!(given.unit("Mortar Section").unwrap().mortar_rounds, 1);
     assert_eq!(given.unit("Rangers").unwrap().mortar_rounds, 0);
+}
+
+/// The patrol at the combat step with the Sipahi (the Empire's) standing so that its
+/// nearest stand is `off` inches from the Rangers' line of fire to the Grenzer (30,16 to
+/// 10,16) and the Rangers' heavy weapon a mortar of `rounds` (`None`: their machine gun).
+fn screened(off: f64, rounds: Option<u32>) -> State {
+    let mut st = patrol();
+    place(&mut st, "Sipahi", 20.0, 26.0, 90.0, Form::Column);
+    let sipahi = st.unit("Sipahi").unwrap().clone();
+    let low = st
+        .stands(&sipahi)
+        .iter()
+        .map(|p| p.y)
+        .fold(f64::INFINITY, f64::min);
+    place(
+        &mut st,
+        "Sipahi",
+        20.0,
+        26.0 - (low - 16.0) + off,
+        90.0,
+        Form::Column,
+    );
+    if let Some(n) = rounds {
+        let r = st.unit_mut("Rangers");
+        for f in r.figures.iter_mut() {
+            if matches!(f, Fig::Heavy(_)) {
+                *f = Fig::Heavy(Heavy::Mortar);
+            }
+        }
+        r.mortar_rounds = n;
+    }
+    to_combat(&mut st);
+    st
+}
+
+fn attack_line(st: &State) -> String {
+    log(st)
+        .lines()
+        .find(|l| l.starts_with("Rangers fires at"))
+        .unwrap_or_else(|| panic!("Rangers fires: {}", log(st)))
+        .to_string()
+}
+
+/// R51 (L7: "Units, except mortars and indirect fire artillery, may not shoot through enemy
+/// units"): an enemy unit with a stand within half a stand of the line of fire is in the
+/// way, and the Rangers' FIRE at the Grenzer beyond it is refused when the mail is read; a
+/// stand just beyond half a stand leaves the line open. Before the fix nothing was in the
+/// way of anyone.
+#[test]
+fn r51_an_enemy_unit_in_the_line_of_fire_stops_small_arms() {
+    let half = patrol().data.rules.stand_size.get() / 2.0;
+    let fire = "FIRE Rangers AT Grenzer";
+    let blocked = screened(half - 0.05, None);
+    let (r, g) = (
+        blocked.unit("Rangers").unwrap(),
+        blocked.unit("Grenzer").unwrap(),
+    );
+    assert_eq!(
+        aim::screen(&blocked, r, g)
+            .map(|u| u.name.clone())
+            .as_deref(),
+        Some("Sipahi")
+    );
+    let e = refused(&blocked, "hays", fire);
+    assert!(e.contains("Sipahi is in the line of fire"), "{e}");
+    let open = screened(half + 0.05, None);
+    let (r, g) = (open.unit("Rangers").unwrap(), open.unit("Grenzer").unwrap());
+    assert!(aim::screen(&open, r, g).is_none());
+    let after = step(&open, &[("hays", fire)], 4);
+    assert!(
+        attack_line(&after).starts_with("Rangers fires at Grenzer"),
+        "{}",
+        attack_line(&after)
+    );
+}
+
+/// R51: a unit whose mortar has rounds shoots over the Sipahi — the mortar alone, not the
+/// whole unit (the rest may not shoot through) — and spends a round; out of rounds, the
+/// tube abandoned, it is refused like any other.
+#[test]
+fn r51_a_mortar_alone_shoots_over_enemy_units() {
+    let half = patrol().data.rules.stand_size.get() / 2.0;
+    let fire = [("hays", "FIRE Rangers AT Grenzer")];
+    let st = screened(half - 0.05, Some(2));
+    let after = step(&st, &fire, 4);
+    let line = attack_line(&after);
+    assert!(
+        line.starts_with("Rangers fires at Grenzer (long range)"),
+        "{line}"
+    );
+    let m = st.data.figures.mortar.long.int();
+    assert!(
+        line.contains(&format!(
+            "strength {m} (the mortar alone, over Sipahi, R51)"
+        )),
+        "{line}"
+    );
+    assert_eq!(after.unit("Rangers").unwrap().mortar_rounds, 1);
+    // Not the whole unit: the Rangers' own strength is more than the mortar's.
+    let whole = despatch::rulesets::lone_star::combat::strength(
+        &st,
+        st.unit("Rangers").unwrap(),
+        despatch::rulesets::lone_star::combat::Band::Long,
+    );
+    assert!(whole > m, "{whole} {m}");
+    let e = refused(
+        &screened(half - 0.05, Some(0)),
+        "hays",
+        "FIRE Rangers AT Grenzer",
+    );
+    assert!(e.contains("only a mortar shoots over enemy units"), "{e}");
 }

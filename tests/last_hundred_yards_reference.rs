@@ -1,10 +1,48 @@
 //! The Last Hundred Yards order reference (HELP) against the code: every reason the order
-//! checks (`checks.rs`) and the parser (`orders.rs`) can refuse a line with is written in
+//! checks (`checks.rs`), the parser (`orders.rs`), the actions' own checks (`action::check`
+//! and its helpers) and the set-up and reaction checks can refuse a line with is written in
 //! the README, beside the order it restricts (issue 28 point 6), so a player can look it up.
 
 const README: &str = include_str!("../games/last-hundred-yards/README.md");
 const CHECKS: &str = include_str!("../src/rulesets/last_hundred_yards/checks.rs");
 const ORDERS: &str = include_str!("../src/rulesets/last_hundred_yards/orders.rs");
+/// `action::check` and the helpers it calls (each action's own rules), the reaction limits
+/// (`reaction.rs`) and the set-up orders' check (`setup::check`, not the mission's own
+/// positions, which a player cannot send).
+const ACTION_FILES: [(&str, &str); 8] = [
+    (
+        "action.rs",
+        include_str!("../src/rulesets/last_hundred_yards/action.rs"),
+    ),
+    (
+        "maneuver.rs",
+        include_str!("../src/rulesets/last_hundred_yards/maneuver.rs"),
+    ),
+    (
+        "vehicle.rs",
+        include_str!("../src/rulesets/last_hundred_yards/vehicle.rs"),
+    ),
+    (
+        "withdraw.rs",
+        include_str!("../src/rulesets/last_hundred_yards/withdraw.rs"),
+    ),
+    (
+        "fire.rs",
+        include_str!("../src/rulesets/last_hundred_yards/fire.rs"),
+    ),
+    (
+        "assault.rs",
+        include_str!("../src/rulesets/last_hundred_yards/assault.rs"),
+    ),
+    (
+        "reaction.rs",
+        include_str!("../src/rulesets/last_hundred_yards/reaction.rs"),
+    ),
+    (
+        "setup.rs",
+        include_str!("../src/rulesets/last_hundred_yards/setup.rs"),
+    ),
+];
 
 /// Every string literal of `src` (line comments skipped) with the code since the one before.
 fn literals(src: &str) -> Vec<(String, String)> {
@@ -61,8 +99,28 @@ fn fragments(reason: &str) -> Vec<String> {
     out
 }
 
+/// The refusals of one action file: the literals that open an `Err(…)` or the `format!` of an
+/// `ok_or_else(|| …)`. (`ok_or("…")` texts are for states no order reaches: "no unit", "no
+/// side", "a squad without a platoon".) In `setup.rs`, only `check`'s, the orders' check.
+fn action_reasons(file: &str, src: &str) -> Vec<String> {
+    let src = match file {
+        "setup.rs" => &src[src.find("pub fn check(").expect("setup::check")..],
+        _ => src,
+    };
+    literals(src)
+        .into_iter()
+        .filter(|(code, _)| {
+            let c = squeeze(code);
+            ["Err(", "Err(format!(", "|| format!(", "|| { format!("]
+                .iter()
+                .any(|k| c.ends_with(k))
+        })
+        .map(|(_, lit)| lit)
+        .collect()
+}
+
 /// The reasons a player can be given: every literal of the checks (not `expect` texts, not
-/// the `", "` joiners) and the parser's `wrong`/`LineErr::new` texts.
+/// the `", "` joiners), the parser's `wrong`/`LineErr::new` texts and the actions' refusals.
 fn reasons() -> Vec<String> {
     let mut out: Vec<String> = literals(CHECKS)
         .into_iter()
@@ -81,6 +139,9 @@ fn reasons() -> Vec<String> {
             })
             .map(|(_, lit)| lit),
     );
+    for (file, src) in ACTION_FILES {
+        out.extend(action_reasons(file, src));
+    }
     out
 }
 
@@ -112,6 +173,49 @@ fn every_refusal_of_the_checks_and_the_parser_is_in_the_readme() {
         missing(&cut).iter().any(|r| r.contains("attach per cycle")),
         "the check finds a missing reason"
     );
+}
+
+/// The actions' own refusals (`action::check` and its helpers) are scanned too: each file
+/// gives some, and the README without the paragraphs from `MOVE` to `DISMOUNT` lacks a
+/// refusal of every one of them (so a refusal missing from the README fails the test above).
+#[test]
+fn the_actions_own_refusals_are_scanned_and_a_missing_one_is_found() {
+    for (file, src) in ACTION_FILES {
+        let found = action_reasons(file, src);
+        assert!(!found.is_empty(), "{file}: no refusal found");
+        assert!(
+            found.iter().all(|r| reasons().contains(r)),
+            "{file}'s refusals are among the reasons checked"
+        );
+    }
+    let all = reasons();
+    for r in [
+        "only vehicles maneuver in Reverse",
+        "only AFVs and halftracks overrun",
+        "a withdrawal is one to {max} hexes (§10.3.1)",
+        "an FP is fired on only through its frontal hexsides",
+        "the assaulting units must start in one hex",
+        "a dummy moves alone",
+        "{why}; a LATW fires at a vehicle (§8.3e)",
+    ] {
+        assert!(all.iter().any(|x| x == r), "the scan finds {r:?}");
+    }
+    assert!(
+        !all.iter().any(|x| x == "a squad without a platoon"),
+        "internal `ok_or` texts are not refusals"
+    );
+    let start = README
+        .find("- **`MOVE A1-1 A1-L")
+        .expect("the MOVE refusals");
+    let end = README.find("- **`HOLD A1-3`**").expect("the HOLD refusals");
+    let cut = format!("{}{}", &README[..start], &README[end..]);
+    let gone = missing(&cut);
+    for (file, src) in ACTION_FILES.iter().take(6) {
+        assert!(
+            action_reasons(file, src).iter().any(|r| gone.contains(r)),
+            "without its paragraphs a refusal of {file} is missing: {gone:#?}"
+        );
+    }
 }
 
 /// The README's example order lines: every line of its order blocks (indented four spaces;

@@ -1,6 +1,8 @@
-//! What a spectator of a Last Hundred Yards game reads of a move: the narration as the side
-//! not making it saw it (what every seat may see), never the owner's own line. Before the
-//! fix a spectator read no move at all, since every move line was addressed to seats.
+//! What a spectator of a Last Hundred Yards game reads: a move as the side not making it saw
+//! it, and every other line told only to the enemy (a Concealment marker placed, an
+//! over-stacking loss, a fire result's "no visible effect") as the enemy read it — what every
+//! seat may see — never the owner's own line nor a concealed unit's name. Before the fixes a
+//! spectator read none of these, since they were addressed to seats.
 
 use crate::lhy;
 
@@ -162,4 +164,157 @@ fn log_lines_saved_before_the_spectator_field_load_unchanged() {
         serde_json::to_string(&old).unwrap(),
         r#"{"text":"x","only":["us"]}"#
     );
+}
+
+/// Every line the spectator reads is one `enemy` read too (the side the event is not about),
+/// and none names `hidden`; `Err` says what gave it away.
+fn only_the_enemys_version(st: &LhyState, enemy: &str, hidden: &str) -> Result<(), String> {
+    let theirs = seat_log(st, enemy);
+    for line in spectator_log(st) {
+        if !theirs.contains(&line) {
+            return Err(format!("{enemy} never read {line:?}"));
+        }
+        if line.contains(hidden) {
+            return Err(format!("{line:?} names {hidden}"));
+        }
+    }
+    Ok(())
+}
+
+/// The spectator leak check of the tests below, with the owner's `line` planted for
+/// spectators: it must fail, so a leak of that line would be caught.
+fn control(st: &LhyState, owner: &str, line: &str, enemy: &str, hidden: &str) {
+    let mut planted = st.clone();
+    planted
+        .log
+        .push(LogLine::private(owner, line).and_spectators());
+    assert!(
+        only_the_enemys_version(&planted, enemy, hidden).is_err(),
+        "the leak check catches {line:?}"
+    );
+}
+
+/// A US squad out of every enemy's sight regains concealment (§4.3.2): the Germans read a
+/// Concealment marker placed in its hex, and so does the spectator, never the squad's name
+/// (the US reads "A1-1 is concealed again"). Before the fix the spectator read nothing.
+#[test]
+fn a_spectator_reads_a_concealment_marker_placed_never_the_unit() {
+    use despatch::rulesets::last_hundred_yards::concealment;
+    use despatch::rulesets::last_hundred_yards::state::Place;
+    let mut st = lhy::step(
+        &lhy::game(lhy::PATROL),
+        &[("us", "PASS"), ("germany", "PASS")],
+        1,
+    );
+    for u in st.units.iter_mut().filter(|u| u.side == "germany") {
+        u.place = Place::Eliminated;
+    }
+    let a1 = st.unit_mut("A1-1").unwrap();
+    a1.concealed = false;
+    a1.hidden = false;
+    st.log.clear();
+    concealment::gain(&mut st);
+    assert!(st.unit("A1-1").unwrap().concealed);
+    let marker = format!(
+        "{}: a Concealment marker is placed.",
+        st.name_of(st.unit("A1-1").unwrap().at)
+    );
+    assert!(seat_log(&st, "germany").contains(&marker));
+    let spec = spectator_log(&st);
+    assert!(spec.contains(&marker), "spectator: {spec:?}");
+    only_the_enemys_version(&st, "germany", "A1-1").unwrap();
+    let owner = "A1-1 is concealed again.";
+    assert!(seat_log(&st, "us").iter().any(|l| l == owner));
+    control(&st, "us", owner, "germany", "A1-1");
+}
+
+/// §2.4 over-stacking at 0610 with the pool section A1-a (concealed, the latest arrival)
+/// eliminated: the spectator reads the Germans' version, "a concealed unit at 0610", never
+/// "A1-a"; with A1-a unconcealed the spectator reads its name, as the Germans do. Before the
+/// fix the spectator read neither.
+#[test]
+fn a_spectator_reads_an_over_stacking_loss_as_the_enemy_did() {
+    use despatch::rulesets::last_hundred_yards::state::{Phase, Place};
+    let over_stacked = |concealed: bool| {
+        let mut st = lhy::step(
+            &lhy::game(lhy::PATROL),
+            &[("us", "PASS"), ("germany", "PASS")],
+            1,
+        );
+        let at = lhy::hex(&st, "0610");
+        for n in ["A1-2", "A1-3", "A1-a"] {
+            let u = st.unit_mut(n).unwrap();
+            u.at = at;
+            u.place = Place::Map;
+        }
+        let a = st.unit_mut("A1-a").unwrap();
+        a.concealed = concealed;
+        a.arrived = 999;
+        st.phase = Phase::Stacking { side: "us".into() };
+        st.log.clear();
+        lhy::step(&st, &[("us", "PASS")], 5)
+    };
+    let st = over_stacked(true);
+    assert_eq!(st.unit("A1-a").unwrap().place, Place::Eliminated);
+    let spec = spectator_log(&st);
+    assert!(
+        spec.iter()
+            .any(|l| l.starts_with("Stacking (§2.4)") && l.contains("a concealed unit at 0610")),
+        "spectator: {spec:?}"
+    );
+    only_the_enemys_version(&st, "germany", "A1-a").unwrap();
+    let owner = seat_log(&st, "us")
+        .into_iter()
+        .find(|l| l.contains("you eliminate A1-a"))
+        .expect("the owner reads the name");
+    control(&st, "us", &owner, "germany", "A1-a");
+    let shown = over_stacked(false);
+    assert!(
+        spectator_log(&shown)
+            .iter()
+            .any(|l| l.starts_with("Stacking (§2.4)") && l.contains("eliminates A1-a")),
+        "{:?}",
+        spectator_log(&shown)
+    );
+}
+
+/// A German small-arms marker on a concealed US squad that misses (DRM -20): the Germans
+/// read "no visible effect" and so does the spectator; the US reads its squad's own result,
+/// which names it and is never the spectator's. Before the fix the spectator read no result.
+#[test]
+fn a_spectator_reads_a_fire_result_as_the_firer_did() {
+    use despatch::rulesets::last_hundred_yards::resolution;
+    use despatch::rulesets::last_hundred_yards::state::{FireKind, FireMarker};
+    let mut st = lhy::face_to_face("G1-1");
+    let a1 = st.unit_mut("A1-1").unwrap();
+    a1.concealed = true;
+    a1.hidden = false;
+    let at = st.unit("A1-1").unwrap().at;
+    let id = st.next_serial();
+    st.markers.push(FireMarker {
+        id,
+        kind: FireKind::SmallArms,
+        hex: at,
+        drm: -20,
+        targets: vec!["A1-1".into()],
+        side: "germany".into(),
+        by: "G1-1".into(),
+        secondary: false,
+    });
+    st.log.clear();
+    resolution::phase(&mut st, &mut Dice::new(lhy::seed(4, 4)));
+    assert!(
+        st.unit("A1-1").unwrap().concealed,
+        "a miss keeps it concealed"
+    );
+    let none = format!("  {}: no visible effect.", st.name_of(at));
+    assert!(seat_log(&st, "germany").contains(&none));
+    let spec = spectator_log(&st);
+    assert!(spec.contains(&none), "spectator: {spec:?}");
+    only_the_enemys_version(&st, "germany", "A1-1").unwrap();
+    let owner = seat_log(&st, "us")
+        .into_iter()
+        .find(|l| l.contains("A1-1"))
+        .expect("the owner reads its squad's result");
+    control(&st, "us", &owner, "germany", "A1-1");
 }

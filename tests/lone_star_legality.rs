@@ -152,7 +152,8 @@ fn a_fire_the_unit_cannot_carry_out_is_refused_when_the_mail_is_read() {
 #[test]
 fn a_target_lost_before_the_shot_is_reported_with_its_reason_and_the_fallback_fires() {
     let mut st = patrol();
-    place(&mut st, "Sipahi", 14.0, 18.0, 90.0, Form::Line);
+    // Off the Rangers' line of fire to the Grenzer (R51: nobody shoots through it).
+    place(&mut st, "Sipahi", 18.0, 21.0, 90.0, Form::Line);
     st.unit_mut("Sipahi").mounted = false;
     to_combat(&mut st);
     let orders = LoneStar::parse(&st, "hays", "FIRE Rangers AT Grenzer").unwrap();

@@ -31,3 +31,5 @@ mod lone_star_rulings_move;
 mod lone_star_rulings_turn;
 #[path = "../lone_star_wagons.rs"]
 mod lone_star_wagons;
+#[path = "../lone_star_zeppelins_mortars.rs"]
+mod lone_star_zeppelins_mortars;

@@ -179,8 +179,7 @@ pub fn gain(s: &mut LhyState) {
         }
         s.private(&u.side, format!("{n} is concealed again."));
         let at = s.name_of(u.at);
-        let enemy = s.enemy_of(&u.side);
-        s.private(&enemy, format!("{at}: a Concealment marker is placed."));
+        s.to_enemies(&u.side, format!("{at}: a Concealment marker is placed."));
     }
 }
 

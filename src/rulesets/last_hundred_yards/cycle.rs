@@ -511,9 +511,7 @@ pub fn resolve_stacking(
             s.side_name(&side),
             told.join(", ")
         );
-        for enemy in s.seat_order.clone().iter().filter(|x| **x != side) {
-            s.private(enemy, text.clone());
-        }
+        s.to_enemies(&side, text);
     }
     for other in s.seat_order.clone() {
         if !stacking::over(s, &other).is_empty() {

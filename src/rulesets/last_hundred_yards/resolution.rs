@@ -57,6 +57,9 @@ fn resolve(s: &mut LhyState, m: &FireMarker, only: Option<&str>, dice: &mut Dice
         Faces::d(10),
     ) as i32;
     let total = roll + m.drm;
+    // The side fired on: "no visible effect" is its enemy's version of the result, which
+    // spectators read too (what every seat may see; the owner reads each unit's own line).
+    let target_side = s.enemy_of(&m.side);
     let head = format!(
         "{} {} at {label} (by {}): d10 {roll} {:+} = {total}",
         m.kind.marker(),
@@ -67,7 +70,7 @@ fn resolve(s: &mut LhyState, m: &FireMarker, only: Option<&str>, dice: &mut Dice
     // A marker on dummies reads, to the enemy, exactly as one on real units without effect.
     if targets.iter().all(|t| s.unit(t).is_some_and(|u| u.dummy())) {
         s.public(format!("{head}."));
-        s.private(&m.side, format!("  {label}: no visible effect."));
+        s.to_enemies(&target_side, format!("  {label}: no visible effect."));
         return;
     }
     s.public(format!("{head}."));
@@ -107,7 +110,7 @@ fn resolve(s: &mut LhyState, m: &FireMarker, only: Option<&str>, dice: &mut Dice
         }
     }
     if only.is_none() && targets_all_concealed(s, m) {
-        s.private(&m.side, format!("  {label}: no visible effect."));
+        s.to_enemies(&target_side, format!("  {label}: no visible effect."));
     }
 }
 

@@ -1,11 +1,36 @@
-//! Who may shoot at whom (L6, L7, R16, R45): the range band, the one test of sight, arc,
-//! range and melee with its reason, and the nearest target. The parser asks it when a mail
+//! Who may shoot at whom (L6, L7, R16, R45, R51): the range band, the one test of sight,
+//! arc, range, melee and enemy units in the way with its reason, and the nearest target. The parser asks it when a mail
 //! is read and the combat step asks it again; it only reads the state.
 
+use crate::board::terrain::Area;
 use crate::rulesets::kit::grammar::tenths;
 
 use super::combat::Band;
+use super::data::Heavy;
 use super::state::{State, Unit};
+
+/// R51: the first enemy unit, other than the target, in the line of fire from `u`'s centre
+/// to `t`'s: one of its stands within half a stand of the line. L7: "Units, except mortars
+/// and indirect fire artillery, may not shoot through enemy units." Hidden units are not on
+/// the table (L7) and riders are inside their carrier; neither is in the way.
+pub fn screen<'a>(state: &'a State, u: &'a Unit, t: &Unit) -> Option<&'a Unit> {
+    let radius = state.data.rules.stand_size.get() / 2.0;
+    state
+        .enemies_of(u)
+        .filter(|o| o.name != t.name && !o.hidden && o.on_ground())
+        .find(|o| {
+            state
+                .stands(o)
+                .iter()
+                .any(|s| Area::Circle { centre: *s, radius }.segment_intersects(u.pos, t.pos))
+        })
+}
+
+/// R51: a unit whose mortar team has rounds (and is not mounted, L12) shoots over enemy units
+/// in the way — the mortar alone, as the rest of the unit may not shoot through them.
+pub fn fires_over(u: &Unit) -> bool {
+    u.heavy() == Some(Heavy::Mortar) && u.mortar_rounds > 0 && !u.mounted
+}
 
 /// The band a firer reaches a target in, if any (L6: melee 0–2", short, long).
 pub fn band(state: &State, u: &Unit, t: &Unit) -> Option<Band> {
@@ -64,6 +89,15 @@ pub fn shot_refusal(state: &State, u: &Unit, t: &Unit) -> Option<String> {
     if !state.sight(u.pos, t.pos) {
         return Some(format!(
             "{tn} is out of sight of {un} (smoke or ground between)"
+        ));
+    }
+    if let Some(s) = screen(state, u, t)
+        && !fires_over(u)
+    {
+        return Some(format!(
+            "{} is in the line of fire from {un} to {tn}: only a mortar shoots over enemy units \
+             (L7, R51)",
+            s.name
         ));
     }
     if !state.in_front(u, t.pos) {

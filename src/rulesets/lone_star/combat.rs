@@ -83,6 +83,18 @@ pub fn strength(state: &State, u: &Unit, band: Band) -> i32 {
         .sum()
 }
 
+/// R51: the strength that shoots over enemy units in the line of fire: the mortar team's
+/// alone (`aim::fires_over`), the rest of the unit not shooting through them (L7).
+pub fn over_strength(state: &State, u: &Unit, band: Band) -> i32 {
+    let m = &state.data.figures.mortar;
+    let v = match band {
+        Band::Melee => 0,
+        Band::Short => m.short.int(),
+        Band::Long => m.long.int(),
+    };
+    v * u.count(Fig::Heavy(Heavy::Mortar)) as i32
+}
+
 /// A heavy-weapon figure that abandoned its empty weapon: a trooper's strength −1 (L12).
 fn out_of_ammo(state: &State, band: Band) -> i32 {
     let t = &state.data.figures.trooper;

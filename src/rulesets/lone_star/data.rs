@@ -88,6 +88,7 @@ rule_numbers! {
         aeroplane_turn,
         aeroplane_turn_every,
         aeroplane_turn_cost,
+        mortar_rounds,
     }
 }
 
@@ -223,9 +224,10 @@ pub struct UnitCard {
     pub gas: u32,
     #[serde(default)]
     pub flame_shots: u32,
-    /// The card's "Mortar" uses (L3): rounds of a mortar team (R50).
+    /// The card's "Mortar" uses (L3): rounds of a mortar team (R50). Left out on a card
+    /// with a mortar, the stand-in `rules.mortar_rounds`; never "out" before a shot.
     #[serde(default)]
-    pub mortar_rounds: u32,
+    pub mortar_rounds: Option<u32>,
     #[serde(default = "yes")]
     pub disengage: bool,
     /// British and Texas regulars may form square.

@@ -480,7 +480,14 @@ fn standard_attacks(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &
             (t, b)
         };
         let tu = state.unit(&target).expect("unit").clone();
-        let base = combat::strength(state, &u, band);
+        // R51: over an enemy unit in the line of fire, the mortar alone shoots.
+        let over = (band != Band::Melee)
+            .then(|| super::aim::screen(state, &u, &tu).map(|s| s.name.clone()))
+            .flatten();
+        let base = match over {
+            Some(_) => combat::over_strength(state, &u, band),
+            None => combat::strength(state, &u, band),
+        };
         let mods = combat::modifiers(state, &u, &tu, band);
         let total = base + mods.iter().map(|m| m.1).sum::<i32>();
         let n = combat::dice_for(total, div);
@@ -511,9 +518,13 @@ fn standard_attacks(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &
         let mortar_out = mortar && u.mortar_rounds == 1;
         let mods_text: Vec<String> = mods.iter().map(|(w, v)| format!("{w} {v:+}")).collect();
         state.say(format!(
-            "{name} {} {target} ({}): strength {base}{} = {total} → {n}d6 {pips:?} = {hits} hits{}.",
+            "{name} {} {target} ({}): strength {base}{}{} = {total} → {n}d6 {pips:?} = {hits} hits{}.",
             if band == Band::Melee { "fights" } else { "fires at" },
             band.word(),
+            match &over {
+                Some(s) => format!(" (the mortar alone, over {s}, R51)"),
+                None => String::new(),
+            },
             if mods_text.is_empty() { String::new() } else { format!(" {}", mods_text.join(" ")) },
             if red_cross { " (Red Cross −1)" } else { "" }
         ));

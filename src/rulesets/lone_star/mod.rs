@@ -28,7 +28,7 @@ use crate::engine::{
     Outcome, Prompt, Rejected, Ruleset, SeatId, StandingRead, StepSpec, Submitted, View, Viewer,
 };
 
-use data::{Arm, RulesetData, Scenario, TomlData, pt};
+use data::{Arm, Heavy, RulesetData, Scenario, TomlData, pt};
 use orders::Orders;
 use state::{Fig, Form, Ground, Phase, Seat, Standing, State, Unit};
 
@@ -125,7 +125,14 @@ pub fn new_state(
             smoke: c.smoke,
             gas: c.gas,
             flame_shots: c.flame_shots,
-            mortar_rounds: c.mortar_rounds,
+            // R50: a mortar card that does not say its rounds has the stand-in count.
+            mortar_rounds: c
+                .mortar_rounds
+                .unwrap_or(if c.heavy == Some(Heavy::Mortar) {
+                    data.rules.mortar_rounds.int().max(0) as u32
+                } else {
+                    0
+                }),
             disengage: c.disengage,
             regulars: c.regulars,
             british: c.british,

@@ -78,10 +78,22 @@ pub fn sample_orders(state: &State, seat: &str, choice: u64) -> String {
             _ => {}
         }
     }
-    // R36: getting out of the seat's own wagon under way needs this mail's STOP for it.
+    // R36: getting out of the seat's own wagon under way needs this mail's STOP for it; out
+    // of its own zeppelin in the air, no FLY for it in this mail (R44).
     let stops: Vec<String> = out
         .iter()
         .filter_map(|l| l.strip_prefix("STOP ").map(str::to_string))
+        .collect();
+    let flies: Vec<String> = state
+        .units
+        .iter()
+        .filter(|z| {
+            z.arm == Arm::Zeppelin
+                && out
+                    .iter()
+                    .any(|l| l.starts_with(&format!("FLY {} ", z.name)))
+        })
+        .map(|z| z.name.clone())
         .collect();
     out.retain(|l| {
         let Some(n) = l.strip_prefix("DISEMBARK ") else {
@@ -91,7 +103,13 @@ pub fn sample_orders(state: &State, seat: &str, choice: u64) -> String {
             .unit(n)
             .and_then(|u| u.aboard.as_deref())
             .and_then(|c| state.unit(c))
-            .is_none_or(|c| c.arm != Arm::Windwagon || c.halted || stops.contains(&c.name))
+            .is_none_or(|c| match c.arm {
+                Arm::Windwagon => c.halted || stops.contains(&c.name),
+                Arm::Zeppelin => {
+                    c.machine.as_ref().is_some_and(|m| m.landed) || !flies.contains(&c.name)
+                }
+                _ => true,
+            })
     });
     if out.is_empty()
         && let Some(u) = units.first()

@@ -51,10 +51,11 @@ pub fn embark_refusal(state: &State, u: &Unit, carrier: &Unit) -> Option<String>
     boarding_refusal(state, u, carrier, false)
 }
 
-/// As `embark_refusal`, but with the windwagon taken as halted when `halting`: a STOP of the
-/// same mail halts the seat's own wagon before its troops move (carriers move first), so the
-/// parser asks this and then looks for that STOP in the whole mail.
-pub fn boarding_refusal(state: &State, u: &Unit, carrier: &Unit, halting: bool) -> Option<String> {
+/// As `embark_refusal`, but with the carrier's state left to the whole mail when `own`: a
+/// STOP of the same mail halts the seat's own wagon, a DESCEND lands its own zeppelin, before
+/// its troops move (carriers move first), so the parser asks this and then reads the whole
+/// mail for those lines (`orders::ride::unready_carriers`).
+pub fn boarding_refusal(state: &State, u: &Unit, carrier: &Unit, own: bool) -> Option<String> {
     if !is_carrier(carrier) {
         return Some(format!("{} is not a windwagon or zeppelin", carrier.name));
     }
@@ -71,13 +72,13 @@ pub fn boarding_refusal(state: &State, u: &Unit, carrier: &Unit, halting: bool) 
         return Some(format!("{} already carries {} (R35)", carrier.name, p.name));
     }
     let landed = carrier.machine.as_ref().is_some_and(|m| m.landed);
-    if carrier.arm == Arm::Zeppelin && !landed {
+    if carrier.arm == Arm::Zeppelin && !landed && !own {
         return Some(format!(
             "{} must be landed to take troops on (R44)",
             carrier.name
         ));
     }
-    if carrier.arm == Arm::Windwagon && !carrier.halted && !halting {
+    if carrier.arm == Arm::Windwagon && !carrier.halted && !own {
         return Some(format!("{} is not halted (R36)", carrier.name));
     }
     let reach = allowance(state, u, false) / 2.0;

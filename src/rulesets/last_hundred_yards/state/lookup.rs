@@ -100,6 +100,24 @@ impl LhyState {
         self.log.push(LogLine::private(side, text));
     }
 
+    /// The enemy's version of an event of `side`'s (a marker placed, a loss told by its hex):
+    /// every side but `side` reads it, and so does a spectator, since it is what every seat
+    /// may see (`side` reads its own, fuller line). Only for lines that are the same to every
+    /// enemy; a line shaped by one enemy's own sight (a move) is not this.
+    pub fn to_enemies(&mut self, side: &str, text: impl Into<String>) {
+        let others: Vec<String> = self
+            .sides
+            .iter()
+            .filter(|x| x.id != side)
+            .map(|x| x.id.clone())
+            .collect();
+        self.log.push(LogLine {
+            text: text.into(),
+            only: Some(others),
+            spectators: true,
+        });
+    }
+
     pub fn next_serial(&mut self) -> u32 {
         self.serial += 1;
         self.serial

@@ -380,7 +380,7 @@ pub fn parse(state: &State, seat: &str, text: &str) -> Result<Orders, Vec<Reject
     };
     let mut read = GRAMMAR.read(state, &mut cx, text);
     read.rejected
-        .extend(ride::unhalted_wagons(state, &read.orders));
+        .extend(ride::unready_carriers(state, &read.orders));
     if !read.rejected.is_empty() {
         read.rejected.sort_by_key(|r| r.line);
         return Err(read.rejected);

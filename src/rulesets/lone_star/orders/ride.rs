@@ -99,10 +99,11 @@ fn carrier_named<'s>(state: &'s State, cx: &Email, c: &mut Cursor) -> Result<&'s
 pub fn embark(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order, LineErr> {
     let u = own(state, cx, c)?;
     let w = carrier_named(state, cx, c)?;
-    // The seat's own wagon under way may be halted by a STOP of this same mail before the
-    // unit boards (carriers move first); `parse` checks that STOP over the whole mail.
-    let own_wagon = w.arm == Arm::Windwagon && w.seat == u.seat;
-    if let Some(why) = wagons::boarding_refusal(state, u, w, own_wagon) {
+    // The seat's own wagon under way may be halted by a STOP of this same mail, its own
+    // zeppelin landed by a DESCEND, before the unit boards (carriers move first); `parse`
+    // reads the whole mail for those lines (`unready_carriers`).
+    let own_carrier = w.seat == u.seat;
+    if let Some(why) = wagons::boarding_refusal(state, u, w, own_carrier) {
         return refuse(why);
     }
     Ok(Order::Embark {
@@ -119,7 +120,8 @@ pub fn disembark(state: &State, cx: &mut Email, c: &mut Cursor) -> Result<Order,
     // Another seat's carrier has moved already this turn or moves after this seat: if it is
     // not halted (a wagon) or hovering or landed (a zeppelin) now, it will not be when this
     // unit moves. The seat's own carrier may yet be stopped by a line of this same mail: for
-    // a windwagon `parse` looks for that STOP over the whole mail.
+    // a windwagon `parse` looks for that STOP over the whole mail, for a zeppelin at its
+    // FLY line (`unready_carriers`).
     if carrier.seat != u.seat && !wagons::open_for_troops(carrier) {
         return refuse(format!(
             "{} is {}: troops get out only of a halted windwagon or a hovering or landed \
@@ -264,42 +266,124 @@ pub fn flight_refusal(state: &State, u: &Unit, legs: &[FlyLeg]) -> Option<String
     }
 }
 
-/// R36 over the whole mail: boarding or leaving the seat's own windwagon under way is good
-/// only if a `STOP` line of the same mail halts it. Carriers move before the seat's other
-/// units, so that STOP halts the wagon before its troops get on or off; without it the wagon
-/// is under way when they move. (Another seat's wagon was refused line by line.)
-pub fn unhalted_wagons(state: &State, read: &[Parsed<Order>]) -> Vec<Rejected> {
+/// R36 and R44 over the whole mail: boarding or leaving the seat's own carrier is judged on
+/// the state its own lines of the same mail leave it in, since carriers move before the
+/// seat's other units. A windwagon under way serves only if a `STOP` halts it; a zeppelin
+/// takes troops on only if it is landed (and no `FLY` lifts it off) or hovering with a
+/// `DESCEND`, and lets them out unless a `FLY` carries it on (silent, it hovers). Without
+/// such a line the troops' line is refused with its reason. (Another seat's carrier was
+/// judged line by line.)
+pub fn unready_carriers(state: &State, read: &[Parsed<Order>]) -> Vec<Rejected> {
     let stopped = |w: &str| {
         read.iter()
             .any(|p| matches!(&p.order, Order::Act { unit, act: "STOP" } if unit == w))
     };
     let mut out = Vec::new();
     for p in read {
-        let (wagon, verb) = match &p.order {
-            Order::Embark { carrier, .. } => (state.unit(carrier), "board"),
+        let (rider, wagon, boarding) = match &p.order {
+            Order::Embark { unit, carrier } => (state.unit(unit), state.unit(carrier), true),
             Order::Disembark { unit, .. } => (
+                state.unit(unit),
                 state
                     .unit(unit)
                     .and_then(|u| u.aboard.as_deref())
                     .and_then(|c| state.unit(c)),
-                "get out of",
+                false,
             ),
             _ => continue,
         };
-        let Some(w) = wagon else { continue };
-        if w.arm != Arm::Windwagon || w.halted || stopped(&w.name) {
+        let (Some(w), Some(r)) = (wagon, rider) else {
+            continue;
+        };
+        if w.seat != r.seat {
             continue;
         }
-        out.push(Rejected {
-            line: p.line,
-            text: p.text.clone(),
-            reason: format!(
-                "{} is not halted (it is under way): troops {verb} only a halted windwagon, \
-                 and no STOP in this mail halts it first (R36)",
-                w.name
-            ),
-            hint: Some(format!("add the line STOP {}", w.name)),
-        });
+        let verb = if boarding { "board" } else { "get out of" };
+        let refusal = match w.arm {
+            Arm::Windwagon if !w.halted && !stopped(&w.name) => Some((
+                format!(
+                    "{} is not halted (it is under way): troops {verb} only a halted windwagon, \
+                     and no STOP in this mail halts it first (R36)",
+                    w.name
+                ),
+                Some(format!("add the line STOP {}", w.name)),
+            )),
+            Arm::Zeppelin => zeppelin_refusal(w, read, boarding),
+            _ => None,
+        };
+        if let Some((reason, hint)) = refusal {
+            out.push(Rejected {
+                line: p.line,
+                text: p.text.clone(),
+                reason,
+                hint,
+            });
+        }
     }
     out
+}
+
+/// Why troops may not board (`boarding`) or leave zeppelin `z` after the zeppelin's own
+/// lines of this mail, if they may not, with a hint. It mirrors `machines::flight`: a
+/// `DESCEND` lands a hovering zeppelin; a `FLY` lifts a landed one off (then it hovers) or
+/// carries a flying or hovering one on (any inches: flying); silent, it hovers or stays down.
+fn zeppelin_refusal(
+    z: &Unit,
+    read: &[Parsed<Order>],
+    boarding: bool,
+) -> Option<(String, Option<String>)> {
+    let name = &z.name;
+    let landed = z.machine.as_ref().is_some_and(|m| m.landed);
+    let flies = read.iter().find_map(|p| match &p.order {
+        Order::Fly { unit, legs } if unit == name => {
+            Some(legs.iter().map(|l| l.inches).sum::<f64>())
+        }
+        _ => None,
+    });
+    let descends = read
+        .iter()
+        .any(|p| matches!(&p.order, Order::Act { unit, act: "DESCEND" } if unit == name));
+    let state = if landed {
+        "landed"
+    } else if z.halted {
+        "hovering"
+    } else {
+        "flying"
+    };
+    if boarding {
+        let down = (landed && flies.is_none()) || (!landed && z.halted && descends);
+        return (!down).then(|| match (landed, z.halted) {
+            (true, _) => (
+                format!(
+                    "{name} lifts off in this mail (FLY) before the troops board: troops board \
+                     only a landed zeppelin (R35, R44)"
+                ),
+                Some(format!("leave out the line FLY {name}")),
+            ),
+            (false, true) => (
+                format!(
+                    "{name} is hovering, not landed: troops board only a landed zeppelin, and \
+                     no DESCEND in this mail lands it first (R35, R44)"
+                ),
+                Some(format!("add the line DESCEND {name}")),
+            ),
+            (false, false) => (
+                format!(
+                    "{name} is {state}: troops board only a landed zeppelin, and it must hover \
+                     a turn (HOLD) before it may DESCEND (R35, R44)"
+                ),
+                Some(format!("HOLD {name} this turn, DESCEND {name} the next")),
+            ),
+        });
+    }
+    let carried_on = !landed && flies.is_some_and(|inches| inches > 0.0);
+    carried_on.then(|| {
+        (
+            format!(
+                "{name} is {state} and flies on in this mail (FLY): troops get out only of a \
+                 hovering or landed zeppelin (R36, R44)"
+            ),
+            Some(format!("leave out the line FLY {name} (silent, it hovers)")),
+        )
+    })
 }

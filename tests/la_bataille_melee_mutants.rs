@@ -1,0 +1,50 @@
+//! The assault fire's casualties on the mêlée roll, and the Huzzah kept out of firefights
+//! (seed p.2 steps 4–5; p.3 on firefights). Written for the survivors of the mutation run of
+//! 2026-11-27 in `assault/melee.rs` (mutants/survivors.toml): each test fails under one.
+
+use crate::lbt::{QUIET, assert_has, duel, has};
+
+/// Step 4: "−3 for each casualty" the Defensive Fire inflicts, so two casualties are −6 (one
+/// casualty cannot tell −3 × n from −3 / n).
+#[test]
+fn two_defensive_fire_casualties_move_the_melee_roll_by_minus_six() {
+    let mut t = duel("column", "Prussian");
+    // Both pass, no shift; the Offensive Fire misses, the doubled Defensive Fire hits twice.
+    let log = t.play_on(
+        &[("france", "ASSAULT 1/45e AT 0505 VIA 0506\n"), QUIET],
+        &[2, 2, 2, 2, 1, 1, 4, 2, 2],
+    );
+    assert_has(&log, "A1: mêlée DRM from fire -6.");
+}
+
+/// And "+3 for each casualty" the Offensive Fire inflicts: two are +6.
+#[test]
+fn two_offensive_fire_casualties_move_the_melee_roll_by_plus_six() {
+    let mut t = duel("line", "Prussian");
+    let log = t.play_on(
+        &[("france", "ASSAULT 1/45e AT 0505 VIA 0506\n"), QUIET],
+        &[2, 2, 2, 2, 1, 5, 1, 2, 2],
+    );
+    assert_has(&log, "A1: mêlée DRM from fire +6.");
+}
+
+/// A British line that passes its check in a firefight's later round does not Huzzah: the
+/// Huzzah is step 5 of the assault's first round, and a firefight goes straight to the
+/// Firefight column (its standing HUZZAH ALWAYS notwithstanding).
+#[test]
+fn no_huzzah_in_a_firefight_round() {
+    let mut t = duel("column", "British");
+    let first = t.play_on(
+        &[
+            ("france", "ASSAULT 1/45e AT 0505 VIA 0506\n"),
+            ("allies", "OPPORTUNITY FIRE OFF\nHUZZAH ALWAYS\n"),
+        ],
+        &[2, 2, 2, 2, 1, 1, 1, 2, 2, 2, 2],
+    );
+    assert_has(&first, "A1: a firefight.");
+    let next = t.play_on(&[("allies", "PASS\n")], &[]);
+    assert_has(&next, "a firefight fought again on the Firefight column");
+    assert_has(&next, "column Firefight; rolled");
+    assert!(!has(&next, "Huzzah"), "{next:?}");
+    assert!(t.asked().is_none());
+}

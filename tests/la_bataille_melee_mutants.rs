@@ -2,9 +2,9 @@
 //! p.3 on firefights; R23). Written for the survivors of the mutation runs of 2026-11-27 in
 //! `assault/melee.rs` (mutants/runs.toml): each test fails under one of them.
 
-use despatch::rulesets::la_bataille::state::Cohesion;
+use despatch::rulesets::la_bataille::state::{Cohesion, Leader};
 
-use crate::lbt::{QUIET, Table, assert_has, battalion, duel, field, has};
+use crate::lbt::{QUIET, Table, assert_has, battalion, duel, field, has, two_on_one};
 
 /// Step 4: "−3 for each casualty" the Defensive Fire inflicts, so two casualties are −6 (one
 /// casualty cannot tell −3 × n from −3 / n).
@@ -134,4 +134,62 @@ fn a_routed_battalion_in_the_hex_does_not_huzzah() {
         &[2, 2, 2, 2, 1, 1, 1, 2, 2],
     );
     assert_has(&log, "A1: Huzzah! 28th-Foot turn on their assailants.");
+}
+
+const HUZZAH_ALWAYS: (&str, &str) = ("allies", "OPPORTUNITY FIRE OFF\nHUZZAH ALWAYS\n");
+const TWO_ASSAULT: (&str, &str) = ("france", "ASSAULT A AT 0505\nASSAULT B AT 0505\n");
+
+/// R23: the tables turn only when every targeted stack fails its Huzzah check. Two targeted,
+/// one fails: the French stay the attacker (both failing is the golden test's T-6).
+#[test]
+fn a_huzzah_that_breaks_one_of_two_attackers_does_not_turn_the_tables() {
+    let mut t = two_on_one("British");
+    let log = t.play_on(
+        &[TWO_ASSAULT, HUZZAH_ALWAYS],
+        &[2, 2, 2, 2, 2, 2, 5, 1, 1, 1, 6, 6, 2, 2, 3, 3],
+    );
+    assert_has(&log, "A1 Huzzah morale check of A in 0506: rolled 6+6");
+    assert_has(&log, "A1 Huzzah morale check of B in 0606: rolled 2+2");
+    assert_has(&log, "A1: the Huzzah does not turn the tables.");
+    assert!(!has(&log, "the British become the attacker"), "{log:?}");
+}
+
+/// When the Huzzah turns the tables the fire's casualties count for the British, now the
+/// attacker: the mêlée DRM from fire changes sign.
+#[test]
+fn when_the_huzzah_turns_the_tables_the_fire_drm_changes_sign() {
+    let mut t = two_on_one("British");
+    let log = t.play_on(
+        &[TWO_ASSAULT, HUZZAH_ALWAYS],
+        &[2, 2, 2, 2, 2, 2, 5, 1, 1, 6, 6, 6, 6, 6, 1, 1],
+    );
+    assert_has(&log, "the British become the attacker");
+    assert_has(&log, "A1: mêlée DRM from fire -9.");
+    assert_has(&log, "rolled 1+1 +9 fire");
+}
+
+fn leader(name: &str, side: &str, with: &str, rating: u32) -> Leader {
+    Leader {
+        name: name.into(),
+        side: side.into(),
+        with: with.into(),
+        rating,
+        gone: false,
+    }
+}
+
+/// R16: the leaders' mêlée modifiers are added for the attacker's and taken away for the
+/// defender's: Ney (3, +2) with the column against Picton (1, +1) with the line is +1.
+#[test]
+fn the_leaders_melee_modifiers_count_for_the_attacker_and_against_the_defender() {
+    let mut t = duel("column", "Prussian");
+    t.st.leaders = vec![
+        leader("Ney", "france", "1/45e", 3),
+        leader("Picton", "allies", "28th-Foot", 1),
+    ];
+    let log = t.play_on(
+        &[("france", "ASSAULT 1/45e AT 0505 VIA 0506\n"), QUIET],
+        &[2, 2, 2, 2, 1, 1, 1, 2, 2],
+    );
+    assert_has(&log, "rolled 2+2 +0 fire +1 leaders = 5");
 }

@@ -193,3 +193,49 @@ fn the_leaders_melee_modifiers_count_for_the_attacker_and_against_the_defender()
     );
     assert_has(&log, "rolled 2+2 +0 fire +1 leaders = 5");
 }
+
+/// p.5: an Old Guard Charge that ends in a firefight in the Maneuver Segment is fought again
+/// in the coming Mêlée Segment — once: a second blank there waits for the next Mêlée Segment
+/// like any firefight.
+#[test]
+fn an_old_guard_firefight_is_fought_once_more_in_the_coming_melee_segment() {
+    let mut t = Table::new(&field(
+        &[
+            (
+                "france",
+                "Grenadiers",
+                "old_guard",
+                "French",
+                "0507",
+                "N",
+                "column",
+                4,
+                10,
+            ),
+            battalion("allies", "28th-Foot", "0505", "S", "line", 3),
+        ],
+        "",
+    ));
+    let log = t.play_on(
+        &[
+            (
+                "france",
+                "GUARD CHARGE Grenadiers AT 0505 VIA 0506\nIMPETUS AUTO\n",
+            ),
+            QUIET,
+        ],
+        &[2, 2, 2, 2, 1, 1, 1, 2, 2, 1, 1, 1, 1, 1, 1, 1, 3, 3],
+    );
+    assert_has(&log, "A1: a firefight.");
+    let turn: Vec<String> = log
+        .iter()
+        .take_while(|l| !l.contains("the Allies player turn begins"))
+        .cloned()
+        .collect();
+    let again = turn
+        .iter()
+        .filter(|l| l.contains("a firefight fought again"))
+        .count();
+    assert_eq!(again, 1, "{turn:#?}");
+    assert_has(&turn, "column Firefight; rolled 3+3");
+}

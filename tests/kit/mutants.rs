@@ -132,7 +132,7 @@ pub fn check(dir: &str) -> usize {
 
 /// Open survivors (owed a test) listed today: the number may only go down. Killing one lowers
 /// it; a new one can only be listed by raising it, in plain sight.
-pub const OPEN_AT_MOST: usize = 3;
+pub const OPEN_AT_MOST: usize = 0;
 
 /// The run records add up, and every survivor of every folder of `src/rulesets/` passes
 /// `check` (the rulesets' own conformance tests check theirs again; the kit's folder only

@@ -29,6 +29,8 @@ mod la_bataille_golden;
 mod la_bataille_hidden;
 #[path = "../la_bataille_leaders.rs"]
 mod la_bataille_leaders;
+#[path = "../la_bataille_melee_mutants.rs"]
+mod la_bataille_melee_mutants;
 #[path = "../la_bataille_newcomer.rs"]
 mod la_bataille_newcomer;
 #[path = "../la_bataille_pipeline.rs"]

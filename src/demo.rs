@@ -366,9 +366,12 @@ fn active_of(game: &Game<NavalRjw>) -> String {
     }
 }
 
+/// The config the demo leaves beside its game, with the rulesets it played from written in
+/// (uncommented), so the commands its report suggests (`show`, `new`, `verify`) read the same
+/// rulesets and not whatever copy is installed on the host.
 fn demo_config_text(cfg: &Config) -> String {
     DEFAULT_CONFIG.replace(
-        "games_dir = \"games\"",
+        "# games_dir = \"games\"",
         &format!("games_dir = \"{}\"", cfg.games.games_dir.display()),
     )
 }
@@ -471,4 +474,23 @@ fn report(
         dir.join("config.toml").display()
     );
     Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The written config names the demo's rulesets itself: without that line a later
+    /// `despatch --config var/demo/config.toml new …` searched var/demo/games and then an
+    /// installed copy, which may be missing or of another version.
+    #[test]
+    fn the_demo_config_names_the_rulesets_it_played_from() {
+        let dir = std::env::temp_dir().join(format!("despatch-demo-cfg-{}", std::process::id()));
+        let cfg = demo_config(&dir).unwrap();
+        let text = demo_config_text(&cfg);
+        let back = Config::parse(&text, &dir.join("config.toml")).unwrap();
+        assert!(back.games.games_dir_set, "games_dir is commented out");
+        assert_eq!(back.games.games_dir, cfg.games.games_dir);
+        assert_eq!(back.games_dirs(), vec![cfg.games.games_dir.clone()]);
+    }
 }

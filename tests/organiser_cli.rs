@@ -149,6 +149,46 @@ fn a_failed_new_leaves_no_folder_behind() {
     assert_eq!(listing(tmp.path()), before);
 }
 
+/// A ruleset.toml of another version (an installed copy older than the binary) is refused
+/// with the folder it was read from, so the organiser knows which copy to replace.
+#[test]
+fn a_broken_ruleset_is_refused_naming_the_folder_it_was_read_from() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("old-games");
+    let naval = games.join("naval-rjw");
+    std::fs::create_dir_all(naval.join("scenarios")).unwrap();
+    let src = games_dir().join("naval-rjw");
+    let toml = std::fs::read_to_string(src.join("ruleset.toml")).unwrap();
+    // Control: the copy as shipped is accepted from the same place.
+    std::fs::write(naval.join("ruleset.toml"), &toml).unwrap();
+    std::fs::copy(
+        src.join("scenarios/training.toml"),
+        naval.join("scenarios/training.toml"),
+    )
+    .unwrap();
+    let folder = format!("games_dir = {:?}", games.display().to_string());
+    let at = |name: &str| {
+        let d = tmp.path().join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        let text = std::fs::read_to_string(write_config(&d, &[])).unwrap();
+        let line = format!("games_dir = {:?}", games_dir().display().to_string());
+        std::fs::write(d.join("config.toml"), text.replace(&line, &folder)).unwrap();
+        d
+    };
+    let good = at("good");
+    let o = despatch(Some(&good.join("config.toml")), NEW, &good);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // One field gone, as in a copy from before that field was added.
+    let (head, _) = toml.split_once("[rules]").expect("a [rules] table");
+    std::fs::write(naval.join("ruleset.toml"), format!("{head}[rules]\n")).unwrap();
+    let bad = at("bad");
+    let o = despatch(Some(&bad.join("config.toml")), NEW, &bad);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains(&naval.display().to_string()), "{err}");
+    assert!(err.contains("naval-rjw `training`"), "{err}");
+}
+
 #[test]
 fn new_gm_sets_the_games_organiser_and_new_warns_about_a_placeholder_or_no_organiser() {
     let tmp = tempfile::tempdir().unwrap();

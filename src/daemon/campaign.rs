@@ -140,7 +140,9 @@ pub(super) fn plan(
             policy,
             now,
         })
-        .map_err(|e| anyhow!(e))?;
+        // Name the folder read: with an installed copy of another version beside the
+        // checkout, "missing field" alone does not say which ruleset.toml is wrong.
+        .map_err(|e| anyhow!("{ruleset} `{scenario}`, read from {}: {e}", dir.display()))?;
     if let Some(league) = &extras.league {
         // The league's file is read (not made) here: a broken one stops `new` before any write.
         super::league_file(data, league)?;

@@ -164,8 +164,9 @@ pub fn check_all() {
         "a survivor outside src/rulesets/"
     );
     let open = survivors().iter().filter(|s| s.kind == "open").count();
+    // `open <= OPEN_AT_MOST` reads as absurd to clippy while the ratchet stands at 0.
     assert!(
-        open <= OPEN_AT_MOST,
+        open.saturating_sub(OPEN_AT_MOST) == 0,
         "{open} open survivors, more than the {OPEN_AT_MOST} listed before: kill them with tests"
     );
 }

@@ -318,3 +318,94 @@ fn a_spectator_reads_a_fire_result_as_the_firer_did() {
         .expect("the owner reads its squad's result");
     control(&st, "us", &owner, "germany", "A1-1");
 }
+
+/// §4.1.10 river exit at the bridgehead: A1-1 in a river hex steps onto a dry bank. Seen
+/// (unconcealed), the Germans read "A1-1 tries to leave the river at …" with the outcome, and
+/// so does the spectator, never the owner's roll; concealed, neither reads anything naming
+/// A1-1, and the leak check's positive control (the owner's line planted for spectators)
+/// fails. Before the fix the line went to the owner alone even when the enemy saw the unit.
+#[test]
+fn a_river_exit_the_enemy_sees_is_told_to_it_never_a_concealed_one() {
+    use despatch::rulesets::last_hundred_yards::data::Ground;
+    use despatch::rulesets::last_hundred_yards::maneuver;
+    use despatch::rulesets::last_hundred_yards::state::Place;
+    let base = lhy::game(lhy::BRIDGEHEAD);
+    let dry = |h| {
+        !matches!(
+            base.map.ground(h),
+            Ground::River | Ground::Ford | Ground::Bridge
+        )
+    };
+    let (river, bank) = base
+        .map
+        .hexes()
+        .into_iter()
+        .filter(|h| base.map.ground(*h) == Ground::River)
+        .find_map(|r| {
+            base.map
+                .grid()
+                .neighbours(r)
+                .into_iter()
+                .find(|b| base.map.on_map(*b) && dry(*b) && base.on_map().all(|u| u.at != *b))
+                .map(|b| (r, b))
+        })
+        .expect("a river hex beside an empty dry bank");
+    let exit = |concealed: bool| {
+        let mut st = base.clone();
+        let a1 = st.unit_mut("A1-1").unwrap();
+        a1.at = river;
+        a1.under_bridge = false;
+        a1.heroic = false;
+        a1.hidden = false;
+        a1.concealed = concealed;
+        if concealed {
+            // No German to strip its concealment on the bank (§4.3.1), which would name it.
+            for u in st.units.iter_mut().filter(|u| u.side == "germany") {
+                u.place = Place::Eliminated;
+            }
+        }
+        st.log.clear();
+        maneuver::do_move(
+            &mut st,
+            "us",
+            &["A1-1".to_string()],
+            &[bank],
+            false,
+            false,
+            false,
+            None,
+            &mut Dice::new(lhy::seed(5, 5)),
+        );
+        st
+    };
+    let at = base.name_of(river);
+    let told = format!("A1-1 tries to leave the river at {at}: ");
+    let seen = exit(false);
+    let owner = seat_log(&seen, "us")
+        .into_iter()
+        .find(|l| l.starts_with(&told) && l.contains("vs Cohesion"))
+        .expect("the owner reads the roll");
+    let theirs = seat_log(&seen, "germany")
+        .into_iter()
+        .find(|l| l.starts_with(&told))
+        .unwrap_or_else(|| panic!("the Germans read it: {:?}", seat_log(&seen, "germany")));
+    assert!(!theirs.contains("Cohesion"), "{theirs}");
+    assert!(
+        spectator_log(&seen).contains(&theirs),
+        "spectator: {:?}",
+        spectator_log(&seen)
+    );
+    assert!(!spectator_log(&seen).contains(&owner));
+    let hidden = exit(true);
+    let owner = seat_log(&hidden, "us")
+        .into_iter()
+        .find(|l| l.starts_with(&told))
+        .expect("the owner reads its own roll");
+    assert!(
+        !seat_log(&hidden, "germany").iter().any(|l| l.contains("A1-1")),
+        "{:?}",
+        seat_log(&hidden, "germany")
+    );
+    only_the_enemys_version(&hidden, "germany", "A1-1").unwrap();
+    control(&hidden, "us", &owner, "germany", "A1-1");
+}

@@ -293,10 +293,16 @@ fn r52_a_flamethrower_does_not_fire_through_friendly_units() {
     let st = through_friends(half - 0.05, 2);
     let (j, r) = (st.unit("Jaeger").unwrap(), st.unit("Rangers").unwrap());
     assert_eq!(
-        aim::flame_held(&st, j, r).map(|u| u.name.clone()).as_deref(),
+        aim::flame_held(&st, j, r)
+            .map(|u| u.name.clone())
+            .as_deref(),
         Some("Sipahi")
     );
-    assert!(aim::may_shoot(&st, j, r), "{:?}", aim::shot_refusal(&st, j, r));
+    assert!(
+        aim::may_shoot(&st, j, r),
+        "{:?}",
+        aim::shot_refusal(&st, j, r)
+    );
     LoneStar::parse(&st, "von-arnim", "FIRE Jaeger AT Rangers").expect("legal through friends");
     let whole = combat::strength(&st, j, Band::Short);
     let flame = st.data.figures.flamethrower.short.int();
@@ -329,7 +335,10 @@ fn r52_a_flamethrower_does_not_fire_through_friendly_units() {
     assert_eq!(after.unit("Jaeger").unwrap().flame_shots, 1);
 
     let empty = through_friends(half - 0.05, 0);
-    let (j, r) = (empty.unit("Jaeger").unwrap(), empty.unit("Rangers").unwrap());
+    let (j, r) = (
+        empty.unit("Jaeger").unwrap(),
+        empty.unit("Rangers").unwrap(),
+    );
     assert!(aim::flame_held(&empty, j, r).is_none());
     assert_eq!(combat::flame_strength(&empty, j, Band::Short), 0);
 }

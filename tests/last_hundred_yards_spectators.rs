@@ -402,10 +402,79 @@ fn a_river_exit_the_enemy_sees_is_told_to_it_never_a_concealed_one() {
         .find(|l| l.starts_with(&told))
         .expect("the owner reads its own roll");
     assert!(
-        !seat_log(&hidden, "germany").iter().any(|l| l.contains("A1-1")),
+        !seat_log(&hidden, "germany")
+            .iter()
+            .any(|l| l.contains("A1-1")),
         "{:?}",
         seat_log(&hidden, "germany")
     );
     only_the_enemys_version(&hidden, "germany", "A1-1").unwrap();
     control(&hidden, "us", &owner, "germany", "A1-1");
+}
+
+/// MOUNT and DISMOUNT at the bridgehead: A1-1 and Sherman-1 in one hex. Seen (both
+/// unconcealed), the Germans and the spectator read "A1-1 mounts Sherman-1." and "A1-1
+/// dismounts."; with A1-1 concealed (no German left to strip it) nothing they read names it,
+/// and the leak check's positive control fails. Before the fix both lines were the owner's
+/// alone though the enemy saw the squad climb in and out.
+#[test]
+fn a_mount_and_dismount_the_enemy_sees_are_told_to_it_never_a_concealed_ones() {
+    use despatch::rulesets::last_hundred_yards::state::Place;
+    let base = lhy::game(lhy::BRIDGEHEAD);
+    let run = |concealed: bool, act: Action, aboard: bool| {
+        let mut st = base.clone();
+        let at = st.unit("Sherman-1").unwrap().at;
+        let tank = st.unit_mut("Sherman-1").unwrap();
+        tank.hidden = false;
+        tank.concealed = false;
+        let a1 = st.unit_mut("A1-1").unwrap();
+        a1.at = at;
+        a1.hidden = false;
+        a1.concealed = concealed;
+        a1.aboard = aboard.then(|| "Sherman-1".to_string());
+        if concealed {
+            for u in st.units.iter_mut().filter(|u| u.side == "germany") {
+                u.place = Place::Eliminated;
+            }
+        }
+        // The game is still at its set-up, so only the carrying out is asked here (what it
+        // tells), not the activation's checks.
+        st.log.clear();
+        action::perform(&mut st, "us", &act, &mut Dice::new(lhy::seed(6, 6)));
+        st
+    };
+    let mount = || Action::Mount {
+        unit: "A1-1".into(),
+        vehicle: "Sherman-1".into(),
+    };
+    let dismount = || Action::Dismount {
+        unit: "A1-1".into(),
+    };
+    for (act, aboard, told) in [
+        (mount(), false, "A1-1 mounts Sherman-1."),
+        (dismount(), true, "A1-1 dismounts."),
+    ] {
+        let seen = run(false, act.clone(), aboard);
+        assert!(
+            seat_log(&seen, "germany").iter().any(|l| l == told),
+            "{:?}",
+            seat_log(&seen, "germany")
+        );
+        assert!(
+            spectator_log(&seen).iter().any(|l| l == told),
+            "{:?}",
+            spectator_log(&seen)
+        );
+        let hidden = run(true, act, aboard);
+        assert!(seat_log(&hidden, "us").iter().any(|l| l == told));
+        assert!(
+            !seat_log(&hidden, "germany")
+                .iter()
+                .any(|l| l.contains("A1-1")),
+            "{:?}",
+            seat_log(&hidden, "germany")
+        );
+        only_the_enemys_version(&hidden, "germany", "A1-1").unwrap();
+        control(&hidden, "us", told, "germany", "A1-1");
+    }
 }

@@ -318,3 +318,163 @@ fn a_spectator_reads_a_fire_result_as_the_firer_did() {
         .expect("the owner reads its squad's result");
     control(&st, "us", &owner, "germany", "A1-1");
 }
+
+/// §4.1.10 river exit at the bridgehead: A1-1 in a river hex steps onto a dry bank. Seen
+/// (unconcealed), the Germans read "A1-1 tries to leave the river at …" with the outcome, and
+/// so does the spectator, never the owner's roll; concealed, neither reads anything naming
+/// A1-1, and the leak check's positive control (the owner's line planted for spectators)
+/// fails. Before the fix the line went to the owner alone even when the enemy saw the unit.
+#[test]
+fn a_river_exit_the_enemy_sees_is_told_to_it_never_a_concealed_one() {
+    use despatch::rulesets::last_hundred_yards::data::Ground;
+    use despatch::rulesets::last_hundred_yards::maneuver;
+    use despatch::rulesets::last_hundred_yards::state::Place;
+    let base = lhy::game(lhy::BRIDGEHEAD);
+    let dry = |h| {
+        !matches!(
+            base.map.ground(h),
+            Ground::River | Ground::Ford | Ground::Bridge
+        )
+    };
+    let (river, bank) = base
+        .map
+        .hexes()
+        .into_iter()
+        .filter(|h| base.map.ground(*h) == Ground::River)
+        .find_map(|r| {
+            base.map
+                .grid()
+                .neighbours(r)
+                .into_iter()
+                .find(|b| base.map.on_map(*b) && dry(*b) && base.on_map().all(|u| u.at != *b))
+                .map(|b| (r, b))
+        })
+        .expect("a river hex beside an empty dry bank");
+    let exit = |concealed: bool| {
+        let mut st = base.clone();
+        let a1 = st.unit_mut("A1-1").unwrap();
+        a1.at = river;
+        a1.under_bridge = false;
+        a1.heroic = false;
+        a1.hidden = false;
+        a1.concealed = concealed;
+        if concealed {
+            // No German to strip its concealment on the bank (§4.3.1), which would name it.
+            for u in st.units.iter_mut().filter(|u| u.side == "germany") {
+                u.place = Place::Eliminated;
+            }
+        }
+        st.log.clear();
+        maneuver::do_move(
+            &mut st,
+            "us",
+            &["A1-1".to_string()],
+            &[bank],
+            false,
+            false,
+            false,
+            None,
+            &mut Dice::new(lhy::seed(5, 5)),
+        );
+        st
+    };
+    let at = base.name_of(river);
+    let told = format!("A1-1 tries to leave the river at {at}: ");
+    let seen = exit(false);
+    let owner = seat_log(&seen, "us")
+        .into_iter()
+        .find(|l| l.starts_with(&told) && l.contains("vs Cohesion"))
+        .expect("the owner reads the roll");
+    let theirs = seat_log(&seen, "germany")
+        .into_iter()
+        .find(|l| l.starts_with(&told))
+        .unwrap_or_else(|| panic!("the Germans read it: {:?}", seat_log(&seen, "germany")));
+    assert!(!theirs.contains("Cohesion"), "{theirs}");
+    assert!(
+        spectator_log(&seen).contains(&theirs),
+        "spectator: {:?}",
+        spectator_log(&seen)
+    );
+    assert!(!spectator_log(&seen).contains(&owner));
+    let hidden = exit(true);
+    let owner = seat_log(&hidden, "us")
+        .into_iter()
+        .find(|l| l.starts_with(&told))
+        .expect("the owner reads its own roll");
+    assert!(
+        !seat_log(&hidden, "germany")
+            .iter()
+            .any(|l| l.contains("A1-1")),
+        "{:?}",
+        seat_log(&hidden, "germany")
+    );
+    only_the_enemys_version(&hidden, "germany", "A1-1").unwrap();
+    control(&hidden, "us", &owner, "germany", "A1-1");
+}
+
+/// MOUNT and DISMOUNT at the bridgehead: A1-1 and Sherman-1 in one hex. Seen (both
+/// unconcealed), the Germans and the spectator read "A1-1 mounts Sherman-1." and "A1-1
+/// dismounts."; with A1-1 concealed (no German left to strip it) nothing they read names it,
+/// and the leak check's positive control fails. Before the fix both lines were the owner's
+/// alone though the enemy saw the squad climb in and out.
+#[test]
+fn a_mount_and_dismount_the_enemy_sees_are_told_to_it_never_a_concealed_ones() {
+    use despatch::rulesets::last_hundred_yards::state::Place;
+    let base = lhy::game(lhy::BRIDGEHEAD);
+    let run = |concealed: bool, act: Action, aboard: bool| {
+        let mut st = base.clone();
+        let at = st.unit("Sherman-1").unwrap().at;
+        let tank = st.unit_mut("Sherman-1").unwrap();
+        tank.hidden = false;
+        tank.concealed = false;
+        let a1 = st.unit_mut("A1-1").unwrap();
+        a1.at = at;
+        a1.hidden = false;
+        a1.concealed = concealed;
+        a1.aboard = aboard.then(|| "Sherman-1".to_string());
+        if concealed {
+            for u in st.units.iter_mut().filter(|u| u.side == "germany") {
+                u.place = Place::Eliminated;
+            }
+        }
+        // The game is still at its set-up, so only the carrying out is asked here (what it
+        // tells), not the activation's checks.
+        st.log.clear();
+        action::perform(&mut st, "us", &act, &mut Dice::new(lhy::seed(6, 6)));
+        st
+    };
+    let mount = || Action::Mount {
+        unit: "A1-1".into(),
+        vehicle: "Sherman-1".into(),
+    };
+    let dismount = || Action::Dismount {
+        unit: "A1-1".into(),
+    };
+    for (act, aboard, told) in [
+        (mount(), false, "A1-1 mounts Sherman-1."),
+        (dismount(), true, "A1-1 dismounts."),
+    ] {
+        let seen = run(false, act.clone(), aboard);
+        assert!(
+            seat_log(&seen, "germany").iter().any(|l| l == told),
+            "{:?}",
+            seat_log(&seen, "germany")
+        );
+        assert!(
+            spectator_log(&seen).iter().any(|l| l == told),
+            "{:?}",
+            spectator_log(&seen)
+        );
+        let hidden = run(true, act, aboard);
+        assert!(seat_log(&hidden, "us").iter().any(|l| l == told));
+        assert!(
+            !seat_log(&hidden, "germany")
+                .iter()
+                .any(|l| l.contains("A1-1")),
+            "{:?}",
+            seat_log(&hidden, "germany")
+        );
+        only_the_enemys_version(&hidden, "germany", "A1-1").unwrap();
+        control(&hidden, "us", told, "germany", "A1-1");
+    }
+}

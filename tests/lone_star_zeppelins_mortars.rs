@@ -1,8 +1,9 @@
 //! Lone Star, issue 28 round three: troops boarding or leaving the seat's own zeppelin are
 //! judged when the mail is read on the state the zeppelin's own lines leave it in (R35, R36,
 //! R44); a mortar card that does not say its rounds starts with the stand-in count (R50);
-//! only a mortar shoots over enemy units in the line of fire (L7, R51). Orders in the
-//! players' own syntax, dice from fixed seeds.
+//! only a mortar shoots over enemy units in the line of fire (L7, R51); no flamethrower
+//! shoots through friendly units (L7, R52). Orders in the players' own syntax, dice from
+//! fixed seeds.
 
 use crate::lone_star_common;
 
@@ -240,4 +241,104 @@ fn r51_a_mortar_alone_shoots_over_enemy_units() {
         "FIRE Rangers AT Grenzer",
     );
     assert!(e.contains("only a mortar shoots over enemy units"), "{e}");
+}
+
+/// The patrol at the combat step with the Jaeger (flamethrower, `shots` left) at 20,16 facing
+/// the Rangers at 30,16 (10": short range), and the Sipahi — another seat's unit of the
+/// Jaeger's side — with its nearest stand `off` inches from that line of fire.
+fn through_friends(off: f64, shots: u32) -> State {
+    let mut st = patrol();
+    place(&mut st, "Jaeger", 20.0, 16.0, 90.0, Form::Line);
+    let j = st.unit_mut("Jaeger");
+    j.hidden = false;
+    j.flame_shots = shots;
+    place(&mut st, "Sipahi", 25.0, 26.0, 90.0, Form::Column);
+    let sipahi = st.unit("Sipahi").unwrap().clone();
+    let low = st
+        .stands(&sipahi)
+        .iter()
+        .map(|p| p.y)
+        .fold(f64::INFINITY, f64::min);
+    place(
+        &mut st,
+        "Sipahi",
+        25.0,
+        26.0 - (low - 16.0) + off,
+        90.0,
+        Form::Column,
+    );
+    to_combat(&mut st);
+    st
+}
+
+fn jaeger_line(st: &State) -> String {
+    log(st)
+        .lines()
+        .find(|l| l.starts_with("Jaeger fires at"))
+        .unwrap_or_else(|| panic!("Jaeger fires: {}", log(st)))
+        .to_string()
+}
+
+/// R52 (L7: units "may not use certain weapons, like flame throwers or shotguns", through
+/// friendly units): with the Sipahi's stand 0.05" inside half a stand of the line the Jaeger
+/// still fire — the line is legal when the mail is read and the Rangers stay a target of the
+/// nearest-target rule — but without the flamethrower (its short strength off, no shot
+/// spent); 0.05" outside, the whole unit fires and spends a shot. Out of shots the figure is
+/// a trooper and nothing is held. Before the fix the flamethrower fired through friends.
+#[test]
+fn r52_a_flamethrower_does_not_fire_through_friendly_units() {
+    use despatch::rulesets::lone_star::combat::{self, Band};
+    let half = patrol().data.rules.stand_size.get() / 2.0;
+    let fire = [("von-arnim", "FIRE Jaeger AT Rangers")];
+    let st = through_friends(half - 0.05, 2);
+    let (j, r) = (st.unit("Jaeger").unwrap(), st.unit("Rangers").unwrap());
+    assert_eq!(
+        aim::flame_held(&st, j, r)
+            .map(|u| u.name.clone())
+            .as_deref(),
+        Some("Sipahi")
+    );
+    assert!(
+        aim::may_shoot(&st, j, r),
+        "{:?}",
+        aim::shot_refusal(&st, j, r)
+    );
+    LoneStar::parse(&st, "von-arnim", "FIRE Jaeger AT Rangers").expect("legal through friends");
+    let whole = combat::strength(&st, j, Band::Short);
+    let flame = st.data.figures.flamethrower.short.int();
+    assert!(flame > 0);
+    assert_eq!(combat::flame_strength(&st, j, Band::Short), flame);
+    let after = step(&st, &fire, 4);
+    let line = jaeger_line(&after);
+    assert!(
+        line.starts_with(&format!(
+            "Jaeger fires at Rangers (short range): strength {} (without the flamethrower, \
+             through Sipahi, R52)",
+            whole - flame
+        )),
+        "{line}"
+    );
+    assert_eq!(after.unit("Jaeger").unwrap().flame_shots, 2);
+
+    let open = through_friends(half + 0.05, 2);
+    let (j, r) = (open.unit("Jaeger").unwrap(), open.unit("Rangers").unwrap());
+    assert!(aim::flame_held(&open, j, r).is_none());
+    let after = step(&open, &fire, 4);
+    let line = jaeger_line(&after);
+    assert!(
+        line.starts_with(&format!(
+            "Jaeger fires at Rangers (short range): strength {whole} "
+        )),
+        "{line}"
+    );
+    assert!(!line.contains("R52"), "{line}");
+    assert_eq!(after.unit("Jaeger").unwrap().flame_shots, 1);
+
+    let empty = through_friends(half - 0.05, 0);
+    let (j, r) = (
+        empty.unit("Jaeger").unwrap(),
+        empty.unit("Rangers").unwrap(),
+    );
+    assert!(aim::flame_held(&empty, j, r).is_none());
+    assert_eq!(combat::flame_strength(&empty, j, Band::Short), 0);
 }

@@ -173,6 +173,13 @@ fn fired(
     concealment::after_action(s, name, Why::Fire);
 }
 
+/// Does every enemy see unit `n` as itself (on the map, neither hidden nor concealed), so
+/// that a line about it is everyone's?
+fn seen_as_itself(s: &LhyState, n: &str) -> bool {
+    s.unit(n)
+        .is_some_and(|x| x.on_map() && !x.hidden && !x.concealed)
+}
+
 /// What a maneuver showed: the enemy reads the units it now sees by name and a Concealment
 /// marker for concealed ones (hidden ones, nothing: R20); the owner reads every name. So a
 /// call for Reaction says what the player is asked to answer.
@@ -422,7 +429,14 @@ pub fn perform(s: &mut LhyState, side: &str, a: &Action, dice: &mut Dice) -> Vec
                 x.aboard = Some(v.clone());
                 x.done = Some(Done::Maneuver);
             }
-            s.private(side, format!("{unit} mounts {v}."));
+            // The enemy watches a unit it sees climb into a vehicle it sees (and so may a
+            // spectator); either one concealed, the line is the owner's alone.
+            let text = format!("{unit} mounts {v}.");
+            if seen_as_itself(s, unit) && seen_as_itself(s, v) {
+                s.public(text);
+            } else {
+                s.private(side, text);
+            }
             Done::Maneuver
         }
         Action::Dismount { unit } => {
@@ -430,7 +444,12 @@ pub fn perform(s: &mut LhyState, side: &str, a: &Action, dice: &mut Dice) -> Vec
                 x.aboard = None;
                 x.done = Some(Done::Maneuver);
             }
-            s.private(side, format!("{unit} dismounts."));
+            let text = format!("{unit} dismounts.");
+            if seen_as_itself(s, unit) {
+                s.public(text);
+            } else {
+                s.private(side, text);
+            }
             Done::Maneuver
         }
     };

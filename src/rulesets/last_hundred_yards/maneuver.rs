@@ -258,6 +258,17 @@ fn river_exit(s: &mut LhyState, name: &str, to: Hex, dice: &mut Dice) -> bool {
             if ok { "across" } else { "stuck in the river" }
         ),
     );
+    // The enemy sees a unit it sees as itself cross or stick (and so may a spectator); not
+    // the roll's terms, whose leader modifier would tell of a concealed leader beside it.
+    // A concealed or hidden unit's attempt stays its owner's.
+    if !u.hidden && !u.concealed {
+        let text = format!(
+            "{name} tries to leave the river at {}: {}.",
+            s.name_of(u.at),
+            if ok { "across" } else { "stuck in the river" }
+        );
+        s.to_enemies(&u.side, text);
+    }
     if !ok
         && let Some(l) = leader
         && let Some(x) = s.unit_mut(&l)

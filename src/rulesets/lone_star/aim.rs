@@ -1,29 +1,52 @@
-//! Who may shoot at whom (L6, L7, R16, R45, R51): the range band, the one test of sight,
-//! arc, range, melee and enemy units in the way with its reason, and the nearest target. The parser asks it when a mail
-//! is read and the combat step asks it again; it only reads the state.
+//! Who may shoot at whom (L6, L7, R16, R45, R51, R52): the range band, the one test of
+//! sight, arc, range, melee and enemy units in the way with its reason, friendly units that
+//! hold a flamethrower's fire, and the nearest target. The parser asks it when a mail is read
+//! and the combat step asks it again; it only reads the state.
 
 use crate::board::terrain::Area;
 use crate::rulesets::kit::grammar::tenths;
 
 use super::combat::Band;
 use super::data::Heavy;
-use super::state::{State, Unit};
+use super::state::{Fig, State, Unit};
 
 /// R51: the first enemy unit, other than the target, in the line of fire from `u`'s centre
 /// to `t`'s: one of its stands within half a stand of the line. L7: "Units, except mortars
 /// and indirect fire artillery, may not shoot through enemy units." Hidden units are not on
 /// the table (L7) and riders are inside their carrier; neither is in the way.
 pub fn screen<'a>(state: &'a State, u: &'a Unit, t: &Unit) -> Option<&'a Unit> {
-    let radius = state.data.rules.stand_size.get() / 2.0;
     state
         .enemies_of(u)
-        .filter(|o| o.name != t.name && !o.hidden && o.on_ground())
-        .find(|o| {
-            state
-                .stands(o)
-                .iter()
-                .any(|s| Area::Circle { centre: *s, radius }.segment_intersects(u.pos, t.pos))
-        })
+        .find(|o| o.name != t.name && in_the_way(state, o, u, t))
+}
+
+/// Is `o` in the line of fire from `u` to `t`: on the table (not hidden, L7; not riding)
+/// with one of its stands within half a stand of the line between their centres (R51, R52).
+fn in_the_way(state: &State, o: &Unit, u: &Unit, t: &Unit) -> bool {
+    let radius = state.data.rules.stand_size.get() / 2.0;
+    !o.hidden
+        && o.on_ground()
+        && state
+            .stands(o)
+            .iter()
+            .any(|s| Area::Circle { centre: *s, radius }.segment_intersects(u.pos, t.pos))
+}
+
+/// R52: the first friendly unit (of `u`'s side, not `u`) in the line of fire from `u` to
+/// `t`, when `u` has a flamethrower with shots that would fire. L7: "units may usually shoot
+/// through friendly units, but may not use certain weapons, like flame throwers or
+/// shotguns, in such a case": the unit still fires, its flamethrower does not
+/// (`combat::flame_strength`). Out of shots the figure fights as a trooper (L12) and shoots
+/// through like one; mounted, the weapon does not shoot anyway (L12).
+pub fn flame_held<'a>(state: &'a State, u: &Unit, t: &Unit) -> Option<&'a Unit> {
+    if u.count(Fig::Heavy(Heavy::Flamethrower)) == 0 || u.flame_shots == 0 || u.mounted {
+        return None;
+    }
+    state
+        .units
+        .iter()
+        .filter(|o| o.side == u.side && o.name != u.name && o.alive())
+        .find(|o| in_the_way(state, o, u, t))
 }
 
 /// R51: a unit whose mortar team has rounds (and is not mounted, L12) shoots over enemy units

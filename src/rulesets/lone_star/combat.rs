@@ -95,6 +95,23 @@ pub fn over_strength(state: &State, u: &Unit, band: Band) -> i32 {
     v * u.count(Fig::Heavy(Heavy::Mortar)) as i32
 }
 
+/// R52: what the unit's flamethrowers add to `strength` in `band` — what a friendly unit in
+/// the line of fire takes away (L7: no flamethrower shoots through friends). Nothing when
+/// out of shots (the figure shoots as a trooper, L12), mounted (it does not shoot) or in
+/// melee (no line of fire).
+pub fn flame_strength(state: &State, u: &Unit, band: Band) -> i32 {
+    let f = &state.data.figures.flamethrower;
+    let v = match band {
+        Band::Melee => return 0,
+        Band::Short => f.short.int(),
+        Band::Long => f.long.int(),
+    };
+    if u.flame_shots == 0 || u.mounted {
+        return 0;
+    }
+    v * u.count(Fig::Heavy(Heavy::Flamethrower)) as i32
+}
+
 /// A heavy-weapon figure that abandoned its empty weapon: a trooper's strength −1 (L12).
 fn out_of_ammo(state: &State, band: Band) -> i32 {
     let t = &state.data.figures.trooper;

@@ -484,9 +484,16 @@ fn standard_attacks(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &
         let over = (band != Band::Melee)
             .then(|| super::aim::screen(state, &u, &tu).map(|s| s.name.clone()))
             .flatten();
-        let base = match over {
-            Some(_) => combat::over_strength(state, &u, band),
-            None => combat::strength(state, &u, band),
+        // R52: through a friendly unit the rest fires, the flamethrower does not.
+        let held = (band != Band::Melee && over.is_none())
+            .then(|| super::aim::flame_held(state, &u, &tu).map(|s| s.name.clone()))
+            .flatten();
+        let base = match (&over, &held) {
+            (Some(_), _) => combat::over_strength(state, &u, band),
+            (None, Some(_)) => {
+                combat::strength(state, &u, band) - combat::flame_strength(state, &u, band)
+            }
+            (None, None) => combat::strength(state, &u, band),
         };
         let mods = combat::modifiers(state, &u, &tu, band);
         let total = base + mods.iter().map(|m| m.1).sum::<i32>();
@@ -503,6 +510,7 @@ fn standard_attacks(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &
         if u.heavy() == Some(super::data::Heavy::Flamethrower)
             && u.flame_shots > 0
             && band != Band::Long
+            && held.is_none()
         {
             state.unit_mut(&name).flame_shots -= 1;
         }
@@ -521,9 +529,10 @@ fn standard_attacks(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &
             "{name} {} {target} ({}): strength {base}{}{} = {total} → {n}d6 {pips:?} = {hits} hits{}.",
             if band == Band::Melee { "fights" } else { "fires at" },
             band.word(),
-            match &over {
-                Some(s) => format!(" (the mortar alone, over {s}, R51)"),
-                None => String::new(),
+            match (&over, &held) {
+                (Some(s), _) => format!(" (the mortar alone, over {s}, R51)"),
+                (None, Some(s)) => format!(" (without the flamethrower, through {s}, R52)"),
+                (None, None) => String::new(),
             },
             if mods_text.is_empty() { String::new() } else { format!(" {}", mods_text.join(" ")) },
             if red_cross { " (Red Cross −1)" } else { "" }

@@ -478,3 +478,57 @@ fn a_mount_and_dismount_the_enemy_sees_are_told_to_it_never_a_concealed_ones() {
         control(&hidden, "us", told, "germany", "A1-1");
     }
 }
+
+/// R27's second wind on `unit`, Disrupted, seen as itself or `concealed`: the first seed whose
+/// Random Event roll is a second wind for the US.
+fn second_wind(unit: &str, concealed: bool) -> LhyState {
+    let base = {
+        let mut st = lhy::step(
+            &lhy::game(lhy::PATROL),
+            &[("us", "PASS"), ("germany", "PASS")],
+            1,
+        );
+        for u in st.units.iter_mut().filter(|u| u.side == "us") {
+            u.status = despatch::rulesets::last_hundred_yards::state::Status::Good;
+        }
+        let u = st.unit_mut(unit).unwrap();
+        u.status = despatch::rulesets::last_hundred_yards::state::Status::Disrupted;
+        u.hidden = false;
+        u.concealed = concealed;
+        st.log.clear();
+        st
+    };
+    for k in 0..200u64 {
+        let mut st = base.clone();
+        let mut dice = Dice::new(lhy::seed(7, k));
+        despatch::rulesets::last_hundred_yards::turn::random_event(&mut st, "us", &mut dice);
+        if seat_log(&st, "us")
+            .iter()
+            .any(|l| l.contains("second wind"))
+        {
+            return st;
+        }
+    }
+    panic!("no second wind in 200 seeds");
+}
+
+/// A second wind (or a leader called away) on a unit the enemy sees as itself is told to the
+/// enemy and spectators; on a concealed unit only to its owner. Control: the owner reads the
+/// line in both cases, so the needle is one the log really writes.
+#[test]
+fn a_random_event_on_a_unit_the_enemy_sees_is_told_to_it_never_a_concealed_ones() {
+    let line = "A1-2 recovers one step of its condition.";
+    let seen = second_wind("A1-2", false);
+    assert!(seat_log(&seen, "us").contains(&line.to_string()));
+    assert!(
+        seat_log(&seen, "germany").contains(&line.to_string()),
+        "{:?}",
+        seat_log(&seen, "germany")
+    );
+    assert!(spectator_log(&seen).contains(&line.to_string()));
+    let hid = second_wind("A1-2", true);
+    assert!(seat_log(&hid, "us").contains(&line.to_string()));
+    for l in seat_log(&hid, "germany").iter().chain(&spectator_log(&hid)) {
+        assert!(!l.contains("A1-2"), "{l}");
+    }
+}

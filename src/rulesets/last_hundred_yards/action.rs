@@ -175,7 +175,7 @@ fn fired(
 
 /// Does every enemy see unit `n` as itself (on the map, neither hidden nor concealed), so
 /// that a line about it is everyone's?
-fn seen_as_itself(s: &LhyState, n: &str) -> bool {
+pub fn seen_as_itself(s: &LhyState, n: &str) -> bool {
     s.unit(n)
         .is_some_and(|x| x.on_map() && !x.hidden && !x.concealed)
 }

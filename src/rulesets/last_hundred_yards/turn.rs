@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use crate::dice::{Dice, Faces};
 use crate::engine::{SeatId, Submitted};
 
+use super::action;
 use super::data::{Event, Kind};
 use super::maneuver;
 use super::setup;
@@ -132,7 +133,9 @@ pub fn initiative_winner(s: &LhyState, rolls: &[(String, i32)]) -> String {
         .unwrap_or_default()
 }
 
-fn random_event(s: &mut LhyState, side: &str, dice: &mut Dice) {
+/// §7.0's Random Event Table for `side`. What it does to a unit the enemy sees as itself is
+/// told to the enemy (and spectators) too; a hidden or concealed unit's stays with its owner.
+pub fn random_event(s: &mut LhyState, side: &str, dice: &mut Dice) {
     let roll = dice.roll_one(format!("{side}: Random Event Table"), Faces::d(10));
     let event = s
         .data
@@ -160,10 +163,15 @@ fn random_event(s: &mut LhyState, side: &str, dice: &mut Dice) {
                 .next();
             s.public(format!("Random event for {name} ({roll}): second wind."));
             if let Some(n) = who {
+                let seen = action::seen_as_itself(s, &n);
                 if let Some(u) = s.unit_mut(&n) {
                     u.status = maneuver::better(u.status);
                 }
-                s.private(side, format!("{n} recovers one step of its condition."));
+                let line = format!("{n} recovers one step of its condition.");
+                s.private(side, line.clone());
+                if seen {
+                    s.to_enemies(side, line);
+                }
             }
         }
         Event::Confusion => {
@@ -184,13 +192,16 @@ fn random_event(s: &mut LhyState, side: &str, dice: &mut Dice) {
                 "Random event for {name} ({roll}): a platoon leader is called away."
             ));
             if let Some(n) = who {
+                // Seen before he goes: once away he is on nobody's map.
+                let seen = action::seen_as_itself(s, &n);
                 if let Some(u) = s.unit_mut(&n) {
                     u.place = Place::Away;
                 }
-                s.private(
-                    side,
-                    format!("{n} leaves the map until the Clean Up Phase."),
-                );
+                let line = format!("{n} leaves the map until the Clean Up Phase.");
+                s.private(side, line.clone());
+                if seen {
+                    s.to_enemies(side, line);
+                }
             }
         }
     }

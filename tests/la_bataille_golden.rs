@@ -321,17 +321,7 @@ fn r13_routers_lose_an_increment_for_each_enemy_zone_they_leave() {
 fn r10_the_old_guard_charge_runs_its_own_procedure_and_ends_in_step_10_exploitation() {
     let mut t = Table::new(&field(
         &[
-            (
-                "france",
-                "Grenadiers",
-                "old_guard",
-                "French",
-                "0507",
-                "N",
-                "column",
-                4,
-                10,
-            ),
+            grenadiers("0507"),
             (
                 "allies",
                 "28th-Foot",
@@ -383,17 +373,7 @@ fn r10_the_old_guard_charge_runs_its_own_procedure_and_ends_in_step_10_exploitat
 fn r10_no_exploitation_ends_the_old_guard_charge() {
     let mut t = Table::new(&field(
         &[
-            (
-                "france",
-                "Grenadiers",
-                "old_guard",
-                "French",
-                "0507",
-                "N",
-                "column",
-                4,
-                10,
-            ),
+            grenadiers("0507"),
             (
                 "allies",
                 "28th-Foot",

@@ -4,7 +4,9 @@
 
 use despatch::rulesets::la_bataille::state::{Cohesion, Leader};
 
-use crate::lbt::{QUIET, Table, assert_has, battalion, duel, field, has, two_on_one};
+use crate::lbt::{
+    QUIET, Table, assert_has, battalion, british, duel, field, grenadiers, has, two_on_one,
+};
 
 /// Step 4: "−3 for each casualty" the Defensive Fire inflicts, so two casualties are −6 (one
 /// casualty cannot tell −3 × n from −3 / n).
@@ -60,17 +62,7 @@ fn a_british_line_assaulted_from_its_rear_does_not_huzzah() {
         let mut t = Table::new(&field(
             &[
                 battalion("france", "1/45e", "0506", "N", "column", 4),
-                (
-                    "allies",
-                    "28th-Foot",
-                    "line_infantry",
-                    "British",
-                    "0505",
-                    facing,
-                    "line",
-                    4,
-                    8,
-                ),
+                british("28th-Foot", "0505", facing, 4),
             ],
             "",
         ));
@@ -96,28 +88,8 @@ fn a_routed_battalion_in_the_hex_does_not_huzzah() {
     let mut t = Table::new(&field(
         &[
             battalion("france", "1/45e", "0506", "N", "column", 4),
-            (
-                "allies",
-                "28th-Foot",
-                "line_infantry",
-                "British",
-                "0505",
-                "S",
-                "line",
-                4,
-                8,
-            ),
-            (
-                "allies",
-                "30th-Foot",
-                "line_infantry",
-                "British",
-                "0505",
-                "S",
-                "line",
-                2,
-                8,
-            ),
+            british("28th-Foot", "0505", "S", 4),
+            british("30th-Foot", "0505", "S", 2),
         ],
         "",
     ));
@@ -201,17 +173,7 @@ fn the_leaders_melee_modifiers_count_for_the_attacker_and_against_the_defender()
 fn an_old_guard_firefight_is_fought_once_more_in_the_coming_melee_segment() {
     let mut t = Table::new(&field(
         &[
-            (
-                "france",
-                "Grenadiers",
-                "old_guard",
-                "French",
-                "0507",
-                "N",
-                "column",
-                4,
-                10,
-            ),
+            grenadiers("0507"),
             battalion("allies", "28th-Foot", "0505", "S", "line", 3),
         ],
         "",

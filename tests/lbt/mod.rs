@@ -155,6 +155,31 @@ pub fn battalion<'a>(
     )
 }
 
+/// A British line battalion of morale 8 on the Allied side: the nation that may Huzzah (R23).
+pub fn british<'a>(name: &'a str, hex: &'a str, facing: &'a str, increments: u32) -> Piece<'a> {
+    let (side, name, class, _, hex, facing, formation, increments, morale) =
+        battalion("allies", name, hex, facing, "line", increments);
+    (
+        side, name, class, "British", hex, facing, formation, increments, morale,
+    )
+}
+
+/// The Old Guard grenadiers of the Guard Charge tests: four increments in column at `hex`,
+/// facing north, morale 10.
+pub fn grenadiers(hex: &str) -> Piece<'_> {
+    (
+        "france",
+        "Grenadiers",
+        "old_guard",
+        "French",
+        hex,
+        "N",
+        "column",
+        4,
+        10,
+    )
+}
+
 pub fn has(log: &[String], part: &str) -> bool {
     log.iter().any(|l| l.contains(part))
 }

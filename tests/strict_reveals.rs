@@ -1,12 +1,11 @@
-//! Strict dice when a reveal goes wrong (rulings S2–S5, docs/strict-dice.md): a reveal quoting
+//! Strict dice when a reveal goes wrong (rulings S3–S5, docs/strict-dice.md): a reveal quoting
 //! another `L_k` is recorded and reported as a split lock; a reveal that does not hash back to
-//! the seat's anchor is refused; a missing reveal stalls the step until the reveal deadline,
-//! then the step resolves with an empty r (never a re-roll); verify fails on a tampered reveal.
+//! the seat's anchor is refused; verify fails on a tampered reveal. A missing reveal (ruling
+//! S2) is in strict_levers.rs.
 
 use crate::strict_world;
 use crate::toy;
 
-use chrono::Duration;
 use despatch::daemon::Intake;
 use despatch::dice;
 use despatch::engine::Event;
@@ -106,79 +105,6 @@ fn a_reveal_that_does_not_hash_to_the_anchor_is_refused_and_journals_nothing() {
 }
 
 #[test]
-fn a_missing_reveal_stalls_the_step_until_the_reveal_deadline_then_r_is_empty() {
-    let mut w = world(true);
-    w.bid_all([1, 2, 3]);
-    let locked_at = w.now;
-    w.reveal("red-1", 1);
-    let due = locked_at + Duration::hours(REVEAL_HOURS as i64);
-    assert_eq!(
-        w.game().next_due(),
-        Some(due),
-        "the daemon wakes at the reveal deadline"
-    );
-    // Before the deadline the clock changes nothing: the step waits.
-    w.tick(due - Duration::minutes(1));
-    assert_eq!(w.game().book().step, 1);
-    assert!(w.game().book().locked.is_some());
-    w.tick(due);
-    let journal = w.journal();
-    let missed = of_kind(&journal, "reveal_missed");
-    assert_eq!(missed.len(), 1);
-    assert!(matches!(missed[0], Event::RevealMissed { seats, .. } if seats == &["blue-scout"]));
-    // Resolved once, with the seat's r empty in S_1 (never re-rolled).
-    let results = of_kind(&journal, "results");
-    assert_eq!(results.len(), 1);
-    let Event::Results { reveal, seed, .. } = results[0] else {
-        unreachable!()
-    };
-    let lock = match of_kind(&journal, "lock")[0] {
-        Event::Lock { lock, .. } => dice::from_hex(lock).unwrap(),
-        _ => unreachable!(),
-    };
-    let r1 = match of_kind(&journal, "reveal")[0] {
-        Event::Reveal { reveal, .. } => dice::from_hex(reveal).unwrap(),
-        _ => unreachable!(),
-    };
-    let expected = dice::seed_strict(
-        dice::Protocol::V2,
-        &lock,
-        &dice::from_hex(reveal).unwrap(),
-        &[("red-1".into(), Some(r1)), ("blue-scout".into(), None)],
-    );
-    assert_eq!(seed, &dice::to_hex(&expected));
-    let mail = w.text("-missed-red-2");
-    assert!(mail.contains("No reveal came from blue-scout"), "{mail}");
-    assert!(
-        w.text("-results-blue-scout")
-            .contains("strict r blue-scout = -")
-    );
-    assert!(
-        !w.game()
-            .book()
-            .forfeited
-            .contains(&"blue-scout".to_string())
-    );
-
-    // Next step the silent seat reveals again: its r_2 hashes twice back to its anchor.
-    w.bid_all([0, 0, 0]);
-    for seat in STRICT {
-        let (_, out) = w.reveal(seat, 2);
-        assert!(matches!(out, Intake::Accepted { step: 2, .. }), "{out:?}");
-    }
-    w.bid_all([1, 1, 1]);
-    for seat in STRICT {
-        w.reveal(seat, 3);
-    }
-    assert!(w.game().is_over());
-    let (_, findings) = verify::verify_store(&w.store(), &registry());
-    assert!(findings.is_empty(), "{findings:?}");
-    let (checked, findings) = verify::verify_mails_with(w.outbox(), Some(GAME), &registry());
-    assert!(findings.is_empty(), "{findings:?}");
-    assert_eq!(checked.steps, 3);
-}
-
-#[test]
 fn verify_fails_naming_the_step_when_a_journaled_reveal_is_tampered_with() {
     let mut w = world(true);
     w.bid_all([1, 2, 3]);
@@ -217,43 +143,4 @@ fn verify_fails_naming_the_step_when_a_journaled_reveal_is_tampered_with() {
         f.detail.contains("r_blue-scout_2"),
         "names the seat and step: {f}"
     );
-}
-
-#[test]
-fn under_wait_for_gm_a_missing_reveal_waits_for_the_organisers_close_step() {
-    let mut w = world_with(true, Some(despatch::engine::Silence::WaitForGm));
-    w.bid_all([1, 2, 3]);
-    w.reveal("blue-scout", 1);
-    assert_eq!(w.game().next_due(), None, "only the organiser moves it");
-    let late = w.now + Duration::hours(REVEAL_HOURS as i64 * 4);
-    w.tick(late);
-    assert_eq!(
-        w.game().book().step,
-        1,
-        "still waiting, long after the reveal deadline"
-    );
-    assert!(of_kind(&w.journal(), "reveal_missed").is_empty());
-    w.daemon.gm_close_step(GAME, "red-1 is away", late).unwrap();
-    let journal = w.journal();
-    assert!(
-        matches!(of_kind(&journal, "reveal_missed")[..], [Event::RevealMissed { seats, .. }] if seats == &["red-1"])
-    );
-    assert_eq!(w.game().book().step, 2, "resolved with red-1's r empty");
-    let (_, findings) = verify::verify_store(&w.store(), &registry());
-    assert!(findings.is_empty(), "{findings:?}");
-}
-
-#[test]
-fn under_forfeit_a_seat_that_lets_its_reveal_lapse_is_out_after_the_step() {
-    let mut w = world_with(true, Some(despatch::engine::Silence::Forfeit));
-    w.bid_all([1, 2, 3]);
-    w.reveal("blue-scout", 1);
-    let due = w.game().book().reveal_deadline().unwrap();
-    w.tick(due);
-    let g = w.game();
-    assert_eq!(g.book().step, 2, "the step resolved once, no re-roll");
-    assert_eq!(g.book().forfeited, vec!["red-1"]);
-    assert!(g.book().awaited_reveals().is_empty());
-    let (_, findings) = verify::verify_store(&w.store(), &registry());
-    assert!(findings.is_empty(), "{findings:?}");
 }

@@ -141,7 +141,8 @@ pub enum PlayerCommand {
         len: u64,
     },
     /// Read a lock mail (a saved .eml, or - for standard input) and print the reply that
-    /// reveals your secret for that step, quoting the L_k the mail showed.
+    /// reveals your next secret, quoting the L_k the mail showed. Only the next reveal is ever
+    /// given; each is recorded in DIR first.
     Reveal {
         /// The folder given to `player init`.
         #[arg(long, value_name = "DIR")]
@@ -166,7 +167,8 @@ pub enum GmCommand {
         reason: Option<String>,
     },
     /// Lock the open step now: seats that have not answered are recorded as no move received.
-    /// This is how a game whose silence policy is `wait_for_gm` goes on.
+    /// This is how a game whose silence policy is `wait_for_gm` goes on. Refused while a
+    /// strict step waits for a reveal (docs/strict-dice.md, S2).
     CloseStep {
         /// The game's id.
         game: String,

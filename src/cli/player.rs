@@ -1,15 +1,19 @@
 //! `despatch player …`: the small commands a strict seat's player runs on their own machine
 //! (docs/strict-dice.md). `init` makes the seat's own onion in a folder the player names and
 //! gives the anchor line to send when joining; `reveal` reads a lock mail and gives the reply
-//! that reveals the seat's onion element for that step. The secret never leaves the folder.
+//! that reveals the seat's next onion element, keeping a record of every reveal it gave. The
+//! secret never leaves the folder, and no lock mail — edited or forged by a host — makes it
+//! reveal any element but the next one (ruling S8).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::dice::{self, HostOnion, Protocol};
-use crate::engine::strict;
+use crate::engine::strict::{self, BY_REVEAL};
+use crate::mail::compose::{LOCK_HEADING, LockAsk};
 
 /// What the folder keeps for one (game, seat): the secret `c_0` and how to rebuild the onion.
 #[derive(Serialize, Deserialize)]
@@ -20,10 +24,37 @@ struct SeatSecret {
     onion_len: u64,
     /// `c_0`, 64 hex digits. Secret: never printed.
     secret: String,
+    /// `"reveal"` for an onion made to be indexed by reveal count; absent in older folders.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    onion_index: Option<String>,
+}
+
+/// Every reveal the tool gave for one (game, seat), beside its secret: what keeps it from
+/// giving any element but the next, and the player's own evidence of what it was asked.
+#[derive(Serialize, Deserialize)]
+struct RevealRecord {
+    game: String,
+    seat: String,
+    /// `"reveal"` or `"step"`: how the game indexes the onion, fixed by the first reveal.
+    by: String,
+    reveals: Vec<Given>,
+}
+
+/// One reveal given: its index in the onion, the step, the `L_k` it quoted, when.
+#[derive(Serialize, Deserialize)]
+struct Given {
+    index: u64,
+    step: u64,
+    lock: String,
+    at: DateTime<Utc>,
 }
 
 fn secret_path(dir: &Path, game: &str, seat: &str) -> PathBuf {
     dir.join(format!("{game}.{seat}.strict.json"))
+}
+
+fn record_path(dir: &Path, game: &str, seat: &str) -> PathBuf {
+    dir.join(format!("{game}.{seat}.reveals.json"))
 }
 
 /// Makes `seat`'s onion for `game` in `dir` and returns the anchor line to send when joining.
@@ -47,6 +78,7 @@ pub fn init(dir: &Path, game: &str, seat: &str, onion_len: u64) -> Result<String
         seat: seat.into(),
         onion_len,
         secret: dice::to_hex(onion.secret()),
+        onion_index: Some(BY_REVEAL.into()),
     };
     let text = serde_json::to_string_pretty(&file)?;
     write_private(&path, text.as_bytes())?;
@@ -73,20 +105,25 @@ fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
     std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()))
 }
 
-/// Reads a lock mail (its raw bytes) and returns the reply line: `REVEAL <k> <L_k> <r>`.
+/// Reads a lock mail (its raw bytes) and returns the reply line, `REVEAL <k> <L_k> <r>`, for
+/// the seat's next reveal only; the same lock asked again gets the same line (a lost mail).
 pub fn reveal(dir: &Path, mail: &[u8]) -> Result<String> {
+    reveal_at(dir, mail, Utc::now()).map(|(line, _)| line)
+}
+
+/// `reveal`, recording `now` as the time the reveal was given; with it, a note for the player
+/// when the lock differs from the one this reveal was first given for (a split view).
+pub fn reveal_at(dir: &Path, mail: &[u8], now: DateTime<Utc>) -> Result<(String, Option<String>)> {
     let text = mail_parser::MessageParser::default()
         .parse(mail)
         .and_then(|m| m.body_text(0).map(|t| t.into_owned()))
         .unwrap_or_else(|| String::from_utf8_lossy(mail).into_owned());
-    let (game, step, seat, lock) =
-        crate::mail::compose::read_lock_mail(&text).ok_or_else(|| {
-            anyhow!(
-                "no `{}` section in this mail: give the mail that asks for your reveal",
-                crate::mail::compose::LOCK_HEADING
-            )
-        })?;
-    let path = secret_path(dir, &game, &seat);
+    let ask = crate::mail::compose::read_lock_mail(&text).ok_or_else(|| {
+        anyhow!("no `{LOCK_HEADING}` section in this mail: give the mail that asks for your reveal")
+    })?;
+    lock_mail_is_the_games(mail, &ask)?;
+    let (game, seat) = (ask.game.as_str(), ask.seat.as_str());
+    let path = secret_path(dir, game, seat);
     let file: SeatSecret = serde_json::from_slice(
         &std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?,
     )
@@ -96,13 +133,157 @@ pub fn reveal(dir: &Path, mail: &[u8]) -> Result<String> {
     if file.game != game || file.seat != seat {
         bail!("{} is not the secret of {seat} in {game}", path.display());
     }
-    if step == 0 || step > file.onion_len {
+    let rec_path = record_path(dir, game, seat);
+    let mut record = read_record(&rec_path, game, seat)?;
+    let (index, note) = next_index(&file, &record, &ask)?;
+    let onion = HostOnion::for_party(file.protocol, game, seat, c0, file.onion_len);
+    let line = strict::reveal_line(ask.step, &ask.lock, &onion.element(file.onion_len - index));
+    let lock = dice::to_hex(&ask.lock);
+    if record
+        .reveals
+        .iter()
+        .any(|g| g.index == index && g.lock == lock)
+    {
+        return Ok((line, None));
+    }
+    record.by = if ask.index.is_some() {
+        BY_REVEAL
+    } else {
+        "step"
+    }
+    .into();
+    record.reveals.push(Given {
+        index,
+        step: ask.step,
+        lock,
+        at: now,
+    });
+    // Recorded before it is printed: a crash in between loses no reveal from the record.
+    crate::store::atomic_write_private(
+        &rec_path,
+        serde_json::to_string_pretty(&record)?.as_bytes(),
+    )
+    .with_context(|| format!("writing {}", rec_path.display()))?;
+    Ok((line, note))
+}
+
+/// Where a lock mail is accepted as the game's own.
+// TODO(issue 29, point 1): check the mail's per-game Ed25519 signature against the game's key
+// (from the welcome); until then any mail with a lock section is taken as the game's.
+fn lock_mail_is_the_games(_mail: &[u8], _ask: &LockAsk) -> Result<()> {
+    Ok(())
+}
+
+fn read_record(path: &Path, game: &str, seat: &str) -> Result<RevealRecord> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(RevealRecord {
+                game: game.into(),
+                seat: seat.into(),
+                by: String::new(),
+                reveals: Vec::new(),
+            });
+        }
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let record: RevealRecord = serde_json::from_slice(&bytes).with_context(|| {
+        format!(
+            "{} is not a record of reveals: restore it from your backup (nothing is revealed \
+             without it)",
+            path.display()
+        )
+    })?;
+    if record.game != game || record.seat != seat {
         bail!(
-            "step {step} is beyond this seat's onion of {} steps",
+            "{} is the record of {} in {}",
+            path.display(),
+            record.seat,
+            record.game
+        );
+    }
+    Ok(record)
+}
+
+/// The onion index this lock mail may be answered with: the next one, or one already given
+/// for this step (a resend; with a note when it quotes another lock). Anything else is
+/// refused, saying why.
+fn next_index(
+    file: &SeatSecret,
+    record: &RevealRecord,
+    ask: &LockAsk,
+) -> Result<(u64, Option<String>)> {
+    let by_reveal = ask.index.is_some()
+        || file.onion_index.as_deref() == Some(BY_REVEAL)
+        || record.by == BY_REVEAL;
+    let index = match ask.index {
+        Some(j) if record.by == "step" => bail!(
+            "this lock mail asks for reveal {j} by number, but your earlier reveals in {} were \
+             by step: refused (a game does not change how it indexes reveals)",
+            ask.game
+        ),
+        Some(j) => j,
+        None if by_reveal => bail!(
+            "this lock mail names no reveal number (`reveal j` in its {LOCK_HEADING} line), but \
+             your onion is indexed by reveal count: refused. Answered by step, a lock mail naming \
+             a far step would give away every reveal before it. Ask for the lock mail again"
+        ),
+        None => ask.step,
+    };
+    let lock = dice::to_hex(&ask.lock);
+    if let Some(g) = record.reveals.iter().find(|g| g.index == index) {
+        if g.step != ask.step {
+            bail!(
+                "you gave reveal {index} on {} for step {}; this mail asks for it again for step \
+                 {}: refused (a game asks each reveal for one step only)",
+                g.at.format("%Y-%m-%d %H:%M UTC"),
+                g.step,
+                ask.step
+            );
+        }
+        // Already out, so nothing new is given; a second lock for it is a split view.
+        let note = (g.lock != lock).then(|| {
+            format!(
+                "NOTE: you gave reveal {index} on {} for step {} quoting L_{} = {}; this mail \
+                 quotes L_{} = {lock}. Two locks for one step: keep both mails, they are your \
+                 evidence of a split view (both are in {}'s record of reveals)",
+                g.at.format("%Y-%m-%d %H:%M UTC"),
+                g.step,
+                g.step,
+                g.lock,
+                ask.step,
+                ask.seat
+            )
+        });
+        return Ok((index, note));
+    }
+    let last = record.reveals.last();
+    let next = last.map_or(1, |g| g.index + 1);
+    if let Some(g) = last.filter(|g| ask.step <= g.step) {
+        bail!(
+            "this lock mail asks a reveal for step {}, but you already revealed for step {}: \
+             refused (steps only go forward)",
+            ask.step,
+            g.step
+        );
+    }
+    if index < next || (by_reveal && index > next) {
+        bail!(
+            "this lock mail asks for reveal {index}, but your next reveal is number {next}: \
+             refused. Only the next element is ever given: a later one would let whoever holds \
+             it compute every one before it by hashing, your reveals for steps still to come{}",
+            if index > next {
+                " (an edited or forged lock mail does exactly this)"
+            } else {
+                ""
+            }
+        );
+    }
+    if index == 0 || index > file.onion_len {
+        bail!(
+            "reveal {index} is beyond this seat's onion of {} elements",
             file.onion_len
         );
     }
-    let onion = HostOnion::for_party(file.protocol, &game, &seat, c0, file.onion_len);
-    let r = onion.element(file.onion_len - step);
-    Ok(strict::reveal_line(step, &lock, &r))
+    Ok((index, None))
 }

@@ -277,7 +277,11 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 } else {
                     std::fs::read(&mail).with_context(|| format!("reading {}", mail.display()))?
                 };
-                println!("{}", super::player::reveal(&dir, &bytes)?);
+                let (line, note) = super::player::reveal_at(&dir, &bytes, chrono::Utc::now())?;
+                if let Some(note) = note {
+                    eprintln!("{note}");
+                }
+                println!("{line}");
                 Ok(ExitCode::SUCCESS)
             }
         },

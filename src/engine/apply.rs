@@ -132,7 +132,8 @@ impl<R: Ruleset> Game<R> {
             Event::StrictMode { .. }
             | Event::Reveal { .. }
             | Event::SplitLock { .. }
-            | Event::RevealMissed { .. } => self.apply_strict(event, index)?,
+            | Event::RevealMissed { .. }
+            | Event::RevealOverdue { .. } => self.apply_strict(event, index)?,
             Event::Results {
                 step,
                 reveal,
@@ -226,6 +227,18 @@ impl<R: Ruleset> Game<R> {
                     }
                     // A resigned seat has a player again (ruling R2).
                     GmKind::ReplaceSeat { seat } => self.book.club.resigned.retain(|s| s != seat),
+                    // Games indexed by reveal never close a step waiting for reveals (ruling S2).
+                    GmKind::CloseStep
+                        if self.strict.as_ref().is_some_and(|st| st.by_reveal)
+                            && !self.awaited_reveals().is_empty() =>
+                    {
+                        return Err(err(
+                            index,
+                            kind,
+                            "action",
+                            "close-step while strict reveals are awaited (ruling S2)",
+                        ));
+                    }
                     GmKind::CloseStep => self.book.closed_by_gm = true,
                 }
             }

@@ -26,6 +26,9 @@ pub enum GmError {
     Hours(i64),
     #[error("the step is already locked and resolving")]
     Locked,
+    /// A strict step waits for reveals: see `strict::gm_refusal`.
+    #[error("{0}")]
+    AwaitingReveals(String),
     #[error("{0} has no absence that has not ended")]
     NoAbsence(String),
 }
@@ -236,8 +239,8 @@ pub fn next_event<P: Play + ?Sized>(
 ) -> Result<Option<Event>, String> {
     let book = p.book();
     if !book.awaited_reveals().is_empty() {
-        // A strict step waits for its reveals: only the organiser's close-step moves it here.
-        return Ok(super::strict::closed_reveal_missed(book, now));
+        // A strict step waits for its reveals, and only for them (ruling S2).
+        return Ok(None);
     }
     if book.locked.is_some() {
         let v_k = secrets.reveal(book.step)?;
@@ -265,7 +268,7 @@ pub fn next_event<P: Play + ?Sized>(
 /// organiser (kept beside `next_event` so the two cannot drift apart).
 pub fn at_rest<P: Play + ?Sized>(p: &P) -> bool {
     let book = p.book();
-    let waits_for_reveals = !book.awaited_reveals().is_empty() && !book.closed_by_gm;
+    let waits_for_reveals = !book.awaited_reveals().is_empty();
     (book.locked.is_none() || waits_for_reveals)
         && !p.ready_to_lock()
         && !(p.is_over() && !book.ended && book.protocol == Protocol::V2)
@@ -275,8 +278,8 @@ pub fn at_rest<P: Play + ?Sized>(p: &P) -> bool {
 /// See `Play::due_events`.
 pub fn due_events<P: Play + ?Sized>(p: &P, now: DateTime<Utc>) -> Vec<Event> {
     let book = p.book();
-    if let Some(missed) = super::strict::due_reveal_missed(book, now) {
-        return vec![missed];
+    if let Some(overdue) = super::strict::due_reveal_overdue(book, now) {
+        return vec![overdue];
     }
     let Some(deadline) = book.deadline else {
         return vec![];
@@ -335,10 +338,12 @@ pub fn due_events<P: Play + ?Sized>(p: &P, now: DateTime<Utc>) -> Vec<Event> {
 pub fn next_due<P: Play + ?Sized>(p: &P) -> Option<DateTime<Utc>> {
     let book = p.book();
     if !book.awaited_reveals().is_empty() {
-        // The reveal deadline; `wait_for_gm` waits for the organiser instead.
-        return book
-            .reveal_deadline()
-            .filter(|_| !matches!(book.policy.on_silence, Silence::WaitForGm));
+        // The reveal deadline, once: after it only a reveal (or a resignation) moves the step.
+        let told = book
+            .strict
+            .as_ref()
+            .is_some_and(|st| !st.overdue.is_empty());
+        return book.reveal_deadline().filter(|_| !told);
     }
     let deadline = book.deadline?;
     if p.is_over() || book.locked.is_some() {
@@ -402,6 +407,10 @@ pub fn gm_extend<P: Play + ?Sized>(
     now: DateTime<Utc>,
 ) -> Result<Event, GmError> {
     open_for_gm(p)?;
+    // Moving a deadline changes nothing a strict step waits for: said, not silently ignored.
+    if let Some(why) = super::strict::gm_refusal(p.book()) {
+        return Err(GmError::AwaitingReveals(why));
+    }
     if hours == 0 || hours.unsigned_abs() > MAX_HOURS as u64 {
         return Err(GmError::Hours(hours));
     }
@@ -431,8 +440,12 @@ pub fn gm_close_step<P: Play + ?Sized>(
     now: DateTime<Utc>,
 ) -> Result<Event, GmError> {
     open_for_gm(p)?;
-    // A strict step waiting for reveals may be closed: the missing reveals are recorded.
-    if p.book().locked.is_some() && p.book().awaited_reveals().is_empty() {
+    // A strict step waiting for reveals is never closed: that would resolve it with an empty
+    // r, a second seed for whoever already holds the reveal (ruling S2).
+    if let Some(why) = super::strict::gm_refusal(p.book()) {
+        return Err(GmError::AwaitingReveals(why));
+    }
+    if p.book().locked.is_some() {
         return Err(GmError::Locked);
     }
     Ok(Event::GmAction {

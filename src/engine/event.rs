@@ -227,6 +227,10 @@ pub enum Event {
         seats: Vec<StrictAnchor>,
         reveal_hours: u32,
         at: DateTime<Utc>,
+        /// How a seat's onion is indexed: `"reveal"` (its `j`-th reveal is `c_{N-j}`), or
+        /// absent in games created before it (step `k` used `c_{N-k}`), which replay as before.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        onion_index: Option<String>,
     },
     /// A strict seat's reveal `r_seat_k` for the locked step, quoting the `L_k` it was shown.
     Reveal {
@@ -248,8 +252,16 @@ pub enum Event {
         at: DateTime<Utc>,
     },
     /// The reveal deadline passed (or the organiser closed the step) without these strict
-    /// seats' reveals: their `r` is empty in `S_k` (ruling S2 in docs/strict-dice.md).
+    /// seats' reveals: their `r` is empty in `S_k`. Only in games without `onion_index` (the
+    /// old ruling S2); a game indexed by reveal never resolves a step without every reveal.
     RevealMissed {
+        step: u64,
+        seats: Vec<SeatId>,
+        at: DateTime<Utc>,
+    },
+    /// The reveal deadline passed with these strict seats' reveals still missing: told to
+    /// every seat, and the step goes on waiting (ruling S2 in docs/strict-dice.md).
+    RevealOverdue {
         step: u64,
         seats: Vec<SeatId>,
         at: DateTime<Utc>,
@@ -365,6 +377,7 @@ impl Event {
             Event::Reveal { .. } => "reveal",
             Event::SplitLock { .. } => "split_lock",
             Event::RevealMissed { .. } => "reveal_missed",
+            Event::RevealOverdue { .. } => "reveal_overdue",
             Event::Press { .. } => "press",
             Event::SpectatorJoined { .. } => "spectator_joined",
             Event::SpectatorLeft { .. } => "spectator_left",

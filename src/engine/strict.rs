@@ -1,7 +1,9 @@
-//! Strict dice (dice-protocol.md, "Strict mode"; rulings S1–S6 in docs/strict-dice.md): each
-//! strict seat's own onion element `r_seat_k` joins the seed of every step that rolls, so a host
-//! who also plays cannot predict a roll. The book's strict record, the checks a journal line
-//! must pass, and the decisions (who is awaited, the reveal deadline, a reveal's event). Pure.
+//! Strict dice (dice-protocol.md, "Strict mode"; rulings S1–S7 in docs/strict-dice.md): each
+//! strict seat's own onion element joins the seed of every step that rolls, so a host who also
+//! plays cannot predict a roll, and a step never resolves without every strict reveal, so he
+//! cannot choose between two seeds either. The book's strict record, the checks a journal line
+//! must pass, and the decisions (who is awaited, the reveal deadline, a reveal's event). Pure:
+//! no clock, disk or mail here.
 
 use std::collections::BTreeMap;
 
@@ -17,6 +19,11 @@ use super::ruleset::{Ruleset, SeatId};
 /// Hours a strict seat has to reveal after a lock, unless the game sets its own.
 pub const DEFAULT_REVEAL_HOURS: u32 = 24;
 
+/// The `onion_index` of games whose strict onions are indexed by reveal count: a seat's `j`-th
+/// reveal is `c_{N-j}`, so a reveal tells nothing about a later one, whatever step a lock mail
+/// names (ruling S8).
+pub const BY_REVEAL: &str = "reveal";
+
 /// One strict seat's commitment and the newest element of its onion checked so far.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StrictSeat {
@@ -28,6 +35,9 @@ pub struct StrictSeat {
     #[serde(with = "hex32")]
     pub last: Hash,
     pub last_step: u64,
+    /// How many reveals the seat has given (its next one is number `revealed + 1`).
+    #[serde(default)]
+    pub revealed: u64,
 }
 
 /// What the journal establishes about strict dice.
@@ -47,6 +57,13 @@ pub struct StrictBook {
     pub missed: Vec<SeatId>,
     /// Every split lock a seat has proved: (step, seat).
     pub splits: Vec<(u64, SeatId)>,
+    /// Onions indexed by reveal count (`onion_index = "reveal"`); false in older games, whose
+    /// step `k` used `c_{N-k}` and whose missing reveals resolved with an empty `r`.
+    #[serde(default)]
+    pub by_reveal: bool,
+    /// Strict seats told to every seat as overdue at the reveal deadline of the locked step.
+    #[serde(default)]
+    pub overdue: Vec<SeatId>,
 }
 
 mod reveals {
@@ -77,6 +94,13 @@ mod reveals {
 impl StrictBook {
     pub fn seat(&self, seat: &str) -> Option<&StrictSeat> {
         self.seats.iter().find(|s| s.seat == seat)
+    }
+
+    /// The onion index `seat`'s reveal for `step` uses: its reveal count plus one, or the step
+    /// in a game indexed by step.
+    pub fn next_index(&self, seat: &str, step: u64) -> Option<u64> {
+        let s = self.seat(seat)?;
+        Some(if self.by_reveal { s.revealed + 1 } else { step })
     }
 }
 
@@ -122,7 +146,8 @@ impl Book {
     }
 }
 
-/// The event that makes a game strict; `seats` are (seat, anchor, onion length).
+/// The event that makes a game strict; `seats` are (seat, anchor, onion length). New games
+/// index their onions by reveal count.
 pub fn strict_mode_event(
     seats: &[(SeatId, Hash, u64)],
     reveal_hours: u32,
@@ -139,6 +164,7 @@ pub fn strict_mode_event(
             .collect(),
         reveal_hours,
         at: now,
+        onion_index: Some(BY_REVEAL.to_string()),
     }
 }
 
@@ -235,8 +261,12 @@ pub fn reveal_event(
         ));
     }
     if !reveal_fits(book, s, step, r) {
+        let which = match st.by_reveal {
+            true => format!("reveal number {}", s.revealed + 1),
+            false => format!("step {step}"),
+        };
         return Err(format!(
-            "r does not hash back to {seat}'s anchor: it is not your onion's element for step {step}"
+            "r does not hash back to {seat}'s anchor: it is not your onion's element for {which}"
         ));
     }
     Ok(Event::Reveal {
@@ -249,40 +279,55 @@ pub fn reveal_event(
     })
 }
 
+/// Whether `r` is the seat's next onion element: one hash from its last reveal (or anchor) in
+/// a game indexed by reveal; `step - last_step` hashes in an older game indexed by step.
 fn reveal_fits(book: &Book, s: &StrictSeat, step: u64, r: &Hash) -> bool {
-    step > s.last_step
-        && step <= s.len
-        && dice::check_party_reveal(
-            book.protocol,
-            &book.id,
-            &s.seat,
-            &s.last,
-            step - s.last_step,
-            r,
-        )
+    let by_reveal = book.strict.as_ref().is_some_and(|st| st.by_reveal);
+    let (fits, gap) = match by_reveal {
+        true => (s.revealed < s.len, 1),
+        false => (
+            step > s.last_step && step <= s.len,
+            step.saturating_sub(s.last_step),
+        ),
+    };
+    fits && dice::check_party_reveal(book.protocol, &book.id, &s.seat, &s.last, gap, r)
 }
 
-/// The reveal deadline's event, when it has passed with reveals still missing.
-pub fn due_reveal_missed(book: &Book, now: DateTime<Utc>) -> Option<Event> {
+/// The reveal deadline's event, once, when it has passed with reveals still missing: every
+/// seat is told who is awaited, and the step goes on waiting (ruling S2). Under every silence
+/// policy: none of them may resolve the step without every strict reveal.
+pub fn due_reveal_overdue(book: &Book, now: DateTime<Utc>) -> Option<Event> {
     let awaited = book.awaited_reveals();
     let deadline = book.reveal_deadline()?;
-    (!awaited.is_empty()
-        && now >= deadline
-        && book.policy.on_silence != super::ruleset::Silence::WaitForGm)
-        .then_some(Event::RevealMissed {
-            step: book.step,
-            seats: awaited,
-            at: now,
-        })
-}
-
-/// Once the organiser closed a step that waits for reveals: the missing ones are recorded.
-pub fn closed_reveal_missed(book: &Book, now: DateTime<Utc>) -> Option<Event> {
-    let awaited = book.awaited_reveals();
-    (book.closed_by_gm && !awaited.is_empty()).then_some(Event::RevealMissed {
+    let told = book
+        .strict
+        .as_ref()
+        .is_some_and(|st| !st.overdue.is_empty());
+    (!awaited.is_empty() && now >= deadline && !told).then_some(Event::RevealOverdue {
         step: book.step,
         seats: awaited,
         at: now,
+    })
+}
+
+/// Why the organiser may not close (or move the deadline of) a step that waits for strict
+/// reveals: any way to resolve it without them gives a host who holds a reveal in his mailbox
+/// a second seed, computable beforehand, to choose from (ruling S2).
+pub fn gm_refusal(book: &Book) -> Option<String> {
+    let awaited = book.awaited_reveals();
+    (!awaited.is_empty()).then(|| {
+        format!(
+            "step {} is locked and waits for the strict reveal of {}: it resolves only with every \
+             strict seat's reveal, never with an empty one (ruling S2 in docs/strict-dice.md), so \
+             that nobody holding a reveal can choose between two seeds. The seat has been sent \
+             its lock mail{}; its own resignation or concession is the only other way on",
+            book.step,
+            awaited.join(", "),
+            match book.reveal_deadline() {
+                Some(d) => format!(" (reveal due {})", d.format("%Y-%m-%d %H:%M UTC")),
+                None => String::new(),
+            }
+        )
     })
 }
 
@@ -311,6 +356,7 @@ impl<R: Ruleset> Game<R> {
         st.needs_dice = rolls;
         st.reveals.clear();
         st.missed.clear();
+        st.overdue.clear();
         // A close-step that forced the lock must not also skip the reveals.
         self.book.closed_by_gm = false;
     }
@@ -328,8 +374,11 @@ impl<R: Ruleset> Game<R> {
             if let Some(r) = st.reveals.get(&s.seat) {
                 s.last = *r;
                 s.last_step = step;
+                s.revealed += 1;
             }
         }
+        st.overdue.clear();
+        // Only games indexed by step (older) can have missed reveals: their replay stays.
         let missed = std::mem::take(&mut st.missed);
         st.reveals.clear();
         st.locked_at = None;
@@ -357,8 +406,21 @@ impl<R: Ruleset> Game<R> {
             Event::StrictMode {
                 seats,
                 reveal_hours,
+                onion_index,
                 ..
             } => {
+                let by_reveal = match onion_index.as_deref() {
+                    None => false,
+                    Some(BY_REVEAL) => true,
+                    Some(_) => {
+                        return Err(err(
+                            index,
+                            kind,
+                            "onion_index",
+                            format!("is \"{BY_REVEAL}\" or absent"),
+                        ));
+                    }
+                };
                 if self.events != 1 || self.strict.is_some() {
                     return Err(err(
                         index,
@@ -399,6 +461,7 @@ impl<R: Ruleset> Game<R> {
                         len: a.onion_len,
                         last: anchor,
                         last_step: 0,
+                        revealed: 0,
                     });
                 }
                 if list.len() != seats.len() || list.is_empty() {
@@ -417,6 +480,8 @@ impl<R: Ruleset> Game<R> {
                     reveals: BTreeMap::new(),
                     missed: Vec::new(),
                     splits: Vec::new(),
+                    by_reveal,
+                    overdue: Vec::new(),
                 });
             }
             Event::Reveal {
@@ -496,6 +561,15 @@ impl<R: Ruleset> Game<R> {
             }
             Event::RevealMissed { step, seats, at } => {
                 self.expect_step(index, kind, *step)?;
+                if self.strict.as_ref().is_some_and(|st| st.by_reveal) {
+                    // The lever this game closes: an empty r is a seed the host computes ahead.
+                    return Err(err(
+                        index,
+                        kind,
+                        "type",
+                        "a step of a game indexed by reveal never resolves without a strict reveal (ruling S2)",
+                    ));
+                }
                 let awaited = self.awaited_reveals();
                 if awaited.is_empty() || seats != &awaited {
                     return Err(err(
@@ -518,6 +592,26 @@ impl<R: Ruleset> Game<R> {
                 }
                 let st = self.book.strict.as_mut().expect("awaited seats are strict");
                 st.missed = seats.clone();
+            }
+            Event::RevealOverdue { step, seats, at } => {
+                self.expect_step(index, kind, *step)?;
+                let awaited = self.awaited_reveals();
+                if awaited.is_empty() || seats != &awaited {
+                    return Err(err(
+                        index,
+                        kind,
+                        "seats",
+                        "are not the strict seats still awaited",
+                    ));
+                }
+                if !self.reveal_deadline().is_some_and(|d| *at >= d) {
+                    return Err(err(index, kind, "at", "before the reveal deadline"));
+                }
+                let st = self.book.strict.as_mut().expect("awaited seats are strict");
+                if !st.overdue.is_empty() {
+                    return Err(err(index, kind, "type", "already told for this step"));
+                }
+                st.overdue = seats.clone();
             }
             _ => unreachable!("apply_strict is called for strict events only"),
         }

@@ -1,6 +1,7 @@
 //! Strict dice in a folder of mails: the strict seats' anchors from the anchors mail sent at
 //! game start, and each `r_seat_k` of a results mail hashed back to that seat's previous
-//! reveal or to its anchor (a verify failure names the step and the seat).
+//! reveal or to its anchor (a verify failure names the step and the seat), for onions indexed
+//! by step (older games) and by reveal count alike.
 
 use crate::dice::{self, Hash, Protocol};
 
@@ -61,7 +62,10 @@ pub(super) fn check_reveals(
                 }
             },
         };
-        if !dice::check_party_reveal(proto, game, seat, &known, gap, r) {
+        // Within `gap` hashes, not exactly `gap`: games indexed by reveal count (ruling S8)
+        // step once per reveal, older games once per step, and a seat reveals at most once a
+        // step. Linear: one walk of at most `gap` hashes.
+        if !hashes_back_within(proto, game, seat, &known, gap, r) {
             out.push(finding(
                 place,
                 format!("strict r {seat}"),
@@ -70,4 +74,23 @@ pub(super) fn check_reveals(
         }
     }
     out
+}
+
+/// Whether `r` hashes to `known` in 1 to `gap` steps of `seat`'s onion.
+fn hashes_back_within(
+    proto: Protocol,
+    game: &str,
+    seat: &str,
+    known: &Hash,
+    gap: u64,
+    r: &Hash,
+) -> bool {
+    let mut c = *r;
+    for _ in 0..gap {
+        c = dice::onion_step(proto, game, seat, &c);
+        if &c == known {
+            return true;
+        }
+    }
+    false
 }

@@ -197,7 +197,11 @@ impl World {
         let all: Vec<_> = self
             .raw(&format!("-lock-{seat}"))
             .into_iter()
-            .filter(|(_, b)| body(b).contains(&format!(", step {step}, seat {seat})")))
+            .filter(|(_, b)| {
+                let t = body(b);
+                t.contains(&format!(", step {step}, seat {seat})"))
+                    || t.contains(&format!(", step {step}, seat {seat}, reveal "))
+            })
             .collect();
         assert_eq!(all.len(), 1, "one lock mail to {seat} for step {step}");
         all[0].1.clone()

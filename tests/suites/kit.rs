@@ -33,8 +33,12 @@ mod mutation_survivors;
 mod render_knows_no_ruleset;
 #[path = "../step_reference.rs"]
 mod step_reference;
+#[path = "../strict_levers.rs"]
+mod strict_levers;
 #[path = "../strict_pipeline.rs"]
 mod strict_pipeline;
+#[path = "../strict_reveal_record.rs"]
+mod strict_reveal_record;
 #[path = "../strict_reveals.rs"]
 mod strict_reveals;
 #[path = "../strict_verifiers.rs"]

@@ -360,7 +360,8 @@ pub fn drafts_for_event(
         | Event::StrictMode { .. }
         | Event::Reveal { .. }
         | Event::SplitLock { .. }
-        | Event::RevealMissed { .. } => return super::strict::drafts(game, ev, index, ctx),
+        | Event::RevealMissed { .. }
+        | Event::RevealOverdue { .. } => return super::strict::drafts(game, ev, index, ctx),
         Event::Absent { .. }
         | Event::AbsenceCancelled { .. }
         | Event::Conceded { .. }

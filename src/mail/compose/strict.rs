@@ -1,6 +1,8 @@
 //! The mails of strict dice (docs/strict-dice.md): the strict anchors copied to every seat at
-//! game start, the lock mail that asks each strict seat for its reveal (quoting `L_k`), and the
-//! notices of a split lock and of reveals missed at the reveal deadline.
+//! game start, the lock mail that asks each strict seat for its reveal (quoting `L_k` and naming
+//! the reveal's index), the notices of a split lock and of a reveal overdue at the reveal
+//! deadline (the silent seat gets its lock section again), and the missed-reveal notice of
+//! older games. It decides nothing: the events say what happened.
 
 use crate::dice;
 use crate::engine::{Event, Play};
@@ -27,8 +29,16 @@ pub(super) fn drafts(
         Event::StrictMode {
             seats,
             reveal_hours,
+            onion_index,
             ..
         } => {
+            let indexing = match onion_index.as_deref() {
+                Some(crate::engine::strict::BY_REVEAL) => {
+                    "A seat's j-th reveal is its onion element c_(N-j): it is indexed by reveal\n\
+                     count, not by step, and each lock mail names the reveal number it asks for.\n"
+                }
+                _ => "",
+            };
             let list: String = seats
                 .iter()
                 .map(|a| {
@@ -44,7 +54,7 @@ pub(super) fn drafts(
                      reveals its own secret for the step, and the seed S_k includes it, so nobody,\n\
                      not even a host who also plays, can predict a roll. The strict seats and the\n\
                      anchors they committed to when joining:\n{list}\
-                     A strict seat has {reveal_hours} h after each lock to reveal.\n"
+                     A strict seat has {reveal_hours} h after each lock to reveal.\n{indexing}"
                 );
                 out.push(draft(
                     DraftKind::Anchor,
@@ -65,14 +75,13 @@ pub(super) fn drafts(
                     .map(|d| crate::report::fmt_time(d, &to.private.time_zone))
                     .unwrap_or_default();
                 let body = format!(
-                    "{LOCK_HEADING} (game {}, step {step}, seat {seat})\n\
-                     L_{step} = {lock}\n\n\
+                    "{}\n\
                      Every seat's orders for step {step} are locked, and this step rolls dice. It\n\
                      waits for your reveal. Run\n\n    despatch player reveal --dir <your strict folder> <this mail>\n\n\
                      and send the line it prints as your reply. Check that L_{step} above is the\n\
                      one your fellow players were shown: a reveal quoting another L_{step} is kept\n\
                      as proof of a split lock. Reveal due by: {due}.\n",
-                    book.id
+                    lock_section(book, *step, &seat, lock)
                 );
                 out.push(draft(
                     DraftKind::GmNotice,
@@ -128,10 +137,61 @@ pub(super) fn drafts(
                 out.push(d);
             }
         }
+        Event::RevealOverdue { step, seats, .. } => {
+            let who = seats.join(", ");
+            let lock = book
+                .locked
+                .as_ref()
+                .map(|l| dice::to_hex(&l.lock))
+                .unwrap_or_default();
+            for to in ctx.recipients {
+                let since = book
+                    .reveal_deadline()
+                    .map(|d| crate::report::fmt_time(d, &to.private.time_zone))
+                    .unwrap_or_default();
+                let mut body = format!(
+                    "REVEAL OVERDUE\nWaiting for {who}'s reveal for step {step} since {since}.\n\
+                     The step does not resolve without it: a missing reveal never re-seeds a step\n\
+                     (ruling S2), whatever the silence policy, so nobody can choose its dice. The\n\
+                     orders stay locked; the step resolves as soon as the reveal comes.\n"
+                );
+                if seats.iter().any(|s| s == &to.seat) {
+                    // The reminder: the silent seat gets the lock section its tool reads.
+                    body.push_str(&format!(
+                        "\nYour reveal, please: run `despatch player reveal` on this mail and reply\n\
+                         with the line it prints.\n\n{}",
+                        lock_section(book, *step, &to.seat, &lock)
+                    ));
+                }
+                out.push(draft(
+                    DraftKind::GmNotice,
+                    to,
+                    "overdue",
+                    format!("Step {step}: waiting for {who}'s reveal"),
+                    rich::seal(game, &body, None)?,
+                ));
+            }
+        }
         Event::Reveal { .. } => {}
         _ => {}
     }
     Ok(out)
+}
+
+/// The part of a lock mail `despatch player reveal` reads: the game, the step, the seat, the
+/// reveal number asked for (games indexed by reveal only), and `L_k`.
+fn lock_section(book: &crate::engine::Book, step: u64, seat: &str, lock: &str) -> String {
+    let index = match book.strict.as_ref() {
+        Some(st) if st.by_reveal => st
+            .next_index(seat, step)
+            .map(|j| format!(", reveal {j}"))
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    format!(
+        "{LOCK_HEADING} (game {}, step {step}, seat {seat}{index})\nL_{step} = {lock}\n",
+        book.id
+    )
 }
 
 fn policy_words(s: crate::engine::Silence) -> &'static str {
@@ -143,19 +203,32 @@ fn policy_words(s: crate::engine::Silence) -> &'static str {
     }
 }
 
-/// `L_k` of a lock mail's text, with the game, step and seat: what `player reveal` needs.
-pub fn read_lock_mail(text: &str) -> Option<(String, u64, String, dice::Hash)> {
+/// What a lock mail asks: what `player reveal` needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LockAsk {
+    pub game: String,
+    pub step: u64,
+    pub seat: String,
+    /// The reveal number asked for; absent in games indexed by step.
+    pub index: Option<u64>,
+    pub lock: dice::Hash,
+}
+
+/// Reads the lock section of a mail's text (the first one).
+pub fn read_lock_mail(text: &str) -> Option<LockAsk> {
     let i = text.find(LOCK_HEADING)?;
     let first = text[i..].lines().next()?;
-    let inner = first.split_once('(')?.1.trim_end_matches(')');
+    let inner = first.split_once('(')?.1.trim_end().trim_end_matches(')');
     let mut game = None;
     let mut step = None;
     let mut seat = None;
+    let mut index = None;
     for part in inner.split(", ") {
         match part.split_once(' ')? {
             ("game", g) => game = Some(g.to_string()),
-            ("step", k) => step = k.parse().ok(),
+            ("step", k) => step = Some(k.parse().ok()?),
             ("seat", s) => seat = Some(s.to_string()),
+            ("reveal", j) => index = Some(j.parse().ok()?),
             _ => {}
         }
     }
@@ -165,5 +238,11 @@ pub fn read_lock_mail(text: &str) -> Option<(String, u64, String, dice::Hash)> {
         .lines()
         .find_map(|l| l.trim().strip_prefix(&key))
         .and_then(dice::from_hex)?;
-    Some((game?, step, seat?, lock))
+    Some(LockAsk {
+        game: game?,
+        step,
+        seat: seat?,
+        index,
+        lock,
+    })
 }

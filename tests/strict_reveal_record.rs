@@ -49,10 +49,10 @@ fn a_lock_mail_edited_to_a_later_step_or_reveal_gets_nothing() {
     let heading = "step 1, seat blue-scout, reveal 1)";
     assert!(genuine.contains(heading), "{genuine}");
     let dir = w.player_dir("blue-scout").to_path_buf();
-    // The attack: r_150 would give r_1 … r_149 by hashing, the seat's reveals still to come.
+    // The attack: r_40 would give r_1 … r_39 by hashing, the seat's reveals still to come.
     let later = genuine
-        .replace(heading, "step 150, seat blue-scout, reveal 150)")
-        .replace("L_1 = ", "L_150 = ");
+        .replace(heading, "step 40, seat blue-scout, reveal 40)")
+        .replace("L_1 = ", "L_40 = ");
     let skip = genuine.replace(heading, "step 1, seat blue-scout, reveal 2)");
     for forged in [later, skip] {
         let err = player::reveal(&dir, forged.as_bytes())
@@ -62,8 +62,8 @@ fn a_lock_mail_edited_to_a_later_step_or_reveal_gets_nothing() {
     }
     // The reveal number taken out, so the tool would fall back to the step: refused too.
     let stripped = genuine
-        .replace(heading, "step 150, seat blue-scout)")
-        .replace("L_1 = ", "L_150 = ");
+        .replace(heading, "step 40, seat blue-scout)")
+        .replace("L_1 = ", "L_40 = ");
     let err = player::reveal(&dir, stripped.as_bytes())
         .expect_err("a mail without a reveal number")
         .to_string();

@@ -604,7 +604,7 @@ impl<R: Ruleset> Game<R> {
                         "are not the strict seats still awaited",
                     ));
                 }
-                if !self.reveal_deadline().is_some_and(|d| *at >= d) {
+                if self.reveal_deadline().is_none_or(|d| *at < d) {
                     return Err(err(index, kind, "at", "before the reveal deadline"));
                 }
                 let st = self.book.strict.as_mut().expect("awaited seats are strict");

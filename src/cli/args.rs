@@ -117,8 +117,13 @@ pub enum Command {
     Verify {
         /// A game id (its store under data_dir), a game store folder, or a folder of mails
         /// one player received (a Maildir or any folder of .eml files).
-        #[arg(value_name = "GAME-OR-FOLDER")]
-        target: String,
+        #[arg(value_name = "GAME-OR-FOLDER", required_unless_present = "compare")]
+        target: Option<String>,
+        /// Folders of mails of several seats of one game (each seat's own): each is verified,
+        /// then all are held against each other — one anchor line, one result per step, one
+        /// log head per index — so seats that compare catch a host who showed them two games.
+        #[arg(long, num_args = 2.., value_name = "FOLDER", conflicts_with = "target")]
+        compare: Vec<PathBuf>,
     },
 }
 

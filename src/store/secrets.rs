@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::dice::{self, DiceError, GameSecrets, Hash, HostOnion, Protocol, SaltKey};
+use crate::dice::{self, DiceError, GameSecrets, Hash, HostOnion, MailKey, Protocol, SaltKey};
 use crate::engine::HostSecrets;
 
 use super::journal::GameStore;
@@ -21,6 +21,8 @@ pub struct HostOnions {
     pub protocol: Protocol,
     pub segments: Vec<(u64, HostOnion)>,
     pub salt_key: Option<SaltKey>,
+    /// The key that signs the game's mails (absent in games made before mails were signed).
+    pub mail_key: Option<MailKey>,
 }
 
 impl HostOnions {
@@ -29,6 +31,7 @@ impl HostOnions {
             protocol: secrets.protocol(),
             segments: vec![(1, secrets.onion)],
             salt_key: secrets.salt_key,
+            mail_key: secrets.mail_key,
         }
     }
 
@@ -191,6 +194,8 @@ struct SecretFile {
     /// Absent in games made before v2.
     protocol: Option<String>,
     salt_key: Option<String>,
+    /// Absent in games made before mails were signed.
+    mail_key: Option<String>,
     /// The single-onion form written before renewal existed.
     c0: Option<String>,
     len: Option<u64>,
@@ -250,6 +255,12 @@ impl GameStore {
             )),
             None => None,
         };
+        let mail_key = match &f.mail_key {
+            Some(k) => Some(MailKey(
+                dice::from_hex(k).ok_or_else(|| corrupt("mail_key is not 32 bytes of hex"))?,
+            )),
+            None => None,
+        };
         let mut raw: Vec<(u64, String, u64)> = f
             .onion
             .into_iter()
@@ -276,6 +287,7 @@ impl GameStore {
             protocol,
             segments,
             salt_key,
+            mail_key,
         })
     }
 
@@ -314,6 +326,9 @@ impl GameStore {
         }
         if let Some(SaltKey(z)) = &onions.salt_key {
             text.push_str(&format!("salt_key = \"{}\"\n", dice::to_hex(z)));
+        }
+        if let Some(MailKey(k)) = &onions.mail_key {
+            text.push_str(&format!("mail_key = \"{}\"\n", dice::to_hex(k)));
         }
         for (from, o) in &onions.segments {
             text.push_str(&format!(

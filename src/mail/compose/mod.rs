@@ -119,6 +119,9 @@ pub struct MailCtx<'a> {
     /// Whether the game has an organiser address (its own or `mail.gm_address`): mails say
     /// "the organiser has been told" only when someone was.
     pub gm_known: bool,
+    /// The game's mail key: every sealed text is signed with it on its way into a mail
+    /// (`Draft::outgoing`). `None` for games made before mails were signed.
+    pub mail_key: Option<crate::dice::MailKey>,
     pub now: DateTime<Utc>,
 }
 
@@ -259,7 +262,11 @@ impl Draft {
             // Sealed texts were wrapped before sealing (`report::seal`): their bytes stay as
             // sealed. Every other text is wrapped here, the one way into the text part.
             text: if self.text.contains(crate::report::DIGEST_PREFIX) {
-                self.text.clone()
+                // The one place a sealed text becomes a mail, so no sealed mail goes unsigned.
+                match &ctx.mail_key {
+                    Some(k) => crate::report::sign_seal(&self.text, &self.game, k),
+                    None => self.text.clone(),
+                }
             } else {
                 crate::report::wrap_text(&self.text)
             },

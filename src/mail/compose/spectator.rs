@@ -212,10 +212,11 @@ pub fn spectator_welcome(game: &dyn Play, delay: u32) -> Result<Draft, ComposeEr
     ));
     if let Some(o) = onion {
         body.push_str(&format!(
-            "    Anchor A = {}   (from step {}, onion length {})\n",
+            "    Anchor A = {}   (from step {}, onion length {}{})\n",
             dice::to_hex(&o.anchor),
             o.from_step,
-            o.len
+            o.len,
+            super::events::mail_key_clause(book)
         ));
     }
     body.push_str(
@@ -338,6 +339,7 @@ fn lock_info(game: &dyn Play, step: u64) -> LockInfo {
     game.book().last_lock.clone().unwrap_or(LockInfo {
         step,
         log_head: String::new(),
+        log_head_index: None,
         seats: vec![],
         lock: String::new(),
         reveal: String::new(),

@@ -68,10 +68,6 @@ mod tests {
     use super::*;
     use sha2::{Digest, Sha256};
 
-    fn unhex<const N: usize>(s: &str) -> [u8; N] {
-        hex::decode(s).unwrap().try_into().unwrap()
-    }
-
     /// The known-answer vector of docs/dice-protocol.md ("The signature of a mail"), computed
     /// with OpenSSL 3.0's Ed25519 (`openssl pkeyutl -sign -rawin`), not with this code.
     #[test]

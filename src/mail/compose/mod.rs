@@ -238,6 +238,14 @@ impl Draft {
             references.push(theirs.to_string());
             in_reply_to = Some(theirs.to_string());
         }
+        let reply = outbound::reply_address(
+            local,
+            &self.game,
+            &self.seat,
+            &to.private.token,
+            self.step,
+            domain,
+        )?;
         let mut out = Outgoing {
             to: to.private.address.clone(),
             to_name: None,
@@ -247,14 +255,7 @@ impl Draft {
                 ctx.from_name.replace(['<', '>', '"', '\\'], ""),
                 self.game
             ),
-            reply_to: Some(outbound::reply_address(
-                local,
-                &self.game,
-                &self.seat,
-                &to.private.token,
-                self.step,
-                domain,
-            )?),
+            reply_to: Some(reply.clone()),
             subject: self.full_subject(),
             // Sealed texts were wrapped before sealing (`report::seal`): their bytes stay as
             // sealed. Every other text is wrapped here, the one way into the text part.
@@ -270,6 +271,9 @@ impl Draft {
             sealed: self.text.contains(crate::report::DIGEST_PREFIX),
             auto_generated: !self.kind.answers_a_mail(),
             list_id: Some(outbound::list_id(&self.game, domain)),
+            // STOP by the seat's own reply address (it carries the seat's secret, like the
+            // Reply-To beside it), so the one-word answer is authenticated (club-rules S1).
+            list_unsubscribe: Some(outbound::unsubscribe_mailto(&reply)),
             ..Default::default()
         };
         if self.rich.is_none() {

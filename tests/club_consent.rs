@@ -164,10 +164,17 @@ fn raw_to(g: &Game, address: &str) -> Vec<String> {
         .collect()
 }
 
-fn header<'a>(raw: &'a str, name: &str) -> Option<&'a str> {
-    raw.lines()
-        .take_while(|l| !l.is_empty())
-        .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+/// A header's value, its folded lines joined.
+fn header(raw: &str, name: &str) -> Option<String> {
+    let mut out: Option<String> = None;
+    for l in raw.lines().take_while(|l| !l.is_empty()) {
+        match &mut out {
+            Some(v) if l.starts_with([' ', '\t']) => v.push_str(&format!(" {}", l.trim())),
+            Some(_) => break,
+            None => out = l.strip_prefix(&format!("{name}: ")).map(str::to_string),
+        }
+    }
+    out
 }
 
 fn seats(g: &Game) -> despatch::store::SeatsFile {
@@ -306,7 +313,7 @@ fn every_mail_carries_list_unsubscribe_and_stop_works_by_reply() {
     assert!(to_watcher.len() >= 3, "request, welcome, results");
     for raw in &to_watcher {
         assert_eq!(
-            header(raw, "List-Unsubscribe"),
+            header(raw, "List-Unsubscribe").as_deref(),
             Some(spectator_stop),
             "{raw}"
         );
@@ -493,5 +500,63 @@ fn forged_mails_make_despatch_flood_no_one() {
         g.mails_to(watcher).len() - before,
         3,
         "three STOP answers in the hour"
+    );
+}
+
+#[test]
+fn one_click_carries_a_per_recipient_code_that_stops_as_stop_does() {
+    let url = "https://club.example/stop";
+    let mut g = start_configured("training", |c: &mut Config| {
+        c.games.policy.club.spectators = Spectators::Players;
+        c.web.unsubscribe_url = Some(url.into());
+    });
+    g.d.gm_spectator("g", true, WATCHER, naval_mail_now())
+        .unwrap();
+    let (code, _) = code_of(&g, WATCHER);
+    g.send_from(WATCHER, "despatch+g@localhost", "Re: x", None, &code);
+    g.play_until(2);
+    let code_in = |raw: &str| {
+        let l = header(raw, "List-Unsubscribe").unwrap_or_else(|| panic!("{raw}"));
+        assert!(l.starts_with(&format!("<{url}?u=")), "{l}");
+        assert!(l.ends_with("?subject=STOP>"), "the mailto stays: {l}");
+        assert_eq!(
+            header(raw, "List-Unsubscribe-Post").as_deref(),
+            Some("List-Unsubscribe=One-Click"),
+            "{raw}"
+        );
+        l[url.len() + 4..url.len() + 36].to_string()
+    };
+    let seat = code_in(&raw_to(&g, SEATS[0].1).pop().unwrap());
+    let other = code_in(&raw_to(&g, SEATS[1].1).pop().unwrap());
+    let watcher = code_in(&raw_to(&g, WATCHER).pop().unwrap());
+    assert!(seat != other && seat != watcher, "one code per recipient");
+    for token in [SEATS[0].2, SEATS[1].2] {
+        assert!(!seat.contains(token) && !watcher.contains(token));
+    }
+    // A wrong or malformed code changes nothing.
+    let err =
+        g.d.unsubscribe(&"0".repeat(32), naval_mail_now())
+            .unwrap_err();
+    assert!(err.to_string().contains("no seat or spectator"), "{err}");
+    let err = g.d.unsubscribe("hello", naval_mail_now()).unwrap_err();
+    assert!(
+        err.to_string().contains("not an unsubscription code"),
+        "{err}"
+    );
+    assert!(seats(&g).seats["japan"].notify.orders);
+    assert_eq!(seats(&g).spectators.len(), 1);
+    // The seat's code: what STOP by mail does (S1); the observer's: they leave (W7).
+    let said = g.d.unsubscribe(&seat, naval_mail_now()).unwrap();
+    assert!(said.contains("seat japan"), "{said}");
+    let n = seats(&g).seats["japan"].notify;
+    assert!(!n.orders && !n.optional, "{n:?}");
+    assert!(seats(&g).seats["russia"].notify.orders, "only that seat");
+    g.d.unsubscribe(&watcher, naval_mail_now()).unwrap();
+    assert!(seats(&g).spectators.is_empty());
+    let told = g.inbox("russia").pop().unwrap();
+    assert!(
+        flat(&told.text).contains("at their own request"),
+        "{}",
+        told.text
     );
 }

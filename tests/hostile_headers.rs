@@ -477,6 +477,7 @@ proptest! {
             re_subject: None,
             press: None,
             gm_known: false,
+            unsubscribe_url: None,
             now: Utc.with_ymd_and_hms(2026, 6, 1, 10, 0, 0).unwrap(),
         };
         let draft = Draft {

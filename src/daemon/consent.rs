@@ -17,10 +17,71 @@ use crate::store::Spectator;
 
 use super::Daemon;
 use super::games::OpenGame;
+use super::games::reload;
+use super::intake::ct_eq;
 use super::intake::{Decision, Intake};
-use super::spectators::watching;
+use super::spectators::{spectator_stop, watching};
 
 impl Daemon {
+    /// `despatch gm unsubscribe <code>`: a one-click unsubscription (RFC 8058, club-rules
+    /// L1) as a web front end hands it on. The code names one seat or spectator of one game;
+    /// it does what their STOP by mail does (S1, W7), without a mail (RFC 8058 asks for none).
+    pub fn unsubscribe(&self, code: &str, now: DateTime<Utc>) -> Result<String> {
+        let _lock = self.data.lock()?;
+        let code = code.trim().to_ascii_lowercase();
+        if code.len() != 32 || !code.bytes().all(|b| b.is_ascii_hexdigit()) {
+            anyhow::bail!("that is not an unsubscription code (32 hex digits); nothing changed");
+        }
+        let same = |parts: &[&str]| {
+            ct_eq(
+                outbound::unsubscribe_code(parts).as_bytes(),
+                code.as_bytes(),
+            )
+        };
+        for id in self.data.game_ids()? {
+            let Ok(seats) = self.data.game(&id).seats() else {
+                continue;
+            };
+            if let Some(seat) = seats
+                .seats
+                .iter()
+                .find(|(seat, p)| same(&["seat", &id, seat, &p.token]))
+                .map(|(seat, _)| seat.clone())
+            {
+                let mut next = seats.clone();
+                if let Some(p) = next.seats.get_mut(&seat) {
+                    p.notify.stop();
+                }
+                self.data.game(&id).write_seats(&next)?;
+                return Ok(format!(
+                    "{id}: seat {seat} gets no optional mail any more (STOP); the mails that ask \
+                     for orders still come."
+                ));
+            }
+            if let Some(s) = seats.spectators.iter().find(|s| {
+                s.stop
+                    .as_deref()
+                    .is_some_and(|k| same(&["spectator", &id, k]))
+            }) {
+                let mut g = self.open_game(&id)?;
+                let (next, ev) =
+                    spectator_stop(&g.seats, &s.id, g.game.book().step, g.game.is_over(), now);
+                g.store.write_seats(&next)?;
+                reload(&mut g)?;
+                if let Some(ev) = &ev {
+                    self.append(&mut g, ev, now)?;
+                }
+                self.close(&g)?;
+                self.deliver_at(now)?;
+                return Ok(format!("{id}: a spectator stopped watching (STOP)."));
+            }
+        }
+        anyhow::bail!(
+            "no seat or spectator has that unsubscription code (stopped already, or mistyped); \
+             nothing changed"
+        )
+    }
+
     /// A mail from a spectator's address (confirmed or asked): STOP removes them at once and
     /// is answered by one mail (W7); the request's code confirms them (W5); from an address
     /// still asked, anything else is not answered; from a confirmed one, it is answered at
@@ -107,20 +168,12 @@ impl Daemon {
         now: DateTime<Utc>,
     ) -> Result<Decision> {
         let game_id = g.store.id.clone();
-        let mut seats = g.seats.clone();
-        seats.spectators.retain(|x| x.id != s.id);
+        let (seats, ev) =
+            spectator_stop(&g.seats, &s.id, g.game.book().step, g.game.is_over(), now);
         let mut d = Decision::only(Intake::Observer {
             game: game_id.clone(),
         });
-        if s.watching() {
-            d.events = vec![Event::SpectatorLeft {
-                step: g.game.book().step,
-                spectator: s.id.clone(),
-                by: "spectator".into(),
-                watching: watching(&seats),
-                at: now,
-            }];
-        }
+        d.events = ev.into_iter().collect();
         let subject = format!("[{game_id}] You will get no more mail about this game");
         let text = consent::stopped_text(&game_id, s.watching());
         let out = self.house_letter(&s.address, &subject, &text, Some(inb), &game_id, now);

@@ -96,6 +96,7 @@ impl Daemon {
             re_subject: None,
             press: None,
             gm_known: g.seats.gm.is_some() || self.cfg.mail.gm_address.is_some(),
+            unsubscribe_url: self.cfg.web.unsubscribe_url.as_deref(),
             now,
         }
     }

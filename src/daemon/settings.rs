@@ -153,8 +153,7 @@ impl Daemon {
                 s
             }
             SeatCommand::Stop => {
-                p.notify.orders = false;
-                p.notify.optional = false;
+                p.notify.stop();
                 "STOP: every mail you can turn off is now off (\"has sent orders\" notices, \
                  results of steps that only invite you).\n\
                  While you hold a seat, the mails that ask you for orders, the receipts of \

@@ -61,7 +61,7 @@ pub fn change_spectators(
     add: bool,
     address: &str,
     unfit: Option<Unfit>,
-    (new_id, code): (&str, &str),
+    (new_id, code, stop): (&str, &str, &str),
     now: DateTime<Utc>,
 ) -> Result<(SeatsFile, Option<Event>), String> {
     let policy = game.book().policy.club.spectators;
@@ -117,6 +117,7 @@ pub fn change_spectators(
                 code: code.to_string(),
                 until: crate::mail::consent::pending_until(now),
             }),
+            stop: Some(stop.to_string()),
         });
         None
     } else {
@@ -140,6 +141,28 @@ pub fn change_spectators(
         })
     };
     Ok((next, event))
+}
+
+/// A spectator's own STOP (W7), by mail or one-click (L1), pure: the seats file without them
+/// and, when they were watching and the game still runs, the event that tells the seats.
+pub(super) fn spectator_stop(
+    seats: &SeatsFile,
+    id: &str,
+    step: u64,
+    over: bool,
+    now: DateTime<Utc>,
+) -> (SeatsFile, Option<Event>) {
+    let mut next = seats.clone();
+    let was = next.spectators.iter().any(|s| s.id == id && s.watching());
+    next.spectators.retain(|s| s.id != id);
+    let ev = (was && !over).then(|| Event::SpectatorLeft {
+        step,
+        spectator: id.to_string(),
+        by: "spectator".into(),
+        watching: watching(&next),
+        at: now,
+    });
+    (next, ev)
 }
 
 /// How many confirmed observers the game has (what W1's notices count).
@@ -195,7 +218,7 @@ impl Daemon {
         let _lock = self.data.lock()?;
         let mailbox: Mailbox = address.parse().map_err(|e| anyhow!("address: {e}"))?;
         let mut g = self.open_game(game_id)?;
-        let (id, code) = (new_id()?, new_code()?);
+        let (id, code, stop) = (new_id()?, new_code()?, new_code()?);
         let unfit = self.unfit(&g, &mailbox.address);
         let (seats, ev) = change_spectators(
             g.game.as_ref(),
@@ -204,7 +227,7 @@ impl Daemon {
             add,
             &mailbox.address,
             unfit,
-            (&id, &code),
+            (&id, &code, &stop),
             now,
         )
         .map_err(|e| anyhow!("{game_id}: {e}; nothing changed"))?;
@@ -266,7 +289,7 @@ impl Daemon {
             SeatCommand::SpectatorRemove(a) => (false, a.as_str()),
             _ => anyhow::bail!("not a spectator command: {cmd:?}"),
         };
-        let (id, code) = (new_id()?, new_code()?);
+        let (id, code, stop) = (new_id()?, new_code()?, new_code()?);
         let unfit = self.unfit(&g, address);
         let changed = change_spectators(
             g.game.as_ref(),
@@ -275,7 +298,7 @@ impl Daemon {
             add,
             address,
             unfit,
-            (&id, &code),
+            (&id, &code, &stop),
             now,
         );
         // The one request to confirm, within the per-address cap (F1); over it, nothing is
@@ -415,7 +438,7 @@ impl Daemon {
     fn observer_bytes(&self, d: &Draft, s: &Spectator, ctx: &MailCtx) -> Result<Vec<u8>> {
         let mut d = d.clone();
         d.name = format!("{}-{}", d.name, s.id);
-        let out = compose::observer_outgoing(&d, &s.address, ctx)
+        let out = compose::observer_outgoing(&d, &s.address, s.stop.as_deref(), ctx)
             .map_err(|e| anyhow!("addressing mail {}: {e}", d.name))?;
         outbound::build(&out).map_err(|e| anyhow!("building mail {}: {e}", d.name))
     }

@@ -217,6 +217,28 @@ pub fn unsubscribe_mailto(reply: &str) -> String {
     format!("<mailto:{reply}?subject=STOP>")
 }
 
+/// The per-recipient code of the one-click URI (RFC 8058): 32 hex digits of SHA-256 over a
+/// domain tag and `parts` (each length-prefixed), one of which is a secret of the recipient
+/// (a seat's token, a spectator's stop code), so the code is unguessable and reveals nothing.
+pub fn unsubscribe_code(parts: &[&str]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(b"despatch-unsubscribe/v1");
+    for p in parts {
+        h.update((p.len() as u64).to_be_bytes());
+        h.update(p.as_bytes());
+    }
+    hex::encode(&h.finalize()[..16])
+}
+
+/// `List-Unsubscribe` with the one-click https URI first (when configured), then the mailto.
+pub fn unsubscribe_uris(https: Option<&str>, code: Option<&str>, mailto: String) -> (String, bool) {
+    match (https, code) {
+        (Some(base), Some(code)) => (format!("<{base}?u={code}>, {mailto}"), true),
+        _ => (mailto, false),
+    }
+}
+
 pub fn list_id(game: &str, domain: &str) -> String {
     format!("Despatch game {game} <{game}.despatch.{domain}>")
 }

@@ -110,6 +110,13 @@ impl Notify {
     pub fn is_default(&self) -> bool {
         *self == Self::default()
     }
+
+    /// A seat's STOP (docs/club-rules.md S1), by mail or one-click: every mail it may turn
+    /// off, off. The one place that says what STOP turns off.
+    pub fn stop(&mut self) {
+        self.orders = false;
+        self.optional = false;
+    }
 }
 
 fn yes() -> bool {
@@ -166,6 +173,10 @@ pub struct Spectator {
     /// existed (they keep receiving).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<PendingSpectator>,
+    /// The secret the one-click unsubscription code is derived from (club-rules L1). Absent
+    /// for observers from before it existed: their mails carry the mailto URI only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<String>,
 }
 
 impl Spectator {

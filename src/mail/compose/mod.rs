@@ -119,6 +119,8 @@ pub struct MailCtx<'a> {
     /// Whether the game has an organiser address (its own or `mail.gm_address`): mails say
     /// "the organiser has been told" only when someone was.
     pub gm_known: bool,
+    /// `web.unsubscribe_url`: the one-click URI's base (club-rules L1), when configured.
+    pub unsubscribe_url: Option<&'a str>,
     pub now: DateTime<Utc>,
 }
 
@@ -271,11 +273,19 @@ impl Draft {
             sealed: self.text.contains(crate::report::DIGEST_PREFIX),
             auto_generated: !self.kind.answers_a_mail(),
             list_id: Some(outbound::list_id(&self.game, domain)),
-            // STOP by the seat's own reply address (it carries the seat's secret, like the
-            // Reply-To beside it), so the one-word answer is authenticated (club-rules S1).
-            list_unsubscribe: Some(outbound::unsubscribe_mailto(&reply)),
             ..Default::default()
         };
+        // STOP by the seat's own reply address (it carries the seat's secret, like the
+        // Reply-To beside it), so the one-word answer is authenticated (club-rules S1); and
+        // one-click, when configured, with a code derived from that secret (L1).
+        let code = outbound::unsubscribe_code(&["seat", &self.game, &self.seat, &to.private.token]);
+        let (uris, one_click) = outbound::unsubscribe_uris(
+            ctx.unsubscribe_url,
+            Some(&code),
+            outbound::unsubscribe_mailto(&reply),
+        );
+        out.list_unsubscribe = Some(uris);
+        out.one_click = one_click;
         if self.rich.is_none() {
             // Most players read HTML only: a mail without a turn page gets its whole text as
             // HTML too (the text stays the sealed record), so nothing in it is missed.

@@ -46,6 +46,7 @@ pub fn observer_recipient(address: &str) -> Recipient {
 pub fn observer_outgoing(
     draft: &Draft,
     address: &str,
+    stop: Option<&str>,
     ctx: &MailCtx,
 ) -> Result<super::Outgoing, super::BuildError> {
     let to = [observer_recipient(address)];
@@ -55,10 +56,14 @@ pub fn observer_outgoing(
     out.reply_to = None;
     // A spectator stops from their own address to the game's (W7): no seat's route.
     let (local, domain) = ctx.address_parts();
-    out.list_unsubscribe = Some(outbound::unsubscribe_mailto(&format!(
-        "{local}+{}@{domain}",
-        draft.game
-    )));
+    let code = stop.map(|s| outbound::unsubscribe_code(&["spectator", &draft.game, s]));
+    let (uris, one_click) = outbound::unsubscribe_uris(
+        ctx.unsubscribe_url,
+        code.as_deref(),
+        outbound::unsubscribe_mailto(&format!("{local}+{}@{domain}", draft.game)),
+    );
+    out.list_unsubscribe = Some(uris);
+    out.one_click = one_click;
     Ok(out)
 }
 

@@ -190,6 +190,12 @@ pub enum GmCommand {
         /// The observer's mail address.
         address: String,
     },
+    /// Carry out a one-click unsubscription (RFC 8058): the `u=` code of a List-Unsubscribe
+    /// https URI, as a web front end hands it on. The same STOP as by mail (club-rules L1).
+    Unsubscribe {
+        /// The code (32 hex digits).
+        code: String,
+    },
     /// Hand a seat to a new player (a new secret is made; the old reply address stops working).
     Replace {
         /// The game's id.

@@ -232,6 +232,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                         d.gm_spectator(&game, action == "add", &address, Utc::now())?
                     );
                 }
+                GmCommand::Unsubscribe { code } => {
+                    println!("{}", d.unsubscribe(&code, Utc::now())?);
+                }
                 GmCommand::CloseStep { game, reason } => {
                     let n = d.gm_close_step(&game, &reason, Utc::now())?;
                     println!("{game}: step closed; {n} step(s) resolved.");

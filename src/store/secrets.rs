@@ -113,6 +113,13 @@ impl Notify {
     pub fn is_default(&self) -> bool {
         *self == Self::default()
     }
+
+    /// A seat's STOP (docs/club-rules.md S1), by mail or one-click: every mail it may turn
+    /// off, off. The one place that says what STOP turns off.
+    pub fn stop(&mut self) {
+        self.orders = false;
+        self.optional = false;
+    }
 }
 
 fn yes() -> bool {
@@ -164,6 +171,31 @@ pub struct Spectator {
     /// `gm` or the seat that added them (a player may remove only those they added).
     pub added_by: String,
     pub since: chrono::DateTime<chrono::Utc>,
+    /// Until the address confirms (docs/watching.md W5): nothing but the one confirmation
+    /// mail goes to it. `None` once confirmed, and for every observer from before consent
+    /// existed (they keep receiving).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<PendingSpectator>,
+    /// The secret the one-click unsubscription code is derived from (club-rules L1). Absent
+    /// for observers from before it existed: their mails carry the mailto URI only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<String>,
+}
+
+impl Spectator {
+    /// Confirmed: receives the spectator view and counts as watching (W1).
+    pub fn watching(&self) -> bool {
+        self.pending.is_none()
+    }
+}
+
+/// A spectator's request not yet confirmed: the code the reply must carry (it proves the
+/// mailbox, which a From header cannot) and when the request lapses.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PendingSpectator {
+    pub code: String,
+    pub until: chrono::DateTime<chrono::Utc>,
 }
 
 /// A fresh seat secret: 24 characters of [a-z0-9] from the OS RNG (~124 bits). Lower-case because

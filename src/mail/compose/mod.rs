@@ -122,6 +122,8 @@ pub struct MailCtx<'a> {
     /// The game's mail key: every sealed text is signed with it on its way into a mail
     /// (`Draft::outgoing`). `None` for games made before mails were signed.
     pub mail_key: Option<crate::dice::MailKey>,
+    /// `web.unsubscribe_url`: the one-click URI's base (club-rules L1), when configured.
+    pub unsubscribe_url: Option<&'a str>,
     pub now: DateTime<Utc>,
 }
 
@@ -241,6 +243,14 @@ impl Draft {
             references.push(theirs.to_string());
             in_reply_to = Some(theirs.to_string());
         }
+        let reply = outbound::reply_address(
+            local,
+            &self.game,
+            &self.seat,
+            &to.private.token,
+            self.step,
+            domain,
+        )?;
         let mut out = Outgoing {
             to: to.private.address.clone(),
             to_name: None,
@@ -250,14 +260,7 @@ impl Draft {
                 ctx.from_name.replace(['<', '>', '"', '\\'], ""),
                 self.game
             ),
-            reply_to: Some(outbound::reply_address(
-                local,
-                &self.game,
-                &self.seat,
-                &to.private.token,
-                self.step,
-                domain,
-            )?),
+            reply_to: Some(reply.clone()),
             subject: self.full_subject(),
             // Sealed texts were wrapped before sealing (`report::seal`): their bytes stay as
             // sealed. Every other text is wrapped here, the one way into the text part.
@@ -279,6 +282,17 @@ impl Draft {
             list_id: Some(outbound::list_id(&self.game, domain)),
             ..Default::default()
         };
+        // STOP by the seat's own reply address (it carries the seat's secret, like the
+        // Reply-To beside it), so the one-word answer is authenticated (club-rules S1); and
+        // one-click, when configured, with a code derived from that secret (L1).
+        let code = outbound::unsubscribe_code(&["seat", &self.game, &self.seat, &to.private.token]);
+        let (uris, one_click) = outbound::unsubscribe_uris(
+            ctx.unsubscribe_url,
+            Some(&code),
+            outbound::unsubscribe_mailto(&reply),
+        );
+        out.list_unsubscribe = Some(uris);
+        out.one_click = one_click;
         if self.rich.is_none() {
             // Most players read HTML only: a mail without a turn page gets its whole text as
             // HTML too (the text stays the sealed record), so nothing in it is missed.

@@ -484,3 +484,50 @@ fn compare_holds_two_seats_folders_to_one_game_and_names_a_split_step() {
         "{stdout}"
     );
 }
+
+#[test]
+fn signed_mails_without_the_welcome_or_with_a_second_key_fail_the_script() {
+    if !python_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = finished_demo(tmp.path());
+    drop_game_over(&folder);
+    let welcome = std::fs::read_dir(&folder)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| text_of(&std::fs::read(p).unwrap()).contains("mail key K = "))
+        .expect("a welcome naming the mail key");
+    let (out, stdout) = on(&folder);
+    assert!(out.status.success(), "control: {stdout}");
+    let key = key_of(&stdout);
+
+    // A second welcome whose anchor line names another key (re-sealed): two keys for one game.
+    let other = folder.join("welcome-again.eml");
+    std::fs::copy(&welcome, &other).unwrap();
+    let flipped = if key.ends_with('0') { "1" } else { "0" };
+    let other_key = format!("{}{flipped}", &key[..key.len() - 1]);
+    forge(&other, |t| t.replacen(&key, &other_key, 1));
+    let (out, stdout) = on(&folder);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        mismatches(&stdout)
+            .iter()
+            .any(|l| l.starts_with("MISMATCH: game yellow-sea mail key, equivocation: ")),
+        "{stdout}"
+    );
+
+    // Without any welcome, a signed mail has no key to be checked against: never a pass.
+    std::fs::remove_file(&other).unwrap();
+    std::fs::remove_file(&welcome).unwrap();
+    let (out, stdout) = on(&folder);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "Mail-Signature: expected the game's mail key K on the welcome's anchor line (or in \
+             the journal), found a signed mail, and no key"
+        ),
+        "{stdout}"
+    );
+}

@@ -156,3 +156,34 @@ pub fn host_mail_key(store: &std::path::Path) -> MailKey {
         .trim_matches('"');
     MailKey(dice::from_hex(hex).unwrap())
 }
+
+/// The attack run's forgery of `folder`: the first results mail whose dice a reroll changes,
+/// as (step, file, forged text with the old signature line kept). The file is not written.
+pub fn rerolled_results(folder: &std::path::Path) -> (u64, std::path::PathBuf, String) {
+    for (step, file, text) in crate::demo_mails::results_mails(folder) {
+        for attempt in 0..20 {
+            let (forged, changed) = reroll(&text, attempt);
+            if changed {
+                return (step, file, forged);
+            }
+        }
+    }
+    panic!("no results mail whose dice a forger could change");
+}
+
+/// The text without its `Mail-Signature` line (a forger who strips what he cannot remake).
+pub fn unsigned(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.starts_with(dice::SIGNATURE_PREFIX))
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
+
+/// Copies every file of `from` into a new folder `to` (a seat's folder, to change one mail).
+pub fn copy_folder(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+}

@@ -309,6 +309,8 @@ fn results_mail(n: usize) {
         re_subject: None,
         press: None,
         gm_known: false,
+        unsubscribe_url: None,
+        mail_key: None,
         now: Utc::now(),
     };
     let scenes: Vec<Scene> = g

@@ -23,6 +23,18 @@ pub struct Config {
     pub imap: Option<ImapConfig>,
     /// Required when `mail.outbound = "smtp"`.
     pub smtp: Option<SmtpConfig>,
+    #[serde(default)]
+    pub web: WebConfig,
+}
+
+/// What Despatch says about the web (docs/club-rules.md L1).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebConfig {
+    /// RFC 8058 one-click unsubscription: an https URL that turns a POST carrying `u=<code>`
+    /// (appended as `?u=`) into `despatch gm unsubscribe <code>`. Unset: mails carry only the
+    /// `mailto:` List-Unsubscribe, and `despatch doctor` says so.
+    pub unsubscribe_url: Option<String>,
 }
 
 /// How to connect: implicit TLS from the first byte, or plain then STARTTLS.
@@ -556,6 +568,18 @@ impl Config {
         if let Some(gm) = &self.mail.gm_address {
             gm.parse::<crate::mail::address::Mailbox>()
                 .map_err(|e| format!("mail.gm_address: {e}"))?;
+        }
+        if let Some(u) = &self.web.unsubscribe_url
+            && (!u.starts_with("https://")
+                || u.len() <= "https://".len()
+                || u.len() > 500
+                || u.contains(['?', '#', '<', '>', ',', '"'])
+                || u.chars().any(|c| c.is_whitespace() || c.is_control()))
+        {
+            return Err(format!(
+                "web.unsubscribe_url = {u:?}: use an https:// URL without a query, spaces, \
+                 commas or angle brackets (RFC 8058 needs https; `?u=<code>` is appended)"
+            ));
         }
         Ok(())
     }

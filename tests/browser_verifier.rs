@@ -3,6 +3,8 @@
 //! and reads the page it leaves (`--dump-dom`): the protocol's known-answer vectors, a demo
 //! game's mails (all matched, with the Rust verifier's counts), and forged mails (the mismatch
 //! reported at its step). Screenshots at desktop and phone widths land in target/.
+//! Issue 29: every mail's Ed25519 signature (WebCrypto), two versions of one step among the
+//! mails, and another seat's mails compared with a player's own (points 1 and 2).
 
 use std::path::{Path, PathBuf};
 
@@ -10,6 +12,7 @@ use despatch::verify;
 
 use crate::browser;
 use crate::demo_mails;
+use crate::forgery::{copy_folder, host_mail_key, rerolled_results, resign, unsigned};
 use crate::strict_mails;
 use browser::{chromium_here, headless};
 use demo_mails::*;
@@ -20,7 +23,12 @@ fn page() -> String {
 
 /// A copy of `page` that hands `mails` to its script, saved in `dir`.
 fn page_with(dir: &Path, page: &str, mails: &[(String, Vec<u8>)]) -> PathBuf {
-    // One character per byte; `<` escaped so no mail can close the script element.
+    page_with_seats(dir, page, mails, &[])
+}
+
+/// The mails as the page takes them: one character per byte; `<` escaped so no mail can
+/// close the script element.
+fn mails_json(mails: &[(String, Vec<u8>)]) -> String {
     let list: Vec<serde_json::Value> = mails
         .iter()
         .map(|(name, bytes)| {
@@ -28,12 +36,27 @@ fn page_with(dir: &Path, page: &str, mails: &[(String, Vec<u8>)]) -> PathBuf {
             serde_json::json!({"name": name, "bytes": bytes})
         })
         .collect();
-    let json = serde_json::to_string(&list)
+    serde_json::to_string(&list)
         .unwrap()
-        .replace('<', "\\u003c");
+        .replace('<', "\\u003c")
+}
+
+/// `page_with`, and other seats' mails handed in as the "compare with another seat" zone
+/// takes them (`window.despatchOtherSeats`, one list per seat).
+fn page_with_seats(
+    dir: &Path,
+    page: &str,
+    mails: &[(String, Vec<u8>)],
+    others: &[Vec<(String, Vec<u8>)>],
+) -> PathBuf {
+    let json = mails_json(mails);
+    let others: Vec<String> = others.iter().map(|m| mails_json(m)).collect();
     let with = page.replacen(
         "</head>",
-        &format!("<script>window.despatchMails = {json};</script>\n</head>"),
+        &format!(
+            "<script>window.despatchMails = {json}; window.despatchOtherSeats = [{}];</script>\n</head>",
+            others.join(",")
+        ),
         1,
     );
     assert_ne!(with, page, "the page has a head to hand mails into");
@@ -52,8 +75,13 @@ fn chromium(dir: &Path, extra: &[String], file: &Path) -> std::process::Output {
 
 /// The page after its script ran on `mails`, as Chromium leaves it.
 fn run(page: &str, mails: &[(String, Vec<u8>)]) -> String {
+    run_seats(page, mails, &[])
+}
+
+/// `run` with other seats' mails to compare.
+fn run_seats(page: &str, mails: &[(String, Vec<u8>)], others: &[Vec<(String, Vec<u8>)>]) -> String {
     let tmp = tempfile::tempdir().unwrap();
-    let file = page_with(tmp.path(), page, mails);
+    let file = page_with_seats(tmp.path(), page, mails, others);
     let out = chromium(tmp.path(), &["--dump-dom".into()], &file);
     let dom = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
@@ -124,25 +152,37 @@ fn the_page_passes_the_protocols_known_answer_vectors() {
         dom.contains("This page passed its own check against the protocol's known-answer vectors"),
         "{dom}"
     );
-    // The page's vectors are the protocol page's own (v2, v1): every hex value and die list of the
-    // page's self-test appears in docs/dice-protocol.md.
-    let doc = std::fs::read_to_string(repo().join("docs/dice-protocol.md")).unwrap();
+    // The page's vectors are the protocol page's own (v2, v1, the mail signature): every hex
+    // value and die list of the page's self-test appears in docs/dice-protocol.md (whose long
+    // hex strings are broken over lines for width).
+    let doc = std::fs::read_to_string(repo().join("docs/dice-protocol.md"))
+        .unwrap()
+        .replace("\n     ", "");
     let page = page();
     let test = &page[page.find("async function selfTest").unwrap()..];
     let test = &test[..test.find("const got").unwrap()];
     let mut values = 0;
     for v in test.split('"').skip(1).step_by(2) {
-        if v.len() == 64 || v.contains(',') || v.contains("ade0b876") {
+        let hex = v.len() >= 64 && v.chars().all(|c| c.is_ascii_hexdigit());
+        if hex || v.contains(',') || v.contains("ade0b876") {
             assert!(doc.contains(v), "vector {v} is not on the protocol page");
             values += 1;
         }
     }
-    assert_eq!(values, 18, "ChaCha20 (3), v2 (8) and v1 (7) vectors");
+    assert_eq!(
+        values, 21,
+        "ChaCha20 (3), v2 (8), v1 (7) and mail-signature (3) vectors"
+    );
     // Positive control: one vector changed in a copy of the page makes its self-test fail,
-    // naming it: a v2 roll, then a v1 lock.
+    // naming it: a v2 roll, a v1 lock, the mail signature.
     for (from, to, failed) in [
         ("5,3,4,3,3,5", "5,3,4,3,3,6", "v2 rolls"),
         ("ccc1a5e9", "ccc1a5e8", "v1 L"),
+        (
+            "1e9638a6e0c1cf8b",
+            "1e9638a6e0c1cf8c",
+            "signature sig,signature verifies",
+        ),
     ] {
         let bad = page.replacen(from, to, 1);
         assert_ne!(bad, page);
@@ -227,7 +267,12 @@ fn a_forged_die_and_a_forged_reveal_are_reported_at_their_steps() {
     });
     let dom = run(&page(), &mails_of(&folder));
     assert!(dom.contains("id=\"summary\" class=\"bad\""), "{dom}");
-    assert_eq!(summary(&dom, "problems"), 1, "only the die");
+    // The die, and the mail's signature (made over the old digest, issue 29): nothing else.
+    assert_eq!(
+        summary(&dom, "problems"),
+        2,
+        "only the die and the signature"
+    );
     let card = element_text(&dom, &format!("data-step=\"{step}\" data-ok=\"false\""));
     let want = format!(
         "Roll {j} ({}), die 1: the seed gives {first}, the mail says {}.",
@@ -238,6 +283,13 @@ fn a_forged_die_and_a_forged_reveal_are_reported_at_their_steps() {
     // The same problem heads the page, with its step, above the step-by-step cards.
     let top = element_text(&dom, "<h2>What does not match");
     assert!(top.contains(&format!("Step {step}: {want}")), "{top}");
+    let name = file.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        top.contains(&format!(
+            "{name}: Its signature (Mail-Signature) does NOT verify"
+        )),
+        "{top}"
+    );
     assert_eq!(
         dom.matches("data-ok=\"false\"").count(),
         1,
@@ -351,4 +403,138 @@ fn a_strict_games_mails_match_in_the_browser_and_a_forged_r_does_not() {
     let dom = run(&page(), &mails_of(&folder));
     assert!(summary(&dom, "problems") > 0, "{dom}");
     assert!(dom.contains("is NOT the hash of L_"), "{dom}");
+}
+
+/// The page's list of problems ("What does not match"), one entry per line.
+fn problems(dom: &str) -> String {
+    element_text(dom, "<h2>What does not match")
+}
+
+#[test]
+fn the_attack_runs_forgery_fails_in_the_browser_naming_the_mail_with_the_journal_too() {
+    if !chromium_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = finished_demo(tmp.path());
+    drop_game_over(&folder);
+    let journal = (
+        "journal.jsonl".to_string(),
+        std::fs::read(demo_store(tmp.path()).join("journal.jsonl")).unwrap(),
+    );
+    // Control: the genuine mails mid-game, and the journal beside them, all match, every
+    // sealed mail's signature checked.
+    let (checked, findings) = verify::verify_mails(&folder, None);
+    assert!(findings.is_empty(), "{findings:?}");
+    let mut mails = mails_of(&folder);
+    mails.push(journal.clone());
+    let dom = run(&page(), &mails);
+    assert!(dom.contains("id=\"summary\" class=\"ok\""), "{dom}");
+    assert_eq!(summary(&dom, "signatures"), checked.signatures);
+    assert!(checked.signatures > 10);
+
+    // The forger's results mail (dice re-derived, seal recomputed, old signature kept): every
+    // dice check holds, the signature does not; the journal dropped too changes nothing.
+    let (step, file, forged) = rerolled_results(&folder);
+    forge(&file, |_| forged.clone());
+    let name = file.file_name().unwrap().to_string_lossy().into_owned();
+    let mut mails = mails_of(&folder);
+    mails.push(journal);
+    let dom = run(&page(), &mails);
+    assert!(dom.contains("id=\"summary\" class=\"bad\""), "{dom}");
+    assert_eq!(summary(&dom, "problems"), 1, "only the signature: {dom}");
+    assert!(
+        problems(&dom).contains(&format!(
+            "{name}: Its signature (Mail-Signature) does NOT verify under the game's mail key K"
+        )),
+        "step {step}: {}",
+        problems(&dom)
+    );
+    assert_eq!(
+        dom.matches("data-ok=\"false\"").count(),
+        0,
+        "the dice all hold"
+    );
+
+    // Stripped of its signature line, it has none.
+    forge(&file, unsigned);
+    let dom = run(&page(), &mails_of(&folder));
+    assert_eq!(summary(&dom, "problems"), 1, "{dom}");
+    assert!(
+        problems(&dom).contains(&format!("{name}: It has NO signature (Mail-Signature)")),
+        "{}",
+        problems(&dom)
+    );
+}
+
+#[test]
+fn a_hosts_second_signed_result_for_a_step_is_named_in_the_browser() {
+    if !chromium_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = finished_demo(tmp.path());
+    drop_game_over(&folder);
+    let key = host_mail_key(&demo_store(tmp.path()));
+    let (step, file, forged) = rerolled_results(&folder);
+    let other = folder.join("other-result.eml");
+    std::fs::copy(&file, &other).unwrap();
+    forge(&other, |_| resign(&forged, "yellow-sea", &key));
+    // Control: the host's other result alone passes every check the page makes.
+    let alone = tmp.path().join("alone");
+    copy_folder(&folder, &alone);
+    std::fs::remove_file(alone.join(file.file_name().unwrap())).unwrap();
+    let dom = run(&page(), &mails_of(&alone));
+    assert!(dom.contains("id=\"summary\" class=\"ok\""), "{dom}");
+
+    let dom = run(&page(), &mails_of(&folder));
+    assert!(summary(&dom, "problems") > 0, "{dom}");
+    let top = problems(&dom);
+    assert!(
+        top.contains(&format!(
+            "Game yellow-sea: Two different versions of step {step}: "
+        )),
+        "{top}"
+    );
+    assert!(!top.contains("Mail-Signature"), "both are signed: {top}");
+}
+
+#[test]
+fn two_seats_mails_compared_in_the_browser_agree_and_a_split_step_is_named() {
+    if !chromium_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let japan = finished_demo(tmp.path());
+    let russia = seat_folder(tmp.path(), RUSSIA, "russia");
+    drop_game_over(&japan);
+    drop_game_over(&russia);
+    // Control: two seats of one game agree.
+    let dom = run_seats(&page(), &mails_of(&japan), &[mails_of(&russia)]);
+    assert!(dom.contains("id=\"summary\" class=\"ok\""), "{dom}");
+    assert_eq!(summary(&dom, "splits"), 0);
+    assert!(summary(&dom, "shared") > 5, "{dom}");
+
+    // The host shows Japan another result of one step, signed: Japan's mails alone match.
+    let key = host_mail_key(&demo_store(tmp.path()));
+    let (step, file, forged) = rerolled_results(&japan);
+    forge(&file, |_| resign(&forged, "yellow-sea", &key));
+    let dom = run(&page(), &mails_of(&japan));
+    assert!(dom.contains("id=\"summary\" class=\"ok\""), "alone: {dom}");
+    let dom = run_seats(&page(), &mails_of(&japan), &[mails_of(&russia)]);
+    assert!(dom.contains("id=\"summary\" class=\"bad\""), "{dom}");
+    assert!(summary(&dom, "splits") >= 1, "{dom}");
+    let top = problems(&dom);
+    assert!(
+        top.contains(&format!("Split view at step {step} of game yellow-sea: ")),
+        "{top}"
+    );
+
+    // Mails that share nothing with the other set: said, and not a pass.
+    let dom = run_seats(&page(), &mails_of(&russia), &[Vec::new()]);
+    assert!(dom.contains("id=\"summary\" class=\"bad\""), "{dom}");
+    assert!(
+        problems(&dom).contains("Nothing could be compared"),
+        "{dom}"
+    );
 }

@@ -509,6 +509,35 @@ fn the_game_over_journal_keeps_the_text_only_under_press_record_text() {
         let journal = attached_journal(&w, world::RUSSIA);
         assert!(journal.contains(r#""type":"press""#), "{record:?}");
         assert_eq!(journal.contains("Port Arthur"), kept, "{record:?}");
+        // The relay says the truth about who reads the text after the end: under `text` the
+        // archive is public, so not only the players (issue 29 point 6).
+        let said: Vec<String> = w
+            .raw_delivered()
+            .into_iter()
+            .filter(|(_, b)| to_of(b) == world::RUSSIA)
+            .filter_map(|(_, b)| {
+                let m = MessageParser::default().parse(&b)?;
+                m.body_text(0).map(|t| t.into_owned())
+            })
+            .collect();
+        let said = said
+            .join(" ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            said.contains("Digest P ="),
+            "positive control: a relay was read"
+        );
+        assert_eq!(
+            said.contains("anyone, not only the players, can read it"),
+            kept,
+            "{record:?}: {said}"
+        );
+        assert!(
+            !said.contains("every player can read them once"),
+            "{record:?}"
+        );
         // Russia's folder, press relay included, replays to the end (the press event too).
         let dir = tempfile::tempdir().unwrap();
         for (name, b) in w.raw_delivered() {

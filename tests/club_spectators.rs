@@ -33,7 +33,24 @@ fn with(spectators: Spectators, delay: u32, forfeit: bool) -> Game {
     })
 }
 
-/// Every delivered mail to `address` as (file name, raw bytes), oldest first by name.
+/// The address confirms by replying to the one mail that asked it (W5), keeping the code.
+pub fn confirm(g: &mut Game, address: &str) -> Intake {
+    let ask = g
+        .mails_to(address)
+        .into_iter()
+        .rfind(|m| m.subject.contains("Please confirm you want to watch"))
+        .expect("a confirmation request");
+    g.send_from(
+        address,
+        "despatch@localhost",
+        &format!("Re: {}", ask.subject),
+        Some(&ask.message_id),
+        "Yes, I'd like to watch.",
+    )
+}
+
+/// Every delivered mail to `address` as (file name, raw bytes), oldest first by name, but
+/// the request to confirm (which is no game mail).
 fn raw_to(g: &Game, address: &str) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     for sub in ["new", "cur"] {
@@ -43,7 +60,11 @@ fn raw_to(g: &Game, address: &str) -> Vec<(String, Vec<u8>)> {
         {
             let bytes = std::fs::read(e.path()).unwrap();
             let m = MessageParser::default().parse(&bytes).unwrap();
-            if m.to().and_then(|a| a.first()).and_then(|a| a.address()) == Some(address) {
+            if m.to().and_then(|a| a.first()).and_then(|a| a.address()) == Some(address)
+                && !m
+                    .subject()
+                    .is_some_and(|s| s.contains("Please confirm you want to watch"))
+            {
                 out.push((e.file_name().to_string_lossy().into_owned(), bytes));
             }
         }
@@ -107,6 +128,10 @@ fn the_gm_adds_an_observer_who_sees_the_spectator_view_and_no_hidden_fact() {
     let mut g = start();
     let said = g.d.gm_spectator("g", true, WATCHER, when()).unwrap();
     assert!(said.contains(WATCHER), "{said}");
+    assert_eq!(
+        confirm(&mut g, WATCHER),
+        Intake::Observer { game: "g".into() }
+    );
     let seats = g.d.data.game("g").seats().unwrap();
     assert_eq!(seats.spectators.len(), 1);
     assert_eq!(seats.spectators[0].address, WATCHER);
@@ -133,7 +158,8 @@ fn the_gm_adds_an_observer_who_sees_the_spectator_view_and_no_hidden_fact() {
         assert!(!notice.text.contains("watcher"), "{}", notice.text);
     }
     let welcome = g.mails_to(WATCHER);
-    assert_eq!(welcome.len(), 1, "one welcome");
+    assert_eq!(welcome.len(), 2, "the request, then one welcome");
+    let welcome = &welcome[1..];
     assert!(
         welcome[0].text.starts_with("SPECTATOR VIEW"),
         "{}",
@@ -182,6 +208,7 @@ fn the_gm_adds_an_observer_who_sees_the_spectator_view_and_no_hidden_fact() {
 fn the_delay_holds_and_the_end_releases_everything_then_verify_passes() {
     let mut g = with(Spectators::Gm, 1, true);
     g.d.gm_spectator("g", true, WATCHER, when()).unwrap();
+    confirm(&mut g, WATCHER);
     g.play_until(2);
     // Step 1 resolved; one step behind, the observer has nothing yet but the welcome.
     assert_eq!(steps_told(&raw_to(&g, WATCHER)), Vec::<u64>::new());
@@ -241,10 +268,14 @@ fn a_player_adds_and_removes_observers_by_mail_only_under_the_players_policy() {
     );
     assert!(matches!(out, Intake::Settings { .. }), "{out:?}");
     assert!(
-        flat(&answer).contains(&format!("{WATCHER} now watches")),
+        flat(&answer).contains(&format!(
+            "{WATCHER} has been sent one mail asking them to confirm"
+        )),
         "{answer}"
     );
-    assert_eq!(g.mails_to(WATCHER).len(), 1, "the welcome");
+    assert_eq!(g.mails_to(WATCHER).len(), 1, "the request to confirm");
+    confirm(&mut g, WATCHER);
+    assert_eq!(g.mails_to(WATCHER).len(), 2, "then the welcome");
     let notice = g
         .inbox("russia")
         .into_iter()
@@ -291,7 +322,7 @@ fn a_player_adds_and_removes_observers_by_mail_only_under_the_players_policy() {
     g.play_until(2);
     assert_eq!(
         g.mails_to(WATCHER).len(),
-        1,
+        2,
         "a removed observer gets nothing more"
     );
 }
@@ -367,6 +398,7 @@ fn the_policy_says_who_may_add_and_bad_lines_change_nothing() {
 fn an_observer_cannot_send_orders_and_is_told_at_most_hourly() {
     let mut g = start();
     g.d.gm_spectator("g", true, WATCHER, when()).unwrap();
+    confirm(&mut g, WATCHER);
     let before = g.mails_to(WATCHER).len();
     let orders = g.orders("japan");
     let out = g.send_from(

@@ -52,6 +52,7 @@ impl Table {
             anchor: host.0.onion.anchor(),
             onion_len,
             salt_commitment: host.0.salt_commitment("toy"),
+            mail_key: host.0.mail_key.map(|k| k.public()),
             policy,
             now: t0(),
         })

@@ -24,6 +24,7 @@ fn game<R: Ruleset>(ruleset: &str, scenario: &str, seats: &[&str]) -> Game<R> {
         anchor: host.onion.anchor(),
         onion_len: 20,
         salt_commitment: host.salt_commitment("words"),
+        mail_key: host.mail_key.map(|k| k.public()),
         policy: Policy::default(),
         now: Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap(),
     })

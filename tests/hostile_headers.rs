@@ -477,6 +477,8 @@ proptest! {
             re_subject: None,
             press: None,
             gm_known: false,
+            mail_key: None,
+            unsubscribe_url: None,
             now: Utc.with_ymd_and_hms(2026, 6, 1, 10, 0, 0).unwrap(),
         };
         let draft = Draft {

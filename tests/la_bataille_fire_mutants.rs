@@ -110,3 +110,86 @@ fn the_targets_formation_shifts_the_column() {
     assert_eq!(battery_shift_at("foot_artillery", "limbered", 2).0, 1);
     assert_eq!(battery_shift_at("foot_artillery", "unlimbered", 2).0, 0);
 }
+
+/// A stack of one living battalion (two increments, at 0505) and one that surrendered (still
+/// carrying four increments on its counter), three French battalions around; the Allies'
+/// count of increments taken starts at `taken_before`.
+fn losses_table() -> Table {
+    use crate::lbt::battalion;
+    Table::new(&field(
+        &[
+            battalion("allies", "Living", "0505", "S", "line", 2),
+            battalion("allies", "Surrendered", "0505", "S", "line", 4),
+            battalion("allies", "Far-Friend", "0509", "S", "line", 4),
+            battalion("france", "Near-Foe", "0506", "N", "column", 4),
+        ],
+        "",
+    ))
+}
+
+fn leader(name: &str, with: &str) -> despatch::rulesets::la_bataille::state::Leader {
+    despatch::rulesets::la_bataille::state::Leader {
+        name: name.into(),
+        side: "allies".into(),
+        with: with.into(),
+        rating: 2,
+        gone: false,
+    }
+}
+
+/// R14: losses fall on living units only. A surrendered unit's counter still shows
+/// increments, but it cannot lose them again: the living one pays (survivor 137:35); and a
+/// unit with no increment left takes none (survivor 137:51: it would underflow).
+#[test]
+fn r14_losses_fall_on_living_units_with_increments_to_lose() {
+    let mut t = losses_table();
+    t.st.unit_mut("Surrendered").unwrap().eliminated = true;
+    let gone = combat::take_losses(&mut t.st, &["Surrendered".into(), "Living".into()], 1);
+    assert!(gone.is_empty());
+    assert_eq!(t.unit("Living").increments, 1, "the living battalion lost one");
+    assert_eq!(t.unit("Surrendered").increments, 4, "the surrendered one, none");
+
+    t.st.unit_mut("Living").unwrap().increments = 0;
+    let gone = combat::take_losses(&mut t.st, &["Living".into()], 1);
+    assert!(gone.is_empty());
+    assert_eq!(t.unit("Living").increments, 0, "nothing to take, nothing taken");
+}
+
+/// R16: an eliminated unit's leader rides to the nearest FRIENDLY fighting unit — not to a
+/// nearer enemy (survivor 171:52) — and leaders with other units stay where they are
+/// (survivor 175:62).
+#[test]
+fn r16_a_leader_rides_to_the_nearest_friend_and_other_leaders_stay() {
+    let mut t = losses_table();
+    t.st.leaders = vec![leader("Picton", "Living"), leader("Kempt", "Far-Friend")];
+    combat::take_losses(&mut t.st, &["Living".into()], 2);
+    assert!(t.unit("Living").eliminated);
+    let with = |n: &str| {
+        t.st.leaders
+            .iter()
+            .find(|l| l.name == n)
+            .map(|l| (l.with.clone(), l.gone))
+            .unwrap()
+    };
+    // The Surrendered battalion shares the hex but is not eliminated here: it is the nearest
+    // friend, at distance 0; Near-Foe is one hex away and French.
+    assert_eq!(with("Picton"), ("Surrendered".to_string(), false));
+    assert_eq!(with("Kempt"), ("Far-Friend".to_string(), false), "stays with its unit");
+    // With no friend in the hex, the nearer enemy still does not take him in.
+    let mut t = losses_table();
+    t.st.unit_mut("Surrendered").unwrap().eliminated = true;
+    t.st.leaders = vec![leader("Picton", "Living")];
+    combat::take_losses(&mut t.st, &["Living".into()], 2);
+    assert_eq!(t.st.leaders[0].with, "Far-Friend", "four hexes off, but a friend");
+}
+
+/// A surrender credits the enemy with every increment the stack still had, added to what it
+/// had taken before (survivor 203:32: `+=` made `*=`).
+#[test]
+fn a_surrender_adds_the_stacks_increments_to_the_enemys_count() {
+    let mut t = losses_table();
+    t.st.side_mut("france").unwrap().increments_taken = 2;
+    combat::surrender(&mut t.st, &["Living".into(), "Surrendered".into()]);
+    assert_eq!(t.st.side("france").unwrap().increments_taken, 2 + 2 + 4);
+    assert!(t.unit("Living").eliminated && t.unit("Surrendered").eliminated);
+}

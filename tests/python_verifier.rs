@@ -2,6 +2,8 @@
 //! library only, written from docs/dice-protocol.md) re-derives a demo game's onion chain, locks,
 //! seeds and every die from one player's mails; it must agree with the Rust verifier's counts,
 //! pass the protocol's known-answer vectors, and fail, naming the step, on a forged die or reveal.
+//! Issue 29: it checks every mail's Ed25519 signature (ed25519.py, from RFC 8032) and holds a
+//! folder, and with `--compare` several seats' folders, to one game (points 1 and 2).
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -9,6 +11,7 @@ use std::process::{Command, Output};
 use despatch::verify;
 
 use crate::demo_mails;
+use crate::forgery::{copy_folder, host_mail_key, rerolled_results, resign, unsigned};
 use demo_mails::*;
 
 fn python_here() -> bool {
@@ -64,9 +67,11 @@ fn the_script_reproduces_the_protocols_known_answer_vectors() {
     }
     let (out, stdout) = script(&["--self-test".as_ref()]);
     assert!(out.status.success(), "{stdout}");
-    // ChaCha20 (3), v2 (15) and v1 (13) vectors, as the protocol page lists them.
+    // ChaCha20 (3), v2 (15) and v1 (13) vectors, as the protocol page lists them; RFC 8032's
+    // TEST 1-3 (public key, signature: 6) and the page's mail signature (K, M, the signature,
+    // and two forgeries of it that must fail: 5).
     assert!(
-        stdout.contains("OK: 31 known-answer vectors checked"),
+        stdout.contains("OK: 42 known-answer vectors checked"),
         "{stdout}"
     );
     // Positive control: a page with one vector changed fails the self-test, naming it.
@@ -84,6 +89,16 @@ fn the_script_reproduces_the_protocols_known_answer_vectors() {
     assert!(!out.status.success(), "{stdout}");
     assert!(
         stdout.contains("MISMATCH: v2 stream 1, six d6: expected [3, 4, 4, 2, 6, 5]"),
+        "{stdout}"
+    );
+    // And a page whose mail-signature vector lost one digit of its signature.
+    let bad = page.replacen("1e9638a6e0c1cf8b", "1e9638a6e0c1cf8c", 1);
+    assert_ne!(bad, page, "the mail-signature vector is on the page");
+    std::fs::write(&doc, bad).unwrap();
+    let (out, stdout) = script(&["--self-test".as_ref(), doc.as_os_str()]);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("MISMATCH: mail signature verifies: expected True, computed False"),
         "{stdout}"
     );
 }
@@ -161,10 +176,17 @@ fn a_forged_die_fails_the_script_naming_its_step_and_roll() {
         line.ends_with(&format!(": expected {first}, found {}", first % sides + 1)),
         "{line}"
     );
-    // The forger re-sealed: the seal holds, and nothing but that die is reported.
-    assert_eq!(
-        stdout.lines().filter(|l| l.starts_with("MISMATCH")).count(),
-        1,
+    // The forger re-sealed: the seal holds, and nothing but that die and the mail's signature
+    // (made over the old digest, issue 29) is reported.
+    let found: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("MISMATCH"))
+        .collect();
+    assert_eq!(found.len(), 2, "{stdout}");
+    assert!(
+        found.iter().any(|l| l.starts_with(&format!(
+            "MISMATCH: mail {name} (step {step}), Mail-Signature: "
+        ))),
         "{stdout}"
     );
     // The Rust verifier agrees that this step is wrong.
@@ -304,4 +326,208 @@ fn a_missing_python_fails_in_ci_and_is_skipped_elsewhere() {
     assert_eq!(tool_rule(false, Some("0")), Ok(false));
     assert_eq!(tool_rule(false, Some("true")), Err(()));
     assert_eq!(tool_rule(false, Some("1")), Err(()));
+}
+
+/// The MISMATCH lines of the script's output.
+fn mismatches(stdout: &str) -> Vec<&str> {
+    stdout
+        .lines()
+        .filter(|l| l.starts_with("MISMATCH: "))
+        .collect()
+}
+
+#[test]
+fn the_attack_runs_forgery_fails_the_script_mid_game_naming_the_mail() {
+    if !python_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = finished_demo(tmp.path());
+    drop_game_over(&folder);
+    // Control: the genuine folder mid-game passes, every sealed mail's signature checked.
+    let (out, stdout) = on(&folder);
+    assert!(out.status.success(), "{stdout}");
+    assert_eq!(
+        count(&stdout, "signatures checked"),
+        count(&stdout, "mails"),
+        "{stdout}"
+    );
+    assert!(count(&stdout, "signatures checked") > 10, "{stdout}");
+
+    // The forger's results mail: dice re-derived from another log_head, seal recomputed, the
+    // old signature line kept. Every dice check holds; only the signature fails.
+    let (step, file, forged) = rerolled_results(&folder);
+    forge(&file, |_| forged.clone());
+    let (out, stdout) = on(&folder);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let name = file.file_name().unwrap().to_string_lossy().into_owned();
+    assert_eq!(
+        mismatches(&stdout),
+        [format!(
+            "MISMATCH: mail {name} (step {step}), Mail-Signature: expected a signature by the \
+             mail key K = {}, found one that does not verify (the mail was changed, or signed \
+             by another key)",
+            key_of(&stdout)
+        )],
+        "{stdout}"
+    );
+    // Stripped of its signature line, it is missing one.
+    forge(&file, unsigned);
+    let (out, stdout) = on(&folder);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert_eq!(
+        mismatches(&stdout),
+        [format!(
+            "MISMATCH: mail {name} (step {step}), Mail-Signature: expected a signature by the \
+             game's mail key K on the line after Mail-Digest, found none (missing)"
+        )],
+        "{stdout}"
+    );
+}
+
+/// The mail key K the script read (its `game …: n mails signed by its mail key K = …` line).
+fn key_of(stdout: &str) -> String {
+    stdout
+        .lines()
+        .find_map(|l| l.split("signed by its mail key K = ").nth(1))
+        .unwrap_or_else(|| panic!("no mail key line in:\n{stdout}"))
+        .to_string()
+}
+
+#[test]
+fn a_hosts_second_signed_result_for_a_step_fails_the_script_naming_the_step() {
+    if !python_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = finished_demo(tmp.path());
+    drop_game_over(&folder);
+    let key = host_mail_key(&demo_store(tmp.path()));
+    let (step, file, forged) = rerolled_results(&folder);
+    // The host's other result for the step, signed with the game's own key.
+    let other = folder.join("other-result.eml");
+    std::fs::copy(&file, &other).unwrap();
+    forge(&other, |_| resign(&forged, "yellow-sea", &key));
+    // Control: the other result alone (the genuine one removed) passes every check.
+    let alone = tmp.path().join("alone");
+    copy_folder(&folder, &alone);
+    std::fs::remove_file(alone.join(file.file_name().unwrap())).unwrap();
+    let (out, stdout) = on(&alone);
+    assert!(
+        out.status.success(),
+        "one consistent forgery alone: {stdout}"
+    );
+
+    let (out, stdout) = on(&folder);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let want =
+        format!("MISMATCH: game yellow-sea step {step}, equivocation: expected one dice section");
+    assert!(
+        mismatches(&stdout).iter().any(|l| l.starts_with(&want)),
+        "{want:?} not in:\n{stdout}"
+    );
+    // Both copies are signed by the host: no signature is reported, only the two results.
+    assert!(!stdout.contains("Mail-Signature"), "{stdout}");
+}
+
+#[test]
+fn compare_holds_two_seats_folders_to_one_game_and_names_a_split_step() {
+    if !python_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let japan = finished_demo(tmp.path());
+    let russia = seat_folder(tmp.path(), RUSSIA, "russia");
+    drop_game_over(&japan);
+    drop_game_over(&russia);
+    let compare =
+        |a: &Path, b: &Path| script(&["--compare".as_ref(), a.as_os_str(), b.as_os_str()]);
+    // Control: two seats of one game agree, and share values to compare.
+    let (out, stdout) = compare(&japan, &russia);
+    assert!(out.status.success(), "{stdout}");
+    let summary = stdout
+        .lines()
+        .find(|l| l.starts_with("OK: compare of 2 folders, "))
+        .unwrap_or_else(|| panic!("no compare summary in:\n{stdout}"));
+    let common: u64 = summary
+        .split(", ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(common > 5, "{summary}");
+
+    // The host shows Japan another result of one step, signed: Japan's folder alone passes.
+    let key = host_mail_key(&demo_store(tmp.path()));
+    let (step, file, forged) = rerolled_results(&japan);
+    forge(&file, |_| resign(&forged, "yellow-sea", &key));
+    let (out, stdout) = on(&japan);
+    assert!(out.status.success(), "one seat alone cannot tell: {stdout}");
+    let (out, stdout) = compare(&japan, &russia);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let want = format!("MISMATCH: game yellow-sea step {step}, split view: ");
+    assert!(
+        mismatches(&stdout).iter().any(|l| l.starts_with(&want)),
+        "{want:?} not in:\n{stdout}"
+    );
+
+    // Folders that share nothing: the comparison says it compared nothing, and fails.
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let (out, stdout) = compare(&russia, &empty);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("found nothing in common (nothing compared)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn signed_mails_without_the_welcome_or_with_a_second_key_fail_the_script() {
+    if !python_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = finished_demo(tmp.path());
+    drop_game_over(&folder);
+    let welcome = std::fs::read_dir(&folder)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| text_of(&std::fs::read(p).unwrap()).contains("mail key K = "))
+        .expect("a welcome naming the mail key");
+    let (out, stdout) = on(&folder);
+    assert!(out.status.success(), "control: {stdout}");
+    let key = key_of(&stdout);
+
+    // A second welcome whose anchor line names another key (re-sealed): two keys for one game.
+    let other = folder.join("welcome-again.eml");
+    std::fs::copy(&welcome, &other).unwrap();
+    let flipped = if key.ends_with('0') { "1" } else { "0" };
+    let other_key = format!("{}{flipped}", &key[..key.len() - 1]);
+    forge(&other, |t| t.replacen(&key, &other_key, 1));
+    let (out, stdout) = on(&folder);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        mismatches(&stdout)
+            .iter()
+            .any(|l| l.starts_with("MISMATCH: game yellow-sea mail key, equivocation: ")),
+        "{stdout}"
+    );
+
+    // Without any welcome, a signed mail has no key to be checked against: never a pass.
+    std::fs::remove_file(&other).unwrap();
+    std::fs::remove_file(&welcome).unwrap();
+    let (out, stdout) = on(&folder);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "Mail-Signature: expected the game's mail key K on the welcome's anchor line (or in \
+             the journal), found a signed mail, and no key"
+        ),
+        "{stdout}"
+    );
 }

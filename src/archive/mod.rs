@@ -111,6 +111,8 @@ pub struct GameRecord {
     /// (from step, anchor, onion length) of every onion committed.
     pub anchors: Vec<(u64, String, u64)>,
     pub salt_commitment: Option<String>,
+    /// `K`, the public key that signs every mail (games made since mails are signed).
+    pub mail_key: Option<String>,
     /// Published at the end (v2).
     pub salt_key: Option<String>,
     pub outcome: Option<Outcome>,
@@ -276,6 +278,7 @@ fn finish(game: &dyn Play, mut steps: Vec<StepRecord>, events: &[Event]) -> Game
             .map(|o| (o.from_step, dice::to_hex(&o.anchor), o.len))
             .collect(),
         salt_commitment: book.salt_commitment.as_ref().map(dice::to_hex),
+        mail_key: book.mail_key.as_ref().map(dice::to_hex),
         salt_key: book.salt_key.as_ref().filter(|_| over).map(dice::to_hex),
         outcome: if over { game.outcome() } else { None },
         figures: if over { game.victory_figures() } else { vec![] },

@@ -177,6 +177,13 @@ fn index(rec: &GameRecord, league: Option<&LeagueSection>) -> Vec<u8> {
             esc(anchor)
         );
     }
+    if let Some(k) = &rec.mail_key {
+        let _ = writeln!(
+            b,
+            "<li>Mail key K (Ed25519; every mail of the game is signed with it) = <span class=\"hex\">{}</span></li>",
+            esc(k)
+        );
+    }
     if let Some(z) = &rec.salt_commitment {
         let _ = writeln!(
             b,

@@ -117,8 +117,13 @@ pub enum Command {
     Verify {
         /// A game id (its store under data_dir), a game store folder, or a folder of mails
         /// one player received (a Maildir or any folder of .eml files).
-        #[arg(value_name = "GAME-OR-FOLDER")]
-        target: String,
+        #[arg(value_name = "GAME-OR-FOLDER", required_unless_present = "compare")]
+        target: Option<String>,
+        /// Folders of mails of several seats of one game (each seat's own): each is verified,
+        /// then all are held against each other — one anchor line, one result per step, one
+        /// log head per index — so seats that compare catch a host who showed them two games.
+        #[arg(long, num_args = 2.., value_name = "FOLDER", conflicts_with = "target")]
+        compare: Vec<PathBuf>,
     },
 }
 
@@ -186,6 +191,12 @@ pub enum GmCommand {
         action: String,
         /// The observer's mail address.
         address: String,
+    },
+    /// Carry out a one-click unsubscription (RFC 8058): the `u=` code of a List-Unsubscribe
+    /// https URI, as a web front end hands it on. The same STOP as by mail (club-rules L1).
+    Unsubscribe {
+        /// The code (32 hex digits).
+        code: String,
     },
     /// Hand a seat to a new player (a new secret is made; the old reply address stops working).
     Replace {

@@ -45,6 +45,7 @@ pub(super) fn doctor(config: Option<PathBuf>) -> Result<ExitCode> {
         cfg.address_is_placeholder(),
         cfg.mail.gm_address.as_deref(),
     ));
+    found.push(checks::unsubscribe(cfg.web.unsubscribe_url.as_deref()));
     Ok(finish(&found))
 }
 

@@ -232,6 +232,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                         d.gm_spectator(&game, action == "add", &address, Utc::now())?
                     );
                 }
+                GmCommand::Unsubscribe { code } => {
+                    println!("{}", d.unsubscribe(&code, Utc::now())?);
+                }
                 GmCommand::CloseStep { game, reason } => {
                     let n = d.gm_close_step(&game, &reason, Utc::now())?;
                     println!("{game}: step closed; {n} step(s) resolved.");
@@ -285,7 +288,35 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 Ok(ExitCode::SUCCESS)
             }
         },
-        Command::Verify { target } => {
+        Command::Verify { compare, .. } if !compare.is_empty() => {
+            let (checked, findings) = verify::compare_folders(&compare);
+            if findings.is_empty() {
+                println!(
+                    "OK: {} folders show one game: every anchor line, result and log head they \
+                     share is the same.",
+                    compare.len()
+                );
+                for (d, c) in compare.iter().zip(&checked) {
+                    println!(
+                        "  {}: {} mails, {} signatures, {} steps, {} rolls re-derived.",
+                        d.display(),
+                        c.mails,
+                        c.signatures,
+                        c.steps,
+                        c.rolls
+                    );
+                }
+                Ok(ExitCode::SUCCESS)
+            } else {
+                println!("FAILED: the folders do not show one game");
+                for f in &findings {
+                    println!("  {f}");
+                }
+                Ok(ExitCode::from(1))
+            }
+        }
+        Command::Verify { target, .. } => {
+            let target = target.unwrap_or_default();
             let path = PathBuf::from(&target);
             let registry = crate::rulesets::registry();
             let (label, checked, findings) = if path.join("journal.jsonl").exists() {
@@ -329,6 +360,12 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                     println!(
                         "  {} receipt(s) opened their own orders digest with their salt.",
                         checked.digests
+                    );
+                }
+                if checked.signatures > 0 {
+                    println!(
+                        "  {} mail signature(s) verified under the game's key K from the welcome.",
+                        checked.signatures
                     );
                 }
                 if checked.replayed_mails > 0 {

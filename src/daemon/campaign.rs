@@ -137,6 +137,7 @@ pub(super) fn plan(
             anchor: secrets.onion.anchor(),
             onion_len: secrets.onion.len(),
             salt_commitment: secrets.salt_commitment(id),
+            mail_key: secrets.mail_key.map(|k| k.public()),
             policy,
             now,
         })

@@ -96,6 +96,8 @@ impl Daemon {
             re_subject: None,
             press: None,
             gm_known: g.seats.gm.is_some() || self.cfg.mail.gm_address.is_some(),
+            mail_key: g.secrets.mail_key,
+            unsubscribe_url: self.cfg.web.unsubscribe_url.as_deref(),
             now,
         }
     }

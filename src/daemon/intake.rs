@@ -144,6 +144,9 @@ pub(super) struct Decision {
     /// The guard's records to keep: the seat's activity, a stranger's.
     pub(super) seat_activity: Option<(String, Activity)>,
     pub(super) stranger: Option<(String, Activity)>,
+    /// The per-address records of answers to addresses that did not (provably) ask
+    /// (docs/club-rules.md F1), written before anything is queued.
+    pub(super) answered: Vec<(String, Activity)>,
     /// Record the Message-ID as processed by the game (after authentication only).
     pub(super) processed: bool,
     /// Private files of the game to write (durably) before any event is appended: a press
@@ -164,6 +167,7 @@ impl Decision {
             seats: None,
             seat_activity: None,
             stranger: None,
+            answered: vec![],
             processed: false,
             files: vec![],
             built: vec![],
@@ -181,6 +185,7 @@ impl Decision {
             seats: None,
             seat_activity: Some((seat.to_string(), activity)),
             stranger: None,
+            answered: vec![],
             processed: true,
             files: vec![],
             built: vec![],
@@ -345,7 +350,9 @@ impl Daemon {
             let mut activity = g.store.activity(&claimed);
             if !over && activity.may_warn(now) {
                 let to = g.recipient(&claimed).expect("a registered seat");
-                d.drafts = vec![compose::auth_notice(&game_id, to, &inb.message_id)];
+                if self.may_answer(&to.private.address, "auth-notice", now, &mut d.answered) {
+                    d.drafts = vec![compose::auth_notice(&game_id, to, &inb.message_id)];
+                }
                 d.seat_activity = Some((claimed, activity));
             }
             d.game = Some(g);
@@ -404,6 +411,10 @@ impl Daemon {
             && let Some((k, quoted, r)) = crate::engine::strict::parse_reveal(&inb.body)
         {
             return reveal::decide(g, seat, activity, inb, k, &quoted, &r, now);
+        }
+        // STOP alone (club-rules S1), as the `List-Unsubscribe` mailto sends it.
+        if crate::mail::consent::seat_asks_to_stop(&inb.subject, &inb.body) {
+            return self.seat_command(&SeatCommand::Stop, g, &seat, activity, inb, now);
         }
         if let Some(cmd) = &route.command {
             if let SeatCommand::SpectatorAdd(_) | SeatCommand::SpectatorRemove(_) = cmd {
@@ -485,6 +496,9 @@ impl Daemon {
         if let Some((address, a)) = &d.stranger {
             self.data.write_stranger(address, a)?;
         }
+        for (address, a) in &d.answered {
+            self.data.write_answered(address, a)?;
+        }
         let Some(mut g) = d.game else {
             let house = self.data.house();
             self.queue_letters(&house, &d.letters)?;
@@ -528,7 +542,7 @@ impl Daemon {
 }
 
 impl Daemon {
-    fn queue_letters(
+    pub(super) fn queue_letters(
         &self,
         store: &crate::store::GameStore,
         letters: &[(String, Outgoing)],

@@ -12,7 +12,9 @@
 
 mod archive;
 mod campaign;
+mod consent;
 mod delivery;
+mod flood;
 mod games;
 mod gm;
 mod held;

@@ -56,6 +56,16 @@ impl Daemon {
             d.processed = true;
             return Ok(d);
         }
+        let (unfit, taken) = match cmd {
+            SeatCommand::AddressAdd(a) => (
+                self.unfit(&g, a),
+                g.seats
+                    .seats
+                    .iter()
+                    .any(|(s, p)| s != seat && p.writes_from(a)),
+            ),
+            _ => (None, false),
+        };
         let mut seats = g.seats.clone();
         let Some(p) = seats.seats.get_mut(seat) else {
             anyhow::bail!("seat `{seat}` has no private record in {game_id}");
@@ -75,6 +85,16 @@ impl Daemon {
             SeatCommand::AddressAdd(a) if p.writes_from(a) => {
                 format!("{a} is already one of your addresses; nothing changed.")
             }
+            SeatCommand::AddressAdd(a) if unfit.is_some() => format!(
+                "{a} cannot be one of your addresses: {}. Nothing changed.",
+                unfit.map(|u| u.words()).unwrap_or_default()
+            ),
+            // Another seat's address (ruling E2): refused without saying whose, so the answer
+            // tells nothing about who plays what.
+            SeatCommand::AddressAdd(a) if taken => format!(
+                "{a} cannot be one of your addresses: it is already registered in this game. \
+                 Nothing changed."
+            ),
             SeatCommand::AddressAdd(_) if p.also_from.len() >= MAX_EXTRA_ADDRESSES => format!(
                 "A seat may have at most {MAX_EXTRA_ADDRESSES} extra addresses; remove one \
                  first (ADDRESS REMOVE …). Nothing changed."
@@ -131,6 +151,16 @@ impl Daemon {
                     );
                 }
                 s
+            }
+            SeatCommand::Stop => {
+                p.notify.stop();
+                "STOP: every mail you can turn off is now off (\"has sent orders\" notices, \
+                 results of steps that only invite you).\n\
+                 While you hold a seat, the mails that ask you for orders, the receipts of \
+                 your mails and the game-over mail still come: a game cannot go on without \
+                 them. To leave the game, write RESIGN (or CONCEDE) as the first line of a \
+                 mail to it; to have the other mails again, NOTIFY ALL ON."
+                    .to_string()
             }
             SeatCommand::Invalid { command, why } => {
                 format!("{command} was not understood: {why}. Nothing changed.")
@@ -201,7 +231,10 @@ impl Daemon {
             });
             d.stranger = Some((inb.from.clone(), stranger));
             let mut activity = g.store.activity(&owner.seat);
-            if !over && activity.may_warn(now) {
+            if !over
+                && activity.may_warn(now)
+                && self.may_answer(&owner.private.address, "unregistered", now, &mut d.answered)
+            {
                 d.drafts = vec![compose::unregistered_notice(
                     &game_id,
                     &owner,
@@ -275,6 +308,12 @@ impl Daemon {
         let mut d = Decision::only(Intake::Listed { games: games.len() });
         if !asked {
             d.stranger = Some((inb.from.clone(), stranger));
+            // Tokenless: the From may be forged, so this is an answer to someone who did not
+            // provably ask (ruling F1).
+            if !self.may_answer(&inb.from, "games-list", now, &mut d.answered) {
+                d.intake = Intake::RateLimited;
+                return Ok(d);
+            }
         }
         d.letters = vec![(
             format!("list-{}", short(&inb.message_id)),

@@ -16,12 +16,12 @@ use chrono::{DateTime, Utc};
 
 use crate::engine::club::Spectators;
 use crate::engine::{Event, Play};
-use crate::mail::address::Mailbox;
+use crate::mail::address::{Mailbox, Unfit, unfit_address};
 use crate::mail::compose::{self, Draft, MailCtx};
 use crate::mail::guard::Activity;
 use crate::mail::inbound::{Inbound, SeatCommand};
-use crate::mail::outbound::{self, Outgoing};
-use crate::store::{SeatsFile, Spectator};
+use crate::mail::outbound;
+use crate::store::{PendingSpectator, SeatsFile, Spectator};
 
 use super::Daemon;
 use super::games::{OpenGame, reload};
@@ -47,18 +47,23 @@ impl By<'_> {
     }
 }
 
-/// Adds or removes observer `address`: the seats file as it is to be and the event to journal,
-/// or why not (said to whoever asked; nothing changes). Pure: the id of a new observer and the
-/// time come in as values.
+/// Adds or removes observer `address`: the seats file as it is to be and the event to journal
+/// (none for a request not yet confirmed, W5), or why not (said to whoever asked; nothing
+/// changes). An address added is only asked: it is kept with `code` until it confirms, and
+/// counts toward the cap but not as watching. Requests that have lapsed are dropped first.
+/// Pure: the new observer's id and code, the time and whether the address is unfit
+/// (`address::unfit_address`, ruling E1) come in as values.
+#[allow(clippy::too_many_arguments)]
 pub fn change_spectators(
     game: &dyn Play,
     seats: &SeatsFile,
     by: By,
     add: bool,
     address: &str,
-    new_id: &str,
+    unfit: Option<Unfit>,
+    (new_id, code, stop): (&str, &str, &str),
     now: DateTime<Utc>,
-) -> Result<(SeatsFile, Event), String> {
+) -> Result<(SeatsFile, Option<Event>), String> {
     let policy = game.book().policy.club.spectators;
     match (policy, by) {
         (Spectators::None, _) => {
@@ -75,21 +80,32 @@ pub fn change_spectators(
         return Err("the game is over: there is nothing more to watch".into());
     }
     let mut next = seats.clone();
+    drop_lapsed(&mut next, now);
     let found = next
         .spectators
         .iter()
         .position(|s| s.address.eq_ignore_ascii_case(address));
     let book = game.book();
     let event = if add {
+        if let Some(why) = unfit {
+            return Err(format!("{address} cannot watch: {}", why.words()));
+        }
         if next.seats.values().any(|p| p.writes_from(address)) {
             return Err(format!("{address} plays a seat in this game"));
         }
-        if found.is_some() {
-            return Err(format!("{address} already watches this game"));
+        match found.map(|i| next.spectators[i].watching()) {
+            Some(true) => return Err(format!("{address} already watches this game")),
+            Some(false) => {
+                return Err(format!(
+                    "{address} has already been asked and has not confirmed yet"
+                ));
+            }
+            None => {}
         }
         if next.spectators.len() >= MAX_SPECTATORS {
             return Err(format!(
-                "a game may have at most {MAX_SPECTATORS} spectators"
+                "a game may have at most {MAX_SPECTATORS} spectators (those asked and not yet \
+                 confirmed count too)"
             ));
         }
         next.spectators.push(Spectator {
@@ -97,14 +113,13 @@ pub fn change_spectators(
             address: address.to_string(),
             added_by: by.word(),
             since: now,
+            pending: Some(PendingSpectator {
+                code: code.to_string(),
+                until: crate::mail::consent::pending_until(now),
+            }),
+            stop: Some(stop.to_string()),
         });
-        Event::SpectatorJoined {
-            step: book.step,
-            spectator: new_id.to_string(),
-            by: by.word(),
-            watching: next.spectators.len() as u32,
-            at: now,
-        }
+        None
     } else {
         let Some(i) = found else {
             return Err(format!("{address} does not watch this game"));
@@ -117,15 +132,49 @@ pub fn change_spectators(
             ));
         }
         let gone = next.spectators.remove(i);
-        Event::SpectatorLeft {
+        gone.watching().then(|| Event::SpectatorLeft {
             step: book.step,
             spectator: gone.id,
             by: by.word(),
-            watching: next.spectators.len() as u32,
+            watching: watching(&next),
             at: now,
-        }
+        })
     };
     Ok((next, event))
+}
+
+/// A spectator's own STOP (W7), by mail or one-click (L1), pure: the seats file without them
+/// and, when they were watching and the game still runs, the event that tells the seats.
+pub(super) fn spectator_stop(
+    seats: &SeatsFile,
+    id: &str,
+    step: u64,
+    over: bool,
+    now: DateTime<Utc>,
+) -> (SeatsFile, Option<Event>) {
+    let mut next = seats.clone();
+    let was = next.spectators.iter().any(|s| s.id == id && s.watching());
+    next.spectators.retain(|s| s.id != id);
+    let ev = (was && !over).then(|| Event::SpectatorLeft {
+        step,
+        spectator: id.to_string(),
+        by: "spectator".into(),
+        watching: watching(&next),
+        at: now,
+    });
+    (next, ev)
+}
+
+/// How many confirmed observers the game has (what W1's notices count).
+pub(super) fn watching(seats: &SeatsFile) -> u32 {
+    seats.spectators.iter().filter(|s| s.watching()).count() as u32
+}
+
+/// Drops the requests that lapsed unconfirmed (W5): they never watched, so no event.
+pub(super) fn drop_lapsed(seats: &mut SeatsFile, now: DateTime<Utc>) {
+    seats
+        .spectators
+        .retain(|s| s.pending.as_ref().is_none_or(|p| p.until > now));
 }
 
 fn held_dir(g: &OpenGame) -> PathBuf {
@@ -143,7 +192,22 @@ fn held_step(p: &Path) -> Option<u64> {
 }
 
 impl Daemon {
+    /// Whether `address` may not be a recipient in game `g` (ruling E1): the house address,
+    /// this game's organiser or the configured one, a role address.
+    pub(super) fn unfit(&self, g: &OpenGame, address: &str) -> Option<Unfit> {
+        let organisers: Vec<&str> = g
+            .seats
+            .gm
+            .iter()
+            .chain(self.cfg.mail.gm_address.iter())
+            .map(String::as_str)
+            .collect();
+        unfit_address(address, &self.cfg.mail.address, &organisers)
+    }
+
     /// `despatch gm spectator <game> add|remove <address>`. Returns what was done, in words.
+    /// An address added is sent one mail asking it to confirm (W5), and nothing else until it
+    /// does.
     pub fn gm_spectator(
         &self,
         game_id: &str,
@@ -154,25 +218,52 @@ impl Daemon {
         let _lock = self.data.lock()?;
         let mailbox: Mailbox = address.parse().map_err(|e| anyhow!("address: {e}"))?;
         let mut g = self.open_game(game_id)?;
-        let id = new_id()?;
+        let (id, code, stop) = (new_id()?, new_code()?, new_code()?);
+        let unfit = self.unfit(&g, &mailbox.address);
         let (seats, ev) = change_spectators(
             g.game.as_ref(),
             &g.seats,
             By::Gm,
             add,
             &mailbox.address,
-            &id,
+            unfit,
+            (&id, &code, &stop),
             now,
         )
         .map_err(|e| anyhow!("{game_id}: {e}; nothing changed"))?;
-        self.apply_spectators(&mut g, &seats, &ev, now)?;
+        let mut records = Vec::new();
+        let letters = match seats.spectators.iter().find(|s| s.id == id) {
+            Some(s) if add => self.consent_letters(&g, s, None, now, &mut records),
+            _ => vec![],
+        };
+        if add && letters.is_empty() {
+            anyhow::bail!(
+                "{game_id}: {} has had as many mails it did not ask for as it may have this \
+                 hour; try again later; nothing changed",
+                mailbox.address
+            );
+        }
+        for (address, a) in &records {
+            self.data.write_answered(address, a)?;
+        }
+        g.store.write_seats(&seats)?;
+        reload(&mut g)?;
+        if let Some(ev) = &ev {
+            self.append(&mut g, ev, now)?;
+        }
+        if !letters.is_empty() {
+            self.data.mark_pending(&g.store.id)?;
+            self.queue_letters(&g.store, &letters)?;
+        }
         self.close(&g)?;
         self.deliver_at(now)?;
-        let n = g.seats.spectators.len();
+        let n = watching(&g.seats);
         Ok(if add {
             format!(
-                "{game_id}: {} now watches ({n} spectator(s)); a welcome mail is on its way.",
-                mailbox.address
+                "{game_id}: {} has been asked to confirm by reply (one mail); they watch once \
+                 they do, and the request lapses unconfirmed in {} days ({n} watching now).",
+                mailbox.address,
+                crate::mail::consent::PENDING_DAYS
             )
         } else {
             format!(
@@ -180,23 +271,6 @@ impl Daemon {
                 mailbox.address
             )
         })
-    }
-
-    /// The private file first (the event's mails look the observer up in it), then the event.
-    fn apply_spectators(
-        &self,
-        g: &mut OpenGame,
-        seats: &SeatsFile,
-        ev: &Event,
-        now: DateTime<Utc>,
-    ) -> Result<()> {
-        g.store.write_seats(seats)?;
-        reload(g)?;
-        self.append(g, ev, now)?;
-        if let Event::SpectatorLeft { spectator, .. } = ev {
-            drop_held_of(g, spectator)?;
-        }
-        Ok(())
     }
 
     /// `SPECTATOR ADD|REMOVE <address>` from an authenticated seat: allowed only under the
@@ -215,29 +289,51 @@ impl Daemon {
             SeatCommand::SpectatorRemove(a) => (false, a.as_str()),
             _ => anyhow::bail!("not a spectator command: {cmd:?}"),
         };
-        let id = new_id()?;
+        let (id, code, stop) = (new_id()?, new_code()?, new_code()?);
+        let unfit = self.unfit(&g, address);
         let changed = change_spectators(
             g.game.as_ref(),
             &g.seats,
             By::Seat(seat),
             add,
             address,
-            &id,
+            unfit,
+            (&id, &code, &stop),
             now,
         );
+        // The one request to confirm, within the per-address cap (F1); over it, nothing is
+        // added, so no request is left pending that was never sent.
+        let mut answered = Vec::new();
+        let letters = match (&changed, add) {
+            (Ok((after, _)), true) => match after.spectators.iter().find(|s| s.id == id) {
+                Some(s) => self.consent_letters(&g, s, Some(inb), now, &mut answered),
+                None => vec![],
+            },
+            _ => vec![],
+        };
+        let changed = match changed {
+            Ok(_) if add && letters.is_empty() => Err(format!(
+                "{address} has had as many mails it did not ask for as it may have this hour; \
+                 try again later"
+            )),
+            other => other,
+        };
         let (said, seats, event) = match changed {
             Ok((seats, ev)) => (
                 if add {
                     format!(
-                        "{address} now watches this game as a spectator (a welcome mail is on \
-                         its way to them). The other seats are told that a spectator was added \
-                         by you, not the address."
+                        "{address} has been sent one mail asking them to confirm. They watch \
+                         once they reply to it; until then nothing else is sent to them, and \
+                         the request lapses unconfirmed in {} days. When they confirm, the \
+                         other seats are told that a spectator was added by you, not the \
+                         address.",
+                        crate::mail::consent::PENDING_DAYS
                     )
                 } else {
                     format!("{address} no longer watches this game.")
                 },
                 Some(seats),
-                Some(ev),
+                ev,
             ),
             Err(why) => (format!("Not done: {why}. Nothing changed."), None, None),
         };
@@ -246,7 +342,13 @@ impl Daemon {
             .spectators
             .iter()
             .filter(|s| s.added_by == seat)
-            .map(|s| s.address.clone())
+            .map(|s| {
+                if s.watching() {
+                    s.address.clone()
+                } else {
+                    format!("{} (asked, not confirmed yet)", s.address)
+                }
+            })
             .collect();
         let others = after.spectators.len() - mine.len();
         let to = g.recipient(seat).expect("an authenticated seat").clone();
@@ -259,89 +361,14 @@ impl Daemon {
             seat: seat.to_string(),
         };
         let mut d = Decision::for_seat(intake, g, seat, activity);
+        if seats.is_some() {
+            d.answered = answered;
+        }
         d.seats = seats;
         d.events = event.into_iter().collect();
         d.drafts = vec![draft];
+        d.letters = letters;
         Ok(d)
-    }
-
-    /// A mail from an observer's address: observers cannot send orders. Answered at most once
-    /// an hour (and within the strangers' budget); nothing else happens.
-    pub(super) fn observer_mail(
-        &self,
-        inb: &Inbound,
-        g: OpenGame,
-        now: DateTime<Utc>,
-    ) -> Result<Decision> {
-        let game_id = g.store.id.clone();
-        let Some(s) = g
-            .seats
-            .spectators
-            .iter()
-            .find(|s| s.address.eq_ignore_ascii_case(&inb.from))
-            .cloned()
-        else {
-            anyhow::bail!("{} is no observer of {game_id}", inb.from);
-        };
-        let (over, stranger) = self.stranger_over_budget(inb, now);
-        let mut d = Decision::only(if over {
-            Intake::RateLimited
-        } else {
-            Intake::Observer {
-                game: game_id.clone(),
-            }
-        });
-        d.stranger = Some((inb.from.clone(), stranger));
-        // A name no seat can have (seat ids start with a letter), for the guard's record.
-        let key = format!("_spectator-{}", s.id);
-        let mut activity = g.store.activity(&key);
-        if !over && activity.may_warn(now) {
-            let subject = format!("[{game_id}] Spectators cannot send orders");
-            d.letters = vec![(
-                format!("observer-{}", short(&inb.message_id)),
-                self.observer_letter(&s.address, &subject, &game_id, inb, now),
-            )];
-            d.seat_activity = Some((key, activity));
-        }
-        d.game = Some(g);
-        Ok(d)
-    }
-
-    fn observer_letter(
-        &self,
-        to: &str,
-        subject: &str,
-        game_id: &str,
-        inb: &Inbound,
-        now: DateTime<Utc>,
-    ) -> Outgoing {
-        let (local, domain) = self.cfg.address_parts();
-        let text = compose::observer_refusal_text(game_id);
-        let html = crate::report::render(
-            "plain.html",
-            serde_json::json!({"game": game_id, "seat": "", "subject": subject, "text": text}),
-        )
-        .ok();
-        Outgoing {
-            to: to.to_string(),
-            from: format!(
-                "{} <{local}@{domain}>",
-                self.cfg.mail.from_name.replace(['<', '>', '"'], "")
-            ),
-            subject: subject.to_string(),
-            text,
-            html,
-            message_id: outbound::message_id(&[&inb.message_id, subject], &domain),
-            // Echoed only when a valid msg-id (see `outbound::echoable_id`).
-            in_reply_to: outbound::echoable_id(&inb.message_id).map(str::to_string),
-            references: outbound::echoable_id(&inb.message_id)
-                .map(str::to_string)
-                .into_iter()
-                .collect(),
-            date: now,
-            auto_generated: true,
-            ..Default::default()
-        }
     }
 
     /// The observers' mails for journal event `index` (`game` as it stands right after it):
@@ -354,7 +381,12 @@ impl Daemon {
         ev: &Event,
         ctx: &MailCtx,
     ) -> Result<()> {
-        if g.seats.spectators.is_empty() {
+        if let Event::SpectatorLeft { spectator, .. } = ev {
+            // Whoever removed them (the organiser, a seat, their own STOP), nothing held for
+            // them goes out.
+            drop_held_of(g, spectator)?;
+        }
+        if !g.seats.spectators.iter().any(Spectator::watching) {
             return Ok(());
         }
         let delay = game.book().policy.club.spectator_delay_steps;
@@ -370,7 +402,7 @@ impl Daemon {
                 let d = compose::spectator_results(game, *step, delay, ctx)?;
                 let dir = held_dir(g);
                 std::fs::create_dir_all(&dir)?;
-                for s in &g.seats.spectators {
+                for s in g.seats.spectators.iter().filter(|s| s.watching()) {
                     let name = format!("{}-{}", d.name, s.id);
                     if self.already_queued(g, &name) {
                         continue;
@@ -392,7 +424,7 @@ impl Daemon {
     fn game_over(&self, g: &OpenGame, game: &dyn Play, step: u64, ctx: &MailCtx) -> Result<()> {
         self.release_held(g, Some(u64::MAX))?;
         let d = compose::spectator_over(game, step, ctx)?;
-        for s in &g.seats.spectators {
+        for s in g.seats.spectators.iter().filter(|s| s.watching()) {
             self.queue_observer(g, &d, s, ctx)?;
         }
         Ok(())
@@ -406,7 +438,7 @@ impl Daemon {
     fn observer_bytes(&self, d: &Draft, s: &Spectator, ctx: &MailCtx) -> Result<Vec<u8>> {
         let mut d = d.clone();
         d.name = format!("{}-{}", d.name, s.id);
-        let out = compose::observer_outgoing(&d, &s.address, ctx)
+        let out = compose::observer_outgoing(&d, &s.address, s.stop.as_deref(), ctx)
             .map_err(|e| anyhow!("addressing mail {}: {e}", d.name))?;
         outbound::build(&out).map_err(|e| anyhow!("building mail {}: {e}", d.name))
     }
@@ -473,7 +505,8 @@ fn new_id() -> Result<String> {
     Ok(crate::store::new_token()?[..10].to_string())
 }
 
-fn short(message_id: &str) -> String {
-    use sha2::{Digest, Sha256};
-    hex::encode(&Sha256::digest(message_id.as_bytes())[..8])
+/// The code a confirmation must carry: a fresh seat-strength secret (24 characters, ~124
+/// bits), so only the mailbox that received it can confirm.
+pub(super) fn new_code() -> Result<String> {
+    Ok(crate::store::new_token()?)
 }

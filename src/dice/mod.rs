@@ -3,6 +3,7 @@
 //! `docs/dice-protocol.md` specifies them. Pure: every function is a function of its arguments;
 //! the only ambient randomness is `GameSecrets::generate`, called once per game by the shell.
 
+pub mod mail_key;
 mod onion;
 mod rolls;
 #[cfg(test)]
@@ -10,6 +11,7 @@ mod strict_vectors;
 #[cfg(test)]
 mod vectors;
 
+pub use mail_key::{MailKey, SIGNATURE_PREFIX};
 pub use onion::{DiceError, GameSecrets, HostOnion, SaltKey};
 pub use rolls::{Dice, Faces, Roll, check_table, roll_stream, stream};
 

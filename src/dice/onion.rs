@@ -175,6 +175,8 @@ pub struct GameSecrets {
     pub onion: HostOnion,
     /// The v2 salt key `z` (`None` for v1 games, which had none).
     pub salt_key: Option<SaltKey>,
+    /// The key that signs every mail's seal (`None` in games made before mails were signed).
+    pub mail_key: Option<super::MailKey>,
 }
 
 /// The salt key `z`; `Debug` never prints it.
@@ -193,14 +195,22 @@ impl GameSecrets {
         Ok(Self {
             onion: HostOnion::generate(Protocol::CURRENT, game_id, onion_len)?,
             salt_key: Some(SaltKey(random_hash()?)),
+            mail_key: Some(super::MailKey(random_hash()?)),
         })
     }
 
     /// Secrets given by the caller (tests pin them for reproducible mails), current protocol.
+    /// The mail key is the onion's secret hashed once more (Ed25519 signatures are
+    /// deterministic, so pinned games mail the same bytes every time).
     pub fn pinned(game_id: &str, c0: Hash, z: Hash, onion_len: u64) -> Self {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(b"pinned mail key");
+        h.update(c0);
         Self {
             onion: HostOnion::from_secret(Protocol::CURRENT, game_id, c0, onion_len),
             salt_key: Some(SaltKey(z)),
+            mail_key: Some(super::MailKey(h.finalize().into())),
         }
     }
 

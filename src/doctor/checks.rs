@@ -495,6 +495,19 @@ pub fn addresses(address: &str, placeholder: bool, gm_address: Option<&str>) -> 
     out
 }
 
+/// Whether one-click unsubscription (RFC 8058) is configured (docs/club-rules.md L1).
+pub fn unsubscribe(url: Option<&str>) -> Finding {
+    match url {
+        Some(u) => Finding::ok(format!("one-click unsubscription at {u}")),
+        None => Finding::warn(
+            "one-click unsubscription is not configured: mails carry a mailto: List-Unsubscribe \
+             (STOP by reply) but no List-Unsubscribe-Post, which some providers want",
+            "set [web] unsubscribe_url in config.toml to an https URL whose POST runs \
+             despatch gm unsubscribe <u> (the u= value)",
+        ),
+    }
+}
+
 #[cfg(test)]
 #[path = "checks_tests.rs"]
 mod tests;

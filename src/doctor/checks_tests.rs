@@ -236,3 +236,17 @@ fn maildirs_that_cannot_be_written_are_problems() {
             .contains("chown -R despatch:despatch")
     );
 }
+
+#[test]
+fn one_click_unsubscription_is_said_to_be_missing_until_configured() {
+    let f = unsubscribe(None);
+    assert_eq!(f.level, Level::Warn);
+    assert!(
+        f.what
+            .contains("one-click unsubscription is not configured"),
+        "{f}"
+    );
+    assert!(f.fix.unwrap().contains("[web] unsubscribe_url"));
+    let f = unsubscribe(Some("https://club.example/stop"));
+    assert_eq!(f.level, Level::Ok, "{f}");
+}

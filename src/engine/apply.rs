@@ -121,6 +121,7 @@ impl<R: Ruleset> Game<R> {
                 self.book.last_lock = Some(LockInfo {
                     step: *step,
                     log_head: log_head.clone(),
+                    log_head_index: index.checked_sub(1),
                     seats: seats.clone(),
                     lock: lock.clone(),
                     reveal: String::new(),

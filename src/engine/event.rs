@@ -128,6 +128,10 @@ pub enum Event {
         /// `Z`, the commitment to the salt key (v2).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         salt_commitment: Option<String>,
+        /// `K`, the public Ed25519 key that signs the game's mails; absent in games made
+        /// before mails were signed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mail_key: Option<String>,
     },
     Submission {
         step: u64,

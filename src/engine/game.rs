@@ -49,6 +49,10 @@ pub struct OnionSegment {
 pub struct LockInfo {
     pub step: u64,
     pub log_head: String,
+    /// The index of `log_head` in the journal (the line before the lock), so seats comparing
+    /// their mails can match it with a footer's `log head #i` (absent in snapshots made before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_head_index: Option<u64>,
     pub seats: Vec<LockEntry>,
     pub lock: String,
     pub reveal: String,
@@ -79,6 +83,9 @@ pub struct Book {
     /// `Z` (v2).
     #[serde(with = "hex32::opt")]
     pub salt_commitment: Option<Hash>,
+    /// `K`, the public key that signs every mail (games made since mails are signed).
+    #[serde(default, with = "hex32::opt")]
+    pub mail_key: Option<Hash>,
     /// `z` once the game-ended event published it (v2).
     #[serde(with = "hex32::opt")]
     pub salt_key: Option<Hash>,
@@ -234,6 +241,8 @@ pub struct Creation<'a> {
     pub anchor: Hash,
     pub onion_len: u64,
     pub salt_commitment: Option<Hash>,
+    /// `K`, the public key that signs the game's mails (docs/dice-protocol.md).
+    pub mail_key: Option<Hash>,
     pub policy: Policy,
     pub now: DateTime<Utc>,
 }
@@ -276,6 +285,7 @@ impl<R: Ruleset> Game<R> {
             at: c.now,
             protocol: c.protocol,
             salt_commitment: c.salt_commitment.as_ref().map(dice::to_hex),
+            mail_key: c.mail_key.as_ref().map(dice::to_hex),
         })
     }
 
@@ -294,6 +304,7 @@ impl<R: Ruleset> Game<R> {
             at,
             protocol,
             salt_commitment,
+            mail_key,
         } = event
         else {
             return Err(err(
@@ -331,6 +342,13 @@ impl<R: Ruleset> Game<R> {
                 }
                 None => None,
             };
+        let mail_key = match mail_key {
+            Some(k) => Some(
+                dice::from_hex(k)
+                    .ok_or_else(|| err(0, "game_created", "mail_key", "not 32 bytes of hex"))?,
+            ),
+            None => None,
+        };
         let mut book = Book {
             id: game.clone(),
             ruleset: ruleset.clone(),
@@ -340,6 +358,7 @@ impl<R: Ruleset> Game<R> {
             anchor,
             onion_len: *onion_len,
             salt_commitment,
+            mail_key,
             salt_key: None,
             auditor_salt_key: None,
             policy: policy.clone(),

@@ -4,6 +4,7 @@
 
 pub mod address;
 pub mod compose;
+pub mod consent;
 pub mod guard;
 pub mod imap;
 pub mod inbound;

@@ -40,6 +40,12 @@ pub struct Outgoing {
     pub auto_generated: bool,
     /// The game's `List-Id` (RFC 2919), so clients can file and filter a game's mails.
     pub list_id: Option<String>,
+    /// RFC 2369 `List-Unsubscribe`: the URIs, each in `<…>`, comma-separated (a `mailto:`
+    /// whose subject is STOP, and an `https:` one when one-click is configured).
+    pub list_unsubscribe: Option<String>,
+    /// RFC 8058: `List-Unsubscribe-Post: List-Unsubscribe=One-Click`, only when
+    /// `list_unsubscribe` holds an https URI.
+    pub one_click: bool,
 }
 
 /// One MIME part: a name (file name or Content-ID), a media type and its bytes.
@@ -126,6 +132,19 @@ pub fn build(o: &Outgoing) -> Result<Vec<u8>, BuildError> {
             one_line(list),
         ));
     }
+    if let Some(uris) = &o.list_unsubscribe {
+        builder = builder.raw_header(HeaderValue::new(
+            HeaderName::new_from_ascii_str("List-Unsubscribe"),
+            one_line(uris),
+        ));
+        // RFC 8058 requires an https URI beside the Post header.
+        if o.one_click && uris.contains("<https://") {
+            builder = builder.raw_header(HeaderValue::new(
+                HeaderName::new_from_ascii_str("List-Unsubscribe-Post"),
+                "List-Unsubscribe=One-Click".to_string(),
+            ));
+        }
+    }
     if o.sealed {
         builder = builder.raw_header(HeaderValue::new(
             HeaderName::new_from_ascii_str("X-Despatch-Seal"),
@@ -192,6 +211,34 @@ pub fn step_message_id(parts: &[&str], step: u64, domain: &str) -> String {
 }
 
 /// A game's `List-Id`: `Despatch game <game> <<game>.despatch.<domain>>`.
+/// The `List-Unsubscribe` mailto URI of one recipient: a mail to `reply` (the seat's own
+/// reply address, or the game's address for a spectator) whose subject is STOP.
+pub fn unsubscribe_mailto(reply: &str) -> String {
+    format!("<mailto:{reply}?subject=STOP>")
+}
+
+/// The per-recipient code of the one-click URI (RFC 8058): 32 hex digits of SHA-256 over a
+/// domain tag and `parts` (each length-prefixed), one of which is a secret of the recipient
+/// (a seat's token, a spectator's stop code), so the code is unguessable and reveals nothing.
+pub fn unsubscribe_code(parts: &[&str]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(b"despatch-unsubscribe/v1");
+    for p in parts {
+        h.update((p.len() as u64).to_be_bytes());
+        h.update(p.as_bytes());
+    }
+    hex::encode(&h.finalize()[..16])
+}
+
+/// `List-Unsubscribe` with the one-click https URI first (when configured), then the mailto.
+pub fn unsubscribe_uris(https: Option<&str>, code: Option<&str>, mailto: String) -> (String, bool) {
+    match (https, code) {
+        (Some(base), Some(code)) => (format!("<{base}?u={code}>, {mailto}"), true),
+        _ => (mailto, false),
+    }
+}
+
 pub fn list_id(game: &str, domain: &str) -> String {
     format!("Despatch game {game} <{game}.despatch.{domain}>")
 }

@@ -83,6 +83,8 @@ pub struct DiceSection {
     pub reveal: String,
     pub seed: String,
     pub log_head: String,
+    /// Where `log_head` is in the journal (`None` in mails of locks made before it was kept).
+    pub log_head_index: Option<u64>,
     pub seats: Vec<LockEntry>,
     pub rolls: Vec<RollRow>,
     /// Strict games: each strict seat's `r_seat_k` as `S_k` took it (empty = none).
@@ -187,6 +189,42 @@ pub fn seal(body: &str, game: &str, head_index: u64, head: &str) -> Result<Strin
     Ok(format!("{}\n{DIGEST_PREFIX}{digest}\n", text.trim_end()))
 }
 
+/// Signs a sealed text with the game's mail key: the line `Mail-Signature: ed25519:<hex>` goes
+/// right after the `Mail-Digest` line (docs/dice-protocol.md, "The signature of a mail"). A
+/// text without a seal, or already signed, is returned as it is.
+pub fn sign_seal(text: &str, game: &str, key: &dice::MailKey) -> String {
+    if text.contains(dice::SIGNATURE_PREFIX) {
+        return text.to_string();
+    }
+    let Some(at) = text.rfind(DIGEST_PREFIX) else {
+        return text.to_string();
+    };
+    let rest = &text[at + DIGEST_PREFIX.len()..];
+    let hex_len = rest.find(['\r', '\n']).unwrap_or(rest.len());
+    let Some(digest) = dice::from_hex(&rest[..hex_len]) else {
+        return text.to_string();
+    };
+    let end = at + DIGEST_PREFIX.len() + hex_len;
+    let signature = hex::encode(key.sign(game, &digest));
+    format!(
+        "{}\n{}{signature}{}",
+        &text[..end],
+        dice::SIGNATURE_PREFIX,
+        &text[end..]
+    )
+}
+
+/// The signature a sealed text carries and the digest it signs, if it carries both.
+pub fn seal_signature(text: &str) -> Option<(dice::Hash, [u8; 64])> {
+    let norm = normalise(text);
+    let at = norm.rfind(DIGEST_PREFIX)?;
+    let mut lines = norm[at + DIGEST_PREFIX.len()..].lines();
+    let digest = dice::from_hex(lines.next()?)?;
+    let sig_hex = lines.next()?.strip_prefix(dice::SIGNATURE_PREFIX)?;
+    let sig: [u8; 64] = hex::decode(sig_hex.trim()).ok()?.try_into().ok()?;
+    Some((digest, sig))
+}
+
 /// Digest of a mail part's decoded content; text parts are compared with LF line ends.
 pub fn part_digest(bytes: &[u8], text: bool) -> String {
     if text {
@@ -251,6 +289,35 @@ mod tests {
             fmt_time(t, "Not/AZone"),
             "Thursday 26 November 2026, 18:00 UTC"
         );
+    }
+
+    #[test]
+    fn a_signed_seal_verifies_and_a_resealed_edit_does_not() {
+        let key = dice::MailKey([7; 32]);
+        let sealed = seal("Mikasa fires: 3 hits.\n", "g", 7, "00ff").unwrap();
+        let signed = sign_seal(&sealed, "g", &key);
+        assert_eq!(
+            sign_seal(&signed, "g", &key),
+            signed,
+            "signing twice changes nothing"
+        );
+        check_seal(&signed).unwrap();
+        let (d, sig) = seal_signature(&signed).expect("a signature after the digest");
+        assert!(dice::mail_key::verify(&key.public(), "g", &d, &sig));
+        // A forger edits the text and recomputes the digest: the seal holds, the signature
+        // (over the old digest) does not, and cannot be remade without the key.
+        let forged_body = seal("Mikasa fires: 5 hits.\n", "g", 7, "00ff").unwrap();
+        let sig_line = signed
+            .lines()
+            .find(|l| l.starts_with(dice::SIGNATURE_PREFIX))
+            .unwrap();
+        let forged = format!("{}{sig_line}\n", forged_body);
+        check_seal(&forged).unwrap();
+        let (d2, sig2) = seal_signature(&forged).unwrap();
+        assert!(!dice::mail_key::verify(&key.public(), "g", &d2, &sig2));
+        // Unsealed text is left alone.
+        assert_eq!(sign_seal("no seal\n", "g", &key), "no seal\n");
+        assert!(seal_signature(&sealed).is_none());
     }
 
     #[test]

@@ -150,11 +150,83 @@ impl GameStore {
         // a command, one that crashes half-way) can change a game unnoticed.
         self.mark_dirty()?;
         append_line(&self.journal_path(), &line)?;
+        // A crash between the two appends left the last line's head out: it is filled in
+        // first, so heads.log pins every line down (issue 29, point 2).
+        if index > 0 {
+            self.fill_missing_heads(index)?;
+        }
         append_line(
             &self.dir.join("heads.log"),
             &format!("{index}\t{}", dice::to_hex(head_after)),
         )?;
         Ok(line)
+    }
+
+    /// The index of heads.log's last whole line, read from its tail only (an append must not
+    /// cost the game's length). `None` when there is no heads.log (games made before it).
+    fn last_recorded_index(&self) -> Result<Option<u64>, StoreError> {
+        let p = self.dir.join("heads.log");
+        let mut f = match fs::File::open(&p) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(StoreError::Io { path: p, source: e }),
+        };
+        let len = f.metadata().map_err(io_err(&p))?.len();
+        // A line is an index, a tab and 64 hex digits: 160 bytes hold the last whole one.
+        f.seek(SeekFrom::Start(len.saturating_sub(160)))
+            .map_err(io_err(&p))?;
+        let mut tail = Vec::new();
+        f.read_to_end(&mut tail).map_err(io_err(&p))?;
+        let whole = tail.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+        let text = String::from_utf8_lossy(&tail[..whole]);
+        Ok(text
+            .lines()
+            .last()
+            .and_then(|l| l.split_once('\t'))
+            .and_then(|(i, _)| i.parse().ok()))
+    }
+
+    /// Fills the heads of the lines before `index` that heads.log lacks (a crash after a
+    /// journal append and before its head's), re-chained from the journal's own bytes: the
+    /// head recorded last, then each later line. Rare, so it may read the whole journal.
+    fn fill_missing_heads(&self, index: u64) -> Result<(), StoreError> {
+        let Some(last) = self.last_recorded_index()? else {
+            return Ok(());
+        };
+        if last + 1 >= index {
+            return Ok(());
+        }
+        let p = self.dir.join("heads.log");
+        let recorded = self.recorded_heads()?;
+        let corrupt = |detail: String| StoreError::Corrupt {
+            path: p.clone(),
+            detail,
+        };
+        let mut head = recorded
+            .iter()
+            .rev()
+            .find(|(i, _)| *i == last)
+            .and_then(|(_, h)| dice::from_hex(h))
+            .ok_or_else(|| corrupt(format!("head #{last} unreadable")))?;
+        let journal = self.read_journal()?;
+        let protocol = journal
+            .lines
+            .first()
+            .and_then(|l| serde_json::from_str::<Event>(l).ok())
+            .and_then(|e| match e {
+                Event::GameCreated { protocol, .. } => Some(protocol),
+                _ => None,
+            })
+            .ok_or_else(|| corrupt("the journal does not begin with game_created".into()))?;
+        for i in last + 1..index {
+            let line = journal
+                .lines
+                .get(i as usize)
+                .ok_or_else(|| corrupt(format!("journal line {i} missing")))?;
+            head = dice::log_step(protocol, &head, line.as_bytes());
+            append_line(&p, &format!("{i}\t{}", dice::to_hex(&head)))?;
+        }
+        Ok(())
     }
 
     /// The heads recorded at append time, by event index. A torn last line is left out.

@@ -79,6 +79,26 @@ impl DataDir {
         )
     }
 
+    /// What Despatch answered lately to an address that did not (provably) send the mail
+    /// answered: a games list, a notice, a spectator's request or STOP (docs/club-rules.md F1).
+    pub fn answered(&self, address: &str) -> Activity {
+        read_activity(key_path(
+            self.root.join("answered"),
+            &address.to_ascii_lowercase(),
+        ))
+    }
+
+    /// Kept fully durable (unlike the other guard records): a crash must not hand a flooder
+    /// a fresh hour. Written before the answer is queued, so a crash can only send fewer.
+    pub fn write_answered(&self, address: &str, a: &Activity) -> Result<(), StoreError> {
+        let path = key_path(self.root.join("answered"), &address.to_ascii_lowercase());
+        replace_file(
+            &path,
+            &serde_json::to_vec(a).expect("activity serialises"),
+            Durable::Fully,
+        )
+    }
+
     /// Appends one line to the audit log of mails read: Message-ID, outcome, sender, time.
     /// Not fsynced: nothing reads it on the way of a mail (duplicates are found by the
     /// `processed/` marks and the journal), so a machine crash can only cost its last lines.

@@ -14,7 +14,10 @@ pub use held::{HELD_FOLDER, HeldCause, HeldMail, held_key};
 pub use index::{DueEntry, DueIndex};
 pub use journal::{GameStore, Journal};
 pub use outbox::RetryState;
-pub use secrets::{FormerPlayer, HostOnions, Notify, SeatPrivate, SeatsFile, Spectator, new_token};
+pub use secrets::{
+    FormerPlayer, HostOnions, Notify, PendingSpectator, SeatPrivate, SeatsFile, Spectator,
+    new_token,
+};
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};

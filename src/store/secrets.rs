@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::dice::{self, DiceError, GameSecrets, Hash, HostOnion, Protocol, SaltKey};
+use crate::dice::{self, DiceError, GameSecrets, Hash, HostOnion, MailKey, Protocol, SaltKey};
 use crate::engine::HostSecrets;
 
 use super::journal::GameStore;
@@ -21,6 +21,8 @@ pub struct HostOnions {
     pub protocol: Protocol,
     pub segments: Vec<(u64, HostOnion)>,
     pub salt_key: Option<SaltKey>,
+    /// The key that signs the game's mails (absent in games made before mails were signed).
+    pub mail_key: Option<MailKey>,
 }
 
 impl HostOnions {
@@ -29,6 +31,7 @@ impl HostOnions {
             protocol: secrets.protocol(),
             segments: vec![(1, secrets.onion)],
             salt_key: secrets.salt_key,
+            mail_key: secrets.mail_key,
         }
     }
 
@@ -110,6 +113,13 @@ impl Notify {
     pub fn is_default(&self) -> bool {
         *self == Self::default()
     }
+
+    /// A seat's STOP (docs/club-rules.md S1), by mail or one-click: every mail it may turn
+    /// off, off. The one place that says what STOP turns off.
+    pub fn stop(&mut self) {
+        self.orders = false;
+        self.optional = false;
+    }
 }
 
 fn yes() -> bool {
@@ -161,6 +171,31 @@ pub struct Spectator {
     /// `gm` or the seat that added them (a player may remove only those they added).
     pub added_by: String,
     pub since: chrono::DateTime<chrono::Utc>,
+    /// Until the address confirms (docs/watching.md W5): nothing but the one confirmation
+    /// mail goes to it. `None` once confirmed, and for every observer from before consent
+    /// existed (they keep receiving).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<PendingSpectator>,
+    /// The secret the one-click unsubscription code is derived from (club-rules L1). Absent
+    /// for observers from before it existed: their mails carry the mailto URI only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<String>,
+}
+
+impl Spectator {
+    /// Confirmed: receives the spectator view and counts as watching (W1).
+    pub fn watching(&self) -> bool {
+        self.pending.is_none()
+    }
+}
+
+/// A spectator's request not yet confirmed: the code the reply must carry (it proves the
+/// mailbox, which a From header cannot) and when the request lapses.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PendingSpectator {
+    pub code: String,
+    pub until: chrono::DateTime<chrono::Utc>,
 }
 
 /// A fresh seat secret: 24 characters of [a-z0-9] from the OS RNG (~124 bits). Lower-case because
@@ -191,6 +226,8 @@ struct SecretFile {
     /// Absent in games made before v2.
     protocol: Option<String>,
     salt_key: Option<String>,
+    /// Absent in games made before mails were signed.
+    mail_key: Option<String>,
     /// The single-onion form written before renewal existed.
     c0: Option<String>,
     len: Option<u64>,
@@ -250,6 +287,12 @@ impl GameStore {
             )),
             None => None,
         };
+        let mail_key = match &f.mail_key {
+            Some(k) => Some(MailKey(
+                dice::from_hex(k).ok_or_else(|| corrupt("mail_key is not 32 bytes of hex"))?,
+            )),
+            None => None,
+        };
         let mut raw: Vec<(u64, String, u64)> = f
             .onion
             .into_iter()
@@ -276,6 +319,7 @@ impl GameStore {
             protocol,
             segments,
             salt_key,
+            mail_key,
         })
     }
 
@@ -314,6 +358,9 @@ impl GameStore {
         }
         if let Some(SaltKey(z)) = &onions.salt_key {
             text.push_str(&format!("salt_key = \"{}\"\n", dice::to_hex(z)));
+        }
+        if let Some(MailKey(k)) = &onions.mail_key {
+            text.push_str(&format!("mail_key = \"{}\"\n", dice::to_hex(k)));
         }
         for (from, o) in &onions.segments {
             text.push_str(&format!(

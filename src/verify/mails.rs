@@ -8,6 +8,7 @@ use mail_parser::MessageParser;
 use crate::dice::{self, Faces, Hash, Protocol, Roll};
 use crate::report;
 
+use super::signed::{self, Facts};
 use super::story::{self, SealedMail};
 use super::{Checked, Finding, finding};
 use crate::engine::Registry;
@@ -113,10 +114,33 @@ struct DiceMail {
     reveal: Hash,
     seed: Hash,
     log_head: Hash,
+    /// `log head before the lock = #i` (mails since locks kept it).
+    log_head_index: Option<u64>,
     seats: Vec<(String, Option<Hash>)>,
     /// Strict games: each strict seat's `r_seat_k` (`None` printed as `-`).
     strict: Vec<(String, Option<Hash>)>,
     rolls: Vec<Roll>,
+}
+
+impl DiceMail {
+    /// The whole dice section as one value: every seat's mail of a step shows the same.
+    fn fact(&self) -> String {
+        let opt = |h: &Option<Hash>| h.as_ref().map(dice::to_hex).unwrap_or("-".into());
+        let mut s = format!(
+            "L={} v={} S={} head={}",
+            dice::to_hex(&self.lock),
+            dice::to_hex(&self.reveal),
+            dice::to_hex(&self.seed),
+            dice::to_hex(&self.log_head)
+        );
+        for (seat, d) in self.seats.iter().chain(&self.strict) {
+            s.push_str(&format!(" {seat}={}", opt(d)));
+        }
+        for r in &self.rolls {
+            s.push_str(&format!(" {}:{}:{:?}", r.j, r.label, r.results));
+        }
+        s
+    }
 }
 
 fn parse_faces(s: &str) -> Option<Faces> {
@@ -163,6 +187,7 @@ fn parse_dice(file: &str, text: &str) -> Result<Option<DiceMail>, Finding> {
     let mut reveal = None;
     let mut seed = None;
     let mut log_head = None;
+    let mut log_head_index = None;
     let mut seats = Vec::new();
     let mut strict = Vec::new();
     let mut rolls = Vec::new();
@@ -181,6 +206,11 @@ fn parse_dice(file: &str, text: &str) -> Result<Option<DiceMail>, Finding> {
                 k if k == format!("v_{step}") => reveal = Some(hexval(k, v)?),
                 k if k == format!("S_{step}") => seed = Some(hexval(k, v)?),
                 "lock input log_head" => log_head = Some(hexval("lock input log_head", v)?),
+                "log head before the lock" => {
+                    log_head_index = Some(v.trim_start_matches('#').parse().map_err(|_| {
+                        finding(place(step), "log head before the lock", "not #<index>")
+                    })?)
+                }
                 k if k.starts_with("strict r ") => {
                     let seat = k.trim_start_matches("strict r ").to_string();
                     let r = if v == "-" {
@@ -231,6 +261,7 @@ fn parse_dice(file: &str, text: &str) -> Result<Option<DiceMail>, Finding> {
         reveal: need(reveal, &format!("v_{step}"))?,
         seed: need(seed, &format!("S_{step}"))?,
         log_head: need(log_head, "lock input log_head")?,
+        log_head_index,
         seats,
         strict,
         rolls,
@@ -267,6 +298,57 @@ pub fn verify_mails_with(
     game: Option<&str>,
     registry: &Registry,
 ) -> (Checked, Vec<Finding>) {
+    let (checked, out, _) = read_folder(dir, game, registry);
+    (checked, out)
+}
+
+/// `despatch verify --compare`: each folder (one seat's mails) verified on its own, then held
+/// against the others — one anchor line, one mail key, one result per step and one log head
+/// per index across them all. Findings name the folder; folders that share nothing to compare
+/// are a finding too, since such a comparison would prove nothing.
+pub fn compare_folders(dirs: &[PathBuf]) -> (Vec<Checked>, Vec<Finding>) {
+    let registry = crate::rulesets::registry();
+    let mut all = Vec::new();
+    let mut checked = Vec::new();
+    let mut facts: Vec<(String, Facts)> = Vec::new();
+    for d in dirs {
+        let label = format!("folder {}", d.display());
+        let (c, found, f) = read_folder(d, None, &registry);
+        if c.mails == 0 {
+            all.push(finding(&label, "mails", "no Despatch mails in it"));
+        }
+        all.extend(found.into_iter().map(|mut x| {
+            x.place = format!("{label}: {}", x.place);
+            x
+        }));
+        checked.push(c);
+        facts.push((label, f));
+    }
+    all.extend(Facts::compare(&facts));
+    for (i, (a, fa)) in facts.iter().enumerate() {
+        if !facts
+            .iter()
+            .enumerate()
+            .any(|(j, (_, fb))| i != j && fa.overlaps(fb))
+        {
+            all.push(finding(
+                a,
+                "compare",
+                "shares no game, step or log head with the other folders: nothing to compare",
+            ));
+        }
+    }
+    (checked, all)
+}
+
+/// A folder's mails checked, and the facts a seat's folder must share with the others'.
+fn read_folder(
+    dir: &Path,
+    game: Option<&str>,
+    registry: &Registry,
+) -> (Checked, Vec<Finding>, Facts) {
+    let mut facts = Facts::default();
+    let mut keys: std::collections::BTreeMap<String, Hash> = Default::default();
     let mut out = Vec::new();
     let mut checked = Checked::default();
     let mut anchors: Vec<(String, u64, Hash)> = Vec::new();
@@ -324,6 +406,10 @@ pub fn verify_mails_with(
                 "a sealed mail without its log head line",
             )),
         }
+        if let (Some(k), Some(g)) = (signed::key_in(&text), &game_of_mail) {
+            out.extend(facts.note(g, "mail key K".into(), dice::to_hex(&k), &file));
+            keys.entry(g.clone()).or_insert(k);
+        }
         if let (Some(i), Some(g)) = (text.find("Anchor A = "), game_of_mail.clone()) {
             let rest = &text[i + 11..];
             let hex: String = rest.chars().take(64).collect();
@@ -335,6 +421,7 @@ pub fn verify_mails_with(
                 .and_then(|x| x.parse().ok())
                 .unwrap_or(1u64);
             if let Some(a) = dice::from_hex(&hex) {
+                out.extend(facts.note(&g, format!("anchor from step {from}"), hex.clone(), &file));
                 anchors.push((g, from, a));
             }
         }
@@ -347,8 +434,32 @@ pub fn verify_mails_with(
             Err(e) => out.push(e),
         }
     }
+    // One game has one result per step and one head per log index, whoever it was mailed to:
+    // two in one folder is equivocation (or a forged mail beside the genuine one).
+    for m in &sealed {
+        out.extend(facts.note(
+            &m.game,
+            signed::head_fact(m.head_index),
+            m.head.clone(),
+            &m.file,
+        ));
+    }
+    for d in &results {
+        out.extend(facts.note(&d.game, format!("step {}", d.step), d.fact(), &d.file));
+        if let Some(i) = d.log_head_index {
+            out.extend(facts.note(
+                &d.game,
+                signed::head_fact(i),
+                dice::to_hex(&d.log_head),
+                &d.file,
+            ));
+        }
+    }
+    let (signatures, found) = signed::check_signatures(&sealed, &keys);
+    checked.signatures += signatures;
+    out.extend(found);
     results.sort_by_key(|d| (d.game.clone(), d.step));
-    results.dedup_by(|a, b| a.game == b.game && a.step == b.step && a.seed == b.seed);
+    results.dedup_by(|a, b| a.game == b.game && a.step == b.step && a.fact() == b.fact());
     let lock_inputs = results
         .iter()
         .map(|d| ((d.game.clone(), d.step), d.seats.clone()))
@@ -442,7 +553,7 @@ pub fn verify_mails_with(
             ));
         }
     }
-    (checked, out)
+    (checked, out, facts)
 }
 
 /// What verify keeps of a sealed mail: its place in the game, its subject and text, and the

@@ -2,11 +2,12 @@
 //! folder of the mails one player received. Reads files only; changes nothing.
 
 mod mails;
+mod signed;
 mod store;
 mod story;
 mod strict;
 
-pub use mails::{verify_mails, verify_mails_with};
+pub use mails::{compare_folders, verify_mails, verify_mails_with};
 pub use store::verify_store;
 
 /// A finding: where, and what is wrong. Empty list = verified.
@@ -34,6 +35,8 @@ pub struct Checked {
     pub digests: u64,
     /// Mails held against a replay of the journal a game-over mail carried.
     pub replayed_mails: u64,
+    /// Mail signatures checked under the game's key `K`.
+    pub signatures: u64,
 }
 
 pub(crate) fn finding(

@@ -60,6 +60,25 @@ pub fn verify_store(store: &GameStore, registry: &Registry) -> (Checked, Vec<Fin
         }
     }
     let secrets = store.secrets_for(&game_id).ok();
+    // The host's mail key must be the one the creation event committed to: a store whose key
+    // was swapped would sign mails no player's welcome vouches for.
+    if let Some(k) = secrets.as_ref().and_then(|s| s.mail_key) {
+        let committed = journal
+            .lines
+            .first()
+            .and_then(|l| serde_json::from_str::<Event>(l).ok())
+            .and_then(|e| match e {
+                Event::GameCreated { mail_key, .. } => mail_key,
+                _ => None,
+            });
+        if committed.as_deref() != Some(dice::to_hex(&k.public()).as_str()) {
+            out.push(finding(
+                "host.secret",
+                "mail_key",
+                "its public key is not the mail key K the game_created event committed to",
+            ));
+        }
+    }
     // The salt key opens every digest as it is replayed: the host's (from the store), or the
     // one the game published when it ended (an auditor holding only the journal).
     let published =

@@ -6,6 +6,8 @@
 mod browser;
 #[path = "../verifier/demo_mails.rs"]
 mod demo_mails;
+#[path = "../verifier/forgery.rs"]
+mod forgery;
 #[path = "../common/naval_mail.rs"]
 mod naval_mail;
 #[path = "../verifier/strict_mails.rs"]

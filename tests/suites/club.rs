@@ -21,6 +21,8 @@ mod club_absence;
 mod club_concede_draw;
 #[path = "../club_concede_sides.rs"]
 mod club_concede_sides;
+#[path = "../club_consent.rs"]
+mod club_consent;
 #[path = "../club_league.rs"]
 mod club_league;
 #[path = "../club_press.rs"]

@@ -4,6 +4,8 @@
 
 #[path = "../verifier/demo_mails.rs"]
 mod demo_mails;
+#[path = "../verifier/forgery.rs"]
+mod forgery;
 #[path = "../kit/mod.rs"]
 mod kit;
 #[path = "../common/naval_mail.rs"]
@@ -21,6 +23,8 @@ mod balance_random;
 mod conformance_toy;
 #[path = "../engine_toy.rs"]
 mod engine_toy;
+#[path = "../forged_mail.rs"]
+mod forged_mail;
 #[path = "../game_over_subjects.rs"]
 mod game_over_subjects;
 #[path = "../games_at_runtime.rs"]

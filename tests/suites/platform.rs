@@ -4,6 +4,8 @@
 
 #[path = "../verifier/demo_mails.rs"]
 mod demo_mails;
+#[path = "../verifier/forgery.rs"]
+mod forgery;
 #[path = "../kit/mod.rs"]
 mod kit;
 #[path = "../common/world.rs"]

@@ -9,6 +9,7 @@ use despatch::report;
 use mail_parser::{MessageParser, MimeHeaders};
 
 pub const JAPAN: &str = "togo@mikasa.example";
+pub const RUSSIA: &str = "vitgeft@tsesarevich.example";
 
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -43,11 +44,17 @@ pub fn tool_rule(found: bool, ci: Option<&str>) -> Result<bool, ()> {
 pub fn finished_demo(dir: &Path) -> PathBuf {
     let demo = dir.join("demo");
     despatch::demo::run_demo(&demo, "training", 200).unwrap();
+    seat_folder(dir, JAPAN, "japan")
+}
+
+/// The mails the finished demo in `dir` sent to `address`, copied into `dir/<name>`.
+pub fn seat_folder(dir: &Path, address: &str, name: &str) -> PathBuf {
+    let demo = dir.join("demo");
     let outbox = despatch::demo::demo_config(&demo.canonicalize().unwrap())
         .unwrap()
         .mail
         .outbox;
-    let folder = dir.join("japan");
+    let folder = dir.join(name);
     std::fs::create_dir_all(&folder).unwrap();
     let mut over = false;
     for sub in ["new", "cur"] {
@@ -55,7 +62,7 @@ pub fn finished_demo(dir: &Path) -> PathBuf {
             let bytes = std::fs::read(e.path()).unwrap();
             let msg = MessageParser::default().parse(&bytes).unwrap();
             let to = msg.to().and_then(|a| a.first()).and_then(|a| a.address());
-            if to == Some(JAPAN) {
+            if to == Some(address) {
                 over |= text_of(&bytes).starts_with("The game is over.");
                 std::fs::write(folder.join(e.file_name()), &bytes).unwrap();
             }
@@ -63,6 +70,28 @@ pub fn finished_demo(dir: &Path) -> PathBuf {
     }
     assert!(over, "the demo game ran to its end (a game-over mail)");
     folder
+}
+
+/// The demo's game store (for the host's own keys, in tests of a host who cheats).
+pub fn demo_store(dir: &Path) -> PathBuf {
+    std::fs::read_dir(dir.join("demo"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .flat_map(|p| walk(&p))
+        .find(|p| p.file_name().is_some_and(|n| n == "host.secret"))
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+        .expect("the demo's game store")
+}
+
+/// Removes the game-over mail from a seat's folder: the folder as it stands mid-game, with
+/// no journal to replay (what a player holds while the game runs).
+pub fn drop_game_over(folder: &Path) {
+    for e in std::fs::read_dir(folder).unwrap().flatten() {
+        if text_of(&std::fs::read(e.path()).unwrap()).starts_with("The game is over.") {
+            std::fs::remove_file(e.path()).unwrap();
+        }
+    }
 }
 
 /// The journal's rolls: (steps with a results event, dice rolled), as the host recorded them.
@@ -126,16 +155,22 @@ pub fn results_mails(folder: &Path) -> Vec<(u64, PathBuf, String)> {
 }
 
 /// Rewrites one mail as a forger would: `edit` changes its text, the unkeyed Mail-Digest is
-/// recomputed, and the text part is put back (8bit) with every other byte of the mail kept.
+/// recomputed (what followed it, the signature, kept as it was: the forger cannot remake it),
+/// and the text part is put back (8bit) with every other byte of the mail kept.
 pub fn forge(file: &Path, edit: impl FnOnce(&str) -> String) {
     let bytes = std::fs::read(file).unwrap();
     let text = edit(&text_of(&bytes));
-    let body = &text[..text.rfind(report::DIGEST_PREFIX).unwrap()];
-    let sealed = format!(
+    let at = text.rfind(report::DIGEST_PREFIX).unwrap();
+    let body = &text[..at];
+    let mut sealed = format!(
         "{body}{}{}\n",
         report::DIGEST_PREFIX,
         report::body_digest(body)
     );
+    for l in text[at..].lines().skip(1) {
+        sealed.push_str(l);
+        sealed.push('\n');
+    }
     assert!(
         report::check_seal(&sealed).is_ok(),
         "the forger's seal holds"

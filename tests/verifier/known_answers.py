@@ -5,8 +5,51 @@ with verify_mails.py's own SHA-256 layouts, ChaCha20 and die rule (`verify_mails
 import re
 from pathlib import Path
 
-from verify_mails import (DS, H, ChaCha20, lock, onion_step, orders_digest, roll,
+import ed25519
+from verify_mails import (DS, H, ChaCha20, lock, mail_message, onion_step, orders_digest, roll,
                           salt_key_commitment, salt_v1, salt_v2, seed)
+
+# RFC 8032, section 7.1, TEST 1 to TEST 3: (secret key, public key, message, signature).
+RFC8032 = [
+    ("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60",
+     "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a", "",
+     "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555f"
+     "b8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"),
+    ("4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb",
+     "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c", "72",
+     "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da08"
+     "5ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00"),
+    ("c5aa8df43f9f837bedb7442f31dcb7b166d38535076f094b85ce3a2e0b4458f7",
+     "fc51cd8e6218a1a38da47ed00230f0580816ed13ba3303ac5deb911548908025", "af82",
+     "6291d657deec24024827e69c3abe01a30ce548a284743a445e3680d7db5ac3ac18"
+     "ff9b538d16f290ae67f760984dc6594a7c15e9716ed28dc027beceea1ec40a"),
+]
+
+
+def signature_vectors(page: str, check):
+    """RFC 8032's TEST 1-3, then the page's mail-signature vector ("The signature of a mail"):
+    K from k, M from the game and d = H("example"), the signature under K; and two forgeries
+    that must fail: one bit of the signature flipped, and S replaced by S + L (S < L)."""
+    for n, (sk, pk, msg, sig) in enumerate(RFC8032, 1):
+        check(f"RFC 8032 test {n} public key", pk, ed25519.public_key(bytes.fromhex(sk)).hex())
+        check(f"RFC 8032 test {n} signature verifies", True,
+              ed25519.verify(bytes.fromhex(pk), bytes.fromhex(msg), bytes.fromhex(sig)))
+    sec = page[page.index("### The signature of a mail"):]
+    k = bytes([int(re.search(r"`k = 0x([0-9a-f]{2}) × 32`", sec).group(1), 16)]) * 32
+    game = re.search(r'game `([^`]+)`, `d = H\("([^"]*)"\)`', sec)
+    block = re.search(r"```\nK +(.*?)```", sec, re.S).group(1)
+    names = re.split(r"\n(M|sig) +", "K " + block)
+    values = {"K": names[0][2:]} | dict(zip(names[1::2], names[2::2]))
+    values = {n: re.sub(r"\s+", "", v) for n, v in values.items()}
+    K, M = ed25519.public_key(k), mail_message(game.group(1), H(game.group(2).encode()))
+    sig = bytes.fromhex(values["sig"])
+    check("mail signature K", values["K"], K.hex())
+    check("mail signature M", values["M"], M.hex())
+    check("mail signature verifies", True, ed25519.verify(K, M, sig))
+    flipped = sig[:10] + bytes([sig[10] ^ 1]) + sig[11:]
+    check("mail signature, one bit flipped, fails", False, ed25519.verify(K, M, flipped))
+    s_plus_l = (int.from_bytes(sig[32:], "little") + ed25519.L).to_bytes(32, "little")
+    check("mail signature, S + L, fails", False, ed25519.verify(K, M, sig[:32] + s_plus_l))
 
 
 def self_test(doc: Path) -> int:
@@ -76,8 +119,9 @@ def self_test(doc: Path) -> int:
                     check(tag, want, roll(S, int(m.group(1)), ("d", int(m.group(3))), len(want)))
                 else:
                     failed.append(f"{tag}: a vector this self-test does not know")
+    signature_vectors(page, check)
     # A page that lost its vectors must not pass: both versions, all their lines.
-    if len(versions) < 4 or checks < 30:
+    if len(versions) < 4 or checks < 41:
         failed.append(f"only {checks} vectors found in {doc} ({len(versions) // 2} versions)")
     print(f"{'OK' if not failed else 'FAILED'}: {checks} known-answer vectors checked, "
           f"{len(failed)} mismatch(es)")

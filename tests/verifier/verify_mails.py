@@ -6,22 +6,32 @@ Given a folder of the mails one player received (a Maildir with cur/ and new/, o
 anchor of the welcome mail, each step's lock L_k and seed S_k, and every die of every dice
 table; it also checks each mail's seal, each receipt's own orders digest, and the published
 salt key against its commitment. Python 3.11 standard library only: SHA-256 from hashlib,
-ChaCha20 and the die rule written out below.
+ChaCha20 and the die rule written out below, Ed25519 in ed25519.py beside it (and the mails
+read by mail_text.py).
+In a game whose welcome names a mail key K, every sealed mail's Mail-Signature must verify
+under K; within the folder, one dice section per step, one head per log index and one anchor
+line per game ("One game for every seat"). --compare holds several seats' folders against
+each other the same way, after verifying each.
 
     python3 tests/verifier/verify_mails.py <folder> [<folder or mail> ...]
+    python3 tests/verifier/verify_mails.py --compare <folder> <folder> [<folder> ...]
     python3 tests/verifier/verify_mails.py --self-test [docs/dice-protocol.md]
 
 One line per step, then a summary line; exit status 1 on any mismatch (each named by mail,
 step, field, expected and found), 2 when there is nothing to check.
 """
 
-import email
-import email.policy
 import hashlib
 import json
 import re
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.dont_write_bytecode = True  # leave no __pycache__ in the repository
+import ed25519  # noqa: E402  (beside this file, written from RFC 8032)
+from mail_text import (DIGEST, HEX, dice_section, hexval, mail_files, parse_dice,  # noqa: E402
+                       parse_receipt, seal_ok, show, signature_of, text_of)
 
 # ---------------------------------------------------------------------------------------------
 # "Notation": H = SHA-256, big-endian fixed-width integers, lp(x) = u32(len(x)) || x,
@@ -150,17 +160,6 @@ def roll(seed_k: bytes, j: int, die, count: int):
     return out
 
 
-def parse_die(label: str):
-    """How the dice table prints a die: `d6`, `d10(0-9)`, `[2,3,3,4,4,5]`."""
-    label = label.strip()
-    if label.startswith("[") and label.endswith("]"):
-        return ("list", [int(x) for x in label[1:-1].split(",")])
-    m = re.fullmatch(r"d(\d+)(\(0-\d+\))?", label)
-    if not m:
-        raise ValueError(f"unreadable die {label!r}")
-    return ("d0" if m.group(2) else "d", int(m.group(1)))
-
-
 def journal_die(faces):
     """A die as the journal records it: {"kind": "numbered"|"zero_based"|"list", …}."""
     if faces["kind"] == "list":
@@ -168,112 +167,9 @@ def journal_die(faces):
     return ("d0" if faces["kind"] == "zero_based" else "d", faces["sides"])
 
 
-# ---------------------------------------------------------------------------------------------
-# Reading mails.
-
-
-def text_of(path: Path):
-    """The subject, the plain-text part (decoded, LF line ends) and the parsed message."""
-    msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-    for part in msg.walk():
-        if part.get_content_type() == "text/plain" and not part.is_attachment():
-            return str(msg["subject"] or ""), part.get_content().replace("\r\n", "\n"), msg
-    return str(msg["subject"] or ""), "", msg
-
-
-def normalise(text: str) -> str:
-    """"The seal of a mail": CRLF to LF, trailing blanks cut from each line."""
-    return "\n".join(line.rstrip() for line in text.replace("\r\n", "\n").split("\n"))
-
-
-DIGEST = "Mail-Digest: sha256:"
-
-
-def seal_ok(text: str):
-    norm = normalise(text)
-    at = norm.rfind(DIGEST)
-    claimed = norm[at + len(DIGEST):].split("\n")[0].strip()
-    actual = hashlib.sha256(norm[:at].rstrip().encode()).hexdigest()
-    return claimed == actual, claimed, actual
-
-
-def mail_files(args):
-    files = []
-    for a in map(Path, args):
-        if a.is_file():
-            files.append(a)
-            continue
-        for d in [a, a / "cur", a / "new"]:
-            if d.is_dir():
-                files += [p for p in d.iterdir() if p.is_file()]
-    return sorted(files, key=lambda p: p.name)
-
-
-HEX = r"([0-9a-f]{64})"
-
-
-def hexval(s: str) -> bytes:
-    return bytes.fromhex(s)
-
-
-def parse_dice(text: str):
-    """The results mail's "DICE (despatch-dice/vN, game <id>, step <k>)" section (templates/dice.txt)."""
-    m = re.search(r"^DICE \((despatch-dice/v\d+), game (\S+), step (\d+)\)$", text, re.M)
-    if not m:
-        return None
-    d = {"proto": m.group(1), "game": m.group(2), "step": int(m.group(3)), "seats": [],
-         "rolls": [], "strict": []}
-    k = d["step"]
-    for line in text[m.end():].split("\n")[1:]:
-        line = line.rstrip()
-        if line in ("--", "-- ") or line.startswith("-- "):
-            break
-        kv = re.fullmatch(r"(L|v|S)_(\d+) = " + HEX, line)
-        if kv and int(kv.group(2)) == k:
-            d[kv.group(1)] = hexval(kv.group(3))
-            continue
-        # Strict games ("Strict mode"): each strict seat's r_seat_k, in seat order, "-" when
-        # the seat gave none; they join S_k after m, the number of strict seats.
-        kv = re.fullmatch(r"strict r (\S+) = (-|[0-9a-f]{64})", line)
-        if kv:
-            d["strict"].append((kv.group(1), b"" if kv.group(2) == "-" else hexval(kv.group(2))))
-            continue
-        kv = re.fullmatch(r"lock input (\S+) = (-|[0-9a-f]{64})", line)
-        if kv:
-            value = None if kv.group(2) == "-" else hexval(kv.group(2))
-            if kv.group(1) == "log_head":
-                d["log_head"] = value
-            else:
-                d["seats"].append((kv.group(1), value))
-            continue
-        cols = line.split(" | ")
-        if len(cols) == 4 and cols[0].strip().isdigit():
-            results = [int(x) for x in cols[2].split(",")]
-            d["rolls"].append((int(cols[0]), parse_die(cols[1]), results, cols[3]))
-    missing = [f for f in ("L", "v", "S", "log_head") if f not in d]
-    if missing:
-        raise ValueError(f"the dice section lacks {', '.join(missing)}")
-    return d
-
-
-def parse_receipt(text: str):
-    """A receipt: "Orders received for <seat>, step <k>", the orders, "Digest D =", "Your salt ="."""
-    m = re.search(r"^Orders received for (\S+), step (\d+)", text, re.M)
-    d = re.search(r"^Digest D = " + HEX, text, re.M)
-    if not (m and d):
-        return None
-    salt = re.search(r"^Your salt = " + HEX, text, re.M)
-    orders, inside = [], False
-    for line in text.split("\n"):
-        if line.startswith("This is what Despatch understood"):
-            inside = True
-        elif inside:
-            if not line.startswith("    "):
-                break
-            if line[4:] != "(no orders)":
-                orders.append(line[4:] + "\n")  # canonical orders: one per line, each ended by \n
-    return {"seat": m.group(1), "step": int(m.group(2)), "digest": hexval(d.group(1)),
-            "salt": hexval(salt.group(1)) if salt else None, "orders": "".join(orders)}
+def mail_message(game: str, digest: bytes) -> bytes:
+    """M = DS("mail-seal") || lp(game_id) || lp(d), DS always the v2 tag."""
+    return DS("despatch-dice/v2", "mail-seal") + lp(game) + lp(digest)
 
 
 class Verifier:
@@ -285,13 +181,25 @@ class Verifier:
                        "digests opened": 0}
         self.footers = []  # (game, log head index, head, file): "The story of a player's mails"
         self.journals = []  # (text, where): attached to a game-over mail, or given as a file
+        self.sealed = []  # (game, file, Mail-Digest bytes or None, signature or None)
+        # "One game for every seat": what the folder holds that is the same for every seat,
+        # (kind, game, step or index) -> (value, where it was read); --compare holds two
+        # folders' to each other.
+        self.view = {}
+
+    def hold(self, key, value, where, place, what):
+        """One value per key in this folder: a second, different one is equivocation."""
+        seen = self.view.setdefault(key, (value, where))
+        if seen[0] != value:
+            self.bad(place, "equivocation", f"one {what} ({seen[1]}: {show(seen[0])})",
+                     f"another ({where}: {show(value)})")
 
     def bad(self, where, field, expected, found):
         self.findings.append(f"{where}, {field}: expected {expected}, found {found}")
 
     def game(self, gid):
         return self.games.setdefault(gid, {"proto": None, "anchors": [], "Z": None, "z": None,
-                                           "steps": {}})
+                                           "steps": {}, "key": None})
 
     def read(self, path: Path):
         _, text, msg = text_of(path)
@@ -304,6 +212,9 @@ class Verifier:
         g = self.game(gid)
         self.counts["mails"] += 1
         self.footers.append((gid, int(foot[-1][1]), foot[-1][2], path.name))
+        index = int(foot[-1][1])
+        self.hold(("head", gid, index), foot[-1][2], f"mail {path.name}",
+                  f"game {gid} log head #{index}", "head")
         for part in msg.walk():
             if part.get_filename() == "journal.jsonl":
                 self.journals.append((part.get_payload(decode=True).decode("utf-8"),
@@ -319,10 +230,20 @@ class Verifier:
             self.counts["seals"] += 1
         else:  # "The seal of a mail": the text was changed after it was sealed
             self.bad(where, "Mail-Digest", f"sha256 of the text {actual}", claimed)
-        # The welcome mail (and a "New dice anchor" mail) commits to the onion: "Anchor A = ...".
-        for a, frm in re.findall(r"Anchor A = " + HEX + r"\s+\(from step (\d+)", text):
+        digest = bytes.fromhex(claimed) if re.fullmatch(HEX, claimed) else None
+        self.sealed.append((gid, where, digest, signature_of(text)))
+        # The welcome mail (and a "New dice anchor" mail) commits to the onion: "Anchor A = ...",
+        # and in a signed game names the mail key K inside the line's brackets.
+        for a, frm, key in re.findall(r"Anchor A = " + HEX + r"\s+\(from step (\d+), onion "
+                                      r"length \d+(?:, mail key K = ([0-9a-f]{64}))?\)", text):
             if (int(frm), hexval(a)) not in g["anchors"]:
                 g["anchors"].append((int(frm), hexval(a)))
+            self.hold(("anchor", gid, int(frm)), a, f"mail {path.name}",
+                      f"game {gid} anchor line (from step {frm})", "anchor")
+            if key:
+                self.hold(("key", gid, 0), key, f"mail {path.name}", f"game {gid} mail key",
+                          "mail key K")
+                g["key"] = g["key"] or hexval(key)
         proto = re.search(r"comes from (despatch-dice/v\d+)", text)
         if proto:
             g["proto"] = proto.group(1)
@@ -334,13 +255,17 @@ class Verifier:
             g["proto"] = g["proto"] or dice["proto"]
             if dice["proto"] != g["proto"]:
                 self.bad(where, "protocol", g["proto"], dice["proto"])
+            # "One game for every seat": one dice section per step, one head per log index.
+            k = dice["step"]
+            self.hold(("step", gid, k), dice_section(dice), f"mail {path.name}",
+                      f"game {gid} step {k}", "dice section")
+            if dice.get("log_head_index") is not None and dice["log_head"]:
+                i = dice["log_head_index"]
+                self.hold(("head", gid, i), dice["log_head"].hex(),
+                          f"mail {path.name} (lock input of step {k})",
+                          f"game {gid} log head #{i}", "head")
             dice["file"] = path.name
-            seen = g["steps"].get(dice["step"])
-            if seen and (seen["L"], seen["v"], seen["S"]) != (dice["L"], dice["v"], dice["S"]):
-                self.bad(where, f"L_k/v_k/S_k of step {dice['step']}",
-                         f"the values of mail {seen['file']}", "other values (a split view)")
-            elif not seen:
-                g["steps"][dice["step"]] = dice
+            g["steps"].setdefault(k, dice)
         r = parse_receipt(text)
         if r and r["salt"]:
             self.receipt(gid, g, r, path.name)
@@ -420,6 +345,13 @@ class Verifier:
         if g["anchors"] and anchors[0] not in g["anchors"]:
             self.bad(f"{where}, event 0", "anchor", "the anchor of the welcome mail",
                      events[0]["anchor"])
+        # "The signature of a mail": K is in the creation event too; it must be the welcome's.
+        key = events[0].get("mail_key")
+        if key and g["key"] and hexval(key) != g["key"]:
+            self.bad(f"{where}, event 0", "mail_key",
+                     f"the mail key K of the welcome mail {g['key'].hex()}", key)
+        elif key:
+            g["key"] = hexval(key)
         z = next((hexval(e["salt_key"]) for e in events if e.get("salt_key")), None)
         head, heads, locks, reveals, subs = H(DS(proto, "log")), [], {}, [], []
         # Strict games: the strict seats in their order, and each step's reveals r_seat_k.
@@ -477,12 +409,45 @@ class Verifier:
         counts["journal events"] += len(events)
         g["heads"] = heads
 
+    def signatures(self):
+        """"The signature of a mail": in a game with a mail key K, every sealed mail's
+        Mail-Signature verifies under K over M; a game without K is an older, unsigned one,
+        unless one of its mails is signed (then its key is missing from the folder)."""
+        checked = {}
+        for gid, g in sorted(self.games.items()):
+            key = g["key"]
+            if key is not None and ed25519.decode_point(key) is None:
+                self.bad(f"game {gid}", "mail key K", "a valid Ed25519 point", key.hex())
+                g["key"] = None
+        for gid, where, digest, sig in self.sealed:
+            key = self.games[gid]["key"]
+            if key is None:
+                if sig is not None:
+                    self.bad(where, "Mail-Signature", "the game's mail key K on the welcome's "
+                             "anchor line (or in the journal)", "a signed mail, and no key")
+                continue
+            if sig is None:
+                self.bad(where, "Mail-Signature", "a signature by the game's mail key K on "
+                         "the line after Mail-Digest", "none (missing)")
+            elif digest is None or not ed25519.verify(key, mail_message(gid, digest), sig):
+                self.bad(where, "Mail-Signature", f"a signature by the mail key K = {key.hex()}",
+                         "one that does not verify (the mail was changed, or signed by another key)")
+            else:
+                checked[gid] = checked.get(gid, 0) + 1
+        for gid, g in sorted(self.games.items()):
+            print(f"game {gid}: " + (f"{checked.get(gid, 0)} mails signed by its mail key "
+                                     f"K = {g['key'].hex()}" if g["key"] else
+                                     "no mail key on its anchor line (a game made before mails "
+                                     "were signed): signatures not checked"))
+        return sum(checked.values())
+
     def finish(self):
         seen = set()
         for text, where in self.journals:  # each game-over mail of a game carries the same one
             if text not in seen:
                 seen.add(text)
                 self.journal(text, where)
+        signed = self.signatures()
         # "The story of a player's mails": each footer's head_i is the journal's head after event i.
         matched = 0
         for gid, i, head, name in self.footers:
@@ -494,6 +459,13 @@ class Verifier:
                          heads[i].hex() if i < len(heads) else f"one of {len(heads)} events", head)
             else:
                 matched += 1
+        # A dice section's lock-input log_head is the journal's head at the index it prints.
+        for (kind, gid, i), (head, where) in sorted(self.view.items()):
+            heads = self.games[gid].get("heads")
+            if kind == "head" and "lock input" in where and heads is not None:
+                if i >= len(heads) or heads[i].hex() != head:
+                    self.bad(where, f"log head #{i}", heads[i].hex() if i < len(heads) else
+                             f"one of {len(heads)} events", head)
         steps = rolls = dice = chained = 0
         for gid, g in sorted(self.games.items()):
             previous = []
@@ -509,7 +481,8 @@ class Verifier:
                              f"one hashing to {Z.hex()}")
         c = self.counts
         print(f"{'OK' if not self.findings else 'FAILED'}: {len(self.games)} game(s), "
-              f"{c['mails']} mails, {c['seals']} seals, {steps} steps, {steps} locks, "
+              f"{c['mails']} mails, {c['seals']} seals, {signed} signatures checked, "
+              f"{steps} steps, {steps} locks, "
               f"{steps} seeds, {chained} reveals chained to the anchor, {rolls} rolls, "
               f"{dice} dice checked, {c['receipts']} receipts opened, "
               + (f"{c['journal events']} journal events, {c['journal steps']} journal steps, "
@@ -522,22 +495,66 @@ class Verifier:
         return steps + c["journal steps"]
 
 
+PLACES = {"head": "game {} log head #{}", "step": "game {} step {}",
+          "anchor": "game {} anchor line (from step {})", "key": "game {} mail key"}
+
+
+def compare(views):
+    """"One game for every seat": every value two seats' folders both hold must be the same.
+    views: [(folder, Verifier)]. Returns the findings; a pair that shares nothing is one."""
+    findings, shared = [], 0
+    for n, (fa, a) in enumerate(views):
+        for fb, b in views[n + 1:]:
+            common = sorted(set(a.view) & set(b.view), key=lambda k: (k[1], k[0], k[2:]))
+            if not common:
+                findings.append(f"compare, folders {fa} and {fb}: expected a game, step or log "
+                                "head both hold, found nothing in common (nothing compared)")
+            shared += len(common)
+            for key in common:
+                (va, wa), (vb, wb) = a.view[key], b.view[key]
+                if va != vb:
+                    place = PLACES[key[0]].format(*key[1:])
+                    findings.append(f"{place}, split view: expected the same for every seat, "
+                                    f"found {show(va)} ({fa}, {wa}) and {show(vb)} ({fb}, {wb})")
+    print(f"{'OK' if not findings else 'FAILED'}: compare of {len(views)} folders, "
+          f"{shared} values held in common, {len(findings)} mismatch(es)")
+    for f in findings:
+        print(f"MISMATCH: {f}")
+    return findings
+
+
+def run(args):
+    """Verifies one folder (or several files) as one seat's; (Verifier, steps checked)."""
+    v = Verifier()
+    for p in mail_files(args):
+        if p.suffix == ".jsonl":  # a journal on its own, as a game store keeps it
+            v.journals.append((p.read_text(encoding="utf-8"), f"journal {p}"))
+        else:
+            v.read(p)
+    return v, v.finish()
+
+
 def main(argv):
     if argv and argv[0] == "--self-test":
-        sys.dont_write_bytecode = True  # leave no __pycache__ in the repository
         from known_answers import self_test  # beside this file
         return self_test(Path(argv[1]) if len(argv) > 1 else
                          Path(__file__).resolve().parents[2] / "docs" / "dice-protocol.md")
     if not argv:
         print(__doc__.strip())
         return 2
-    v = Verifier()
-    for p in mail_files(argv):
-        if p.suffix == ".jsonl":  # a journal on its own, as a game store keeps it
-            v.journals.append((p.read_text(encoding="utf-8"), f"journal {p}"))
-        else:
-            v.read(p)
-    steps = v.finish()
+    if argv[0] == "--compare":
+        if len(argv) < 3:
+            print("--compare needs two folders or more, one per seat")
+            return 2
+        views, failed = [], False
+        for folder in argv[1:]:
+            print(f"== {folder}")
+            v, _ = run([folder])
+            views.append((folder, v))
+            failed |= bool(v.findings)
+        print(f"== {len(views)} folders held against each other")
+        return 1 if compare(views) or failed else 0
+    v, steps = run(argv)
     if v.findings:
         return 1
     if steps == 0:

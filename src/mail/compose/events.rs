@@ -409,6 +409,7 @@ fn results_or_over(
     let info = book.last_lock.clone().unwrap_or(LockInfo {
         step,
         log_head: String::new(),
+        log_head_index: None,
         seats: vec![],
         lock: String::new(),
         reveal: String::new(),
@@ -621,6 +622,15 @@ fn briefing_beside(
         .collect()
 }
 
+/// `, mail key K = <hex>` inside the anchor line's brackets, in games whose mails are signed:
+/// on the line players compare, so one comparison covers the onion and the key.
+pub(super) fn mail_key_clause(book: &crate::engine::Book) -> String {
+    book.mail_key
+        .as_ref()
+        .map(|k| format!(", mail key K = {}", dice::to_hex(k)))
+        .unwrap_or_default()
+}
+
 /// The welcome mail of a seat: at game start, or for a player taking over a seat. It names
 /// the newest onion's anchor (the game's own at the start; a renewed one later).
 fn welcome(
@@ -650,6 +660,7 @@ fn welcome(
             "reference_summary": reference_summary(ctx.reference, report::markdown_to_plain),
             "protocol": book.protocol.name(),
             "anchor": dice::to_hex(&onion.anchor), "anchor_from": onion.from_step, "onion_len": onion.len,
+            "mail_key": book.mail_key.as_ref().map(dice::to_hex),
             "salt_commitment": book.salt_commitment.as_ref().map(dice::to_hex),
             "briefing": &briefing,
             "prompt": now_text,
@@ -679,17 +690,24 @@ fn welcome(
             ),
             "commitment": format!(
                 "Every roll comes from {}. The host committed to all its secrets before the \
-                 game began:\n    Anchor A = {}   (from step {}, onion length {}){}\nEach results \
+                 game began:\n    Anchor A = {}   (from step {}, onion length {}{}){}\nEach results \
                  mail reveals that step's secret, which hashes back to this anchor, and lists \
-                 every roll so you (or despatch verify on a folder of these mails) can re-derive it.",
+                 every roll so you (or despatch verify on a folder of these mails) can re-derive it.{}",
                 book.protocol.name(),
                 dice::to_hex(&onion.anchor),
                 onion.from_step,
                 onion.len,
+                mail_key_clause(book),
                 book.salt_commitment
                     .as_ref()
                     .map(|z| format!("\n    Salt key Z = {}", dice::to_hex(z)))
-                    .unwrap_or_default()
+                    .unwrap_or_default(),
+                if book.mail_key.is_some() {
+                    " Every mail of this game is signed with the game's key K (Ed25519): compare \
+                     the whole anchor line with another player's; the same line means the same game."
+                } else {
+                    ""
+                }
             ),
             "briefing": &briefing,
             "prompt": prompt,
@@ -755,6 +773,7 @@ pub(super) fn dice_section(info: &LockInfo, rolls: &[dice::Roll]) -> DiceSection
         reveal: info.reveal.clone(),
         seed: info.seed.clone(),
         log_head: info.log_head.clone(),
+        log_head_index: info.log_head_index,
         seats: info.seats.clone(),
         rolls: rolls.iter().map(RollRow::from_roll).collect(),
         strict: info.strict.clone(),

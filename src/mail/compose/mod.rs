@@ -119,6 +119,11 @@ pub struct MailCtx<'a> {
     /// Whether the game has an organiser address (its own or `mail.gm_address`): mails say
     /// "the organiser has been told" only when someone was.
     pub gm_known: bool,
+    /// The game's mail key: every sealed text is signed with it on its way into a mail
+    /// (`Draft::outgoing`). `None` for games made before mails were signed.
+    pub mail_key: Option<crate::dice::MailKey>,
+    /// `web.unsubscribe_url`: the one-click URI's base (club-rules L1), when configured.
+    pub unsubscribe_url: Option<&'a str>,
     pub now: DateTime<Utc>,
 }
 
@@ -238,6 +243,14 @@ impl Draft {
             references.push(theirs.to_string());
             in_reply_to = Some(theirs.to_string());
         }
+        let reply = outbound::reply_address(
+            local,
+            &self.game,
+            &self.seat,
+            &to.private.token,
+            self.step,
+            domain,
+        )?;
         let mut out = Outgoing {
             to: to.private.address.clone(),
             to_name: None,
@@ -247,19 +260,16 @@ impl Draft {
                 ctx.from_name.replace(['<', '>', '"', '\\'], ""),
                 self.game
             ),
-            reply_to: Some(outbound::reply_address(
-                local,
-                &self.game,
-                &self.seat,
-                &to.private.token,
-                self.step,
-                domain,
-            )?),
+            reply_to: Some(reply.clone()),
             subject: self.full_subject(),
             // Sealed texts were wrapped before sealing (`report::seal`): their bytes stay as
             // sealed. Every other text is wrapped here, the one way into the text part.
             text: if self.text.contains(crate::report::DIGEST_PREFIX) {
-                self.text.clone()
+                // The one place a sealed text becomes a mail, so no sealed mail goes unsigned.
+                match &ctx.mail_key {
+                    Some(k) => crate::report::sign_seal(&self.text, &self.game, k),
+                    None => self.text.clone(),
+                }
             } else {
                 crate::report::wrap_text(&self.text)
             },
@@ -272,6 +282,17 @@ impl Draft {
             list_id: Some(outbound::list_id(&self.game, domain)),
             ..Default::default()
         };
+        // STOP by the seat's own reply address (it carries the seat's secret, like the
+        // Reply-To beside it), so the one-word answer is authenticated (club-rules S1); and
+        // one-click, when configured, with a code derived from that secret (L1).
+        let code = outbound::unsubscribe_code(&["seat", &self.game, &self.seat, &to.private.token]);
+        let (uris, one_click) = outbound::unsubscribe_uris(
+            ctx.unsubscribe_url,
+            Some(&code),
+            outbound::unsubscribe_mailto(&reply),
+        );
+        out.list_unsubscribe = Some(uris);
+        out.one_click = one_click;
         if self.rich.is_none() {
             // Most players read HTML only: a mail without a turn page gets its whole text as
             // HTML too (the text stays the sealed record), so nothing in it is missed.

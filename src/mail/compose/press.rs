@@ -81,8 +81,10 @@ fn message_block(ev: &Event, ctx: &MailCtx) -> String {
         );
     };
     let record = if kept.is_some() {
-        "This game's journal keeps the text of press messages, for an auditor; every\n\
-         player can read them once the game is over."
+        "This game's journal keeps the text of press messages, for an auditor. Once\n\
+         the game is over the text is in its archive (its web pages and its journal),\n\
+         which the organiser may publish: then anyone, not only the players, can read\n\
+         it."
     } else {
         "The game's journal keeps only the digest P, never the text: the words stay\n\
          with the seats they were sent to."

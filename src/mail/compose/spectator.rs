@@ -12,6 +12,7 @@ use super::events::{dice_section, event_draft, results_subject};
 use super::replies::{answer_draft, plain, short};
 use super::rich;
 use super::{ComposeError, Draft, DraftKind, MailCtx, Recipient};
+use crate::mail::outbound;
 
 /// The first line of every mail to an observer. `despatch verify` reads it to hold the mail
 /// against the spectator view (an observer's mail names no seat).
@@ -45,6 +46,7 @@ pub fn observer_recipient(address: &str) -> Recipient {
 pub fn observer_outgoing(
     draft: &Draft,
     address: &str,
+    stop: Option<&str>,
     ctx: &MailCtx,
 ) -> Result<super::Outgoing, super::BuildError> {
     let to = [observer_recipient(address)];
@@ -52,6 +54,16 @@ pub fn observer_outgoing(
     c.recipients = &to;
     let mut out = draft.outgoing(&c)?;
     out.reply_to = None;
+    // A spectator stops from their own address to the game's (W7): no seat's route.
+    let (local, domain) = ctx.address_parts();
+    let code = stop.map(|s| outbound::unsubscribe_code(&["spectator", &draft.game, s]));
+    let (uris, one_click) = outbound::unsubscribe_uris(
+        ctx.unsubscribe_url,
+        code.as_deref(),
+        outbound::unsubscribe_mailto(&format!("{local}+{}@{domain}", draft.game)),
+    );
+    out.list_unsubscribe = Some(uris);
+    out.one_click = one_click;
     Ok(out)
 }
 
@@ -212,10 +224,11 @@ pub fn spectator_welcome(game: &dyn Play, delay: u32) -> Result<Draft, ComposeEr
     ));
     if let Some(o) = onion {
         body.push_str(&format!(
-            "    Anchor A = {}   (from step {}, onion length {})\n",
+            "    Anchor A = {}   (from step {}, onion length {}{})\n",
             dice::to_hex(&o.anchor),
             o.from_step,
-            o.len
+            o.len,
+            super::events::mail_key_clause(book)
         ));
     }
     body.push_str(
@@ -251,21 +264,22 @@ pub(super) fn seat_notices(
         Event::SpectatorLeft { by, watching, .. } => (false, by, *watching),
         _ => return Ok(vec![]),
     };
-    let who = if by == "gm" {
-        "The organiser".to_string()
-    } else {
-        format!("Seat {by}")
+    let head = match (joined, by.as_str()) {
+        (false, "spectator") => "A spectator stopped watching, at their own request.".to_string(),
+        (true, "gm") => "The organiser added a spectator.".to_string(),
+        (false, "gm") => "The organiser removed a spectator.".to_string(),
+        (true, seat) => format!("Seat {seat} added a spectator."),
+        (false, seat) => format!("Seat {seat} removed a spectator."),
     };
     let body = format!(
-        "{who} {} a spectator. {} now watch{} this game.\n\
+        "{head} {} now watch{} this game.\n\
          Spectators see only what every seat may see (nothing hidden), and cannot send orders.\n",
-        if joined { "added" } else { "removed" },
         match watching {
             0 => "Nobody".to_string(),
             1 => "One spectator".to_string(),
             n => format!("{n} spectators"),
         },
-        if watching == 1 { "es" } else { "" }
+        if watching <= 1 { "es" } else { "" }
     );
     let mut out = Vec::new();
     for to in ctx.recipients {
@@ -338,6 +352,7 @@ fn lock_info(game: &dyn Play, step: u64) -> LockInfo {
     game.book().last_lock.clone().unwrap_or(LockInfo {
         step,
         log_head: String::new(),
+        log_head_index: None,
         seats: vec![],
         lock: String::new(),
         reveal: String::new(),

@@ -39,6 +39,10 @@ pub enum SeatCommand {
     TalkInvalid { why: String, hint: String },
     /// An act on the game itself: absence, concession, resignation, draw (seat_acts.rs).
     Act(super::seat_acts::SeatAct),
+    /// STOP / UNSUBSCRIBE alone (docs/club-rules.md S1): every mail the seat may turn off is
+    /// turned off. Never from the word table (`parse`): `consent::seat_asks_to_stop` reads it,
+    /// so STOP stays free as an order word inside a line.
+    Stop,
 }
 
 impl SeatCommand {

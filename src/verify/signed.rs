@@ -1,0 +1,147 @@
+//! What ties a player's mails to one game and one host (issue 29, points 1 and 2): each sealed
+//! mail's Ed25519 signature under the game's key `K` from the welcome's anchor line, and one
+//! game only — one result per step, one head per log index, one anchor line — within a folder
+//! and across the folders of several seats (`despatch verify --compare`). Reads what
+//! `mails.rs` parsed; touches no file.
+
+use std::collections::BTreeMap;
+
+use crate::dice::{self, Hash, mail_key};
+use crate::report;
+
+use super::story::SealedMail;
+use super::{Finding, finding};
+
+/// `mail key K = <hex>` on a welcome's anchor line, if the game signs its mails.
+pub(super) fn key_in(text: &str) -> Option<Hash> {
+    let line = text.lines().find(|l| l.contains("Anchor A = "))?;
+    let at = line.find("mail key K = ")?;
+    let hex: String = line[at + 13..].chars().take(64).collect();
+    dice::from_hex(&hex)
+}
+
+/// Checks every sealed mail of a game whose welcome names a key: its `Mail-Signature` must sign
+/// its `Mail-Digest` under that key. Returns the signatures checked and what failed. A mail of
+/// a game whose welcome is not in the folder cannot be checked (the reveals cannot either:
+/// `mails.rs` says so for the game).
+pub(super) fn check_signatures(
+    sealed: &[SealedMail],
+    keys: &BTreeMap<String, Hash>,
+) -> (u64, Vec<Finding>) {
+    let mut checked = 0;
+    let mut out = Vec::new();
+    for m in sealed {
+        let Some(key) = keys.get(&m.game) else {
+            continue;
+        };
+        let place = format!("mail {}", m.file);
+        match report::seal_signature(&m.text) {
+            None => out.push(finding(
+                place,
+                "Mail-Signature",
+                format!(
+                    "missing: every mail of game {} is signed with the key K of its welcome",
+                    m.game
+                ),
+            )),
+            Some((digest, sig)) => {
+                checked += 1;
+                if !mail_key::verify(key, &m.game, &digest, &sig) {
+                    out.push(finding(
+                        place,
+                        "Mail-Signature",
+                        format!(
+                            "does not verify under the key K of game {}'s welcome: the mail was \
+                             changed after the host signed it, or another key signed it",
+                            m.game
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    (checked, out)
+}
+
+/// What one folder says about its games that every seat's folder must say alike: the anchor
+/// lines, each step's dice section, and the log head at each index (a mail's footer or a lock's
+/// input). Keyed by (game, what); each value with the file that showed it first.
+#[derive(Debug, Default, Clone)]
+pub struct Facts {
+    facts: BTreeMap<(String, String), (String, String)>,
+}
+
+impl Facts {
+    /// Records `value` for (game, what) from `file`; a different value already recorded is a
+    /// finding: one game cannot have two.
+    pub(super) fn note(
+        &mut self,
+        game: &str,
+        what: String,
+        value: String,
+        file: &str,
+    ) -> Option<Finding> {
+        let key = (game.to_string(), what);
+        match self.facts.get(&key) {
+            Some((v, _)) if *v == value => None,
+            Some((_, first)) => Some(finding(
+                format!("game {} {}", game, key.1),
+                "equivocation",
+                format!(
+                    "mails {first} and {file} show two different {}: one game cannot have both \
+                     (a split view, or a forged mail)",
+                    if key.1.starts_with("step") {
+                        "results"
+                    } else {
+                        "values"
+                    }
+                ),
+            )),
+            None => {
+                self.facts.insert(key, (value, file.to_string()));
+                None
+            }
+        }
+    }
+
+    /// The facts of several seats' folders held against each other: every (game, what) shown in
+    /// two folders must have one value. `label` names each folder in the findings.
+    pub fn compare(folders: &[(String, Facts)]) -> Vec<Finding> {
+        let mut out = Vec::new();
+        let mut seen: BTreeMap<&(String, String), (&str, &str, &str)> = BTreeMap::new();
+        for (label, f) in folders {
+            for (key, (value, file)) in &f.facts {
+                match seen.get(key) {
+                    Some((v, _, _)) if *v == value => {}
+                    Some((_, first_label, first_file)) => out.push(finding(
+                        format!("game {} {}", key.0, key.1),
+                        "split view",
+                        format!(
+                            "{first_label} ({first_file}) and {label} ({file}) were shown two \
+                             different {}",
+                            if key.1.starts_with("step") {
+                                "results"
+                            } else {
+                                "values"
+                            }
+                        ),
+                    )),
+                    None => {
+                        seen.insert(key, (value, label, file));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether two folders share anything to compare.
+    pub fn overlaps(&self, other: &Facts) -> bool {
+        self.facts.keys().any(|k| other.facts.contains_key(k))
+    }
+}
+
+/// The log head a mail's footer or a lock's input names, as a fact.
+pub(super) fn head_fact(index: u64) -> String {
+    format!("log head #{index}")
+}

@@ -1,0 +1,158 @@
+"""How verify_mails.py reads a Despatch mail (docs/dice-protocol.md, "The seal of a mail", the
+dice section, receipts, "The signature of a mail"): text in, values out. It computes no hash of
+the protocol and decides nothing: verify_mails.py does.
+"""
+
+import email
+import email.policy
+import hashlib
+import re
+from pathlib import Path
+
+def parse_die(label: str):
+    """How the dice table prints a die: `d6`, `d10(0-9)`, `[2,3,3,4,4,5]`."""
+    label = label.strip()
+    if label.startswith("[") and label.endswith("]"):
+        return ("list", [int(x) for x in label[1:-1].split(",")])
+    m = re.fullmatch(r"d(\d+)(\(0-\d+\))?", label)
+    if not m:
+        raise ValueError(f"unreadable die {label!r}")
+    return ("d0" if m.group(2) else "d", int(m.group(1)))
+
+
+# Reading mails.
+
+
+def text_of(path: Path):
+    """The subject, the plain-text part (decoded, LF line ends) and the parsed message."""
+    msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    for part in msg.walk():
+        if part.get_content_type() == "text/plain" and not part.is_attachment():
+            return str(msg["subject"] or ""), part.get_content().replace("\r\n", "\n"), msg
+    return str(msg["subject"] or ""), "", msg
+
+
+def normalise(text: str) -> str:
+    """"The seal of a mail": CRLF to LF, trailing blanks cut from each line."""
+    return "\n".join(line.rstrip() for line in text.replace("\r\n", "\n").split("\n"))
+
+
+DIGEST = "Mail-Digest: sha256:"
+
+
+def seal_ok(text: str):
+    norm = normalise(text)
+    at = norm.rfind(DIGEST)
+    claimed = norm[at + len(DIGEST):].split("\n")[0].strip()
+    actual = hashlib.sha256(norm[:at].rstrip().encode()).hexdigest()
+    return claimed == actual, claimed, actual
+
+
+SIGNATURE = re.compile(r"Mail-Signature: ed25519:([0-9a-f]{128})")
+
+
+def signature_of(text: str):
+    """"The signature of a mail": the 64 bytes on the line right after the Mail-Digest line,
+    or None when that line is not a signature."""
+    norm = normalise(text)
+    after = norm[norm.rfind(DIGEST):].split("\n")[1:2]
+    m = SIGNATURE.fullmatch(after[0].strip()) if after else None
+    return hexval(m.group(1)) if m else None
+
+
+def mail_files(args):
+    files = []
+    for a in map(Path, args):
+        if a.is_file():
+            files.append(a)
+            continue
+        for d in [a, a / "cur", a / "new"]:
+            if d.is_dir():
+                files += [p for p in d.iterdir() if p.is_file()]
+    return sorted(files, key=lambda p: p.name)
+
+
+HEX = r"([0-9a-f]{64})"
+
+
+def hexval(s: str) -> bytes:
+    return bytes.fromhex(s)
+
+
+def parse_dice(text: str):
+    """The results mail's "DICE (despatch-dice/vN, game <id>, step <k>)" section (templates/dice.txt)."""
+    m = re.search(r"^DICE \((despatch-dice/v\d+), game (\S+), step (\d+)\)$", text, re.M)
+    if not m:
+        return None
+    d = {"proto": m.group(1), "game": m.group(2), "step": int(m.group(3)), "seats": [],
+         "rolls": [], "strict": []}
+    k = d["step"]
+    for line in text[m.end():].split("\n")[1:]:
+        line = line.rstrip()
+        if line in ("--", "-- ") or line.startswith("-- "):
+            break
+        kv = re.fullmatch(r"(L|v|S)_(\d+) = " + HEX, line)
+        if kv and int(kv.group(2)) == k:
+            d[kv.group(1)] = hexval(kv.group(3))
+            continue
+        # Strict games ("Strict mode"): each strict seat's r_seat_k, in seat order, "-" when
+        # the seat gave none; they join S_k after m, the number of strict seats.
+        kv = re.fullmatch(r"strict r (\S+) = (-|[0-9a-f]{64})", line)
+        if kv:
+            d["strict"].append((kv.group(1), b"" if kv.group(2) == "-" else hexval(kv.group(2))))
+            continue
+        kv = re.fullmatch(r"log head before the lock = #(\d+)", line)
+        if kv:  # "One game for every seat": the index of the lock-input log_head
+            d["log_head_index"] = int(kv.group(1))
+            continue
+        kv = re.fullmatch(r"lock input (\S+) = (-|[0-9a-f]{64})", line)
+        if kv:
+            value = None if kv.group(2) == "-" else hexval(kv.group(2))
+            if kv.group(1) == "log_head":
+                d["log_head"] = value
+            else:
+                d["seats"].append((kv.group(1), value))
+            continue
+        cols = line.split(" | ")
+        if len(cols) == 4 and cols[0].strip().isdigit():
+            results = [int(x) for x in cols[2].split(",")]
+            d["rolls"].append((int(cols[0]), parse_die(cols[1]), results, cols[3]))
+    missing = [f for f in ("L", "v", "S", "log_head") if f not in d]
+    if missing:
+        raise ValueError(f"the dice section lacks {', '.join(missing)}")
+    return d
+
+
+def parse_receipt(text: str):
+    """A receipt: "Orders received for <seat>, step <k>", the orders, "Digest D =", "Your salt ="."""
+    m = re.search(r"^Orders received for (\S+), step (\d+)", text, re.M)
+    d = re.search(r"^Digest D = " + HEX, text, re.M)
+    if not (m and d):
+        return None
+    salt = re.search(r"^Your salt = " + HEX, text, re.M)
+    orders, inside = [], False
+    for line in text.split("\n"):
+        if line.startswith("This is what Despatch understood"):
+            inside = True
+        elif inside:
+            if not line.startswith("    "):
+                break
+            if line[4:] != "(no orders)":
+                orders.append(line[4:] + "\n")  # canonical orders: one per line, each ended by \n
+    return {"seat": m.group(1), "step": int(m.group(2)), "digest": hexval(d.group(1)),
+            "salt": hexval(salt.group(1)) if salt else None, "orders": "".join(orders)}
+
+
+def dice_section(d) -> str:
+    """A dice section's values in one normal form (hex, the dice table's rows), to compare."""
+    rows = [f"{j}|{die}|{results}|{label}" for j, die, results, label in d["rolls"]]
+    return "\n".join([d["proto"], d["game"], str(d["step"]), d["L"].hex(), d["v"].hex(),
+                      d["S"].hex(), (d["log_head"] or b"").hex(), str(d.get("log_head_index")),
+                      *(f"r {s} {r.hex()}" for s, r in d["strict"]),
+                      *(f"D {s} {(x or b'').hex()}" for s, x in d["seats"]), *rows])
+
+
+def show(value: str) -> str:
+    """A held value in a finding: a hex value as it is, a dice section by its L_k and S_k."""
+    lines = value.split("\n")
+    return value if len(lines) == 1 else f"L_{lines[2]} = {lines[3]}, S_{lines[2]} = {lines[5]}"

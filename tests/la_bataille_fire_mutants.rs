@@ -146,13 +146,25 @@ fn r14_losses_fall_on_living_units_with_increments_to_lose() {
     t.st.unit_mut("Surrendered").unwrap().eliminated = true;
     let gone = combat::take_losses(&mut t.st, &["Surrendered".into(), "Living".into()], 1);
     assert!(gone.is_empty());
-    assert_eq!(t.unit("Living").increments, 1, "the living battalion lost one");
-    assert_eq!(t.unit("Surrendered").increments, 4, "the surrendered one, none");
+    assert_eq!(
+        t.unit("Living").increments,
+        1,
+        "the living battalion lost one"
+    );
+    assert_eq!(
+        t.unit("Surrendered").increments,
+        4,
+        "the surrendered one, none"
+    );
 
     t.st.unit_mut("Living").unwrap().increments = 0;
     let gone = combat::take_losses(&mut t.st, &["Living".into()], 1);
     assert!(gone.is_empty());
-    assert_eq!(t.unit("Living").increments, 0, "nothing to take, nothing taken");
+    assert_eq!(
+        t.unit("Living").increments,
+        0,
+        "nothing to take, nothing taken"
+    );
 }
 
 /// R16: an eliminated unit's leader rides to the nearest FRIENDLY fighting unit — not to a
@@ -174,13 +186,20 @@ fn r16_a_leader_rides_to_the_nearest_friend_and_other_leaders_stay() {
     // The Surrendered battalion shares the hex but is not eliminated here: it is the nearest
     // friend, at distance 0; Near-Foe is one hex away and French.
     assert_eq!(with("Picton"), ("Surrendered".to_string(), false));
-    assert_eq!(with("Kempt"), ("Far-Friend".to_string(), false), "stays with its unit");
+    assert_eq!(
+        with("Kempt"),
+        ("Far-Friend".to_string(), false),
+        "stays with its unit"
+    );
     // With no friend in the hex, the nearer enemy still does not take him in.
     let mut t = losses_table();
     t.st.unit_mut("Surrendered").unwrap().eliminated = true;
     t.st.leaders = vec![leader("Picton", "Living")];
     combat::take_losses(&mut t.st, &["Living".into()], 2);
-    assert_eq!(t.st.leaders[0].with, "Far-Friend", "four hexes off, but a friend");
+    assert_eq!(
+        t.st.leaders[0].with, "Far-Friend",
+        "four hexes off, but a friend"
+    );
 }
 
 /// A surrender credits the enemy with every increment the stack still had, added to what it

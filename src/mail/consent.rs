@@ -38,20 +38,22 @@ fn bare(subject: &str) -> String {
         .to_string()
 }
 
+/// `STOP` or `UNSUBSCRIBE` alone (a closing `.` or `!` allowed): the one word both readers take.
+fn is_stop_word(s: &str) -> bool {
+    let s = s.trim().trim_end_matches(['.', '!']);
+    s.eq_ignore_ascii_case("stop") || s.eq_ignore_ascii_case("unsubscribe")
+}
+
 /// Whether a mail from `own` asks to stop every mail (ruling W7): its first own line (or, over
 /// an empty body, its subject) is `STOP` or `UNSUBSCRIBE`, or `SPECTATOR REMOVE` with `me` or
 /// the sender's own address; or the subject alone is `STOP`/`UNSUBSCRIBE`, which is what a
 /// mail client writes for a `List-Unsubscribe` mailto (RFC 2369), whatever body it adds.
 pub fn asks_to_stop(subject: &str, body: &str, own: &str) -> bool {
-    let one_word = |s: &str| {
-        let s = s.trim().trim_end_matches(['.', '!']);
-        s.eq_ignore_ascii_case("stop") || s.eq_ignore_ascii_case("unsubscribe")
-    };
-    if one_word(&bare(subject)) {
+    if is_stop_word(&bare(subject)) {
         return true;
     }
     let line = first_own(subject, body);
-    if one_word(&line) {
+    if is_stop_word(&line) {
         return true;
     }
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -69,18 +71,14 @@ pub fn asks_to_stop(subject: &str, body: &str, own: &str) -> bool {
 /// (`--`) and its subject is that word, as a `List-Unsubscribe` mailto sends it. A line with
 /// more words (Lone Star's `… STOP` order) is never read so.
 pub fn seat_asks_to_stop(subject: &str, body: &str) -> bool {
-    let one_word = |s: &str| {
-        let s = s.trim().trim_end_matches(['.', '!']);
-        s.eq_ignore_ascii_case("stop") || s.eq_ignore_ascii_case("unsubscribe")
-    };
     match body
         .lines()
         .map(str::trim)
         .find(|l| !l.is_empty() && !l.starts_with('>'))
     {
-        Some(l) if l.starts_with("--") => one_word(&bare(subject)),
-        Some(l) => one_word(l),
-        None => one_word(&bare(subject)),
+        Some(l) if l.starts_with("--") => is_stop_word(&bare(subject)),
+        Some(l) => is_stop_word(l),
+        None => is_stop_word(&bare(subject)),
     }
 }
 

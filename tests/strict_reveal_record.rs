@@ -1,23 +1,42 @@
-//! `despatch player reveal` against an edited or forged lock mail (issue 29, point 3; ruling
-//! S8 in docs/strict-dice.md): it keeps a record of every reveal it gave, gives only the
-//! seat's next reveal whatever step a mail names, answers a resend alike, and turns a second
-//! lock for one step into the player's evidence.
+//! `despatch player reveal` against an edited or forged lock mail (issue 29, points 1 and 3;
+//! ruling S8 in docs/strict-dice.md): it answers only lock mails the game signed with the key
+//! `player trust` kept from the welcome; it keeps a record of every reveal it gave, gives only
+//! the seat's next reveal whatever step a mail names — even a mail the host edited and signed
+//! again with the game's own key — answers a resend alike, and turns a second lock for one step
+//! into the player's evidence.
 
+use crate::forgery::{host_mail_key, reseal, resign, unsigned};
 use crate::strict_world;
 
 use despatch::cli::player;
 use despatch::daemon::Intake;
-use despatch::dice;
+use despatch::dice::{self, MailKey};
 use despatch::engine::Event;
 use strict_world::*;
 
-/// The lock mail as a plain-text mail of its decoded body, for a forger's edits (the raw mail
-/// is quoted-printable).
+/// A plain-text mail of `body` (the raw lock mail is quoted-printable; its decoded body carries
+/// the same seal and signature).
+fn as_mail(body: &str) -> String {
+    format!("Subject: a lock mail\r\n\r\n{body}")
+}
+
+/// The lock mail's decoded body, for a forger's edits.
+fn lock_body(w: &World, seat: &str, step: u64) -> String {
+    body(&w.lock_mail(seat, step))
+}
+
+/// The genuine lock mail as a plain-text mail, signature intact.
 fn lock_text(w: &World, seat: &str, step: u64) -> String {
-    format!(
-        "Subject: step {step} is locked\r\n\r\n{}",
-        body(&w.lock_mail(seat, step))
-    )
+    as_mail(&lock_body(w, seat, step))
+}
+
+/// `edited` sealed and signed again with the game's own key: what only the host can make.
+fn host_signed(w: &World, edited: &str) -> String {
+    as_mail(&resign(
+        &reseal(edited),
+        GAME,
+        &host_mail_key(&w.store().dir),
+    ))
 }
 
 fn journal_lock(w: &World, step: u64) -> String {
@@ -45,17 +64,18 @@ fn given(w: &World, seat: &str) -> Vec<serde_json::Value> {
 fn a_lock_mail_edited_to_a_later_step_or_reveal_gets_nothing() {
     let mut w = world(true);
     w.bid_all([1, 2, 3]);
-    let genuine = lock_text(&w, "blue-scout", 1);
+    let genuine = lock_body(&w, "blue-scout", 1);
     let heading = "step 1, seat blue-scout, reveal 1)";
     assert!(genuine.contains(heading), "{genuine}");
     let dir = w.player_dir("blue-scout").to_path_buf();
-    // The attack: r_40 would give r_1 … r_39 by hashing, the seat's reveals still to come.
+    // The attack, by the host (who holds the key and signs his edit): r_40 would give
+    // r_1 … r_39 by hashing, the seat's reveals still to come.
     let later = genuine
         .replace(heading, "step 40, seat blue-scout, reveal 40)")
         .replace("L_1 = ", "L_40 = ");
     let skip = genuine.replace(heading, "step 1, seat blue-scout, reveal 2)");
     for forged in [later, skip] {
-        let err = player::reveal(&dir, forged.as_bytes())
+        let err = player::reveal(&dir, host_signed(&w, &forged).as_bytes())
             .expect_err("only the next reveal is given")
             .to_string();
         assert!(err.contains("your next reveal is number 1"), "{err}");
@@ -64,7 +84,7 @@ fn a_lock_mail_edited_to_a_later_step_or_reveal_gets_nothing() {
     let stripped = genuine
         .replace(heading, "step 40, seat blue-scout)")
         .replace("L_1 = ", "L_40 = ");
-    let err = player::reveal(&dir, stripped.as_bytes())
+    let err = player::reveal(&dir, host_signed(&w, &stripped).as_bytes())
         .expect_err("a mail without a reveal number")
         .to_string();
     assert!(err.contains("names no reveal number"), "{err}");
@@ -99,6 +119,15 @@ fn the_record_holds_each_reveal_a_resend_is_answered_alike_and_an_old_index_is_r
     assert_eq!(g[0]["step"], 1);
     assert_eq!(g[0]["lock"], journal_lock(&w, 1).as_str());
     assert!(g[0]["at"].is_string());
+    // The game's own signature on the lock it asked about: the player's proof in a dispute.
+    let sig = g[0]["signature"]
+        .as_str()
+        .expect("the lock mail's signature is kept");
+    assert_eq!(sig.len(), 128, "{sig}");
+    assert!(
+        lock_body(&w, "blue-scout", 1).contains(&format!("Mail-Signature: ed25519:{sig}")),
+        "{sig}"
+    );
     // A resend after a lost reply: the same lock, the same line, recorded once.
     let dir = w.player_dir("blue-scout").to_path_buf();
     let again = player::reveal_at(&dir, &w.lock_mail("blue-scout", 1), w.now).unwrap();
@@ -107,11 +136,15 @@ fn the_record_holds_each_reveal_a_resend_is_answered_alike_and_an_old_index_is_r
 
     w.reveal("red-1", 1);
     w.bid_all([3, 0, 1]);
-    let genuine = lock_text(&w, "blue-scout", 2);
+    let genuine = lock_body(&w, "blue-scout", 2);
     let heading = "step 2, seat blue-scout, reveal 2)";
     assert!(genuine.contains(heading), "{genuine}");
-    // An earlier reveal asked for a later step, and the next one asked for an earlier step.
-    let earlier = genuine.replace(heading, "step 2, seat blue-scout, reveal 1)");
+    // An earlier reveal asked for a later step, and the next one asked for an earlier step
+    // (edits the host signs again).
+    let earlier = host_signed(
+        &w,
+        &genuine.replace(heading, "step 2, seat blue-scout, reveal 1)"),
+    );
     let err = player::reveal(&dir, earlier.as_bytes())
         .unwrap_err()
         .to_string();
@@ -119,9 +152,12 @@ fn the_record_holds_each_reveal_a_resend_is_answered_alike_and_an_old_index_is_r
         err.contains("you gave reveal 1") && err.contains("for step 2"),
         "{err}"
     );
-    let backwards = genuine
-        .replace(heading, "step 1, seat blue-scout, reveal 2)")
-        .replace("L_2 = ", "L_1 = ");
+    let backwards = host_signed(
+        &w,
+        &genuine
+            .replace(heading, "step 1, seat blue-scout, reveal 2)")
+            .replace("L_2 = ", "L_1 = "),
+    );
     let err = player::reveal(&dir, backwards.as_bytes())
         .unwrap_err()
         .to_string();
@@ -143,7 +179,8 @@ fn a_forged_lock_gets_only_the_next_reveal_and_the_genuine_lock_then_shows_the_s
     let genuine = lock_text(&w, "blue-scout", 1);
     let real = journal_lock(&w, 1);
     let fake = dice::to_hex(&[0xab; 32]);
-    let forged = genuine.replace(&real, &fake);
+    // The host shows this seat another lock, signed with the game's key.
+    let forged = host_signed(&w, &lock_body(&w, "blue-scout", 1).replace(&real, &fake));
     let dir = w.player_dir("blue-scout").to_path_buf();
     let (first, note) = player::reveal_at(&dir, forged.as_bytes(), w.now).unwrap();
     assert!(first.contains(&fake) && note.is_none(), "{first}");
@@ -160,5 +197,137 @@ fn a_forged_lock_gets_only_the_next_reveal_and_the_genuine_lock_then_shows_the_s
         .iter()
         .map(|g| g["lock"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(locks, vec![fake, real]);
+    assert_eq!(locks, vec![fake.clone(), real]);
+
+    // The step goes on with the genuine lock; the seat's own folder, with the forged lock mail
+    // kept beside the game's mails, shows the host's two locks for one step, both signed.
+    let out = w.send("blue-scout", &second);
+    assert!(matches!(out, Intake::Accepted { .. }), "{out:?}");
+    w.reveal("red-1", 1);
+    assert_eq!(w.game().book().step, 2, "step 1 resolved");
+    let folder = tempfile::tempdir().unwrap();
+    for (name, bytes) in w.raw("-blue-scout") {
+        std::fs::write(folder.path().join(name), bytes).unwrap();
+    }
+    let registry = despatch::rulesets::registry().with::<crate::toy::Bids>();
+    let (_, clean) = despatch::verify::verify_mails_with(folder.path(), Some(GAME), &registry);
+    assert!(clean.is_empty(), "the seat's own mails alone: {clean:?}");
+    std::fs::write(folder.path().join("zz-forged-lock"), forged.as_bytes()).unwrap();
+    let (_, found) = despatch::verify::verify_mails_with(folder.path(), Some(GAME), &registry);
+    let said = format!("{found:?}");
+    assert!(
+        said.contains("lock of step 1") && said.contains("equivocation"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_lock_mail_the_game_did_not_sign_gets_nothing() {
+    let mut w = world(true);
+    w.bid_all([1, 2, 3]);
+    let dir = w.player_dir("blue-scout").to_path_buf();
+    let genuine = lock_body(&w, "blue-scout", 1);
+    let real = journal_lock(&w, 1);
+    let fake = dice::to_hex(&[0xab; 32]);
+    let edited = genuine.replace(&real, &fake);
+    // A stranger's or a fellow player's forgeries: the edit with its seal made again but the
+    // game's signature kept; the signature stripped; signed with a key of their own.
+    let stranger = MailKey([7; 32]);
+    let forgeries = [
+        ("edited", as_mail(&reseal(&edited))),
+        ("unsigned", as_mail(&unsigned(&reseal(&edited)))),
+        (
+            "another key",
+            as_mail(&resign(&reseal(&edited), GAME, &stranger)),
+        ),
+    ];
+    for (what, forged) in &forgeries {
+        let err = player::reveal(&dir, forged.as_bytes())
+            .expect_err(what)
+            .to_string();
+        assert!(
+            err.contains("not one game strict-1 signed") && err.contains("Nothing was revealed"),
+            "{what}: {err}"
+        );
+    }
+    // The control: the same edit signed with the game's key passes the signature check (the
+    // record, not the signature, is what holds against the host: S8).
+    let (line, _) = player::reveal_at(&dir, host_signed(&w, &edited).as_bytes(), w.now).unwrap();
+    assert!(line.contains(&fake), "{line}");
+    assert!(!record(&w, "red-1").exists());
+    // A lock section added after the seal is never what is answered: the sealed one is.
+    let appended = format!(
+        "{}\nSTRICT DICE LOCK (game {GAME}, step 40, seat red-1, reveal 40)\nL_40 = {fake}\n",
+        lock_text(&w, "red-1", 1)
+    );
+    let (line, _) = player::reveal_at(w.player_dir("red-1"), appended.as_bytes(), w.now).unwrap();
+    assert!(line.starts_with(&format!("REVEAL 1 {real} ")), "{line}");
+}
+
+#[test]
+fn without_the_welcome_kept_nothing_is_revealed_and_a_second_welcome_cannot_change_the_key() {
+    let mut w = world(true);
+    w.bid_all([1, 2, 3]);
+    let dir = w.player_dir("blue-scout").to_path_buf();
+    let kept = dir.join(format!("{GAME}.trust.json"));
+    let saved = std::fs::read(&kept).expect("world() ran player trust");
+    std::fs::remove_file(&kept).unwrap();
+    let err = player::reveal(&dir, &w.lock_mail("blue-scout", 1))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("despatch player trust"), "{err}");
+    assert!(!record(&w, "blue-scout").exists(), "nothing given");
+    std::fs::write(&kept, &saved).unwrap();
+
+    // A welcome whose key was swapped and signed with the swapped key: consistent in itself,
+    // but not the welcome kept: refused, and the kept key stands.
+    let welcome = body(&w.raw("-welcome-blue-scout")[0].1);
+    let k = host_mail_key(&w.store().dir).public();
+    let other = MailKey([9; 32]);
+    let swapped = welcome.replace(&dice::to_hex(&k), &dice::to_hex(&other.public()));
+    let swapped = as_mail(&resign(&reseal(&swapped), GAME, &other));
+    let err = player::trust(&dir, swapped.as_bytes(), w.now)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("already keeps another anchor line"), "{err}");
+    assert_eq!(std::fs::read(&kept).unwrap(), saved);
+    // Its key swapped but not signed with it: not a welcome of any key.
+    let unsigned_swap = welcome.replace(&dice::to_hex(&k), &dice::to_hex(&other.public()));
+    let err = player::trust(&dir, as_mail(&reseal(&unsigned_swap)).as_bytes(), w.now)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("does not verify"), "{err}");
+    // The same welcome again is fine (a player who runs trust twice).
+    let again = player::trust(&dir, &w.raw("-welcome-blue-scout")[0].1, w.now).unwrap();
+    assert!(again.contains(&dice::to_hex(&k)), "{again}");
+    let (_, out) = w.reveal("blue-scout", 1);
+    assert!(matches!(out, Intake::Accepted { .. }), "{out:?}");
+}
+
+#[test]
+fn a_game_older_than_signed_mails_is_answered_with_a_note() {
+    let mut w = world(true);
+    w.bid_all([1, 2, 3]);
+    // A welcome as games made before mails were signed sent it: no key on the anchor line,
+    // no signature.
+    let dir = w.player_dir("red-1").to_path_buf();
+    std::fs::remove_file(dir.join(format!("{GAME}.trust.json"))).unwrap();
+    let welcome = body(&w.raw("-welcome-red-1")[0].1);
+    let k = dice::to_hex(&host_mail_key(&w.store().dir).public());
+    let old = unsigned(&reseal(
+        &welcome.replace(&format!(", mail key K = {k}"), ""),
+    ));
+    assert!(!old.contains("mail key K"));
+    let said = player::trust(&dir, as_mail(&old).as_bytes(), w.now).unwrap();
+    assert!(said.contains("does not sign its mails"), "{said}");
+    let (line, note) = player::reveal_at(&dir, &w.lock_mail("red-1", 1), w.now).unwrap();
+    assert!(line.starts_with("REVEAL 1 "), "{line}");
+    let note = note.expect("the player is told the origin was not checked");
+    assert!(note.contains("origin could not be checked"), "{note}");
+    // Its seal still has to check: an edited body is refused even unsigned.
+    let edited = lock_body(&w, "red-1", 1).replace("locked", "LOCKED");
+    let err = player::reveal(&dir, as_mail(&edited).as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("seal does not check"), "{err}");
 }

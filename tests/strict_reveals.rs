@@ -21,11 +21,15 @@ fn a_reveal_quoting_another_lock_is_recorded_and_reported_as_a_split_lock() {
     let mut w = world(true);
     w.bid_all([1, 1, 1]);
     let real = w.game().book().locked.as_ref().unwrap().lock;
-    // The mail blue-scout was shown carries another L_1 (a host showing seats different locks).
+    // The mail blue-scout was shown carries another L_1 (a host showing seats different locks,
+    // sealed and signed again with the game's own key: a mail the player's tool answers).
     let shown = dice::to_hex(&[0xab; 32]);
-    let forged = String::from_utf8(w.lock_mail("blue-scout", 1))
-        .unwrap()
-        .replace(&dice::to_hex(&real), &shown);
+    let edited = body(&w.lock_mail("blue-scout", 1)).replace(&dice::to_hex(&real), &shown);
+    let key = crate::forgery::host_mail_key(&w.store().dir);
+    let forged = format!(
+        "Subject: step 1 is locked\r\n\r\n{}",
+        crate::forgery::resign(&crate::forgery::reseal(&edited), GAME, &key)
+    );
     let line =
         despatch::cli::player::reveal(w.player_dir("blue-scout"), forged.as_bytes()).unwrap();
     assert!(

@@ -145,6 +145,16 @@ pub enum PlayerCommand {
         #[arg(long, default_value_t = crate::dice::DEFAULT_ONION_LEN)]
         len: u64,
     },
+    /// Keep the game's mail key from its welcome (a saved .eml, or - for standard input), so
+    /// that `reveal` answers only lock mails the game signed. Run once per game.
+    Trust {
+        /// The folder given to `player init`.
+        #[arg(long, value_name = "DIR")]
+        dir: PathBuf,
+        /// The game's welcome mail.
+        #[arg(value_name = "WELCOME.eml|-")]
+        mail: PathBuf,
+    },
     /// Read a lock mail (a saved .eml, or - for standard input) and print the reply that
     /// reveals your next secret, quoting the L_k the mail showed. Only the next reveal is ever
     /// given; each is recorded in DIR first.

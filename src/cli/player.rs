@@ -1,9 +1,10 @@
 //! `despatch player …`: the small commands a strict seat's player runs on their own machine
 //! (docs/strict-dice.md). `init` makes the seat's own onion in a folder the player names and
-//! gives the anchor line to send when joining; `reveal` reads a lock mail and gives the reply
-//! that reveals the seat's next onion element, keeping a record of every reveal it gave. The
-//! secret never leaves the folder, and no lock mail — edited or forged by a host — makes it
-//! reveal any element but the next one (ruling S8).
+//! gives the anchor line to send when joining; `trust` keeps the game's mail key from its
+//! welcome; `reveal` reads a lock mail the game signed and gives the reply that reveals the
+//! seat's next onion element, keeping a record of every reveal it gave. The secret never leaves
+//! the folder; a mail the game did not sign gets nothing, and no lock mail — even one a host
+//! edited and signed again — makes it reveal any element but the next one (ruling S8).
 
 use std::path::{Path, PathBuf};
 
@@ -47,6 +48,75 @@ struct Given {
     step: u64,
     lock: String,
     at: DateTime<Utc>,
+    /// The lock mail's `Mail-Signature` (hex): with the lock, the game's own signed word for
+    /// what it asked — the player's proof in a dispute. Absent for unsigned (older) games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    signature: Option<String>,
+}
+
+/// What `player trust` keeps from the game's welcome, beside the seat's secret: the key every
+/// later mail of the game must be signed with.
+#[derive(Serialize, Deserialize)]
+struct TrustedGame {
+    game: String,
+    /// The welcome's whole anchor line, the one the seats compare with each other.
+    anchor_line: String,
+    /// `K` (hex); `None` for a game older than signed mails.
+    mail_key: Option<String>,
+    at: DateTime<Utc>,
+}
+
+fn trust_path(dir: &Path, game: &str) -> PathBuf {
+    dir.join(format!("{game}.trust.json"))
+}
+
+/// Reads the game's welcome (its raw bytes) and keeps its mail key `K` in `dir`, so that
+/// `reveal` answers only lock mails the game signed. Returns what to tell the player. A key
+/// already kept is never replaced by another: a second welcome with another key is refused.
+pub fn trust(dir: &Path, welcome: &[u8], now: DateTime<Utc>) -> Result<String> {
+    let w = crate::verify::read_welcome(welcome).map_err(|e| anyhow!("not a welcome: {e}"))?;
+    let key = w.key.as_ref().map(dice::to_hex);
+    let path = trust_path(dir, &w.game);
+    if let Ok(bytes) = std::fs::read(&path) {
+        let kept: TrustedGame = serde_json::from_slice(&bytes)
+            .with_context(|| format!("reading {}", path.display()))?;
+        if kept.mail_key != key || kept.anchor_line != w.anchor_line {
+            bail!(
+                "{} already keeps another anchor line for game {}:\n  kept:  {}\n  this:  {}\n\
+                 refused: one game has one anchor line and one key. Two welcomes that differ are \
+                 evidence of a split view; keep both mails",
+                path.display(),
+                w.game,
+                kept.anchor_line,
+                w.anchor_line
+            );
+        }
+    } else {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let kept = TrustedGame {
+            game: w.game.clone(),
+            anchor_line: w.anchor_line.clone(),
+            mail_key: key.clone(),
+            at: now,
+        };
+        crate::store::atomic_write_private(&path, serde_json::to_string_pretty(&kept)?.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(match key {
+        Some(k) => format!(
+            "Game {}: mail key K = {k} kept in {}. Compare this anchor line with your fellow \
+             players' (the same line means the same game and key):\n{}",
+            w.game,
+            path.display(),
+            w.anchor_line
+        ),
+        None => format!(
+            "Game {} does not sign its mails (it is older than signed mails): kept, but the origin \
+             of its lock mails cannot be checked. Compare this anchor line with your fellow \
+             players':\n{}",
+            w.game, w.anchor_line
+        ),
+    })
 }
 
 fn secret_path(dir: &Path, game: &str, seat: &str) -> PathBuf {
@@ -121,7 +191,12 @@ pub fn reveal_at(dir: &Path, mail: &[u8], now: DateTime<Utc>) -> Result<(String,
     let ask = crate::mail::compose::read_lock_mail(&text).ok_or_else(|| {
         anyhow!("no `{LOCK_HEADING}` section in this mail: give the mail that asks for your reveal")
     })?;
-    lock_mail_is_the_games(mail, &ask)?;
+    let (sealed, signature, unsigned_note) = lock_mail_is_the_games(dir, mail, &ask.game)?;
+    // What is answered is what the game signed: the lock section read again from the sealed
+    // text alone, so nothing added outside the seal can change the step, index or lock.
+    let ask = crate::mail::compose::read_lock_mail(&sealed).ok_or_else(|| {
+        anyhow!("the `{LOCK_HEADING}` section of this mail is not inside its seal: refused")
+    })?;
     let (game, seat) = (ask.game.as_str(), ask.seat.as_str());
     let path = secret_path(dir, game, seat);
     let file: SeatSecret = serde_json::from_slice(
@@ -139,12 +214,16 @@ pub fn reveal_at(dir: &Path, mail: &[u8], now: DateTime<Utc>) -> Result<(String,
     let onion = HostOnion::for_party(file.protocol, game, seat, c0, file.onion_len);
     let line = strict::reveal_line(ask.step, &ask.lock, &onion.element(file.onion_len - index));
     let lock = dice::to_hex(&ask.lock);
+    let note = match (note, unsigned_note) {
+        (Some(a), Some(b)) => Some(format!("{a}\n{b}")),
+        (a, b) => a.or(b),
+    };
     if record
         .reveals
         .iter()
         .any(|g| g.index == index && g.lock == lock)
     {
-        return Ok((line, None));
+        return Ok((line, note));
     }
     record.by = if ask.index.is_some() {
         BY_REVEAL
@@ -157,6 +236,7 @@ pub fn reveal_at(dir: &Path, mail: &[u8], now: DateTime<Utc>) -> Result<(String,
         step: ask.step,
         lock,
         at: now,
+        signature,
     });
     // Recorded before it is printed: a crash in between loses no reveal from the record.
     crate::store::atomic_write_private(
@@ -167,11 +247,52 @@ pub fn reveal_at(dir: &Path, mail: &[u8], now: DateTime<Utc>) -> Result<(String,
     Ok((line, note))
 }
 
-/// Where a lock mail is accepted as the game's own.
-// TODO(issue 29, point 1): check the mail's per-game Ed25519 signature against the game's key
-// (from the welcome); until then any mail with a lock section is taken as the game's.
-fn lock_mail_is_the_games(_mail: &[u8], _ask: &LockAsk) -> Result<()> {
-    Ok(())
+/// A lock mail is answered only when the game signed it with the key `player trust` kept from
+/// its welcome: a stranger's or another player's forged lock mail gets nothing, and the game's
+/// own signature on each lock it asked about stays in the record as evidence. (The host holds
+/// the key, so this is not what stops a host who edits lock mails: the record's "next index
+/// only" is, ruling S8.) Returns the sealed text, the signature, and for a game that does not
+/// sign, a note saying its mails' origin could not be checked.
+fn lock_mail_is_the_games(
+    dir: &Path,
+    mail: &[u8],
+    game: &str,
+) -> Result<(String, Option<String>, Option<String>)> {
+    let path = trust_path(dir, game);
+    let bytes = match std::fs::read(&path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
+            "game {game}'s key is not known in {}: run `despatch player trust --dir {} \
+             <the welcome mail of {game}>` once first, so that only mails the game signed get \
+             a reveal. Nothing was revealed",
+            dir.display(),
+            dir.display()
+        ),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let kept: TrustedGame =
+        serde_json::from_slice(&bytes).with_context(|| format!("reading {}", path.display()))?;
+    match kept.mail_key.as_deref().map(dice::from_hex) {
+        Some(Some(key)) => {
+            let (sealed, sig) = crate::verify::signed_by(mail, game, &key).map_err(|e| {
+                anyhow!("this lock mail is not one game {game} signed: {e}. Nothing was revealed")
+            })?;
+            Ok((sealed, Some(sig), None))
+        }
+        Some(None) => bail!("{}: the kept mail key is not 64 hex digits", path.display()),
+        None => {
+            let sealed = crate::verify::sealed_unsigned(mail, game)
+                .map_err(|e| anyhow!("this lock mail's seal does not check: {e}"))?;
+            Ok((
+                sealed,
+                None,
+                Some(format!(
+                    "NOTE: game {game} does not sign its mails (older than signed mails): this \
+                     lock mail's origin could not be checked"
+                )),
+            ))
+        }
+    }
 }
 
 fn read_record(path: &Path, game: &str, seat: &str) -> Result<RevealRecord> {

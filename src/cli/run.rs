@@ -34,6 +34,17 @@ pub(super) fn load_config(path: Option<PathBuf>) -> Result<Config> {
     }
 }
 
+/// A mail named on the command line: a saved file, or `-` for standard input.
+fn read_mail_arg(mail: &std::path::Path) -> Result<Vec<u8>> {
+    if mail.as_os_str() == "-" {
+        let mut b = Vec::new();
+        std::io::stdin().read_to_end(&mut b)?;
+        Ok(b)
+    } else {
+        std::fs::read(mail).with_context(|| format!("reading {}", mail.display()))
+    }
+}
+
 pub(super) fn init_logging(filter: &str) {
     use tracing_subscriber::EnvFilter;
     let filter = EnvFilter::try_from_env("DESPATCH_LOG").unwrap_or_else(|_| EnvFilter::new(filter));
@@ -272,14 +283,16 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 );
                 Ok(ExitCode::SUCCESS)
             }
+            PlayerCommand::Trust { dir, mail } => {
+                let bytes = read_mail_arg(&mail)?;
+                println!(
+                    "{}",
+                    super::player::trust(&dir, &bytes, chrono::Utc::now())?
+                );
+                Ok(ExitCode::SUCCESS)
+            }
             PlayerCommand::Reveal { dir, mail } => {
-                let bytes = if mail.as_os_str() == "-" {
-                    let mut b = Vec::new();
-                    std::io::stdin().read_to_end(&mut b)?;
-                    b
-                } else {
-                    std::fs::read(&mail).with_context(|| format!("reading {}", mail.display()))?
-                };
+                let bytes = read_mail_arg(&mail)?;
                 let (line, note) = super::player::reveal_at(&dir, &bytes, chrono::Utc::now())?;
                 if let Some(note) = note {
                     eprintln!("{note}");

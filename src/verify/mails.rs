@@ -13,7 +13,7 @@ use super::story::{self, SealedMail};
 use super::{Checked, Finding, finding};
 use crate::engine::Registry;
 
-fn mail_text(bytes: &[u8]) -> Option<(String, String)> {
+pub(super) fn mail_text(bytes: &[u8]) -> Option<(String, String)> {
     let msg = MessageParser::default().parse(bytes)?;
     let text = msg.body_text(0)?.into_owned();
     Some((msg.subject().unwrap_or_default().to_string(), text))
@@ -427,6 +427,16 @@ fn read_folder(
         }
         if let Some(g) = &game_of_mail {
             strict_anchors.extend(super::strict::anchors_in(g, &text));
+            // A strict lock mail's L_k is the game's word for the step's lock: a second,
+            // different one (a lock shown early to learn a reveal, then another) is equivocation.
+            if let Some(ask) = crate::mail::compose::read_lock_mail(&text) {
+                out.extend(facts.note(
+                    g,
+                    format!("lock of step {}", ask.step),
+                    dice::to_hex(&ask.lock),
+                    &file,
+                ));
+            }
         }
         match parse_dice(&file, &text) {
             Ok(Some(d)) => results.push(d),
@@ -446,6 +456,12 @@ fn read_folder(
     }
     for d in &results {
         out.extend(facts.note(&d.game, format!("step {}", d.step), d.fact(), &d.file));
+        out.extend(facts.note(
+            &d.game,
+            format!("lock of step {}", d.step),
+            dice::to_hex(&d.lock),
+            &d.file,
+        ));
         if let Some(i) = d.log_head_index {
             out.extend(facts.note(
                 &d.game,

@@ -8,6 +8,7 @@ mod story;
 mod strict;
 
 pub use mails::{compare_folders, verify_mails, verify_mails_with};
+pub use signed::{Welcome, read_welcome, sealed_unsigned, signed_by};
 pub use store::verify_store;
 
 /// A finding: where, and what is wrong. Empty list = verified.

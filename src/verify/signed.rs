@@ -20,6 +20,90 @@ pub(super) fn key_in(text: &str) -> Option<Hash> {
     dice::from_hex(&hex)
 }
 
+/// What a player's own tool keeps from a game's welcome (`despatch player trust`): the game,
+/// its whole anchor line (the one every seat compares) and its mail key `K`, `None` for a
+/// game older than signed mails.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Welcome {
+    pub game: String,
+    pub anchor_line: String,
+    pub key: Option<Hash>,
+}
+
+/// The sealed text of a mail (what stands above its `Mail-Digest` line) once its digest checks,
+/// with the game its footer names. Anything after the digest and signature lines is not part of
+/// the seal, so nothing is ever read from there.
+fn sealed_part(bytes: &[u8]) -> Result<(String, String), String> {
+    let text = super::mails::mail_text(bytes)
+        .map(|(_, t)| t)
+        .ok_or("not a mail with a text part")?;
+    if !text.contains(report::DIGEST_PREFIX) {
+        return Err("no Mail-Digest line: not a sealed Despatch mail".into());
+    }
+    report::check_seal(&text)?;
+    let norm = report::normalise(&text);
+    let at = norm.rfind(report::DIGEST_PREFIX).unwrap_or(norm.len());
+    let sealed = norm[..at].to_string();
+    let game = sealed
+        .lines()
+        .find_map(|l| l.strip_prefix("Despatch · game "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .ok_or("the seal holds no `Despatch · game` footer")?
+        .to_string();
+    Ok((game, sealed))
+}
+
+/// Reads a game's welcome: its seal must check, its anchor line must be there, and when the
+/// line names a key `K` the welcome itself must be signed under it.
+pub fn read_welcome(bytes: &[u8]) -> Result<Welcome, String> {
+    let (game, sealed) = sealed_part(bytes)?;
+    let anchor_line = sealed
+        .lines()
+        .find(|l| l.contains("Anchor A = "))
+        .ok_or("no `Anchor A = …` line: give the game's welcome mail")?
+        .trim()
+        .to_string();
+    let key = key_in(&anchor_line);
+    if let Some(k) = &key {
+        signed_by(bytes, &game, k)?;
+    }
+    Ok(Welcome {
+        game,
+        anchor_line,
+        key,
+    })
+}
+
+/// Checks that a mail is sealed and signed by `game`'s key `key` and returns its sealed text
+/// and its signature (hex): only that text may be read for what the mail asks.
+pub fn signed_by(bytes: &[u8], game: &str, key: &Hash) -> Result<(String, String), String> {
+    let (of, sealed) = sealed_part(bytes)?;
+    if of != game {
+        return Err(format!("this mail is from game {of}, not {game}"));
+    }
+    let text = super::mails::mail_text(bytes)
+        .map(|(_, t)| t)
+        .unwrap_or_default();
+    let (digest, sig) = report::seal_signature(&text)
+        .ok_or_else(|| format!("no Mail-Signature: every mail of game {game} is signed"))?;
+    if !mail_key::verify(key, game, &digest, &sig) {
+        return Err(format!(
+            "its Mail-Signature does not verify under game {game}'s key K: it was changed after \
+             the game signed it, or it is not the game's"
+        ));
+    }
+    Ok((sealed, hex::encode(sig)))
+}
+
+/// The sealed text of a mail of a game that does not sign (older than signed mails).
+pub fn sealed_unsigned(bytes: &[u8], game: &str) -> Result<String, String> {
+    let (of, sealed) = sealed_part(bytes)?;
+    if of != game {
+        return Err(format!("this mail is from game {of}, not {game}"));
+    }
+    Ok(sealed)
+}
+
 /// Checks every sealed mail of a game whose welcome names a key: its `Mail-Signature` must sign
 /// its `Mail-Digest` under that key. Returns the signatures checked and what failed. A mail of
 /// a game whose welcome is not in the folder cannot be checked (the reveals cannot either:

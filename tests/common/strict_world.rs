@@ -91,13 +91,22 @@ pub fn world_with(strict: bool, silence: Option<Silence>) -> World {
             .unwrap();
     }
     daemon.deliver().unwrap();
-    World {
+    let w = World {
         tmp,
         daemon,
         now: t0(),
         sent: 0,
         player_dirs,
+    };
+    // What each strict player runs once, on the welcome: the game's key, kept beside the
+    // secret, which every lock mail must be signed with.
+    for (seat, dir) in &w.player_dirs {
+        let welcome = w.raw(&format!("-welcome-{seat}"));
+        assert_eq!(welcome.len(), 1, "one welcome to {seat}");
+        let said = player::trust(dir, &welcome[0].1, t0()).unwrap();
+        assert!(said.contains("mail key K = "), "{said}");
     }
+    w
 }
 
 impl World {

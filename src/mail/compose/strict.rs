@@ -54,7 +54,10 @@ pub(super) fn drafts(
                      reveals its own secret for the step, and the seed S_k includes it, so nobody,\n\
                      not even a host who also plays, can predict a roll. The strict seats and the\n\
                      anchors they committed to when joining:\n{list}\
-                     A strict seat has {reveal_hours} h after each lock to reveal.\n{indexing}"
+                     A strict seat has {reveal_hours} h after each lock to reveal.\n{indexing}\
+                     Strict players: run, once, on this game's welcome mail\n\n    \
+                     despatch player trust --dir <your strict folder> <the welcome mail>\n\n\
+                     so that your tool answers only lock mails this game signed with its key K.\n"
                 );
                 out.push(draft(
                     DraftKind::Anchor,

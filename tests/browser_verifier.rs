@@ -405,6 +405,34 @@ fn a_strict_games_mails_match_in_the_browser_and_a_forged_r_does_not() {
     assert!(dom.contains("is NOT the hash of L_"), "{dom}");
 }
 
+#[test]
+fn a_lock_shown_to_a_seat_early_is_named_in_the_browser() {
+    if !chromium_here() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (folder, _, _) = strict_mails::strict_game_mails(tmp.path());
+    let dom = run(&page(), &mails_of(&folder));
+    assert_eq!(
+        summary(&dom, "problems"),
+        0,
+        "the genuine mails alone: {dom}"
+    );
+    let step = strict_mails::forged_early_lock(&folder);
+    let dom = run(&page(), &mails_of(&folder));
+    let top = problems(&dom);
+    assert!(
+        top.contains(&format!(
+            "Two different versions of the lock L_{step} of step {step}"
+        )),
+        "{top}"
+    );
+    assert!(
+        !top.contains("Mail-Signature"),
+        "both locks are signed: {top}"
+    );
+}
+
 /// The page's list of problems ("What does not match"), one entry per line.
 fn problems(dom: &str) -> String {
     element_text(dom, "<h2>What does not match")

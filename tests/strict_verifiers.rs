@@ -57,3 +57,37 @@ fn a_strict_games_mails_verify_in_python_and_a_forged_r_fails_its_seed() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_lock_shown_to_a_seat_early_is_equivocation_in_rust_and_in_python() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (folder, _, _) = strict_game_mails(tmp.path());
+    let python = python_here();
+    if python {
+        let (code, stdout) = script(&folder);
+        assert_eq!(code, Some(0), "the genuine mails alone: {stdout}");
+    }
+    let step = strict_mails::forged_early_lock(&folder);
+    let registry = despatch::rulesets::registry().with::<crate::toy::Bids>();
+    let (_, found) =
+        despatch::verify::verify_mails_with(&folder, Some(crate::strict_world::GAME), &registry);
+    let said = format!("{found:?}");
+    assert!(
+        said.contains(&format!("lock of step {step}")) && said.contains("equivocation"),
+        "{said}"
+    );
+    assert!(
+        !said.contains("Mail-Signature"),
+        "both locks are signed: {said}"
+    );
+    if python {
+        let (code, stdout) = script(&folder);
+        assert_eq!(code, Some(1), "{stdout}");
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.contains(&format!("lock of step {step}, equivocation"))),
+            "{stdout}"
+        );
+    }
+}

@@ -66,3 +66,40 @@ pub fn forged_r(line: &str) -> String {
     let (head, last) = line.split_at(line.len() - 1);
     format!("{head}{}", if last == "0" { "1" } else { "0" })
 }
+
+/// A lock mail for the first locked step showing another `L_k`, sealed and signed with the
+/// game's own key (what only the host can make: a lock shown to one seat early to learn its
+/// reveal, ruling S8), written into `folder` beside the genuine mails. Returns its step.
+pub fn forged_early_lock(folder: &Path) -> u64 {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let text = files
+        .iter()
+        .map(|p| demo_mails::text_of(&std::fs::read(p).unwrap()))
+        .find(|t| t.contains(despatch::mail::compose::LOCK_HEADING))
+        .expect("a strict lock mail in the folder");
+    let ask = despatch::mail::compose::read_lock_mail(&text).unwrap();
+    let shown = text.replace(
+        &despatch::dice::to_hex(&ask.lock),
+        &despatch::dice::to_hex(&[0xab; 32]),
+    );
+    // The host's key: the world's pinned secrets (strict_world::world).
+    let key = despatch::dice::GameSecrets::pinned(strict_world::GAME, [0x41; 32], [0x42; 32], 1000)
+        .mail_key
+        .unwrap();
+    let signed = crate::forgery::resign(&crate::forgery::reseal(&shown), strict_world::GAME, &key);
+    std::fs::write(
+        folder.join("zz-early-lock.eml"),
+        format!(
+            "Subject: Step {} is locked: your reveal, please\r\nMIME-Version: 1.0\r\n\
+             Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n\
+             {signed}",
+            ask.step
+        ),
+    )
+    .unwrap();
+    ask.step
+}

@@ -244,6 +244,13 @@ class Verifier:
                 self.hold(("key", gid, 0), key, f"mail {path.name}", f"game {gid} mail key",
                           "mail key K")
                 g["key"] = g["key"] or hexval(key)
+        # A strict lock mail's L_k is the game's word for the step's lock: one per step, the
+        # same as the results mail's (a lock shown early to learn a reveal is equivocation).
+        for lg, lk, lv in re.findall(r"^STRICT DICE LOCK \(game (\S+), step (\d+),[^)\n]*\)\n"
+                                     r"L_\d+ = ([0-9a-f]{64})", text, re.M):
+            if lg == gid:
+                self.hold(("lock", gid, int(lk)), lv, f"mail {path.name}",
+                          f"game {gid} lock of step {lk}", "lock")
         proto = re.search(r"comes from (despatch-dice/v\d+)", text)
         if proto:
             g["proto"] = proto.group(1)
@@ -259,6 +266,8 @@ class Verifier:
             k = dice["step"]
             self.hold(("step", gid, k), dice_section(dice), f"mail {path.name}",
                       f"game {gid} step {k}", "dice section")
+            self.hold(("lock", gid, k), dice["L"].hex(), f"mail {path.name}",
+                      f"game {gid} lock of step {k}", "lock")
             if dice.get("log_head_index") is not None and dice["log_head"]:
                 i = dice["log_head_index"]
                 self.hold(("head", gid, i), dice["log_head"].hex(),

@@ -518,14 +518,14 @@ fn one_click_carries_a_per_recipient_code_that_stops_as_stop_does() {
     g.play_until(2);
     let code_in = |raw: &str| {
         let l = header(raw, "List-Unsubscribe").unwrap_or_else(|| panic!("{raw}"));
-        assert!(l.starts_with(&format!("<{url}?u=")), "{l}");
+        assert!(l.starts_with(&format!("<{url}/")), "{l}");
         assert!(l.ends_with("?subject=STOP>"), "the mailto stays: {l}");
         assert_eq!(
             header(raw, "List-Unsubscribe-Post").as_deref(),
             Some("List-Unsubscribe=One-Click"),
             "{raw}"
         );
-        l[url.len() + 4..url.len() + 36].to_string()
+        l[url.len() + 2..url.len() + 34].to_string()
     };
     let seat = code_in(&raw_to(&g, SEATS[0].1).pop().unwrap());
     let other = code_in(&raw_to(&g, SEATS[1].1).pop().unwrap());

@@ -27,6 +27,8 @@ mod club_consent;
 mod club_consent_ends;
 #[path = "../club_league.rs"]
 mod club_league;
+#[path = "../club_one_click.rs"]
+mod club_one_click;
 #[path = "../club_press.rs"]
 mod club_press;
 #[path = "../club_spectators.rs"]

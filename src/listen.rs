@@ -214,6 +214,15 @@ fn text(status: u16, body: &str) -> Vec<u8> {
     response(status, "text/plain; charset=utf-8", body, false)
 }
 
+/// One connection being served; dropping it frees its place.
+struct Done(Arc<AtomicUsize>);
+
+impl Drop for Done {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 /// Serves `listener` until the process ends. A connection is served on a thread of its own
 /// (at most `max_connections` at once); nothing one request does stops the server.
 pub fn serve(listener: TcpListener, site: Site) {
@@ -235,18 +244,14 @@ pub fn serve(listener: TcpListener, site: Site) {
             let _ = stream.write_all(&text(503, "busy; try again in a minute\n"));
             continue;
         }
-        let (site, busy) = (site.clone(), busy.clone());
+        // Counted down however the connection ends: a panic, or no thread to run it (the
+        // closure, and this with it, is then dropped unrun).
+        let done = Done(busy.clone());
+        let site = site.clone();
         let spawned = std::thread::Builder::new()
             .name("listen-conn".into())
             .spawn(move || {
-                // Counted down however the thread ends.
-                struct Done(Arc<AtomicUsize>);
-                impl Drop for Done {
-                    fn drop(&mut self) {
-                        self.0.fetch_sub(1, Ordering::SeqCst);
-                    }
-                }
-                let _done = Done(busy);
+                let _done = done;
                 let answer = handle(&mut stream, &site);
                 let _ = stream.write_all(&answer);
                 let _ = stream.flush();

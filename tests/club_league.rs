@@ -363,7 +363,10 @@ fn standings_carry_the_house_stop_and_a_member_who_wrote_it_gets_none() {
     c.say("g1", "south", BOB, "YIELD");
     assert!(c.over("g1"));
     assert_eq!(c.standings_mails("bob@club.example").len(), 1, "control");
-    assert!(c.standings_mails("cy@club.example").is_empty(), "Cy wrote STOP");
+    assert!(
+        c.standings_mails("cy@club.example").is_empty(),
+        "Cy wrote STOP"
+    );
     let (_, _, raw) = c
         .mails_to("bob@club.example")
         .into_iter()

@@ -280,9 +280,7 @@ fn a_code_left_by_a_crash_is_carried_out_by_the_next_pass_once() {
             addr,
             path,
             "multipart/form-data; boundary=b0",
-            &format!(
-                "--b0\r\nContent-Disposition: form-data; name=\"List-Unsubscribe\"\r\n\r\nOne-Click\r\n--b0--\r\n"
-            ),
+            "--b0\r\nContent-Disposition: form-data; name=\"List-Unsubscribe\"\r\n\r\nOne-Click\r\n--b0--\r\n",
         );
         assert_eq!(status(&answer), 200, "{answer}");
     }
@@ -310,4 +308,31 @@ fn a_code_left_by_a_crash_is_carried_out_by_the_next_pass_once() {
         "nothing mailed twice"
     );
     assert!(!seats(&g).seats["russia"].notify.orders);
+}
+
+#[test]
+fn made_up_codes_fill_the_queue_only_to_its_cap_and_the_pass_drops_them() {
+    let (g, addr) = watched_game();
+    let path = one_click_path(&g, WATCHER);
+    let form = "application/x-www-form-urlencoded";
+    // A stranger posts made-up codes: each is queued (the answer tells no one which exist)…
+    let dir = g.d.data.root.join("unsubscribe");
+    std::fs::create_dir_all(&dir).unwrap();
+    for i in 0..despatch::store::MAX_QUEUED - 1 {
+        std::fs::write(dir.join(format!("{i:032x}")), b"").unwrap();
+    }
+    let made_up = format!("{URL}/{:032x}", 999_999).replace("https://club.example", "");
+    assert_eq!(status(&post(addr, &made_up, form, FORM)), 200);
+    assert_eq!(queued(&g), despatch::store::MAX_QUEUED);
+    // …until the cap: then nothing more is queued, a real code included, and it is said.
+    let answer = post(addr, &path, form, FORM);
+    assert_eq!(status(&answer), 503, "{answer}");
+    assert_eq!(queued(&g), despatch::store::MAX_QUEUED);
+    // The pass drops every code that names no one, and the real one is taken again.
+    g.d.run_once(naval_mail_now()).unwrap();
+    assert_eq!(queued(&g), 0);
+    assert_eq!(seats(&g).spectators.len(), 1, "made-up codes stop no one");
+    assert_eq!(status(&post(addr, &path, form, FORM)), 200);
+    g.d.run_once(naval_mail_now()).unwrap();
+    assert!(seats(&g).spectators.is_empty());
 }

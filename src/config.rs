@@ -31,8 +31,8 @@ pub struct Config {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WebConfig {
-    /// RFC 8058 one-click unsubscription: an https URL that turns a POST carrying `u=<code>`
-    /// (appended as `?u=`) into `despatch gm unsubscribe <code>`. Unset: mails carry only the
+    /// RFC 8058 one-click unsubscription: the public https URL under which the club's
+    /// reverse proxy passes `<URL>/<code>` to `despatch listen`. Unset: mails carry only the
     /// `mailto:` List-Unsubscribe, and `despatch doctor` says so.
     pub unsubscribe_url: Option<String>,
 }
@@ -578,7 +578,7 @@ impl Config {
         {
             return Err(format!(
                 "web.unsubscribe_url = {u:?}: use an https:// URL without a query, spaces, \
-                 commas or angle brackets (RFC 8058 needs https; `?u=<code>` is appended)"
+                 commas or angle brackets (RFC 8058 needs https; `/<code>` is appended)"
             ));
         }
         Ok(())

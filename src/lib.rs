@@ -11,6 +11,7 @@ pub mod dice;
 pub mod doctor;
 pub mod engine;
 pub mod league;
+pub mod listen;
 pub mod mail;
 pub mod render;
 pub mod report;

@@ -9,13 +9,13 @@ use despatch::daemon::Intake;
 use despatch::engine::club::Spectators;
 use naval_mail::{Game, SEATS, plain_address, start_configured};
 
-const UMPIRE: &str = "umpire@club.example";
+pub(crate) const UMPIRE: &str = "umpire@club.example";
 
-fn flat(text: &str) -> String {
+pub(crate) fn flat(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn players_may_add() -> Game {
+pub(crate) fn players_may_add() -> Game {
     start_configured("training", |c: &mut Config| {
         c.games.policy.club.spectators = Spectators::Players;
         c.mail.gm_address = Some(format!("Umpire <{UMPIRE}>"));
@@ -80,7 +80,7 @@ fn unfit_addresses_are_refused_as_spectators_and_a_neighbour_is_not() {
     assert_eq!(seats.spectators[0].address, "postmasterfan@fleet.example");
 }
 
-fn naval_mail_now() -> chrono::DateTime<chrono::Utc> {
+pub(crate) fn naval_mail_now() -> chrono::DateTime<chrono::Utc> {
     use chrono::TimeZone;
     chrono::Utc.with_ymd_and_hms(2026, 6, 1, 9, 30, 0).unwrap()
 }
@@ -112,7 +112,8 @@ fn address_add_refuses_unfit_addresses_and_the_opponents_without_naming_it() {
         &format!("ADDRESS ADD {opponent}"),
     );
     assert!(
-        flat(&answer).contains("already registered in this game. Nothing changed"),
+        flat(&answer)
+            .contains("already registered for another player's seat on this host. Nothing changed"),
         "{answer}"
     );
     assert!(
@@ -140,10 +141,10 @@ fn address_add_refuses_unfit_addresses_and_the_opponents_without_naming_it() {
     assert_eq!(seats.seats["japan"].also_from, ["togo.home@fleet.example"]);
 }
 
-const WATCHER: &str = "watcher@club.example";
+pub(crate) const WATCHER: &str = "watcher@club.example";
 
 /// Every delivered mail to `address`, raw, oldest first (to read its headers).
-fn raw_to(g: &Game, address: &str) -> Vec<String> {
+pub(crate) fn raw_to(g: &Game, address: &str) -> Vec<String> {
     let mut files: Vec<_> = ["new", "cur"]
         .iter()
         .flat_map(|sub| std::fs::read_dir(g.d.cfg.mail.outbox.join(sub)).unwrap())
@@ -165,7 +166,7 @@ fn raw_to(g: &Game, address: &str) -> Vec<String> {
 }
 
 /// A header's value, its folded lines joined.
-fn header(raw: &str, name: &str) -> Option<String> {
+pub(crate) fn header(raw: &str, name: &str) -> Option<String> {
     let mut out: Option<String> = None;
     for l in raw.lines().take_while(|l| !l.is_empty()) {
         match &mut out {
@@ -177,11 +178,11 @@ fn header(raw: &str, name: &str) -> Option<String> {
     out
 }
 
-fn seats(g: &Game) -> despatch::store::SeatsFile {
+pub(crate) fn seats(g: &Game) -> despatch::store::SeatsFile {
     g.d.data.game("g").seats().unwrap()
 }
 
-fn code_of(g: &Game, address: &str) -> (String, String) {
+pub(crate) fn code_of(g: &Game, address: &str) -> (String, String) {
     let ask = g
         .mails_to(address)
         .into_iter()
@@ -517,14 +518,14 @@ fn one_click_carries_a_per_recipient_code_that_stops_as_stop_does() {
     g.play_until(2);
     let code_in = |raw: &str| {
         let l = header(raw, "List-Unsubscribe").unwrap_or_else(|| panic!("{raw}"));
-        assert!(l.starts_with(&format!("<{url}?u=")), "{l}");
+        assert!(l.starts_with(&format!("<{url}/")), "{l}");
         assert!(l.ends_with("?subject=STOP>"), "the mailto stays: {l}");
         assert_eq!(
             header(raw, "List-Unsubscribe-Post").as_deref(),
             Some("List-Unsubscribe=One-Click"),
             "{raw}"
         );
-        l[url.len() + 4..url.len() + 36].to_string()
+        l[url.len() + 2..url.len() + 34].to_string()
     };
     let seat = code_in(&raw_to(&g, SEATS[0].1).pop().unwrap());
     let other = code_in(&raw_to(&g, SEATS[1].1).pop().unwrap());

@@ -348,3 +348,33 @@ fn a_league_games_archive_shows_the_standings_and_a_friendlys_does_not() {
     let friendly = index("friendly");
     assert!(!friendly.contains("standings"), "{friendly}");
 }
+
+/// Docs/club-rules.md L2: the standings carry the house's STOP mailto, and a member who wrote
+/// STOP to the house gets no more of them (the other members still do).
+#[test]
+fn standings_carry_the_house_stop_and_a_member_who_wrote_it_gets_none() {
+    let mut c = club();
+    c.new_game("g1", ANN, BOB, Some("autumn"));
+    c.new_game("g2", BOB, CY, Some("autumn"));
+    let raw = "From: Cy <cy@club.example>\r\nTo: despatch@localhost\r\nSubject: STOP\r\nMessage-ID: <stop1@club.example>\r\n\r\n-- \r\nCy\r\n";
+    let out = c.d.ingest(raw.as_bytes(), t0()).unwrap();
+    assert!(matches!(out, Intake::Unknown(_)), "{out:?}");
+    c.say("g1", "north", ANN, "HOLD");
+    c.say("g1", "south", BOB, "YIELD");
+    assert!(c.over("g1"));
+    assert_eq!(c.standings_mails("bob@club.example").len(), 1, "control");
+    assert!(
+        c.standings_mails("cy@club.example").is_empty(),
+        "Cy wrote STOP"
+    );
+    let (_, _, raw) = c
+        .mails_to("bob@club.example")
+        .into_iter()
+        .rfind(|(s, _, _)| s.starts_with("[league autumn]"))
+        .unwrap();
+    let raw = String::from_utf8_lossy(&raw);
+    assert!(
+        raw.contains("List-Unsubscribe: <mailto:despatch@localhost?subject=STOP>"),
+        "{raw}"
+    );
+}

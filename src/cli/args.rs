@@ -39,6 +39,14 @@ pub enum Command {
         #[arg(long)]
         once: bool,
     },
+    /// Receive one-click unsubscriptions (RFC 8058): a small HTTP server for the POSTs that
+    /// the club's TLS reverse proxy passes on from `[web] unsubscribe_url`. It only queues
+    /// them; `despatch run` carries them out at its next pass (docs/club-rules.md L1).
+    Listen {
+        /// Where to listen: keep it on the loopback, behind the reverse proxy.
+        #[arg(long, default_value = "127.0.0.1:8058")]
+        addr: String,
+    },
     /// Create a game from a shipped scenario and mail every seat its welcome. Run it as the
     /// service user (it refuses another user than the data folder's owner).
     New(NewArgs),
@@ -202,8 +210,8 @@ pub enum GmCommand {
         /// The observer's mail address.
         address: String,
     },
-    /// Carry out a one-click unsubscription (RFC 8058): the `u=` code of a List-Unsubscribe
-    /// https URI, as a web front end hands it on. The same STOP as by mail (club-rules L1).
+    /// Carry out a one-click unsubscription (RFC 8058) by hand: the code that ends the
+    /// List-Unsubscribe https URI. The same STOP as by mail (club-rules L1).
     Unsubscribe {
         /// The code (32 hex digits).
         code: String,

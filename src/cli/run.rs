@@ -115,6 +115,32 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 d.wait(std::time::Duration::from_secs(poll));
             }
         }
+        Command::Listen { addr } => {
+            // Writes only into the data folder's one-click queue, so as the service user.
+            let (cfg, path) = super::guard::writing_config(cli.config, "listen")?;
+            super::guard::service_user_only(&cfg, &path)?;
+            init_logging(&cfg.daemon.log);
+            let Some(url) = cfg.web.unsubscribe_url.clone() else {
+                bail!(
+                    "[web] unsubscribe_url is not set, so no mail carries a one-click URI and \
+                     there is nothing to listen for (mails carry the mailto: STOP only; see \
+                     docs/club-rules.md L1)"
+                );
+            };
+            let listener = std::net::TcpListener::bind(&addr)
+                .with_context(|| format!("listening on {addr}"))?;
+            let base_path = crate::listen::base_path(&url);
+            tracing::info!(%addr, path = %base_path, "despatch listen started");
+            crate::listen::serve(
+                listener,
+                crate::listen::Site {
+                    base_path,
+                    data: DataDir::new(&cfg.data_dir),
+                    limits: Default::default(),
+                },
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         Command::New(args) => super::new::new_game(cli.config, args),
         Command::Doctor => super::doctor::doctor(cli.config),
         Command::League { league, format } => super::league::print(cli.config, &league, &format),

@@ -6,6 +6,7 @@
 
 use anyhow::Result;
 use chrono::{DateTime, Utc};
+use tracing::{info, warn};
 
 use crate::engine::Event;
 use crate::mail::compose;
@@ -32,6 +33,40 @@ impl Daemon {
         if code.len() != 32 || !code.bytes().all(|b| b.is_ascii_hexdigit()) {
             anyhow::bail!("that is not an unsubscription code (32 hex digits); nothing changed");
         }
+        match self.unsubscribe_locked(&code, now)? {
+            Some(said) => Ok(said),
+            None => anyhow::bail!(
+                "no seat or spectator has that unsubscription code (stopped already, or \
+                 mistyped); nothing changed"
+            ),
+        }
+    }
+
+    /// Every code `despatch listen` queued (club-rules L1), carried out as `gm unsubscribe`
+    /// does, each taken off the queue only once done: a crash between leaves it to be done
+    /// again, and doing it again changes nothing. A code that names no one (stopped already,
+    /// or made up) is dropped with a log line. Logs name a code by its first 4 digits only.
+    /// Called with the data lock held.
+    pub(super) fn queued_unsubscriptions(&self, now: DateTime<Utc>) -> Result<()> {
+        for code in self.data.queued_unsubscribes()? {
+            let short = &code[..4];
+            match self.unsubscribe_locked(&code, now) {
+                Ok(Some(_)) => info!(code = short, "one-click unsubscription carried out"),
+                Ok(None) => info!(code = short, "one-click code names no one: dropped"),
+                Err(e) => {
+                    // Left queued: the next pass tries again.
+                    warn!(code = short, "one-click unsubscription failed, kept: {e:#}");
+                    continue;
+                }
+            }
+            self.data.unqueue_unsubscribe(&code)?;
+        }
+        Ok(())
+    }
+
+    /// The code's STOP, the data lock held: what was done, or `None` when no seat or
+    /// spectator has that code.
+    fn unsubscribe_locked(&self, code: &str, now: DateTime<Utc>) -> Result<Option<String>> {
         let same = |parts: &[&str]| {
             ct_eq(
                 outbound::unsubscribe_code(parts).as_bytes(),
@@ -53,10 +88,10 @@ impl Daemon {
                     p.notify.stop();
                 }
                 self.data.game(&id).write_seats(&next)?;
-                return Ok(format!(
+                return Ok(Some(format!(
                     "{id}: seat {seat} gets no optional mail any more (STOP); the mails that ask \
                      for orders still come."
-                ));
+                )));
             }
             if let Some(s) = seats.spectators.iter().find(|s| {
                 s.stop
@@ -73,13 +108,10 @@ impl Daemon {
                 }
                 self.close(&g)?;
                 self.deliver_at(now)?;
-                return Ok(format!("{id}: a spectator stopped watching (STOP)."));
+                return Ok(Some(format!("{id}: a spectator stopped watching (STOP).")));
             }
         }
-        anyhow::bail!(
-            "no seat or spectator has that unsubscription code (stopped already, or mistyped); \
-             nothing changed"
-        )
+        Ok(None)
     }
 
     /// A mail from a spectator's address (confirmed or asked): STOP removes them at once and

@@ -154,6 +154,8 @@ pub(super) struct Decision {
     pub(super) files: Vec<(std::path::PathBuf, Vec<u8>)>,
     /// Mails already built, by queue name: a delivered mail sent again (`HISTORY n`).
     pub(super) built: Vec<(String, Vec<u8>)>,
+    /// An address that wrote STOP to the house, to record as such (ruling L2).
+    pub(super) quiet: Option<String>,
 }
 
 impl Decision {
@@ -171,6 +173,7 @@ impl Decision {
             processed: false,
             files: vec![],
             built: vec![],
+            quiet: None,
         }
     }
 
@@ -189,6 +192,7 @@ impl Decision {
             processed: true,
             files: vec![],
             built: vec![],
+            quiet: None,
         }
     }
 }
@@ -294,6 +298,16 @@ impl Daemon {
         let (local, _) = self.cfg.address_parts();
         let route = inbound::route(inb, &local);
         let Some(game_id) = route.game.clone() else {
+            // STOP to the house, as the List-Unsubscribe of a games list or of a league's
+            // standings sends it (ruling L2): nothing unasked goes to the address any more.
+            // Not answered: the From may be forged, and the answer would be one more mail.
+            if crate::mail::consent::seat_asks_to_stop(&inb.subject, &inb.body) {
+                let mut d = Decision::only(Intake::Unknown(
+                    "STOP to the house: no games list or standings unasked from now on".into(),
+                ));
+                d.quiet = Some(inb.from.clone());
+                return Ok(d);
+            }
             // A registered player who forgot to say which game gets the list of theirs.
             return self.list_games(inb, now, false);
         };
@@ -493,6 +507,9 @@ impl Daemon {
     /// Appends the decision's events, queues its drafts, keeps the guard's records, and lets
     /// the game move on.
     fn carry_out(&self, d: Decision, inb: &Inbound, now: DateTime<Utc>) -> Result<Intake> {
+        if let Some(address) = &d.quiet {
+            self.data.set_quiet(address)?;
+        }
         if let Some((address, a)) = &d.stranger {
             self.data.write_stranger(address, a)?;
         }

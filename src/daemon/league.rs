@@ -138,6 +138,10 @@ impl Daemon {
         let subject = format!("[league {league}] Standings after {}", b.id);
         let house = self.data.house();
         for member in league::members(&games) {
+            // Standings are optional mail: an address that wrote STOP to the house gets none.
+            if self.data.is_quiet(&member) {
+                continue;
+            }
             let tag = hex::encode(&Sha256::digest(member.to_ascii_lowercase().as_bytes())[..6]);
             let name = format!("league-{league}-{}-{tag}", b.id);
             let out = self.standings_letter(&member, &subject, &text, &name, now);
@@ -174,6 +178,8 @@ impl Daemon {
             message_id: outbound::message_id(&[name], &domain),
             date: now,
             auto_generated: true,
+            // STOP to the house ends these (ruling L2).
+            list_unsubscribe: Some(outbound::unsubscribe_mailto(&format!("{local}@{domain}"))),
             ..Default::default()
         }
     }

@@ -209,6 +209,12 @@ impl Daemon {
         let started = std::time::Instant::now();
         let _lock = self.data.lock()?;
         let mut pass = Pass::default();
+        // One-click unsubscriptions `despatch listen` queued since the last pass (L1).
+        // A failure here (the queue folder unreadable) must not stop mail: it is said, and
+        // the codes wait for a later pass.
+        if let Err(e) = self.queued_unsubscriptions(now) {
+            warn!("one-click unsubscriptions not carried out this pass: {e:#}");
+        }
         // Only games with work are opened: changed since last settled (a change mark), not yet
         // at rest, or whose due time has come. Idle games cost nothing, however many.
         self.begin_due_pass()?;

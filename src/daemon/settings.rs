@@ -57,13 +57,7 @@ impl Daemon {
             return Ok(d);
         }
         let (unfit, taken) = match cmd {
-            SeatCommand::AddressAdd(a) => (
-                self.unfit(&g, a),
-                g.seats
-                    .seats
-                    .iter()
-                    .any(|(s, p)| s != seat && p.writes_from(a)),
-            ),
+            SeatCommand::AddressAdd(a) => (self.unfit(&g, a), self.taken_elsewhere(&g, seat, a)?),
             _ => (None, false),
         };
         let mut seats = g.seats.clone();
@@ -89,11 +83,11 @@ impl Daemon {
                 "{a} cannot be one of your addresses: {}. Nothing changed.",
                 unfit.map(|u| u.words()).unwrap_or_default()
             ),
-            // Another seat's address (ruling E2): refused without saying whose, so the answer
-            // tells nothing about who plays what.
+            // Another player's address, in any game of this host (ruling E2): refused without
+            // saying whose or where, so the answer tells nothing about who plays what.
             SeatCommand::AddressAdd(a) if taken => format!(
-                "{a} cannot be one of your addresses: it is already registered in this game. \
-                 Nothing changed."
+                "{a} cannot be one of your addresses: it is already registered for another \
+                 player's seat on this host. Nothing changed."
             ),
             SeatCommand::AddressAdd(_) if p.also_from.len() >= MAX_EXTRA_ADDRESSES => format!(
                 "A seat may have at most {MAX_EXTRA_ADDRESSES} extra addresses; remove one \
@@ -198,6 +192,40 @@ impl Daemon {
         Ok(d)
     }
 
+    /// Whether `address` is registered (as a seat's address or an extra one) for a seat of
+    /// another player than `seat`'s, in this game or any other of this host (ruling E2). The
+    /// player is known by the address the game mails (the seat's main one): a seat whose main
+    /// address is the asker's is the asker's own, so a player may add in one game an address
+    /// they already use in another. Every game's LIST answers each address it writes from,
+    /// so an address shared with another player would carry this seat's secret to them.
+    fn taken_elsewhere(&self, g: &OpenGame, seat: &str, address: &str) -> Result<bool> {
+        let Some(mine) = g.seats.seats.get(seat).map(|p| p.address.clone()) else {
+            return Ok(false);
+        };
+        // The asker's own seats (this one included) are those mailed at the asker's address.
+        let other = |seats: &crate::store::SeatsFile| {
+            seats
+                .seats
+                .values()
+                .any(|p| !p.address.eq_ignore_ascii_case(&mine) && p.writes_from(address))
+        };
+        if other(&g.seats) {
+            return Ok(true);
+        }
+        for id in self.data.game_ids()? {
+            if id == g.store.id {
+                continue;
+            }
+            // A game whose seats cannot be read names no one (it fails on its own).
+            if let Ok(seats) = self.data.game(&id).seats()
+                && other(&seats)
+            {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// A mail to a game from an address that is no seat's: the seat's secret from an unknown
     /// address is reported to the seat's registered player; a replaced player is told once
     /// that the seat passed on; anyone else gets nothing.
@@ -296,6 +324,12 @@ impl Daemon {
         asked: bool,
     ) -> Result<Decision> {
         let (over, stranger) = self.stranger_over_budget(inb, now);
+        // The address wrote STOP to the house (ruling L2): nothing unasked goes to it.
+        if !asked && self.data.is_quiet(&inb.from) {
+            return Ok(Decision::only(Intake::Unknown(
+                "the address wrote STOP: no games list unasked".into(),
+            )));
+        }
         if over && !asked {
             let mut d = Decision::only(Intake::RateLimited);
             d.stranger = Some((inb.from.clone(), stranger));
@@ -408,6 +442,9 @@ impl Daemon {
                 .collect(),
             date: now,
             auto_generated: false,
+            // STOP to the house: no games list unasked any more (ruling L2). No one-click
+            // URI: the address holds no secret of its own to derive a code from.
+            list_unsubscribe: Some(outbound::unsubscribe_mailto(&format!("{local}@{domain}"))),
             ..Default::default()
         }
     }

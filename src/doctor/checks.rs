@@ -502,8 +502,8 @@ pub fn unsubscribe(url: Option<&str>) -> Finding {
         None => Finding::warn(
             "one-click unsubscription is not configured: mails carry a mailto: List-Unsubscribe \
              (STOP by reply) but no List-Unsubscribe-Post, which some providers want",
-            "set [web] unsubscribe_url in config.toml to an https URL whose POST runs \
-             despatch gm unsubscribe <u> (the u= value)",
+            "set [web] unsubscribe_url in config.toml to the https URL your web server \
+             passes on to `despatch listen` (docs/club-rules.md L1)",
         ),
     }
 }

@@ -234,7 +234,11 @@ pub fn unsubscribe_code(parts: &[&str]) -> String {
 /// `List-Unsubscribe` with the one-click https URI first (when configured), then the mailto.
 pub fn unsubscribe_uris(https: Option<&str>, code: Option<&str>, mailto: String) -> (String, bool) {
     match (https, code) {
-        (Some(base), Some(code)) => (format!("<{base}?u={code}>, {mailto}"), true),
+        // The code as the URL's last path segment: what `despatch listen` serves (L1).
+        (Some(base), Some(code)) => (
+            format!("<{}/{code}>, {mailto}", base.trim_end_matches('/')),
+            true,
+        ),
         _ => (mailto, false),
     }
 }

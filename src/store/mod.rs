@@ -6,6 +6,7 @@ mod held;
 mod index;
 mod journal;
 mod ledger;
+mod one_click;
 mod outbox;
 mod secrets;
 mod snapshot;
@@ -13,6 +14,7 @@ mod snapshot;
 pub use held::{HELD_FOLDER, HeldCause, HeldMail, held_key};
 pub use index::{DueEntry, DueIndex};
 pub use journal::{GameStore, Journal};
+pub use one_click::{MAX_QUEUED, is_code as is_unsubscribe_code};
 pub use outbox::RetryState;
 pub use secrets::{
     FormerPlayer, HostOnions, Notify, PendingSpectator, SeatPrivate, SeatsFile, Spectator,

@@ -23,8 +23,12 @@ mod club_concede_draw;
 mod club_concede_sides;
 #[path = "../club_consent.rs"]
 mod club_consent;
+#[path = "../club_consent_ends.rs"]
+mod club_consent_ends;
 #[path = "../club_league.rs"]
 mod club_league;
+#[path = "../club_one_click.rs"]
+mod club_one_click;
 #[path = "../club_press.rs"]
 mod club_press;
 #[path = "../club_spectators.rs"]

@@ -225,7 +225,13 @@ fn r2_defender_flank_counts_adjacent_attackers_only() {
 fn r2_defender_outnumbered_two_to_one() {
     let t = assault("S", None);
     let (a, d) = (t.unit("A"), t.unit("D"));
-    for (mine, theirs, out) in [(4, 8, true), (4, 7, false), (4, 6, false), (1, 2, true), (1, 1, false)] {
+    for (mine, theirs, out) in [
+        (4, 8, true),
+        (4, 7, false),
+        (4, 6, false),
+        (1, 2, true),
+        (1, 1, false),
+    ] {
         let def = at(d, mine, 4);
         let atk = at(a, theirs, 8);
         let m = combat::defender_mods(&t.st, &[&def], &[&atk]);
@@ -350,7 +356,15 @@ fn charge_table(kind: Option<&str>) -> Table {
     Table::new(&field(
         &[
             (
-                "france", "Cuir", "heavy_cavalry", "French", "0506", "N", "line", 3, 9,
+                "france",
+                "Cuir",
+                "heavy_cavalry",
+                "French",
+                "0506",
+                "N",
+                "line",
+                3,
+                9,
             ),
             battalion("allies", "Line", "0505", "S", "line", 4),
             battalion("allies", "Col", "0305", "S", "column", 4),
@@ -367,8 +381,8 @@ fn charge_table(kind: Option<&str>) -> Table {
 
 /// R2 Mêlée Modifiers for Cavalry, each by value (the cuirassiers' 12): against artillery
 /// ×2, a square ×0.25, a rallying square ×0.5, a line ×2, skirmishers ×3, a column ×1.5;
-/// heavy against light cavalry ×1.5 (against heavy ×1); tired ×0.75, exhausted ×0.5; a
-/// charge into a flank or rear ×2; a target in a village or woods ×0.5.
+/// heavy against light cavalry ×1.5 (against heavy ×1); tired ×0.75, exhausted ×0.5,
+/// disordered ×0.5; a charge into a flank or rear ×2; a target in a village or woods ×0.5.
 #[test]
 fn r2_cavalry_melee_modifiers_by_value() {
     let t = charge_table(None);
@@ -385,7 +399,9 @@ fn r2_cavalry_melee_modifiers_by_value() {
         ("Cuirassiers", 12.0),
     ] {
         // Straight at each target's front (the hex it faces): no flank.
-        let front = t.st.grid.neighbour(t.unit(target).hex, t.unit(target).facing);
+        let front =
+            t.st.grid
+                .neighbour(t.unit(target).hex, t.unit(target).facing);
         let u = Unit {
             hex: front,
             ..cuir.clone()
@@ -400,6 +416,11 @@ fn r2_cavalry_melee_modifiers_by_value() {
     };
     assert_eq!(v(&tired(Fatigue::Tired), "Cuirassiers"), 9.0);
     assert_eq!(v(&tired(Fatigue::Exhausted), "Cuirassiers"), 6.0);
+    let shaken = Unit {
+        cohesion: Cohesion::Disordered,
+        ..tired(Fatigue::Fresh)
+    };
+    assert_eq!(v(&shaken, "Cuirassiers"), 6.0);
     // Into the line's rear: the hex behind a line facing south.
     let line = t.unit("Line");
     let behind = Unit {
@@ -443,4 +464,40 @@ fn the_value_of_units_charged() {
         };
         assert_eq!((v(&h), v(&f)), (horse, foot), "{fatigue:?}");
     }
+}
+
+/// The shift roll moves the mêlée's column left (seed p.2: "1-2 no shift, 3-4 one, 5-6 two
+/// columns left"), leaders and Old Guard right; the column stays on the chart (R15): from
+/// 1:1 one left is 1:2, one right 3:2, two left and one right 1:2; two left of 1:3 is 1:3,
+/// two right of 6:1 is 6:1.
+#[test]
+fn r15_shifts_move_the_column_and_stay_on_the_chart() {
+    let t = assault("S", None);
+    let d = &t.st.data;
+    let col = |label: &str| {
+        d.assaut_et_melee
+            .columns
+            .get()
+            .iter()
+            .position(|c| c == label)
+            .unwrap_or_else(|| panic!("no column {label}"))
+    };
+    let even = col("1:1");
+    for (from, left, right, to) in [
+        ("1:1", 0, 0, "1:1"),
+        ("1:1", 1, 0, "1:2"),
+        ("1:1", 0, 1, "3:2"),
+        ("1:1", 2, 1, "1:2"),
+        ("1:1", 0, 2, "2:1"),
+        ("1:3", 2, 0, "1:3"),
+        ("6:1", 0, 2, "6:1"),
+    ] {
+        assert_eq!(
+            combat::shifted(d, col(from), left, right),
+            col(to),
+            "{from} {left} left {right} right"
+        );
+    }
+    assert_eq!(combat::column_label(d, Some(even)), "1:1");
+    assert_eq!(combat::column_label(d, None), "Firefight");
 }

@@ -23,6 +23,8 @@ mod la_bataille_cavalry;
 mod la_bataille_cavalry_melee;
 #[path = "../la_bataille_chart.rs"]
 mod la_bataille_chart;
+#[path = "../la_bataille_combat_mutants.rs"]
+mod la_bataille_combat_mutants;
 #[path = "../la_bataille_fire_mutants.rs"]
 mod la_bataille_fire_mutants;
 #[path = "../la_bataille_golden.rs"]

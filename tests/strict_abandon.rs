@@ -217,7 +217,7 @@ fn the_same_stalled_game_not_abandoned_still_waits_and_then_resolves() {
 
 #[test]
 fn nothing_may_follow_an_abandonment_in_a_journal_but_the_games_end() {
-    let mut w = stalled();
+    let w = stalled();
     let line = player::reveal(w.player_dir("blue-scout"), &w.lock_mail("blue-scout", 1)).unwrap();
     w.daemon.gm_abandon(GAME, REASON, w.now).unwrap();
     let mut lines = w.store().read_journal().unwrap().lines;

@@ -199,6 +199,16 @@ pub enum GmCommand {
         #[arg(long, default_value = "closed by the organiser")]
         reason: String,
     },
+    /// End a game that cannot go on (a vanished player, a stalled strict step) with no result:
+    /// no winner, no draw, the open or locked step never resolved and no dice rolled for it.
+    /// Every seat and spectator is told the reason (docs/club-rules.md O1, strict-dice.md S10).
+    Abandon {
+        /// The game's id.
+        game: String,
+        /// Why, as every seat and spectator is told (required, not empty).
+        #[arg(long)]
+        reason: String,
+    },
     /// Let an address watch the game (the spectator view, delayed per the club policy), or
     /// stop mailing it. The address stays private; the seats are told that someone watches.
     Spectator {

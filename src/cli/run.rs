@@ -276,6 +276,13 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                     let n = d.gm_close_step(&game, &reason, Utc::now())?;
                     println!("{game}: step closed; {n} step(s) resolved.");
                 }
+                GmCommand::Abandon { game, reason } => {
+                    let step = d.gm_abandon(&game, &reason, Utc::now())?;
+                    println!(
+                        "{game}: abandoned at step {step} with no result; nothing was resolved. \
+                         Every seat and spectator is told."
+                    );
+                }
                 GmCommand::Replace {
                     game,
                     seat,

@@ -207,6 +207,17 @@ fn carried_scenario(
             finished.book().step
         );
     }
+    if let Some(a) = &finished.book().club.abandoned {
+        // No result, so nothing to carry: the campaign stops at an abandoned battle (club
+        // ruling O1).
+        bail!(
+            "--carry-from {from}: that game was abandoned by the organiser at step {} with no \
+             result ({}); a campaign carries what a finished battle left, and an abandoned \
+             battle left none, so the campaign stops there",
+            a.step,
+            a.reason
+        );
+    }
     Ok(carried)
 }
 

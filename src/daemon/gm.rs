@@ -1,6 +1,7 @@
-//! The organiser's hands: extend a deadline, close a step, hand a seat to a new player. The
-//! engine decides whether each is allowed and what it records; this only validates what the
-//! command line gave, stores the new private data first, appends, mails and delivers.
+//! The organiser's hands: extend a deadline, close a step, abandon the game, hand a seat to a
+//! new player. The engine decides whether each is allowed and what it records; this only
+//! validates what the command line gave, stores the new private data first, appends, mails
+//! and delivers.
 
 use anyhow::{Result, anyhow};
 use chrono::{DateTime, Utc};
@@ -42,6 +43,21 @@ impl Daemon {
         self.close(&g)?;
         self.deliver_at(now)?;
         Ok(n)
+    }
+
+    /// Ends the game with no result (engine/abandon.rs): journals the abandonment, then only
+    /// what every end brings (the salt key published, the archive, the league's standings);
+    /// the open or locked step is never resolved. Returns the step it stood at.
+    pub fn gm_abandon(&self, game_id: &str, reason: &str, now: DateTime<Utc>) -> Result<u64> {
+        let _lock = self.data.lock()?;
+        let mut g = self.open_game(game_id)?;
+        let ev = g.game.gm_abandon(reason, now)?;
+        let step = g.game.book().step;
+        self.append(&mut g, &ev, now)?;
+        self.settle_open(&mut g, now)?;
+        self.close(&g)?;
+        self.deliver_at(now)?;
+        Ok(step)
     }
 
     /// Hands a seat to a new player: new address, new secret, a take-over welcome mail.

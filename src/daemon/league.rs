@@ -74,6 +74,7 @@ pub fn league_games(
                 ruleset: String::new(),
                 players: vec![],
                 results: None,
+                abandoned: false,
                 state: format!("cannot be read: {e}"),
             }),
         }
@@ -203,15 +204,18 @@ fn league_game(game: &dyn Play, seats: &crate::store::SeatsFile) -> LeagueGame {
             })
         })
         .collect();
-    let state = match game.outcome() {
-        Some(o) => o.summary,
-        None => format!("step {}: {}", b.step, game.spec().title),
+    let abandoned = b.club.abandoned.as_ref();
+    let state = match (abandoned, game.outcome()) {
+        (Some(a), _) => a.listed(),
+        (None, Some(o)) => o.summary,
+        (None, None) => format!("step {}: {}", b.step, game.spec().title),
     };
     LeagueGame {
         id: b.id.clone(),
         ruleset: game.ruleset().to_string(),
         players,
         results: league::results_of(game),
+        abandoned: abandoned.is_some(),
         state,
     }
 }

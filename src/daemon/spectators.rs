@@ -413,6 +413,9 @@ impl Daemon {
                 self.release_held(g, step.checked_sub(u64::from(delay)))?;
             }
             Event::Results { step, .. } if v1 => self.game_over(g, game, *step, ctx)?,
+            Event::GameAbandoned { step, .. } if v1 => {
+                self.game_over(g, game, step.saturating_sub(1), ctx)?
+            }
             Event::GameEnded { step, .. } => {
                 self.game_over(g, game, step.saturating_sub(1), ctx)?
             }

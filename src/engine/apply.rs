@@ -15,6 +15,19 @@ impl<R: Ruleset> Game<R> {
     /// `line` is the exact journal line; `index` its 0-based position (for error messages).
     pub fn apply(&mut self, event: &Event, line: &str, index: u64) -> Result<(), ReplayError> {
         let kind = event.kind();
+        let after_abandon = matches!(
+            event,
+            Event::GameEnded { .. } | Event::SpectatorJoined { .. } | Event::SpectatorLeft { .. }
+        );
+        if self.club.abandoned.is_some() && !after_abandon {
+            // Nothing of the abandoned step may be locked, revealed or rolled (ruling S10).
+            return Err(err(
+                index,
+                kind,
+                "type",
+                "the game was abandoned: only its end may follow",
+            ));
+        }
         match event {
             Event::GameCreated { .. } => {
                 return Err(err(index, kind, "type", "a second game_created"));
@@ -244,6 +257,9 @@ impl<R: Ruleset> Game<R> {
                 }
             }
             Event::Press { .. } => self.apply_press(event, index)?,
+            Event::GameAbandoned { step, reason, .. } => {
+                self.apply_abandon(*step, reason, index)?
+            }
             Event::GameEnded { step, salt_key, .. } => {
                 self.expect_step(index, kind, *step)?;
                 if self.ended {

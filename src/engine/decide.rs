@@ -31,6 +31,8 @@ pub enum GmError {
     AwaitingReveals(String),
     #[error("{0} has no absence that has not ended")]
     NoAbsence(String),
+    #[error("--reason is empty: say why the game is abandoned; every seat and spectator reads it")]
+    NoReason,
 }
 
 fn refuse(reason: impl Into<String>, hint: Option<String>) -> Vec<Rejected> {
@@ -238,6 +240,14 @@ pub fn next_event<P: Play + ?Sized>(
     now: DateTime<Utc>,
 ) -> Result<Option<Event>, String> {
     let book = p.book();
+    if book.club.abandoned.is_some() {
+        // Abandoned: nothing of the step is locked or resolved, whatever it waited for; only
+        // the end every game has (the salt key published, v2) follows (ruling S10).
+        if !book.ended && book.protocol == Protocol::V2 {
+            return game_ended(secrets, book, now).map(Some);
+        }
+        return Ok(None);
+    }
     if !book.awaited_reveals().is_empty() {
         // A strict step waits for its reveals, and only for them (ruling S2).
         return Ok(None);
@@ -252,22 +262,30 @@ pub fn next_event<P: Play + ?Sized>(
     // v2 publishes the salt key when the game ends. v1 had none to publish, and finished v1
     // games must not be touched again (they would mail a second game-over).
     if p.is_over() && !book.ended && book.protocol == Protocol::V2 {
-        let z = secrets
-            .salt_key()
-            .ok_or("this game's salt key is missing from the store")?;
-        return Ok(Some(Event::GameEnded {
-            step: book.step,
-            salt_key: Some(dice::to_hex(&z)),
-            at: now,
-        }));
+        return game_ended(secrets, book, now).map(Some);
     }
     Ok(None)
+}
+
+/// The last event of a v2 game: it publishes the salt key.
+fn game_ended(secrets: &dyn HostSecrets, book: &Book, now: DateTime<Utc>) -> Result<Event, String> {
+    let z = secrets
+        .salt_key()
+        .ok_or("this game's salt key is missing from the store")?;
+    Ok(Event::GameEnded {
+        step: book.step,
+        salt_key: Some(dice::to_hex(&z)),
+        at: now,
+    })
 }
 
 /// Whether `next_event` has nothing to give: the game waits for mail, the clock or the
 /// organiser (kept beside `next_event` so the two cannot drift apart).
 pub fn at_rest<P: Play + ?Sized>(p: &P) -> bool {
     let book = p.book();
+    if book.club.abandoned.is_some() {
+        return book.ended || book.protocol != Protocol::V2;
+    }
     let waits_for_reveals = !book.awaited_reveals().is_empty();
     (book.locked.is_none() || waits_for_reveals)
         && !p.ready_to_lock()
@@ -278,6 +296,10 @@ pub fn at_rest<P: Play + ?Sized>(p: &P) -> bool {
 /// See `Play::due_events`.
 pub fn due_events<P: Play + ?Sized>(p: &P, now: DateTime<Utc>) -> Vec<Event> {
     let book = p.book();
+    if book.club.abandoned.is_some() {
+        // An abandoned step waits for nothing: no reveal is overdue, no deadline falls.
+        return vec![];
+    }
     if let Some(overdue) = super::strict::due_reveal_overdue(book, now) {
         return vec![overdue];
     }
@@ -337,6 +359,9 @@ pub fn due_events<P: Play + ?Sized>(p: &P, now: DateTime<Utc>) -> Vec<Event> {
 /// mail or the organiser can move the game.
 pub fn next_due<P: Play + ?Sized>(p: &P) -> Option<DateTime<Utc>> {
     let book = p.book();
+    if book.club.abandoned.is_some() {
+        return None;
+    }
     if !book.awaited_reveals().is_empty() {
         // The reveal deadline, once: after it only a reveal (or a resignation) moves the step.
         let told = book
@@ -497,6 +522,9 @@ impl<R: Ruleset> Game<R> {
 
     /// The outcome the club decides (a draw agreed, every other side forfeited), before the rules'.
     fn club_outcome(&self) -> Option<Outcome> {
+        if let Some(a) = &self.club.abandoned {
+            return Some(a.outcome());
+        }
         if let Some(draw) = self.club.draw_outcome() {
             return Some(draw);
         }

@@ -347,6 +347,13 @@ pub enum Event {
         seats: Vec<SeatId>,
         at: DateTime<Utc>,
     },
+    /// The organiser ended the game without a result (`despatch gm abandon`, engine/abandon.rs):
+    /// no winner, no draw, and step `step` never resolved — nothing is locked or rolled by it.
+    GameAbandoned {
+        step: u64,
+        reason: String,
+        at: DateTime<Utc>,
+    },
 }
 
 fn is_false(b: &bool) -> bool {
@@ -390,6 +397,7 @@ impl Event {
             Event::Conceded { .. } => "conceded",
             Event::Resigned { .. } => "resigned",
             Event::DrawAgreed { .. } => "draw_agreed",
+            Event::GameAbandoned { .. } => "game_abandoned",
         }
     }
 

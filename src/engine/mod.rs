@@ -2,6 +2,7 @@
 //! and the registry of rulesets. Pure: time comes in as a value, dice and secrets as values;
 //! no I/O here. The shell appends the events these functions return.
 
+pub mod abandon;
 pub mod apply;
 pub mod campaign;
 pub mod club;

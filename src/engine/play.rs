@@ -142,6 +142,11 @@ pub trait Play: Send + Sync {
         decide::gm_close_step(self, reason, now)
     }
 
+    /// The organiser ends the game without a result, resolving nothing (engine/abandon.rs).
+    fn gm_abandon(&self, reason: &str, now: DateTime<Utc>) -> Result<Event, GmError> {
+        super::abandon::gm_abandon(self, reason, now)
+    }
+
     /// The organiser hands `seat` to a new player.
     fn gm_replace(&self, seat: &str, reason: &str, now: DateTime<Utc>) -> Result<Event, GmError> {
         decide::gm_replace(self, seat, reason, now)

@@ -70,6 +70,9 @@ pub struct ClubBook {
     /// The seats that agreed a draw (non-empty once agreed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub drawn: Vec<SeatId>,
+    /// The organiser abandoned the game (engine/abandon.rs): over, with no result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abandoned: Option<super::abandon::Abandonment>,
 }
 
 impl ClubBook {

@@ -222,6 +222,11 @@ pub fn reveal_event(
     message_id: &str,
     now: DateTime<Utc>,
 ) -> Result<Event, String> {
+    if book.ended || book.club.abandoned.is_some() {
+        // Nothing is resolved after the end: a reveal would only put a value in the host's
+        // hands for nothing (ruling S10).
+        return Err("the game is over, so no reveal is asked for any more".into());
+    }
     let st = book
         .strict
         .as_ref()

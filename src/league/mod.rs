@@ -120,12 +120,16 @@ pub fn seat_results(
         .collect()
 }
 
-/// The one place a league reads how a game ended: `None` while it runs. Every way a game can
-/// end (the rules, a forfeit, a concession or an agreed draw) ends it through the engine's
-/// outcome, so they all arrive here.
+/// The one place a league reads how a game ended: `None` while it runs, and for a game the
+/// organiser abandoned, which has no result (club ruling O1: not a draw). Every other way a
+/// game can end (the rules, a forfeit, a concession or an agreed draw) ends it through the
+/// engine's outcome, so they all arrive here.
 pub fn results_of(game: &dyn Play) -> Option<Vec<(SeatId, SeatResult)>> {
-    let outcome = game.outcome()?;
     let b = game.book();
+    if b.club.abandoned.is_some() {
+        return None;
+    }
+    let outcome = game.outcome()?;
     Some(seat_results(&b.seats, &b.forfeited, &outcome))
 }
 
@@ -150,8 +154,10 @@ pub struct LeagueGame {
     pub ruleset: String,
     /// Each seat's player, in seat order (a seat without a registered player is left out).
     pub players: Vec<(SeatId, Player)>,
-    /// `Some` once the game is over.
+    /// `Some` once the game is over with a result.
     pub results: Option<Vec<(SeatId, SeatResult)>>,
+    /// The organiser abandoned it: over, with no result and no points (club ruling O1).
+    pub abandoned: bool,
     /// The outcome's summary once over, where the game stands while it runs.
     pub state: String,
 }
@@ -184,6 +190,8 @@ pub struct Standings {
     pub points: Points,
     pub rows: Vec<Row>,
     pub finished: Vec<Listed>,
+    /// Games the organiser abandoned: listed, never scored (club ruling O1).
+    pub abandoned: Vec<Listed>,
     pub running: Vec<Listed>,
 }
 
@@ -207,6 +215,7 @@ pub fn standings(league: &str, points: Points, games: &[LeagueGame]) -> Standing
     let mut order: Vec<String> = Vec::new();
     let mut tally: HashMap<String, Tally> = HashMap::new();
     let mut finished = Vec::new();
+    let mut abandoned = Vec::new();
     let mut running = Vec::new();
     for g in games {
         let listed = Listed {
@@ -214,6 +223,10 @@ pub fn standings(league: &str, points: Points, games: &[LeagueGame]) -> Standing
             ruleset: g.ruleset.clone(),
             state: g.state.clone(),
         };
+        if g.abandoned {
+            abandoned.push(listed);
+            continue;
+        }
         let Some(results) = &g.results else {
             running.push(listed);
             continue;
@@ -289,6 +302,7 @@ pub fn standings(league: &str, points: Points, games: &[LeagueGame]) -> Standing
         points,
         rows,
         finished,
+        abandoned,
         running,
     }
 }

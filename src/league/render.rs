@@ -64,6 +64,7 @@ pub fn render_text(s: &Standings) -> String {
         }
     }
     games_text("FINISHED GAMES", &s.finished, &mut out);
+    games_text("ABANDONED (NO RESULT, NO POINTS)", &s.abandoned, &mut out);
     games_text("STILL RUNNING", &s.running, &mut out);
     crate::report::wrap_text(out.trim_end())
 }
@@ -135,6 +136,7 @@ pub fn render_html(s: &Standings) -> String {
         out.push_str("</tbody>\n</table>\n");
     }
     games_html("Finished games", &s.finished, &mut out);
+    games_html("Abandoned (no result, no points)", &s.abandoned, &mut out);
     games_html("Still running", &s.running, &mut out);
     out.push_str("</section>\n");
     out

@@ -331,6 +331,7 @@ fn check_one(game: &dyn Play, ev: &Event, m: &SealedMail) -> Result<(), (String,
         Event::Results { .. } => !(over && book.protocol == Protocol::V2),
         Event::GameEnded { .. } => true,
         Event::Forfeit { .. } => over && book.protocol == Protocol::V1,
+        Event::GameAbandoned { .. } => book.protocol == Protocol::V1,
         _ => false,
     };
     let text = report::normalise(&m.text);
@@ -416,7 +417,9 @@ fn check_one(game: &dyn Play, ev: &Event, m: &SealedMail) -> Result<(), (String,
     )?;
     let step = match ev {
         Event::Results { step, .. } => *step,
-        Event::GameEnded { step, .. } | Event::Forfeit { step, .. } => step.saturating_sub(1),
+        Event::GameEnded { step, .. }
+        | Event::Forfeit { step, .. }
+        | Event::GameAbandoned { step, .. } => step.saturating_sub(1),
         _ => book.step,
     };
     let story = report::render(

@@ -15,6 +15,8 @@ mod world;
 mod archive_press;
 #[path = "../archive_site.rs"]
 mod archive_site;
+#[path = "../club_abandon.rs"]
+mod club_abandon;
 #[path = "../club_absence.rs"]
 mod club_absence;
 #[path = "../club_concede_draw.rs"]

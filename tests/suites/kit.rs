@@ -37,6 +37,8 @@ mod mutation_survivors;
 mod render_knows_no_ruleset;
 #[path = "../step_reference.rs"]
 mod step_reference;
+#[path = "../strict_abandon.rs"]
+mod strict_abandon;
 #[path = "../strict_levers.rs"]
 mod strict_levers;
 #[path = "../strict_pipeline.rs"]

@@ -159,6 +159,20 @@ pub fn drafts_for_event(
                 out.push(results_or_over(game, to, *step, index, ctx)?);
             }
         }
+        Event::GameAbandoned { step, .. } if book.protocol == dice::Protocol::V1 => {
+            // v1 games have no game-ended event: the game-over mail goes out now.
+            for to in ctx.recipients {
+                out.push(results_or_over(
+                    game,
+                    to,
+                    step.saturating_sub(1),
+                    index,
+                    ctx,
+                )?);
+            }
+        }
+        // v2: the game-over mail, which says why, follows with the game-ended event.
+        Event::GameAbandoned { .. } => {}
         Event::GameEnded { step, .. } => {
             for to in ctx.recipients {
                 out.push(results_or_over(
@@ -419,6 +433,11 @@ fn results_or_over(
     let view = game.view(&Viewer::Seat(to.seat.clone()));
     let prompt = prompt_text(game, &to.seat);
     let outcome = game.outcome();
+    // An abandoned game was decided by nothing on the board, and its last step rolled no
+    // dice: neither the victory figures nor a DICE section (whose lock would have no seed)
+    // are shown; the last resolved step's dice went out in its own results mail.
+    let abandoned = book.club.abandoned.is_some();
+    let figures = || (!abandoned).then(|| game.victory_figures());
     let mut rich = rich::build(
         game,
         to,
@@ -432,8 +451,8 @@ fn results_or_over(
             "deadline": prompt.as_ref().and_then(|_| deadline_text(game, to)),
             "waiting": game.waiting_for(),
             "outcome": outcome.as_ref().map(|o| o.summary.clone()),
-            "figures": outcome.as_ref().map(|_| game.victory_figures()),
-            "dice": dice_section(&info, &book.last_rolls),
+            "figures": outcome.as_ref().and_then(|_| figures()),
+            "dice": (!abandoned).then(|| dice_section(&info, &book.last_rolls)),
         }),
         ctx,
     )?;
@@ -451,13 +470,14 @@ fn results_or_over(
             "game_over",
             serde_json::json!({
                 "outcome": outcome.summary, "view": view, "salt_key": salt_key,
-                "journal": ctx.journal.is_some(), "figures": game.victory_figures(),
+                "journal": ctx.journal.is_some(), "figures": figures().unwrap_or_default(),
             }),
         )?;
         // The dice of the final step still go out with the game-over mail, if a step was
         // ever locked: a game forfeited in its first step has no dice to show, and an empty
         // DICE section would read to every verifier as a step's values gone missing.
         let dice = match book.last_lock {
+            Some(_) if abandoned => String::new(),
             Some(_) => report::render(
                 "dice",
                 serde_json::json!({
@@ -557,6 +577,9 @@ pub fn only_invited(game: &dyn Play, seat: &str) -> bool {
 /// ruleset words its result, `Game over: German victory: the village holds` — the words the
 /// body carries, so subject and body (and the league points, from the same outcome) agree.
 pub fn game_over_subject(game: &dyn Play, o: &crate::engine::Outcome) -> String {
+    if game.book().club.abandoned.is_some() {
+        return "Game over: abandoned by the organiser, no result".to_string();
+    }
     if let Some(w) = game.result_words().filter(|w| !w.trim().is_empty()) {
         return format!("Game over: {}", w.trim());
     }

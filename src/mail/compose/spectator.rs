@@ -143,6 +143,9 @@ pub fn spectator_over(game: &dyn Play, step: u64, ctx: &MailCtx) -> Result<Draft
     let to = observer_recipient("");
     let info = lock_info(game, step);
     let outcome = game.outcome();
+    // As the seats' game-over mail: an abandoned game shows no figures and no dice.
+    let abandoned = book.club.abandoned.is_some();
+    let figures = (!abandoned).then(|| game.victory_figures());
     let mut rich = rich::build(
         game,
         &to,
@@ -151,8 +154,8 @@ pub fn spectator_over(game: &dyn Play, step: u64, ctx: &MailCtx) -> Result<Draft
         serde_json::json!({
             "step": step, "step_title": book.last_step_title,
             "outcome": outcome.as_ref().map(|o| o.summary.clone()),
-            "figures": outcome.as_ref().map(|_| game.victory_figures()),
-            "dice": dice_section(&info, &book.last_rolls),
+            "figures": outcome.as_ref().and(figures.clone()),
+            "dice": (!abandoned).then(|| dice_section(&info, &book.last_rolls)),
         }),
         ctx,
     )?;
@@ -168,10 +171,11 @@ pub fn spectator_over(game: &dyn Play, step: u64, ctx: &MailCtx) -> Result<Draft
         serde_json::json!({
             "outcome": outcome.as_ref().map(|o| o.summary.clone()).unwrap_or_default(),
             "view": view, "salt_key": salt_key,
-            "journal": ctx.journal.is_some(), "figures": game.victory_figures(),
+            "journal": ctx.journal.is_some(), "figures": figures.unwrap_or_default(),
         }),
     )?;
     let dice = match book.last_lock {
+        Some(_) if abandoned => String::new(),
         Some(_) => report::render(
             "dice",
             serde_json::json!({

@@ -253,3 +253,45 @@ fn old_step_indexed_journals_with_missed_reveals_still_verify() {
         "{err:?}"
     );
 }
+
+/// S2's "a concession or draw that ends the game leaves the step unresolved": the game still
+/// ends as every game does (`game_ended` publishes the salt key, the game-over mail goes out),
+/// with no seed for the step that waited. Before, a strict step awaiting a reveal swallowed the
+/// end: the game was over but never ended.
+#[test]
+fn a_draw_or_the_silent_seats_concession_while_a_reveal_is_awaited_ends_the_game_unresolved() {
+    for how in ["draw", "concession"] {
+        let mut w = world(true);
+        w.bid_all([1, 2, 3]);
+        w.reveal("red-1", 1);
+        // The control: blue-scout's reveal is awaited, nothing ends the game.
+        still_waiting(&w);
+        assert!(of_kind(&w.journal(), "game_ended").is_empty());
+        if how == "draw" {
+            for (i, (seat, _, _)) in SEATS.iter().enumerate() {
+                let word = if i == 0 { "PROPOSE" } else { "ACCEPT" };
+                let out = w.send(seat, &format!("{word} DRAW {GAME}"));
+                assert!(!matches!(out, Intake::Rejected { .. }), "{seat}: {out:?}");
+            }
+            assert_eq!(of_kind(&w.journal(), "draw_agreed").len(), 1, "{how}");
+        } else {
+            let out = w.send("blue-scout", &format!("CONCEDE {GAME}"));
+            assert!(!matches!(out, Intake::Rejected { .. }), "{out:?}");
+            assert_eq!(of_kind(&w.journal(), "conceded").len(), 1, "{how}");
+        }
+        let journal = w.journal();
+        assert!(w.game().is_over(), "{how}");
+        assert_eq!(
+            of_kind(&journal, "game_ended").len(),
+            1,
+            "{how}: the game ends"
+        );
+        still_waiting(&w);
+        assert!(
+            !w.raw("-over-").is_empty(),
+            "{how}: the game-over mail goes out"
+        );
+        let (_, found) = verify::verify_store(&w.store(), &registry());
+        assert!(found.is_empty(), "{how}: {found:?}");
+    }
+}

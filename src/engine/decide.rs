@@ -248,6 +248,17 @@ pub fn next_event<P: Play + ?Sized>(
         }
         return Ok(None);
     }
+    if p.is_over() {
+        // Over by the seats' own acts (a draw, a concession) while a step is locked: nothing
+        // of that step is resolved, and in strict mode no reveal is awaited any more; the game
+        // ends as every game does (ruling S2). v2 publishes the salt key at the end; v1 had
+        // none to publish, and finished v1 games must not be touched again (they would mail a
+        // second game-over).
+        if !book.ended && book.protocol == Protocol::V2 {
+            return game_ended(secrets, book, now).map(Some);
+        }
+        return Ok(None);
+    }
     if !book.awaited_reveals().is_empty() {
         // A strict step waits for its reveals, and only for them (ruling S2).
         return Ok(None);
@@ -258,11 +269,6 @@ pub fn next_event<P: Play + ?Sized>(
     }
     if p.ready_to_lock() {
         return Ok(Some(p.lock_event(now)));
-    }
-    // v2 publishes the salt key when the game ends. v1 had none to publish, and finished v1
-    // games must not be touched again (they would mail a second game-over).
-    if p.is_over() && !book.ended && book.protocol == Protocol::V2 {
-        return game_ended(secrets, book, now).map(Some);
     }
     Ok(None)
 }

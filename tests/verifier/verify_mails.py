@@ -505,7 +505,8 @@ class Verifier:
 
 
 PLACES = {"head": "game {} log head #{}", "step": "game {} step {}",
-          "anchor": "game {} anchor line (from step {})", "key": "game {} mail key"}
+          "anchor": "game {} anchor line (from step {})", "key": "game {} mail key",
+          "lock": "game {} lock of step {}"}
 
 
 def compare(views):

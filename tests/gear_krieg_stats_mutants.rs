@@ -80,7 +80,11 @@ fn r17_heavy_damage_halves_every_mp_allowance() {
         }
     }
     let squad = unit(&st, "US-Squad");
-    assert_eq!(stats::combat_mp(&st.data, &squad), 2.0, "p.5: squads on foot 2 MP");
+    assert_eq!(
+        stats::combat_mp(&st.data, &squad),
+        2.0,
+        "p.5: squads on foot 2 MP"
+    );
 }
 
 /// R17 and p.4: punch (Manipulator Arms DM), kick (Size), ram (Impact DM) and infantry assault
@@ -93,7 +97,11 @@ fn r17_melee_dms_read_their_own_numbers_and_halve_after_heavy_damage() {
     let dms = |u: &Unit| kinds.each_ref().map(|k| stats::melee_dm(&st.data, u, k));
     let g = unit(&st, "General-1");
     let v = unit(&st, "Valkurie-1");
-    assert_eq!(dms(&g), [4, 7, 4, 3], "General: x4 arms, Size 7, Impact 4, assault 3");
+    assert_eq!(
+        dms(&g),
+        [4, 7, 4, 3],
+        "General: x4 arms, Size 7, Impact 4, assault 3"
+    );
     assert_eq!(dms(&damaged(&g, 1)), [2, 4, 2, 2]);
     assert_eq!(dms(&damaged(&g, 2)), [2, 4, 2, 2]);
     assert_eq!(dms(&v), [4, 6, 3, 3], "Valkurie: x4 arms, Size 6, Impact 3");
@@ -125,13 +133,21 @@ fn r7_skill_dice_come_from_the_card_for_the_task() {
         class: "no-such-card".into(),
         ..g.clone()
     };
-    assert_eq!(stats::skill(&st.data, &unknown, Task::Gunnery), 2, "standard Skill 2");
+    assert_eq!(
+        stats::skill(&st.data, &unknown, Task::Gunnery),
+        2,
+        "standard Skill 2"
+    );
     let none = with(&[("skill_dice = 2 ", "skill_dice = 0 ")]);
     let unknown = Unit {
         class: "no-such-card".into(),
         ..unit(&none, "General-1")
     };
-    assert_eq!(stats::skill(&none.data, &unknown, Task::Gunnery), 1, "at least one die");
+    assert_eq!(
+        stats::skill(&none.data, &unknown, Task::Gunnery),
+        1,
+        "at least one die"
+    );
 }
 
 /// p.4 range bands, upper limits inclusive: Point Blank in contact, Short to the Base Range,
@@ -164,11 +180,15 @@ fn p4_range_bands_are_inclusive_at_each_limit() {
     for (d, want) in cases {
         assert_eq!(stats::band(d, br, contact), want, "{d} cm at Base Range 8");
     }
-    // With Base Range 1 the bands' multipliers cannot be told from sums (2 × 1 ≠ 2 + 1 only
-    // here) or quotients: 2 cm is Medium, 4 Long, 8 Extreme.
+    // Base Range 1 and contact 0.5: the limits 2, 4 and 8 cm are the multipliers themselves,
+    // so a sum (2 + 1 = 3) moves them; the quotients are told apart at Base Range 8 above.
     let one = [(1.5, Band::Medium), (2.0, Band::Medium), (2.5, Band::Long)];
     for (d, want) in one {
-        assert_eq!(stats::band(d, 1.0, 0.5), Some(want), "{d} cm at Base Range 1");
+        assert_eq!(
+            stats::band(d, 1.0, 0.5),
+            Some(want),
+            "{d} cm at Base Range 1"
+        );
     }
     assert_eq!(stats::band(4.0, 1.0, 0.5), Some(Band::Long));
     assert_eq!(stats::band(4.5, 1.0, 0.5), Some(Band::Extreme));
@@ -197,11 +217,31 @@ fn p4_weapon_arcs_include_their_edges() {
     let tiny = 1e-12;
     let cases: [(Arc, &[f64], &[f64]); 6] = [
         (Arc::T, &[0.0, 90.0, -179.0, 180.0], &[]),
-        (Arc::F, &[0.0, 90.0, -90.0, 90.0 + tiny], &[91.0, -91.0, 180.0]),
-        (Arc::Rr, &[180.0, 90.0, -90.0, 90.0 - tiny, -179.0], &[89.0, -89.0, 0.0]),
-        (Arc::Rt, &[0.0, -tiny, 90.0, 180.0, 180.0 + tiny], &[-1.0, -90.0, -179.0]),
-        (Arc::L, &[0.0, tiny, -90.0, 180.0, 180.0 - tiny], &[1.0, 90.0, 179.0]),
-        (Arc::FF, &[0.0, 60.0, -60.0, 60.0 + tiny], &[61.0, -61.0, 90.0]),
+        (
+            Arc::F,
+            &[0.0, 90.0, -90.0, 90.0 + tiny],
+            &[91.0, -91.0, 180.0],
+        ),
+        (
+            Arc::Rr,
+            &[180.0, 90.0, -90.0, 90.0 - tiny, -179.0],
+            &[89.0, -89.0, 0.0],
+        ),
+        (
+            Arc::Rt,
+            &[0.0, -tiny, 90.0, 180.0, 180.0 + tiny],
+            &[-1.0, -90.0, -179.0],
+        ),
+        (
+            Arc::L,
+            &[0.0, tiny, -90.0, 180.0, 180.0 - tiny],
+            &[1.0, 90.0, 179.0],
+        ),
+        (
+            Arc::FF,
+            &[0.0, 60.0, -60.0, 60.0 + tiny],
+            &[61.0, -61.0, 90.0],
+        ),
     ];
     for (arc, inside, outside) in cases {
         for rel in inside {
@@ -252,7 +292,11 @@ fn r1_arc_of_attack_front_and_rear_include_their_edges() {
         (180.0, AttackArc::Rear),
     ];
     for (deg, want) in cases {
-        assert_eq!(stats::attack_arc(&st.data, &t, at(deg)), want, "from {deg}°");
+        assert_eq!(
+            stats::attack_arc(&st.data, &t, at(deg)),
+            want,
+            "from {deg}°"
+        );
     }
     let squad = unit(&st, "US-Squad");
     assert_eq!(
@@ -279,7 +323,11 @@ fn r2_damage_vs_armor_at_and_below_each_threshold() {
     for (dmg, want) in shipped {
         assert_eq!(stats::damage_vs_armor(&st.data, dmg, 4), want, "{dmg} vs 4");
     }
-    assert_eq!(stats::damage_vs_armor(&st.data, 3, 0), Overkill, "Armor 0 as 1");
+    assert_eq!(
+        stats::damage_vs_armor(&st.data, 3, 0),
+        Overkill,
+        "Armor 0 as 1"
+    );
     let st = with(&[
         ("light_factor = 1 ", "light_factor = 2 "),
         ("heavy_factor = 2 ", "heavy_factor = 3 "),
@@ -294,7 +342,11 @@ fn r2_damage_vs_armor_at_and_below_each_threshold() {
         (20, Overkill),
     ];
     for (dmg, want) in changed {
-        assert_eq!(stats::damage_vs_armor(&st.data, dmg, 4), want, "{dmg} vs 4 at 2/3/5");
+        assert_eq!(
+            stats::damage_vs_armor(&st.data, dmg, 4),
+            want,
+            "{dmg} vs 4 at 2/3/5"
+        );
     }
 }
 
@@ -324,14 +376,20 @@ fn ex2_damage_counters_light_heavy_and_overkill() {
         stats::apply_vehicle_damage(&mut v, DamageResult::NoEffect),
         "no effect"
     );
-    assert_eq!(stats::apply_vehicle_damage(&mut v, DamageResult::Light), "Light Damage");
+    assert_eq!(
+        stats::apply_vehicle_damage(&mut v, DamageResult::Light),
+        "Light Damage"
+    );
     assert_eq!((v.light, v.heavy, v.destroyed), (1, 0, false));
     assert_eq!(
         stats::apply_vehicle_damage(&mut v, DamageResult::Light),
         "Light Damage; with the earlier Light it becomes Heavy Damage"
     );
     assert_eq!((v.light, v.heavy, v.destroyed), (0, 1, false));
-    assert_eq!(stats::apply_vehicle_damage(&mut v, DamageResult::Light), "Light Damage");
+    assert_eq!(
+        stats::apply_vehicle_damage(&mut v, DamageResult::Light),
+        "Light Damage"
+    );
     assert_eq!(
         stats::apply_vehicle_damage(&mut v, DamageResult::Light),
         "Light Damage; with the earlier Light it becomes a second Heavy: destroyed"
@@ -339,7 +397,10 @@ fn ex2_damage_counters_light_heavy_and_overkill() {
     assert_eq!((v.light, v.heavy, v.destroyed), (0, 2, true));
 
     let mut v = fresh.clone();
-    assert_eq!(stats::apply_vehicle_damage(&mut v, DamageResult::Heavy), "Heavy Damage");
+    assert_eq!(
+        stats::apply_vehicle_damage(&mut v, DamageResult::Heavy),
+        "Heavy Damage"
+    );
     assert_eq!((v.light, v.heavy, v.destroyed), (0, 1, false));
     assert_eq!(
         stats::apply_vehicle_damage(&mut v, DamageResult::Heavy),
@@ -406,7 +467,11 @@ fn p5_massed_fire_counts_the_living_carriers() {
     let lmg = stats::weapon(&st.data, &squad, "lmg").unwrap().clone();
     assert_eq!(stats::carriers(&squad, "rifle"), 5);
     assert_eq!(stats::carriers(&squad, "LMG"), 1);
-    assert_eq!(stats::rof(&st.data, &squad, &rifle), 2, "0 + bonus 2 for 4+");
+    assert_eq!(
+        stats::rof(&st.data, &squad, &rifle),
+        2,
+        "0 + bonus 2 for 4+"
+    );
     assert_eq!(stats::rof(&st.data, &squad, &lmg), 1, "1 + no bonus for 1");
     squad.troopers[0].hits = 3;
     assert_eq!(stats::carriers(&squad, "Rifle"), 4, "the dead do not carry");
@@ -415,7 +480,11 @@ fn p5_massed_fire_counts_the_living_carriers() {
     assert_eq!(stats::rof(&st.data, &squad, &rifle), 1, "3 riflemen: +1");
     let g = unit(&st, "General-1");
     let vlmg = stats::weapon(&st.data, &g, "LMG").unwrap();
-    assert_eq!(stats::rof(&st.data, &g, vlmg), 2, "a vehicle's LMG: RO2, no bonus");
+    assert_eq!(
+        stats::rof(&st.data, &g, vlmg),
+        2,
+        "a vehicle's LMG: RO2, no bonus"
+    );
     assert_eq!(stats::carriers(&g, "LMG"), 0);
 }
 
@@ -430,7 +499,10 @@ fn r20_ammunition_of_shots_bursts_rockets_and_saturation() {
         rockets: true,
         ..lmg.clone()
     };
-    assert_eq!([0, 1, 2, 3].map(|r| stats::burst_ammo(&st.data, &lmg, r)), [1, 10, 20, 30]);
+    assert_eq!(
+        [0, 1, 2, 3].map(|r| stats::burst_ammo(&st.data, &lmg, r)),
+        [1, 10, 20, 30]
+    );
     assert_eq!(
         [0, 1, 2, 3].map(|r| stats::burst_ammo(&st.data, &rockets, r)),
         [1, 2, 4, 8]
@@ -474,7 +546,10 @@ fn r22_attackers_movement_at_each_limit() {
     for (cm, want) in cases {
         assert_eq!(m(&g, cm), want, "General moved {cm} of 3 MP");
     }
-    let top = Unit { top: true, ..g.clone() };
+    let top = Unit {
+        top: true,
+        ..g.clone()
+    };
     assert_eq!([0.0, 1.0, 5.0].map(|cm| m(&top, cm)), [-3, -3, -3]);
     let squad = unit(&st, "US-Squad");
     assert_eq!([0.0, 0.5, 1.0, 2.0].map(|cm| m(&squad, cm)), [2, 0, 0, 0]);

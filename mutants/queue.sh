@@ -22,9 +22,18 @@ suite_of() {
 
 case "${1:-}" in
 make)
-  # Files a recorded run has examined whole are left out (runs.toml without a --re).
-  done_files=$(grep -B3 '^files' mutants/runs.toml | grep '^command' | grep -v -- '--re' |
-    grep -o "src/rulesets/[^ ']*\.rs" | sort -u)
+  # Files a recorded run has finished are left out: those of a run with `complete = true`
+  # (every mutant of its files has been run once, by it or with the earlier runs its note
+  # names). A run stopped early says `complete = false`, so its files stay in the queue
+  # whatever its command looks like (a run without --re used to count as done even when
+  # stopped). The field is read per [[run]] block, in whatever order the keys come.
+  done_files=$(awk '
+    function flush() { if (complete == "true") print files; files = ""; complete = "" }
+    /^\[\[run\]\]/ { flush(); next }
+    /^files *=/ { files = $0 }
+    /^complete *=/ { complete = $0; sub(/^complete *= */, "", complete); sub(/ *(#.*)?$/, "", complete) }
+    END { flush() }
+  ' mutants/runs.toml | grep -o 'src/rulesets/[^"]*\.rs' | sort -u)
   cargo mutants --list -f 'src/rulesets/**' 2>/dev/null | cut -d: -f1 | sort | uniq -c |
     sort -rn | while read -r n f; do
       grep -qx "$f" <<<"$done_files" || echo "$f $n"

@@ -48,6 +48,11 @@ pub struct Run {
     pub missed: u32,
     pub unviable: u32,
     pub timeouts: u32,
+    /// Whether, with this run, every mutant of its files has been run once (by it alone, or
+    /// with the earlier runs its note names). A run stopped before its end says `false`, and
+    /// `mutants/queue.sh make` keeps its files in the queue; required, so no stopped run can
+    /// pass for a finished one by leaving it out.
+    pub complete: bool,
     /// What else a reader must know (a run stopped before its end, say).
     #[serde(default)]
     pub note: String,
@@ -144,6 +149,12 @@ pub fn check_all() {
             r.mutants,
             "run of {}: the outcomes must add up to the mutants",
             r.date
+        );
+        assert!(
+            r.complete || r.note.split_whitespace().count() >= 6,
+            "run of {} at {}: a run that is not complete says in its note what it did not reach",
+            r.date,
+            r.commit
         );
         for f in &r.files {
             assert!(

@@ -37,3 +37,5 @@ mod gear_krieg_rulings_melee;
 mod gear_krieg_rulings_rounds;
 #[path = "../gear_krieg_rulings_terrain.rs"]
 mod gear_krieg_rulings_terrain;
+#[path = "../gear_krieg_stats_mutants.rs"]
+mod gear_krieg_stats_mutants;

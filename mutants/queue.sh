@@ -52,6 +52,9 @@ run)
     args=(--in-place --baseline=skip --timeout 180 --test-tool=nextest -f "$f"
       --cargo-arg=--test="$s" -o "$OUT/$slug")
     [ -n "$re" ] && args+=(--re "$re")
+    # Stop the suite at its first failure at once: a slow test still running (the conformance
+    # tests take ~100 s) would otherwise be waited for after every caught mutant.
+    args+=(-- --max-fail=1:immediate)
     echo "$(date -u +%FT%TZ) start $f ($n) suite=$s commit=$(git rev-parse --short HEAD) re=$re" >>"$OUT/progress.log"
     nice -n 19 cargo mutants "${args[@]}" >"$OUT/$slug.log" 2>&1
     rc=$?

@@ -159,21 +159,11 @@ pub fn drafts_for_event(
                 out.push(results_or_over(game, to, *step, index, ctx)?);
             }
         }
-        Event::GameAbandoned { step, .. } if book.protocol == dice::Protocol::V1 => {
-            // v1 games have no game-ended event: the game-over mail goes out now.
-            for to in ctx.recipients {
-                out.push(results_or_over(
-                    game,
-                    to,
-                    step.saturating_sub(1),
-                    index,
-                    ctx,
-                )?);
-            }
-        }
         // v2: the game-over mail, which says why, follows with the game-ended event.
-        Event::GameAbandoned { .. } => {}
-        Event::GameEnded { step, .. } => {
+        Event::GameAbandoned { .. } if book.protocol != dice::Protocol::V1 => {}
+        // The game-over mail: at the game's end, or at once when a v1 game (which has no
+        // game-ended event) is abandoned.
+        Event::GameAbandoned { step, .. } | Event::GameEnded { step, .. } => {
             for to in ctx.recipients {
                 out.push(results_or_over(
                     game,

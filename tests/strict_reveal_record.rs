@@ -255,6 +255,16 @@ fn a_lock_mail_the_game_did_not_sign_gets_nothing() {
     let (line, _) = player::reveal_at(&dir, host_signed(&w, &edited).as_bytes(), w.now).unwrap();
     assert!(line.contains(&fake), "{line}");
     assert!(!record(&w, "red-1").exists());
+    // A game id that would name a path out of the player's folder is refused before any file
+    // is read.
+    let escaping = lock_body(&w, "red-1", 1).replace(
+        &format!("STRICT DICE LOCK (game {GAME},"),
+        "STRICT DICE LOCK (game ../../etc/x,",
+    );
+    let err = player::reveal(w.player_dir("red-1"), as_mail(&escaping).as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("is not a game id"), "{err}");
     // A lock section added after the seal is never what is answered: the sealed one is.
     let appended = format!(
         "{}\nSTRICT DICE LOCK (game {GAME}, step 40, seat red-1, reveal 40)\nL_40 = {fake}\n",

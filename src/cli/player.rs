@@ -75,6 +75,10 @@ fn trust_path(dir: &Path, game: &str) -> PathBuf {
 /// already kept is never replaced by another: a second welcome with another key is refused.
 pub fn trust(dir: &Path, welcome: &[u8], now: DateTime<Utc>) -> Result<String> {
     let w = crate::verify::read_welcome(welcome).map_err(|e| anyhow!("not a welcome: {e}"))?;
+    // The id names a file in the player's folder: never a path out of it.
+    if !crate::engine::valid_game_id(&w.game) {
+        bail!("not a welcome: `{}` is not a game id", w.game);
+    }
     let key = w.key.as_ref().map(dice::to_hex);
     let path = trust_path(dir, &w.game);
     if let Ok(bytes) = std::fs::read(&path) {
@@ -258,6 +262,10 @@ fn lock_mail_is_the_games(
     mail: &[u8],
     game: &str,
 ) -> Result<(String, Option<String>, Option<String>)> {
+    // Read from the mail before its seal is checked: it must not name a path out of the folder.
+    if !crate::engine::valid_game_id(game) {
+        bail!("`{game}` in this lock mail is not a game id: refused, nothing revealed");
+    }
     let path = trust_path(dir, game);
     let bytes = match std::fs::read(&path) {
         Ok(b) => b,

@@ -405,6 +405,20 @@ impl<R: Ruleset> Game<R> {
     }
 
     /// Applies the strict events, checking each against the journal so far.
+    /// A journaled list of silent strict seats must be exactly the seats still awaited.
+    fn expect_awaited(&self, index: u64, kind: &str, seats: &[SeatId]) -> Result<(), ReplayError> {
+        let awaited = self.awaited_reveals();
+        if awaited.is_empty() || seats != awaited.as_slice() {
+            return Err(err(
+                index,
+                kind,
+                "seats",
+                "are not the strict seats still awaited",
+            ));
+        }
+        Ok(())
+    }
+
     pub(crate) fn apply_strict(&mut self, event: &Event, index: u64) -> Result<(), ReplayError> {
         let kind = event.kind();
         match event {
@@ -575,15 +589,7 @@ impl<R: Ruleset> Game<R> {
                         "a step of a game indexed by reveal never resolves without a strict reveal (ruling S2)",
                     ));
                 }
-                let awaited = self.awaited_reveals();
-                if awaited.is_empty() || seats != &awaited {
-                    return Err(err(
-                        index,
-                        kind,
-                        "seats",
-                        "are not the strict seats still awaited",
-                    ));
-                }
+                self.expect_awaited(index, kind, seats)?;
                 let due = self.reveal_deadline().is_some_and(|d| *at >= d);
                 if !(self.closed_by_gm
                     || due && self.policy.on_silence != super::ruleset::Silence::WaitForGm)
@@ -600,15 +606,7 @@ impl<R: Ruleset> Game<R> {
             }
             Event::RevealOverdue { step, seats, at } => {
                 self.expect_step(index, kind, *step)?;
-                let awaited = self.awaited_reveals();
-                if awaited.is_empty() || seats != &awaited {
-                    return Err(err(
-                        index,
-                        kind,
-                        "seats",
-                        "are not the strict seats still awaited",
-                    ));
-                }
+                self.expect_awaited(index, kind, seats)?;
                 if self.reveal_deadline().is_none_or(|d| *at < d) {
                     return Err(err(index, kind, "at", "before the reveal deadline"));
                 }

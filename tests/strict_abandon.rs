@@ -146,9 +146,13 @@ fn a_stalled_strict_game_abandoned_ends_with_no_result_and_resolves_nothing() {
     );
     assert!(game.book().locked.is_some(), "the lock stays, unresolved");
 
-    // One mail each to the three seats and the watcher, which says it all.
+    // One mail each to the three seats and the watcher, which says it all; and red-1, whose
+    // reveal of step 1 was bound to its lock, is asked to open its onion (ruling S11).
     let all = w.raw("");
-    assert_eq!(all.len() - before, SEATS.len() + 1, "{:?}", names(&all));
+    let opens = w.raw("-open-");
+    assert_eq!(names(&opens).len(), 1, "{:?}", names(&opens));
+    assert!(opens[0].0.contains("-open-red-1"), "{:?}", names(&opens));
+    assert_eq!(all.len() - before, SEATS.len() + 1 + 1, "{:?}", names(&all));
     for to in SEATS.iter().map(|s| s.1).chain([WATCHER]) {
         let over: Vec<String> = mails_to(&w, to)
             .iter()

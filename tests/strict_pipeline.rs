@@ -14,7 +14,8 @@ use strict_world::*;
 
 const BIDS: [[u32; 3]; 3] = [[1, 2, 3], [3, 0, 1], [2, 2, 0]];
 
-/// Plays the three rounds; in strict mode both strict seats reveal after each lock.
+/// Plays the three rounds; in strict mode both strict seats reveal after each lock, and open
+/// their onions when the game-over asks (bound reveals, ruling S11).
 fn play_out(w: &mut World, strict: bool) {
     for (k, bids) in (1..).zip(BIDS) {
         w.bid_all(bids);
@@ -23,6 +24,12 @@ fn play_out(w: &mut World, strict: bool) {
                 let (_, out) = w.reveal(seat, k);
                 assert!(matches!(out, Intake::Accepted { .. }), "{seat}: {out:?}");
             }
+        }
+    }
+    if strict {
+        for seat in STRICT {
+            let (_, out) = w.open(seat);
+            assert!(matches!(out, Intake::Accepted { .. }), "{seat}: {out:?}");
         }
     }
 }
@@ -156,10 +163,17 @@ fn a_strict_game_plays_to_the_end_and_verifies_from_store_and_mails() {
     let (checked, findings) = verify::verify_store(&w.store(), &registry);
     assert!(findings.is_empty(), "{findings:?}");
     assert_eq!(checked.steps, 3);
+    assert_eq!(
+        checked.bound_reveals, 6,
+        "every bound reveal checked by the openings"
+    );
+    assert!(checked.unopened.is_empty(), "{:?}", checked.unopened);
     let (checked, findings) = verify::verify_mails_with(w.outbox(), Some(GAME), &registry);
     assert!(findings.is_empty(), "{findings:?}");
     assert_eq!(checked.steps, 3, "three results mails' seeds re-derived");
     assert!(checked.replayed_mails > 0, "the game-over journal replayed");
+    // The outbox holds every seat's mail: each results mail's r checked once per step seen.
+    assert!(checked.bound_reveals >= 6, "{}", checked.bound_reveals);
 }
 
 #[test]
@@ -172,12 +186,20 @@ fn emails_per_strict_dice_step_are_one_extra_per_strict_seat_each_way() {
     let m = STRICT.len();
     // Sent by the players: their orders, plus (strict) one reveal per strict seat and step.
     let extra_in = strict.sent as usize - plain.sent as usize;
-    // Sent by Despatch, less the strict anchors mail (one per seat, once per game).
+    // Sent by Despatch, less the strict anchors mail (one per seat, once per game), and the
+    // game's end: one open request per strict seat, one opening notice per seat and opening.
     let anchors_mails = strict.raw("-strict-").len();
-    let extra_out = strict.delivered() - plain.delivered() - anchors_mails;
+    let open_requests = strict.raw("-open-").len();
+    let opened = strict.raw("-opened-").len();
+    assert_eq!(open_requests, m, "one open request per strict seat");
+    assert_eq!(opened, m * SEATS.len(), "each opening told to every seat");
+    let per_game_in = m; // the openings
+    let extra_in = extra_in - per_game_in;
+    let extra_out = strict.delivered() - plain.delivered() - anchors_mails - open_requests - opened;
     println!(
         "strict dice: {m} strict seats, {steps} dice steps; per step {} mail(s) in (reveals) and {} \
-         mail(s) out (lock mails) beyond default mode; once per game {anchors_mails} anchors mail(s)",
+         mail(s) out (lock mails) beyond default mode; once per game {anchors_mails} anchors mail(s), \
+         {open_requests} open request(s), {per_game_in} opening(s) in and {opened} opening notice(s)",
         extra_in / steps,
         extra_out / steps
     );

@@ -62,7 +62,7 @@ fn given(w: &World, seat: &str) -> Vec<serde_json::Value> {
 
 #[test]
 fn a_lock_mail_edited_to_a_later_step_or_reveal_gets_nothing() {
-    let mut w = world(true);
+    let mut w = world_by_reveal(true);
     w.bid_all([1, 2, 3]);
     let genuine = lock_body(&w, "blue-scout", 1);
     let heading = "step 1, seat blue-scout, reveal 1)";
@@ -102,7 +102,7 @@ fn a_lock_mail_edited_to_a_later_step_or_reveal_gets_nothing() {
 
 #[test]
 fn the_record_holds_each_reveal_a_resend_is_answered_alike_and_an_old_index_is_refused() {
-    let mut w = world(true);
+    let mut w = world_by_reveal(true);
     w.bid_all([1, 2, 3]);
     let (line, out) = w.reveal("blue-scout", 1);
     assert!(matches!(out, Intake::Accepted { .. }), "{out:?}");
@@ -174,7 +174,7 @@ fn the_record_holds_each_reveal_a_resend_is_answered_alike_and_an_old_index_is_r
 
 #[test]
 fn a_forged_lock_gets_only_the_next_reveal_and_the_genuine_lock_then_shows_the_split() {
-    let mut w = world(true);
+    let mut w = world_by_reveal(true);
     w.bid_all([1, 2, 3]);
     let genuine = lock_text(&w, "blue-scout", 1);
     let real = journal_lock(&w, 1);

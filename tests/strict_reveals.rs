@@ -18,7 +18,7 @@ fn registry() -> despatch::engine::Registry {
 
 #[test]
 fn a_reveal_quoting_another_lock_is_recorded_and_reported_as_a_split_lock() {
-    let mut w = world(true);
+    let mut w = world_by_reveal(true);
     w.bid_all([1, 1, 1]);
     let real = w.game().book().locked.as_ref().unwrap().lock;
     // The mail blue-scout was shown carries another L_1 (a host showing seats different locks,
@@ -76,7 +76,7 @@ fn a_reveal_quoting_another_lock_is_recorded_and_reported_as_a_split_lock() {
 
 #[test]
 fn a_reveal_that_does_not_hash_to_the_anchor_is_refused_and_journals_nothing() {
-    let mut w = world(true);
+    let mut w = world_by_reveal(true);
     w.bid_all([2, 0, 1]);
     let lock = w.game().book().locked.as_ref().unwrap().lock;
     let before = w.journal().len();
@@ -110,7 +110,7 @@ fn a_reveal_that_does_not_hash_to_the_anchor_is_refused_and_journals_nothing() {
 
 #[test]
 fn verify_fails_naming_the_step_when_a_journaled_reveal_is_tampered_with() {
-    let mut w = world(true);
+    let mut w = world_by_reveal(true);
     w.bid_all([1, 2, 3]);
     w.reveal("red-1", 1);
     w.reveal("blue-scout", 1);

@@ -13,7 +13,8 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::dice::{self, HostOnion, Protocol};
-use crate::engine::strict::{self, BY_REVEAL};
+use crate::engine::strict::{self, BOUND, BY_REVEAL};
+use crate::engine::strict_bound::{self, OPEN_HEADING};
 use crate::mail::compose::{LOCK_HEADING, LockAsk};
 
 /// What the folder keeps for one (game, seat): the secret `c_0` and how to rebuild the onion.
@@ -36,9 +37,27 @@ struct SeatSecret {
 struct RevealRecord {
     game: String,
     seat: String,
-    /// `"reveal"` or `"step"`: how the game indexes the onion, fixed by the first reveal.
+    /// `"bound"`, `"reveal"` or `"step"`: how the game indexes the onion (and whether it binds
+    /// reveals to their lock), fixed by the first reveal.
     by: String,
     reveals: Vec<Given>,
+    /// Bound games: lock mails refused because this reveal number had answered another lock
+    /// (ruling S11) — the player's evidence that the game showed two locks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    refused: Vec<Given>,
+    /// Bound games: the onion opened once the game said it was over; no lock is answered after.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    opened: Option<OpenedRecord>,
+}
+
+/// When and through which reveal the seat's onion was opened, and the game's signature on the
+/// mail that asked (it said the game was over).
+#[derive(Serialize, Deserialize)]
+struct OpenedRecord {
+    through: u64,
+    at: DateTime<Utc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    signature: Option<String>,
 }
 
 /// One reveal given: its index in the onion, the step, the `L_k` it quoted, when.
@@ -52,6 +71,9 @@ struct Given {
     /// what it asked — the player's proof in a dispute. Absent for unsigned (older) games.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     signature: Option<String>,
+    /// Bound games: the reveal given (hex), `H(strict-bind, …, e_j, L_k)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    reveal: Option<String>,
 }
 
 /// What `player trust` keeps from the game's welcome, beside the seat's secret: the key every
@@ -152,7 +174,7 @@ pub fn init(dir: &Path, game: &str, seat: &str, onion_len: u64) -> Result<String
         seat: seat.into(),
         onion_len,
         secret: dice::to_hex(onion.secret()),
-        onion_index: Some(BY_REVEAL.into()),
+        onion_index: Some(BOUND.into()),
     };
     let text = serde_json::to_string_pretty(&file)?;
     write_private(&path, text.as_bytes())?;
@@ -192,9 +214,15 @@ pub fn reveal_at(dir: &Path, mail: &[u8], now: DateTime<Utc>) -> Result<(String,
         .parse(mail)
         .and_then(|m| m.body_text(0).map(|t| t.into_owned()))
         .unwrap_or_else(|| String::from_utf8_lossy(mail).into_owned());
-    let ask = crate::mail::compose::read_lock_mail(&text).ok_or_else(|| {
-        anyhow!("no `{LOCK_HEADING}` section in this mail: give the mail that asks for your reveal")
-    })?;
+    let Some(ask) = crate::mail::compose::read_lock_mail(&text) else {
+        if let Some(open) = strict_bound::read_open_section(&text) {
+            return open_at(dir, mail, &open.game, now);
+        }
+        bail!(
+            "no `{LOCK_HEADING}` or `{OPEN_HEADING}` section in this mail: give the mail that \
+             asks for your reveal"
+        );
+    };
     let (sealed, signature, unsigned_note) = lock_mail_is_the_games(dir, mail, &ask.game)?;
     // What is answered is what the game signed: the lock section read again from the sealed
     // text alone, so nothing added outside the seal can change the step, index or lock.
@@ -214,9 +242,32 @@ pub fn reveal_at(dir: &Path, mail: &[u8], now: DateTime<Utc>) -> Result<(String,
     }
     let rec_path = record_path(dir, game, seat);
     let mut record = read_record(&rec_path, game, seat)?;
+    if let Some(o) = &record.opened {
+        bail!(
+            "you opened your onion for game {game} on {} (through reveal {}), when the game said \
+             it was over: refused, nothing revealed. A lock mail after that is evidence that the \
+             game went on after telling you it had ended; keep both mails",
+            o.at.format("%Y-%m-%d %H:%M UTC"),
+            o.through
+        );
+    }
+    let bound = is_bound(&file, &record, &ask)?;
     let (index, note) = next_index(&file, &record, &ask)?;
+    if bound && let Some(e) = another_lock_refused(&mut record, &ask, index, &signature, now) {
+        crate::store::atomic_write_private(
+            &rec_path,
+            serde_json::to_string_pretty(&record)?.as_bytes(),
+        )
+        .with_context(|| format!("writing {}", rec_path.display()))?;
+        return Err(e);
+    }
     let onion = HostOnion::for_party(file.protocol, game, seat, c0, file.onion_len);
-    let line = strict::reveal_line(ask.step, &ask.lock, &onion.element(file.onion_len - index));
+    let element = onion.element(file.onion_len - index);
+    let given = match bound {
+        true => dice::bound_reveal(file.protocol, game, seat, index, &element, &ask.lock),
+        false => element,
+    };
+    let line = strict::reveal_line(ask.step, &ask.lock, &given);
     let lock = dice::to_hex(&ask.lock);
     let note = match (note, unsigned_note) {
         (Some(a), Some(b)) => Some(format!("{a}\n{b}")),
@@ -229,7 +280,9 @@ pub fn reveal_at(dir: &Path, mail: &[u8], now: DateTime<Utc>) -> Result<(String,
     {
         return Ok((line, note));
     }
-    record.by = if ask.index.is_some() {
+    record.by = if bound {
+        BOUND
+    } else if ask.index.is_some() {
         BY_REVEAL
     } else {
         "step"
@@ -241,6 +294,7 @@ pub fn reveal_at(dir: &Path, mail: &[u8], now: DateTime<Utc>) -> Result<(String,
         lock,
         at: now,
         signature,
+        reveal: bound.then(|| dice::to_hex(&given)),
     });
     // Recorded before it is printed: a crash in between loses no reveal from the record.
     crate::store::atomic_write_private(
@@ -312,6 +366,8 @@ fn read_record(path: &Path, game: &str, seat: &str) -> Result<RevealRecord> {
                 seat: seat.into(),
                 by: String::new(),
                 reveals: Vec::new(),
+                refused: Vec::new(),
+                opened: None,
             });
         }
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
@@ -343,8 +399,8 @@ fn next_index(
     ask: &LockAsk,
 ) -> Result<(u64, Option<String>)> {
     let by_reveal = ask.index.is_some()
-        || file.onion_index.as_deref() == Some(BY_REVEAL)
-        || record.by == BY_REVEAL;
+        || matches!(file.onion_index.as_deref(), Some(BY_REVEAL | BOUND))
+        || matches!(record.by.as_str(), BY_REVEAL | BOUND);
     let index = match ask.index {
         Some(j) if record.by == "step" => bail!(
             "this lock mail asks for reveal {j} by number, but your earlier reveals in {} were \
@@ -415,4 +471,179 @@ fn next_index(
         );
     }
     Ok((index, None))
+}
+
+/// Whether this lock is answered with a bound reveal (ruling S11): when the lock mail says so,
+/// or when the seat's onion or record was made for bound reveals — then a lock mail that does
+/// not say so is refused, since an unbound reveal is the onion element itself.
+fn is_bound(file: &SeatSecret, record: &RevealRecord, ask: &LockAsk) -> Result<bool> {
+    let made_bound = file.onion_index.as_deref() == Some(BOUND) || record.by == BOUND;
+    if ask.bound {
+        if !record.by.is_empty() && record.by != BOUND {
+            bail!(
+                "this lock mail asks for a bound reveal, but your earlier reveals in {} were not \
+                 bound: refused (a game does not change how it asks for reveals)",
+                ask.game
+            );
+        }
+        return Ok(true);
+    }
+    if made_bound {
+        bail!(
+            "this lock mail does not say `bound`, but your onion for {} gives bound reveals: \
+             refused, nothing revealed. An unbound reveal is your onion element itself, which \
+             would let whoever holds it compute your reveal for any lock",
+            ask.game
+        );
+    }
+    Ok(false)
+}
+
+/// In a bound game a reveal number answers one lock only (S11): a second lock for it gets
+/// nothing, and is kept in the record beside the first as the player's evidence. `None` when
+/// this lock is the one already answered, or a new reveal number.
+fn another_lock_refused(
+    record: &mut RevealRecord,
+    ask: &LockAsk,
+    index: u64,
+    signature: &Option<String>,
+    now: DateTime<Utc>,
+) -> Option<anyhow::Error> {
+    let lock = dice::to_hex(&ask.lock);
+    let first = record
+        .reveals
+        .iter()
+        .find(|g| g.index == index && g.lock != lock)?;
+    let why = anyhow!(
+        "you gave reveal {index} on {} for step {} bound to L_{} = {}; this mail asks for it \
+         again bound to L_{} = {lock}: refused, nothing revealed. A reveal answers one lock: a \
+         second one would let the game choose between two seeds. Two locks for one step are \
+         evidence of a split view or of a lock shown early; keep both mails (both are in {}'s \
+         record of reveals). If the game's real lock is the second, the step now waits (ruling \
+         S2) and the organiser may only abandon the game",
+        first.at.format("%Y-%m-%d %H:%M UTC"),
+        first.step,
+        first.step,
+        first.lock,
+        ask.step,
+        ask.seat
+    );
+    if !record
+        .refused
+        .iter()
+        .any(|g| g.index == index && g.lock == lock)
+    {
+        record.refused.push(Given {
+            index,
+            step: ask.step,
+            lock,
+            at: now,
+            signature: signature.clone(),
+            reveal: None,
+        });
+    }
+    Some(why)
+}
+
+/// Answers a game-over mail's open section (S11): its list of the reveals the game took must be
+/// exactly what this seat gave — the same numbers, steps, locks and values — or nothing is
+/// opened; then `OPEN <J> <e_J>`, recorded before it is printed, and no lock mail of the game
+/// is answered after it.
+fn open_at(
+    dir: &Path,
+    mail: &[u8],
+    game: &str,
+    now: DateTime<Utc>,
+) -> Result<(String, Option<String>)> {
+    let (sealed, signature, note) = lock_mail_is_the_games(dir, mail, game)?;
+    let ask = strict_bound::read_open_section(&sealed).ok_or_else(|| {
+        anyhow!("the `{OPEN_HEADING}` section of this mail is not inside its seal: refused")
+    })?;
+    let (game, seat) = (ask.game.as_str(), ask.seat.as_str());
+    if !crate::engine::valid_seat_id(seat) {
+        bail!("`{seat}` in this mail is not a seat: refused");
+    }
+    let path = secret_path(dir, game, seat);
+    let file: SeatSecret = serde_json::from_slice(
+        &std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?,
+    )
+    .with_context(|| format!("reading {}", path.display()))?;
+    let c0 =
+        dice::from_hex(&file.secret).ok_or_else(|| anyhow!("{}: bad secret", path.display()))?;
+    let rec_path = record_path(dir, game, seat);
+    let mut record = read_record(&rec_path, game, seat)?;
+    let through = ask.given.len() as u64;
+    if let Some(o) = &record.opened {
+        if o.through == through {
+            let onion = HostOnion::for_party(file.protocol, game, seat, c0, file.onion_len);
+            let line =
+                strict_bound::opening_line(through, &onion.element(file.onion_len - through));
+            return Ok((line, note));
+        }
+        bail!(
+            "you opened your onion through reveal {} already; this mail asks through {through}: \
+             refused",
+            o.through
+        );
+    }
+    // A record with no reveal yet goes by the onion's own mark (then every listed reveal is
+    // one this tool never gave, and is refused below).
+    let bound = match record.by.as_str() {
+        "" => file.onion_index.as_deref() == Some(BOUND),
+        by => by == BOUND,
+    };
+    if !bound {
+        bail!("your reveals in {game} were not bound to their locks: there is nothing to open");
+    }
+    let onion = HostOnion::for_party(file.protocol, game, seat, c0, file.onion_len);
+    for (n, g) in ask.given.iter().enumerate() {
+        let mine = record.reveals.iter().find(|m| m.index == g.index);
+        let want = dice::bound_reveal(
+            file.protocol,
+            game,
+            seat,
+            g.index,
+            &onion.element(file.onion_len - g.index),
+            &g.lock,
+        );
+        let fits = g.index == n as u64 + 1
+            && mine.is_some_and(|m| m.step == g.step && m.lock == dice::to_hex(&g.lock))
+            && want == g.reveal;
+        if !fits {
+            bail!(
+                "the game's record says it took reveal {} for step {} with L_{} = {} and r = {}, \
+                 which is not a reveal you gave{}: refused, your onion stays closed. Keep this \
+                 mail: it is the game's signed word that its seed used a value your tool never \
+                 gave",
+                g.index,
+                g.step,
+                g.step,
+                dice::to_hex(&g.lock),
+                dice::to_hex(&g.reveal),
+                match mine {
+                    Some(m) => format!(
+                        " (you gave it for step {} and L_{} = {})",
+                        m.step, m.step, m.lock
+                    ),
+                    None => String::new(),
+                }
+            );
+        }
+    }
+    if through == 0 || through > file.onion_len {
+        bail!("this mail lists no reveal to open");
+    }
+    record.opened = Some(OpenedRecord {
+        through,
+        at: now,
+        signature,
+    });
+    // Recorded before it is printed: no lock is answered after an opening, even after a crash.
+    crate::store::atomic_write_private(
+        &rec_path,
+        serde_json::to_string_pretty(&record)?.as_bytes(),
+    )
+    .with_context(|| format!("writing {}", rec_path.display()))?;
+    let line = strict_bound::opening_line(through, &onion.element(file.onion_len - through));
+    Ok((line, note))
 }

@@ -414,6 +414,20 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                         checked.signatures
                     );
                 }
+                if checked.bound_reveals > 0 {
+                    println!(
+                        "  {} strict reveal(s) bound to their lock checked against the seats' \
+                         opened onions.",
+                        checked.bound_reveals
+                    );
+                }
+                if !checked.unopened.is_empty() {
+                    println!(
+                        "  NOTE: {} did not open (yet) the onion behind their bound strict \
+                         reveals: those reveals are not checked (ruling S11).",
+                        checked.unopened.join(", ")
+                    );
+                }
                 if checked.replayed_mails > 0 {
                     println!(
                         "  The game-over mail's journal replayed the whole game; {} mail(s) \

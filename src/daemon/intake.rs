@@ -426,6 +426,12 @@ impl Daemon {
         {
             return reveal::decide(g, seat, activity, inb, k, &quoted, &r, now);
         }
+        // A strict seat opening its onion at the game's end (bound reveals, ruling S11).
+        if g.game.book().strict.as_ref().is_some_and(|st| st.bound)
+            && let Some((j, e)) = crate::engine::strict_bound::parse_opening(&inb.body)
+        {
+            return reveal::decide_opening(g, seat, activity, inb, j, &e, now);
+        }
         // STOP alone (club-rules S1), as the `List-Unsubscribe` mailto sends it.
         if crate::mail::consent::seat_asks_to_stop(&inb.subject, &inb.body) {
             return self.seat_command(&SeatCommand::Stop, g, &seat, activity, inb, now);

@@ -1,12 +1,13 @@
 //! A strict seat's reveal by mail (docs/strict-dice.md): authenticated like any seat mail by
 //! intake, then turned into a `Reveal` event, a `SplitLock` event (reported to the seat, every
-//! seat and the organiser), or a refusal that tells the seat why and journals nothing.
+//! seat and the organiser), or a refusal that tells the seat why and journals nothing; and, in a
+//! game with bound reveals, a seat's opening of its onion once the game is over.
 
 use anyhow::Result;
 use chrono::{DateTime, Utc};
 
 use crate::dice::Hash;
-use crate::engine::{Event, Rejected, strict};
+use crate::engine::{Event, Rejected, strict, strict_bound};
 use crate::mail::guard::Activity;
 use crate::mail::inbound::Inbound;
 
@@ -41,6 +42,38 @@ pub(super) fn decide(
                 ),
             }];
             activity.outcome(now, None);
+            Decision::rejected(g, &seat, activity, inb, &problems, 1)
+        }
+    }
+}
+
+/// What an opening mail does (bound reveals, ruling S11): a `StrictOpened` event, or a refusal
+/// that says why and journals nothing.
+pub(super) fn decide_opening(
+    g: OpenGame,
+    seat: String,
+    mut activity: Activity,
+    inb: &Inbound,
+    through: u64,
+    element: &Hash,
+    now: DateTime<Utc>,
+) -> Result<Decision> {
+    let step = g.game.book().step;
+    activity.outcome(now, None);
+    match strict_bound::opening_event(g.game.book(), &seat, through, element, &inb.message_id, now)
+    {
+        Ok(event) => Ok(Decision::accepted(g, &seat, activity, step, event)),
+        Err(reason) => {
+            let problems = vec![Rejected {
+                line: 0,
+                text: String::new(),
+                reason,
+                hint: Some(
+                    "reply to the game's \"open your onion\" mail with the line `despatch player \
+                     reveal` prints"
+                        .into(),
+                ),
+            }];
             Decision::rejected(g, &seat, activity, inb, &problems, 1)
         }
     }

@@ -217,11 +217,38 @@ pub fn check_party_reveal(
     gap: u64,
     r: &Hash,
 ) -> bool {
-    let mut c = *r;
-    for _ in 0..gap {
+    &onion_walk(proto, game_id, party, r, gap) == known
+}
+
+/// A strict seat's reveal bound to the lock it answers (strict-dice.md, S11):
+/// `r = H(DS("strict-bind") || lp(game_id) || lp(seat) || u64(j) || lp(e_j) || lp(L_k))`, where
+/// `e_j = c_{N-j}` is the seat's `j`-th onion element. `r` for one `L_k` tells nothing of `r` for
+/// another, and `e_j` stays on the player's machine until the game is over.
+pub fn bound_reveal(
+    proto: Protocol,
+    game_id: &str,
+    seat: &str,
+    j: u64,
+    element: &Hash,
+    lock: &Hash,
+) -> Hash {
+    let mut h = Sha256::new();
+    ds(&mut h, proto, "strict-bind");
+    lp(&mut h, game_id.as_bytes());
+    lp(&mut h, seat.as_bytes());
+    h.update(j.to_be_bytes());
+    lp(&mut h, element);
+    lp(&mut h, lock);
+    finish(h)
+}
+
+/// `n` steps of `party`'s onion from `c` (`c_{i+n}` from `c_i`).
+pub fn onion_walk(proto: Protocol, game_id: &str, party: &str, c: &Hash, n: u64) -> Hash {
+    let mut c = *c;
+    for _ in 0..n {
         c = onion_step(proto, game_id, party, &c);
     }
-    &c == known
+    c
 }
 
 /// `head_i = H(DS("log") || lp(head_{i-1}) || lp(event_bytes))`.

@@ -101,3 +101,41 @@ fn strict_seed_with_two_seats_and_with_one_missing() {
         "d62b7d3d9bb7316ebf6a5da3c53f52d308784dca2a946ef2ee5f1d22699bb121"
     );
 }
+
+#[test]
+fn a_reveal_bound_to_its_lock() {
+    // japan's e_1 and e_2 are r1 and r2 of the first test; L' = H("another lock").
+    let japan = HostOnion::for_party(Protocol::V2, GAME, "japan", [0x33; 32], 5);
+    let (e1, e2) = (japan.reveal(1).unwrap(), japan.reveal(2).unwrap());
+    let l1 = h(L_1);
+    let r1 = bound_reveal(Protocol::V2, GAME, "japan", 1, &e1, &l1);
+    assert_eq!(
+        to_hex(&r1),
+        "af80efb9d3c58f13dc9733fb1d83aa1ceb79484d8278017d27928cff217eebcf"
+    );
+    let other: Hash = sha2::Sha256::digest(b"another lock").into();
+    assert_eq!(
+        to_hex(&other),
+        "14c651bd1ecdeed2c2e32e53fec393f7169149f62965c5c3b0c362058896f202"
+    );
+    assert_eq!(
+        to_hex(&bound_reveal(Protocol::V2, GAME, "japan", 1, &e1, &other)),
+        "33fa0a191140d44597d16f3e31c6270332328d66d58cbd3b4cd0c403085e2b4d"
+    );
+    assert_eq!(
+        to_hex(&bound_reveal(Protocol::V2, GAME, "japan", 2, &e2, &l1)),
+        "e1621e8b6e1f1898daca1b74f09e6016f029af6638d0aa1847fdc02b85d05a7c"
+    );
+    // The seed takes the bound reveal where an older game took e_j.
+    let v = h(V_1);
+    assert_eq!(
+        to_hex(&seed(Protocol::V2, &l1, &v, &[("japan".to_string(), r1)])),
+        "90e6b458d71f317d6c8e8c945cec0ef8e5917737e2035f4b27d049d9c439007a"
+    );
+    // The opening: e_2 walks to the anchor in 2 steps and to e_1 in one.
+    assert_eq!(onion_walk(Protocol::V2, GAME, "japan", &e2, 1), e1);
+    assert_eq!(
+        onion_walk(Protocol::V2, GAME, "japan", &e2, 2),
+        japan.anchor()
+    );
+}

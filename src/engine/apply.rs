@@ -17,7 +17,10 @@ impl<R: Ruleset> Game<R> {
         let kind = event.kind();
         let after_abandon = matches!(
             event,
-            Event::GameEnded { .. } | Event::SpectatorJoined { .. } | Event::SpectatorLeft { .. }
+            Event::GameEnded { .. }
+                | Event::SpectatorJoined { .. }
+                | Event::SpectatorLeft { .. }
+                | Event::StrictOpened { .. }
         );
         if self.club.abandoned.is_some() && !after_abandon {
             // Nothing of the abandoned step may be locked, revealed or rolled (ruling S10).
@@ -148,6 +151,7 @@ impl<R: Ruleset> Game<R> {
             | Event::SplitLock { .. }
             | Event::RevealMissed { .. }
             | Event::RevealOverdue { .. } => self.apply_strict(event, index)?,
+            Event::StrictOpened { .. } => self.apply_opened(event, index)?,
             Event::Results {
                 step,
                 reveal,

@@ -245,6 +245,17 @@ pub enum Event {
         message_id: String,
         at: DateTime<Utc>,
     },
+    /// A strict seat opened its onion after the game ended (games whose reveals are bound to
+    /// their lock, ruling S11): `element` is its `e_J`, from which every earlier element
+    /// follows by hashing, so each reveal it gave can be checked against its lock and anchor.
+    StrictOpened {
+        seat: SeatId,
+        /// `J`: the number of reveals the game used, the last of which `element` is.
+        reveal: u64,
+        element: String,
+        message_id: String,
+        at: DateTime<Utc>,
+    },
     /// A strict seat's reveal that quoted another `L_k` than the journal's: kept as the
     /// seat's proof that it was shown a different lock (a split view). Its `r` is not used.
     SplitLock {
@@ -389,6 +400,7 @@ impl Event {
             Event::SplitLock { .. } => "split_lock",
             Event::RevealMissed { .. } => "reveal_missed",
             Event::RevealOverdue { .. } => "reveal_overdue",
+            Event::StrictOpened { .. } => "strict_opened",
             Event::Press { .. } => "press",
             Event::SpectatorJoined { .. } => "spectator_joined",
             Event::SpectatorLeft { .. } => "spectator_left",

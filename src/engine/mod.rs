@@ -18,6 +18,7 @@ pub mod scene;
 pub mod seat_acts;
 mod signoff;
 pub mod strict;
+pub mod strict_bound;
 
 pub use decide::GmError;
 pub use event::*;

@@ -24,6 +24,11 @@ pub const DEFAULT_REVEAL_HOURS: u32 = 24;
 /// names (ruling S8).
 pub const BY_REVEAL: &str = "reveal";
 
+/// The `onion_index` of games whose strict reveals are also bound to the lock they answer
+/// (ruling S11, `strict_bound.rs`): indexed by reveal count, and each reveal is
+/// `bound_reveal(e_j, L_k)`, its element kept on the player's machine until the game is over.
+pub const BOUND: &str = "bound";
+
 /// One strict seat's commitment and the newest element of its onion checked so far.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StrictSeat {
@@ -38,6 +43,12 @@ pub struct StrictSeat {
     /// How many reveals the seat has given (its next one is number `revealed + 1`).
     #[serde(default)]
     pub revealed: u64,
+    /// Bound games (S11): every reveal the journal took from the seat, for its opening.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub given: Vec<super::strict_bound::GivenReveal>,
+    /// Bound games: the seat's opening, once the game is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opened: Option<super::strict_bound::Opened>,
 }
 
 /// What the journal establishes about strict dice.
@@ -64,6 +75,10 @@ pub struct StrictBook {
     /// Strict seats told to every seat as overdue at the reveal deadline of the locked step.
     #[serde(default)]
     pub overdue: Vec<SeatId>,
+    /// Reveals bound to their lock (`onion_index = "bound"`, ruling S11): a reveal cannot be
+    /// checked against the seat's anchor until the seat opens its onion at the game's end.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bound: bool,
 }
 
 mod reveals {
@@ -147,7 +162,7 @@ impl Book {
 }
 
 /// The event that makes a game strict; `seats` are (seat, anchor, onion length). New games
-/// index their onions by reveal count.
+/// index their onions by reveal count and bind each reveal to its lock (S8, S11).
 pub fn strict_mode_event(
     seats: &[(SeatId, Hash, u64)],
     reveal_hours: u32,
@@ -164,7 +179,7 @@ pub fn strict_mode_event(
             .collect(),
         reveal_hours,
         at: now,
-        onion_index: Some(BY_REVEAL.to_string()),
+        onion_index: Some(BOUND.to_string()),
     }
 }
 
@@ -266,6 +281,12 @@ pub fn reveal_event(
         ));
     }
     if !reveal_fits(book, s, step, r) {
+        if st.bound {
+            return Err(format!(
+                "{seat}'s onion has {} elements, all of them revealed already",
+                s.len
+            ));
+        }
         let which = match st.by_reveal {
             true => format!("reveal number {}", s.revealed + 1),
             false => format!("step {step}"),
@@ -288,6 +309,11 @@ pub fn reveal_event(
 /// a game indexed by reveal; `step - last_step` hashes in an older game indexed by step.
 fn reveal_fits(book: &Book, s: &StrictSeat, step: u64, r: &Hash) -> bool {
     let by_reveal = book.strict.as_ref().is_some_and(|st| st.by_reveal);
+    if book.strict.as_ref().is_some_and(|st| st.bound) {
+        // A bound reveal is checked when the seat opens its onion, at the end (S11): here it
+        // can only be within the onion.
+        return s.revealed < s.len;
+    }
     let (fits, gap) = match by_reveal {
         true => (s.revealed < s.len, 1),
         false => (
@@ -428,15 +454,16 @@ impl<R: Ruleset> Game<R> {
                 onion_index,
                 ..
             } => {
-                let by_reveal = match onion_index.as_deref() {
-                    None => false,
-                    Some(BY_REVEAL) => true,
+                let (by_reveal, bound) = match onion_index.as_deref() {
+                    None => (false, false),
+                    Some(BY_REVEAL) => (true, false),
+                    Some(BOUND) => (true, true),
                     Some(_) => {
                         return Err(err(
                             index,
                             kind,
                             "onion_index",
-                            format!("is \"{BY_REVEAL}\" or absent"),
+                            format!("is \"{BOUND}\", \"{BY_REVEAL}\" or absent"),
                         ));
                     }
                 };
@@ -481,6 +508,8 @@ impl<R: Ruleset> Game<R> {
                         last: anchor,
                         last_step: 0,
                         revealed: 0,
+                        given: Vec::new(),
+                        opened: None,
                     });
                 }
                 if list.len() != seats.len() || list.is_empty() {
@@ -501,6 +530,7 @@ impl<R: Ruleset> Game<R> {
                     splits: Vec::new(),
                     by_reveal,
                     overdue: Vec::new(),
+                    bound,
                 });
             }
             Event::Reveal {
@@ -545,6 +575,9 @@ impl<R: Ruleset> Game<R> {
                 self.book.message_ids.insert(message_id.clone());
                 let st = self.book.strict.as_mut().expect("checked above");
                 st.reveals.insert(seat.clone(), r);
+                if st.bound {
+                    super::strict_bound::keep_given(st, seat, *step, quoted, r);
+                }
             }
             Event::SplitLock {
                 step,

@@ -353,6 +353,8 @@ fn read_folder(
     let mut checked = Checked::default();
     let mut anchors: Vec<(String, u64, Hash)> = Vec::new();
     let mut strict_anchors: Vec<(String, String, Hash)> = Vec::new();
+    let mut bound_games = std::collections::BTreeSet::new();
+    let mut openings = Vec::new();
     let mut results: Vec<DiceMail> = Vec::new();
     let mut sealed: Vec<SealedMail> = Vec::new();
     for p in mail_files(dir) {
@@ -427,6 +429,18 @@ fn read_folder(
         }
         if let Some(g) = &game_of_mail {
             strict_anchors.extend(super::strict::anchors_in(g, &text));
+            if text.contains(super::strict::BOUND_MARK) {
+                bound_games.insert(g.clone());
+            }
+            for o in super::strict::openings_in(g, &file, &text) {
+                out.extend(facts.note(
+                    g,
+                    format!("opening of {} reveal {}", o.seat, o.index),
+                    dice::to_hex(&o.element),
+                    &file,
+                ));
+                openings.push(o);
+            }
             // A strict lock mail's L_k is the game's word for the step's lock: a second,
             // different one (a lock shown early to learn a reveal, then another) is equivocation.
             if let Some(ask) = crate::mail::compose::read_lock_mail(&text) {
@@ -512,15 +526,17 @@ fn read_folder(
             .filter(|p| p.game == d.game && p.step < d.step)
             .map(|p| (p.step, p.strict.as_slice()))
             .collect();
-        out.extend(super::strict::check_reveals(
-            &place,
-            d.protocol,
-            &d.game,
-            d.step,
-            &d.strict,
-            &earlier,
-            &strict_anchors,
-        ));
+        if !bound_games.contains(&d.game) {
+            out.extend(super::strict::check_reveals(
+                &place,
+                d.protocol,
+                &d.game,
+                d.step,
+                &d.strict,
+                &earlier,
+                &strict_anchors,
+            ));
+        }
         if let Err((j, why)) = dice::check_table(&d.seed, &d.rolls) {
             out.push(finding(&place, format!("rolls[{j}]"), why));
         }
@@ -569,6 +585,27 @@ fn read_folder(
             ));
         }
     }
+    // Bound strict reveals (S11): checked against the seats' openings, once they are mailed.
+    let steps: Vec<super::strict::StepReveals> = results
+        .iter()
+        .map(|d| super::strict::StepReveals {
+            game: &d.game,
+            step: d.step,
+            lock: d.lock,
+            strict: &d.strict,
+        })
+        .collect();
+    let proto_of = |g: &str| {
+        results
+            .iter()
+            .find(|d| d.game == g)
+            .map_or(Protocol::V2, |d| d.protocol)
+    };
+    let (bound, unopened, found) =
+        super::strict::check_openings(&proto_of, &bound_games, &openings, &steps, &strict_anchors);
+    checked.bound_reveals += bound;
+    checked.unopened = unopened;
+    out.extend(found);
     (checked, out, facts)
 }
 

@@ -38,6 +38,10 @@ pub struct Checked {
     pub replayed_mails: u64,
     /// Mail signatures checked under the game's key `K`.
     pub signatures: u64,
+    /// Bound strict reveals checked against their seat's opened onion (ruling S11).
+    pub bound_reveals: u64,
+    /// Strict seats whose bound reveals are not opened (yet): they cannot be checked.
+    pub unopened: Vec<String>,
 }
 
 pub(crate) fn finding(

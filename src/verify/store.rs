@@ -115,6 +115,26 @@ pub fn verify_store(store: &GameStore, registry: &Registry) -> (Checked, Vec<Fin
             checked.rolls += rolls.len() as u64;
         }
     }
+    // Bound strict reveals (S11): each one checked against its seat's opened onion in replay.
+    for (seat, j, step) in crate::engine::strict_bound::unbound_reveals(book) {
+        out.push(finding(
+            format!("step {step}"),
+            format!("strict r {seat}"),
+            format!(
+                "reveal {j} of {seat} is not H(strict-bind, …) of its opened onion element and \
+                 L_{step}: the seed took a value {seat}'s onion did not give"
+            ),
+        ));
+    }
+    if let Some(st) = &book.strict {
+        checked.bound_reveals = st
+            .seats
+            .iter()
+            .filter(|s| s.opened.is_some())
+            .map(|s| s.given.len() as u64)
+            .sum();
+    }
+    checked.unopened = crate::engine::strict_bound::unopened(book);
     if let Some(secrets) = &secrets {
         for o in &book.onions {
             let matches = secrets

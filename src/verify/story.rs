@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use crate::dice::{self, Hash, Protocol};
 use crate::engine::registry::parse_line;
-use crate::engine::{Event, Play, Registry, Viewer};
+use crate::engine::{Event, Play, Registry, Viewer, strict_bound};
 use crate::mail::compose;
 use crate::mail::outbound;
 use crate::report;
@@ -248,6 +248,11 @@ pub(super) fn check_against_journal(
     done.events = lines.len() as u64;
     let mut by_index: BTreeMap<u64, Vec<&SealedMail>> = BTreeMap::new();
     for m in mails {
+        if m.head_index >= lines.len() as u64 && m.text.contains("STRICT DICE OPENED\n") {
+            // A seat's opening comes after the game-over mail's journal ends (ruling S11): it
+            // is checked against the anchors and the results mails (`strict::check_openings`).
+            continue;
+        }
         if m.head_index >= lines.len() as u64 {
             out.push(finding(
                 format!("mail {}", m.file),
@@ -326,6 +331,19 @@ fn check_one(game: &dyn Play, ev: &Event, m: &SealedMail) -> Result<(), (String,
         ));
     };
     let book = game.book();
+    if let Event::GameEnded { .. } = ev
+        && m.text.contains(strict_bound::OPEN_HEADING)
+    {
+        // The request to open a seat's onion (S11): it must list what the journal took.
+        let want = strict_bound::open_section(book, seat).unwrap_or_default();
+        return match !want.is_empty() && report::normalise(&m.text).contains(want.trim_end()) {
+            true => Ok(()),
+            false => Err((
+                "open".into(),
+                "the open request does not list the reveals the journal took from the seat".into(),
+            )),
+        };
+    }
     let over = game.outcome().is_some();
     let results_mail = match ev {
         Event::Results { .. } => !(over && book.protocol == Protocol::V2),

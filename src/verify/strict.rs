@@ -94,3 +94,164 @@ fn hashes_back_within(
     }
     false
 }
+
+/// The mark of a game whose strict reveals are bound to their lock (the first line of the
+/// anchors mail's words on them): its `strict r` values are not onion elements, so they are
+/// checked against the seats' openings, not hashed back to an anchor (ruling S11).
+pub(super) const BOUND_MARK: &str = "Strict reveals are bound to their lock";
+
+/// One opened element, from a `strict open <seat> reveal <j> step <k> = <e_j>` line.
+pub(super) struct OpenedElement {
+    pub game: String,
+    pub seat: String,
+    pub index: u64,
+    pub step: u64,
+    pub element: Hash,
+    pub file: String,
+}
+
+pub(super) fn openings_in(game: &str, file: &str, text: &str) -> Vec<OpenedElement> {
+    text.lines()
+        .filter_map(|l| {
+            let rest = l.trim().strip_prefix("strict open ")?;
+            let (left, hex) = rest.split_once(" = ")?;
+            let mut w = left.split_whitespace();
+            let seat = w.next()?.to_string();
+            let (Some("reveal"), Some(j), Some("step"), Some(k), None) =
+                (w.next(), w.next(), w.next(), w.next(), w.next())
+            else {
+                return None;
+            };
+            Some(OpenedElement {
+                game: game.to_string(),
+                seat,
+                index: j.parse().ok()?,
+                step: k.parse().ok()?,
+                element: dice::from_hex(hex.trim())?,
+                file: file.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// A results mail's part in the check of an opening: its step, `L_k` and strict lines.
+pub(super) struct StepReveals<'a> {
+    pub game: &'a str,
+    pub step: u64,
+    pub lock: Hash,
+    pub strict: &'a StrictLines,
+}
+
+/// Checks each seat's opened elements (ruling S11): `e_1` hashes once to the seat's anchor and
+/// each `e_j` once to `e_{j-1}`, and every results mail of the folder whose step one of them
+/// served shows `strict r <seat> = bound_reveal(e_j, L_k)`. A bound game's results mail with a
+/// reveal for a step the opening does not list is a finding too. Returns the reveals checked,
+/// the seats whose reveals are in the folder with no opening, and the findings.
+pub(super) fn check_openings(
+    proto_of: &dyn Fn(&str) -> Protocol,
+    bound_games: &std::collections::BTreeSet<String>,
+    opened: &[OpenedElement],
+    steps: &[StepReveals],
+    anchors: &[(String, String, Hash)],
+) -> (u64, Vec<String>, Vec<Finding>) {
+    let mut out = Vec::new();
+    let mut checked = 0;
+    let mut unopened = Vec::new();
+    let mut seats: Vec<(&str, &str)> = opened
+        .iter()
+        .map(|o| (o.game.as_str(), o.seat.as_str()))
+        .collect();
+    seats.sort();
+    seats.dedup();
+    for (game, seat) in &seats {
+        let proto = proto_of(game);
+        let mut list: Vec<&OpenedElement> = opened
+            .iter()
+            .filter(|o| o.game == *game && o.seat == *seat)
+            .collect();
+        list.sort_by_key(|o| o.index);
+        list.dedup_by(|a, b| a.index == b.index && a.element == b.element);
+        let Some((_, _, anchor)) = anchors.iter().find(|(g, s, _)| g == game && s == seat) else {
+            out.push(finding(
+                format!("game {game}"),
+                format!("strict open {seat}"),
+                "no strict anchors mail in the folder: the opening cannot be checked",
+            ));
+            continue;
+        };
+        let mut above = *anchor;
+        for (n, o) in list.iter().enumerate() {
+            let place = format!("mail {} (opening of {seat})", o.file);
+            if o.index != n as u64 + 1 {
+                out.push(finding(
+                    &place,
+                    format!("reveal {}", o.index),
+                    "the opening's elements are not numbered 1, 2, … in a row",
+                ));
+                break;
+            }
+            if dice::onion_step(proto, game, seat, &o.element) != above {
+                out.push(finding(
+                    &place,
+                    format!("reveal {}", o.index),
+                    format!(
+                        "e_{} does not hash to {}",
+                        o.index,
+                        if o.index == 1 {
+                            format!("{seat}'s strict anchor")
+                        } else {
+                            format!("e_{}", o.index - 1)
+                        }
+                    ),
+                ));
+                break;
+            }
+            above = o.element;
+            let Some(s) = steps.iter().find(|s| s.game == *game && s.step == o.step) else {
+                continue; // that step's results are not in this folder
+            };
+            let r = s
+                .strict
+                .iter()
+                .find(|(x, _)| x == seat)
+                .and_then(|(_, r)| *r);
+            let want = dice::bound_reveal(proto, game, seat, o.index, &o.element, &s.lock);
+            if r != Some(want) {
+                out.push(finding(
+                    format!("step {}", o.step),
+                    format!("strict r {seat}"),
+                    format!(
+                        "is not H(strict-bind, …) of {seat}'s opened e_{} and L_{}: the seed took \
+                         a value {seat}'s onion did not give",
+                        o.index, o.step
+                    ),
+                ));
+            } else {
+                checked += 1;
+            }
+        }
+    }
+    for s in steps.iter().filter(|s| bound_games.contains(s.game)) {
+        for (seat, r) in s.strict {
+            if r.is_none() {
+                continue;
+            }
+            let has_opening = seats.iter().any(|(g, x)| *g == s.game && x == seat);
+            if !has_opening {
+                if !unopened.contains(seat) {
+                    unopened.push(seat.clone());
+                }
+            } else if !opened
+                .iter()
+                .any(|o| o.game == s.game && &o.seat == seat && o.step == s.step)
+            {
+                out.push(finding(
+                    format!("step {}", s.step),
+                    format!("strict r {seat}"),
+                    format!("{seat}'s opening lists no reveal for step {}", s.step),
+                ));
+            }
+        }
+    }
+    (checked, unopened, out)
+}

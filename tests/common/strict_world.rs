@@ -49,6 +49,17 @@ pub fn world(strict: bool) -> World {
 
 /// `world`, with the game's silence policy set to `silence` when given.
 pub fn world_with(strict: bool, silence: Option<Silence>) -> World {
+    world_as(strict, silence, despatch::engine::strict::BOUND)
+}
+
+/// A game made before strict reveals were bound to their lock (ruling S11): onions indexed by
+/// reveal count, each reveal the onion element itself (S8). The players' secret files are
+/// marked as an older `player init` made them.
+pub fn world_by_reveal(strict: bool) -> World {
+    world_as(strict, None, despatch::engine::strict::BY_REVEAL)
+}
+
+pub fn world_as(strict: bool, silence: Option<Silence>, layout: &str) -> World {
     let tmp = tempfile::tempdir().unwrap();
     let mut cfg = Config::parse(DEFAULT_CONFIG, &tmp.path().join("config.toml")).unwrap();
     if let Some(s) = silence {
@@ -83,11 +94,18 @@ pub fn world_with(strict: bool, silence: Option<Silence>) -> World {
             // What the player runs at home: the line printed is what they send when joining.
             let line = player::init(&dir, GAME, seat, 50).unwrap();
             assert!(line.starts_with(&format!("STRICT {seat} ")), "{line}");
+            if layout != despatch::engine::strict::BOUND {
+                let f = dir.join(format!("{GAME}.{seat}.strict.json"));
+                let text = std::fs::read_to_string(&f).unwrap();
+                let older = text.replace("\"bound\"", &format!("\"{layout}\""));
+                assert_ne!(text, older, "{text}");
+                std::fs::write(&f, older).unwrap();
+            }
             anchors.push(despatch::engine::strict::parse_anchor(&line).unwrap());
             player_dirs.push((seat.to_string(), dir));
         }
         daemon
-            .make_strict(GAME, &anchors, REVEAL_HOURS, t0())
+            .make_strict_as(GAME, &anchors, REVEAL_HOURS, t0(), layout)
             .unwrap();
     }
     daemon.deliver().unwrap();
@@ -214,6 +232,26 @@ impl World {
             .collect();
         assert_eq!(all.len(), 1, "one lock mail to {seat} for step {step}");
         all[0].1.clone()
+    }
+
+    /// The game-over's request to `seat` to open its onion (bound reveals, S11; raw bytes).
+    pub fn open_request(&self, seat: &str) -> Vec<u8> {
+        let all = self.raw(&format!("-open-{seat}"));
+        assert_eq!(
+            all.len(),
+            1,
+            "one open request to {seat}: {:?}",
+            names(&all)
+        );
+        all[0].1.clone()
+    }
+
+    /// `seat`'s player runs `despatch player reveal` on the open request and sends the line.
+    pub fn open(&mut self, seat: &str) -> (String, Intake) {
+        let line = player::reveal(self.player_dir(seat), &self.open_request(seat)).unwrap();
+        assert!(line.starts_with("OPEN "), "{line}");
+        let out = self.send(seat, &line);
+        (line, out)
     }
 
     /// `seat`'s player runs `despatch player reveal` on the lock mail and sends the line.

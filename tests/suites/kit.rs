@@ -39,6 +39,8 @@ mod render_knows_no_ruleset;
 mod step_reference;
 #[path = "../strict_abandon.rs"]
 mod strict_abandon;
+#[path = "../strict_bound.rs"]
+mod strict_bound;
 #[path = "../strict_levers.rs"]
 mod strict_levers;
 #[path = "../strict_pipeline.rs"]

@@ -173,6 +173,10 @@ pub fn drafts_for_event(
                     ctx,
                 )?);
             }
+            if matches!(ev, Event::GameEnded { .. }) {
+                // Bound strict reveals are checked once the seats open their onions (S11).
+                out.extend(super::strict::open_requests(game, index, ctx)?);
+            }
         }
         Event::Reminder {
             step,
@@ -365,7 +369,8 @@ pub fn drafts_for_event(
         | Event::Reveal { .. }
         | Event::SplitLock { .. }
         | Event::RevealMissed { .. }
-        | Event::RevealOverdue { .. } => return super::strict::drafts(game, ev, index, ctx),
+        | Event::RevealOverdue { .. }
+        | Event::StrictOpened { .. } => return super::strict::drafts(game, ev, index, ctx),
         Event::Absent { .. }
         | Event::AbsenceCancelled { .. }
         | Event::Conceded { .. }

@@ -37,6 +37,7 @@ pub(super) fn drafts(
                     "A seat's j-th reveal is its onion element c_(N-j): it is indexed by reveal\n\
                      count, not by step, and each lock mail names the reveal number it asks for.\n"
                 }
+                Some(crate::engine::strict::BOUND) => BOUND_WORDS,
                 _ => "",
             };
             let list: String = seats
@@ -175,10 +176,124 @@ pub(super) fn drafts(
                 ));
             }
         }
+        Event::StrictOpened { seat, reveal, .. } => {
+            let body = opened_text(book, seat, *reveal);
+            for to in ctx.recipients {
+                out.push(draft(
+                    DraftKind::GmNotice,
+                    to,
+                    "opened",
+                    format!("Strict dice: {seat} opened its onion"),
+                    rich::seal(game, &body, None)?,
+                ));
+            }
+        }
         Event::Reveal { .. } => {}
         _ => {}
     }
     Ok(out)
+}
+
+/// What the anchors mail of a game with bound reveals says about them; its first line is the
+/// mark the verifiers read (a bound `strict r` is not an onion element: it is checked when the
+/// seat opens its onion).
+const BOUND_WORDS: &str = "Strict reveals are bound to their lock: a seat's j-th reveal for step k is\n\
+     r = H(strict-bind, game, seat, j, e_j, L_k), e_j its onion element c_(N-j), so a\n\
+     reveal answers one lock and no other. Each seat keeps e_j on its own machine until\n\
+     the game is over, then opens its onion (one reply), and every reveal it gave is\n\
+     checked against its anchor and the lock it answered (ruling S11).\n";
+
+/// The mails a game's end sends the strict seats of a bound game that gave reveals: the game's
+/// record of their reveals, which their tool checks before it opens the seat's onion (S11).
+pub(super) fn open_requests(
+    game: &dyn Play,
+    index: u64,
+    ctx: &MailCtx,
+) -> Result<Vec<Draft>, ComposeError> {
+    let book = game.book();
+    let mut out = Vec::new();
+    let Some(st) = book.strict.as_ref().filter(|st| st.bound) else {
+        return Ok(out);
+    };
+    for s in &st.seats {
+        let (Some(section), Some(to)) = (
+            crate::engine::strict_bound::open_section(book, &s.seat),
+            ctx.recipient(&s.seat),
+        ) else {
+            continue;
+        };
+        let body = format!(
+            "This game has ended. Your reveals were bound to their locks, so nobody could use\n\
+             one for another lock; now open your onion so that every player can check each of\n\
+             them against your anchor. Run\n\n    despatch player reveal --dir <your strict folder> <this mail>\n\n\
+             and send the line it prints as your reply. Your tool first checks the game's record\n\
+             below against its own: it opens nothing if the game used a reveal you never gave.\n\n\
+             {section}"
+        );
+        out.push(super::events::event_draft(
+            game,
+            index,
+            DraftKind::GmNotice,
+            to,
+            "open",
+            "Strict dice: open your onion, please".into(),
+            rich::seal(game, &body, None)?,
+        ));
+    }
+    Ok(out)
+}
+
+/// The text of an opening, for every seat: each element of the seat's onion it opens, with the
+/// step it served, in the `strict open` lines the verifiers read, and whether each reveal binds.
+fn opened_text(book: &crate::engine::Book, seat: &str, through: u64) -> String {
+    let Some(s) = book.strict.as_ref().and_then(|st| st.seat(seat)) else {
+        return String::new();
+    };
+    let Some(opened) = &s.opened else {
+        return String::new();
+    };
+    let mut text = format!(
+        "STRICT DICE OPENED\n{seat} opened its onion through reveal {through}. Each element below hashes to the\n\
+         one before it, and the first to {seat}'s strict anchor; each `strict r {seat}` of a\n\
+         results mail must be H(strict-bind, game, seat, j, e_j, L_k) of its element and lock.\n"
+    );
+    // The elements from e_J (the opened one) down the onion towards the anchor, then in order.
+    let mut lines = Vec::new();
+    let mut e = opened.element;
+    for g in s.given.iter().rev() {
+        lines.push(format!(
+            "strict open {seat} reveal {} step {} = {}",
+            g.index,
+            g.step,
+            dice::to_hex(&e)
+        ));
+        e = dice::onion_step(book.protocol, &book.id, seat, &e);
+    }
+    for l in lines.iter().rev() {
+        text.push_str(l);
+        text.push('\n');
+    }
+    if opened.unbound.is_empty() {
+        text.push_str(&format!(
+            "All {through} of {seat}'s reveals check against its anchor and their locks.\n"
+        ));
+    } else {
+        let list: Vec<String> = opened
+            .unbound
+            .iter()
+            .map(|j| {
+                let step = s.given.iter().find(|g| g.index == *j).map_or(0, |g| g.step);
+                format!("reveal {j} (step {step})")
+            })
+            .collect();
+        text.push_str(&format!(
+            "DOES NOT CHECK: {}. The seed of each such step took a value that is not\n\
+             H(strict-bind, …) of {seat}'s opened element and the step's lock: {seat} sent\n\
+             something else, or the game used what {seat} never sent. Keep this mail.\n",
+            list.join(", "),
+        ));
+    }
+    text
 }
 
 /// The part of a lock mail `despatch player reveal` reads: the game, the step, the seat, the
@@ -191,8 +306,12 @@ fn lock_section(book: &crate::engine::Book, step: u64, seat: &str, lock: &str) -
             .unwrap_or_default(),
         _ => String::new(),
     };
+    let bound = match book.strict.as_ref() {
+        Some(st) if st.bound => ", bound",
+        _ => "",
+    };
     format!(
-        "{LOCK_HEADING} (game {}, step {step}, seat {seat}{index})\nL_{step} = {lock}\n",
+        "{LOCK_HEADING} (game {}, step {step}, seat {seat}{index}{bound})\nL_{step} = {lock}\n",
         book.id
     )
 }
@@ -215,6 +334,8 @@ pub struct LockAsk {
     /// The reveal number asked for; absent in games indexed by step.
     pub index: Option<u64>,
     pub lock: dice::Hash,
+    /// The game binds each reveal to its lock (ruling S11).
+    pub bound: bool,
 }
 
 /// Reads the lock section of a mail's text (the first one).
@@ -226,7 +347,12 @@ pub fn read_lock_mail(text: &str) -> Option<LockAsk> {
     let mut step = None;
     let mut seat = None;
     let mut index = None;
+    let mut bound = false;
     for part in inner.split(", ") {
+        if part == "bound" {
+            bound = true;
+            continue;
+        }
         match part.split_once(' ')? {
             ("game", g) => game = Some(g.to_string()),
             ("step", k) => step = Some(k.parse().ok()?),
@@ -247,5 +373,6 @@ pub fn read_lock_mail(text: &str) -> Option<LockAsk> {
         seat: seat?,
         index,
         lock,
+        bound,
     })
 }

@@ -1,0 +1,319 @@
+//! Strict reveals bound to their lock (issue 29 point 3; ruling S11 in docs/strict-dice.md): a
+//! host who plays and shows a strict seat a lock early gets a reveal useless for any other lock,
+//! and the seat's tool then answers no other lock for that reveal number, so he can neither learn
+//! the seed of the real lock nor choose between two. After the end each seat opens its onion and
+//! every reveal is checked against its anchor and lock: a value the seat never gave is caught,
+//! by the seat's own tool (which then opens nothing) and by the verifiers.
+
+use crate::forgery::{host_mail_key, reseal, resign};
+use crate::strict_world;
+use crate::toy;
+
+use despatch::cli::player;
+use despatch::daemon::Intake;
+use despatch::dice::{self, HostOnion, Protocol};
+use despatch::engine::Event;
+use despatch::verify;
+use strict_world::*;
+
+fn registry() -> despatch::engine::Registry {
+    despatch::rulesets::registry().with::<toy::Bids>()
+}
+
+fn as_mail(body: &str) -> String {
+    format!("Subject: a lock mail\r\n\r\n{body}")
+}
+
+/// `edited` sealed and signed again with the game's own key: what only the host can make.
+fn host_signed(w: &World, edited: &str) -> String {
+    as_mail(&resign(
+        &reseal(edited),
+        GAME,
+        &host_mail_key(&w.store().dir),
+    ))
+}
+
+fn journal_lock(w: &World, step: u64) -> String {
+    w.journal()
+        .iter()
+        .find_map(|e| match e {
+            Event::Lock { step: k, lock, .. } if *k == step => Some(lock.clone()),
+            _ => None,
+        })
+        .unwrap()
+}
+
+fn reveal_value(line: &str) -> String {
+    line.split_whitespace().last().unwrap().to_string()
+}
+
+/// A copy of a player's folder, as it stood: what the seat's tool would have answered had the
+/// host not shown it anything first.
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
+    }
+}
+
+/// The host's early lock against one seat, in a game made with `world`: the reveal the tool
+/// gives for the early lock and the one it would give for the real lock (from an untouched copy
+/// of the folder), and what the tool then says to the real lock.
+fn early_lock(mut w: World) -> (String, String, Result<String, String>, World) {
+    w.bid_all([1, 2, 3]);
+    let real = journal_lock(&w, 1);
+    let early = dice::to_hex(&[0xab; 32]);
+    let genuine = w.lock_mail("blue-scout", 1);
+    let forged = host_signed(
+        &w,
+        &body(&w.lock_mail("blue-scout", 1)).replace(&real, &early),
+    );
+    let dir = w.player_dir("blue-scout").to_path_buf();
+    let untouched = w.tmp.path().join("untouched");
+    copy_dir(&dir, &untouched);
+    let for_early = player::reveal(&dir, forged.as_bytes()).unwrap();
+    let for_real = player::reveal(&untouched, &genuine).unwrap();
+    let then = player::reveal(&dir, &genuine).map_err(|e| e.to_string());
+    (reveal_value(&for_early), reveal_value(&for_real), then, w)
+}
+
+#[test]
+fn an_early_lock_gets_a_reveal_useless_for_the_real_lock_and_the_real_lock_then_gets_nothing() {
+    let (early, real, then, w) = early_lock(world(true));
+    // What the host learnt is not the seat's reveal for the real lock: without e_1, which stays
+    // on the player's machine, he cannot compute the seed the real lock will have.
+    assert_ne!(early, real);
+    let err = then.expect_err("one lock per reveal number");
+    assert!(
+        err.contains("refused, nothing revealed") && err.contains("evidence"),
+        "{err}"
+    );
+    // The record keeps the answered lock and the refused one, each with the game's signature.
+    let rec: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            w.player_dir("blue-scout")
+                .join(format!("{GAME}.blue-scout.reveals.json")),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(rec["by"], "bound");
+    assert_eq!(rec["reveals"].as_array().unwrap().len(), 1);
+    assert_eq!(rec["refused"][0]["lock"], journal_lock(&w, 1).as_str());
+    assert!(rec["refused"][0]["signature"].is_string());
+    // The step cannot resolve with the early reveal: the daemon takes it as a split lock (S3).
+    let mut w = w;
+    let out = w.send(
+        "blue-scout",
+        &format!("REVEAL 1 {} {early}", dice::to_hex(&[0xab; 32])),
+    );
+    assert!(matches!(out, Intake::Accepted { .. }), "{out:?}");
+    assert_eq!(of_kind(&w.journal(), "split_lock").len(), 1);
+    assert!(w.game().book().locked.is_some(), "step 1 still waits (S2)");
+
+    // The control: in a game made before S11 the same early lock gave the very reveal the real
+    // lock takes — the lever this ruling removes.
+    let (early, real, then, _) = early_lock(world_by_reveal(true));
+    assert_eq!(
+        early, real,
+        "unbound, the early lock told the host the real reveal"
+    );
+    assert!(then.is_ok(), "and the real lock was answered too");
+}
+
+#[test]
+fn a_bound_lock_mail_stripped_of_its_mark_gets_nothing() {
+    let mut w = world(true);
+    w.bid_all([1, 2, 3]);
+    let genuine = body(&w.lock_mail("red-1", 1));
+    assert!(genuine.contains("reveal 1, bound)"), "{genuine}");
+    // The host asks without `bound`: an answer would be e_1 itself, good for any lock.
+    let stripped = host_signed(&w, &genuine.replace("reveal 1, bound)", "reveal 1)"));
+    let err = player::reveal(w.player_dir("red-1"), stripped.as_bytes())
+        .expect_err("a bound onion never answers unbound")
+        .to_string();
+    assert!(err.contains("does not say `bound`"), "{err}");
+    // The genuine one is answered, with a value that is not the onion element.
+    let line = player::reveal(w.player_dir("red-1"), &w.lock_mail("red-1", 1)).unwrap();
+    let e1 = seat_onion(&w, "red-1").reveal(1).unwrap();
+    let lock = dice::from_hex(&journal_lock(&w, 1)).unwrap();
+    assert_ne!(reveal_value(&line), dice::to_hex(&e1));
+    assert_eq!(
+        reveal_value(&line),
+        dice::to_hex(&dice::bound_reveal(
+            Protocol::V2,
+            GAME,
+            "red-1",
+            1,
+            &e1,
+            &lock
+        ))
+    );
+}
+
+/// The seat's onion, from the secret in its player's folder (what a modified tool would use).
+fn seat_onion(w: &World, seat: &str) -> HostOnion {
+    let secret: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            w.player_dir(seat)
+                .join(format!("{GAME}.{seat}.strict.json")),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let c0 = dice::from_hex(secret["secret"].as_str().unwrap()).unwrap();
+    HostOnion::for_party(Protocol::V2, GAME, seat, c0, 50)
+}
+
+/// Three rounds with both strict seats revealing; the game is then over.
+fn play_three(w: &mut World) {
+    for (k, bids) in (1..).zip([[1, 2, 3], [3, 0, 1], [2, 2, 0]]) {
+        w.bid_all(bids);
+        for seat in STRICT {
+            let (_, out) = w.reveal(seat, k);
+            assert!(matches!(out, Intake::Accepted { .. }), "{seat}: {out:?}");
+        }
+    }
+    assert!(w.game().is_over());
+}
+
+#[test]
+fn each_seat_opens_its_onion_after_the_end_and_every_reveal_checks() {
+    let mut w = world(true);
+    // Before the end, an opening is refused: e_j would let the host compute any lock's reveal.
+    w.bid_all([1, 2, 3]);
+    w.reveal("red-1", 1);
+    let out = w.send("red-1", &format!("OPEN 1 {}", dice::to_hex(&[1; 32])));
+    assert!(matches!(out, Intake::Rejected { .. }), "{out:?}");
+    w.reveal("blue-scout", 1);
+    for (k, bids) in (2..).zip([[3, 0, 1], [2, 2, 0]]) {
+        w.bid_all(bids);
+        for seat in STRICT {
+            w.reveal(seat, k);
+        }
+    }
+    assert!(w.game().is_over());
+    let request = body(&w.open_request("red-1"));
+    assert!(request.contains("STRICT DICE OPEN (game strict-1, seat red-1, reveals 3)"));
+    // An element that is not the seat's, or not through the last reveal: refused.
+    let n = w.journal().len();
+    let out = w.send("red-1", &format!("OPEN 3 {}", dice::to_hex(&[7; 32])));
+    assert!(matches!(out, Intake::Rejected { .. }), "{out:?}");
+    let (line, _) = {
+        let line = player::reveal(w.player_dir("red-1"), &w.open_request("red-1")).unwrap();
+        (line, ())
+    };
+    let e3 = reveal_value(&line);
+    let out = w.send("red-1", &format!("OPEN 2 {e3}"));
+    assert!(matches!(out, Intake::Rejected { .. }), "{out:?}");
+    assert_eq!(
+        w.journal().len(),
+        n,
+        "nothing journaled for a refused opening"
+    );
+    for seat in STRICT {
+        let (_, out) = w.open(seat);
+        assert!(matches!(out, Intake::Accepted { .. }), "{seat}: {out:?}");
+    }
+    assert_eq!(of_kind(&w.journal(), "strict_opened").len(), 2);
+    let told = w.raw("-opened-");
+    assert_eq!(told.len(), 2 * SEATS.len(), "each opening to every seat");
+    let text = body(&told[0].1);
+    assert!(text.contains("strict open "), "{text}");
+    assert!(text.contains("reveals check"), "{text}");
+    let (checked, findings) = verify::verify_store(&w.store(), &registry());
+    assert!(findings.is_empty(), "{findings:?}");
+    assert_eq!(checked.bound_reveals, 6);
+    // One seat's own folder checks every reveal of both strict seats from the mails alone.
+    let folder = tempfile::tempdir().unwrap();
+    for (name, bytes) in w.raw("-red-2") {
+        std::fs::write(folder.path().join(name), bytes).unwrap();
+    }
+    let (checked, findings) = verify::verify_mails_with(folder.path(), Some(GAME), &registry());
+    assert!(findings.is_empty(), "{findings:?}");
+    assert_eq!(checked.bound_reveals, 6, "{checked:?}");
+    assert!(checked.unopened.is_empty());
+    // After the opening, no lock mail of the game is answered.
+    let err = player::reveal(w.player_dir("red-1"), &w.lock_mail("red-1", 3))
+        .expect_err("opened: the game said it was over")
+        .to_string();
+    assert!(err.contains("you opened your onion"), "{err}");
+}
+
+#[test]
+fn a_reveal_the_seat_never_gave_is_caught_by_its_tool_and_by_the_verifiers() {
+    let mut w = world(true);
+    // red-1 reveals at step 1 a value its onion did not give (a modified tool — or, seen from the
+    // seats' mails, a host who put his own value in the journal): the daemon cannot tell yet.
+    w.bid_all([1, 2, 3]);
+    let lock = journal_lock(&w, 1);
+    let out = w.send(
+        "red-1",
+        &format!("REVEAL 1 {lock} {}", dice::to_hex(&[5; 32])),
+    );
+    assert!(matches!(out, Intake::Accepted { .. }), "{out:?}");
+    w.reveal("blue-scout", 1);
+    let onion = seat_onion(&w, "red-1");
+    for (k, bids) in (2..).zip([[3, 0, 1], [2, 2, 0]]) {
+        w.bid_all(bids);
+        // red-1's modified tool goes on with its own bound reveals 2 and 3.
+        let lock = journal_lock(&w, k);
+        let l = dice::from_hex(&lock).unwrap();
+        let r = dice::bound_reveal(
+            Protocol::V2,
+            GAME,
+            "red-1",
+            k,
+            &onion.reveal(k).unwrap(),
+            &l,
+        );
+        let out = w.send("red-1", &format!("REVEAL {k} {lock} {}", dice::to_hex(&r)));
+        assert!(matches!(out, Intake::Accepted { .. }), "{out:?}");
+        w.reveal("blue-scout", k);
+    }
+    assert!(w.game().is_over());
+    // The honest tool compares the game's record with its own and opens nothing.
+    let err = player::reveal(w.player_dir("red-1"), &w.open_request("red-1"))
+        .expect_err("the game used a reveal red-1's tool never gave")
+        .to_string();
+    assert!(err.contains("not a reveal you gave"), "{err}");
+    // Opened anyway (the element straight from the secret): journaled, and every verifier names
+    // step 1 and red-1; blue-scout's honest opening checks.
+    let e3 = onion.reveal(3).unwrap();
+    let out = w.send("red-1", &format!("OPEN 3 {}", dice::to_hex(&e3)));
+    assert!(matches!(out, Intake::Accepted { .. }), "{out:?}");
+    w.open("blue-scout");
+    let told = body(&w.raw("-opened-red-2")[0].1);
+    assert!(told.contains("DOES NOT CHECK: reveal 1 (step 1)"), "{told}");
+    let (_, findings) = verify::verify_store(&w.store(), &registry());
+    let said = format!("{findings:?}");
+    assert!(
+        findings.len() == 1 && said.contains("step 1") && said.contains("strict r red-1"),
+        "{said}"
+    );
+    let folder = tempfile::tempdir().unwrap();
+    for (name, bytes) in w.raw("-red-2") {
+        std::fs::write(folder.path().join(name), bytes).unwrap();
+    }
+    let (_, findings) = verify::verify_mails_with(folder.path(), Some(GAME), &registry());
+    let said = format!("{findings:?}");
+    assert!(
+        said.contains("step 1") && said.contains("strict r red-1") && !said.contains("blue-scout"),
+        "{said}"
+    );
+}
+
+#[test]
+fn without_the_openings_the_verifiers_say_the_reveals_are_unchecked() {
+    let mut w = world(true);
+    play_three(&mut w);
+    let (checked, findings) = verify::verify_store(&w.store(), &registry());
+    assert!(findings.is_empty(), "{findings:?}");
+    assert_eq!(checked.bound_reveals, 0);
+    assert_eq!(checked.unopened, vec!["red-1", "blue-scout"]);
+    w.open("red-1");
+    let (checked, _) = verify::verify_store(&w.store(), &registry());
+    assert_eq!(checked.bound_reveals, 3);
+    assert_eq!(checked.unopened, vec!["blue-scout"]);
+}

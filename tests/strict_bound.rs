@@ -184,8 +184,12 @@ fn each_seat_opens_its_onion_after_the_end_and_every_reveal_checks() {
     // Before the end, an opening is refused: e_j would let the host compute any lock's reveal.
     w.bid_all([1, 2, 3]);
     w.reveal("red-1", 1);
-    let out = w.send("red-1", &format!("OPEN 1 {}", dice::to_hex(&[1; 32])));
+    // (its true e_1, through the one reveal the journal took: refused only for the time).
+    let e1 = seat_onion(&w, "red-1").reveal(1).unwrap();
+    let n = w.journal().len();
+    let out = w.send("red-1", &format!("OPEN 1 {}", dice::to_hex(&e1)));
     assert!(matches!(out, Intake::Rejected { .. }), "{out:?}");
+    assert_eq!(w.journal().len(), n);
     w.reveal("blue-scout", 1);
     for (k, bids) in (2..).zip([[3, 0, 1], [2, 2, 0]]) {
         w.bid_all(bids);
@@ -316,4 +320,54 @@ fn without_the_openings_the_verifiers_say_the_reveals_are_unchecked() {
     let (checked, _) = verify::verify_store(&w.store(), &registry());
     assert_eq!(checked.bound_reveals, 3);
     assert_eq!(checked.unopened, vec!["blue-scout"]);
+}
+
+#[test]
+fn replay_takes_an_opening_only_after_the_end_once_and_through_every_reveal() {
+    let mut w = world(true);
+    play_three(&mut w);
+    w.open("red-1");
+    let lines = w.store().read_journal().unwrap().lines;
+    let reg = registry();
+    assert!(reg.replay(&lines).is_ok(), "the journal as written");
+    let opened = lines.len() - 1;
+    assert!(
+        lines[opened].contains("\"strict_opened\""),
+        "{}",
+        lines[opened]
+    );
+    let ended = lines
+        .iter()
+        .position(|l| l.contains("\"game_ended\""))
+        .unwrap();
+    let refused = |edited: Vec<String>, field: &str| {
+        let e = reg.replay(&edited).err().expect("refused");
+        assert_eq!(e.kind, "strict_opened", "{e:?}");
+        assert_eq!(e.field, field, "{e:?}");
+        assert!(!e.detail.is_empty());
+    };
+    // Before the end: the opening moved above game_ended.
+    let mut early = lines.clone();
+    let line = early.remove(opened);
+    early.insert(ended, line);
+    refused(early, "element");
+    // Twice for one seat.
+    let mut twice = lines.clone();
+    twice.push(lines[opened].replace("<strict-1-", "<again-strict-1-"));
+    refused(twice, "element");
+    // Through another reveal than the three the journal took: 2 and 4.
+    for j in ["2", "4"] {
+        let mut other = lines.clone();
+        other[opened] = other[opened].replace("\"reveal\":3", &format!("\"reveal\":{j}"));
+        assert_ne!(other[opened], lines[opened]);
+        refused(other, "element");
+    }
+    // An element that is not the seat's e_3: e_2 (one step down its onion) does not walk to the
+    // anchor in three steps.
+    let v: serde_json::Value = serde_json::from_str(&lines[opened]).unwrap();
+    let e3 = dice::from_hex(v["element"].as_str().unwrap()).unwrap();
+    let e2 = dice::onion_step(Protocol::V2, GAME, "red-1", &e3);
+    let mut wrong = lines.clone();
+    wrong[opened] = wrong[opened].replace(&dice::to_hex(&e3), &dice::to_hex(&e2));
+    refused(wrong, "element");
 }

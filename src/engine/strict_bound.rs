@@ -87,9 +87,10 @@ pub fn open_section(book: &Book, seat: &str) -> Option<String> {
         book.id,
         s.given.len()
     );
+    // Three lines a reveal, so that no line passes 72 columns (a phone, an 80-column client).
     for g in &s.given {
         out.push_str(&format!(
-            "reveal {}: step {}, L_{} = {}, r = {}\n",
+            "reveal {}: step {}\n  L_{} = {}\n  r = {}\n",
             g.index,
             g.step,
             g.step,
@@ -129,18 +130,24 @@ pub fn read_open_section(text: &str) -> Option<OpenAsk> {
     }
     let count = count?;
     let mut given = Vec::new();
-    for l in lines.take(count as usize) {
-        // `reveal j: step k, L_k = <hex>, r = <hex>`
-        let rest = l.trim().strip_prefix("reveal ")?;
-        let (j, rest) = rest.split_once(": step ")?;
-        let (k, rest) = rest.split_once(", L_")?;
-        let (_, rest) = rest.split_once(" = ")?;
-        let (lock, r) = rest.split_once(", r = ")?;
+    for _ in 0..count.min(1_000_000) {
+        // `reveal j: step k`, `  L_k = <hex>`, `  r = <hex>`
+        let (j, k) = lines
+            .next()?
+            .trim()
+            .strip_prefix("reveal ")?
+            .split_once(": step ")?;
+        let lock = lines
+            .next()?
+            .trim()
+            .strip_prefix(&format!("L_{} = ", k.trim()))?
+            .to_string();
+        let r = lines.next()?.trim().strip_prefix("r = ")?.to_string();
         given.push(GivenReveal {
             index: j.parse().ok()?,
-            step: k.parse().ok()?,
-            lock: dice::from_hex(lock)?,
-            reveal: dice::from_hex(r)?,
+            step: k.trim().parse().ok()?,
+            lock: dice::from_hex(&lock)?,
+            reveal: dice::from_hex(&r)?,
         });
     }
     if given.len() as u64 != count {

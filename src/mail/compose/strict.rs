@@ -253,9 +253,11 @@ fn opened_text(book: &crate::engine::Book, seat: &str, through: u64) -> String {
         return String::new();
     };
     let mut text = format!(
-        "STRICT DICE OPENED\n{seat} opened its onion through reveal {through}. Each element below hashes to the\n\
-         one before it, and the first to {seat}'s strict anchor; each `strict r {seat}` of a\n\
-         results mail must be H(strict-bind, game, seat, j, e_j, L_k) of its element and lock.\n"
+        "STRICT DICE OPENED\n\
+         {seat} opened its onion through reveal {through}. Each element below\n\
+         hashes to the one before it, and the first to {seat}'s strict\n\
+         anchor. Each `strict r {seat}` of a results mail must be\n\
+         H(strict-bind, game, seat, j, e_j, L_k) of its element and lock.\n\n"
     );
     // The elements from e_J (the opened one) down the onion towards the anchor, then in order.
     let mut lines = Vec::new();
@@ -275,7 +277,7 @@ fn opened_text(book: &crate::engine::Book, seat: &str, through: u64) -> String {
     }
     if opened.unbound.is_empty() {
         text.push_str(&format!(
-            "All {through} of {seat}'s reveals check against its anchor and their locks.\n"
+            "All {through} of {seat}'s reveals check against its anchor and locks.\n"
         ));
     } else {
         let list: Vec<String> = opened
@@ -287,9 +289,11 @@ fn opened_text(book: &crate::engine::Book, seat: &str, through: u64) -> String {
             })
             .collect();
         text.push_str(&format!(
-            "DOES NOT CHECK: {}. The seed of each such step took a value that is not\n\
-             H(strict-bind, …) of {seat}'s opened element and the step's lock: {seat} sent\n\
-             something else, or the game used what {seat} never sent. Keep this mail.\n",
+            "DOES NOT CHECK: {}.\n\
+             The seed of each such step took a value that is not\n\
+             H(strict-bind, …) of {seat}'s opened element and the step's lock:\n\
+             {seat} sent something else, or the game used what {seat} never\n\
+             sent. Keep this mail.\n",
             list.join(", "),
         ));
     }

@@ -14,7 +14,7 @@ use despatch::engine::Event;
 use despatch::verify;
 use strict_world::*;
 
-const WATCHER: &str = "watcher@club.example";
+pub const WATCHER: &str = "watcher@club.example";
 const REASON: &str = "blue-scout's player has not been heard of for a month";
 
 fn registry() -> despatch::engine::Registry {
@@ -36,7 +36,7 @@ fn mail_from(w: &mut World, from: &str, subject: &str, in_reply_to: &str, body: 
 }
 
 /// Every delivered mail addressed to `to`: (file name, raw bytes).
-fn mails_to(w: &World, to: &str) -> Vec<(String, Vec<u8>)> {
+pub fn mails_to(w: &World, to: &str) -> Vec<(String, Vec<u8>)> {
     w.raw("")
         .into_iter()
         .filter(|(_, b)| String::from_utf8_lossy(b).contains(&format!("\nTo: {to}")))
@@ -44,7 +44,7 @@ fn mails_to(w: &World, to: &str) -> Vec<(String, Vec<u8>)> {
 }
 
 /// The organiser adds the watcher, who confirms by replying to the one request.
-fn watched(w: &mut World) {
+pub fn watched(w: &mut World) {
     w.daemon
         .gm_spectator(GAME, true, WATCHER, w.now)
         .expect("the organiser may add a spectator");

@@ -371,3 +371,56 @@ fn replay_takes_an_opening_only_after_the_end_once_and_through_every_reveal() {
     wrong[opened] = wrong[opened].replace(&dice::to_hex(&e3), &dice::to_hex(&e2));
     refused(wrong, "element");
 }
+
+#[test]
+fn a_watcher_gets_each_opening_and_the_archive_keeps_it() {
+    use crate::strict_abandon::{WATCHER, mails_to, watched};
+    let mut w = world(true);
+    watched(&mut w);
+    play_three(&mut w);
+    let archived = |w: &World| {
+        let dir = w.daemon.archive_dir(GAME);
+        let mut text = String::new();
+        for e in walk(&dir) {
+            text.push_str(&String::from_utf8_lossy(&std::fs::read(e).unwrap()));
+        }
+        text
+    };
+    assert!(!archived(&w).is_empty(), "written at the end");
+    assert!(!archived(&w).contains("strict_opened"));
+    w.open("red-1");
+    let seen: Vec<String> = mails_to(&w, WATCHER)
+        .iter()
+        .map(|(_, b)| body(b))
+        .filter(|t| t.contains("STRICT DICE OPENED"))
+        .collect();
+    assert_eq!(seen.len(), 1, "the watcher is told of the opening");
+    assert!(
+        seen[0].contains("strict open red-1 reveal 3 step 3 = "),
+        "{}",
+        seen[0]
+    );
+    assert!(
+        !seen[0].contains("tokred"),
+        "no seat's secret in a watcher's mail"
+    );
+    assert!(
+        archived(&w).contains("strict_opened"),
+        "the archive's journal has it"
+    );
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                out.extend(walk(&p));
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out
+}

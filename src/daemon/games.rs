@@ -251,6 +251,10 @@ impl Daemon {
         } else {
             self.catch_up_mail(g, now)?;
         }
+        if let Event::StrictOpened { .. } = event {
+            // The archive's journal and pages take the opening too (written at the end first).
+            self.archive_at_end(&g.store.id);
+        }
         Ok(())
     }
 

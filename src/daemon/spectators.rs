@@ -419,6 +419,14 @@ impl Daemon {
             Event::GameEnded { step, .. } => {
                 self.game_over(g, game, step.saturating_sub(1), ctx)?
             }
+            Event::StrictOpened { .. } => {
+                // After the end nothing is held back: the opening goes out at once (S11).
+                if let Some(d) = compose::spectator_opened(game, ev, game.book().events - 1)? {
+                    for s in g.seats.spectators.iter().filter(|s| s.watching()) {
+                        self.queue_observer(g, &d, s, ctx)?;
+                    }
+                }
+            }
             _ => {}
         }
         Ok(())

@@ -32,7 +32,7 @@ pub use spectator::{
     spectator_results, spectator_welcome,
 };
 pub use status::{HistoryStep, history_list, status_reply, talk_refusal};
-pub use strict::{LOCK_HEADING, LockAsk, read_lock_mail};
+pub use strict::{LOCK_HEADING, LockAsk, read_lock_mail, spectator_opened};
 
 use chrono::{DateTime, Utc};
 

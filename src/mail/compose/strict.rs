@@ -243,6 +243,29 @@ pub(super) fn open_requests(
     Ok(out)
 }
 
+/// An opening as the observers get it: the same text as the seats' (a spectator, or an auditor
+/// watching, checks the reveals the same way; nothing in it is secret once the game is over).
+pub fn spectator_opened(
+    game: &dyn Play,
+    ev: &Event,
+    index: u64,
+) -> Result<Option<Draft>, ComposeError> {
+    let Event::StrictOpened { seat, reveal, .. } = ev else {
+        return Ok(None);
+    };
+    let to = super::spectator::observer_recipient("");
+    let body = opened_text(game.book(), seat, *reveal);
+    Ok(Some(super::events::event_draft(
+        game,
+        index,
+        DraftKind::GmNotice,
+        &to,
+        "opened",
+        format!("Strict dice: {seat} opened its onion"),
+        rich::seal(game, &body, None)?,
+    )))
+}
+
 /// The text of an opening, for every seat: each element of the seat's onion it opens, with the
 /// step it served, in the `strict open` lines the verifiers read, and whether each reveal binds.
 fn opened_text(book: &crate::engine::Book, seat: &str, through: u64) -> String {

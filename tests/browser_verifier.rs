@@ -170,8 +170,8 @@ fn the_page_passes_the_protocols_known_answer_vectors() {
         }
     }
     assert_eq!(
-        values, 21,
-        "ChaCha20 (3), v2 (8), v1 (7) and mail-signature (3) vectors"
+        values, 28,
+        "ChaCha20 (3), v2 (8), v1 (7), mail-signature (3) and bound-reveal (7) vectors"
     );
     // Positive control: one vector changed in a copy of the page makes its self-test fail,
     // naming it: a v2 roll, a v1 lock, the mail signature.
@@ -183,6 +183,7 @@ fn the_page_passes_the_protocols_known_answer_vectors() {
             "1e9638a6e0c1cf8c",
             "signature sig,signature verifies",
         ),
+        ("af80efb9d3c58f13", "af80efb9d3c58f14", "bound r1"),
     ] {
         let bad = page.replacen(from, to, 1);
         assert_ne!(bad, page);
@@ -430,6 +431,72 @@ fn a_lock_shown_to_a_seat_early_is_named_in_the_browser() {
     assert!(
         !top.contains("Mail-Signature"),
         "both locks are signed: {top}"
+    );
+}
+
+/// Ruling S11 in the page: the seats' openings checked against their anchors and the results
+/// mails (as many reveals as the Rust verifier checks); the host's edits of red-1's opening,
+/// signed anew, are listed in plain words (the chain, the binding, a step it no longer lists);
+/// without the openings, the reveals are said to be unchecked, which is not a problem.
+#[test]
+fn a_strict_games_openings_are_checked_in_the_browser_and_an_edited_one_is_listed() {
+    if !chromium_here() {
+        return;
+    }
+    use strict_mails::{OpeningEdit, forged_opening};
+    let tmp = tempfile::tempdir().unwrap();
+    let (genuine, _, _) = strict_mails::strict_game_mails(tmp.path());
+    let registry = despatch::rulesets::registry().with::<crate::toy::Bids>();
+    let (checked, _) =
+        verify::verify_mails_with(&genuine, Some(crate::strict_world::GAME), &registry);
+    let dom = run(&page(), &mails_of(&genuine));
+    assert_eq!(summary(&dom, "problems"), 0, "{dom}");
+    assert!(checked.bound_reveals > 0, "{checked:?}");
+    assert_eq!(summary(&dom, "bound"), checked.bound_reveals);
+    assert!(
+        element_text(&dom, "id=\"summary\"").contains(&format!(
+            "{} strict reveals checked against the seats' opened onions",
+            checked.bound_reveals
+        )),
+        "{dom}"
+    );
+    for (n, edit) in [
+        OpeningEdit::LastElement,
+        OpeningEdit::SwapSteps,
+        OpeningEdit::DropLast,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let folder = tmp.path().join(format!("edit-{n}"));
+        copy_folder(&genuine, &folder);
+        let (_, last) = forged_opening(&folder, edit);
+        let dom = run(&page(), &mails_of(&folder));
+        let top = problems(&dom);
+        let want = match edit {
+            OpeningEdit::LastElement => format!(
+                "its element for reveal {last} (step {last}) does NOT hash to its element for reveal {}",
+                last - 1
+            ),
+            OpeningEdit::SwapSteps => "Step 1: red-1's reveal (strict r red-1) is NOT what its opened onion element for reveal 2 gives for the lock L_1".into(),
+            OpeningEdit::DropLast => format!("Step {last}: red-1 gave a reveal, but its opening lists none for step {last}"),
+        };
+        assert!(top.contains(&want), "{want}: {top}");
+        assert!(!top.contains("Mail-Signature"), "signed anew: {top}");
+    }
+    // No openings among the mails: a note, not a problem.
+    let bare = tmp.path().join("bare");
+    copy_folder(&genuine, &bare);
+    let mails: Vec<_> = mails_of(&bare)
+        .into_iter()
+        .filter(|(_, b)| !text_of(b).contains("STRICT DICE OPENED\n"))
+        .collect();
+    let dom = run(&page(), &mails);
+    assert_eq!(summary(&dom, "problems"), 0, "{dom}");
+    assert_eq!(summary(&dom, "bound"), 0);
+    assert!(
+        dom.contains("red-1's strict reveals are bound to their lock and are NOT checked"),
+        "{dom}"
     );
 }
 

@@ -69,9 +69,10 @@ fn the_script_reproduces_the_protocols_known_answer_vectors() {
     assert!(out.status.success(), "{stdout}");
     // ChaCha20 (3), v2 (15) and v1 (13) vectors, as the protocol page lists them; RFC 8032's
     // TEST 1-3 (public key, signature: 6) and the page's mail signature (K, M, the signature,
-    // and two forgeries of it that must fail: 5).
+    // and two forgeries of it that must fail: 5); the bound strict reveals' (e_1, e_2, three
+    // r, L', S_1: 7).
     assert!(
-        stdout.contains("OK: 42 known-answer vectors checked"),
+        stdout.contains("OK: 49 known-answer vectors checked"),
         "{stdout}"
     );
     // Positive control: a page with one vector changed fails the self-test, naming it.
@@ -99,6 +100,16 @@ fn the_script_reproduces_the_protocols_known_answer_vectors() {
     assert!(!out.status.success(), "{stdout}");
     assert!(
         stdout.contains("MISMATCH: mail signature verifies: expected True, computed False"),
+        "{stdout}"
+    );
+    // And a page whose bound-reveal vector (S11) lost one digit of r (j=2, L_1).
+    let bad = page.replacen("e1621e8b6e1f1898", "e1621e8b6e1f1899", 1);
+    assert_ne!(bad, page, "the bound-reveal vector is on the page");
+    std::fs::write(&doc, bad).unwrap();
+    let (out, stdout) = script(&["--self-test".as_ref(), doc.as_os_str()]);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("MISMATCH: bound r (j=2, L_1): expected e1621e8b6e1f1899"),
         "{stdout}"
     );
 }

@@ -6,6 +6,8 @@ import re
 from pathlib import Path
 
 import ed25519
+from strict_bound import bound_reveal
+import verify_mails
 from verify_mails import (DS, H, ChaCha20, lock, mail_message, onion_step, orders_digest, roll,
                           salt_key_commitment, salt_v1, salt_v2, seed)
 
@@ -52,6 +54,51 @@ def signature_vectors(page: str, check):
     check("mail signature, S + L, fails", False, ed25519.verify(K, M, sig[:32] + s_plus_l))
 
 
+def bound_vectors(page: str, check, failed, L1, v1) -> int:
+    """"Strict reveals bound to their lock": the seat's onion elements e_j = c_{N-j}, its bound
+    reveals r for L_1 (the v2 case's) and for L' = H("another lock"), and S_1 with that seat's
+    r for L_1 (m = 1). A name is on one line, its value on the same line or the next. Returns
+    how many it checked."""
+    sec = page[page.index("### Strict reveals bound to their lock"):]
+    sec = sec[:sec.index("\n## ")]
+    proto = "despatch-dice/v2"
+    params = re.search(r"game\s+`([^`]+)`, seat `([^`]+)`, `c_0 = 0x([0-9a-f]{2}) × 32`, "
+                       r"`N = (\d+)`", sec)
+    game, seat, n = params.group(1), params.group(2), int(params.group(4))
+    onion = [bytes([int(params.group(3), 16)]) * 32]
+    for _ in range(n):
+        onion.append(onion_step(proto, game, seat, onion[-1]))
+    block = re.search(r"Known answer.*?```\n(.*?)```", sec, re.S).group(1)
+    rows = []
+    for line in block.strip().split("\n"):
+        if re.fullmatch(r"\s+[0-9a-f]{64}", line) and rows:  # a long name's value, below it
+            rows[-1][1] = line.strip()
+        else:
+            parts = re.split(r"\s{2,}", line.strip(), maxsplit=1)
+            rows.append([parts[0], parts[1] if len(parts) > 1 else ""])
+    others = {"L_1": L1}
+    checks = 0
+    for name, value in rows:
+        tag = f"bound {name}"
+        checks += 1
+        if m := re.fullmatch(r"e_(\d+) = c_(\d+)", name):
+            check(tag, value, onion[n - int(m.group(1))].hex())
+        elif m := re.fullmatch(r"(L') = H\(\"([^\"]*)\"\)", name):
+            others[m.group(1)] = H(m.group(2).encode())
+            check(tag, value, others[m.group(1)].hex())
+        elif m := re.fullmatch(r"r \(j=(\d+), (L'|L_1)\)", name):
+            j = int(m.group(1))
+            r = bound_reveal(verify_mails, proto, game, seat, j, onion[n - j], others[m.group(2)])
+            check(tag, value, r.hex())
+        elif re.fullmatch(r"S_1 \(m=1, " + seat + r"'s r for L_1\)", name):
+            r = bound_reveal(verify_mails, proto, game, seat, 1, onion[n - 1], L1)
+            check(tag, value, seed(proto, L1, v1, [(seat, r)]).hex())
+        else:
+            checks -= 1
+            failed.append(f"{tag}: a vector this self-test does not know")
+    return checks
+
+
 def self_test(doc: Path) -> int:
     """Every known-answer vector of the protocol page ("Known-answer vectors"), read from it."""
     page = doc.read_text(encoding="utf-8")
@@ -94,6 +141,8 @@ def self_test(doc: Path) -> int:
         digests = {s: orders_digest(proto, game, 1, s, salts[s], orders[s]) for s in seats}
         L = lock(proto, game, 1, H(head_input), [(s, digests[s]) for s in seats])
         S = seed(proto, L, v1)
+        if version == "v2":
+            v2_case = (L, v1)
         for block in re.findall(r"```\n(.*?)```", body, re.S):
             for line in block.strip().split("\n"):
                 # `name  value`, or `stream j, … dice:  values`
@@ -120,9 +169,11 @@ def self_test(doc: Path) -> int:
                 else:
                     failed.append(f"{tag}: a vector this self-test does not know")
     signature_vectors(page, check)
+    bound = bound_vectors(page, check, failed, *v2_case)
     # A page that lost its vectors must not pass: both versions, all their lines.
-    if len(versions) < 4 or checks < 41:
-        failed.append(f"only {checks} vectors found in {doc} ({len(versions) // 2} versions)")
+    if len(versions) < 4 or checks < 41 or bound < 7:
+        failed.append(f"only {checks} vectors found in {doc} ({len(versions) // 2} versions, "
+                      f"{bound} of bound reveals)")
     print(f"{'OK' if not failed else 'FAILED'}: {checks} known-answer vectors checked, "
           f"{len(failed)} mismatch(es)")
     for f in failed:

@@ -30,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.dont_write_bytecode = True  # leave no __pycache__ in the repository
 import ed25519  # noqa: E402  (beside this file, written from RFC 8032)
+import strict_bound  # noqa: E402  (bound strict reveals, checked through the seats' openings)
 from mail_text import (DIGEST, HEX, dice_section, hexval, mail_files, parse_dice,  # noqa: E402
                        parse_receipt, seal_ok, show, signature_of, text_of)
 
@@ -178,8 +179,10 @@ class Verifier:
         self.games = {}  # game id -> what its mails said: protocol, anchors, Z, z, steps
         self.counts = {"mails": 0, "seals": 0, "receipts": 0, "journal events": 0,
                        "journal steps": 0, "journal rolls": 0, "journal dice": 0,
-                       "digests opened": 0}
-        self.footers = []  # (game, log head index, head, file): "The story of a player's mails"
+                       "digests opened": 0, "journal bound reveals": 0}
+        # (game, log head index, head, file, whether it is a seat's opening, which comes after
+        # the game-over mail): "The story of a player's mails"
+        self.footers = []
         self.journals = []  # (text, where): attached to a game-over mail, or given as a file
         self.sealed = []  # (game, file, Mail-Digest bytes or None, signature or None)
         # "One game for every seat": what the folder holds that is the same for every seat,
@@ -199,7 +202,8 @@ class Verifier:
 
     def game(self, gid):
         return self.games.setdefault(gid, {"proto": None, "anchors": [], "Z": None, "z": None,
-                                           "steps": {}, "key": None})
+                                           "steps": {}, "key": None, "bound": False,
+                                           "strict anchors": {}, "openings": []})
 
     def read(self, path: Path):
         _, text, msg = text_of(path)
@@ -211,7 +215,8 @@ class Verifier:
         gid = foot[-1][0]
         g = self.game(gid)
         self.counts["mails"] += 1
-        self.footers.append((gid, int(foot[-1][1]), foot[-1][2], path.name))
+        self.footers.append((gid, int(foot[-1][1]), foot[-1][2], path.name,
+                             strict_bound.is_opening(text)))
         index = int(foot[-1][1])
         self.hold(("head", gid, index), foot[-1][2], f"mail {path.name}",
                   f"game {gid} log head #{index}", "head")
@@ -251,6 +256,10 @@ class Verifier:
             if lg == gid:
                 self.hold(("lock", gid, int(lk)), lv, f"mail {path.name}",
                           f"game {gid} lock of step {lk}", "lock")
+        # Bound strict reveals (S11): the anchors mail's mark and anchors, a seat's opening.
+        for o in strict_bound.read_mail(g, text, path.name):
+            self.hold(("opening", gid, o["seat"], o["j"]), o["e"].hex(), f"mail {path.name}",
+                      f"game {gid} opening of {o['seat']} reveal {o['j']}", "element")
         proto = re.search(r"comes from (despatch-dice/v\d+)", text)
         if proto:
             g["proto"] = proto.group(1)
@@ -365,6 +374,7 @@ class Verifier:
         head, heads, locks, reveals, subs = H(DS(proto, "log")), [], {}, [], []
         # Strict games: the strict seats in their order, and each step's reveals r_seat_k.
         strict_seats, strict_r = [], {}
+        bound = strict_bound.JournalBound(sys.modules[__name__], self, gid, proto, where)
         counts = self.counts
         for i, (line, e) in enumerate(zip(lines, events)):
             place, t, k = f"{where}, event {i} ({e['type']})", e["type"], e.get("step")
@@ -374,8 +384,12 @@ class Verifier:
                 anchors.append((e["from_step"], hexval(e["anchor"])))
             elif t == "strict_mode":
                 strict_seats = [x["seat"] for x in e["seats"]]
+                bound.strict_mode(e)
             elif t == "reveal":
                 strict_r[(k, e["seat"])] = hexval(e["reveal"])
+                bound.reveal(e, locks)
+            elif t == "strict_opened":  # after game_ended, in a bound game (S11)
+                bound.opened(place, e)
             elif t in ("submission", "standing"):  # standing orders sent outside a step: SO1
                 subs.append(e)
             elif t == "lock":
@@ -416,6 +430,7 @@ class Verifier:
                                  "digest D", D.hex(), sub["digest"])
                     counts["digests opened"] += 1
         counts["journal events"] += len(events)
+        counts["journal bound reveals"] += bound.checked
         g["heads"] = heads
 
     def signatures(self):
@@ -459,23 +474,23 @@ class Verifier:
         signed = self.signatures()
         # "The story of a player's mails": each footer's head_i is the journal's head after event i.
         matched = 0
-        for gid, i, head, name in self.footers:
+        for gid, i, head, name, opening in self.footers:
             heads = self.games[gid].get("heads")
-            if heads is None:
-                continue
+            if heads is None or (opening and i >= len(heads)):
+                continue  # no journal; or a seat's opening, sent after the journal's end (S11)
             if i >= len(heads) or heads[i].hex() != head:
                 self.bad(f"mail {name}", f"log head #{i}",
                          heads[i].hex() if i < len(heads) else f"one of {len(heads)} events", head)
             else:
                 matched += 1
         # A dice section's lock-input log_head is the journal's head at the index it prints.
-        for (kind, gid, i), (head, where) in sorted(self.view.items()):
-            heads = self.games[gid].get("heads")
+        for (kind, gid, *key), (head, where) in sorted(self.view.items()):
+            heads, i = self.games[gid].get("heads"), key[0]
             if kind == "head" and "lock input" in where and heads is not None:
                 if i >= len(heads) or heads[i].hex() != head:
                     self.bad(where, f"log head #{i}", heads[i].hex() if i < len(heads) else
                              f"one of {len(heads)} events", head)
-        steps = rolls = dice = chained = 0
+        steps = rolls = dice = chained = bound = 0
         for gid, g in sorted(self.games.items()):
             previous = []
             for k in sorted(g["steps"]):
@@ -483,6 +498,7 @@ class Verifier:
                 r, n, ok = self.check_step(gid, g, d, previous)
                 previous.append((k, d["v"]))
                 steps, rolls, dice, chained = steps + 1, rolls + r, dice + n, chained + ok
+            bound += strict_bound.check_mails(sys.modules[__name__], self, gid, g)
             if g["z"] and g["Z"]:  # "The salt key": the published z opens the commitment Z
                 Z = salt_key_commitment(g["proto"], gid, g["z"])
                 if Z != g["Z"]:
@@ -493,10 +509,13 @@ class Verifier:
               f"{c['mails']} mails, {c['seals']} seals, {signed} signatures checked, "
               f"{steps} steps, {steps} locks, "
               f"{steps} seeds, {chained} reveals chained to the anchor, {rolls} rolls, "
-              f"{dice} dice checked, {c['receipts']} receipts opened, "
+              f"{dice} dice checked, {bound} bound reveals checked, "
+              f"{c['receipts']} receipts opened, "
               + (f"{c['journal events']} journal events, {c['journal steps']} journal steps, "
                  f"{c['journal rolls']} journal rolls, {c['journal dice']} journal dice, "
-                 f"{c['digests opened']} digests opened, {matched} log heads matched, "
+                 f"{c['digests opened']} digests opened, "
+                 f"{c['journal bound reveals']} journal bound reveals checked, "
+                 f"{matched} log heads matched, "
                  if self.journals else "")
               + f"{len(self.findings)} mismatch(es)")
         for f in self.findings:
@@ -506,7 +525,7 @@ class Verifier:
 
 PLACES = {"head": "game {} log head #{}", "step": "game {} step {}",
           "anchor": "game {} anchor line (from step {})", "key": "game {} mail key",
-          "lock": "game {} lock of step {}"}
+          "lock": "game {} lock of step {}", "opening": "game {} opening of {} reveal {}"}
 
 
 def compare(views):

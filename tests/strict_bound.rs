@@ -424,3 +424,70 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+/// `seat`'s received mails copied to a fresh folder, as the player keeps them.
+fn folder_of(w: &World, seat: &str) -> tempfile::TempDir {
+    let to = SEATS.iter().find(|s| s.0 == seat).unwrap().1;
+    let folder = tempfile::tempdir().unwrap();
+    for (name, bytes) in crate::strict_abandon::mails_to(w, to) {
+        std::fs::write(folder.path().join(name), bytes).unwrap();
+    }
+    folder
+}
+
+#[test]
+fn a_seat_sees_mid_game_that_the_seed_took_a_reveal_it_never_gave() {
+    // The control: an honest game, two steps in; red-1's results mails show its two reveals as
+    // its tool gave them, from the command line as the player runs it.
+    let mut w = world(true);
+    for (k, bids) in (1..).zip([[1, 2, 3], [3, 0, 1]]) {
+        w.bid_all(bids);
+        for seat in STRICT {
+            w.reveal(seat, k);
+        }
+    }
+    assert!(!w.game().is_over());
+    let folder = folder_of(&w, "red-1");
+    let r = player::check(w.player_dir("red-1"), &[folder.path().to_path_buf()]).unwrap();
+    assert!(r.problems.is_empty(), "{:?}", r.problems);
+    assert_eq!((r.mails, r.matched), (2, 2));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_despatch"))
+        .args(["player", "check", "--dir"])
+        .arg(w.player_dir("red-1"))
+        .arg(folder.path())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && said.starts_with("OK: 2 results mail(s)"),
+        "{said}"
+    );
+
+    // The attack: red-1's tool gives its reveal for step 1, but the seed takes another value
+    // (here sent in its place; a host could write it into the journal himself).
+    let mut w = world(true);
+    w.bid_all([1, 2, 3]);
+    let line = player::reveal(w.player_dir("red-1"), &w.lock_mail("red-1", 1)).unwrap();
+    let (head, _) = line.rsplit_once(' ').unwrap();
+    let out = w.send("red-1", &format!("{head} {}", dice::to_hex(&[6; 32])));
+    assert!(matches!(out, Intake::Accepted { .. }), "{out:?}");
+    w.reveal("blue-scout", 1);
+    assert_eq!(
+        w.game().book().step,
+        2,
+        "step 1 resolved with the other value"
+    );
+    let folder = folder_of(&w, "red-1");
+    let r = player::check(w.player_dir("red-1"), &[folder.path().to_path_buf()]).unwrap();
+    assert_eq!(r.problems.len(), 1, "{:?}", r.problems);
+    assert!(
+        r.problems[0].contains("step 1") && r.problems[0].contains("never sent"),
+        "{:?}",
+        r.problems
+    );
+    // blue-scout's record and mails agree: only the seat whose reveal was replaced sees it.
+    let folder = folder_of(&w, "blue-scout");
+    let r = player::check(w.player_dir("blue-scout"), &[folder.path().to_path_buf()]).unwrap();
+    assert!(r.problems.is_empty(), "{:?}", r.problems);
+    assert_eq!(r.matched, 1);
+}

@@ -163,6 +163,17 @@ pub enum PlayerCommand {
         #[arg(value_name = "WELCOME.eml|-")]
         mail: PathBuf,
     },
+    /// Hold the results mails given (files, or folders of saved mails: a Maildir too) against
+    /// the record of the reveals you gave: each must be the one your step's seed took. Exit 1 on
+    /// any difference (the game used a value you never sent).
+    Check {
+        /// The folder given to `player init`.
+        #[arg(long, value_name = "DIR")]
+        dir: PathBuf,
+        /// Results mails, or folders of them.
+        #[arg(value_name = "MAIL.eml|FOLDER", required = true)]
+        mails: Vec<PathBuf>,
+    },
     /// Read a lock mail (a saved .eml, or - for standard input) and print the reply that
     /// reveals your next secret, quoting the L_k the mail showed. Only the next reveal is ever
     /// given; each is recorded in DIR first.

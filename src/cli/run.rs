@@ -324,6 +324,23 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 );
                 Ok(ExitCode::SUCCESS)
             }
+            PlayerCommand::Check { dir, mails } => {
+                let r = super::player::check(&dir, &mails)?;
+                if r.problems.is_empty() {
+                    println!(
+                        "OK: {} results mail(s) read; each of the {} reveal(s) of yours they \
+                         show is the one your tool gave.",
+                        r.mails, r.matched
+                    );
+                    Ok(ExitCode::SUCCESS)
+                } else {
+                    println!("FAILED: the game's results do not match your record of reveals");
+                    for p in &r.problems {
+                        println!("  {p}");
+                    }
+                    Ok(ExitCode::from(1))
+                }
+            }
             PlayerCommand::Reveal { dir, mail } => {
                 let bytes = read_mail_arg(&mail)?;
                 let (line, note) = super::player::reveal_at(&dir, &bytes, chrono::Utc::now())?;

@@ -18,7 +18,9 @@ use crate::engine::strict_bound::{self, OPEN_HEADING};
 use crate::mail::compose::{LOCK_HEADING, LockAsk};
 
 mod bound;
+mod check;
 use bound::{another_lock_refused, is_bound, open_at};
+pub use check::{CheckReport, check};
 
 /// What the folder keeps for one (game, seat): the secret `c_0` and how to rebuild the onion.
 #[derive(Serialize, Deserialize)]

@@ -363,7 +363,9 @@ fn the_attack_runs_forgery_fails_the_script_mid_game_naming_the_mail() {
         count(&stdout, "mails"),
         "{stdout}"
     );
-    assert!(count(&stdout, "signatures checked") > 10, "{stdout}");
+    // The demo's dice are fresh each run, so its length (and mail count) varies: a short game
+    // left 8 signed mails in Japan's folder once. What matters is that every one is checked.
+    assert!(count(&stdout, "signatures checked") > 0, "{stdout}");
 
     // The forger's results mail: dice re-derived from another log_head, seal recomputed, the
     // old signature line kept. Every dice check holds; only the signature fails.

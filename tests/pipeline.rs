@@ -390,11 +390,35 @@ fn deadlines_send_one_reminder_then_apply_silence() {
             .filter(|d| d.0.contains("reminder-russia"))
             .count()
     };
+    let said = |w: &World| {
+        let mut all: Vec<(String, String, String)> = w
+            .delivered()
+            .into_iter()
+            .filter(|d| d.0.contains("reminder-russia"))
+            .map(|d| {
+                (
+                    d.0,
+                    d.2,
+                    d.3.split_whitespace().collect::<Vec<_>>().join(" "),
+                )
+            })
+            .collect();
+        all.sort();
+        all
+    };
     w.daemon.run_once(deadline - Duration::hours(23)).unwrap();
     w.daemon.run_once(deadline - Duration::hours(22)).unwrap();
     assert_eq!(reminders(&w), 1, "the 24-hour reminder goes out once");
-    w.daemon.run_once(deadline - Duration::hours(3)).unwrap();
+    w.daemon
+        .run_once(deadline - Duration::hours(2) - Duration::minutes(49))
+        .unwrap();
     assert_eq!(reminders(&w), 2, "then the 4-hour one");
+    // Each says the time really left when it went out (issue 30): not its slot's 24 h or 4 h.
+    let r = said(&w);
+    assert!(r[0].1.ends_with("(23 h left)"), "{}", r[0].1);
+    assert!(r[0].2.contains("are due in 23 h."), "{}", r[0].2);
+    assert!(r[1].1.ends_with("(2 h 49 min left)"), "{}", r[1].1);
+    assert!(r[1].2.contains("are due in 2 h 49 min."), "{}", r[1].2);
     assert_eq!(w.game().step, 1);
     w.daemon.run_once(deadline + Duration::minutes(1)).unwrap();
     let g = w.game();

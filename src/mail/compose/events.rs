@@ -182,13 +182,19 @@ pub fn drafts_for_event(
             step,
             seat,
             hours_left,
-            ..
+            at,
         } => {
             if let Some(to) = ctx.recipient(seat) {
+                // The time really left when the reminder was sent, not its slot: a game whose
+                // step opened 2 h 49 min before the deadline gets "2 h 49 min", not "4 h".
+                let left = match book.deadline {
+                    Some(d) => time_left_words(d - *at),
+                    None => format!("{hours_left} h"),
+                };
                 let body = report::render(
                     "reminder",
                     serde_json::json!({
-                        "step": step, "step_title": title, "hours_left": hours_left,
+                        "step": step, "step_title": title, "left": left,
                         "prompt": prompt_text(game, seat).unwrap_or_default(),
                         "deadline": deadline_text(game, to).unwrap_or_default(),
                         "on_silence": silence_words(book.policy.on_silence),
@@ -200,7 +206,7 @@ pub fn drafts_for_event(
                     "reminder",
                     match book.deadline {
                         Some(d) => format!(
-                            "Reminder: your orders are due {} ({hours_left} h left)",
+                            "Reminder: your orders are due {} ({left} left)",
                             report::fmt_short(d, &to.private.time_zone)
                         ),
                         None => format!("Reminder: your orders are due in {hours_left} h"),
@@ -403,6 +409,17 @@ pub(super) fn event_draft(
         answers: None,
         step: super::asked_step(game),
         re_subject: None,
+    }
+}
+
+/// How long is left before a deadline, as a reminder says it: "2 h 49 min", "1 h", "35 min",
+/// rounded down to the minute (a reminder never promises more time than there is).
+pub(super) fn time_left_words(left: chrono::Duration) -> String {
+    let minutes = left.num_minutes().max(0);
+    match (minutes / 60, minutes % 60) {
+        (0, m) => format!("{m} min"),
+        (h, 0) => format!("{h} h"),
+        (h, m) => format!("{h} h {m} min"),
     }
 }
 

@@ -1,12 +1,13 @@
 //! The Gear Krieg activation code of `activation.rs` read by value where the order tests go
 //! through it without telling its operators apart: the planned move a mover defends with (R23),
-//! turning (p.3) and the road bonus an activation starts with (p.4). Written for the survivors of the mutation run of 2026-11-27 over `activation.rs`
-//! (mutants/runs.toml): each test sits on both sides of its threshold with values that tell the
-//! operators apart. Pure functions on the shipped Crossroads units: no dice, no mail.
+//! turning (p.3), and the road bonus (p.4) and terrain (R11) an activation starts with. Written
+//! for the survivors of the mutation run of 2026-11-27 over `activation.rs` (mutants/runs.toml):
+//! each test sits on both sides of its threshold with values that tell the operators apart.
+//! Pure functions on the shipped Crossroads units: no dice, no mail.
 
 use despatch::board::tabletop::{Pt, dist};
 use despatch::rulesets::gear_krieg::activation;
-use despatch::rulesets::gear_krieg::data::MoveMode;
+use despatch::rulesets::gear_krieg::data::{MoveMode, TerrainKind};
 use despatch::rulesets::gear_krieg::state::{Act, Block, GkState, Melee, TurnBy};
 
 use crate::gear_krieg::{new_game, place};
@@ -165,4 +166,22 @@ fn p4_the_road_bonus_is_half_the_current_speed_rounded_down_for_ground_vehicles_
     }
     let squad = road(&mut st, "US-Squad", MoveMode::Walker, false, 0);
     assert_eq!(squad, 0.0, "a squad has no road bonus");
+}
+
+/// R11: an activation starts from the terrain the unit resides in (under more than half of its
+/// counter), not the one under its centre: at the jungle's south-west corner the centre is in
+/// the jungle but the unit resides in the clear; deep inside it resides in the jungle. The
+/// first step's treacherous test compares against it.
+#[test]
+fn r11_an_activation_starts_from_the_terrain_the_unit_resides_in() {
+    let mut st = new_game();
+    let cases = [
+        (30.15, 3.15, TerrainKind::Clear),
+        (33.0, 7.0, TerrainKind::Jungle),
+    ];
+    for (x, y, want) in cases {
+        place(&mut st, "General-1", x, y, 0.0);
+        let p = activation::start(&mut st, &block("General-1", vec![Act::Move(0.5)]));
+        assert_eq!(p.progress.terrain, Some(want), "General-1 at {x},{y}");
+    }
 }

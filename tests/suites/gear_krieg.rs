@@ -15,6 +15,8 @@ mod table;
 mod campaign;
 #[path = "../conformance_gear_krieg.rs"]
 mod conformance_gear_krieg;
+#[path = "../gear_krieg_activation_mutants.rs"]
+mod gear_krieg_activation_mutants;
 #[path = "../gear_krieg_briefing.rs"]
 mod gear_krieg_briefing;
 #[path = "../gear_krieg_data.rs"]

@@ -491,3 +491,20 @@ fn a_seat_sees_mid_game_that_the_seed_took_a_reveal_it_never_gave() {
     assert!(r.problems.is_empty(), "{:?}", r.problems);
     assert_eq!(r.matched, 1);
 }
+
+#[test]
+fn a_lock_mail_naming_a_seat_out_of_the_folder_is_refused() {
+    // The host signs what he likes: a seat name is a file name in the player's folder, so a
+    // path in it is refused before anything is read or written there.
+    let mut w = world(true);
+    w.bid_all([1, 2, 3]);
+    let genuine = body(&w.lock_mail("red-1", 1));
+    let edited = genuine.replace("seat red-1, reveal 1", "seat ../../red-1, reveal 1");
+    assert_ne!(edited, genuine);
+    let err = player::reveal(w.player_dir("red-1"), host_signed(&w, &edited).as_bytes())
+        .expect_err("not a seat")
+        .to_string();
+    assert!(err.contains("is not a game id and seat"), "{err}");
+    // The genuine one still works.
+    assert!(player::reveal(w.player_dir("red-1"), &w.lock_mail("red-1", 1)).is_ok());
+}

@@ -15,7 +15,7 @@ use crate::mail::compose::LockAsk;
 
 use super::{
     Given, OpenedRecord, RevealRecord, SeatSecret, lock_mail_is_the_games, read_record,
-    record_path, secret_path,
+    read_secret, record_path,
 };
 
 /// Whether this lock is answered with a bound reveal (ruling S11): when the lock mail says so,
@@ -105,16 +105,7 @@ pub(super) fn open_at(
         anyhow!("the `{OPEN_HEADING}` section of this mail is not inside its seal: refused")
     })?;
     let (game, seat) = (ask.game.as_str(), ask.seat.as_str());
-    if !crate::engine::valid_seat_id(seat) {
-        bail!("`{seat}` in this mail is not a seat: refused");
-    }
-    let path = secret_path(dir, game, seat);
-    let file: SeatSecret = serde_json::from_slice(
-        &std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?,
-    )
-    .with_context(|| format!("reading {}", path.display()))?;
-    let c0 =
-        dice::from_hex(&file.secret).ok_or_else(|| anyhow!("{}: bad secret", path.display()))?;
+    let (file, c0) = read_secret(dir, game, seat)?;
     let rec_path = record_path(dir, game, seat);
     let mut record = read_record(&rec_path, game, seat)?;
     let through = ask.given.len() as u64;

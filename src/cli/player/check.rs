@@ -11,7 +11,7 @@ use anyhow::{Context, Result, bail};
 use crate::dice::{self, HostOnion};
 use crate::engine::strict::BOUND;
 
-use super::{RevealRecord, SeatSecret, lock_mail_is_the_games, record_path, secret_path};
+use super::{RevealRecord, SeatSecret, lock_mail_is_the_games, read_secret, record_path};
 
 /// What one results mail says of the strict reveals of its step.
 struct StepShown {
@@ -183,11 +183,7 @@ fn records_of(dir: &Path, game: &str) -> Result<Vec<(String, RevealRecord, SeatS
         let rec: RevealRecord =
             serde_json::from_slice(&std::fs::read(record_path(dir, game, seat))?)
                 .with_context(|| format!("reading {name}"))?;
-        let path = secret_path(dir, game, seat);
-        let file: SeatSecret = serde_json::from_slice(
-            &std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?,
-        )
-        .with_context(|| format!("reading {}", path.display()))?;
+        let (file, _) = read_secret(dir, game, seat)?;
         out.push((seat.to_string(), rec, file));
     }
     Ok(out)

@@ -150,6 +150,26 @@ pub fn trust(dir: &Path, welcome: &[u8], now: DateTime<Utc>) -> Result<String> {
     })
 }
 
+/// The seat's secret kept in `dir`, and its `c_0`. The game and seat come from a mail (signed
+/// by the host, who is the party strict mode guards against): they must be ids, never a path
+/// out of the folder, since the record beside the secret is written under the same names.
+fn read_secret(dir: &Path, game: &str, seat: &str) -> Result<(SeatSecret, dice::Hash)> {
+    if !crate::engine::valid_game_id(game) || !crate::engine::valid_seat_id(seat) {
+        bail!("`{game}` / `{seat}` in this mail is not a game id and seat: refused");
+    }
+    let path = secret_path(dir, game, seat);
+    let file: SeatSecret = serde_json::from_slice(
+        &std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?,
+    )
+    .with_context(|| format!("reading {}", path.display()))?;
+    let c0 =
+        dice::from_hex(&file.secret).ok_or_else(|| anyhow!("{}: bad secret", path.display()))?;
+    if file.game != game || file.seat != seat {
+        bail!("{} is not the secret of {seat} in {game}", path.display());
+    }
+    Ok((file, c0))
+}
+
 fn secret_path(dir: &Path, game: &str, seat: &str) -> PathBuf {
     dir.join(format!("{game}.{seat}.strict.json"))
 }
@@ -235,16 +255,7 @@ pub fn reveal_at(dir: &Path, mail: &[u8], now: DateTime<Utc>) -> Result<(String,
         anyhow!("the `{LOCK_HEADING}` section of this mail is not inside its seal: refused")
     })?;
     let (game, seat) = (ask.game.as_str(), ask.seat.as_str());
-    let path = secret_path(dir, game, seat);
-    let file: SeatSecret = serde_json::from_slice(
-        &std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?,
-    )
-    .with_context(|| format!("reading {}", path.display()))?;
-    let c0 =
-        dice::from_hex(&file.secret).ok_or_else(|| anyhow!("{}: bad secret", path.display()))?;
-    if file.game != game || file.seat != seat {
-        bail!("{} is not the secret of {seat} in {game}", path.display());
-    }
+    let (file, c0) = read_secret(dir, game, seat)?;
     let rec_path = record_path(dir, game, seat);
     let mut record = read_record(&rec_path, game, seat)?;
     if let Some(o) = &record.opened {

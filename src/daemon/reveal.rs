@@ -27,24 +27,31 @@ pub(super) fn decide(
     r: &Hash,
     now: DateTime<Utc>,
 ) -> Result<Decision> {
+    activity.outcome(now, None);
     match strict::reveal_event(g.game.book(), &seat, step, quoted, r, &inb.message_id, now) {
-        Ok(event) => {
-            activity.outcome(now, None);
-            Ok(Decision::accepted(g, &seat, activity, step, event))
-        }
-        Err(reason) => {
-            let problems = vec![Rejected {
-                line: 0,
-                text: String::new(),
-                reason,
-                hint: Some(
-                    "reply to the lock mail with the line `despatch player reveal` prints".into(),
-                ),
-            }];
-            activity.outcome(now, None);
-            Decision::rejected(g, &seat, activity, inb, &problems, 1)
-        }
+        Ok(event) => Ok(Decision::accepted(g, &seat, activity, step, event)),
+        Err(reason) => refused(g, &seat, activity, inb, reason, "the lock mail"),
     }
+}
+
+/// A reveal or opening refused: the seat is told why, with the mail to answer instead.
+fn refused(
+    g: OpenGame,
+    seat: &str,
+    activity: Activity,
+    inb: &Inbound,
+    reason: String,
+    answer: &str,
+) -> Result<Decision> {
+    let problems = vec![Rejected {
+        line: 0,
+        text: String::new(),
+        reason,
+        hint: Some(format!(
+            "reply to {answer} with the line `despatch player reveal` prints"
+        )),
+    }];
+    Decision::rejected(g, seat, activity, inb, &problems, 1)
 }
 
 /// What an opening mail does (bound reveals, ruling S11): a `StrictOpened` event, or a refusal
@@ -63,19 +70,14 @@ pub(super) fn decide_opening(
     match strict_bound::opening_event(g.game.book(), &seat, through, element, &inb.message_id, now)
     {
         Ok(event) => Ok(Decision::accepted(g, &seat, activity, step, event)),
-        Err(reason) => {
-            let problems = vec![Rejected {
-                line: 0,
-                text: String::new(),
-                reason,
-                hint: Some(
-                    "reply to the game's \"open your onion\" mail with the line `despatch player \
-                     reveal` prints"
-                        .into(),
-                ),
-            }];
-            Decision::rejected(g, &seat, activity, inb, &problems, 1)
-        }
+        Err(reason) => refused(
+            g,
+            &seat,
+            activity,
+            inb,
+            reason,
+            "the \"open your onion\" mail",
+        ),
     }
 }
 

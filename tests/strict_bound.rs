@@ -5,42 +5,17 @@
 //! every reveal is checked against its anchor and lock: a value the seat never gave is caught,
 //! by the seat's own tool (which then opens nothing) and by the verifiers.
 
-use crate::forgery::{host_mail_key, reseal, resign};
 use crate::strict_world;
 use crate::toy;
 
 use despatch::cli::player;
 use despatch::daemon::Intake;
 use despatch::dice::{self, HostOnion, Protocol};
-use despatch::engine::Event;
 use despatch::verify;
 use strict_world::*;
 
 fn registry() -> despatch::engine::Registry {
     despatch::rulesets::registry().with::<toy::Bids>()
-}
-
-fn as_mail(body: &str) -> String {
-    format!("Subject: a lock mail\r\n\r\n{body}")
-}
-
-/// `edited` sealed and signed again with the game's own key: what only the host can make.
-fn host_signed(w: &World, edited: &str) -> String {
-    as_mail(&resign(
-        &reseal(edited),
-        GAME,
-        &host_mail_key(&w.store().dir),
-    ))
-}
-
-fn journal_lock(w: &World, step: u64) -> String {
-    w.journal()
-        .iter()
-        .find_map(|e| match e {
-            Event::Lock { step: k, lock, .. } if *k == step => Some(lock.clone()),
-            _ => None,
-        })
-        .unwrap()
 }
 
 fn reveal_value(line: &str) -> String {

@@ -11,14 +11,7 @@ use crate::strict_world;
 use despatch::cli::player;
 use despatch::daemon::Intake;
 use despatch::dice::{self, MailKey};
-use despatch::engine::Event;
 use strict_world::*;
-
-/// A plain-text mail of `body` (the raw lock mail is quoted-printable; its decoded body carries
-/// the same seal and signature).
-fn as_mail(body: &str) -> String {
-    format!("Subject: a lock mail\r\n\r\n{body}")
-}
 
 /// The lock mail's decoded body, for a forger's edits.
 fn lock_body(w: &World, seat: &str, step: u64) -> String {
@@ -28,25 +21,6 @@ fn lock_body(w: &World, seat: &str, step: u64) -> String {
 /// The genuine lock mail as a plain-text mail, signature intact.
 fn lock_text(w: &World, seat: &str, step: u64) -> String {
     as_mail(&lock_body(w, seat, step))
-}
-
-/// `edited` sealed and signed again with the game's own key: what only the host can make.
-fn host_signed(w: &World, edited: &str) -> String {
-    as_mail(&resign(
-        &reseal(edited),
-        GAME,
-        &host_mail_key(&w.store().dir),
-    ))
-}
-
-fn journal_lock(w: &World, step: u64) -> String {
-    w.journal()
-        .iter()
-        .find_map(|e| match e {
-            Event::Lock { step: k, lock, .. } if *k == step => Some(lock.clone()),
-            _ => None,
-        })
-        .unwrap()
 }
 
 fn record(w: &World, seat: &str) -> std::path::PathBuf {

@@ -262,6 +262,33 @@ impl World {
     }
 }
 
+/// A plain-text mail of `body` (a raw lock mail is quoted-printable; its decoded body carries
+/// the same seal and signature).
+pub fn as_mail(body: &str) -> String {
+    format!("Subject: a lock mail\r\n\r\n{body}")
+}
+
+/// `edited` sealed and signed again with the game's own key: what only the host can make.
+pub fn host_signed(w: &World, edited: &str) -> String {
+    use crate::forgery::{host_mail_key, reseal, resign};
+    as_mail(&resign(
+        &reseal(edited),
+        GAME,
+        &host_mail_key(&w.store().dir),
+    ))
+}
+
+/// The journal's `L_k` of `step` (hex).
+pub fn journal_lock(w: &World, step: u64) -> String {
+    w.journal()
+        .iter()
+        .find_map(|e| match e {
+            Event::Lock { step: k, lock, .. } if *k == step => Some(lock.clone()),
+            _ => None,
+        })
+        .unwrap()
+}
+
 pub fn body(raw: &[u8]) -> String {
     let m = MessageParser::default().parse(raw).unwrap();
     m.body_text(0).map(|t| t.into_owned()).unwrap_or_default()

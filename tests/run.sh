@@ -22,6 +22,10 @@ elif [ -n "${CI:-}" ] && [ "${CI}" != 0 ] && [ "${CI}" != false ]; then
 else
     echo "tests/run.sh: no root and no sudo: the real-server tests will be skipped" >&2
 fi
+# The disk is shared with other work: when it runs full, rustc fails far from the cause ("IO
+# failure on output stream"), as CI did once. Say how much room the build has before it starts.
+avail_kb=$(df -Pk . | awk 'NR==2 {print $4}')
+echo "tests/run.sh: $((avail_kb / 1024)) MiB free on the build disk" >&2
 # A CI build starts clean and is thrown away: incremental-compilation state would only take disk.
 if [ -n "${CI:-}" ] && [ "${CI}" != 0 ] && [ "${CI}" != false ]; then
     export CARGO_INCREMENTAL=0

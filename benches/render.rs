@@ -301,12 +301,10 @@ fn results_mail(n: usize) {
     let g = p.daemon.open_game("bench").unwrap();
     let ctx = MailCtx {
         game_address: &p.daemon.cfg.mail.address,
-        from_name: &p.daemon.cfg.mail.from_name,
         recipients: g.recipients(),
         reference: None,
         salt_key: None,
         journal: None,
-        re_subject: None,
         press: None,
         gm_known: false,
         unsubscribe_url: None,

@@ -234,7 +234,8 @@ pub struct MailConfig {
     pub max_per_sender_per_hour: u32,
     /// The game address players write to; replies go to `<local>+<game>.<seat>.<secret>@<domain>`.
     pub address: String,
-    /// Display name on outgoing mail.
+    /// Display name on mail not about one game (league, consent); a game's own mails show
+    /// the game's id (`compose::from_display_name`).
     #[serde(default = "default_from_name")]
     pub from_name: String,
     /// Maildir that receives players' mail (read only by the `maildir` inbound transport, so

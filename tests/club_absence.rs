@@ -55,6 +55,15 @@ fn away_in_tokyo(g: &mut Game) -> (DateTime<Utc>, DateTime<Utc>) {
         ),
         "{answer}"
     );
+    // Issue 30: the answer lists the absences as the act leaves them (it said "none
+    // declared" under the line saying it was recorded), and the days it took.
+    let listed = flat(answer.split("YOUR ABSENCES").nth(1).expect("the list"));
+    assert!(
+        listed.contains("2026-06-02 to 2026-06-04 (3 days)") && !listed.contains("none declared"),
+        "{answer}"
+    );
+    // The default 28 days a year, less the 3 just taken.
+    assert!(listed.contains("Days left in 2026: 25"), "{answer}");
     (from, until)
 }
 

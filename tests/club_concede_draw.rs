@@ -82,7 +82,7 @@ fn concede_names_the_game_and_ends_it_with_the_other_side_winning() {
     let (out, answer) = says(&mut g, "japan", "CONCEDE h");
     assert!(matches!(out, Intake::Rejected { .. }), "{out:?}");
     assert!(
-        flat(&answer).contains("`h` is not this game's id"),
+        flat(&answer).contains("\"h\" is not this game's id"),
         "{answer}"
     );
     let out = g.send_from(SEATS[0].1, &plain_address("japan"), "Concede", None, "");

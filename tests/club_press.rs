@@ -339,7 +339,7 @@ fn bad_press_lines_are_answered_with_line_reason_and_hint_and_relay_nothing() {
         ("PRESS TO\nhello".into(), "names nobody"),
         (
             "PRESS TO nobody\nhello".into(),
-            "`nobody` is no seat or side",
+            "\"nobody\" is no seat or side",
         ),
         ("PRESS TO hays\nhello".into(), "your own seat"),
         ("PRESS TO bowie\n\n   \n".into(), "the message is empty"),

@@ -203,12 +203,26 @@ fn history_sends_the_results_mail_again_exactly_as_that_seat_received_it() {
             m.message_id().unwrap().to_string(),
             m.subject().unwrap().to_string(),
             names,
+            m.in_reply_to().as_text().map(str::to_string),
         )
     };
-    let (id0, subject0, parts0) = parse(&mine);
-    let (id1, subject1, parts1) = parse(copy);
+    let (id0, subject0, parts0, _) = parse(&mine);
+    let (id1, subject1, parts1, answers) = parse(copy);
     assert_ne!(id0, id1, "a new envelope");
-    assert_eq!(subject0, subject1);
+    // Issue 30: the copy says what it is in the index, and threads under the request, so it
+    // is not taken for a new result.
+    assert_ne!(subject0, subject1);
+    assert!(
+        subject1.starts_with(&format!("[{GAME} #"))
+            && subject1.ends_with("] History: step 1 — resent"),
+        "{subject1}"
+    );
+    // tests/common/world.rs numbers the player's mails m1, m2, …: this was the last.
+    assert_eq!(
+        answers.as_deref(),
+        Some(format!("m{}@player.example", w.n).as_str()),
+        "In-Reply-To the HISTORY mail"
+    );
     assert_eq!(parts0, parts1);
     assert!(!parts1.is_empty(), "the map travels again");
     assert!(String::from_utf8_lossy(copy).contains("X-Despatch-Resent: results of step 1"));

@@ -45,11 +45,11 @@ fn a_line_of_prose_among_the_orders_is_refused_with_how_to_write_it() {
     assert!(matches!(out, Intake::Rejected { lines: 1, .. }), "{out:?}");
     let rejection = flat(&world::body_of(&w, "reject-"));
     assert!(
-        rejection.contains("unknown order `Hopefully`"),
+        rejection.contains("unknown order \"Hopefully\""),
         "{rejection}"
     );
     assert!(
-        rejection.contains("a line that is not an order starts with `#`"),
+        rejection.contains("a line that is not an order starts with \"#\""),
         "{rejection}"
     );
     // A near miss still gets its "did you mean", not the prose hint.

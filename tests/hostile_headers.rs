@@ -445,13 +445,13 @@ proptest! {
     })]
 
     /// The same headers without a game, many more of them: parsed, the id kept bounded, and
-    /// an answer to the mail (threaded under it, `Re:` its subject) always builds, echoing
+    /// an answer to the mail (threaded under it, with a subject of its own) always builds, echoing
     /// the player's id only when it is a valid msg-id.
     #[test]
     fn an_answer_to_any_headers_builds(
         headers in any_headers(),
     ) {
-        use despatch::mail::compose::{self, Draft, DraftKind, MailCtx, Recipient};
+        use despatch::mail::compose::{Draft, DraftKind, MailCtx, Recipient};
         use despatch::mail::{inbound, outbound};
         let inb = inbound::parse(&raw(&headers, "FLAGSHIP Mikasa")).expect("a mail with a From");
         prop_assert!(inb.message_id.len() <= outbound::MAX_ID_LEN);
@@ -469,12 +469,10 @@ proptest! {
         }];
         let ctx = MailCtx {
             game_address: "despatch@localhost",
-            from_name: "Despatch",
             recipients: &recipients,
             reference: None,
             salt_key: None,
             journal: None,
-            re_subject: None,
             press: None,
             gm_known: false,
             mail_key: None,
@@ -492,7 +490,6 @@ proptest! {
             calendar: None,
             answers: Some(inb.message_id.clone()),
             step: Some(1),
-            re_subject: compose::their_subject(&inb.subject),
         };
         let out = draft.outgoing(&ctx).expect("addressed");
         let echoed = outbound::valid_message_id(&inb.message_id);
@@ -502,7 +499,8 @@ proptest! {
         );
         let bytes = outbound::build(&out).expect("an answer to any headers builds");
         let m = mail_parser::MessageParser::default().parse(&bytes).expect("parses back");
-        prop_assert!(m.subject().is_some_and(|s| s.chars().count() <= outbound::MAX_HEADER_CHARS));
+        // The answer's subject is its own: nothing of the player's subject is echoed.
+        prop_assert_eq!(m.subject(), Some("[g #1] Orders received"));
         prop_assert!(m.bcc().is_none() && m.cc().is_none());
     }
 }

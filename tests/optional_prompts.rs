@@ -156,7 +156,7 @@ fn only_a_required_prompt_is_titled_your_orders() {
     assert!(!optional.is_empty(), "Japan was never invited optionally");
     for m in optional {
         assert!(
-            m.subject.contains("(orders optional)") && !m.subject.contains("Your orders"),
+            m.subject.contains("Results, orders optional: ") && !m.subject.contains("Your orders"),
             "{:?}",
             m.subject
         );

@@ -415,9 +415,19 @@ fn deadlines_send_one_reminder_then_apply_silence() {
     assert_eq!(reminders(&w), 2, "then the 4-hour one");
     // Each says the time really left when it went out (issue 30): not its slot's 24 h or 4 h.
     let r = said(&w);
-    assert!(r[0].1.ends_with("(23 h left)"), "{}", r[0].1);
+    // The time left first in the subject (issue 30 point 3): the due time is in the body.
+    assert!(
+        r[0].1.ends_with("] Reminder: 23 h left for your orders"),
+        "{}",
+        r[0].1
+    );
     assert!(r[0].2.contains("are due in 23 h."), "{}", r[0].2);
-    assert!(r[1].1.ends_with("(2 h 49 min left)"), "{}", r[1].1);
+    assert!(
+        r[1].1
+            .ends_with("] Reminder: 2 h 49 min left for your orders"),
+        "{}",
+        r[1].1
+    );
     assert!(r[1].2.contains("are due in 2 h 49 min."), "{}", r[1].2);
     assert_eq!(w.game().step, 1);
     w.daemon.run_once(deadline + Duration::minutes(1)).unwrap();

@@ -275,8 +275,10 @@ pub struct NewArgs {
     /// Scenario name under games/<ruleset>/scenarios/ (without .toml).
     #[arg(long)]
     pub scenario: String,
-    /// A seat and its player's address, e.g. --seat japan=togo@example.org (repeat per seat,
-    /// in the scenario's side order).
+    /// A seat and its player's address, e.g. --seat japan=togo@example.org, or with the
+    /// player's name for lists and league tables: --seat "japan=Heihachiro Togo
+    /// <togo@example.org>" (players may set it later by mail: NAME …). Repeat per seat, in the
+    /// scenario's side order.
     #[arg(long = "seat", value_name = "SEAT=ADDRESS", required = true)]
     pub seats: Vec<String>,
     /// The game's organiser, who hears of resignations, held mail, trouble and PRESS TO gm

@@ -263,7 +263,7 @@ impl Daemon {
             to: to.to_string(),
             from: format!(
                 "{} <{local}@{domain}>",
-                self.cfg.mail.from_name.replace(['<', '>', '"'], "")
+                crate::mail::compose::house_display_name(&self.cfg.mail.from_name)
             ),
             subject: subject.to_string(),
             text,

@@ -88,12 +88,10 @@ impl Daemon {
             .get_or_init(|| self.cfg.order_reference(g.game.ruleset()));
         MailCtx {
             game_address: &self.cfg.mail.address,
-            from_name: &self.cfg.mail.from_name,
             recipients: &g.recipients,
             reference: reference.as_deref(),
             salt_key: crate::engine::HostSecrets::salt_key(&g.secrets),
             journal: None,
-            re_subject: None,
             press: None,
             gm_known: g.seats.gm.is_some() || self.cfg.mail.gm_address.is_some(),
             mail_key: g.secrets.mail_key,
@@ -213,19 +211,6 @@ impl Daemon {
     /// Appends one event (fsynced), applies it, and queues its mails from the game as it stands
     /// right after it.
     pub(super) fn append(&self, g: &mut OpenGame, event: &Event, now: DateTime<Utc>) -> Result<()> {
-        self.append_answering(g, event, now, None)
-    }
-
-    /// `append`, for an event a player's mail made: its receipt answers that mail's subject
-    /// (`Re: …`). The subject is not journaled; a receipt re-derived after a crash falls back
-    /// to its own subject.
-    pub(super) fn append_answering(
-        &self,
-        g: &mut OpenGame,
-        event: &Event,
-        now: DateTime<Utc>,
-        their_subject: Option<&str>,
-    ) -> Result<()> {
         let line = event.to_line();
         let index = g.game.book().events;
         g.game
@@ -241,7 +226,6 @@ impl Daemon {
             let press = super::intake::talk::press_copy(&g.store, event);
             let mut ctx = self.mail_ctx(g, now);
             ctx.journal = journal.as_deref();
-            ctx.re_subject = their_subject;
             ctx.press = press.as_ref();
             let drafts = compose::drafts_for_event(g.game.as_ref(), event, index, &ctx)?;
             self.league_mail_at_end(g.game.as_ref(), event, now)?;

@@ -188,7 +188,7 @@ impl Daemon {
             to: meta.from.clone(),
             from: format!(
                 "{} <{local}@{domain}>",
-                self.cfg.mail.from_name.replace(['<', '>', '"'], "")
+                crate::mail::compose::house_display_name(&self.cfg.mail.from_name)
             ),
             subject,
             text,

@@ -227,8 +227,7 @@ impl Decision {
         lines: usize,
     ) -> Result<Self> {
         let to = g.recipient(seat).expect("an authenticated seat").clone();
-        let mut draft = compose::rejection(g.game.as_ref(), &to, problems, &inb.message_id)?;
-        draft.re_subject = compose::their_subject(&inb.subject);
+        let draft = compose::rejection(g.game.as_ref(), &to, problems, &inb.message_id)?;
         let intake = Intake::Rejected {
             game: g.game.book().id.clone(),
             seat: seat.to_string(),
@@ -446,14 +445,13 @@ impl Daemon {
         if route.help {
             let reference = self.cfg.order_reference(g.game.ruleset());
             let gm_told = reference.is_none() && self.reference_missing(&g, now)?;
-            let mut draft = compose::help(
+            let draft = compose::help(
                 g.game.as_ref(),
                 &to,
                 reference.as_deref(),
                 gm_told,
                 &inb.message_id,
             )?;
-            draft.re_subject = compose::their_subject(&inb.subject);
             activity.outcome(now, None);
             let mut d = Decision::for_seat(
                 Intake::Help {
@@ -534,10 +532,8 @@ impl Daemon {
         for (path, bytes) in &d.files {
             crate::store::atomic_write_private(path, bytes)?;
         }
-        // The receipt answers the player's own mail as `Re: <their subject>`.
-        let theirs = compose::their_subject(&inb.subject);
         for ev in &d.events {
-            self.append_answering(&mut g, ev, now, theirs.as_deref())?;
+            self.append(&mut g, ev, now)?;
         }
         self.queue(&g, &d.drafts, now)?;
         if !d.built.is_empty() {

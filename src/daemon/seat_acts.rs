@@ -8,7 +8,7 @@ use chrono::{DateTime, Datelike, Utc};
 use chrono_tz::Tz;
 use sha2::{Digest, Sha256};
 
-use crate::engine::{Event, Rejected, club::OnResign, seat_acts};
+use crate::engine::{Event, Play, Rejected, club::OnResign, seat_acts};
 use crate::mail::compose;
 use crate::mail::guard::Activity;
 use crate::mail::inbound::{Inbound, SeatAct};
@@ -194,8 +194,10 @@ impl Daemon {
             Err(r) => return refused(g, seat, activity, inb, act, r, now),
         };
         let to = g.recipient(seat).expect("an authenticated seat").clone();
-        let mut draft = compose::act_reply(game, &to, &done.said, year, &inb.message_id);
-        draft.re_subject = compose::their_subject(&inb.subject);
+        // The answer lists the seat's absences as the act leaves them: composed from the game
+        // with the act's events applied (to a copy), not from the game before it.
+        let after = after_events(game, &done.events);
+        let draft = compose::act_reply(after.as_ref(), &to, &done.said, year, &inb.message_id);
         activity.outcome(now, None);
         let intake = Intake::SeatAct {
             game: game_id,
@@ -319,6 +321,19 @@ pub(super) fn tell_gm_of_resignations(
 }
 
 /// Nothing done: the seat is told the line, why and what to write instead.
+/// A copy of `game` with `events` applied, as the journal will have them; the game as it is if
+/// the engine refuses one (the journal would refuse it too, and say so).
+fn after_events(game: &dyn Play, events: &[Event]) -> Box<dyn Play> {
+    let mut after = game.boxed_clone();
+    for e in events {
+        let index = after.book().events;
+        if after.apply(e, &e.to_line(), index).is_err() {
+            return game.boxed_clone();
+        }
+    }
+    after
+}
+
 fn refused(
     g: OpenGame,
     seat: &str,

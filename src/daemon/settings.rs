@@ -115,6 +115,14 @@ impl Daemon {
                 }
             }
             SeatCommand::Addresses => "Your addresses are below.".to_string(),
+            SeatCommand::Name(None) => "Your name is below.".to_string(),
+            SeatCommand::Name(Some(n)) => {
+                p.name = n.clone();
+                format!(
+                    "Your name in this game is now {n}. League tables show the name of your \
+                     latest game that has one."
+                )
+            }
             SeatCommand::TimeZone(z) => {
                 p.time_zone = z.clone();
                 format!("Times in your mails are now shown in {z} (and in UTC).")
@@ -173,8 +181,7 @@ impl Daemon {
             seat: seat.to_string(),
             private: after.clone(),
         };
-        let mut draft = compose::settings_reply(g.game.as_ref(), &to, &said, &inb.message_id);
-        draft.re_subject = compose::their_subject(&inb.subject);
+        let draft = compose::settings_reply(g.game.as_ref(), &to, &said, &inb.message_id);
         activity.outcome(now, None);
         let mut d = Decision::for_seat(
             Intake::Settings {
@@ -428,7 +435,7 @@ impl Daemon {
             to: to.to_string(),
             from: format!(
                 "{} <{local}@{domain}>",
-                self.cfg.mail.from_name.replace(['<', '>', '"'], "")
+                crate::mail::compose::house_display_name(&self.cfg.mail.from_name)
             ),
             subject: subject.to_string(),
             text: text.to_string(),

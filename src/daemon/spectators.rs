@@ -352,9 +352,8 @@ impl Daemon {
             .collect();
         let others = after.spectators.len() - mine.len();
         let to = g.recipient(seat).expect("an authenticated seat").clone();
-        let mut draft =
+        let draft =
             compose::spectator_reply(g.game.as_ref(), &to, &said, &mine, others, &inb.message_id);
-        draft.re_subject = compose::their_subject(&inb.subject);
         activity.outcome(now, None);
         let intake = Intake::Settings {
             game: g.store.id.clone(),

@@ -97,7 +97,7 @@ impl Daemon {
             Decision::for_seat(intake, g, seat, activity)
         };
         let refuse = |g: OpenGame, activity: Activity, why: &str, hint: &str| {
-            let mut draft = compose::talk_refusal(
+            let draft = compose::talk_refusal(
                 g.game.as_ref(),
                 &to,
                 line,
@@ -106,7 +106,6 @@ impl Daemon {
                 hint,
                 &inb.message_id,
             );
-            draft.re_subject = compose::their_subject(&inb.subject);
             let mut d = decision(g, "refused", activity);
             d.drafts = vec![draft];
             Ok(d)
@@ -114,8 +113,7 @@ impl Daemon {
         match cmd {
             SeatCommand::TalkInvalid { why, hint } => refuse(g, activity, why, hint),
             SeatCommand::Status => {
-                let mut draft = compose::status_reply(g.game.as_ref(), &to, &inb.message_id);
-                draft.re_subject = compose::their_subject(&inb.subject);
+                let draft = compose::status_reply(g.game.as_ref(), &to, &inb.message_id);
                 let mut d = decision(g, "status", activity);
                 d.drafts = vec![draft];
                 Ok(d)
@@ -129,9 +127,7 @@ impl Daemon {
                         kept: find_copy(&g.store, &r.names(seat)).is_some(),
                     })
                     .collect::<Vec<_>>();
-                let mut draft =
-                    compose::history_list(g.game.as_ref(), &to, &steps, &inb.message_id);
-                draft.re_subject = compose::their_subject(&inb.subject);
+                let draft = compose::history_list(g.game.as_ref(), &to, &steps, &inb.message_id);
                 let mut d = decision(g, "history", activity);
                 d.drafts = vec![draft];
                 Ok(d)
@@ -282,7 +278,7 @@ impl Daemon {
             to: to.to_string(),
             from: format!(
                 "{} <{local}@{domain}>",
-                self.cfg.mail.from_name.replace(['<', '>', '"'], "")
+                crate::mail::compose::house_display_name(&self.cfg.mail.from_name)
             ),
             subject: subject.to_string(),
             text: text.to_string(),
@@ -325,12 +321,26 @@ impl Daemon {
             &[&g.store.id, &to.seat, name, "resent", &inb.message_id],
             &domain,
         );
+        // A subject of its own kind, threaded under the HISTORY request (and the seat's
+        // thread), so the copy is not taken for a new result in the index (issue 30).
+        let subject = compose::fit_subject(
+            &outbound::subject_tag(&g.store.id, asked),
+            &compose::history_resent_subject(step),
+        );
+        let root = outbound::message_id(&[&g.store.id, &to.seat, "thread"], &domain);
+        let (in_reply_to, references) = match outbound::echoable_id(&inb.message_id) {
+            Some(theirs) => (format!("<{theirs}>"), format!("<{root}> <{theirs}>")),
+            None => (format!("<{root}>"), format!("<{root}>")),
+        };
         Ok(readdress(
             bytes,
             &[
                 ("To", to.private.address.clone()),
                 ("Reply-To", reply_to),
                 ("Message-ID", format!("<{message_id}>")),
+                ("Subject", subject),
+                ("In-Reply-To", in_reply_to),
+                ("References", references),
                 ("Date", now.to_rfc2822()),
                 (
                     "X-Despatch-Resent",

@@ -37,7 +37,7 @@ impl Daemon {
             to: gm,
             from: format!(
                 "{} <{local}@{domain}>",
-                self.cfg.mail.from_name.replace(['<', '>', '"'], "")
+                crate::mail::compose::house_display_name(&self.cfg.mail.from_name)
             ),
             subject: format!("[{}] {subject}", store.id),
             text: text.to_string(),

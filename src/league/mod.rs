@@ -242,18 +242,20 @@ pub fn standings(league: &str, points: Points, games: &[LeagueGame]) -> Standing
                 continue;
             };
             counted.push(key.clone());
+            let named = player.name.clone().filter(|n| !n.trim().is_empty());
             let t = tally.entry(key.clone()).or_insert_with(|| {
                 order.push(key.clone());
                 Tally {
                     // Without a name, the seat the player first held: never the address.
-                    name: player
-                        .name
-                        .clone()
-                        .filter(|n| !n.trim().is_empty())
-                        .unwrap_or_else(|| format!("{seat} of {}", g.id)),
+                    name: format!("{seat} of {}", g.id),
                     ..Tally::default()
                 }
             });
+            // The name of the latest game that has one: a first game without a name (or an
+            // old one, changed by NAME since) does not stick.
+            if let Some(n) = named {
+                t.name = n;
+            }
             t.played += 1;
             match r {
                 SeatResult::Win => t.won += 1,

@@ -6,7 +6,7 @@ mod plain;
 
 mod wrap;
 
-pub use plain::{markdown_to_paragraphs, markdown_to_plain};
+pub use plain::{code_marks_to_quotes, markdown_to_paragraphs, markdown_to_plain};
 pub use wrap::{TEXT_WIDTH, is_heading, unwrap_text, wrap_text};
 
 use minijinja::Environment;
@@ -19,6 +19,16 @@ use crate::engine::{LockEntry, View};
 /// The templates, embedded so a fresh binary needs no files beside it.
 const TEMPLATES: &[(&str, &str)] = &[
     ("welcome", include_str!("../../templates/welcome.txt")),
+    // The welcome's how-to and dice paragraphs: the text includes them, and the HTML shows the
+    // same words (rendered alone and unwrapped), so the two parts cannot drift apart.
+    (
+        "welcome_how",
+        include_str!("../../templates/welcome_how.txt"),
+    ),
+    (
+        "welcome_dice",
+        include_str!("../../templates/welcome_dice.txt"),
+    ),
     ("receipt", include_str!("../../templates/receipt.txt")),
     ("standing", include_str!("../../templates/standing.txt")),
     ("notice", include_str!("../../templates/notice.txt")),

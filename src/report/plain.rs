@@ -38,6 +38,27 @@ pub fn markdown_to_plain(md: &str) -> String {
     out
 }
 
+/// Words written for a log or a developer (`unknown order `AD``) as a mail shows them: each
+/// pair of code marks becomes a pair of double quotes, so no Markdown mark reaches a player's
+/// rejection or settings answer (issue 30). A lone mark stays. One pass, linear.
+pub fn code_marks_to_quotes(s: &str) -> String {
+    if s.matches('`').count() < 2 {
+        return s.to_string();
+    }
+    let pairs = s.matches('`').count() / 2;
+    let mut out = String::with_capacity(s.len());
+    let mut seen = 0;
+    for c in s.chars() {
+        if c == '`' && seen < pairs * 2 {
+            seen += 1;
+            out.push('"');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// The reference's Markdown as plain text with each paragraph and list item on one line, for
 /// an HTML part shown with `white-space: pre-wrap`: the Markdown's own line breaks are soft,
 /// and kept as hard breaks they would fight the reader's window, ragged on a phone.

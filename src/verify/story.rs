@@ -390,16 +390,18 @@ fn check_one(game: &dyn Play, ev: &Event, m: &SealedMail) -> Result<(), (String,
         } = ev
             && who == seat
         {
-            // A receipt answering the player's mail is `Re:` that mail's subject, which the
-            // journal does not keep; any other receipt carries its own.
+            // Receipts sent before issue 30 answered the player's mail as `Re:` its subject,
+            // which the journal does not keep; every receipt since carries its own.
             if !m
                 .subject
                 .trim_start()
                 .to_ascii_lowercase()
                 .starts_with("re:")
             {
-                let want = tagged(game, &compose::receipt_subject(&game.spec().title));
-                expect_subject(m, &want, false)?;
+                let title = game.spec().title;
+                let want = tagged(game, &compose::receipt_subject(&title));
+                let before = format!("{} Receipt: your orders for {title}", tag(game));
+                expect_subject(m, &[want, before], false)?;
             }
             let shown = parse_receipt(&m.text).map(|r| (r.orders, r.digest));
             let journal: Vec<String> = orders.lines().map(str::to_string).collect();
@@ -427,12 +429,6 @@ fn check_one(game: &dyn Play, ev: &Event, m: &SealedMail) -> Result<(), (String,
                 && !compose::only_invited(game, seat),
         )
     };
-    // The deadline in the subject is in the seat's time zone, which the mails do not carry.
-    expect_subject(
-        m,
-        &tagged(game, &compose::results_subject(game, seat, None)),
-        asks,
-    )?;
     let step = match ev {
         Event::Results { step, .. } => *step,
         Event::GameEnded { step, .. }
@@ -440,6 +436,15 @@ fn check_one(game: &dyn Play, ev: &Event, m: &SealedMail) -> Result<(), (String,
         | Event::GameAbandoned { step, .. } => step.saturating_sub(1),
         _ => book.step,
     };
+    // The deadline in the subject is in the seat's time zone, which the mails do not carry. A
+    // copy sent again at the seat's request (HISTORY) says so in a subject of its own.
+    let want = tagged(game, &compose::results_subject(game, seat, None));
+    let wants = [
+        want,
+        subject_before_issue_30(game, seat),
+        tagged(game, &compose::history_resent_subject(step)),
+    ];
+    expect_subject(m, &wants, asks)?;
     let story = report::render(
         template,
         serde_json::json!({"step": step, "step_title": book.last_step_title, "view": view}),
@@ -473,27 +478,54 @@ fn check_one(game: &dyn Play, ev: &Event, m: &SealedMail) -> Result<(), (String,
     Ok(())
 }
 
-/// A subject with the game's tag, as the mail composed right after this event carried it.
-fn tagged(game: &dyn Play, subject: &str) -> String {
-    let asked = compose::asked_step(game);
-    format!(
-        "{} {subject}",
-        outbound::subject_tag(&game.book().id, asked)
-    )
+/// The game's tag as the mail composed right after this event carried it.
+fn tag(game: &dyn Play) -> String {
+    outbound::subject_tag(&game.book().id, compose::asked_step(game))
 }
 
-/// The mail's subject is `want`, or (`due`) `want` followed by `, due <its deadline>`.
-fn expect_subject(m: &SealedMail, want: &str, due: bool) -> Result<(), (String, String)> {
+/// A subject with the game's tag, fitted as the mail composed right after this event was.
+fn tagged(game: &dyn Play, subject: &str) -> String {
+    compose::fit_subject(&tag(game), subject)
+}
+
+/// A results mail's subject as mails sent before issue 30 carried it (the step's whole title,
+/// `, due …` after it): mails in players' folders from running games keep verifying.
+fn subject_before_issue_30(game: &dyn Play, seat: &str) -> String {
+    let rest = if game.outcome().is_some() {
+        compose::results_subject(game, seat, None)
+    } else if compose::prompt_text(game, seat).is_some() && !compose::only_invited(game, seat) {
+        format!("Your orders: {}", game.spec().title)
+    } else if compose::prompt_text(game, seat).is_some() {
+        format!("Results: {} (orders optional)", game.book().last_step_title)
+    } else {
+        format!("Results: {}", game.book().last_step_title)
+    };
+    format!("{} {rest}", tag(game))
+}
+
+/// The mail's subject is one of `wants` (the subject as now composed, then as composed
+/// before), or (`due`) one of them followed by its deadline: ` — due <when>` now (which a long
+/// tag may cut, with `…`), `, due <when>` before.
+fn expect_subject(m: &SealedMail, wants: &[String], due: bool) -> Result<(), (String, String)> {
     let got = m.subject.trim();
-    let ok = got == want
-        || (due
-            && got
-                .strip_prefix(&format!("{want}, due "))
-                .is_some_and(looks_like_a_short_time));
+    let now_due = |want: &str| {
+        got.strip_prefix(&format!("{want} — due "))
+            .is_some_and(|when| {
+                looks_like_a_short_time(when)
+                    || (when.ends_with('…') && got.chars().count() <= compose::SUBJECT_MAX)
+            })
+    };
+    let then_due = |want: &str| {
+        got.strip_prefix(&format!("{want}, due "))
+            .is_some_and(looks_like_a_short_time)
+    };
+    let ok = wants
+        .iter()
+        .any(|w| got == w || (due && (now_due(w) || then_due(w))));
     if !ok {
         return Err((
             "Subject".into(),
-            format!("is {:?}; the journal's mail was {want:?}", m.subject),
+            format!("is {:?}; the journal's mail was {:?}", m.subject, wants[0]),
         ));
     }
     Ok(())

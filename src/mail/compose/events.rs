@@ -31,7 +31,7 @@ pub fn drafts_for_event(
                     DraftKind::Welcome,
                     to,
                     "welcome",
-                    format!("Welcome: {} ({})", book.id, to.seat),
+                    format!("Welcome: you play {}", to.seat),
                     text,
                 );
                 d.rich = Some(rich);
@@ -89,10 +89,7 @@ pub fn drafts_for_event(
                 let (kind, subject) = if mine {
                     (DraftKind::Receipt, receipt_subject(&title))
                 } else {
-                    (
-                        DraftKind::Notice,
-                        format!("{seat} has sent orders: {title}"),
-                    )
+                    (DraftKind::Notice, format!("{seat} has sent orders"))
                 };
                 let mut d = draft(
                     kind,
@@ -103,7 +100,6 @@ pub fn drafts_for_event(
                 );
                 if mine {
                     d.answers = Some(message_id.clone());
-                    d.re_subject = ctx.re_subject.map(str::to_string);
                 }
                 out.push(d);
             }
@@ -142,7 +138,6 @@ pub fn drafts_for_event(
                     rich::seal(game, &body, None)?,
                 );
                 d.answers = Some(message_id.clone());
-                d.re_subject = ctx.re_subject.map(str::to_string);
                 out.push(d);
             }
         }
@@ -205,10 +200,8 @@ pub fn drafts_for_event(
                     to,
                     "reminder",
                     match book.deadline {
-                        Some(d) => format!(
-                            "Reminder: your orders are due {} ({left} left)",
-                            report::fmt_short(d, &to.private.time_zone)
-                        ),
+                        // The time left first: the due time (in the body) would be cut.
+                        Some(_) => format!("Reminder: {left} left for your orders"),
                         None => format!("Reminder: your orders are due in {hours_left} h"),
                     },
                     rich::seal(game, &body, None)?,
@@ -408,7 +401,6 @@ pub(super) fn event_draft(
         calendar: None,
         answers: None,
         step: super::asked_step(game),
-        re_subject: None,
     }
 }
 
@@ -461,7 +453,9 @@ fn results_or_over(
             "prompt": prompt,
             "standing": standing_note(game, &to.seat),
             "deadline": prompt.as_ref().and_then(|_| deadline_text(game, to)),
-            "waiting": game.waiting_for(),
+            // Nobody is waited for once the game is over (the game-over text says nothing of
+            // it; some rulesets still name the seats of the last step).
+            "waiting": if outcome.is_some() { Vec::new() } else { game.waiting_for() },
             "outcome": outcome.as_ref().map(|o| o.summary.clone()),
             "figures": outcome.as_ref().and_then(|_| figures()),
             "dice": (!abandoned).then(|| dice_section(&info, &book.last_rolls)),
@@ -540,7 +534,6 @@ fn results_or_over(
         calendar: None,
         answers: None,
         step: super::asked_step(game),
-        re_subject: None,
     })
 }
 
@@ -548,28 +541,31 @@ fn results_or_over(
 /// with a subject is answered `Re: <it>`). Shared with `verify`, which checks a player's mails
 /// against a replay of the game.
 pub fn receipt_subject(step_title: &str) -> String {
-    format!("Receipt: your orders for {step_title}")
+    format!("Receipt: orders for {step_title}")
 }
 
 /// The subject of the receipt for standing orders sent outside a step (ruling SO1).
 pub fn standing_subject(step_title: &str) -> String {
-    format!("Receipt: your standing orders (open step: {step_title})")
+    format!("Receipt: standing orders (open step: {step_title})")
 }
 
-/// The subject (before its tag) of a results mail or of the game-over mail: action first, the
-/// step named by its title as in every mail. "Your orders" only when `seat` must answer; a
-/// step that only invites it says so after the results. `due`: the deadline as the seat reads
-/// it. Shared with `verify` (which has no time zone, so no `due`).
+/// The subject (before its tag) of a results mail or of the game-over mail, what matters
+/// first: "Your orders — due <when>" only when `seat` must answer (the step's long title is in
+/// the body; the tag names the step); otherwise the results, then the step's title, which a
+/// long tag may cut. `due`: the deadline as the seat reads it. Shared with `verify` (which has
+/// no time zone, so no `due`).
 pub fn results_subject(game: &dyn Play, seat: &str, due: Option<&str>) -> String {
     if let Some(o) = game.outcome() {
         return game_over_subject(game, &o);
     }
     let asked = prompt_text(game, seat).is_some();
     if asked && !only_invited(game, seat) {
-        let due = due.map(|d| format!(", due {d}")).unwrap_or_default();
-        format!("Your orders: {}{due}", game.spec().title)
+        match due {
+            Some(d) => format!("Your orders — due {d}"),
+            None => "Your orders".to_string(),
+        }
     } else if asked {
-        format!("Results: {} (orders optional)", game.book().last_step_title)
+        format!("Results, orders optional: {}", game.book().last_step_title)
     } else {
         format!("Results: {}", game.book().last_step_title)
     }
@@ -683,25 +679,27 @@ fn welcome(
         .unwrap_or_else(|| now_waiting(&game.waiting_for()));
     let (partners, opponents) = side_and_opponents(&book.seats, &to.seat);
     let briefing = briefing_beside(game.briefing(&to.seat), &view.sections);
-    let body = report::render(
-        "welcome",
-        serde_json::json!({
-            "greeting": if to.private.name.is_empty() { "Hello".to_string() } else { format!("Dear {}", to.private.name) },
-            "takeover": takeover,
-            "game": book.id, "scenario": book.scenario, "ruleset": game.ruleset(),
-            "seat": to.seat, "view": view,
-            "side": book.side_of(&to.seat), "partners": partners, "others": opponents,
-            "game_address": ctx.game_address,
-            "reference_summary": reference_summary(ctx.reference, report::markdown_to_plain),
-            "protocol": book.protocol.name(),
-            "anchor": dice::to_hex(&onion.anchor), "anchor_from": onion.from_step, "onion_len": onion.len,
-            "mail_key": book.mail_key.as_ref().map(dice::to_hex),
-            "salt_commitment": book.salt_commitment.as_ref().map(dice::to_hex),
-            "briefing": &briefing,
-            "prompt": now_text,
-            "deadline": deadline_text(game, to),
-        }),
-    )?;
+    let values = serde_json::json!({
+        "greeting": if to.private.name.is_empty() { "Hello".to_string() } else { format!("Dear {}", to.private.name) },
+        "takeover": takeover,
+        "game": book.id, "scenario": book.scenario, "ruleset": game.ruleset(),
+        "seat": to.seat, "view": view,
+        "side": book.side_of(&to.seat), "partners": partners, "others": opponents,
+        "game_address": ctx.game_address,
+        "reference_summary": reference_summary(ctx.reference, report::markdown_to_plain),
+        "protocol": book.protocol.name(),
+        "anchor": dice::to_hex(&onion.anchor), "anchor_from": onion.from_step, "onion_len": onion.len,
+        "mail_key": book.mail_key.as_ref().map(dice::to_hex),
+        "salt_commitment": book.salt_commitment.as_ref().map(dice::to_hex),
+        "briefing": &briefing,
+        "prompt": now_text,
+        "deadline": deadline_text(game, to),
+    });
+    let body = report::render("welcome", &values)?;
+    // The HTML's how-to and dice paragraphs are the text's own (issue 30 point 7), unwrapped
+    // for the reader's window.
+    let how = report::unwrap_text(&report::render("welcome_how", &values)?);
+    let commitment = report::unwrap_text(&report::render("welcome_dice", &values)?);
     let intro = if takeover {
         format!("You take over seat {} in a game under way.", to.seat)
     } else {
@@ -716,34 +714,8 @@ fn welcome(
             "intro": intro,
             // One line per paragraph or item: the reader's window wraps them.
             "glance": reference_summary(ctx.reference, report::markdown_to_paragraphs),
-            "how": format!(
-                "Reply to this mail with your orders in the body, one order per line: your reply \
-                 address carries your seat's secret, so please do not forward these mails. In a \
-                 fresh mail to {} put \"[{}]\" in the subject and these two lines first:\n    \
-                 GAME {}\n    TOKEN <the secret in this mail's Reply-To address>",
-                ctx.game_address, book.id, book.id
-            ),
-            "commitment": format!(
-                "Every roll comes from {}. The host committed to all its secrets before the \
-                 game began:\n    Anchor A = {}   (from step {}, onion length {}{}){}\nEach results \
-                 mail reveals that step's secret, which hashes back to this anchor, and lists \
-                 every roll so you (or despatch verify on a folder of these mails) can re-derive it.{}",
-                book.protocol.name(),
-                dice::to_hex(&onion.anchor),
-                onion.from_step,
-                onion.len,
-                mail_key_clause(book),
-                book.salt_commitment
-                    .as_ref()
-                    .map(|z| format!("\n    Salt key Z = {}", dice::to_hex(z)))
-                    .unwrap_or_default(),
-                if book.mail_key.is_some() {
-                    " Every mail of this game is signed with the game's key K (Ed25519): compare \
-                     the whole anchor line with another player's; the same line means the same game."
-                } else {
-                    ""
-                }
-            ),
+            "how": how,
+            "commitment": commitment,
             "briefing": &briefing,
             "prompt": prompt,
             "deadline": deadline_text(game, to),

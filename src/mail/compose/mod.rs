@@ -31,7 +31,7 @@ pub use spectator::{
     SPECTATOR_MARK, observer_outgoing, observer_refusal_text, spectator_over, spectator_reply,
     spectator_results, spectator_welcome,
 };
-pub use status::{HistoryStep, history_list, status_reply, talk_refusal};
+pub use status::{HistoryStep, history_list, history_resent_subject, status_reply, talk_refusal};
 pub use strict::{LOCK_HEADING, LockAsk, read_lock_mail, spectator_opened};
 
 use chrono::{DateTime, Utc};
@@ -98,7 +98,6 @@ pub struct Recipient {
 pub struct MailCtx<'a> {
     /// The game mailbox (`despatch@club.example`).
     pub game_address: &'a str,
-    pub from_name: &'a str,
     /// Every seat's contact, in seat order.
     pub recipients: &'a [Recipient],
     /// The ruleset's order reference (its README, read from the games folder), if readable.
@@ -109,9 +108,6 @@ pub struct MailCtx<'a> {
     /// that ends a game: the game-over mail carries it, so a player's folder alone replays
     /// the whole game (`despatch verify`).
     pub journal: Option<&'a [String]>,
-    /// The subject of the player's mail whose submission is being mailed, so the receipt is
-    /// titled `Re: <it>` (handed in by the shell at intake only).
-    pub re_subject: Option<&'a str>,
     /// The text and salt of the press message being mailed, as the host keeps them privately
     /// (handed in only for a press event: the journal has the text only under
     /// `press_record = "text"`).
@@ -161,33 +157,50 @@ pub struct Draft {
     /// is over). Carried in the reply address, the subject tag and the Message-ID, so that a
     /// reply to it is applied to that step or refused, never to a later one.
     pub step: Option<u64>,
-    /// The subject of the player's mail this answers: an answer is titled `Re: <it>`, so that
-    /// every client threads it under the player's own mail.
-    pub re_subject: Option<String>,
 }
 
-/// A player's subject as an answer may carry it: one line, at most 200 characters, or None
-/// when there is nothing to answer (an empty subject).
-pub fn their_subject(subject: &str) -> Option<String> {
-    let one: String = subject
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(200)
-        .collect();
-    (!one.is_empty()).then_some(one)
-}
+/// The longest subject, tag included (issue 30): an 80-column index (neomutt, a phone's list)
+/// shows it whole beside the date and the sender.
+pub const SUBJECT_MAX: usize = 60;
 
-/// `Re: <subject>`, without piling up `Re:` prefixes.
-pub fn reply_subject(subject: &str) -> String {
-    let lower = subject.to_ascii_lowercase();
-    if lower.starts_with("re:") || lower.starts_with("aw:") || lower.starts_with("sv:") {
-        subject.to_string()
-    } else {
-        format!("Re: {subject}")
+/// The longest From display name: a client's author column (mutt's `%-15.15L`, a phone's
+/// list) shows it whole.
+pub const FROM_NAME_MAX: usize = 15;
+
+/// `tag rest`, at most `SUBJECT_MAX` characters: every subject is written with what matters
+/// first (the kind of mail, the due time), so only its tail (a step's title) gives way, at a
+/// word where one is near, with `…`. The tag is never cut: replies are routed by it.
+pub fn fit_subject(tag: &str, rest: &str) -> String {
+    let whole = format!("{tag} {rest}");
+    if whole.chars().count() <= SUBJECT_MAX {
+        return whole;
     }
+    let room = SUBJECT_MAX.saturating_sub(tag.chars().count() + 2).max(12);
+    let cut: String = rest.chars().take(room).collect();
+    // Back to the last space if it loses little; a word cut in half reads worse than a short tail.
+    let cut = match cut.rfind(' ') {
+        Some(i) if cut[..i].chars().count() + 10 >= room => cut[..i].to_string(),
+        _ => cut,
+    };
+    let cut = cut.trim_end_matches([' ', ',', ':', ';', '—', '-', '(']);
+    format!("{tag} {cut}…")
+}
+
+/// The From display name of the house's own mails (league standings, consent, the
+/// organiser's letters): `mail.from_name`, without the characters a display name cannot
+/// carry unquoted, cut to `FROM_NAME_MAX` characters.
+pub fn house_display_name(from_name: &str) -> String {
+    from_display_name(&from_name.replace(['<', '>', '"', '\\'], ""))
+}
+
+/// The From display name of a game's mails: the game's id, which tells a player's games apart
+/// in an inbox list (the address says Despatch), cut to `FROM_NAME_MAX` characters.
+pub fn from_display_name(game: &str) -> String {
+    if game.chars().count() <= FROM_NAME_MAX {
+        return game.to_string();
+    }
+    let cut: String = game.chars().take(FROM_NAME_MAX - 1).collect();
+    format!("{cut}…")
 }
 
 /// The step a mail composed now asks about: the open one, unless the game is over.
@@ -196,17 +209,12 @@ pub fn asked_step(game: &dyn crate::engine::Play) -> Option<u64> {
 }
 
 impl Draft {
-    /// The subject as sent: an answer to a player's mail is `Re:` its subject (which threads
-    /// it in every client); every other mail starts with the game's tag (`[club-1 #4]`).
+    /// The subject as sent: the game's tag (`[club-1 #4]`) and the mail's own kind first
+    /// (`Receipt`, `Rejected`, `Your orders — due …`), never the player's subject echoed: an
+    /// answer threads under the player's mail by In-Reply-To, and its subject says what it is,
+    /// so a rejection is told from a receipt in the index (issue 30).
     pub fn full_subject(&self) -> String {
-        match &self.re_subject {
-            Some(theirs) if self.kind.answers_a_mail() => reply_subject(theirs),
-            _ => format!(
-                "{} {}",
-                outbound::subject_tag(&self.game, self.step),
-                self.subject
-            ),
-        }
+        fit_subject(&outbound::subject_tag(&self.game, self.step), &self.subject)
     }
 
     /// The mail, addressed and threaded: every mail to a seat hangs under that seat's welcome.
@@ -255,11 +263,7 @@ impl Draft {
             to: to.private.address.clone(),
             to_name: None,
             // The display name names the game, so an inbox list says which game wrote.
-            from: format!(
-                "\"{} · {}\" <{local}@{domain}>",
-                ctx.from_name.replace(['<', '>', '"', '\\'], ""),
-                self.game
-            ),
+            from: format!("\"{}\" <{local}@{domain}>", from_display_name(&self.game)),
             reply_to: Some(reply.clone()),
             subject: self.full_subject(),
             // Sealed texts were wrapped before sealing (`report::seal`): their bytes stay as

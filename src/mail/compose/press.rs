@@ -148,7 +148,6 @@ pub(super) fn drafts(game: &dyn Play, ev: &Event, index: u64, ctx: &MailCtx) -> 
             plain(&game.book().id, &body),
         );
         d.answers = Some(message_id.clone());
-        d.re_subject = ctx.re_subject.map(str::to_string);
         out.push(d);
     }
     out

@@ -29,7 +29,13 @@ pub fn rejection(
 ) -> Result<Draft, ComposeError> {
     let problems: Vec<serde_json::Value> = problems
         .iter()
-        .map(|r| serde_json::json!({"line": r.line, "text": r.text, "reason": r.reason, "hint": r.hint}))
+        .map(|r| {
+            serde_json::json!({
+                "line": r.line, "text": r.text,
+                "reason": report::code_marks_to_quotes(&r.reason),
+                "hint": r.hint.as_deref().map(report::code_marks_to_quotes),
+            })
+        })
         .collect();
     let body = report::render(
         "rejection",
@@ -40,7 +46,7 @@ pub fn rejection(
         to,
         format!("reject-{}", short(message_id)),
         DraftKind::Rejection,
-        "Orders not applied",
+        "Rejected: nothing in your mail was applied",
         &body,
         message_id,
     ))
@@ -76,7 +82,7 @@ pub fn help(
         to,
         format!("help-{}", short(message_id)),
         DraftKind::Help,
-        "Order reference",
+        "Help: the order reference",
         &body,
         message_id,
     ))
@@ -121,7 +127,6 @@ pub(super) fn warning(
         calendar: None,
         answers: None,
         step: None,
-        re_subject: None,
     }
 }
 
@@ -147,6 +152,5 @@ pub(super) fn answer_draft(
         calendar: None,
         answers: Some(message_id.to_string()),
         step: super::asked_step(game),
-        re_subject: None,
     }
 }

@@ -211,7 +211,7 @@ pub fn act_reply(
     year: i32,
     message_id: &str,
 ) -> Draft {
-    let mut body = format!("{}\n\n", said.trim_end());
+    let mut body = format!("{}\n\n", report::code_marks_to_quotes(said.trim_end()));
     body.push_str(&absences_text(game, &to.seat, year));
     body.push('\n');
     body.push_str(COMMANDS);
@@ -220,7 +220,7 @@ pub fn act_reply(
         to,
         format!("act-{}", short(message_id)),
         DraftKind::Settings,
-        "Your request",
+        "Done: your request is recorded",
         &body,
         message_id,
     )

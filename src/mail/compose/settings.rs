@@ -15,6 +15,7 @@ use super::{Draft, DraftKind, Recipient};
 const COMMANDS: &str = "Settings you can change by mail, one command as the first line of a mail
 to this game (like orders):
 
+    NAME Alice Smith             your name in lists and league tables
     TIMEZONE Europe/Paris        times in that zone (and UTC)
     NOTIFY ORDERS OFF            no \"X has sent orders\" notices
     NOTIFY OPTIONAL OFF          no results of steps only inviting you
@@ -30,9 +31,15 @@ pub fn settings_reply(game: &dyn Play, to: &Recipient, said: &str, message_id: &
     let p = &to.private;
     let mut body = format!(
         "{}\n\nYOUR SETTINGS FOR SEAT {}\n",
-        said.trim_end(),
+        report::code_marks_to_quotes(said.trim_end()),
         to.seat
     );
+    let name = if p.name.trim().is_empty() {
+        "(none given: league tables show your seat)"
+    } else {
+        p.name.as_str()
+    };
+    body.push_str(&format!("Name:             {name}\n"));
     body.push_str(&format!("Mails go to:      {}\n", p.address));
     for a in &p.also_from {
         body.push_str(&format!("Also read from:   {a}\n"));
@@ -55,7 +62,7 @@ pub fn settings_reply(game: &dyn Play, to: &Recipient, said: &str, message_id: &
         to,
         format!("settings-{}", short(message_id)),
         DraftKind::Settings,
-        "Your settings",
+        "Settings: yours now",
         &body,
         message_id,
     )

@@ -131,7 +131,6 @@ pub fn spectator_results(
         calendar: None,
         answers: None,
         step: super::asked_step(game),
-        re_subject: None,
     })
 }
 
@@ -201,7 +200,6 @@ pub fn spectator_over(game: &dyn Play, step: u64, ctx: &MailCtx) -> Result<Draft
         calendar: None,
         answers: None,
         step: super::asked_step(game),
-        re_subject: None,
     })
 }
 
@@ -251,7 +249,6 @@ pub fn spectator_welcome(game: &dyn Play, delay: u32) -> Result<Draft, ComposeEr
         calendar: None,
         answers: None,
         step: super::asked_step(game),
-        re_subject: None,
     })
 }
 
@@ -314,7 +311,10 @@ pub fn spectator_reply(
     others: usize,
     message_id: &str,
 ) -> Draft {
-    let mut body = format!("{}\n\nSPECTATORS YOU ADDED\n", said.trim_end());
+    let mut body = format!(
+        "{}\n\nSPECTATORS YOU ADDED\n",
+        report::code_marks_to_quotes(said.trim_end())
+    );
     if mine.is_empty() {
         body.push_str("  (none)\n");
     }
@@ -333,7 +333,7 @@ pub fn spectator_reply(
         to,
         format!("spectators-{}", short(message_id)),
         DraftKind::Settings,
-        "Spectators",
+        "Settings: your spectators",
         &body,
         message_id,
     )

@@ -33,7 +33,7 @@ pub fn status_reply(game: &dyn Play, to: &Recipient, message_id: &str) -> Draft 
             to,
             format!("status-{}", short(message_id)),
             DraftKind::Settings,
-            &format!("Status of game {}", book.id),
+            "Status: the game is over",
             &b,
             message_id,
         );
@@ -96,7 +96,7 @@ pub fn status_reply(game: &dyn Play, to: &Recipient, message_id: &str) -> Draft 
         to,
         format!("status-{}", short(message_id)),
         DraftKind::Settings,
-        &format!("Status of game {}", book.id),
+        &format!("Status: step {}", book.step),
         &b,
         message_id,
     )
@@ -145,10 +145,16 @@ pub fn history_list(
         to,
         format!("history-{}", short(message_id)),
         DraftKind::Settings,
-        &format!("Steps of game {}", game.book().id),
+        "History: the steps so far",
         &b,
         message_id,
     )
+}
+
+/// The subject (before its tag) of a results mail sent again at the seat's request: its own
+/// kind, so the copy is not taken for a new result. Shared with `verify`.
+pub fn history_resent_subject(step: u64) -> String {
+    format!("History: step {step} — resent")
 }
 
 /// A command line that was not carried out: the line as the player wrote it (shortened, on
@@ -171,6 +177,10 @@ pub fn talk_refusal(
     } else {
         format!("  subject: {}\n", shown.trim())
     };
+    let (why, hint) = (
+        report::code_marks_to_quotes(why),
+        report::code_marks_to_quotes(hint),
+    );
     let body = format!(
         "Your mail was read, but nothing in it was carried out:\n\n{place}    why:  {why}\n    \
          hint: {hint}\n\nNothing was changed, sent or relayed. Send HELP for every command.\n"
@@ -180,7 +190,7 @@ pub fn talk_refusal(
         to,
         format!("refused-{}", short(message_id)),
         DraftKind::Rejection,
-        "Command not carried out",
+        "Rejected: command not carried out",
         &body,
         message_id,
     )

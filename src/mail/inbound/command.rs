@@ -17,6 +17,9 @@ pub enum SeatCommand {
     Addresses,
     /// Show every time in the seat's mails in this zone (a valid IANA name, as canonical).
     TimeZone(String),
+    /// `NAME Alice Smith`: the player's name in this game's lists and the league tables
+    /// (issue 30); `None` (NAME alone) shows it.
+    Name(Option<String>),
     /// Turn a kind of mail that asks nothing on or off; `None` shows the current choice.
     Notify(Option<(NotifyKind, bool)>),
     /// The player's games and how to write to each.
@@ -156,6 +159,7 @@ enum Family {
     Address,
     Zone,
     Notify,
+    Name,
     List,
     Talk,
     Spectator,
@@ -174,6 +178,7 @@ const WORDS: &[(&str, Family)] = &[
     ("TZ", Family::Zone),
     ("TIME-ZONE", Family::Zone),
     ("NOTIFY", Family::Notify),
+    ("NAME", Family::Name),
     ("LIST", Family::List),
     ("STATUS", Family::Talk),
     ("HISTORY", Family::Talk),
@@ -258,6 +263,28 @@ pub fn retired_form(line: &str) -> Option<&'static str> {
     )
 }
 
+/// The longest name a player may give (characters): a league table's name column and a
+/// phone's line show it whole.
+pub const NAME_MAX: usize = 40;
+
+/// A player's name as `NAME` takes it: spaces folded, at most `NAME_MAX` characters of
+/// letters, digits, spaces and `.-'_`; empty is `None` (show the name). No `@`, `<`, `>`:
+/// a name is printed in tables and lists, where an address must never appear.
+fn player_name(tail: &str) -> Result<Option<String>, &'static str> {
+    let name = tail.split_whitespace().collect::<Vec<_>>().join(" ");
+    if name.is_empty() {
+        return Ok(None);
+    }
+    if name.chars().count() > NAME_MAX {
+        return Err("a name is at most 40 characters");
+    }
+    let fits = |c: char| c.is_alphanumeric() || matches!(c, ' ' | '.' | '-' | '\'' | '_');
+    if !name.chars().all(fits) {
+        return Err("a name is letters, digits, spaces and . - ' _ only (no address)");
+    }
+    Ok(Some(name))
+}
+
 /// One line as a command. Keywords and their words are case-insensitive; at most a few words
 /// are looked at, so a long line costs no more than reading it.
 pub fn parse(line: &str) -> Option<SeatCommand> {
@@ -305,6 +332,14 @@ pub fn parse(line: &str) -> Option<SeatCommand> {
             },
             _ => invalid("write TIMEZONE and one IANA name, e.g. TIMEZONE Europe/Paris"),
         },
+        Family::Name => {
+            // The whole rest of the line (`parse` looks at five words only for the keywords).
+            let tail = line.trim_start()[first.len()..].trim();
+            match player_name(tail) {
+                Ok(n) => Some(SeatCommand::Name(n)),
+                Err(why) => invalid(why),
+            }
+        }
         Family::Notify => {
             let kind = |w: &str| match w {
                 "ORDERS" | "NOTICES" => Some(NotifyKind::Orders),
@@ -354,6 +389,35 @@ fn time_zone(name: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn name_takes_the_rest_of_the_line_up_to_forty_characters_and_no_address() {
+        assert_eq!(
+            parse("NAME  Heihachiro   Tōgō Jr."),
+            Some(SeatCommand::Name(Some("Heihachiro Tōgō Jr.".into())))
+        );
+        assert_eq!(parse("name"), Some(SeatCommand::Name(None)));
+        // Both sides of the limit: 40 characters are taken, 41 are not.
+        let forty = "a".repeat(40);
+        assert_eq!(
+            parse(&format!("NAME {forty}")),
+            Some(SeatCommand::Name(Some(forty.clone())))
+        );
+        assert!(matches!(
+            parse(&format!("NAME {forty}b")),
+            Some(SeatCommand::Invalid { why, .. }) if why.contains("40")
+        ));
+        for bad in [
+            "NAME togo@example.org",
+            "NAME Togo <t@x.org>",
+            "NAME a\u{7}b",
+        ] {
+            assert!(
+                matches!(parse(bad), Some(SeatCommand::Invalid { .. })),
+                "{bad}"
+            );
+        }
+    }
 
     #[test]
     fn each_command_and_its_mistakes() {

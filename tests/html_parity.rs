@@ -89,3 +89,158 @@ fn every_mail_has_html_that_carries_what_a_player_needs() {
         .unwrap();
     assert!(rejection.contains("Nobody"), "{rejection}");
 }
+
+/// A part's words, lower case: runs of letters and digits (a word split by the HTML's own
+/// layout, `L<sub>3</sub>`, reads as its pieces in both).
+fn words(s: &str) -> std::collections::BTreeSet<String> {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// The text part less what the HTML shows another way: the footer and seal (the HTML names the
+/// log head in a line of its own), the Parts digests, and the text board where the HTML has
+/// the map picture.
+fn text_said(text: &str, html_has_map: bool) -> String {
+    let body = text.split("\n-- \n").next().unwrap_or(text);
+    let mut out = String::new();
+    let mut in_board = false;
+    for line in body.lines() {
+        if line.starts_with("Parts (sha256):") {
+            continue;
+        }
+        if html_has_map && line.trim() == "THE BOARD AS YOU SEE IT" {
+            in_board = true;
+            continue;
+        }
+        if in_board {
+            // The board's lines are indented; the next heading is not.
+            if line.starts_with(' ') || line.is_empty() {
+                continue;
+            }
+            in_board = false;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The HTML's own words around what the mail says (its frame, the map's caption, the prompt
+/// box's title and how to reply): the words the test allows the HTML alone.
+const FRAME: &str = "Despatch game seat The map is also attached as SVG for zooming the table as \
+     sees it Your orders now Reply to this mail with one order per line send HELP for the \
+     reference Deadline attached as a calendar entry Log head The plain text part of this mail \
+     is the sealed record of the turn despatch verify re derives every roll from it What \
+     happened step Dice j die results roll L v S How it was decided No dice were rolled in \
+     this step";
+
+/// The kinds whose HTML is still laid out apart from their text (issue 30 point 7, open):
+/// the welcome's header block and board legend are text-only while its HTML shows the
+/// reference's glance differently; results and game-over HTML lack the lock inputs of the dice
+/// table, and the game-over HTML the salt key and the journal's how-to.
+const STILL_DIFFER: [&str; 3] = ["welcome", "results", "over"];
+
+/// The kinds of mail the game below sends, as their queue names start or carry them.
+const KINDS: [&str; 11] = [
+    "welcome",
+    "submission",
+    "reject",
+    "status",
+    "history",
+    "settings",
+    "act",
+    "refused",
+    "help",
+    "results",
+    "over",
+];
+
+#[test]
+fn html_and_text_say_the_same_words_in_every_mail_kind() {
+    use despatch::engine::{Play, Ruleset};
+    use despatch::rulesets::naval_rjw::NavalRjw;
+    let mut w = world("training");
+    w.one_receipt_and_one_rejection();
+    for body in [
+        "STATUS",
+        "HISTORY",
+        "TIMEZONE Europe/Paris",
+        "NAME Heihachiro Togo",
+        "NOTIFY ORDERS OFF",
+        "HISTORY 9",
+        "ABSENT 2026-12-20 TO 2026-12-22",
+        "HELP",
+    ] {
+        w.send("japan", body);
+    }
+    // Then the game to its end: results, reminders' absence aside, the game-over mail.
+    while !w.game().is_over() && w.game().step <= 200 {
+        let g = w.game();
+        for seat in g.waiting_for() {
+            let orders = NavalRjw::sample_orders(&g.state, &seat, g.step * 31 + w.n as u64);
+            w.send(&seat, &orders);
+        }
+    }
+    let frame = words(FRAME);
+    let mut kinds = std::collections::BTreeSet::new();
+    let mut differ = Vec::new();
+    let mut still = Vec::new();
+    for (name, raw) in w.raw_delivered() {
+        let m = MessageParser::default().parse(&raw).unwrap();
+        let text = m.body_text(0).unwrap().into_owned();
+        let html_raw = m.body_html(0).map(|h| h.into_owned()).unwrap_or_default();
+        let has_map = html_raw.contains("src=\"cid:");
+        // What a reader sees: the body (the <title> is the subject, shown by the client), and
+        // a tag ends a word (`Mikasa</li><li>Chitose` are two).
+        let body = html_raw
+            .split("<body")
+            .nth(1)
+            .and_then(|b| b.split_once('>'))
+            .map_or(html_raw.as_str(), |(_, rest)| rest);
+        let html = visible(&body.replace('<', " <"));
+        let t = words(&text_said(&text, has_map));
+        let h = words(&html);
+        let only_text: Vec<_> = t.difference(&h).collect();
+        // The HTML may repeat what the footer says (the log head); its header names game and
+        // seat.
+        let whole_text = words(&format!("{text} {GAME} japan russia"));
+        let only_html: Vec<_> = h
+            .difference(&whole_text)
+            .filter(|w| !frame.contains(*w))
+            .collect();
+        let kind = KINDS.iter().find(|k| name.contains(&format!("-{k}-")));
+        let known = kind.is_some_and(|k| STILL_DIFFER.contains(k));
+        let same = only_text.is_empty() && only_html.is_empty();
+        if known {
+            still.push((name.clone(), same));
+        } else if !same {
+            differ.push(format!(
+                "{name}: the text part alone says {only_text:?}; the HTML alone says {only_html:?}"
+            ));
+        }
+        for mark in ["`", "**", "__"] {
+            assert!(
+                !text.contains(mark) && !html.contains(mark),
+                "{name}: Markdown {mark}"
+            );
+        }
+        for kind in KINDS {
+            if name.contains(&format!("-{kind}-")) || name.contains(&format!("{kind}-")) {
+                kinds.insert(kind);
+            }
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    // The kinds still known to differ do (when one is mended, it leaves STILL_DIFFER).
+    assert!(!still.is_empty(), "no mail of the kinds {STILL_DIFFER:?}");
+    for (name, same) in &still {
+        assert!(
+            !same,
+            "{name} now says the same in both parts: take its kind off STILL_DIFFER"
+        );
+    }
+    // Every kind of mail this game sent was compared (a queue name says its kind).
+    assert_eq!(kinds.len(), KINDS.len(), "compared only {kinds:?}");
+}

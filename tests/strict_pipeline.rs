@@ -138,7 +138,7 @@ fn each_dice_step_waits_for_every_strict_reveal_then_rolls_with_them() {
         "the strict r's change the seed"
     );
     // The results mail prints every strict r, so a player re-derives S_1 from it.
-    let results = w.text("-results-red-2");
+    let results = despatch::report::unfold(&w.text("-results-red-2"));
     for (seat, r) in &reveals {
         assert!(
             results.contains(&format!("strict r {seat} = {}", dice::to_hex(&r.unwrap()))),

@@ -99,7 +99,8 @@ fn the_record_holds_each_reveal_a_resend_is_answered_alike_and_an_old_index_is_r
         .expect("the lock mail's signature is kept");
     assert_eq!(sig.len(), 128, "{sig}");
     assert!(
-        lock_body(&w, "blue-scout", 1).contains(&format!("Mail-Signature: ed25519:{sig}")),
+        despatch::report::unfold(&lock_body(&w, "blue-scout", 1))
+            .contains(&format!("Mail-Signature: ed25519:{sig}")),
         "{sig}"
     );
     // A resend after a lost reply: the same lock, the same line, recorded once.

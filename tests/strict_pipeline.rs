@@ -55,7 +55,8 @@ fn anchors_are_journaled_at_creation_and_copied_to_every_seat() {
         STRICT.to_vec()
     );
     for (seat, _, _) in SEATS {
-        let mail = w.text(&format!("000001-strict-{seat}"));
+        // Folded to 72 columns in the mail; one line once unfolded (dice-protocol.md).
+        let mail = despatch::report::unfold(&w.text(&format!("000001-strict-{seat}")));
         for a in seats {
             assert!(
                 mail.contains(&format!("Strict anchor {} = {}", a.seat, a.anchor)),

@@ -167,7 +167,7 @@ pub fn results_mails(folder: &Path) -> Vec<(u64, PathBuf, String)> {
 /// and the text part is put back (8bit) with every other byte of the mail kept.
 pub fn forge(file: &Path, edit: impl FnOnce(&str) -> String) {
     let bytes = std::fs::read(file).unwrap();
-    let text = edit(&text_of(&bytes));
+    let text = report::unfold(&edit(&text_of(&bytes)));
     let at = text.rfind(report::DIGEST_PREFIX).unwrap();
     // Folded again as Despatch folds (the forged mail keeps the 72-column layout), then sealed.
     let body = report::fold_text(&text[..at]);

@@ -691,7 +691,10 @@ fn mails_before_folding_and_rewrapped_mails_are_read_in_the_browser() {
     // script holds those words, so the summary's text is read alone).
     let at = dom.find("id=\"summary\"").unwrap();
     let said = &dom[at..at + dom[at..].find('<').unwrap()];
-    assert!(said.contains("Something does not match: 3 problems"), "{said}");
+    assert!(
+        said.contains("Something does not match: 3 problems"),
+        "{said}"
+    );
     assert_eq!(summary(&dom, "problems"), 3);
     let top = problems(&dom);
     for (name, _) in mails_of(&lost) {

@@ -56,10 +56,7 @@ fn too_wide(folder: &Path) -> (usize, usize, Vec<(String, String)>) {
         for e in dir.flatten().filter(|e| e.path().is_file()) {
             let text = raw_text_of(&std::fs::read(e.path()).unwrap());
             mails += 1;
-            folded += text
-                .lines()
-                .filter(|l| l.ends_with(report::FOLD))
-                .count();
+            folded += text.lines().filter(|l| l.ends_with(report::FOLD)).count();
             for l in report::unfold(&text).lines() {
                 if l.chars().count() > WIDTH {
                     let kind = if drawing(l) {
@@ -97,12 +94,18 @@ fn every_line_the_demo_and_a_strict_game_send_is_at_most_72_columns() {
         .outbox;
     let (mails, folded, wide) = too_wide(&outbox);
     assert!(mails > 15, "every mail the demo sent: {mails}");
-    assert!(folded > mails, "the footer, digest and signature lines fold: {folded}");
+    assert!(
+        folded > mails,
+        "the footer, digest and signature lines fold: {folded}"
+    );
     assert!(wide.is_empty(), "{wide:#?}");
     let strict = tempfile::tempdir().unwrap();
     let (folder, _, _) = strict_mails::strict_game_mails(strict.path());
     let (mails, folded, wide) = too_wide(&folder);
-    assert!(mails > 10 && folded > mails, "{mails} mails, {folded} folded");
+    assert!(
+        mails > 10 && folded > mails,
+        "{mails} mails, {folded} folded"
+    );
     assert!(wide.is_empty(), "{wide:#?}");
     // Control: the fixture of the layout before folding breaks the rule on every mail.
     let (_, folded, wide) = too_wide(&long_line_fixture());
@@ -136,7 +139,9 @@ fn the_rust_verifier_reads_folded_old_and_rewrapped_mails_and_catches_a_forged_d
     let changed = std::fs::read_dir(&at66)
         .unwrap()
         .flatten()
-        .filter(|e| std::fs::read(e.path()).unwrap() != std::fs::read(folder.join(e.file_name())).unwrap())
+        .filter(|e| {
+            std::fs::read(e.path()).unwrap() != std::fs::read(folder.join(e.file_name())).unwrap()
+        })
         .count();
     assert!(changed > 3, "the client changed the mails: {changed}");
     let back = rust_clean(&at66);
@@ -155,7 +160,8 @@ fn the_rust_verifier_reads_folded_old_and_rewrapped_mails_and_catches_a_forged_d
     for f in &findings {
         assert!(f.place.starts_with("mail yellow-sea-"), "{f:?}");
         assert!(
-            f.detail.contains("re-wrapped by the mail client: use the saved .eml"),
+            f.detail
+                .contains("re-wrapped by the mail client: use the saved .eml"),
             "{f:?}"
         );
     }
@@ -175,7 +181,8 @@ fn the_rust_verifier_reads_folded_old_and_rewrapped_mails_and_catches_a_forged_d
     assert!(
         findings
             .iter()
-            .any(|f| f.place == format!("mail {name} (step {step})") && f.field == format!("rolls[{j}]")),
+            .any(|f| f.place == format!("mail {name} (step {step})")
+                && f.field == format!("rolls[{j}]")),
         "{findings:#?}"
     );
 }
@@ -198,7 +205,11 @@ fn the_python_verifier_reads_folded_old_and_rewrapped_mails_and_catches_a_forged
     let (code, stdout) = python(&folder);
     assert_eq!(code, Some(0), "{stdout}");
     let steps = summary(&stdout);
-    let steps = steps.split(", ").find(|p| p.ends_with(" steps")).unwrap().to_string();
+    let steps = steps
+        .split(", ")
+        .find(|p| p.ends_with(" steps"))
+        .unwrap()
+        .to_string();
     // (b) The layout before folding.
     let (code, stdout) = python(&long_line_fixture());
     assert_eq!(code, Some(0), "{stdout}");

@@ -27,7 +27,9 @@ fn is_hex(c: char) -> bool {
 /// would no longer draw the board).
 fn drawing(line: &str) -> bool {
     let t = line.trim();
-    t.len() > 1 && (t.starts_with('|') || t.starts_with('+')) && (t.ends_with('|') || t.ends_with('+'))
+    t.len() > 1
+        && (t.starts_with('|') || t.starts_with('+'))
+        && (t.ends_with('|') || t.ends_with('+'))
 }
 
 /// An order or an order example, set off by four spaces (its first word in capitals): a player
@@ -126,9 +128,9 @@ pub fn unfold(text: &str) -> String {
         let body = if more { &t[..t.len() - 1] } else { raw };
         match lines.last_mut() {
             Some(last) if joining => {
-                let body = body.strip_prefix(CONTINUATION).unwrap_or_else(|| {
-                    body.strip_prefix(' ').unwrap_or(body)
-                });
+                let body = body
+                    .strip_prefix(CONTINUATION)
+                    .unwrap_or_else(|| body.strip_prefix(' ').unwrap_or(body));
                 last.push_str(body)
             }
             _ => lines.push(body.to_string()),
@@ -311,9 +313,14 @@ mod tests {
             format!("Mail-Digest: sha256:{HEX64}"),
             format!("Mail-Signature: ed25519:{sig}"),
             format!("  turn.html={HEX64}"),
-            format!("Anchor A = {HEX64}   (from step 1, onion length 100000, mail key K = {HEX64})"),
+            format!(
+                "Anchor A = {HEX64}   (from step 1, onion length 100000, mail key K = {HEX64})"
+            ),
             format!("lock input a-seat-with-a-long-name-of-the-club = {HEX64}"),
-            format!("  0 | d6 | 1,2,3 | {}", "gunnery Mikasa->Askold attacker ".repeat(4)),
+            format!(
+                "  0 | d6 | 1,2,3 | {}",
+                "gunnery Mikasa->Askold attacker ".repeat(4)
+            ),
             "x".repeat(200),
         ] {
             let folded = fold_line(&line);

@@ -185,7 +185,11 @@ pub fn seal(body: &str, game: &str, head_index: u64, head: &str) -> Result<Strin
     )?;
     // Wrapped and folded before it is sealed, so the seal covers the bytes the player receives
     // (continuation lines and all): no line of it is wider than 72 columns.
-    let text = fold::fold_text(&wrap::wrap_text(&format!("{}\n{}", body.trim_end(), footer)));
+    let text = fold::fold_text(&wrap::wrap_text(&format!(
+        "{}\n{}",
+        body.trim_end(),
+        footer
+    )));
     let digest = body_digest(&text);
     // The digest is over the normalised text, but the mail keeps its own bytes: the signature
     // separator must stay "-- " with its space for mail clients to recognise it.

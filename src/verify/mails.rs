@@ -30,8 +30,8 @@ pub(super) fn check_mail_file(p: &Path) -> Result<(), Finding> {
     let (_, text) =
         mail_text(&bytes).ok_or_else(|| finding(format!("mail {name}"), "MIME", "no text part"))?;
     if text.contains(report::DIGEST_PREFIX) {
-        let text = sealed_text(&text)
-            .map_err(|e| finding(format!("mail {name}"), "Mail-Digest", e))?;
+        let text =
+            sealed_text(&text).map_err(|e| finding(format!("mail {name}"), "Mail-Digest", e))?;
         check_parts(&bytes, &text)
             .map_err(|(field, why)| finding(format!("mail {name}"), field, why))?;
     }

@@ -170,8 +170,9 @@ fn the_page_passes_the_protocols_known_answer_vectors() {
         }
     }
     assert_eq!(
-        values, 28,
-        "ChaCha20 (3), v2 (8), v1 (7), mail-signature (3) and bound-reveal (7) vectors"
+        values, 29,
+        "ChaCha20 (3), v2 (8), v1 (7), mail-signature (3), bound-reveal (7) and the folded \
+         example's digest (1) vectors"
     );
     // Positive control: one vector changed in a copy of the page makes its self-test fail,
     // naming it: a v2 roll, a v1 lock, the mail signature.
@@ -642,4 +643,66 @@ fn two_seats_mails_compared_in_the_browser_agree_and_a_split_step_is_named() {
         problems(&dom).contains("Nothing could be compared"),
         "{dom}"
     );
+}
+
+/// Issue 30 point 8: mails in the layout before lines were folded (a fixture from the code before
+/// it) still match; a folder a client re-wrapped at 66 columns, or quoted, matches as the mails
+/// as sent do; a re-wrapping that cannot be undone is named mail by mail, never "no dice".
+/// (Folded mails themselves are the demo's of the tests above; a forged die in that layout is
+/// `a_forged_die_and_a_forged_reveal_are_reported_at_their_steps`.)
+#[test]
+fn mails_before_folding_and_rewrapped_mails_are_read_in_the_browser() {
+    if !chromium_here() {
+        return;
+    }
+    let found = std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !tool_present(found, "python3", "apt-get install python3") {
+        return;
+    }
+    let dom = run(&page(), &mails_of(&long_line_fixture()));
+    assert!(dom.contains("id=\"summary\" class=\"ok\""), "{dom}");
+    assert_eq!(
+        (summary(&dom, "steps"), summary(&dom, "signatures")),
+        (1, 3)
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = finished_demo(tmp.path());
+    let (checked, findings) = verify::verify_mails(&folder, None);
+    assert!(findings.is_empty(), "{findings:?}");
+    for (width, quote) in [(66, false), (70, true)] {
+        let to = rewrapped(&folder, width, quote, &tmp.path().join(format!("w{width}")));
+        let dom = run(&page(), &mails_of(&to));
+        assert!(
+            dom.contains("id=\"summary\" class=\"ok\""),
+            "{width} {quote}: {}",
+            problems(&dom)
+        );
+        assert_eq!(summary(&dom, "steps"), checked.steps);
+        assert_eq!(summary(&dom, "rolls"), checked.rolls);
+        assert_eq!(summary(&dom, "signatures"), checked.signatures);
+    }
+    let lost = rewrapped(&long_line_fixture(), 66, false, &tmp.path().join("lost"));
+    let dom = run(&page(), &mails_of(&lost));
+    assert!(dom.contains("id=\"summary\" class=\"bad\""), "{dom}");
+    // The summary names problems, never "These mails hold no dice to check" (the page's own
+    // script holds those words, so the summary's text is read alone).
+    let at = dom.find("id=\"summary\"").unwrap();
+    let said = &dom[at..at + dom[at..].find('<').unwrap()];
+    assert!(
+        said.contains("Something does not match: 3 problems"),
+        "{said}"
+    );
+    assert_eq!(summary(&dom, "problems"), 3);
+    let top = problems(&dom);
+    for (name, _) in mails_of(&lost) {
+        assert!(
+            top.contains(&format!(
+                "{name}: It was re-wrapped by the mail client: use the saved .eml"
+            )),
+            "{top}"
+        );
+    }
 }

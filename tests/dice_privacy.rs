@@ -100,6 +100,7 @@ fn a_sealed_fire_plan_cannot_be_brute_forced_from_the_mails() {
         ))
         .nth(1)
         .expect("the step's results mail");
+    let section = despatch::report::unfold(section);
     let digest_line = section
         .lines()
         .find(|l| l.starts_with(&format!("lock input {active} = ")))

@@ -55,7 +55,8 @@ fn anchors_are_journaled_at_creation_and_copied_to_every_seat() {
         STRICT.to_vec()
     );
     for (seat, _, _) in SEATS {
-        let mail = w.text(&format!("000001-strict-{seat}"));
+        // Folded to 72 columns in the mail; one line once unfolded (dice-protocol.md).
+        let mail = despatch::report::unfold(&w.text(&format!("000001-strict-{seat}")));
         for a in seats {
             assert!(
                 mail.contains(&format!("Strict anchor {} = {}", a.seat, a.anchor)),
@@ -138,7 +139,7 @@ fn each_dice_step_waits_for_every_strict_reveal_then_rolls_with_them() {
         "the strict r's change the seed"
     );
     // The results mail prints every strict r, so a player re-derives S_1 from it.
-    let results = w.text("-results-red-2");
+    let results = despatch::report::unfold(&w.text("-results-red-2"));
     for (seat, r) in &reveals {
         assert!(
             results.contains(&format!("strict r {seat} = {}", dice::to_hex(&r.unwrap()))),

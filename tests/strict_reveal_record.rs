@@ -99,7 +99,8 @@ fn the_record_holds_each_reveal_a_resend_is_answered_alike_and_an_old_index_is_r
         .expect("the lock mail's signature is kept");
     assert_eq!(sig.len(), 128, "{sig}");
     assert!(
-        lock_body(&w, "blue-scout", 1).contains(&format!("Mail-Signature: ed25519:{sig}")),
+        despatch::report::unfold(&lock_body(&w, "blue-scout", 1))
+            .contains(&format!("Mail-Signature: ed25519:{sig}")),
         "{sig}"
     );
     // A resend after a lost reply: the same lock, the same line, recorded once.
@@ -296,7 +297,7 @@ fn a_game_older_than_signed_mails_is_answered_with_a_note() {
     // no signature.
     let dir = w.player_dir("red-1").to_path_buf();
     std::fs::remove_file(dir.join(format!("{GAME}.trust.json"))).unwrap();
-    let welcome = body(&w.raw("-welcome-red-1")[0].1);
+    let welcome = despatch::report::unfold(&body(&w.raw("-welcome-red-1")[0].1));
     let k = dice::to_hex(&host_mail_key(&w.store().dir).public());
     let old = unsigned(&reseal(
         &welcome.replace(&format!(", mail key K = {k}"), ""),

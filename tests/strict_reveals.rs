@@ -54,7 +54,7 @@ fn a_reveal_quoting_another_lock_is_recorded_and_reported_as_a_split_lock() {
     );
     // Every seat and the organiser are told; the split r is not used, the seat is still awaited.
     for (s, _, _) in SEATS {
-        let mail = w.text(&format!("-split-{s}"));
+        let mail = despatch::report::unfold(&w.text(&format!("-split-{s}")));
         assert!(mail.contains(&format!("L_1 = {shown}")), "{mail}");
     }
     let gm = w.raw("split-lock-1-blue-scout");

@@ -293,7 +293,8 @@ fn during_the_game_each_receipt_opens_its_own_digest_and_is_the_one_locked() {
     );
     // The player holds its own salt, so it can make a receipt that opens for other orders:
     // the step's lock, printed in the results mail, took another digest, and says so.
-    let salt = text
+    // Folded to 72 columns in the mail; one line once unfolded (dice-protocol.md).
+    let salt = despatch::report::unfold(&text)
         .lines()
         .find_map(|l| l.strip_prefix("Your salt = "))
         .and_then(despatch::dice::from_hex)
@@ -318,7 +319,7 @@ fn during_the_game_each_receipt_opens_its_own_digest_and_is_the_one_locked() {
             }
         })
         .collect();
-    let old_d = text
+    let old_d = despatch::report::unfold(&text)
         .lines()
         .find_map(|l| l.strip_prefix("Digest D = "))
         .unwrap()

@@ -4,8 +4,10 @@
 pub mod ics;
 mod plain;
 
+mod fold;
 mod wrap;
 
+pub use fold::{FOLD, Rewrap, fold_line, fold_text, restore, unfold};
 pub use plain::{code_marks_to_quotes, markdown_to_paragraphs, markdown_to_plain};
 pub use wrap::{TEXT_WIDTH, is_heading, unwrap_text, wrap_text};
 
@@ -191,12 +193,21 @@ pub fn seal(body: &str, game: &str, head_index: u64, head: &str) -> Result<Strin
         "footer",
         serde_json::json!({"game": game, "head_index": head_index, "head": head}),
     )?;
-    // Wrapped before it is sealed, so the seal covers the bytes the player receives.
-    let text = wrap::wrap_text(&format!("{}\n{}", body.trim_end(), footer));
+    // Wrapped and folded before it is sealed, so the seal covers the bytes the player receives
+    // (continuation lines and all): no line of it is wider than 72 columns.
+    let text = fold::fold_text(&wrap::wrap_text(&format!(
+        "{}\n{}",
+        body.trim_end(),
+        footer
+    )));
     let digest = body_digest(&text);
     // The digest is over the normalised text, but the mail keeps its own bytes: the signature
     // separator must stay "-- " with its space for mail clients to recognise it.
-    Ok(format!("{}\n{DIGEST_PREFIX}{digest}\n", text.trim_end()))
+    Ok(format!(
+        "{}\n{}\n",
+        text.trim_end(),
+        fold::fold_line(&format!("{DIGEST_PREFIX}{digest}"))
+    ))
 }
 
 /// Signs a sealed text with the game's mail key: the line `Mail-Signature: ed25519:<hex>` goes
@@ -209,28 +220,38 @@ pub fn sign_seal(text: &str, game: &str, key: &dice::MailKey) -> String {
     let Some(at) = text.rfind(DIGEST_PREFIX) else {
         return text.to_string();
     };
-    let rest = &text[at + DIGEST_PREFIX.len()..];
-    let hex_len = rest.find(['\r', '\n']).unwrap_or(rest.len());
-    let Some(digest) = dice::from_hex(&rest[..hex_len]) else {
+    // The digest line and its continuation lines, when it is folded.
+    let mut end = at;
+    loop {
+        let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+        let folded = text[end..line_end].trim_end().ends_with(FOLD);
+        end = line_end;
+        if !folded || end == text.len() {
+            break;
+        }
+        end += 1;
+    }
+    let block = unfold(&text[at..end]);
+    let Some(digest) = dice::from_hex(block[DIGEST_PREFIX.len()..].trim()) else {
         return text.to_string();
     };
-    let end = at + DIGEST_PREFIX.len() + hex_len;
     let signature = hex::encode(key.sign(game, &digest));
     format!(
-        "{}\n{}{signature}{}",
+        "{}\n{}{}",
         &text[..end],
-        dice::SIGNATURE_PREFIX,
+        fold::fold_line(&format!("{}{signature}", dice::SIGNATURE_PREFIX)),
         &text[end..]
     )
 }
 
-/// The signature a sealed text carries and the digest it signs, if it carries both.
+/// The signature a sealed text carries and the digest it signs, if it carries both (folded
+/// or not).
 pub fn seal_signature(text: &str) -> Option<(dice::Hash, [u8; 64])> {
-    let norm = normalise(text);
+    let norm = unfold(&normalise(text));
     let at = norm.rfind(DIGEST_PREFIX)?;
     let mut lines = norm[at + DIGEST_PREFIX.len()..].lines();
-    let digest = dice::from_hex(lines.next()?)?;
-    let sig_hex = lines.next()?.strip_prefix(dice::SIGNATURE_PREFIX)?;
+    let digest = dice::from_hex(lines.next()?.trim())?;
+    let sig_hex = lines.next()?.trim().strip_prefix(dice::SIGNATURE_PREFIX)?;
     let sig: [u8; 64] = hex::decode(sig_hex.trim()).ok()?.try_into().ok()?;
     Some((digest, sig))
 }
@@ -247,17 +268,37 @@ pub fn part_digest(bytes: &[u8], text: bool) -> String {
 
 pub const PARTS_PREFIX: &str = "Parts (sha256):";
 
+/// The `(name, hex)` entries a sealed text's Parts block lists: on the `Parts (sha256):` line
+/// itself (mails sealed before lines were kept to 72 columns), or one to a line under it,
+/// indented (folded lines joined first).
+pub fn parts_listed(text: &str) -> Vec<(String, String)> {
+    let text = unfold(text);
+    let mut lines = text.lines().skip_while(|l| !l.starts_with(PARTS_PREFIX));
+    let Some(first) = lines.next() else {
+        return Vec::new();
+    };
+    let more = lines.take_while(|l| l.starts_with(' ') && l.contains('='));
+    std::iter::once(&first[PARTS_PREFIX.len()..])
+        .chain(more)
+        .flat_map(str::split_whitespace)
+        .filter_map(|item| item.split_once('='))
+        .map(|(n, d)| (n.to_string(), d.to_string()))
+        .collect()
+}
+
 /// Checks a sealed body: `Ok(())`, or why not.
 pub fn check_seal(text: &str) -> Result<(), String> {
     let norm = normalise(text);
     let at = norm
         .rfind(DIGEST_PREFIX)
         .ok_or_else(|| "no Mail-Digest line".to_string())?;
-    let claimed = norm[at + DIGEST_PREFIX.len()..]
+    // The digest may be folded onto continuation lines; they are outside the digested text.
+    let claimed = unfold(&norm[at + DIGEST_PREFIX.len()..])
         .lines()
         .next()
         .unwrap_or("")
-        .trim();
+        .trim()
+        .to_string();
     let actual = body_digest(&norm[..at]);
     if claimed != actual {
         return Err(format!(
@@ -317,17 +358,65 @@ mod tests {
         // A forger edits the text and recomputes the digest: the seal holds, the signature
         // (over the old digest) does not, and cannot be remade without the key.
         let forged_body = seal("Mikasa fires: 5 hits.\n", "g", 7, "00ff").unwrap();
-        let sig_line = signed
-            .lines()
-            .find(|l| l.starts_with(dice::SIGNATURE_PREFIX))
-            .unwrap();
-        let forged = format!("{}{sig_line}\n", forged_body);
+        // The signature's lines (folded after `ed25519:`), as they stand.
+        let sig_lines = &signed[signed.find(dice::SIGNATURE_PREFIX).unwrap()..];
+        let forged = format!("{forged_body}{sig_lines}");
         check_seal(&forged).unwrap();
         let (d2, sig2) = seal_signature(&forged).unwrap();
         assert!(!dice::mail_key::verify(&key.public(), "g", &d2, &sig2));
         // Unsealed text is left alone.
         assert_eq!(sign_seal("no seal\n", "g", &key), "no seal\n");
         assert!(seal_signature(&sealed).is_none());
+    }
+
+    /// docs/dice-protocol.md, "Lines of 72 columns": the worked example, computed there with
+    /// Python's hashlib and OpenSSL, is what `seal` and `sign_seal` write, byte for byte.
+    #[test]
+    fn the_protocol_pages_folded_example() {
+        let html = dice::to_hex(&Sha256::digest(b"<p>Mikasa fires: 3 hits.</p>\n").into());
+        let head = dice::to_hex(&Sha256::digest(b"example").into());
+        let body = format!("Mikasa fires: 3 hits.\n\n{PARTS_PREFIX}\n  turn.html={html}\n");
+        let sealed = seal(&body, "yellow-sea-1904", 7, &head).unwrap();
+        let signed = sign_seal(&sealed, "yellow-sea-1904", &dice::MailKey([0x33; 32]));
+        let page = include_str!("../../docs/dice-protocol.md");
+        let section = &page[page.find("### Lines of 72 columns").unwrap()..];
+        let start = section.find("```\nMikasa").unwrap() + 4;
+        let example = &section[start..start + section[start..].find("```").unwrap()];
+        assert_eq!(signed, example);
+        assert!(signed.lines().all(|l| l.chars().count() <= 72), "{signed}");
+        check_seal(&signed).unwrap();
+        assert_eq!(
+            parts_listed(&signed),
+            [("turn.html".to_string(), html.clone())]
+        );
+        let flat = unfold(&signed);
+        assert!(flat.contains(&format!("log head #7 {head}\n")), "{flat}");
+        let (d, sig) = seal_signature(&signed).unwrap();
+        let key = dice::MailKey([0x33; 32]).public();
+        assert!(dice::mail_key::verify(&key, "yellow-sea-1904", &d, &sig));
+    }
+
+    #[test]
+    fn a_mail_sealed_before_folding_still_reads() {
+        // Today's layout before lines were folded: one long Parts line, digest and signature
+        // on one line each.
+        let key = dice::MailKey([7; 32]);
+        let body = format!(
+            "Mikasa fires.\n\n{PARTS_PREFIX} turn.html={} map.png={}\n\n-- \nDespatch · game g · log head #7 {}\n",
+            "a".repeat(64),
+            "b".repeat(64),
+            "c".repeat(64)
+        );
+        let digest = body_digest(&body);
+        let old = format!("{}\n{DIGEST_PREFIX}{digest}\n", body.trim_end());
+        let sig = hex::encode(key.sign("g", &dice::from_hex(&digest).unwrap()));
+        let old = format!("{old}{}{sig}\n", dice::SIGNATURE_PREFIX);
+        assert!(old.lines().any(|l| l.chars().count() > 72));
+        check_seal(&old).unwrap();
+        assert_eq!(unfold(&old), old, "nothing to unfold");
+        assert_eq!(parts_listed(&old).len(), 2);
+        let (d, s) = seal_signature(&old).unwrap();
+        assert!(dice::mail_key::verify(&key.public(), "g", &d, &s));
     }
 
     #[test]

@@ -30,26 +30,44 @@ pub(super) fn check_mail_file(p: &Path) -> Result<(), Finding> {
     let (_, text) =
         mail_text(&bytes).ok_or_else(|| finding(format!("mail {name}"), "MIME", "no text part"))?;
     if text.contains(report::DIGEST_PREFIX) {
-        report::check_seal(&text).map_err(|e| finding(format!("mail {name}"), "Mail-Digest", e))?;
+        let text =
+            sealed_text(&text).map_err(|e| finding(format!("mail {name}"), "Mail-Digest", e))?;
         check_parts(&bytes, &text)
             .map_err(|(field, why)| finding(format!("mail {name}"), field, why))?;
     }
     Ok(())
 }
 
+/// What a finding says of a mail a client re-wrapped beyond reading back.
+pub const REWRAPPED: &str =
+    "re-wrapped by the mail client: use the saved .eml (the mail as it arrived)";
+
+/// A sealed mail's text whose seal checks, as it arrived or once a mail client's re-wrapping
+/// or quoting is undone (`report::restore`, the digest the judge); or why not.
+pub(crate) fn sealed_text(text: &str) -> Result<String, String> {
+    let e = match report::check_seal(text) {
+        Ok(()) => return Ok(text.to_string()),
+        Err(e) => e,
+    };
+    match report::restore(text, |t| report::check_seal(t).is_ok()) {
+        report::Rewrap::Restored(t) => Ok(t),
+        report::Rewrap::Unreadable => Err(REWRAPPED.to_string()),
+        report::Rewrap::NotRewrapped => Err(e),
+    }
+}
+
 /// Checks each part listed under "Parts (sha256):" in the sealed text against the mail's parts.
 fn check_parts(bytes: &[u8], text: &str) -> Result<(), (String, String)> {
     use mail_parser::MimeHeaders;
-    let Some(line) = text.lines().find(|l| l.starts_with(report::PARTS_PREFIX)) else {
+    let listed = report::parts_listed(text);
+    if listed.is_empty() {
         return Ok(());
-    };
+    }
     let msg = MessageParser::default()
         .parse(bytes)
         .ok_or_else(|| ("MIME".to_string(), "unreadable".to_string()))?;
-    for item in line[report::PARTS_PREFIX.len()..].split_whitespace() {
-        let Some((name, digest)) = item.split_once('=') else {
-            continue;
-        };
+    for (name, digest) in &listed {
+        let (name, digest) = (name.as_str(), digest.as_str());
         // The media type each sealed part must carry: a changed type (an SVG re-labelled as
         // something else) changes what a client shows, even with the same bytes.
         let expected = match name.rsplit('.').next() {
@@ -371,7 +389,16 @@ fn read_folder(
             .any(|w| w == b"\nX-Despatch-Seal: yes\r" || w == b"\nX-Despatch-Seal: yes\n");
         let text = mail_text(&bytes).map(|(_, t)| t).unwrap_or_default();
         if !text.contains(report::DIGEST_PREFIX) {
-            if flagged {
+            // A client that broke the digest line itself leaves "Mail-Digest" without its
+            // prefix whole: a sealed mail, re-wrapped, not a mail without dice.
+            let broken_seal = text.lines().any(|l| {
+                l.trim_start_matches(['>', ' '])
+                    .starts_with(report::DIGEST_PREFIX.split(' ').next().unwrap_or("-"))
+            });
+            if broken_seal {
+                checked.mails += 1;
+                out.push(finding(format!("mail {file}"), "Mail-Digest", REWRAPPED));
+            } else if flagged {
                 checked.mails += 1;
                 out.push(finding(
                     format!("mail {file}"),
@@ -387,14 +414,19 @@ fn read_folder(
             continue;
         }
         checked.mails += 1;
-        if let Err(e) = report::check_seal(&text) {
-            out.push(finding(format!("mail {file}"), "Mail-Digest", e));
-            continue;
-        }
+        let text = match sealed_text(&text) {
+            Ok(t) => t,
+            Err(e) => {
+                out.push(finding(format!("mail {file}"), "Mail-Digest", e));
+                continue;
+            }
+        };
         if let Err((field, why)) = check_parts(&bytes, &text) {
             out.push(finding(format!("mail {file}"), field, why));
             continue;
         }
+        // Everything below reads the lines as they were before folding (one value a line).
+        let text = report::unfold(&text);
         let game_of_mail = text
             .lines()
             .find_map(|l| l.strip_prefix("Despatch · game "))

@@ -40,10 +40,11 @@ fn sealed_part(bytes: &[u8]) -> Result<(String, String), String> {
     if !text.contains(report::DIGEST_PREFIX) {
         return Err("no Mail-Digest line: not a sealed Despatch mail".into());
     }
-    report::check_seal(&text)?;
+    let text = super::mails::sealed_text(&text)?;
     let norm = report::normalise(&text);
     let at = norm.rfind(report::DIGEST_PREFIX).unwrap_or(norm.len());
-    let sealed = norm[..at].to_string();
+    // Read as it was before folding: one value a line.
+    let sealed = report::unfold(&norm[..at]);
     let game = sealed
         .lines()
         .find_map(|l| l.strip_prefix("Despatch · game "))
@@ -84,6 +85,8 @@ pub fn signed_by(bytes: &[u8], game: &str, key: &Hash) -> Result<(String, String
     let text = super::mails::mail_text(bytes)
         .map(|(_, t)| t)
         .unwrap_or_default();
+    // As sealed_part read it: a client's quoting or re-wrapping undone.
+    let text = super::mails::sealed_text(&text).unwrap_or(text);
     let (digest, sig) = report::seal_signature(&text)
         .ok_or_else(|| format!("no Mail-Signature: every mail of game {game} is signed"))?;
     if !mail_key::verify(key, game, &digest, &sig) {

@@ -23,6 +23,8 @@ mod balance_random;
 mod conformance_toy;
 #[path = "../engine_toy.rs"]
 mod engine_toy;
+#[path = "../folded_lines.rs"]
+mod folded_lines;
 #[path = "../forged_mail.rs"]
 mod forged_mail;
 #[path = "../game_over_subjects.rs"]

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use despatch::report;
 use mail_parser::{MessageParser, MimeHeaders};
@@ -128,7 +129,14 @@ fn walk(p: &Path) -> Vec<PathBuf> {
     }
 }
 
+/// A mail's text part with its folded lines joined (docs/dice-protocol.md, "Lines of 72
+/// columns"): one value to a line, as a forger reads it; `forge` folds it again.
 pub fn text_of(bytes: &[u8]) -> String {
+    report::unfold(&raw_text_of(bytes))
+}
+
+/// A mail's text part as it arrived (folded lines and all).
+pub fn raw_text_of(bytes: &[u8]) -> String {
     MessageParser::default()
         .parse(bytes)
         .and_then(|m| m.body_text(0).map(|t| t.into_owned()))
@@ -159,18 +167,20 @@ pub fn results_mails(folder: &Path) -> Vec<(u64, PathBuf, String)> {
 /// and the text part is put back (8bit) with every other byte of the mail kept.
 pub fn forge(file: &Path, edit: impl FnOnce(&str) -> String) {
     let bytes = std::fs::read(file).unwrap();
-    let text = edit(&text_of(&bytes));
+    let text = report::unfold(&edit(&text_of(&bytes)));
     let at = text.rfind(report::DIGEST_PREFIX).unwrap();
-    let body = &text[..at];
+    // Folded again as Despatch folds (the forged mail keeps the 72-column layout), then sealed.
+    let body = report::fold_text(&text[..at]);
     let mut sealed = format!(
         "{body}{}{}\n",
         report::DIGEST_PREFIX,
-        report::body_digest(body)
+        report::body_digest(&body)
     );
     for l in text[at..].lines().skip(1) {
         sealed.push_str(l);
         sealed.push('\n');
     }
+    let sealed = report::fold_text(&sealed);
     assert!(
         report::check_seal(&sealed).is_ok(),
         "the forger's seal holds"
@@ -218,4 +228,23 @@ pub fn with_first_die_changed(row: &str, sides: u32, first: u32) -> String {
         results.join(","),
         cols[3]
     )
+}
+
+/// `folder` re-wrapped by tests/verifier/rewrap.py at `width` (quoted with `quote`) into `to`.
+pub fn rewrapped(folder: &Path, width: u32, quote: bool, to: &Path) -> PathBuf {
+    let mut cmd = Command::new("python3");
+    cmd.arg(repo().join("tests/verifier/rewrap.py"))
+        .arg(width.to_string());
+    if quote {
+        cmd.arg("--quote");
+    }
+    let out = cmd.arg(folder).arg(to).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    to.to_path_buf()
+}
+
+/// The mails in today's layout before folding, from the code before it (three of Japan's demo
+/// mails: welcome, receipt, results of step 1).
+pub fn long_line_fixture() -> PathBuf {
+    repo().join("tests/verifier/fixtures/long_lines")
 }

@@ -120,30 +120,29 @@ pub fn reroll(text: &str, attempt: u32) -> (String, bool) {
 
 /// The text with its Mail-Digest recomputed over what stands above it; whatever followed the
 /// digest line (a signature) is kept as it was.
+/// The text is read unfolded and written folded, as Despatch lays it out (docs/dice-protocol.md,
+/// "Lines of 72 columns"), so the forgery keeps the layout of a genuine mail.
 pub fn reseal(text: &str) -> String {
+    let text = report::unfold(text);
     let at = text.rfind(report::DIGEST_PREFIX).unwrap();
-    let body = &text[..at];
+    let body = report::fold_text(&text[..at]);
     let after: Vec<&str> = text[at..].lines().skip(1).collect();
     let mut sealed = format!(
         "{body}{}{}\n",
         report::DIGEST_PREFIX,
-        report::body_digest(body)
+        report::body_digest(&body)
     );
     for l in after {
         sealed.push_str(l);
         sealed.push('\n');
     }
-    sealed
+    report::fold_text(&sealed)
 }
 
 /// The text signed anew with `key` (the host's own, in a test of a host who equivocates):
 /// the old signature line dropped, the new one after the digest.
 pub fn resign(text: &str, game: &str, key: &MailKey) -> String {
-    let unsigned: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.starts_with(dice::SIGNATURE_PREFIX))
-        .collect();
-    report::sign_seal(&(unsigned.join("\n") + "\n"), game, key)
+    report::sign_seal(&unsigned(text), game, key)
 }
 
 /// The game's mail key as the host keeps it (`host.secret` of a game store).
@@ -173,11 +172,12 @@ pub fn rerolled_results(folder: &std::path::Path) -> (u64, std::path::PathBuf, S
 
 /// The text without its `Mail-Signature` line (a forger who strips what he cannot remake).
 pub fn unsigned(text: &str) -> String {
-    text.lines()
+    let text = report::unfold(text);
+    let kept: Vec<&str> = text
+        .lines()
         .filter(|l| !l.starts_with(dice::SIGNATURE_PREFIX))
-        .collect::<Vec<_>>()
-        .join("\n")
-        + "\n"
+        .collect();
+    report::fold_text(&(kept.join("\n") + "\n"))
 }
 
 /// Copies every file of `from` into a new folder `to` (a seat's folder, to change one mail).

@@ -2,6 +2,7 @@
 with verify_mails.py's own SHA-256 layouts, ChaCha20 and die rule (`verify_mails.py --self-test`).
 """
 
+import hashlib
 import re
 from pathlib import Path
 
@@ -52,6 +53,28 @@ def signature_vectors(page: str, check):
     check("mail signature, one bit flipped, fails", False, ed25519.verify(K, M, flipped))
     s_plus_l = (int.from_bytes(sig[32:], "little") + ed25519.L).to_bytes(32, "little")
     check("mail signature, S + L, fails", False, ed25519.verify(K, M, sig[:32] + s_plus_l))
+
+
+def folded_vector(page: str, check) -> int:
+    """"Lines of 72 columns": the worked example's lines are at most 72 columns; its digest is
+    the SHA-256 of the folded text above Mail-Digest; unfolded, its footer and Parts entry read
+    as before folding; its signature verifies under K of k = 0x33 x 32. Returns the checks."""
+    from mail_text import normalise, seal_ok, signature_of, unfold
+    sec = page[page.index("### Lines of 72 columns"):page.index("### The signature of a mail")]
+    text = re.search(r"```\n(Mikasa.*?)```", sec, re.S).group(1)
+    check("folded example: widest line", True, max(len(x) for x in text.split("\n")) <= 72)
+    check("folded example: Mail-Digest", True, seal_ok(text)[0])
+    flat = unfold(normalise(text))
+    head = hashlib.sha256(b"example").hexdigest()
+    check("folded example: unfolded footer", True,
+          f"Despatch · game yellow-sea-1904 · log head #7 {head}" in flat.split("\n"))
+    html = hashlib.sha256(b"<p>Mikasa fires: 3 hits.</p>\n").hexdigest()
+    check("folded example: unfolded Parts entry", True, f"  turn.html={html}" in flat.split("\n"))
+    d = bytes.fromhex(seal_ok(text)[1])
+    K = ed25519.public_key(bytes([0x33]) * 32)
+    check("folded example: Mail-Signature", True,
+          ed25519.verify(K, mail_message("yellow-sea-1904", d), signature_of(text) or b""))
+    return 5
 
 
 def bound_vectors(page: str, check, failed, L1, v1) -> int:
@@ -169,9 +192,10 @@ def self_test(doc: Path) -> int:
                 else:
                     failed.append(f"{tag}: a vector this self-test does not know")
     signature_vectors(page, check)
+    folded_vector(page, check)
     bound = bound_vectors(page, check, failed, *v2_case)
     # A page that lost its vectors must not pass: both versions, all their lines.
-    if len(versions) < 4 or checks < 41 or bound < 7:
+    if len(versions) < 4 or checks < 46 or bound < 7:
         failed.append(f"only {checks} vectors found in {doc} ({len(versions) // 2} versions, "
                       f"{bound} of bound reveals)")
     print(f"{'OK' if not failed else 'FAILED'}: {checks} known-answer vectors checked, "

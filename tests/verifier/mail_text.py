@@ -38,23 +38,111 @@ def normalise(text: str) -> str:
 
 
 DIGEST = "Mail-Digest: sha256:"
+FOLD = "\\"
+REWRAPPED = "re-wrapped by the mail client: use the saved .eml (the mail as it arrived)"
+
+
+def unfold(text: str) -> str:
+    """"Lines of 72 columns": a line ending in a backslash (trailing blanks aside) loses it and
+    takes the next line less its two-space indentation (or the one space, or none, a client
+    left). Text with no folded line comes back as it is."""
+    lines, joining = [], False
+    for raw in text.split("\n"):
+        t = raw.rstrip()
+        more = t.endswith(FOLD)
+        body = t[:-1] if more else raw
+        if joining and lines:
+            lines[-1] += body[2:] if body.startswith("  ") else body[1:] if body.startswith(" ") else body
+        else:
+            lines.append(body)
+        joining = more
+    return "\n".join(lines)
 
 
 def seal_ok(text: str):
     norm = normalise(text)
     at = norm.rfind(DIGEST)
-    claimed = norm[at + len(DIGEST):].split("\n")[0].strip()
+    # The digest may be folded; its continuation lines are outside the digested text.
+    claimed = unfold(norm[at + len(DIGEST):]).split("\n")[0].strip()
     actual = hashlib.sha256(norm[:at].rstrip().encode()).hexdigest()
     return claimed == actual, claimed, actual
+
+
+def restore(text: str):
+    """"Lines of 72 columns", re-wrapped mails: the text with a mail client's quoting ("> ") and
+    line breaks undone, if one way of undoing them makes the seal match (the seal is the only
+    judge); "unreadable" when the text bears them but no way does; None when it bears none."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    full = [x for x in lines if x.strip()]
+    quoted = bool(full) and all(x.startswith(">") for x in full)
+    if quoted:
+        lines = [x[2:] if x.startswith("> ") else x[1:] if x.startswith(">") else x for x in lines]
+    width = max((len(x) for x in lines), default=0)
+    # Every line after a folded one starts with two spaces; a client that moved a piece too
+    # wide for them onto a line of its own dropped them: they go back.
+    reindented = False
+    for i in range(1, len(lines)):
+        if lines[i - 1].rstrip().endswith(FOLD) and lines[i].strip() and not lines[i].startswith(" "):
+            lines[i], reindented = "  " + lines[i], True
+    breaks = []  # (index, joiner): lines i and i+1 may be one line the client broke
+    joined = len(lines[0]) if lines else 0  # the width of a's line, breaks before it joined
+    for i in range(len(lines) - 1 if width >= 40 else 0):
+        a, b = lines[i], lines[i + 1]
+        before, joined = joined - len(a), len(b)
+        if not a.strip() or not b.strip() or b.startswith(" "):
+            continue
+        first, last = b.split(" ")[0], a.split(" ")[-1]
+        # A board drawing is the one kind of line wider than 72 (a client cuts it mid-row).
+        def fits(j, a=a, b=b, before=before):
+            t = (a + j + b).strip()
+            return before + len(a + j + b) <= 72 or (t[:1] in "|+" and t[-1:] in "|+" and len(t) > 1)
+        if len(a) == width and len(last) + len(first) > width:
+            joiner = ""  # a word wider than the client's line, cut where the line was full
+        elif len(a) + 1 + len(first) > width:
+            joiner = ("" if len(a) > 1 and a[-1] == "-" and a[-2] != " "  # after a hyphen
+                      else "  " if "  " in a.lstrip() else " ")  # a legend sets items two apart
+        else:
+            continue
+        if fits(joiner):
+            breaks.append((i, joiner))
+            joined = before + len(a + joiner + b)
+    if not quoted and not reindented and not breaks:
+        return None
+
+    def build(skip, other):  # which break is left as it is, or joined otherwise
+        at = {i: (n, j) for n, (i, j) in enumerate(breaks)}
+        out = []
+        for i, line in enumerate(lines):
+            out.append(line)
+            if i + 1 < len(lines):
+                n, joiner = at.get(i, (None, "\n"))
+                if n is None or n == skip:
+                    out.append("\n")
+                elif other and other[0] == n:
+                    out.append(other[1])
+                else:
+                    out.append(joiner)
+        return "".join(out) + "\n"
+
+    tries = [(None, None)]
+    for n, (_, joiner) in enumerate(breaks[:64]):  # every break joined first; 64 weighed
+        tries += [(n, None)] + [(None, (n, j)) for j in (" ", "  ", "") if j != joiner]
+    for skip, other in tries:
+        candidate = build(skip, other)
+        if seal_ok(candidate)[0]:
+            return candidate
+    return "unreadable"
 
 
 SIGNATURE = re.compile(r"Mail-Signature: ed25519:([0-9a-f]{128})")
 
 
 def signature_of(text: str):
-    """"The signature of a mail": the 64 bytes on the line right after the Mail-Digest line,
-    or None when that line is not a signature."""
-    norm = normalise(text)
+    """"The signature of a mail": the 64 bytes on the line right after the Mail-Digest line
+    (both maybe folded), or None when that line is not a signature."""
+    norm = unfold(normalise(text))
     after = norm[norm.rfind(DIGEST):].split("\n")[1:2]
     m = SIGNATURE.fullmatch(after[0].strip()) if after else None
     return hexval(m.group(1)) if m else None

@@ -31,8 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.dont_write_bytecode = True  # leave no __pycache__ in the repository
 import ed25519  # noqa: E402  (beside this file, written from RFC 8032)
 import strict_bound  # noqa: E402  (bound strict reveals, checked through the seats' openings)
-from mail_text import (DIGEST, HEX, dice_section, hexval, mail_files, parse_dice,  # noqa: E402
-                       parse_receipt, seal_ok, show, signature_of, text_of)
+from mail_text import (DIGEST, HEX, REWRAPPED, dice_section, hexval, mail_files,  # noqa: E402
+                       parse_dice, parse_receipt, restore, seal_ok, show, signature_of, text_of,
+                       unfold)
 
 # ---------------------------------------------------------------------------------------------
 # "Notation": H = SHA-256, big-endian fixed-width integers, lp(x) = u32(len(x)) || x,
@@ -208,7 +209,21 @@ class Verifier:
     def read(self, path: Path):
         _, text, msg = text_of(path)
         if DIGEST not in text:
+            if re.search(r"^[> ]*Mail-Digest:", text, re.M):  # the client broke the digest line
+                self.counts["mails"] += 1
+                self.bad(f"mail {path.name}", "Mail-Digest", "a seal that can be read", REWRAPPED)
             return  # not a sealed Despatch mail
+        # "Lines of 72 columns": a mail a client re-wrapped is read back when the seal says how;
+        # one it cannot be is named, never taken for a mail without dice.
+        if not seal_ok(text)[0]:
+            restored = restore(text)
+            if restored == "unreadable":
+                self.counts["mails"] += 1
+                self.bad(f"mail {path.name}", "Mail-Digest", "a seal that can be read", REWRAPPED)
+                return
+            if restored:
+                text = restored
+        raw, text = text, unfold(text)
         foot = re.findall(r"^Despatch · game (\S+) · log head #(\d+) ([0-9a-f]+)", text, re.M)
         if not foot:
             return
@@ -230,13 +245,13 @@ class Verifier:
         except ValueError as e:
             self.bad(f"mail {path.name}", "DICE", "a readable dice section", e)
         where = f"mail {path.name}" + (f" (step {dice['step']})" if dice else "")
-        ok, claimed, actual = seal_ok(text)
+        ok, claimed, actual = seal_ok(raw)
         if ok:
             self.counts["seals"] += 1
         else:  # "The seal of a mail": the text was changed after it was sealed
             self.bad(where, "Mail-Digest", f"sha256 of the text {actual}", claimed)
         digest = bytes.fromhex(claimed) if re.fullmatch(HEX, claimed) else None
-        self.sealed.append((gid, where, digest, signature_of(text)))
+        self.sealed.append((gid, where, digest, signature_of(raw)))
         # The welcome mail (and a "New dice anchor" mail) commits to the onion: "Anchor A = ...",
         # and in a signed game names the mail key K inside the line's brackets.
         for a, frm, key in re.findall(r"Anchor A = " + HEX + r"\s+\(from step (\d+), onion "

@@ -44,7 +44,9 @@ pub fn check(dir: &Path, paths: &[PathBuf]) -> Result<CheckReport> {
     for file in mail_files(paths)? {
         let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
         let name = file.display().to_string();
-        let Some((game, _)) = dice_heading(&String::from_utf8_lossy(&bytes)) else {
+        let Some((game, _)) =
+            dice_heading(&crate::report::unfold(&String::from_utf8_lossy(&bytes)))
+        else {
             continue;
         };
         if !crate::engine::valid_game_id(&game) {

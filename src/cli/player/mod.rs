@@ -239,6 +239,8 @@ pub fn reveal_at(dir: &Path, mail: &[u8], now: DateTime<Utc>) -> Result<(String,
         .parse(mail)
         .and_then(|m| m.body_text(0).map(|t| t.into_owned()))
         .unwrap_or_else(|| String::from_utf8_lossy(mail).into_owned());
+    // Lines folded to 72 columns read as one (the seal's own check comes next).
+    let text = crate::report::unfold(&text);
     let Some(ask) = crate::mail::compose::read_lock_mail(&text) else {
         if let Some(open) = strict_bound::read_open_section(&text) {
             return open_at(dir, mail, &open.game, now);

@@ -107,12 +107,18 @@ pub(super) fn seal_calendar(
     seal_with_parts(game, body, &parts)
 }
 
-/// The body, its Parts line (when there are parts) and the footer, sealed.
+/// The body, its Parts block (when there are parts) and the footer, sealed. The block is one
+/// part to a line under `Parts (sha256):`, each `name=hex` folded to 72 columns by the seal
+/// (docs/dice-protocol.md, "The seal of a mail").
 fn seal_with_parts(game: &dyn Play, body: &str, parts: &str) -> Result<String, ComposeError> {
     let body = if parts.is_empty() {
         body.to_string()
     } else {
-        format!("{}\n\n{} {parts}\n", body.trim_end(), report::PARTS_PREFIX)
+        let lines: String = parts
+            .split_whitespace()
+            .map(|p| format!("  {p}\n"))
+            .collect();
+        format!("{}\n\n{}\n{lines}", body.trim_end(), report::PARTS_PREFIX)
     };
     let book = game.book();
     Ok(report::seal(

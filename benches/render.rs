@@ -194,6 +194,7 @@ fn synthetic_hex() -> Scene {
             },
         ],
         compass: false,
+        own_side: None,
     }
 }
 

@@ -1,7 +1,8 @@
 //! Issue 16 point 6: the archive site opened in a real headless Chromium, at a desktop (900 px)
 //! and a phone (400 px) width. A probe page beside the site loads each page in an iframe that
 //! wide, measures what a reader sees — the map loaded and inside the window, every image
-//! loaded, the page's own width — and writes it into the DOM, which `--dump-dom` hands back.
+//! loaded, the page's own width, no text block cut at the right edge (issue 30) — and writes
+//! it into the DOM, which `--dump-dom` hands back.
 //! Screenshots land in target/archive-in-browser/. Under `CI=1` a missing Chromium fails.
 
 use std::path::Path;
@@ -48,6 +49,16 @@ document.getElementById('page').addEventListener('load', (ev) => {{
   probe.dataset.mapNatural = imgs[0] ? imgs[0].naturalWidth : 0;
   probe.dataset.broken = imgs.filter((i) => !i.complete || i.naturalWidth === 0).length;
   probe.dataset.title = doc.title;
+  // What a phone reader cannot see without scrolling sideways: anything out of the window,
+  // and a text block (but the board, kept in its columns) whose lines run past its box.
+  const cut = [];
+  for (const el of doc.body.querySelectorAll('*')) {{
+    const hides = el.tagName === 'PRE' && !el.classList.contains('board')
+      && el.scrollWidth > el.clientWidth + 1;
+    if (el.getBoundingClientRect().right > vw + 1 || hides)
+      cut.push(el.tagName + ': ' + (el.innerText || '').slice(0, 40));
+  }}
+  probe.dataset.cut = cut.join(' / ');
   document.body.appendChild(probe);
 }});
 </script>
@@ -114,6 +125,7 @@ fn the_archive_reads_at_desktop_and_phone_widths_with_its_maps() {
                 "{at}: the page is {} px wide in a {vw} px window",
                 number(&dom, "scroll-width")
             );
+            assert_eq!(probe(&dom, "cut"), "", "{at}: cut at the right edge");
         }
     }
 }

@@ -373,6 +373,7 @@ fn table_scene() -> Scene {
         arrows: vec![],
         legend: vec![],
         compass: true,
+        own_side: None,
     };
     let entry = |symbol: Symbol, text: &str| LegendEntry {
         symbol,
@@ -623,6 +624,7 @@ fn counters_on_a_hex_sheet_face_hex_sides() {
         arrows: vec![],
         legend: vec![],
         compass: false,
+        own_side: None,
     };
     let s = render::svg(&scene);
     keep("vocabulary-hex.svg", s.as_bytes());
@@ -696,6 +698,7 @@ fn an_objectives_name_keeps_off_the_counter_on_it() {
         arrows: vec![],
         legend: vec![],
         compass: false,
+        own_side: None,
     };
     let name_y = |s: &str| -> f64 {
         let at = s

@@ -249,6 +249,7 @@ fn every_marker_scene() -> Scene {
             entry(Symbol::Style("land".into()), "land"),
         ],
         compass: true,
+        own_side: None,
     }
 }
 

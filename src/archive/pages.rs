@@ -32,6 +32,7 @@ h1{font-size:1.5rem;margin:.3rem 0 .6rem}h2{font-size:1.15rem;margin:1.2rem 0 .4
 h3{font-size:1rem;margin:1rem 0 .3rem}nav{display:flex;flex-wrap:wrap;gap:.4rem 1rem;\
 margin:.3rem 0 .8rem}a{color:#1f4e8c}pre{background:#fff;border:1px solid #d5d5dc;\
 padding:.6rem;overflow-x:auto;max-width:100%;box-sizing:border-box;font-size:.85rem}\
+pre.wrap{white-space:pre-wrap;overflow-wrap:anywhere}\
 .hex,code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85em;\
 overflow-wrap:anywhere;word-break:break-all}.wide{overflow-x:auto;max-width:100%}\
 table{border-collapse:collapse;background:#fff}td,th{border:1px solid #d5d5dc;padding:.25rem .5rem;\
@@ -204,7 +205,7 @@ fn index(rec: &GameRecord, league: Option<&LeagueSection>) -> Vec<u8> {
         for p in &rec.press {
             let _ = writeln!(
                 b,
-                "<li>Step {}, {} to {}:<pre>{}</pre></li>",
+                "<li>Step {}, {} to {}:<pre class=\"wrap\">{}</pre></li>",
                 p.step,
                 esc(&p.from),
                 esc(&p.to),
@@ -234,7 +235,7 @@ fn index(rec: &GameRecord, league: Option<&LeagueSection>) -> Vec<u8> {
 
 /// One view's log, board and sections.
 fn view_html(b: &mut String, v: &View) {
-    b.push_str("<h3>Log</h3>\n<pre>");
+    b.push_str("<h3>Log</h3>\n<pre class=\"wrap\">");
     if v.log.is_empty() {
         b.push_str("Nothing to report.");
     }
@@ -243,14 +244,14 @@ fn view_html(b: &mut String, v: &View) {
     }
     b.push_str("</pre>\n");
     if !v.board.is_empty() {
-        b.push_str("<h3>The board</h3>\n<pre>");
+        b.push_str("<h3>The board</h3>\n<pre class=\"board\">");
         for l in &v.board {
             let _ = writeln!(b, "{}", esc(l));
         }
         b.push_str("</pre>\n");
     }
     for (title, lines) in &v.sections {
-        let _ = write!(b, "<h3>{}</h3>\n<pre>", esc(title));
+        let _ = write!(b, "<h3>{}</h3>\n<pre class=\"wrap\">", esc(title));
         for l in lines {
             let _ = writeln!(b, "{}", esc(l));
         }
@@ -305,7 +306,7 @@ fn step(rec: &GameRecord, s: &StepRecord, prev: Option<u64>, next: Option<u64>) 
         for (seat, o) in &s.orders {
             let _ = writeln!(
                 b,
-                "<h3>{}</h3>\n<pre>{}</pre>",
+                "<h3>{}</h3>\n<pre class=\"wrap\">{}</pre>",
                 esc(seat),
                 esc(o.trim_end())
             );

@@ -3,11 +3,13 @@
 //! only what the scene holds (a scene is already filtered for its viewer), and names nothing
 //! after hidden states: ids and classes are neutral.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
+use crate::board::hex::{Hex, HexGrid, MapPt};
 use crate::engine::scene::{At, Scene, Surface};
 
-use super::labels::Bx;
+use super::labels::{Bx, P};
 use super::svg::{Defs, FRAME, Frame, GRID, INK, MARGIN, RULER_BELOW, esc, f, sheet};
 use super::{Face, legend, marks, terrain, text_width, units, zones};
 
@@ -227,21 +229,21 @@ fn grid_and_rulers(body: &mut String, fr: &Frame, scene: &Scene) {
         Surface::Hex { grid, bounds } => {
             let mut d = String::new();
             let mut labels = String::new();
-            let size = (fr.scale * 0.3).clamp(4.0, 9.0);
+            let size = fr.hex_number_size();
+            let counters = counters_by_hex(fr, grid, scene);
             for h in sheet(grid, bounds) {
                 for (i, c) in grid.corners(h, 1.0).iter().enumerate() {
                     let (x, y) = fr.px(At::new(c.x, c.y));
                     let _ = write!(d, "{}{} {}", if i == 0 { "M" } else { "L" }, f(x), f(y));
                 }
                 d.push('Z');
-                let c = grid.centre(h, 1.0);
-                let (x, y) = fr.px(At::new(c.x, c.y));
+                let (label, (x, y), low) = hex_number(fr, grid, h, &counters);
+                let (baseline, _) = fr.hex_number_box((x, y), &label, low);
                 let _ = write!(
                     labels,
-                    r##"<text x="{}" y="{}">{}</text>"##,
+                    r##"<text x="{}" y="{}">{label}</text>"##,
                     f(x),
-                    f(y - fr.scale * 0.86 + size + 1.0),
-                    grid.label(h)
+                    f(baseline),
                 );
             }
             let _ = write!(
@@ -251,6 +253,50 @@ fn grid_and_rulers(body: &mut String, fr: &Frame, scene: &Scene) {
             );
         }
     }
+}
+
+/// What the counters in each hex cover, by hex.
+fn counters_by_hex(fr: &Frame, grid: &HexGrid, scene: &Scene) -> HashMap<Hex, Vec<Bx>> {
+    let mut by_hex: HashMap<Hex, Vec<Bx>> = HashMap::new();
+    for (at, bx) in units::counter_extents(fr, scene) {
+        let h = grid.hex_under(MapPt { x: at.x, y: at.y }, 1.0);
+        by_hex.entry(h).or_default().push(bx);
+    }
+    by_hex
+}
+
+/// Hex `h`'s number, the hex's centre on the picture, and whether the number goes to the
+/// bottom of the hex: at the top unless a counter in the hex (its facing wedge) covers it.
+fn hex_number(
+    fr: &Frame,
+    grid: &HexGrid,
+    h: Hex,
+    counters: &HashMap<Hex, Vec<Bx>>,
+) -> (String, P, bool) {
+    let label = grid.label(h);
+    let c = grid.centre(h, 1.0);
+    let p = fr.px(At::new(c.x, c.y));
+    let here = counters.get(&h).map_or(&[][..], Vec::as_slice);
+    let (_, top) = fr.hex_number_box(p, &label, false);
+    let low = here.iter().any(|b| b.overlaps(&top, 0.0));
+    (label, p, low)
+}
+
+/// Each hex number's box and each counter's (body and wedge) with the number of the hex it
+/// stands in, in picture units: the layout `grid_and_rulers` and `units::draw` use.
+pub(crate) fn hex_layout(scene: &Scene) -> Vec<(String, Bx, Vec<Bx>)> {
+    let Surface::Hex { grid, bounds } = &scene.surface else {
+        return vec![];
+    };
+    let fr = Frame::new(&scene.surface);
+    let counters = counters_by_hex(&fr, grid, scene);
+    sheet(grid, bounds)
+        .map(|h| {
+            let (label, p, low) = hex_number(&fr, grid, h, &counters);
+            let (_, bx) = fr.hex_number_box(p, &label, low);
+            (label, bx, counters.get(&h).cloned().unwrap_or_default())
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -310,6 +356,7 @@ mod tests {
             arrows: vec![],
             legend: vec![],
             compass: false,
+            own_side: Some("west".into()),
         }
     }
 

@@ -2,6 +2,7 @@
 //! It reads only the View's `Scene`, never a game state, and it loads only the fonts shipped in
 //! `src/render/fonts/` (never the system's), so a picture is byte-for-byte the same everywhere.
 
+mod focus;
 mod glyphs;
 mod labels;
 mod legend;
@@ -19,10 +20,15 @@ use resvg::{tiny_skia, usvg};
 use crate::engine::View;
 use crate::engine::scene::Scene;
 
+pub use focus::{INLINE_CSS_PX, MIN_TEXT_CSS_PX, PHONE_CSS_PX};
 pub use svg::DESIGN_WIDTH;
 
-/// The width of a picture in a results mail (pixels): readable in a mail client's reading pane.
+/// The width of a picture `despatch show` writes (pixels): readable in a reading pane.
 pub const MAIL_WIDTH_PX: u32 = 800;
+
+/// The width of a mail's inline PNG (pixels): twice the most the HTML shows it at, so that it
+/// stays sharp on a phone's dense screen and when pinched.
+pub const INLINE_PNG_PX: u32 = 2 * INLINE_CSS_PX;
 
 /// DejaVu fonts (Bitstream Vera licence, see `fonts/LICENSE-DejaVu.txt`).
 const SANS: &[u8] = include_bytes!("fonts/DejaVuSans.ttf");
@@ -70,6 +76,43 @@ pub fn svg(scene: &Scene) -> String {
 /// The picture of `scene` as a PNG `width_px` pixels wide (height follows the map's shape).
 pub fn png(scene: &Scene, width_px: u32) -> Result<Vec<u8>, RenderError> {
     png_from_svg(&svg(scene), width_px)
+}
+
+/// The picture a mail shows inline, from `svg` (drawn from `scene` by [`svg`]): the crop
+/// around the viewer's own units, what they see and the objectives, as a viewBox over the
+/// same drawing, narrow enough that its smallest text reads at [`MIN_TEXT_CSS_PX`] when shown
+/// [`PHONE_CSS_PX`] wide; the whole map for a viewer with no units on it. Whether it is cut.
+pub fn inline_svg(scene: &Scene, svg: &str) -> (String, bool) {
+    match focus::crop(scene, svg) {
+        Some(b) => (focus::cut(svg, &b), true),
+        None => (svg.to_string(), false),
+    }
+}
+
+/// The viewBox of a picture made by [`svg`] or [`inline_svg`] (`x y w h`, picture units): which
+/// part of the whole drawing it shows.
+pub fn view_box(svg: &str) -> Option<String> {
+    let head = &svg[..svg.find('>')?];
+    let at = head.find(" viewBox=\"")? + 10;
+    head[at..].split('"').next().map(str::to_string)
+}
+
+/// The smallest text of a picture made by [`svg`] or [`inline_svg`] (CSS px) when it is shown
+/// `css_px` wide: its font sizes times its viewBox's scale, over the texts that may show in
+/// the viewBox.
+pub fn smallest_text_px(svg: &str, css_px: f64) -> Option<f64> {
+    focus::smallest_text_px(svg, css_px)
+}
+
+/// On a hex map: each hex's number, the box it is written in, and the boxes of the counters
+/// standing in that hex (facing wedges included), in picture units `[x0, y0, x1, y1]` — the
+/// layout the drawing uses, for holding counters off their own hex numbers. Empty on a table.
+pub fn hex_numbers_and_counters(scene: &Scene) -> Vec<(String, [f64; 4], Vec<[f64; 4]>)> {
+    let b = |b: labels::Bx| [b.x0, b.y0, b.x1, b.y1];
+    map::hex_layout(scene)
+        .into_iter()
+        .map(|(label, n, cs)| (label, b(n), cs.into_iter().map(b).collect()))
+        .collect()
 }
 
 /// Rasterises an SVG made by `svg`.

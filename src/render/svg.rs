@@ -20,6 +20,14 @@ pub(crate) const RULER_BELOW: f64 = 14.0;
 const MAX_MAP_HEIGHT: f64 = 760.0;
 
 pub(crate) const LABEL_SIZE: f64 = 11.0;
+/// A hex's half height over its size (flat top: √3/2), where its number is written.
+const HALF_HEIGHT: f64 = 0.866;
+/// DejaVu Sans' ascent and the ascent plus descent, over the font size.
+const NUMBER_ASCENT: f64 = 0.93;
+const NUMBER_EM: f64 = 1.17;
+/// From the hex's edge to its number, and from the number to a counter.
+const NUMBER_INSET: f64 = 1.0;
+const NUMBER_GAP: f64 = 0.5;
 pub(crate) const LABEL_H: f64 = 13.0;
 pub(crate) const BADGE_SIZE: f64 = 8.5;
 pub(crate) const LEGEND_SIZE: f64 = 11.0;
@@ -175,13 +183,38 @@ impl Frame {
     }
 
     /// Side of a square counter, `size` map units if the scene gives one (never so small
-    /// that its symbol cannot be read).
+    /// that its symbol cannot be read). On a hex sheet the counter leaves room above or below
+    /// it for the hex number (`hex_number_box`): a counter never hides its own hex's number.
     pub fn counter_size(&self, size: Option<f64>) -> f64 {
         match (self.kind_is_hex(), size) {
             (_, Some(s)) if s > 0.0 => (s * self.scale).clamp(20.0, 48.0),
             (false, _) => (self.scale * 0.75).clamp(20.0, 28.0),
-            (true, _) => self.scale * 1.1,
+            (true, _) => {
+                let room =
+                    HALF_HEIGHT * self.scale - NUMBER_INSET - NUMBER_EM * self.hex_number_size();
+                (2.0 * (room - NUMBER_GAP)).min(self.scale * 1.05)
+            }
         }
+    }
+
+    /// The font size of a hex sheet's numbers.
+    pub fn hex_number_size(&self) -> f64 {
+        (self.scale * 0.3).clamp(4.0, 9.0)
+    }
+
+    /// Where the number `label` of the hex centred at `c` is written: at the top of the hex,
+    /// or at its bottom (`low`). Returns the baseline and the box of the text (its font's
+    /// whole ascent and descent, so that no glyph leaves it).
+    pub fn hex_number_box(&self, c: P, label: &str, low: bool) -> (f64, Bx) {
+        let size = self.hex_number_size();
+        let w = super::text_width(label, super::Face::Sans, size);
+        let h = NUMBER_EM * size;
+        let y0 = if low {
+            c.1 + HALF_HEIGHT * self.scale - NUMBER_INSET - h
+        } else {
+            c.1 - HALF_HEIGHT * self.scale + NUMBER_INSET
+        };
+        (y0 + NUMBER_ASCENT * size, Bx::new(c.0 - w / 2.0, y0, w, h))
     }
 
     fn kind_is_hex(&self) -> bool {

@@ -4,7 +4,9 @@
 
 use std::fmt::Write as _;
 
-use crate::engine::scene::{ArrowKind, Condition, Formation, Scene, Unit, UnitKind, UnitSymbol};
+use crate::engine::scene::{
+    ArrowKind, At, Condition, Formation, Scene, Unit, UnitKind, UnitSymbol,
+};
 
 use super::glyphs::{facing_wedge, figures, formation_extra, hull_points, unit_symbol};
 use super::labels::{Bx, Obstacle, P};
@@ -212,6 +214,34 @@ pub(crate) fn base(
     out.push_str("</g>");
 }
 
+/// What a counter `side` wide at `c` covers: its body and, with a facing, its wedge.
+pub(crate) fn counter_extent(c: P, side: f64, facing: Option<f64>) -> Bx {
+    let mut b = Bx::new(c.0 - side / 2.0, c.1 - side / 2.0, side, side);
+    if let Some(h) = facing {
+        for p in facing_wedge(c, side, h) {
+            (b.x0, b.y0) = (b.x0.min(p.0), b.y0.min(p.1));
+            (b.x1, b.y1) = (b.x1.max(p.0), b.y1.max(p.1));
+        }
+    }
+    b
+}
+
+/// Where each counter stands on the map and what it covers on the picture (ships and bases
+/// have none).
+pub(crate) fn counter_extents(fr: &Frame, scene: &Scene) -> Vec<(At, Bx)> {
+    scene
+        .units
+        .iter()
+        .filter_map(|u| match &u.kind {
+            UnitKind::Counter { size, .. } => {
+                let c = fr.px(u.at);
+                Some((u.at, counter_extent(c, fr.counter_size(*size), u.facing)))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// Every piece; returns what labels must keep clear of.
 pub(crate) fn draw(out: &mut String, fr: &Frame, scene: &Scene) -> Vec<Obstacle> {
     let mut obstacles = Vec::new();
@@ -233,12 +263,7 @@ pub(crate) fn draw(out: &mut String, fr: &Frame, scene: &Scene) -> Vec<Obstacle>
                 counter(out, (x, y), side, fill, u.facing, symbol, value.as_deref());
                 // The wedge reaches out from the edge by 0.42 of the side (at most 30 px).
                 let reach = side / 2.0 + side.min(30.0) * 0.42;
-                obstacles.push(Obstacle::Box(Bx::new(
-                    x - side / 2.0,
-                    y - side / 2.0,
-                    side,
-                    side,
-                )));
+                obstacles.push(Obstacle::Box(counter_extent((x, y), side, None)));
                 if let Some(h) = u.facing {
                     let (dx, dy) = super::svg::towards(h);
                     let tip = (x + dx * reach, y + dy * reach);

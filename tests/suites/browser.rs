@@ -8,6 +8,8 @@ mod browser;
 mod demo_mails;
 #[path = "../verifier/forgery.rs"]
 mod forgery;
+#[path = "../common/mail_world.rs"]
+mod mail_world;
 #[path = "../common/naval_mail.rs"]
 mod naval_mail;
 #[path = "../verifier/strict_mails.rs"]
@@ -25,3 +27,7 @@ mod archive_in_browser;
 mod browser_verifier;
 #[path = "../mail_in_browser.rs"]
 mod mail_in_browser;
+#[path = "../phone_map.rs"]
+mod phone_map;
+#[path = "../phone_map_in_browser.rs"]
+mod phone_map_in_browser;

@@ -68,6 +68,10 @@ pub struct Scene {
     /// Draw a north arrow (maps whose headings are compass bearings).
     #[serde(default)]
     pub compass: bool,
+    /// The side whose units are the viewer's own (a seat's side; none for a spectator). The
+    /// mail's picture centres on them: see `render::focus`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub own_side: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -44,12 +44,29 @@ pub(super) fn build(
     let book = game.book();
     let (_, domain) = ctx.address_parts();
     let map_cid = format!("map.{}.{}.{}@{domain}", book.id, book.events - 1, to.seat);
+    let svg_name = format!("{}-step{}-{}.svg", book.id, book.step, to.seat);
+    // The SVG is built once and attached whole; the inline PNG is its crop around the seat's
+    // units (a viewBox over the same drawing), rasterised at twice the width it is shown at.
+    let (png, svg, cropped, view_box) = match &view.map {
+        Some(scene) => {
+            let svg = render::svg(scene);
+            let (inline, cropped) = render::inline_svg(scene, &svg);
+            let png = render::png_from_svg(&inline, render::INLINE_PNG_PX)?;
+            let view_box = render::view_box(&inline).unwrap_or_default();
+            (Some(png), Some(svg), cropped, view_box)
+        }
+        None => (None, None, false, String::new()),
+    };
     let mut tctx = serde_json::json!({
         "game": book.id,
         "seat": to.seat,
         "view": view,
         "map": view.map.is_some(),
         "map_cid": map_cid,
+        "map_px": render::INLINE_CSS_PX,
+        "map_cropped": cropped,
+        "map_view_box": view_box,
+        "svg_name": svg_name,
         "head_index": book.events - 1,
         "head": dice::to_hex(&book.head),
         "protocol": book.protocol.name(),
@@ -58,15 +75,6 @@ pub(super) fn build(
         base.extend(more.clone());
     }
     let html = report::render("turn.html", &tctx)?;
-    // The SVG is built once; the PNG is rasterised from it.
-    let (png, svg) = match &view.map {
-        Some(scene) => {
-            let svg = render::svg(scene);
-            let png = render::png_from_svg(&svg, render::MAIL_WIDTH_PX)?;
-            (Some(png), Some(svg))
-        }
-        None => (None, None),
-    };
     let ics = match (prompt, book.deadline) {
         (Some(p), Some(deadline)) => Some(report::ics::deadline_event(
             &calendar_uid(game, to, domain),
@@ -84,7 +92,7 @@ pub(super) fn build(
         png,
         map_cid,
         svg,
-        svg_name: format!("{}-step{}-{}.svg", book.id, book.step, to.seat),
+        svg_name,
         ics,
         journal: None,
     })

@@ -355,6 +355,7 @@ fn scene(st: &LbState, viewer: &Viewer) -> Scene {
         arrows: vec![],
         legend: vec![],
         compass: false,
+        own_side: me.map(str::to_string),
     };
     // Until now the map had no legend at all; it names only what this picture shows.
     scene.legend = scene.legend_of([

@@ -546,6 +546,7 @@ fn scene(s: &LhyState, viewer: &Viewer, turn: &str) -> Scene {
         arrows: assault_arrows(s),
         legend: vec![],
         compass: false,
+        own_side: m.map(str::to_string),
     };
     let mut legend: Vec<LegendEntry> = scene.style_legend();
     for x in &s.sides {

@@ -537,6 +537,7 @@ pub fn scene(state: &State, me: Option<&str>) -> Scene {
         arrows: vec![],
         legend: vec![],
         compass: true,
+        own_side: me.map(|m| state.side_of(m)),
     };
     scene.legend = legend(&scene);
     scene

@@ -234,6 +234,7 @@ pub(super) fn scene(state: &GkState, viewer: &Viewer, turn: &str, concealed: &[S
         arrows: vec![],
         legend: vec![],
         compass: true,
+        own_side: me.map(str::to_string),
     };
     scene.legend = legend(&scene);
     scene

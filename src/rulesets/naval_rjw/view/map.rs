@@ -192,6 +192,7 @@ pub(super) fn scene(state: &NavalState, viewer: &Viewer) -> Scene {
         arrows,
         legend,
         compass: true,
+        own_side: me.map(str::to_string),
     }
 }
 

@@ -102,7 +102,8 @@ fn status_tells_the_seat_where_the_game_stands_and_nothing_of_others_orders() {
     ));
     let orders = NavalRjw::sample_orders(&w.game().state, "japan", 1);
     assert!(matches!(w.send("japan", &orders), Intake::Accepted { .. }));
-    let receipt = answer(&w);
+    // The receipt is sealed, its long lines folded to 72 columns (issue 30 point 8).
+    let receipt = despatch::report::unfold(&answer(&w));
     let digest = receipt
         .lines()
         .find_map(|l| l.strip_prefix("Digest D = "))

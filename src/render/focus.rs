@@ -272,8 +272,8 @@ mod tests {
             "surface": {"kind": "table", "width": 72.0, "height": 48.0, "unit": "inch"},
             "sides": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}],
             "units": [
-                ship("Mikasa", "red", red, if red_sunk { "wreck" } else { "active" }),
-                ship("Retvizan", "blue", blue, "active"),
+                ship("Alpha", "red", red, if red_sunk { "wreck" } else { "active" }),
+                ship("Bravo", "blue", blue, "active"),
             ],
             "own_side": own,
         }))
@@ -332,7 +332,7 @@ mod tests {
 
     #[test]
     fn texts_take_their_own_size_or_their_groups() {
-        let svg = "<svg width=\"800\" height=\"600\" viewBox=\"0 0 800 600\">\n<g font-size=\"4\" fill=\"#000\">\n<text x=\"10\" y=\"20\">0101</text>\n</g>\n<text x=\"30\" y=\"40\" font-size=\"11\">Mikasa</text>\n</svg>\n";
+        let svg = "<svg width=\"800\" height=\"600\" viewBox=\"0 0 800 600\">\n<g font-size=\"4\" fill=\"#000\">\n<text x=\"10\" y=\"20\">0101</text>\n</g>\n<text x=\"30\" y=\"40\" font-size=\"11\">Alpha</text>\n</svg>\n";
         assert_eq!(texts(svg), vec![(10.0, 20.0, 4.0), (30.0, 40.0, 11.0)]);
         let b = Bx::new(0.0, 0.0, 200.0, 100.0);
         let c = cut(svg, &b);

@@ -176,6 +176,10 @@ pub fn fit_subject(tag: &str, rest: &str) -> String {
         return whole;
     }
     let room = SUBJECT_MAX.saturating_sub(tag.chars().count() + 2).max(12);
+    if rest.chars().count() <= room {
+        // A tag so long that the subject cannot fit anyway: nothing is cut, so no `…`.
+        return whole;
+    }
     let cut: String = rest.chars().take(room).collect();
     // Back to the last space if it loses little; a word cut in half reads worse than a short tail.
     let cut = match cut.rfind(' ') {
@@ -370,4 +374,52 @@ pub enum ComposeError {
 /// Every seat's deadline text in its own time zone.
 pub fn fmt_time(t: DateTime<Utc>, tz: &str) -> String {
     crate::report::fmt_time(t, tz)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_subject_of_sixty_characters_stays_whole_and_one_more_is_cut_at_a_word() {
+        let tag = "[yellow-sea #10]"; // 16 characters, then a space: 43 left
+        let sixty = format!("{tag} Results: {}", "x".repeat(43 - 9));
+        assert_eq!(sixty.chars().count(), SUBJECT_MAX);
+        let rest = &sixty[tag.len() + 1..];
+        assert_eq!(fit_subject(tag, rest), sixty);
+        // One more character: cut to sixty with the mark, never the tag; a word is cut when
+        // backing up to the last space would lose more than ten characters.
+        let cut = fit_subject(tag, &format!("{rest}y"));
+        assert_eq!(cut, format!("{tag} Results: {}…", "x".repeat(42 - 9)));
+        assert_eq!(cut.chars().count(), SUBJECT_MAX);
+        let long = fit_subject(
+            tag,
+            "Results: Turn 5 — Imperial Russian Navy, First Pacific",
+        );
+        assert!(long.chars().count() <= SUBJECT_MAX, "{long}");
+        assert_eq!(
+            long,
+            "[yellow-sea #10] Results: Turn 5 — Imperial Russian Navy…"
+        );
+        // A tag too long for anything: the subject is whole and says nothing was cut.
+        let huge = format!("[{} #3]", "g".repeat(50));
+        assert_eq!(
+            fit_subject(&huge, "Your orders"),
+            format!("{huge} Your orders")
+        );
+    }
+
+    #[test]
+    fn a_from_name_of_fifteen_characters_stays_whole_and_sixteen_are_cut() {
+        assert_eq!(from_display_name("abcdefghijklmno"), "abcdefghijklmno");
+        assert_eq!(from_display_name("abcdefghijklmnop"), "abcdefghijklmn…");
+        assert_eq!(
+            from_display_name("abcdefghijklmnop").chars().count(),
+            FROM_NAME_MAX
+        );
+        assert_eq!(
+            house_display_name("Club \"Despatch\" <x>"),
+            "Club Despatch x"
+        );
+    }
 }

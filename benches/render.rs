@@ -310,6 +310,7 @@ fn results_mail(n: usize) {
         gm_known: false,
         unsubscribe_url: None,
         mail_key: None,
+        gathered: &[],
         now: Utc::now(),
     };
     let scenes: Vec<Scene> = g

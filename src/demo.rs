@@ -35,6 +35,8 @@ struct Received {
     reply_to: String,
     subject: String,
     text: String,
+    /// Mails that waited for this one and came attached to it (one mail a step).
+    attached: usize,
 }
 
 fn first_address(a: Option<&Address>) -> Option<String> {
@@ -64,6 +66,7 @@ fn inbox_of(outbox: &Path, who: &str) -> Result<Vec<Received>> {
             reply_to: first_address(m.reply_to()).unwrap_or_default(),
             subject: m.subject().unwrap_or_default().to_string(),
             text: m.body_text(0).map(|t| t.into_owned()).unwrap_or_default(),
+            attached: crate::verify::attached_mails(&bytes).len(),
         });
     }
     // A player answers the mail that asks about the newest step (its subject tag says which),
@@ -440,6 +443,19 @@ fn report(
     );
     let total: u32 = players.iter().map(|p| p.sent).sum();
     let _ = writeln!(s, "  Order mails accepted: {total}.");
+    // One mail a step: what each player's inbox held, and how much came attached instead.
+    for p in players {
+        let inbox = inbox_of(&cfg.mail.outbox, p.address)?;
+        let attached: usize = inbox.iter().map(|m| m.attached).sum();
+        let _ = writeln!(
+            s,
+            "  {} received {} mails ({} more came attached to them, having waited for the next \
+             mail that asked something: receipts, notices, results of other steps).",
+            p.seat,
+            inbox.len(),
+            attached
+        );
+    }
     let _ = writeln!(s);
     let _ = writeln!(s, "Where things are:");
     let _ = writeln!(

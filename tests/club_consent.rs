@@ -369,18 +369,23 @@ fn every_mail_carries_list_unsubscribe_and_stop_works_by_reply() {
             last.text
         );
     }
-    // A seat's STOP turns off what may be turned off, and says what still comes and how to
-    // leave (ruling S1).
+    // A seat's STOP makes every mail that may wait wait (one mail a step), and says what still
+    // comes and how to leave (ruling S1). This world sends every mail on its own, so STOP
+    // changes something.
     assert!(seats(&g).seats["japan"].notify.orders);
     let (out, answer) = g.send("japan", &plain_address("japan"), "STOP", None, "");
     assert!(matches!(out, Intake::Settings { .. }), "{out:?}");
     assert!(
-        flat(&answer).contains("every mail you can turn off is now off"),
+        flat(&answer).contains("you now get one mail a step at most"),
         "{answer}"
     );
     assert!(flat(&answer).contains("write RESIGN"), "{answer}");
     let n = seats(&g).seats["japan"].notify;
-    assert!(!n.orders && !n.optional, "{n:?}");
+    assert_eq!(n, despatch::store::Notify::default(), "{n:?}");
+    assert!(
+        !n.orders && !n.optional && !n.receipts && !n.results,
+        "{n:?}"
+    );
 }
 
 #[test]

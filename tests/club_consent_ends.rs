@@ -19,8 +19,8 @@ fn help_says_what_stop_stops_and_what_still_comes() {
     let a = flat(&answer);
     assert!(
         a.contains(
-            "STOP every mail you can turn off stops (as NOTIFY ALL OFF); the mails that ask for \
-             your orders, receipts and the game-over mail still come (RESIGN to leave)"
+            "STOP one mail a step at most (as NOTIFY ALL OFF); the mails that ask for your \
+             orders, answers and the game-over mail still come (RESIGN to leave)"
         ),
         "{answer}"
     );

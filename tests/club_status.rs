@@ -341,7 +341,7 @@ fn a_players_folder_with_a_resent_mail_still_verifies_against_the_journal() {
 use crate::naval_mail;
 
 /// Yellow Sea with Japan on standing fire orders and Russia without: Japan's fire steps only
-/// invite it (as in `optional_prompts.rs`), and Japan has turned their results off.
+/// invite it (as in `optional_prompts.rs`), and their results wait for its next mail.
 fn quiet_japan() -> naval_mail::Game {
     let mut g = naval_mail::start_with("yellow-sea-1904");
     let (out, _) = g.send(
@@ -398,9 +398,33 @@ fn quiet_japan() -> naval_mail::Game {
 }
 
 #[test]
-fn a_step_whose_results_the_seat_never_got_is_said_so_and_nothing_is_sent() {
+fn a_step_whose_results_waited_is_sent_again_and_one_never_kept_is_said_so() {
     let mut g = quiet_japan();
     let japan = naval_mail::plain_address("japan");
+    // The results of the steps that only invited Japan waited for its next mail (one mail a
+    // step): they were kept, so HISTORY lists every step as one it can have again.
+    let waited: Vec<String> =
+        g.d.data
+            .game("g")
+            .waiting_mails()
+            .unwrap()
+            .into_iter()
+            .map(|m| m.name)
+            .chain(
+                std::fs::read_dir(g.d.data.game("g").gathered_dir().join("japan/brought"))
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .filter_map(|e| {
+                        e.file_name()
+                            .to_string_lossy()
+                            .strip_suffix(".eml")
+                            .map(str::to_string)
+                    }),
+            )
+            .filter(|n| n.contains("-results-japan"))
+            .collect();
+    assert!(!waited.is_empty(), "no results waited for Japan");
     let (out, list) = g.send("japan", &japan, "history", None, "HISTORY");
     assert!(
         matches!(
@@ -412,25 +436,46 @@ fn a_step_whose_results_the_seat_never_got_is_said_so_and_nothing_is_sent() {
         ),
         "{out:?}"
     );
-    let skipped: Vec<u64> = list
-        .lines()
-        .filter(|l| l.contains("(not sent to you)"))
-        .filter_map(|l| l.split_whitespace().nth(1)?.parse().ok())
-        .collect();
-    let kept: Vec<u64> = list
-        .lines()
-        .filter(|l| l.trim_start().starts_with("step ") && !l.contains("(not sent to you)"))
-        .filter_map(|l| l.split_whitespace().nth(1)?.parse().ok())
-        .collect();
-    assert!(!skipped.is_empty() && !kept.is_empty(), "{list}");
+    assert!(!list.contains("(not sent to you)"), "{list}");
+    let step_of = |name: &str| -> u64 {
+        // `000012-results-japan`: the results event journaled at index 12 names its step.
+        let index: usize = name[..6].parse().unwrap();
+        let journal = g.d.data.game("g").read_journal().unwrap();
+        let line = &journal.lines[index];
+        assert!(line.contains("\"type\":\"results\""), "{line}");
+        let at = line.find("\"step\":").unwrap() + 7;
+        line[at..]
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let n = step_of(&waited[0]);
     let before = g.inbox("japan").len();
-    let (out, answer) = g.send(
-        "japan",
-        &japan,
-        "again",
-        None,
-        &format!("HISTORY {}", skipped[0]),
+    let (out, answer) = g.send("japan", &japan, "again", None, &format!("HISTORY {n}"));
+    assert!(
+        matches!(
+            out,
+            Intake::Talk {
+                command: "history",
+                ..
+            }
+        ),
+        "{out:?}: {answer}"
     );
+    assert_eq!(g.inbox("japan").len(), before + 1, "the copy");
+    // A game from before one mail a step kept no copy of such results: HISTORY says so and
+    // sends nothing else.
+    let store = g.d.data.game("g");
+    for dir in [
+        store.gathered_dir().join("japan"),
+        store.gathered_dir().join("japan/brought"),
+    ] {
+        let _ = std::fs::remove_file(dir.join(format!("{}.eml", waited[0])));
+    }
+    let before = g.inbox("japan").len();
+    let (out, answer) = g.send("japan", &japan, "again", None, &format!("RESEND {n}"));
     assert!(
         matches!(
             out,
@@ -441,25 +486,9 @@ fn a_step_whose_results_the_seat_never_got_is_said_so_and_nothing_is_sent() {
         ),
         "{out:?}"
     );
-    assert!(flat(&answer).contains("NOTIFY OPTIONAL"), "{answer}");
-    assert_eq!(g.inbox("japan").len(), before + 1, "only the answer");
-    // Control: a step Japan did receive comes again.
-    let (out, _) = g.send(
-        "japan",
-        &japan,
-        "again",
-        None,
-        &format!("RESEND {}", kept[0]),
-    );
     assert!(
-        matches!(
-            out,
-            Intake::Talk {
-                command: "history",
-                ..
-            }
-        ),
-        "{out:?}"
+        flat(&answer).contains(&format!("no results mail of step {n} was kept for you")),
+        "{answer}"
     );
-    assert_eq!(g.inbox("japan").len(), before + 2);
+    assert_eq!(g.inbox("japan").len(), before + 1, "only the answer");
 }

@@ -389,11 +389,13 @@ fn follow_the_readme(p: &MailPath) {
             },
         );
     }
-    // Players answer until a step resolves; every reply gets its receipt.
+    // Players answer until a step resolves; every reply is read and journaled, and its receipt
+    // reaches the player with their next mail (one mail a step, the shipped default).
     let first: Game<NavalRjw> = store.load().unwrap();
     let first_step = first.step;
     let players = [("japan", "togo"), ("russia", "vitgeft")];
     let mut sent = 0u64;
+    let mut ids: Vec<(&str, String)> = Vec::new();
     loop {
         let g: Game<NavalRjw> = store.load().unwrap();
         if g.step > first_step || g.is_over() {
@@ -430,20 +432,23 @@ fn follow_the_readme(p: &MailPath) {
             &format!("{orders}\n-- \n{user}\n"),
         );
         wait_until(
-            &format!("the receipt of {id} ({})", p.name),
+            &format!("{id} read and journaled ({})", p.name),
             Duration::from_secs(60),
             || {
-                mailbox(user, "INBOX")
-                    .iter()
-                    .any(|m| String::from_utf8_lossy(&m.raw).contains(&format!("<{id}>")))
+                store
+                    .read_journal()
+                    .is_ok_and(|j| j.lines.iter().any(|l| l.contains(&id)))
             },
         );
+        ids.push((user, id));
         assert!(sent < 20, "no step resolved after {sent} order mails");
     }
-    // The step's results reach both players.
+    // The step's results reach the players it asks (the others' wait for their next mail).
     let resolved: Game<NavalRjw> = store.load().unwrap();
     let next_tag = format!("[club-1 #{}]", resolved.step);
-    for user in ["togo", "vitgeft"] {
+    let asked = resolved.waiting_for();
+    assert!(!asked.is_empty(), "the next step asks nobody");
+    for (_, user) in players.iter().filter(|(s, _)| asked.iter().any(|a| a == s)) {
         wait_until(
             &format!("{user}'s results mail ({})", p.name),
             Duration::from_secs(60),
@@ -451,6 +456,26 @@ fn follow_the_readme(p: &MailPath) {
                 mailbox(user, "INBOX")
                     .iter()
                     .any(|m| m.subject.contains(&next_tag))
+            },
+        );
+    }
+    // Every order mail's receipt reached its player attached to a later mail (its
+    // In-Reply-To names the order mail), or waits in the store for the player's next mail.
+    for (user, id) in &ids {
+        let seat = players.iter().find(|(_, u)| u == user).unwrap().0;
+        let waiting = || {
+            store.waiting_mails().unwrap().iter().any(|m| {
+                m.seat == seat && String::from_utf8_lossy(&m.bytes).contains(&format!("<{id}>"))
+            })
+        };
+        wait_until(
+            &format!("the receipt of {id} ({})", p.name),
+            Duration::from_secs(60),
+            || {
+                waiting()
+                    || mailbox(user, "INBOX")
+                        .iter()
+                        .any(|m| String::from_utf8_lossy(&m.raw).contains(&format!("<{id}>")))
             },
         );
     }

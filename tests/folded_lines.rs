@@ -54,23 +54,33 @@ fn too_wide(folder: &Path) -> (usize, usize, Vec<(String, String)>) {
             continue;
         };
         for e in dir.flatten().filter(|e| e.path().is_file()) {
-            let text = raw_text_of(&std::fs::read(e.path()).unwrap());
-            mails += 1;
-            folded += text.lines().filter(|l| l.ends_with(report::FOLD)).count();
-            for l in report::unfold(&text).lines() {
-                if l.chars().count() > WIDTH {
-                    let kind = if drawing(l) {
-                        "board drawing row".to_string()
-                    } else {
-                        let words: Vec<&str> = l.split_whitespace().take(2).collect();
-                        words.join(" ")
-                    };
-                    *before.entry(kind).or_default() += 1;
+            let bytes = std::fs::read(e.path()).unwrap();
+            // The mails that waited for this one come attached: their lines count too.
+            let texts: Vec<String> = std::iter::once(raw_text_of(&bytes))
+                .chain(
+                    despatch::verify::attached_mails(&bytes)
+                        .iter()
+                        .map(|(_, inner)| raw_text_of(inner)),
+                )
+                .collect();
+            for text in texts {
+                mails += 1;
+                folded += text.lines().filter(|l| l.ends_with(report::FOLD)).count();
+                for l in report::unfold(&text).lines() {
+                    if l.chars().count() > WIDTH {
+                        let kind = if drawing(l) {
+                            "board drawing row".to_string()
+                        } else {
+                            let words: Vec<&str> = l.split_whitespace().take(2).collect();
+                            words.join(" ")
+                        };
+                        *before.entry(kind).or_default() += 1;
+                    }
                 }
-            }
-            for l in text.lines() {
-                if l.chars().count() > WIDTH && !drawing(l) {
-                    wide.push((e.file_name().to_string_lossy().into_owned(), l.into()));
+                for l in text.lines() {
+                    if l.chars().count() > WIDTH && !drawing(l) {
+                        wide.push((e.file_name().to_string_lossy().into_owned(), l.into()));
+                    }
                 }
             }
         }

@@ -477,6 +477,7 @@ proptest! {
             gm_known: false,
             mail_key: None,
             unsubscribe_url: None,
+            gathered: &[],
             now: Utc.with_ymd_and_hms(2026, 6, 1, 10, 0, 0).unwrap(),
         };
         let draft = Draft {
@@ -490,6 +491,8 @@ proptest! {
             calendar: None,
             answers: Some(inb.message_id.clone()),
             step: Some(1),
+            waits: None,
+            brings: Vec::new(),
         };
         let out = draft.outgoing(&ctx).expect("addressed");
         let echoed = outbound::valid_message_id(&inb.message_id);

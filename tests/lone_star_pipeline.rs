@@ -40,6 +40,9 @@ fn world() -> World {
     let mut cfg = Config::parse(DEFAULT_CONFIG, &tmp.path().join("config.toml")).unwrap();
     cfg.games.games_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
     cfg.games.onion_len = 1000;
+    // Each step's results read in each seat's inbox as they happen (one mail a step keeps
+    // those that ask nothing for the seat's next mail: one_mail_a_step.rs, inbox_volume.rs).
+    cfg.games.notify = despatch::store::Notify::all();
     let daemon = Daemon::new(cfg).unwrap();
     let now = Utc.with_ymd_and_hms(2026, 11, 23, 9, 0, 0).unwrap();
     daemon

@@ -283,7 +283,10 @@ fn notify_orders_off_stops_the_sent_orders_notices_and_nothing_else() {
         None,
         "NOTIFY ORDERS OFF",
     );
-    assert!(answer.contains("Orders notices:   off"), "{answer}");
+    assert!(
+        answer.contains("Orders notices:   with your next mail"),
+        "{answer}"
+    );
     // Japan sends again (replacing its orders): no notice to Russia now.
     let (out, _) = japan_says(&mut g, &orders);
     assert!(matches!(out, Intake::Accepted { .. }), "{out:?}");

@@ -171,7 +171,7 @@ fn only_a_required_prompt_is_titled_your_orders() {
 }
 
 #[test]
-fn notify_optional_off_sends_no_results_of_steps_that_only_invite() {
+fn notify_optional_off_keeps_results_of_steps_that_only_invite_for_the_next_mail() {
     // The control sends a command too (one that changes nothing), so both games read the
     // same mails in the same order and so roll the same dice.
     let notify = |command: &'static str, shown: &'static str| {
@@ -187,10 +187,16 @@ fn notify_optional_off_sends_no_results_of_steps_that_only_invite() {
             assert!(answer.contains(shown), "{answer}");
         }
     };
-    let control = game_with_standing_after(&["japan"], notify("NOTIFY", "Optional steps:   on"));
+    let control = game_with_standing_after(
+        &["japan"],
+        notify("NOTIFY", "Optional steps:   on their own"),
+    );
     let quiet = game_with_standing_after(
         &["japan"],
-        notify("NOTIFY OPTIONAL OFF", "Optional steps:   off"),
+        notify(
+            "NOTIFY OPTIONAL OFF",
+            "Optional steps:   with your next mail",
+        ),
     );
     let invited = |g: &Game| {
         g.inbox("japan")
@@ -202,7 +208,18 @@ fn notify_optional_off_sends_no_results_of_steps_that_only_invite() {
         invited(&control) > 0,
         "control: Japan is invited optionally"
     );
-    assert_eq!(invited(&quiet), 0, "no mail of an only-inviting step");
+    assert_eq!(
+        invited(&quiet),
+        0,
+        "no mail of an only-inviting step on its own"
+    );
+    // They came with the next mail that asked Japan something, listed and attached.
+    assert!(
+        quiet.inbox("japan").iter().any(
+            |m| m.text.contains("SINCE YOUR LAST MAIL") && m.text.contains("results-japan.eml")
+        ),
+        "the results that waited never came"
+    );
     assert!(
         quiet.inbox("japan").len() < control.inbox("japan").len(),
         "fewer mails in Japan's inbox"

@@ -13,8 +13,8 @@ use crate::dice::GameSecrets;
 use crate::engine::registry::parse_line;
 use crate::engine::{Event, Play};
 use crate::mail::compose::{self, Draft, MailCtx, Recipient};
-use crate::mail::outbound;
-use crate::store::{GameStore, HostOnions, SeatsFile};
+use crate::mail::outbound::{self, Part};
+use crate::store::{GameStore, HostOnions, SeatsFile, WaitingMail};
 
 use super::Daemon;
 use super::campaign::NewGame;
@@ -96,6 +96,7 @@ impl Daemon {
             gm_known: g.seats.gm.is_some() || self.cfg.mail.gm_address.is_some(),
             mail_key: g.secrets.mail_key,
             unsubscribe_url: self.cfg.web.unsubscribe_url.as_deref(),
+            gathered: &[],
             now,
         }
     }
@@ -109,15 +110,60 @@ impl Daemon {
 
     /// `queue` for the mails of journal event `index`, then `mailed` moved to it, with one
     /// fsync commit for the mails and the mark (see `GameStore::queue_mailed`).
+    ///
+    /// A draft that waits for its seat's next mail (`compose::gather`) is kept, not queued; a
+    /// draft that brings waiting mails gets each attached whole (`message/rfc822`), and they are
+    /// marked brought once it is queued.
     fn queue_event(
         &self,
         g: &OpenGame,
         drafts: &[Draft],
         index: u64,
         now: DateTime<Utc>,
+        waiting: &[WaitingMail],
     ) -> Result<()> {
-        let mails = self.build_mails(g, drafts, now)?;
-        g.store.queue_mailed(&mails, index)?;
+        let (sending, kept): (Vec<Draft>, Vec<Draft>) =
+            drafts.iter().cloned().partition(|d| d.waits.is_none());
+        let mut mails = Vec::with_capacity(sending.len());
+        for d in &sending {
+            let attached = d
+                .brings
+                .iter()
+                .filter_map(|name| {
+                    let bytes = waiting
+                        .iter()
+                        .find(|w| w.seat == d.seat && &w.name == name)
+                        .map(|w| w.bytes.clone())
+                        .or_else(|| g.store.gathered_mail(&d.seat, name));
+                    if bytes.is_none() {
+                        // Removed by hand: the mail goes without it (its Parts still name it,
+                        // so `verify` says which is missing) rather than never.
+                        error!(game = %g.store.id, seat = %d.seat, mail = %name, "a waiting mail is gone");
+                    }
+                    bytes.map(|bytes| Part {
+                        name: format!("{name}.eml"),
+                        content_type: "message/rfc822".into(),
+                        bytes,
+                    })
+                })
+                .collect();
+            mails.extend(self.build_mails_with(g, std::slice::from_ref(d), now, attached)?);
+        }
+        let mut keep = Vec::with_capacity(kept.len());
+        for d in &kept {
+            for (name, bytes) in self.build_mails(g, std::slice::from_ref(d), now)? {
+                keep.push(WaitingMail {
+                    seat: d.seat.clone(),
+                    name,
+                    note: d.waits.clone().unwrap_or_default(),
+                    bytes,
+                });
+            }
+        }
+        g.store.queue_mailed_gathering(&mails, &keep, index)?;
+        for d in sending.iter().filter(|d| !d.brings.is_empty()) {
+            g.store.mark_brought(&d.seat, &d.brings)?;
+        }
         Ok(())
     }
 
@@ -131,6 +177,17 @@ impl Daemon {
         drafts: &[Draft],
         now: DateTime<Utc>,
     ) -> Result<Vec<(String, Vec<u8>)>> {
+        self.build_mails_with(g, drafts, now, Vec::new())
+    }
+
+    /// `build_mails`, each mail with `attached` (the waiting mails one brings) added.
+    fn build_mails_with(
+        &self,
+        g: &OpenGame,
+        drafts: &[Draft],
+        now: DateTime<Utc>,
+        attached: Vec<Part>,
+    ) -> Result<Vec<(String, Vec<u8>)>> {
         let ctx = self.mail_ctx(g, now);
         if !drafts.is_empty() {
             self.data.mark_pending(&g.store.id)?;
@@ -140,7 +197,10 @@ impl Daemon {
             let built = d
                 .outgoing(&ctx)
                 .map_err(|e| format!("addressing it: {e}"))
-                .and_then(|out| outbound::build(&out).map_err(|e| format!("building it: {e}")));
+                .and_then(|mut out| {
+                    out.attachments.extend(attached.iter().cloned());
+                    outbound::build(&out).map_err(|e| format!("building it: {e}"))
+                });
             match built {
                 Ok(bytes) => mails.push((d.name.clone(), bytes)),
                 Err(why) => self.set_aside_unbuilt(g, d, &why, now)?,
@@ -224,14 +284,17 @@ impl Daemon {
                 _ => None,
             };
             let press = super::intake::talk::press_copy(&g.store, event);
+            let waiting = g.store.waiting_mails()?;
+            let gathered = gathered_list(&waiting);
             let mut ctx = self.mail_ctx(g, now);
             ctx.journal = journal.as_deref();
             ctx.press = press.as_ref();
+            ctx.gathered = &gathered;
             let drafts = compose::drafts_for_event(g.game.as_ref(), event, index, &ctx)?;
             self.league_mail_at_end(g.game.as_ref(), event, now)?;
             // Observers' mails first: named per step and observer, so a re-derivation skips them.
             self.spectator_mail_for(g, g.game.as_ref(), event, &ctx)?;
-            self.queue_event(g, &drafts, index, now)?;
+            self.queue_event(g, &drafts, index, now, &waiting)?;
         } else {
             self.catch_up_mail(g, now)?;
         }
@@ -271,14 +334,18 @@ impl Daemon {
             let p = game.as_deref().expect("set above");
             ctx.journal = matches!(ev, Event::GameEnded { .. }).then(|| &journal.lines[..=i]);
             let press = super::intake::talk::press_copy(&g.store, &ev);
+            // Read again for each event: the last one's mails may have added or brought some.
+            let waiting = g.store.waiting_mails()?;
+            let gathered = gathered_list(&waiting);
             let ctx = MailCtx {
                 press: press.as_ref(),
+                gathered: &gathered,
                 ..ctx.clone()
             };
             let drafts = compose::drafts_for_event(p, &ev, i as u64, &ctx)?;
             self.league_mail_at_end(p, &ev, now)?;
             self.spectator_mail_for(g, p, &ev, &ctx)?;
-            self.queue_event(g, &drafts, i as u64, now)?;
+            self.queue_event(g, &drafts, i as u64, now, &waiting)?;
         }
         Ok(())
     }
@@ -455,6 +522,25 @@ impl Daemon {
         self.settle(id, now)?;
         Ok(())
     }
+}
+
+/// The waiting mails as composition reads them: each with its note and its own seal's digest,
+/// which the mail bringing it lists in its Parts.
+fn gathered_list(waiting: &[WaitingMail]) -> Vec<compose::Gathered> {
+    waiting
+        .iter()
+        .map(|w| compose::Gathered {
+            seat: w.seat.clone(),
+            name: w.name.clone(),
+            note: w.note.clone(),
+            // Listed in the carrier's Parts by its own seal (docs/dice-protocol.md).
+            digest: mail_parser::MessageParser::default()
+                .parse(&w.bytes)
+                .and_then(|m| m.body_text(0).map(|t| t.into_owned()))
+                .and_then(|t| crate::report::claimed_digest(&t))
+                .unwrap_or_default(),
+        })
+        .collect()
 }
 
 /// Reloads seats after the organiser changed the private file.

@@ -129,39 +129,50 @@ impl Daemon {
             }
             SeatCommand::Notify(None) => "Which mails you get is below.".to_string(),
             SeatCommand::Notify(Some((kind, on))) => {
-                let word = if *on { "sent again" } else { "no longer sent" };
                 let what = match kind {
                     NotifyKind::Orders => {
                         p.notify.orders = *on;
-                        "\"X has sent orders\" notices are"
+                        "\"X has sent orders\" notices"
                     }
                     NotifyKind::Optional => {
                         p.notify.optional = *on;
-                        "Results mails of steps that only invite you are"
+                        "Results of steps that only invite you"
+                    }
+                    NotifyKind::Receipts => {
+                        p.notify.receipts = *on;
+                        "Receipts of your orders"
+                    }
+                    NotifyKind::Results => {
+                        p.notify.results = *on;
+                        "Results of steps that ask nothing of you"
                     }
                     NotifyKind::Both => {
-                        p.notify.orders = *on;
-                        p.notify.optional = *on;
-                        "Orders notices and results of steps that only invite you are"
+                        p.notify = if *on {
+                            crate::store::Notify::all()
+                        } else {
+                            crate::store::Notify::default()
+                        };
+                        "Receipts, notices and results that ask nothing of you"
                     }
                 };
-                let mut s = format!("{what} {word} to you.");
-                if !on {
-                    s.push_str(
-                        "\nMails that ask you for orders, receipts and the game-over mail \
-                         always come.",
-                    );
+                if *on {
+                    format!("{what} now come to you on their own, as they happen.")
+                } else {
+                    format!(
+                        "{what} now wait for your next mail that asks you for orders (or ends \
+                         the game), and come with it: listed at its top and attached whole."
+                    )
                 }
-                s
             }
             SeatCommand::Stop => {
                 p.notify.stop();
-                "STOP: every mail you can turn off is now off (\"has sent orders\" notices, \
-                 results of steps that only invite you).\n\
-                 While you hold a seat, the mails that ask you for orders, the receipts of \
-                 your mails and the game-over mail still come: a game cannot go on without \
-                 them. To leave the game, write RESIGN (or CONCEDE) as the first line of a \
-                 mail to it; to have the other mails again, NOTIFY ALL ON."
+                "STOP: you now get one mail a step at most. Receipts, \"has sent orders\" \
+                 notices and results that ask nothing of you wait for your next mail that asks \
+                 you for orders, and come with it (listed at its top, attached whole).\n\
+                 While you hold a seat, the mails that ask you for orders, the answers to your \
+                 mails and the game-over mail still come: a game cannot go on without them. \
+                 To leave the game, write RESIGN (or CONCEDE) as the first line of a mail to \
+                 it; to have every mail on its own again, NOTIFY ALL ON."
                     .to_string()
             }
             SeatCommand::Invalid { command, why } => {

@@ -124,7 +124,7 @@ impl Daemon {
                     .map(|r| HistoryStep {
                         step: r.step,
                         at: r.at,
-                        kept: find_copy(&g.store, &r.names(seat)).is_some(),
+                        kept: find_copy(&g.store, seat, &r.names(seat)).is_some(),
                     })
                     .collect::<Vec<_>>();
                 let draft = compose::history_list(g.game.as_ref(), &to, &steps, &inb.message_id);
@@ -162,14 +162,16 @@ impl Daemon {
                         list,
                     );
                 };
-                match find_copy(&g.store, &r.names(seat)) {
+                match find_copy(&g.store, seat, &r.names(seat)) {
+                    // Games from before one mail a step dropped the results of steps that
+                    // only invited a seat whose NOTIFY OPTIONAL was off.
                     None => refuse(
                         g,
                         activity,
                         &format!(
-                            "no results mail of step {n} was sent to you: that step only invited you, and results of such steps were off for you (NOTIFY OPTIONAL OFF)"
+                            "no results mail of step {n} was kept for you: that step only invited you, and such results were not sent to you then"
                         ),
-                        "the next results mail you received shows the game as it stood after it; NOTIFY OPTIONAL ON sends such results again",
+                        "the next results mail you received shows the game as it stood after it",
                     ),
                     Some(Kept::Queued) => refuse(
                         g,
@@ -411,13 +413,18 @@ enum Kept {
     Queued,
 }
 
-fn find_copy(store: &GameStore, names: &[String]) -> Option<Kept> {
+fn find_copy(store: &GameStore, seat: &str, names: &[String]) -> Option<Kept> {
     for name in names {
         let file = format!("{name}.eml");
         for dir in [store.sent_dir(), store.failed_dir()] {
             if let Ok(bytes) = std::fs::read(dir.join(&file)) {
                 return Some(Kept::Sent(name.clone(), bytes));
             }
+        }
+        // A results mail that waited for the seat's next mail (one mail a step): sent again
+        // on its own, still waiting or already brought.
+        if let Some(bytes) = store.gathered_mail(seat, name) {
+            return Some(Kept::Sent(name.clone(), bytes));
         }
         if store.outbox_dir().join(&file).exists() {
             return Some(Kept::Queued);

@@ -178,14 +178,48 @@ pub fn build(o: &Outgoing) -> Result<Vec<u8>, BuildError> {
         if !o.attachments.is_empty() {
             let mut mixed = MultiPart::mixed().multipart(body);
             for p in &o.attachments {
-                mixed =
-                    mixed.singlepart(Attachment::new(p.name.clone()).body(p.bytes.clone(), ct(p)?));
+                let part = if p.content_type == "message/rfc822" {
+                    Attachment::new(p.name.clone()).body(attached_mail_body(&p.bytes), ct(p)?)
+                } else {
+                    Attachment::new(p.name.clone()).body(p.bytes.clone(), ct(p)?)
+                };
+                mixed = mixed.singlepart(part);
             }
             body = mixed;
         }
         builder.multipart(body)?
     };
     Ok(message.formatted())
+}
+
+/// A whole mail attached to another: RFC 2046 (5.2.1) allows it no encoding but 7bit, 8bit or
+/// binary, so that readers open it as a mail. lettre would choose quoted-printable for any line
+/// of 76 characters or more, but a mail's own lines may run to 998 (RFC 5322 2.1.1): our own
+/// mails are 7-bit within that (their parts are encoded), so they go as they are; a mail that is
+/// not falls back to what lettre chooses.
+fn attached_mail_body(bytes: &[u8]) -> lettre::message::Body {
+    use lettre::message::Body;
+    use lettre::message::header::ContentTransferEncoding;
+    // Lines of at most 998 octets, each ended by CRLF (no bare CR or LF), and no NUL.
+    let lines_fit = bytes.split(|&b| b == b'\n').all(|l| l.len() <= 999);
+    let crlf = bytes.iter().enumerate().all(|(i, &b)| match b {
+        b'\n' => i > 0 && bytes[i - 1] == b'\r',
+        b'\r' => bytes.get(i + 1) == Some(&b'\n'),
+        _ => true,
+    });
+    if lines_fit && crlf && !bytes.contains(&0) {
+        let encoding = if bytes.is_ascii() {
+            Some(ContentTransferEncoding::SevenBit)
+        } else if std::str::from_utf8(bytes).is_ok() {
+            Some(ContentTransferEncoding::EightBit)
+        } else {
+            None
+        };
+        if let Some(encoding) = encoding {
+            return Body::dangerous_pre_encoded(bytes.to_vec(), encoding);
+        }
+    }
+    Body::new(bytes.to_vec())
 }
 
 /// A deterministic Message-ID (bare, without `<>`): the first 32 hex digits of the SHA-256 of

@@ -266,6 +266,20 @@ pub fn part_digest(bytes: &[u8], text: bool) -> String {
     }
 }
 
+/// The `Mail-Digest` a sealed text claims (folded or not), as hex: how a mail attached whole to
+/// another (one that waited, `message/rfc822`) is listed in that mail's Parts. Its own seal
+/// checks its text; this binds it to the carrier without depending on its bytes, which a
+/// transport may re-fold or re-encode.
+pub fn claimed_digest(text: &str) -> Option<String> {
+    let norm = unfold(&normalise(text));
+    let at = norm.rfind(DIGEST_PREFIX)?;
+    let hex: String = norm[at + DIGEST_PREFIX.len()..]
+        .chars()
+        .take_while(char::is_ascii_hexdigit)
+        .collect();
+    (hex.len() == 64).then_some(hex)
+}
+
 pub const PARTS_PREFIX: &str = "Parts (sha256):";
 
 /// The `(name, hex)` entries a sealed text's Parts block lists: on the `Parts (sha256):` line

@@ -2,6 +2,7 @@
 //! processed mail, and the locks. Every write is atomic (write, fsync, rename, fsync dir) or an
 //! fsynced append. This module makes no game decisions and never reads the clock.
 
+mod gathered;
 mod held;
 mod index;
 mod journal;
@@ -11,6 +12,7 @@ mod outbox;
 mod secrets;
 mod snapshot;
 
+pub use gathered::WaitingMail;
 pub use held::{HELD_FOLDER, HeldCause, HeldMail, held_key};
 pub use index::{DueEntry, DueIndex};
 pub use journal::{GameStore, Journal};

@@ -86,27 +86,28 @@ impl SeatPrivate {
     }
 }
 
-/// A seat's choice of the mails it is sent although they ask nothing of it. Results mails of
-/// steps that ask something of the seat, receipts and every other answer always go.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// A seat's choice of the mails that ask nothing of it: each on its own as it happens (`true`),
+/// or gathered into the seat's next mail that does ask something, or ends the game (`false`,
+/// the default: one mail a step, issue 30). Gathered mails are attached whole to that mail, so
+/// every die and digest they carry still reaches the seat. Results of steps that ask something
+/// of the seat, rejections, every answer and the game-over mail always go at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Notify {
-    /// "X has sent orders" notices (each seat's digest is in the next results mail anyway).
-    #[serde(default = "yes")]
+    /// "X has sent orders" notices.
+    #[serde(default)]
     pub orders: bool,
     /// Results mails of steps in which the seat is only invited, not asked (its standing
-    /// orders answer for it); the next mail that asks something shows the board as it is.
-    #[serde(default = "yes")]
+    /// orders answer for it).
+    #[serde(default)]
     pub optional: bool,
-}
-
-impl Default for Notify {
-    fn default() -> Self {
-        Self {
-            orders: true,
-            optional: true,
-        }
-    }
+    /// Receipts of orders applied whole (a receipt of a mail with lines not applied always
+    /// goes at once: the player may want to send again).
+    #[serde(default)]
+    pub receipts: bool,
+    /// Results mails of steps that ask nothing of the seat.
+    #[serde(default)]
+    pub results: bool,
 }
 
 impl Notify {
@@ -114,16 +115,21 @@ impl Notify {
         *self == Self::default()
     }
 
-    /// A seat's STOP (docs/club-rules.md S1), by mail or one-click: every mail it may turn
-    /// off, off. The one place that says what STOP turns off.
-    pub fn stop(&mut self) {
-        self.orders = false;
-        self.optional = false;
+    /// Every mail on its own, as it happens (`NOTIFY ALL ON`).
+    pub fn all() -> Self {
+        Self {
+            orders: true,
+            optional: true,
+            receipts: true,
+            results: true,
+        }
     }
-}
 
-fn yes() -> bool {
-    true
+    /// A seat's STOP (docs/club-rules.md S1), by mail or one-click: every mail that may wait,
+    /// gathered into the next one that asks something. The one place that says what STOP does.
+    pub fn stop(&mut self) {
+        *self = Self::default();
+    }
 }
 
 fn utc() -> String {

@@ -76,6 +76,7 @@ fn check_parts(bytes: &[u8], text: &str) -> Result<(), (String, String)> {
             Some("svg") => "image/svg+xml",
             Some("ics") => "text/calendar",
             Some("jsonl") => crate::mail::compose::JOURNAL_TYPE,
+            Some("eml") => "message/rfc822",
             _ => "",
         };
         let part = if name == "turn.html" {
@@ -94,7 +95,17 @@ fn check_parts(bytes: &[u8], text: &str) -> Result<(), (String, String)> {
         // Text parts are sealed with their line ends normalised (a Maildir stores LF, SMTP
         // carries CRLF); calendar entries sealed before that carry their raw digest.
         let text = name == "turn.html" || name.ends_with(".ics") || name.ends_with(".jsonl");
-        let actual = report::part_digest(part.contents(), text);
+        // A mail attached whole is listed by its own seal's digest (its seal is checked
+        // where it is read as a mail of its own).
+        let actual = if name.ends_with(".eml") {
+            MessageParser::default()
+                .parse(part.contents())
+                .and_then(|m| m.body_text(0).map(|t| t.into_owned()))
+                .and_then(|t| report::claimed_digest(&t))
+                .unwrap_or_else(|| "(no seal)".to_string())
+        } else {
+            report::part_digest(part.contents(), text)
+        };
         let raw_ok =
             name.ends_with(".ics") && report::part_digest(part.contents(), false) == digest;
         if actual != digest && !raw_ok {
@@ -304,6 +315,52 @@ fn mail_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// The mails of a folder, by file name, each followed by the mails attached to it whole (mails
+/// that waited for it, issue 30), named `<file>/<attachment>`: those are mails the player
+/// received too, with their own seals and dice.
+fn mails_in(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for p in mail_files(dir) {
+        let file = p
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let Ok(bytes) = std::fs::read(&p) else {
+            continue;
+        };
+        let attached = attached_mails(&bytes);
+        out.push((file.clone(), bytes));
+        out.extend(
+            attached
+                .into_iter()
+                .map(|(name, inner)| (format!("{file}/{name}"), inner)),
+        );
+    }
+    out
+}
+
+/// The mails attached whole (`message/rfc822`) to a mail, one level deep, by attachment name.
+pub fn attached_mails(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
+    use mail_parser::{MimeHeaders, PartType};
+    let Some(msg) = MessageParser::default().parse(bytes) else {
+        return Vec::new();
+    };
+    msg.parts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| match &p.body {
+            PartType::Message(inner) => Some((
+                p.attachment_name()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| format!("part-{i}.eml")),
+                inner.raw_message().to_vec(),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Verifies a folder of mails as one player received them (optionally only those of `game`),
 /// replaying games over with the rulesets this build knows.
 pub fn verify_mails(dir: &Path, game: Option<&str>) -> (Checked, Vec<Finding>) {
@@ -375,15 +432,7 @@ fn read_folder(
     let mut openings = Vec::new();
     let mut results: Vec<DiceMail> = Vec::new();
     let mut sealed: Vec<SealedMail> = Vec::new();
-    for p in mail_files(dir) {
-        let file = p
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
-        let Ok(bytes) = std::fs::read(&p) else {
-            continue;
-        };
+    for (file, bytes) in mails_in(dir) {
         let flagged = bytes
             .windows(22)
             .any(|w| w == b"\nX-Despatch-Seal: yes\r" || w == b"\nX-Despatch-Seal: yes\n");

@@ -7,7 +7,7 @@ mod store;
 mod story;
 mod strict;
 
-pub use mails::{compare_folders, verify_mails, verify_mails_with};
+pub use mails::{attached_mails, compare_folders, verify_mails, verify_mails_with};
 pub use signed::{Welcome, read_welcome, sealed_unsigned, signed_by};
 pub use store::verify_store;
 

@@ -41,6 +41,8 @@ pub fn start_configured(scenario: &str, change: impl FnOnce(&mut Config)) -> Gam
     let tmp = tempfile::tempdir().unwrap();
     let mut cfg = Config::parse(DEFAULT_CONFIG, &tmp.path().join("config.toml")).unwrap();
     cfg.games.games_dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
+    // Every mail kind on its own, as these tests read them (one mail a step: one_mail_a_step.rs).
+    cfg.games.notify = despatch::store::Notify::all();
     change(&mut cfg);
     let d = Daemon::new(cfg).unwrap();
     d.create_game_with(

@@ -67,6 +67,8 @@ pub fn world_as(strict: bool, silence: Option<Silence>, layout: &str) -> World {
     }
     cfg.games.games_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/games");
     cfg.games.onion_len = 1000;
+    // Every mail kind on its own, as these tests read them (one mail a step: one_mail_a_step.rs).
+    cfg.games.notify = despatch::store::Notify::all();
     cfg.mail.gm_address = Some("gm@club.example".into());
     let daemon =
         Daemon::with_registry(cfg, despatch::rulesets::registry().with::<toy::Bids>()).unwrap();

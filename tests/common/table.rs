@@ -21,6 +21,9 @@ pub fn table(ruleset: &str, scenario: &str, seats: [(&str, &str); 2]) -> Table {
     let tmp = tempfile::tempdir().unwrap();
     let mut cfg = Config::parse(DEFAULT_CONFIG, &tmp.path().join("config.toml")).unwrap();
     cfg.games.games_dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
+    // The answer to each mail read at once (one mail a step keeps receipts for the seat's next
+    // mail: one_mail_a_step.rs).
+    cfg.games.notify = despatch::store::Notify::all();
     let d = Daemon::new(cfg).unwrap();
     let tokens = ["firsttokenxxxxxxxxxxxxxx", "secondtokenxxxxxxxxxxxxx"];
     d.create_game_with(

@@ -219,6 +219,13 @@ log = "info"
 [games]
 games_dir = "{games}"
 onion_len = 1000
+# Every mail on its own: these tests watch each answer cross the real servers (one mail a
+# step, the shipped default, crosses them in deployment.rs).
+[games.notify]
+receipts = true
+orders = true
+results = true
+optional = true
 [imap]
 host = "localhost"
 port = {imap_port}

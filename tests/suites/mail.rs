@@ -43,6 +43,8 @@ mod mail_settings;
 mod mail_width;
 #[path = "../notices_and_repeats.rs"]
 mod notices_and_repeats;
+#[path = "../one_mail_a_step.rs"]
+mod one_mail_a_step;
 #[path = "../optional_prompts.rs"]
 mod optional_prompts;
 #[path = "../orders_at_a_glance.rs"]

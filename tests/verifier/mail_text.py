@@ -148,6 +148,31 @@ def signature_of(text: str):
     return hexval(m.group(1)) if m else None
 
 
+class AttachedMail:
+    """A mail attached whole to another (message/rfc822: a mail that waited for the seat's next
+    one, one mail a step): read as a mail of its own, named `<file>/<attachment>`."""
+
+    suffix = ".eml"
+
+    def __init__(self, name: str, data: bytes):
+        self.name, self._data = name, data
+
+    def read_bytes(self) -> bytes:
+        return self._data
+
+
+def attached_mails(path):
+    """The mails attached whole to the mail at `path`, one level deep."""
+    msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    out = []
+    for part in msg.iter_attachments() if msg.is_multipart() else []:
+        if part.get_content_type() == "message/rfc822":
+            inner = part.get_payload(0)
+            name = part.get_filename() or f"part-{len(out) + 1}.eml"
+            out.append(AttachedMail(f"{path.name}/{name}", inner.as_bytes()))
+    return out
+
+
 def mail_files(args):
     files = []
     for a in map(Path, args):
@@ -157,7 +182,8 @@ def mail_files(args):
         for d in [a, a / "cur", a / "new"]:
             if d.is_dir():
                 files += [p for p in d.iterdir() if p.is_file()]
-    return sorted(files, key=lambda p: p.name)
+    files = sorted(files, key=lambda p: p.name)
+    return [m for f in files for m in [f, *(attached_mails(f) if f.suffix != ".jsonl" else [])]]
 
 
 HEX = r"([0-9a-f]{64})"

@@ -41,9 +41,20 @@ pub fn check(dir: &Path, paths: &[PathBuf]) -> Result<CheckReport> {
         problems: Vec::new(),
     };
     let mut shown = Vec::new();
+    let mut mails = Vec::new();
     for file in mail_files(paths)? {
         let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
         let name = file.display().to_string();
+        // Mails that waited for this one come attached whole (issue 30): read them too.
+        let attached = crate::verify::attached_mails(&bytes);
+        mails.push((name.clone(), bytes));
+        mails.extend(
+            attached
+                .into_iter()
+                .map(|(inner, b)| (format!("{name}/{inner}"), b)),
+        );
+    }
+    for (name, bytes) in mails {
         let Some((game, _)) =
             dice_heading(&crate::report::unfold(&String::from_utf8_lossy(&bytes)))
         else {

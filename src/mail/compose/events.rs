@@ -53,12 +53,21 @@ pub fn drafts_for_event(
             let resolves_now = game.waiting_for().is_empty();
             for to in ctx.recipients {
                 let mine = &to.seat == seat;
-                // A seat may turn these notices off, and none is sent when the results mail
-                // follows at once: every digest is in the lock's table of the results mail as
-                // well, so nothing the dice depend on is lost.
-                if !mine && (!to.private.notify.orders || resolves_now) {
+                // None is sent when the results mail follows at once: every digest is in the
+                // lock's table of the results mail as well, so nothing the dice depend on is
+                // lost. Otherwise receipts and notices wait for the seat's next mail that asks
+                // something of it, unless the seat asked for them on their own (`gather`).
+                if !mine && resolves_now {
                     continue;
                 }
+                let waits = if mine {
+                    // Lines taken for a greeting or sign-off are no reason to write at once: a
+                    // line that looks like an order is refused, never skipped
+                    // (`Ruleset::looks_like_an_order`).
+                    super::gather::receipt_waits(to, *step, digest, true, ctx)
+                } else {
+                    super::gather::notice_waits(to, seat, *step, ctx)
+                };
                 let body = if mine {
                     let salt = ctx
                         .salt_key
@@ -101,6 +110,7 @@ pub fn drafts_for_event(
                 if mine {
                     d.answers = Some(message_id.clone());
                 }
+                d.waits = waits;
                 out.push(d);
             }
         }
@@ -138,6 +148,8 @@ pub fn drafts_for_event(
                     rich::seal(game, &body, None)?,
                 );
                 d.answers = Some(message_id.clone());
+                d.waits =
+                    super::gather::receipt_waits(to, *step, digest, not_applied.is_empty(), ctx);
                 out.push(d);
             }
         }
@@ -148,10 +160,16 @@ pub fn drafts_for_event(
                 return Ok(out);
             }
             for to in ctx.recipients {
-                if !game.is_over() && !to.private.notify.optional && only_invited(game, &to.seat) {
-                    continue;
+                // Results that ask nothing of the seat wait for its next mail that does
+                // (`gather`): composed as text alone, which the mail bringing them attaches.
+                match super::gather::results_wait(game, to, *step, ctx) {
+                    Some(note) => {
+                        let mut d = results_or_over(game, to, *step, index, ctx, false)?;
+                        d.waits = Some(note);
+                        out.push(d);
+                    }
+                    None => out.push(results_or_over(game, to, *step, index, ctx, true)?),
                 }
-                out.push(results_or_over(game, to, *step, index, ctx)?);
             }
         }
         // v2: the game-over mail, which says why, follows with the game-ended event.
@@ -166,6 +184,7 @@ pub fn drafts_for_event(
                     step.saturating_sub(1),
                     index,
                     ctx,
+                    true,
                 )?);
             }
             if matches!(ev, Event::GameEnded { .. }) {
@@ -391,6 +410,8 @@ pub(super) fn event_draft(
     text: String,
 ) -> Draft {
     Draft {
+        waits: None,
+        brings: Vec::new(),
         name: format!("{index:06}-{word}-{}", to.seat),
         kind,
         game: game.book().id.clone(),
@@ -415,13 +436,16 @@ pub(super) fn time_left_words(left: chrono::Duration) -> String {
     }
 }
 
-/// A results mail, or the game-over mail once the game is over.
+/// A results mail, or the game-over mail once the game is over. `goes`: the mail goes now, with
+/// its HTML and map, and brings the mails waiting for the seat (`gather`); otherwise it is the
+/// text alone, to wait for the seat's next mail that asks something of it.
 fn results_or_over(
     game: &dyn Play,
     to: &Recipient,
     step: u64,
     index: u64,
     ctx: &MailCtx,
+    goes: bool,
 ) -> Result<Draft, ComposeError> {
     let book = game.book();
     let info = book.last_lock.clone().unwrap_or(LockInfo {
@@ -442,30 +466,49 @@ fn results_or_over(
     // are shown; the last resolved step's dice went out in its own results mail.
     let abandoned = book.club.abandoned.is_some();
     let figures = || (!abandoned).then(|| game.victory_figures());
-    let mut rich = rich::build(
-        game,
-        to,
-        &view,
-        prompt.as_deref(),
-        serde_json::json!({
-            "step": step,
-            "step_title": book.last_step_title,
-            "prompt": prompt,
-            "standing": standing_note(game, &to.seat),
-            "deadline": prompt.as_ref().and_then(|_| deadline_text(game, to)),
-            // Nobody is waited for once the game is over (the game-over text says nothing of
-            // it; some rulesets still name the seats of the last step).
-            "waiting": if outcome.is_some() { Vec::new() } else { game.waiting_for() },
-            "outcome": outcome.as_ref().map(|o| o.summary.clone()),
-            "figures": outcome.as_ref().and_then(|_| figures()),
-            "dice": (!abandoned).then(|| dice_section(&info, &book.last_rolls)),
-        }),
-        ctx,
-    )?;
-    if outcome.is_some() {
-        rich.journal = ctx
-            .journal
-            .map(|lines| lines.iter().map(|l| format!("{l}\n")).collect());
+    let brought = if goes {
+        super::gather::waiting_for(ctx, &to.seat)
+    } else {
+        Vec::new()
+    };
+    let since = super::gather::since_text(&brought);
+    // A mail that waits is the text alone: the mail bringing it has the map and the HTML.
+    let mut rich = goes
+        .then(|| {
+            rich::build(
+                game,
+                to,
+                &view,
+                prompt.as_deref(),
+                serde_json::json!({
+                    "since": super::gather::since_lines(&brought),
+                    "since_intro": super::gather::since_intro(brought.len()),
+                    "step": step,
+                    "step_title": book.last_step_title,
+                    "prompt": prompt,
+                    "standing": standing_note(game, &to.seat),
+                    "deadline": prompt.as_ref().and_then(|_| deadline_text(game, to)),
+                    // Nobody is waited for once the game is over (the game-over text says nothing of
+                    // it; some rulesets still name the seats of the last step).
+                    "waiting": if outcome.is_some() { Vec::new() } else { game.waiting_for() },
+                    "outcome": outcome.as_ref().map(|o| o.summary.clone()),
+                    "figures": outcome.as_ref().and_then(|_| figures()),
+                    "dice": (!abandoned).then(|| dice_section(&info, &book.last_rolls)),
+                }),
+                ctx,
+            )
+        })
+        .transpose()?;
+    if let Some(rich) = rich.as_mut() {
+        if outcome.is_some() {
+            rich.journal = ctx
+                .journal
+                .map(|lines| lines.iter().map(|l| format!("{l}\n")).collect());
+        }
+        rich.gathered = brought
+            .iter()
+            .map(|g| (g.file_name(), g.digest.clone()))
+            .collect();
     }
     let (kind, word, subject, body) = if let Some(outcome) = outcome {
         let salt_key = book
@@ -497,7 +540,7 @@ fn results_or_over(
             DraftKind::GameOver,
             "over",
             results_subject(game, &to.seat, None),
-            format!("{body}\n{dice}"),
+            format!("{body}\n{since}{dice}"),
         )
     } else {
         let ctx_r = ResultsCtx {
@@ -520,17 +563,19 @@ fn results_or_over(
             DraftKind::Results,
             "results",
             subject,
-            report::render("results", &ctx_r)?,
+            format!("{since}{}", report::render("results", &ctx_r)?),
         )
     };
     Ok(Draft {
+        waits: None,
+        brings: brought.iter().map(|g| g.name.clone()).collect(),
         name: format!("{index:06}-{word}-{}", to.seat),
         kind,
         game: book.id.clone(),
         seat: to.seat.clone(),
         subject,
-        text: rich::seal(game, &body, Some(&rich))?,
-        rich: Some(rich),
+        text: rich::seal(game, &body, rich.as_ref())?,
+        rich,
         calendar: None,
         answers: None,
         step: super::asked_step(game),

@@ -4,6 +4,7 @@
 //! everything as values (`MailCtx`) and queues what comes back.
 
 mod events;
+mod gather;
 mod held;
 mod press;
 mod replies;
@@ -18,6 +19,7 @@ pub use events::{
     drafts_for_event, game_over_subject, only_invited, prompt_text, receipt_subject,
     results_subject,
 };
+pub use gather::{GATHER_MAX, Gathered};
 pub use held::{ReadAt, held_failed_letter, held_notice};
 pub use press::press_gm_text;
 pub use replies::{auth_notice, help, rejection};
@@ -120,6 +122,9 @@ pub struct MailCtx<'a> {
     pub mail_key: Option<crate::dice::MailKey>,
     /// `web.unsubscribe_url`: the one-click URI's base (club-rules L1), when configured.
     pub unsubscribe_url: Option<&'a str>,
+    /// The mails waiting for each seat's next mail (`gather`), oldest first: handed in for
+    /// the events that mail the seats, empty for answers (which bring nothing).
+    pub gathered: &'a [Gathered],
     pub now: DateTime<Utc>,
 }
 
@@ -157,6 +162,11 @@ pub struct Draft {
     /// is over). Carried in the reply address, the subject tag and the Message-ID, so that a
     /// reply to it is applied to that step or refused, never to a later one.
     pub step: Option<u64>,
+    /// This mail waits for the seat's next mail that asks something of it (issue 30, `gather`):
+    /// the lines say what it was, in that mail's list. `None`: it goes at once.
+    pub waits: Option<Vec<String>>,
+    /// The waiting mails this one brings (their queue names), to be attached whole.
+    pub brings: Vec<String>,
 }
 
 /// The longest subject, tag included (issue 30): an 80-column index (neomutt, a phone's list)

@@ -117,6 +117,8 @@ pub(super) fn warning(
     body: &str,
 ) -> Draft {
     Draft {
+        waits: None,
+        brings: Vec::new(),
         name: name.to_string(),
         kind: DraftKind::AuthNotice,
         game: game_id.to_string(),
@@ -142,6 +144,8 @@ pub(super) fn answer_draft(
     message_id: &str,
 ) -> Draft {
     Draft {
+        waits: None,
+        brings: Vec::new(),
         name,
         kind,
         game: game.book().id.clone(),

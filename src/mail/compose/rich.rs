@@ -20,6 +20,8 @@ pub struct Rich {
     pub ics: Option<String>,
     /// The game's whole journal (JSON lines), on the game-over mail only.
     pub journal: Option<String>,
+    /// The mails that waited for this one (`gather`), attached whole: (file name, SHA-256).
+    pub gathered: Vec<(String, String)>,
 }
 
 /// The name and media type of the journal attached to the game-over mail.
@@ -95,6 +97,7 @@ pub(super) fn build(
         svg_name,
         ics,
         journal: None,
+        gathered: Vec::new(),
     })
 }
 
@@ -172,6 +175,10 @@ pub(super) fn seal(
                 "{JOURNAL_PART}={}",
                 report::part_digest(journal.as_bytes(), true)
             ));
+        }
+        // Each attached mail carries its own seal; listing it here binds it to this one too.
+        for (name, digest) in &r.gathered {
+            parts.push(format!("{name}={digest}"));
         }
         return seal_with_parts(game, body, &parts.join(" "));
     }

@@ -17,9 +17,10 @@ to this game (like orders):
 
     NAME Alice Smith             your name in lists and league tables
     TIMEZONE Europe/Paris        times in that zone (and UTC)
-    NOTIFY ORDERS OFF            no \"X has sent orders\" notices
-    NOTIFY OPTIONAL OFF          no results of steps only inviting you
-    NOTIFY ALL ON                every mail again
+    NOTIFY ALL ON                every mail on its own, as it happens
+    NOTIFY ALL OFF               one mail a step: the rest comes with it
+    NOTIFY RECEIPTS ON           a receipt at once for each order mail
+    NOTIFY RESULTS ON            every step's results, even asking nothing
     ADDRESS ADD you@home.org     also read your mails from that address
     ADDRESS REMOVE you@home.org  stop reading mails from it
     LIST                         your games, and where to write to each
@@ -51,10 +52,18 @@ pub fn settings_reply(game: &dyn Play, to: &Recipient, said: &str, message_id: &
             report::fmt_time(d, &p.time_zone)
         ));
     }
-    let on = |b: bool| if b { "on" } else { "off" };
+    let on = |b: bool| {
+        if b {
+            "on their own"
+        } else {
+            "with your next mail"
+        }
+    };
     body.push_str(&format!(
-        "Orders notices:   {}\nOptional steps:   {}\n\n{COMMANDS}",
+        "Receipts:         {}\nOrders notices:   {}\nOther results:    {}\nOptional steps:   {}\n\n{COMMANDS}",
+        on(p.notify.receipts),
         on(p.notify.orders),
+        on(p.notify.results),
         on(p.notify.optional)
     ));
     answer_draft(

@@ -121,6 +121,8 @@ pub fn spectator_results(
     )?;
     let text = rich::seal(game, &format!("{}{body}", lead(game, delay)), Some(&rich))?;
     Ok(Draft {
+        waits: None,
+        brings: Vec::new(),
         name: format!("spectator-{step:06}"),
         kind: DraftKind::Results,
         game: book.id.clone(),
@@ -190,6 +192,8 @@ pub fn spectator_over(game: &dyn Play, step: u64, ctx: &MailCtx) -> Result<Draft
         Some(&rich),
     )?;
     Ok(Draft {
+        waits: None,
+        brings: Vec::new(),
         name: "spectator-over".into(),
         kind: DraftKind::GameOver,
         game: book.id.clone(),
@@ -239,6 +243,8 @@ pub fn spectator_welcome(game: &dyn Play, delay: u32) -> Result<Draft, ComposeEr
     );
     let text = rich::seal(game, &body, None)?;
     Ok(Draft {
+        waits: None,
+        brings: Vec::new(),
         name: "spectator-welcome".into(),
         kind: DraftKind::GmNotice,
         game: book.id.clone(),

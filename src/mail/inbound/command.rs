@@ -135,19 +135,26 @@ fn talk(keyword: &str, line: &str) -> Option<SeatCommand> {
     }
 }
 
-/// The kinds of mail a seat may turn off (`NOTIFY ORDERS OFF`).
+/// The kinds of mail a seat may have on their own as they happen (`NOTIFY RECEIPTS ON`) or
+/// gathered into its next mail that asks something (`… OFF`, the default).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum NotifyKind {
     /// "X has sent orders" notices.
     Orders,
     /// Results of steps that only invite the seat.
     Optional,
+    /// Every kind at once (`NOTIFY ALL …`); the name is older than the four kinds.
     Both,
+    /// Receipts of orders applied whole.
+    Receipts,
+    /// Results of steps that ask nothing of the seat.
+    Results,
 }
 
 const USAGE_ADDRESS: &str = "write ADDRESS ADD you@example.org, ADDRESS REMOVE you@example.org \
                              or ADDRESS alone to see your addresses";
-const USAGE_NOTIFY: &str = "write NOTIFY ORDERS OFF, NOTIFY OPTIONAL OFF, NOTIFY ALL ON (or OFF), \
+const USAGE_NOTIFY: &str = "write NOTIFY ALL ON (every mail on its own), NOTIFY ALL OFF (one mail \
+                            a step), NOTIFY RECEIPTS, RESULTS, ORDERS or OPTIONAL with ON or OFF, \
                             or NOTIFY alone to see your choice";
 
 const USAGE_SPECTATOR: &str = "write SPECTATOR ADD watcher@example.org or SPECTATOR REMOVE \
@@ -344,7 +351,9 @@ pub fn parse(line: &str) -> Option<SeatCommand> {
             let kind = |w: &str| match w {
                 "ORDERS" | "NOTICES" => Some(NotifyKind::Orders),
                 "OPTIONAL" | "PROMPTS" => Some(NotifyKind::Optional),
-                "ALL" => Some(NotifyKind::Both),
+                "ALL" | "EVERY" | "EVERYTHING" => Some(NotifyKind::Both),
+                "RECEIPTS" | "RECEIPT" => Some(NotifyKind::Receipts),
+                "RESULTS" => Some(NotifyKind::Results),
                 _ => None,
             };
             let on = |w: &str| match w {
@@ -451,6 +460,14 @@ mod tests {
             Some(SeatCommand::Notify(Some((NotifyKind::Orders, false))))
         );
         assert_eq!(parse("NOTIFY"), Some(SeatCommand::Notify(None)));
+        assert_eq!(
+            parse("NOTIFY receipts on"),
+            Some(SeatCommand::Notify(Some((NotifyKind::Receipts, true))))
+        );
+        assert_eq!(
+            parse("NOTIFY RESULTS ON"),
+            Some(SeatCommand::Notify(Some((NotifyKind::Results, true))))
+        );
         assert!(matches!(
             parse("NOTIFY everything"),
             Some(SeatCommand::Invalid { .. })

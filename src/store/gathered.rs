@@ -1,0 +1,159 @@
+//! One game's mails waiting for a seat's next mail (issue 30, `compose::gather`): kept in
+//! `gathered/<seat>/<name>.eml` with a note beside it, until the mail that brings them is
+//! queued; then moved under `gathered/<seat>/brought/`, where HISTORY still finds them. Decides
+//! nothing about which mails wait: it keeps what composition said waits.
+
+use std::fs;
+use std::io;
+use std::path::PathBuf;
+
+use super::journal::GameStore;
+use super::{StoreError, commit_staged, fsync_dir, io_err, stage_files};
+
+/// One waiting mail as kept: whose, its queue name, its note, and the mail's bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WaitingMail {
+    pub seat: String,
+    pub name: String,
+    pub note: Vec<String>,
+    pub bytes: Vec<u8>,
+}
+
+impl GameStore {
+    pub fn gathered_dir(&self) -> PathBuf {
+        self.dir.join("gathered")
+    }
+
+    fn waiting_path(&self, seat: &str, name: &str) -> PathBuf {
+        self.gathered_dir().join(seat).join(format!("{name}.eml"))
+    }
+
+    fn brought_path(&self, seat: &str, name: &str) -> PathBuf {
+        self.gathered_dir()
+            .join(seat)
+            .join("brought")
+            .join(format!("{name}.eml"))
+    }
+
+    /// Every mail waiting now, each seat's oldest first (names begin with the event's index).
+    pub fn waiting_mails(&self) -> Result<Vec<WaitingMail>, StoreError> {
+        let root = self.gathered_dir();
+        let seats = match fs::read_dir(&root) {
+            Ok(rd) => rd,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => {
+                return Err(StoreError::Io {
+                    path: root,
+                    source: e,
+                });
+            }
+        };
+        let mut out = Vec::new();
+        for seat_dir in seats {
+            let seat_dir = seat_dir.map_err(io_err(&root))?;
+            if !seat_dir.path().is_dir() {
+                continue;
+            }
+            let seat = seat_dir.file_name().to_string_lossy().into_owned();
+            let dir = seat_dir.path();
+            let mut names: Vec<String> = fs::read_dir(&dir)
+                .map_err(io_err(&dir))?
+                .filter_map(|e| e.ok())
+                .filter_map(|e| {
+                    let n = e.file_name().to_string_lossy().into_owned();
+                    n.strip_suffix(".eml")
+                        .filter(|s| !s.starts_with('.'))
+                        .map(str::to_string)
+                })
+                .collect();
+            names.sort();
+            for name in names {
+                let path = dir.join(format!("{name}.eml"));
+                let bytes = fs::read(&path).map_err(io_err(&path))?;
+                let note_path = dir.join(format!("{name}.note"));
+                // A note lost in a crash costs only the line in the list; the mail itself
+                // is still brought whole.
+                let note = fs::read_to_string(&note_path)
+                    .map(|s| s.lines().map(str::to_string).collect())
+                    .unwrap_or_else(|_| vec![format!("A mail of this game ({name}).")]);
+                out.push(WaitingMail {
+                    seat: seat.clone(),
+                    name,
+                    note,
+                    bytes,
+                });
+            }
+        }
+        out.sort_by(|a, b| (&a.seat, &a.name).cmp(&(&b.seat, &b.name)));
+        Ok(out)
+    }
+
+    /// A mail that waited for `seat`, still waiting or already brought.
+    pub fn gathered_mail(&self, seat: &str, name: &str) -> Option<Vec<u8>> {
+        fs::read(self.waiting_path(seat, name))
+            .or_else(|_| fs::read(self.brought_path(seat, name)))
+            .ok()
+    }
+
+    /// Queues `mails`, keeps `waiting` for their seats' next mails, and moves the `mailed` mark
+    /// to `index`, with one fsync commit (as `queue_mailed`). A waiting mail already kept or
+    /// brought is skipped: re-deriving an event's mails after a crash changes nothing.
+    pub fn queue_mailed_gathering(
+        &self,
+        mails: &[(String, Vec<u8>)],
+        waiting: &[WaitingMail],
+        index: u64,
+    ) -> Result<(), StoreError> {
+        if waiting.is_empty() {
+            return self.queue_mailed(mails, index);
+        }
+        let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+        for w in waiting {
+            let path = self.waiting_path(&w.seat, &w.name);
+            if path.exists() || self.brought_path(&w.seat, &w.name).exists() {
+                continue;
+            }
+            let note = w.note.join("\n") + "\n";
+            files.push((path.with_extension("note"), note.into_bytes()));
+            files.push((path, w.bytes.clone()));
+        }
+        let refs: Vec<(PathBuf, &[u8])> = files
+            .iter()
+            .map(|(p, b)| (p.clone(), b.as_slice()))
+            .collect();
+        let staged = stage_files(&refs, true)?;
+        // Notes first, then each mail: a mail is never kept without its note.
+        commit_staged(&staged)?;
+        let mut dirs: Vec<PathBuf> = files
+            .iter()
+            .filter_map(|(p, _)| p.parent().map(PathBuf::from))
+            .collect();
+        dirs.sort();
+        dirs.dedup();
+        for d in dirs {
+            fsync_dir(&d).map_err(io_err(&d))?;
+        }
+        self.queue_mailed(mails, index)
+    }
+
+    /// Moves the mails `names` of `seat` under `brought/`, once the mail bringing them is
+    /// queued. A crash before this leaves them waiting: the next mail brings them again, which
+    /// costs a copy, never a loss.
+    pub fn mark_brought(&self, seat: &str, names: &[String]) -> Result<(), StoreError> {
+        for name in names {
+            let from = self.waiting_path(seat, name);
+            if !from.exists() {
+                continue;
+            }
+            let to = self.brought_path(seat, name);
+            let dir = to.parent().expect("brought/ has a parent");
+            fs::create_dir_all(dir).map_err(io_err(dir))?;
+            let note = from.with_extension("note");
+            if note.exists() {
+                fs::rename(&note, to.with_extension("note")).map_err(io_err(&note))?;
+            }
+            fs::rename(&from, &to).map_err(io_err(&from))?;
+        }
+        Ok(())
+    }
+}

@@ -60,18 +60,6 @@ fn lone_star_conforms() {
     });
 }
 
-/// The convention game's eight seats, in the scenario's order.
-const CONVENTION: [(&str, &str); 8] = [
-    ("hays", "hays@rangers.example"),
-    ("travis", "travis@regulars.example"),
-    ("smythe", "smythe@highlanders.example"),
-    ("bowie", "bowie@navy.example"),
-    ("von-arnim", "arnim@grenzer.example"),
-    ("von-moltke", "moltke@jaeger.example"),
-    ("enver", "enver@sipahi.example"),
-    ("krupp", "krupp@guns.example"),
-];
-
 /// Brazos Crossing, eight players, windwagon, machines and all, played by mail to its end
 /// with replay and verify. It takes minutes, so it runs only behind the soak flag:
 /// `DESPATCH_SOAK_GAMES=1 cargo test --test lone_star conformance_lone_star`.
@@ -88,7 +76,7 @@ fn lone_star_convention_game_by_mail_soak() {
         max_steps: 400,
         test_sources: TESTS.to_vec(),
         not_yet_covered: vec![],
-        ..Subject::shipped("tidal", &CONVENTION)
+        ..Subject::shipped("tidal", &kit::LONE_STAR_TIDAL)
     });
     eprintln!(
         "Lone Star convention game by mail (8 players): {:.0} s",

@@ -18,8 +18,20 @@ use std::path::PathBuf;
 use despatch::engine::{Registry, Ruleset};
 
 pub use leaks::{Secret, Watch};
-pub use play::play;
+pub use play::{play, play_with};
 pub use rulings::{rulings, uncovered};
+
+/// Lone Star's convention game (`tidal`): its eight seats and players, in the scenario's order.
+pub const LONE_STAR_TIDAL: [(&str, &str); 8] = [
+    ("hays", "hays@rangers.example"),
+    ("travis", "travis@regulars.example"),
+    ("smythe", "smythe@highlanders.example"),
+    ("bowie", "bowie@navy.example"),
+    ("von-arnim", "arnim@grenzer.example"),
+    ("von-moltke", "moltke@jaeger.example"),
+    ("enver", "enver@sipahi.example"),
+    ("krupp", "krupp@guns.example"),
+];
 
 /// A ruleset under test and how to play it.
 pub struct Subject<R: Ruleset> {

@@ -18,6 +18,10 @@ pub struct Played {
     pub steps: u64,
     pub over: bool,
     pub mails: u64,
+    /// For each seat (in the scenario's order): the order mails its player sent, and the mails
+    /// it received (each mail once, the mails that waited for it attached inside), by kind
+    /// (the subject less its tag and anything after a colon or dash).
+    pub inbox: Vec<(String, u64, Vec<String>)>,
 }
 
 /// Plays one game of `R` by mail; checks the round trip and leaks at every step.
@@ -28,8 +32,24 @@ pub fn play<R: Ruleset>(
     max_steps: u64,
     watch: &mut Watch,
 ) -> Played {
+    play_with(s, seed, silent_every, max_steps, watch, false)
+}
+
+/// `play`, on the shipped configuration (one mail a step) or, with `every_mail`, with every
+/// seat sent every mail on its own (`NOTIFY ALL ON`).
+pub fn play_with<R: Ruleset>(
+    s: &Subject<R>,
+    seed: u64,
+    silent_every: u64,
+    max_steps: u64,
+    watch: &mut Watch,
+    every_mail: bool,
+) -> Played {
     let tmp = tempfile::tempdir().unwrap();
     let mut cfg = Config::parse(DEFAULT_CONFIG, &tmp.path().join("config.toml")).unwrap();
+    if every_mail {
+        cfg.games.notify = despatch::store::Notify::all();
+    }
     cfg.games.games_dir = s.games_dir.clone();
     cfg.games.games_dir_set = true;
     let d = Daemon::with_registry(cfg, s.registry.clone()).unwrap();
@@ -58,6 +78,7 @@ pub fn play<R: Ruleset>(
     .unwrap_or_else(|e| panic!("{}: creating a game of {}: {e:#}", R::NAME, s.scenario));
     let store = d.data.game(id);
     let mut n = 0u64;
+    let mut sent_by = vec![0u64; s.seats.len()];
     loop {
         let g: Game<R> = store.load().unwrap();
         watch.look::<R>(s, &g, &d.cfg.mail.outbox);
@@ -104,9 +125,14 @@ pub fn play<R: Ruleset>(
                 g.step
             );
             sent = true;
+            sent_by[i] += 1;
         }
+        let step_before = g.step;
         let g: Game<R> = store.load().unwrap();
-        if !sent || !g.waiting_for().is_empty() {
+        // With nobody silent, a step the mails resolved opens the next one, whose seats write
+        // on the next round (as players do); otherwise whoever is still awaited stays silent.
+        let answered_all = silent_every == 0 && sent && g.step != step_before;
+        if !sent || (!answered_all && !g.waiting_for().is_empty()) {
             // Nobody (more) will write: jump past the deadline and let silence apply.
             if let Some(deadline) = g.deadline {
                 now =
@@ -146,11 +172,50 @@ pub fn play<R: Ruleset>(
     let opened = store.open(registry).unwrap();
     assert_eq!(opened.state_json(), serde_json::to_value(&g.state).unwrap());
     assert_eq!(opened.book(), &g.book);
+    let inbox = s
+        .seats
+        .iter()
+        .zip(&sent_by)
+        .map(|((seat, address), sent)| {
+            (
+                seat.to_string(),
+                *sent,
+                mails_to(&d.cfg.mail.outbox, address),
+            )
+        })
+        .collect();
     Played {
         steps: g.step - 1,
         over: g.is_over(),
         mails: checked.mails,
+        inbox,
     }
+}
+
+/// The kinds of the mails of the outbox Maildir that went to `address` (one entry a mail).
+fn mails_to(outbox: &std::path::Path, address: &str) -> Vec<String> {
+    let mut kinds = Vec::new();
+    for sub in ["new", "cur"] {
+        let Ok(rd) = std::fs::read_dir(outbox.join(sub)) else {
+            continue;
+        };
+        for e in rd {
+            let raw = std::fs::read(e.unwrap().path()).unwrap();
+            let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
+            let to = m
+                .to()
+                .and_then(|a| a.first())
+                .and_then(|a| a.address())
+                .unwrap_or("");
+            if to.eq_ignore_ascii_case(address) {
+                let subject = m.subject().unwrap_or("");
+                let bare = subject.split_once("] ").map_or(subject, |(_, r)| r);
+                let kind = bare.split([':', '—']).next().unwrap_or(bare).trim();
+                kinds.push(kind.to_string());
+            }
+        }
+    }
+    kinds
 }
 
 /// `parse(canonical(o)) == o`: the canonical form of a sample parses back to itself.

@@ -31,6 +31,8 @@ mod forged_mail;
 mod game_over_subjects;
 #[path = "../games_at_runtime.rs"]
 mod games_at_runtime;
+#[path = "../inbox_volume.rs"]
+mod inbox_volume;
 #[path = "../kit_commands.rs"]
 mod kit_commands;
 #[path = "../mutation_survivors.rs"]

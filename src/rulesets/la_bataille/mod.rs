@@ -10,6 +10,7 @@ pub mod data;
 pub mod decide;
 pub mod field;
 pub mod movement;
+pub mod numbers;
 pub mod orders;
 pub mod roll;
 pub mod sample;
@@ -179,6 +180,10 @@ impl Ruleset for LaBataille {
 
     fn order_keywords() -> Vec<&'static str> {
         orders::keywords()
+    }
+
+    fn unit_numbers(st: &LbState, seat: &str) -> Vec<(String, Vec<String>)> {
+        numbers::unit_numbers(st, seat)
     }
 
     fn looks_like_an_order(st: &Self::State, line: &str) -> bool {

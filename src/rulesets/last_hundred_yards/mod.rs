@@ -12,6 +12,7 @@ pub mod fire;
 pub mod los;
 pub mod maneuver;
 pub mod map;
+pub mod numbers;
 pub mod orders;
 pub mod phases;
 pub mod reaction;
@@ -238,6 +239,10 @@ impl Ruleset for LastHundredYards {
 
     fn briefing(s: &LhyState, seat: &str) -> Vec<(String, Vec<String>)> {
         briefing::briefing(s, seat)
+    }
+
+    fn unit_numbers(s: &LhyState, seat: &str) -> Vec<(String, Vec<String>)> {
+        numbers::unit_numbers(s, seat)
     }
 
     fn looks_like_an_order(s: &LhyState, line: &str) -> bool {

@@ -435,6 +435,10 @@ impl Ruleset for LoneStar {
         view::briefing(state, seat)
     }
 
+    fn unit_numbers(state: &State, seat: &str) -> Vec<(String, Vec<String>)> {
+        view::unit_numbers(state, seat)
+    }
+
     fn looks_like_an_order(state: &State, line: &str) -> bool {
         crate::rulesets::kit::grammar::looks_like_an_order(
             line,

@@ -78,7 +78,10 @@ pub fn step_spec(s: &LhyState) -> StepSpec {
             sealed: true,
         },
         Phase::Activate { side } => {
-            let waiting = turn::waiting_platoons(s, side).join(", ");
+            // Only the platoons that may go now (issue 30 point 6); all waiting ones if the
+            // rules' order leaves none (then the refusal names who goes first).
+            let now = checks::may_activate_now(s, side);
+            let waiting = if now.is_empty() { turn::waiting_platoons(s, side) } else { now }.join(", ");
             StepSpec {
                 title: format!("Game turn {} — {} activates", s.turn.number, s.side_name(side)),
                 prompts: vec![
@@ -86,7 +89,7 @@ pub fn step_spec(s: &LhyState) -> StepSpec {
                         side,
                         "activate",
                         format!(
-                            "Game turn {}: activate a platoon (ACTIVATE platoon [WITH platoon]) and give its units' actions; waiting: {waiting}. You may queue further ACTIVATE blocks.",
+                            "Game turn {}: activate a platoon (ACTIVATE platoon [WITH platoon]) and give its units' actions; may go now: {waiting}. You may queue further ACTIVATE blocks.",
                             s.turn.number
                         ),
                         true,

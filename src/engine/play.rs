@@ -83,6 +83,12 @@ pub trait Play: Send + Sync {
         self.spec().prompts.iter().any(|p| p.seat == seat)
     }
 
+    /// One legal example of what `seat` is asked for now, from the ruleset's samples (the
+    /// prompt's "For example"; `engine/example.rs`). `None` when it is asked nothing.
+    fn example_orders(&self, seat: &str) -> Option<String> {
+        super::example::example_orders(self, seat)
+    }
+
     /// Checks one seat's mail for the open step and returns the submission event, or every
     /// reason it cannot be applied. `answers` is the step the mail says it answers, if any;
     /// `salt` is `book().salt(seat, secrets)`.

@@ -32,13 +32,14 @@ fn may_take(state: &State, u: &Unit, word: &str) -> bool {
                 && state.enemies_of(u).any(|e| !e.hidden && e.aboard.is_none())
         }
         "SMOKE" => u.smoke > 0 && u.count(Fig::Grenadier) > 0,
-        "ENTRENCH" => !machine && !u.mounted && !(u.british && u.figures.len() >= 4),
+        "ENTRENCH" => !(machine || u.mounted || (u.british && u.figures.len() >= 4)),
         "MOUNT" => u.arm == Arm::Cavalry && !u.mounted,
         "DISMOUNT" => u.arm == Arm::Cavalry && u.mounted,
         "SAIL" => u.arm == Arm::Windwagon,
         "STOP" => u.arm == Arm::Windwagon && !u.halted,
         "FLY" => matches!(u.arm, Arm::Zeppelin | Arm::Aeroplane),
-        "HOLD" => !(u.arm == Arm::Windwagon && !u.halted) && u.arm != Arm::Aeroplane,
+        // An aeroplane cannot hover; a windwagon under way cannot stay put (R36, R44).
+        "HOLD" => (u.arm != Arm::Windwagon || u.halted) && u.arm != Arm::Aeroplane,
         _ => false,
     }
 }

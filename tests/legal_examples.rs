@@ -149,3 +149,56 @@ fn a_lone_star_seat_that_cannot_move_gets_a_legal_hint() {
     let example = g.example_orders("bowie").expect("an example");
     assert!(g.parse_orders("bowie", &example).is_ok(), "{example}");
 }
+
+#[test]
+fn a_gear_krieg_concealment_refusal_gets_a_legal_hint() {
+    use despatch::board::tabletop::Pt;
+    use despatch::rulesets::gear_krieg::GearKrieg;
+    use despatch::rulesets::gear_krieg::state::Phase as GkPhase;
+    let w = mail_world::world(
+        "gkh",
+        "gear-krieg",
+        "crossroads",
+        &[
+            (
+                "us",
+                "patton@third-army.example",
+                "ustoken0123456789abcdefg",
+            ),
+            (
+                "germany",
+                "rommel@afrika.example",
+                "detoken0123456789abcdefg",
+            ),
+        ],
+        Utc.with_ymd_and_hms(2026, 11, 23, 9, 0, 0).unwrap(),
+        ([0x47; 32], [0x4b; 32]),
+    );
+    let mut g: Game<GearKrieg> = w.daemon.data.game("gkh").load().unwrap();
+    // The R12 set piece: General-1 deep in Bocage wood, Valkurie-1 west of it (Concealment 5
+    // against Detection 4).
+    g.state.phase = GkPhase::Activate { side: "us".into() };
+    g.state.to_play = "us".into();
+    for (name, x, y, heading) in [
+        ("General-1", 23.6, 27.0, 270.0),
+        ("Valkurie-1", 17.0, 27.0, 90.0),
+    ] {
+        let u = g.state.unit_mut(name).unwrap();
+        u.pos = Pt::new(x, y);
+        u.heading = heading;
+    }
+    let refused = g
+        .parse_orders("us", "ACTIVATE General-1\nFIRE Cannon AT Valkurie-1")
+        .unwrap_err();
+    let fire = refused
+        .iter()
+        .find(|r| r.reason.contains("cannot be targeted: Concealment"))
+        .expect("the concealment refusal");
+    assert_eq!(fire.hint, None, "control: the ruleset gives no hint");
+    let mended = despatch::engine::example::mend_hints(&g, "us", refused);
+    for r in &mended {
+        let hint = r.hint.clone().unwrap_or_else(|| panic!("no hint: {r:?}"));
+        let hint: String = hint.lines().map(str::trim).collect::<Vec<_>>().join("\n");
+        assert!(g.parse_orders("us", &hint).is_ok(), "refused hint: {hint}");
+    }
+}

@@ -51,9 +51,21 @@ pub fn step_spec(st: &LbState) -> StepSpec {
                 Prompt {
                     seat: side.clone(),
                     kind: "maneuver".into(),
+                    // Only the orders the seat's units can take (issue 30 point 5).
                     question: format!(
-                        "Turn {} of {}: your Maneuver Segment. Send MOVE, FORM, FACE, ASSAULT, GUARD CHARGE, CHARGE and FIRE orders, or PASS.",
-                        st.turn, st.turns
+                        "Turn {} of {}: your Maneuver Segment. Send {} orders, or PASS.",
+                        st.turn,
+                        st.turns,
+                        {
+                            let w = numbers::maneuver_words(st, side);
+                            match w.split_last() {
+                                Some((last, rest)) if !rest.is_empty() => {
+                                    format!("{} and {last}", rest.join(", "))
+                                }
+                                Some((last, _)) => last.to_string(),
+                                None => "no".to_string(),
+                            }
+                        }
                     ),
                     required: true,
                 },

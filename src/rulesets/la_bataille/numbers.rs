@@ -1,7 +1,8 @@
 //! The numbers a La Bataille player orders with (issue 30 point 6): each own unit's strength
 //! in increments, morale, Movement Potential, fire and mêlée values and fire range, read from
 //! the counter classes of `ruleset.toml` (never retyped), for the `UNITS` answer and the
-//! welcome. Names no enemy unit.
+//! welcome, and the Maneuver Segment's order words the seat's units can take. Names no enemy
+//! unit.
 
 use crate::rulesets::kit::grammar::num;
 
@@ -54,4 +55,37 @@ pub fn unit_numbers(st: &LbState, seat: &str) -> Vec<(String, Vec<String>)> {
         return Vec::new();
     }
     vec![("Your units' values".to_string(), lines)]
+}
+
+/// The Maneuver Segment's order words `seat`'s units can be given (issue 30 point 5): no
+/// `GUARD CHARGE` without an Old Guard unit, no `CHARGE` without cavalry, no `ASSAULT` without
+/// infantry, no `FIRE` without a unit that fires. The orders' own checks still judge each line.
+pub fn maneuver_words(st: &LbState, seat: &str) -> Vec<&'static str> {
+    use super::data::Arm;
+    let units: Vec<_> = st
+        .units
+        .iter()
+        .filter(|u| u.side == seat && u.alive())
+        .collect();
+    let class = |u: &&super::state::Unit| st.data.class(&u.class);
+    let mut words = Vec::new();
+    if !units.is_empty() {
+        words.extend(["MOVE", "FORM", "FACE"]);
+    }
+    if units.iter().any(|u| u.arm == Arm::Infantry) {
+        words.push("ASSAULT");
+    }
+    if units.iter().any(|u| class(u).is_some_and(|c| c.old_guard)) {
+        words.push("GUARD CHARGE");
+    }
+    if units.iter().any(|u| u.arm == Arm::Cavalry) {
+        words.push("CHARGE");
+    }
+    if units
+        .iter()
+        .any(|u| class(u).is_some_and(|c| c.fire.get() > 0.0))
+    {
+        words.push("FIRE");
+    }
+    words
 }

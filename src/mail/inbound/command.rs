@@ -231,8 +231,8 @@ pub fn seat_command(
 }
 
 /// A subject as a command, over a body with nothing of the player's own: the read-only ones
-/// (STATUS, HISTORY/RESEND, LIST, and ADDRESS, NOTIFY or ABSENT alone, which show the seat's
-/// settings) are answered; anything that would act (CONCEDE, RESIGN, draw votes, ABSENT
+/// (STATUS, UNITS, HISTORY/RESEND, LIST, and ADDRESS, NOTIFY or ABSENT alone, which show the
+/// seat's settings) are answered; anything that would act (CONCEDE, RESIGN, draw votes, ABSENT
 /// dates, ADDRESS ADD/REMOVE, TIMEZONE, NOTIFY … ON/OFF, SPECTATOR, PRESS) is `Err` with its
 /// word. A subject that is no command, or a command written wrong, is `Ok(None)`: a subject
 /// is a title, not an order to be answered with a mistake.

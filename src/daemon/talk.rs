@@ -1,6 +1,7 @@
-//! A seat talking about its game by mail (issue 16 points 1, 2 and 8): `STATUS`, `HISTORY n` /
-//! `RESEND n` and `PRESS TO …`. Decides what to answer, relay or journal; writes nothing itself
-//! (intake's `carry_out` writes the press text, appends, queues).
+//! A seat talking about its game by mail (issue 16 points 1, 2 and 8; issue 30 point 6):
+//! `STATUS`, `UNITS`, `HISTORY n` / `RESEND n` and `PRESS TO …`. Decides what to answer, relay
+//! or journal; writes nothing itself (intake's `carry_out` writes the press text, appends,
+//! queues).
 //!
 //! **HISTORY sends the delivered copy.** Every results mail is queued under a deterministic
 //! name, `<event index>-results-<seat>` (or `-over-` for the game-over mail that carries the
@@ -66,7 +67,10 @@ fn command_line(inb: &Inbound) -> (usize, String, String) {
             .unwrap_or("")
             .trim_end_matches(':')
             .to_ascii_uppercase();
-        if matches!(first.as_str(), "STATUS" | "HISTORY" | "RESEND" | "PRESS") {
+        if matches!(
+            first.as_str(),
+            "STATUS" | "UNITS" | "HISTORY" | "RESEND" | "PRESS"
+        ) {
             return (i + 1, lines[i].to_string(), lines[i + 1..].join("\n"));
         }
     }
@@ -115,6 +119,12 @@ impl Daemon {
             SeatCommand::Status => {
                 let draft = compose::status_reply(g.game.as_ref(), &to, &inb.message_id);
                 let mut d = decision(g, "status", activity);
+                d.drafts = vec![draft];
+                Ok(d)
+            }
+            SeatCommand::Units => {
+                let draft = compose::units_reply(g.game.as_ref(), &to, &inb.message_id);
+                let mut d = decision(g, "units", activity);
                 d.drafts = vec![draft];
                 Ok(d)
             }

@@ -155,7 +155,10 @@ pub fn submission_event<P: Play + ?Sized>(
             None => Err(refuse(reason, hint)),
         };
     }
-    let canonical = p.parse_orders(seat, &text)?;
+    // Every hint the rejection gives is one the game in hand accepts (issue 30 point 5).
+    let canonical = p
+        .parse_orders(seat, &text)
+        .map_err(|bad| super::example::mend_hints(p, seat, bad))?;
     let d = dice::orders_digest(book.protocol, &book.id, book.step, seat, salt, &canonical);
     Ok(Event::Submission {
         step: book.step,

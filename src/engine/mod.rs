@@ -9,6 +9,7 @@ pub mod club;
 mod concede;
 pub mod decide;
 pub mod event;
+pub mod example;
 pub mod game;
 pub mod play;
 pub mod press;

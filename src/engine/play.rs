@@ -43,8 +43,10 @@ pub trait Play: Send + Sync {
     ) -> Result<Option<(String, Vec<usize>)>, Vec<Rejected>>;
     /// Words that begin an order in this ruleset (for telling orders from sign-offs).
     fn order_keywords(&self) -> Vec<&'static str>;
-    /// What `seat` plays for and with (welcome and HELP mails).
+    /// What `seat` plays for and with (welcome and HELP mails), its units' numbers included.
     fn briefing(&self, seat: &str) -> Vec<(String, Vec<String>)>;
+    /// The numbers `seat`'s own units are ordered with (`Ruleset::unit_numbers`; `UNITS`).
+    fn unit_numbers(&self, seat: &str) -> Vec<(String, Vec<String>)>;
     /// Whether a line looks like an order gone wrong (names a piece, or a keyword's near miss).
     fn looks_like_an_order(&self, line: &str) -> bool;
     /// Resolves the locked step with `v_k` into its results event (not yet applied).
@@ -79,6 +81,12 @@ pub trait Play: Send + Sync {
 
     fn is_prompted(&self, seat: &str) -> bool {
         self.spec().prompts.iter().any(|p| p.seat == seat)
+    }
+
+    /// One legal example of what `seat` is asked for now, from the ruleset's samples (the
+    /// prompt's "For example"; `engine/example.rs`). `None` when it is asked nothing.
+    fn example_orders(&self, seat: &str) -> Option<String> {
+        super::example::example_orders(self, seat)
     }
 
     /// Checks one seat's mail for the open step and returns the submission event, or every
@@ -229,7 +237,19 @@ impl<R: Ruleset> Play for Game<R> {
     }
 
     fn briefing(&self, seat: &str) -> Vec<(String, Vec<String>)> {
-        R::briefing(&self.state, seat)
+        // The units' numbers belong in the welcome too (issue 30 point 6); a ruleset whose
+        // briefing already holds them under the same title is not shown them twice.
+        let mut sections = R::briefing(&self.state, seat);
+        for (title, lines) in R::unit_numbers(&self.state, seat) {
+            if !sections.iter().any(|(t, _)| t.eq_ignore_ascii_case(&title)) {
+                sections.push((title, lines));
+            }
+        }
+        sections
+    }
+
+    fn unit_numbers(&self, seat: &str) -> Vec<(String, Vec<String>)> {
+        R::unit_numbers(&self.state, seat)
     }
 
     fn looks_like_an_order(&self, line: &str) -> bool {

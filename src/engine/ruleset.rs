@@ -245,6 +245,15 @@ pub trait Ruleset: 'static {
         Vec::new()
     }
 
+    /// The numbers `seat` writes its orders with — ranges, firepower, strength, cohesion or
+    /// morale, movement, armour, its datacards' lines — as titled sections, one line per unit,
+    /// for the `UNITS` answer and the welcome (issue 30 point 6). Only the seat's own units,
+    /// from the ruleset's own data tables: never an enemy fact the seat may not see. Empty by
+    /// default.
+    fn unit_numbers(_state: &Self::State, _seat: &str) -> Vec<(String, Vec<String>)> {
+        Vec::new()
+    }
+
     /// Whether a line looks like an order gone wrong — it names a piece (a ship, a unit) or
     /// starts with a near-miss of a keyword — so such a closing line is reported as a bad
     /// order, never skipped as a sign-off.

@@ -37,6 +37,8 @@ mod club_press;
 mod club_spectators;
 #[path = "../club_status.rs"]
 mod club_status;
+#[path = "../club_units.rs"]
+mod club_units;
 #[path = "../organiser_mail.rs"]
 mod organiser_mail;
 #[path = "../rate_budget.rs"]

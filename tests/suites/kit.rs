@@ -55,3 +55,5 @@ mod strict_reveal_record;
 mod strict_reveals;
 #[path = "../strict_verifiers.rs"]
 mod strict_verifiers;
+#[path = "../unit_numbers.rs"]
+mod unit_numbers;

@@ -39,6 +39,8 @@ mod la_bataille_melee_mutants;
 mod la_bataille_newcomer;
 #[path = "../la_bataille_pipeline.rs"]
 mod la_bataille_pipeline;
+#[path = "../la_bataille_prompts.rs"]
+mod la_bataille_prompts;
 #[path = "../la_bataille_reaction_meeting.rs"]
 mod la_bataille_reaction_meeting;
 #[path = "../la_bataille_reference.rs"]

@@ -23,6 +23,8 @@ mod last_hundred_yards_markers;
 mod last_hundred_yards_newcomer;
 #[path = "../last_hundred_yards_pipeline.rs"]
 mod last_hundred_yards_pipeline;
+#[path = "../last_hundred_yards_prompts.rs"]
+mod last_hundred_yards_prompts;
 #[path = "../last_hundred_yards_random.rs"]
 mod last_hundred_yards_random;
 #[path = "../last_hundred_yards_reference.rs"]

@@ -23,6 +23,8 @@ mod lone_star_machines;
 mod lone_star_newcomer;
 #[path = "../lone_star_pipeline.rs"]
 mod lone_star_pipeline;
+#[path = "../lone_star_prompts.rs"]
+mod lone_star_prompts;
 #[path = "../lone_star_rulings_fire.rs"]
 mod lone_star_rulings_fire;
 #[path = "../lone_star_rulings_move.rs"]

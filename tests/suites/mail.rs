@@ -31,6 +31,8 @@ mod hostile_headers;
 mod html_parity;
 #[path = "../intake_hostile.rs"]
 mod intake_hostile;
+#[path = "../legal_examples.rs"]
+mod legal_examples;
 #[path = "../mail_headers.rs"]
 mod mail_headers;
 #[path = "../mail_intake.rs"]

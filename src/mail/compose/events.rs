@@ -799,6 +799,13 @@ pub fn prompt_text(game: &dyn Play, seat: &str) -> Option<String> {
             "\nOrders in this step are sealed: nobody sees them before everyone has answered.",
         );
     }
+    // One example that holds here and now, from the seat's own units (issue 30 point 5).
+    if let Some(example) = game.example_orders(seat) {
+        text.push_str("\nFor example:");
+        for line in example.lines() {
+            text.push_str(&format!("\n    {line}"));
+        }
+    }
     Some(text)
 }
 

@@ -14,6 +14,7 @@ mod settings;
 mod spectator;
 mod status;
 mod strict;
+mod units;
 
 pub use events::{
     drafts_for_event, game_over_subject, only_invited, prompt_text, receipt_subject,
@@ -35,6 +36,7 @@ pub use spectator::{
 };
 pub use status::{HistoryStep, history_list, history_resent_subject, status_reply, talk_refusal};
 pub use strict::{LOCK_HEADING, LockAsk, read_lock_mail, spectator_opened};
+pub use units::{UNITS_SUBJECT, units_reply};
 
 use chrono::{DateTime, Utc};
 

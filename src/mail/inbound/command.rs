@@ -33,6 +33,8 @@ pub enum SeatCommand {
     // Issue 16, talking about the game (answered by `daemon/talk.rs`):
     /// Where the game stands for the seat.
     Status,
+    /// The numbers of the seat's own units (issue 30 point 6).
+    Units,
     /// `HISTORY n` / `RESEND n`: step n's results mail again; `None` lists the steps.
     History(Option<u64>),
     /// `PRESS TO <seat|side|all|gm>, …`: the words after TO, lower-case (the message is the
@@ -54,6 +56,7 @@ impl SeatCommand {
         matches!(
             self,
             SeatCommand::Status
+                | SeatCommand::Units
                 | SeatCommand::History(_)
                 | SeatCommand::Press(_)
                 | SeatCommand::TalkInvalid { .. }
@@ -85,6 +88,13 @@ fn talk(keyword: &str, line: &str) -> Option<SeatCommand> {
             Some(_) => bad(
                 "STATUS takes no words after it",
                 "write STATUS alone on the line",
+            ),
+        },
+        "UNITS" => match words.next() {
+            None => Some(SeatCommand::Units),
+            Some(_) => bad(
+                "UNITS takes no words after it",
+                "write UNITS alone on the line",
             ),
         },
         "HISTORY" | "RESEND" => {
@@ -188,6 +198,7 @@ const WORDS: &[(&str, Family)] = &[
     ("NAME", Family::Name),
     ("LIST", Family::List),
     ("STATUS", Family::Talk),
+    ("UNITS", Family::Talk),
     ("HISTORY", Family::Talk),
     ("RESEND", Family::Talk),
     ("PRESS", Family::Talk),
@@ -227,8 +238,8 @@ pub fn seat_command(
 }
 
 /// A subject as a command, over a body with nothing of the player's own: the read-only ones
-/// (STATUS, HISTORY/RESEND, LIST, and ADDRESS, NOTIFY or ABSENT alone, which show the seat's
-/// settings) are answered; anything that would act (CONCEDE, RESIGN, draw votes, ABSENT
+/// (STATUS, UNITS, HISTORY/RESEND, LIST, and ADDRESS, NOTIFY or ABSENT alone, which show the
+/// seat's settings) are answered; anything that would act (CONCEDE, RESIGN, draw votes, ABSENT
 /// dates, ADDRESS ADD/REMOVE, TIMEZONE, NOTIFY … ON/OFF, SPECTATOR, PRESS) is `Err` with its
 /// word. A subject that is no command, or a command written wrong, is `Ok(None)`: a subject
 /// is a title, not an order to be answered with a mistake.
@@ -239,6 +250,7 @@ pub fn from_subject(bare_subject: &str) -> Result<Option<SeatCommand>, String> {
     };
     match cmd {
         SeatCommand::Status
+        | SeatCommand::Units
         | SeatCommand::History(_)
         | SeatCommand::List
         | SeatCommand::Addresses
@@ -482,6 +494,7 @@ mod tests {
     #[test]
     fn status_history_and_press_lines() {
         assert_eq!(parse("status"), Some(SeatCommand::Status));
+        assert_eq!(parse("Units"), Some(SeatCommand::Units));
         assert_eq!(parse("HISTORY"), Some(SeatCommand::History(None)));
         assert_eq!(parse("resend #3"), Some(SeatCommand::History(Some(3))));
         assert_eq!(parse("HISTORY 0"), Some(SeatCommand::History(Some(0))));
@@ -495,6 +508,7 @@ mod tests {
         );
         for bad in [
             "STATUS please",
+            "UNITS of the 2nd company",
             "HISTORY three",
             "HISTORY 99999999999999999999999",
             "HISTORY 1 russia",
@@ -538,6 +552,7 @@ mod tests {
         );
         // Over an empty body, a read-only subject is answered…
         assert_eq!(seat_command(None, "STATUS"), Ok(Some(SeatCommand::Status)));
+        assert_eq!(seat_command(None, "UNITS"), Ok(Some(SeatCommand::Units)));
         assert_eq!(
             seat_command(None, "history 3"),
             Ok(Some(SeatCommand::History(Some(3))))

@@ -36,8 +36,21 @@ pub fn briefing(state: &GkState, seat: &str) -> Vec<(String, Vec<String>)> {
             num(o.radius)
         ));
     }
+    let mut out = vec![("What you play for".to_string(), win)];
+    out.extend(unit_numbers(state, seat));
+    out
+}
+
+/// Each of the seat's units' datacard values as they stand (ammunition left included): the
+/// numbers its orders are written with, for the welcome, HELP and `UNITS` (issue 30 point 6).
+pub fn unit_numbers(state: &GkState, seat: &str) -> Vec<(String, Vec<String>)> {
     let mut cards = Vec::new();
     for u in state.units.iter().filter(|u| u.side == seat) {
+        // A destroyed unit is ordered no more: its card would only crowd the list.
+        if !u.alive() {
+            cards.push(format!("{}: destroyed", u.name));
+            continue;
+        }
         match u.kind {
             UnitKind::Vehicle => {
                 let Some(v) = stats::vehicle(&state.data, u) else {
@@ -77,10 +90,7 @@ pub fn briefing(state: &GkState, seat: &str) -> Vec<(String, Vec<String>)> {
             }
         }
     }
-    vec![
-        ("What you play for".to_string(), win),
-        ("Your datacards".to_string(), cards),
-    ]
+    vec![("Your datacards".to_string(), cards)]
 }
 
 fn weapon_line(w: &WeaponData, u: &super::state::Unit) -> String {

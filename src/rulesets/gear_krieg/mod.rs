@@ -228,6 +228,10 @@ impl Ruleset for GearKrieg {
         briefing::briefing(state, seat)
     }
 
+    fn unit_numbers(state: &GkState, seat: &str) -> Vec<(String, Vec<String>)> {
+        briefing::unit_numbers(state, seat)
+    }
+
     fn looks_like_an_order(state: &Self::State, line: &str) -> bool {
         crate::rulesets::kit::grammar::looks_like_an_order(
             line,

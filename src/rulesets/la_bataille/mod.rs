@@ -10,6 +10,7 @@ pub mod data;
 pub mod decide;
 pub mod field;
 pub mod movement;
+pub mod numbers;
 pub mod orders;
 pub mod roll;
 pub mod sample;
@@ -50,9 +51,21 @@ pub fn step_spec(st: &LbState) -> StepSpec {
                 Prompt {
                     seat: side.clone(),
                     kind: "maneuver".into(),
+                    // Only the orders the seat's units can take (issue 30 point 5).
                     question: format!(
-                        "Turn {} of {}: your Maneuver Segment. Send MOVE, FORM, FACE, ASSAULT, GUARD CHARGE, CHARGE and FIRE orders, or PASS.",
-                        st.turn, st.turns
+                        "Turn {} of {}: your Maneuver Segment. Send {} orders, or PASS.",
+                        st.turn,
+                        st.turns,
+                        {
+                            let w = numbers::maneuver_words(st, side);
+                            match w.split_last() {
+                                Some((last, rest)) if !rest.is_empty() => {
+                                    format!("{} and {last}", rest.join(", "))
+                                }
+                                Some((last, _)) => last.to_string(),
+                                None => "no".to_string(),
+                            }
+                        }
                     ),
                     required: true,
                 },
@@ -179,6 +192,10 @@ impl Ruleset for LaBataille {
 
     fn order_keywords() -> Vec<&'static str> {
         orders::keywords()
+    }
+
+    fn unit_numbers(st: &LbState, seat: &str) -> Vec<(String, Vec<String>)> {
+        numbers::unit_numbers(st, seat)
     }
 
     fn looks_like_an_order(st: &Self::State, line: &str) -> bool {

@@ -73,6 +73,16 @@ pub fn waiting_platoons(s: &LhyState, side: &str) -> Vec<String> {
         .collect()
 }
 
+/// Waiting platoons of `side` that may activate now (§6.0 I, §7.1): those of the selected
+/// company while it has any left, Heroic companies first. The prompt lists only these (issue
+/// 30 point 6): a platoon listed but refused was a mail wasted.
+pub fn may_activate_now(s: &LhyState, side: &str) -> Vec<String> {
+    waiting_platoons(s, side)
+        .into_iter()
+        .filter(|p| check_activate(s, side, p, None).is_ok())
+        .collect()
+}
+
 fn company_has_heroic(s: &LhyState, c: &str) -> bool {
     s.on_map().any(|u| {
         u.heroic

@@ -12,6 +12,7 @@ pub mod fire;
 pub mod los;
 pub mod maneuver;
 pub mod map;
+pub mod numbers;
 pub mod orders;
 pub mod phases;
 pub mod reaction;
@@ -77,7 +78,10 @@ pub fn step_spec(s: &LhyState) -> StepSpec {
             sealed: true,
         },
         Phase::Activate { side } => {
-            let waiting = turn::waiting_platoons(s, side).join(", ");
+            // Only the platoons that may go now (issue 30 point 6); all waiting ones if the
+            // rules' order leaves none (then the refusal names who goes first).
+            let now = checks::may_activate_now(s, side);
+            let waiting = if now.is_empty() { turn::waiting_platoons(s, side) } else { now }.join(", ");
             StepSpec {
                 title: format!("Game turn {} — {} activates", s.turn.number, s.side_name(side)),
                 prompts: vec![
@@ -85,7 +89,7 @@ pub fn step_spec(s: &LhyState) -> StepSpec {
                         side,
                         "activate",
                         format!(
-                            "Game turn {}: activate a platoon (ACTIVATE platoon [WITH platoon]) and give its units' actions; waiting: {waiting}. You may queue further ACTIVATE blocks.",
+                            "Game turn {}: activate a platoon (ACTIVATE platoon [WITH platoon]) and give its units' actions; may go now: {waiting}. You may queue further ACTIVATE blocks.",
                             s.turn.number
                         ),
                         true,
@@ -238,6 +242,10 @@ impl Ruleset for LastHundredYards {
 
     fn briefing(s: &LhyState, seat: &str) -> Vec<(String, Vec<String>)> {
         briefing::briefing(s, seat)
+    }
+
+    fn unit_numbers(s: &LhyState, seat: &str) -> Vec<(String, Vec<String>)> {
+        numbers::unit_numbers(s, seat)
     }
 
     fn looks_like_an_order(s: &LhyState, line: &str) -> bool {

@@ -3,6 +3,7 @@
 //! `engine::Ruleset` and builds the opening state; the rules live in the modules.
 
 pub mod aim;
+pub mod asked;
 pub mod combat;
 pub mod data;
 pub mod escort;
@@ -284,12 +285,25 @@ pub fn step_spec(state: &State) -> StepSpec {
                 .filter(|u| u.may_move() && u.melee.is_empty() && !u.routing && (u.standing.advance.is_none() || u.arm == Arm::Windwagon) && !(u.hidden && u.standing.ambush.is_some()) && u.arm != Arm::Panjandrum && u.aboard.is_none())
                 .map(|u| u.name.as_str())
                 .collect();
-            let q = format!(
-                "Turn {t}, card {} of {}: move your units ({}). MOVE, CHARGE, FORM, SMOKE, ENTRENCH… or HOLD; standing orders cover the rest.",
-                card + 1,
-                state.cards.len(),
-                units.iter().map(|u| u.name.as_str()).collect::<Vec<_>>().join(", ")
-            );
+            // Only the units that may move now, and only the words they may take (issue 30
+            // points 5 and 6): a seat whose units cannot move is offered nothing to move.
+            let movers: Vec<&Unit> = units.iter().copied().filter(|u| ask.contains(&u.name.as_str())).collect();
+            let words = asked::move_words(state, &movers);
+            let q = if movers.is_empty() || words.is_empty() {
+                format!(
+                    "Turn {t}, card {} of {}: none of your units may move on this card (in melee, routing, advancing or waiting in ambush by standing orders, aboard, or unable to move); nothing is asked of you, and standing orders cover them.",
+                    card + 1,
+                    state.cards.len(),
+                )
+            } else {
+                format!(
+                    "Turn {t}, card {} of {}: move your units ({}): {}; standing orders cover the rest.",
+                    card + 1,
+                    state.cards.len(),
+                    ask.join(", "),
+                    asked::listed(&words)
+                )
+            };
             StepSpec {
                 title: format!("Turn {t} — {} moves (card {})", state.seats.iter().find(|s| s.id == *seat).map_or(seat.as_str(), |s| s.name.as_str()), card + 1),
                 prompts: vec![prompt(seat, "move", q, !ask.is_empty())],
@@ -433,6 +447,10 @@ impl Ruleset for LoneStar {
 
     fn briefing(state: &State, seat: &str) -> Vec<(String, Vec<String>)> {
         view::briefing(state, seat)
+    }
+
+    fn unit_numbers(state: &State, seat: &str) -> Vec<(String, Vec<String>)> {
+        view::unit_numbers(state, seat)
     }
 
     fn looks_like_an_order(state: &State, line: &str) -> bool {

@@ -586,14 +586,19 @@ pub fn briefing(state: &State, seat: &str) -> Vec<(String, Vec<String>)> {
         "Each prisoner taken is worth a point; a side with no unit left standing loses at once."
             .into(),
     );
+    let mut out = vec![("What you play for".into(), aims)];
+    out.extend(unit_numbers(state, seat));
+    out
+}
+
+/// The seat's unit cards (figures, hits, L/Z/E, move, ranges, ammunition) for the welcome and
+/// `UNITS` (issue 30 point 6): the lines the view's "Your units" shows.
+pub fn unit_numbers(state: &State, seat: &str) -> Vec<(String, Vec<String>)> {
     let units: Vec<String> = state
         .units
         .iter()
         .filter(|u| u.seat == seat)
         .map(|u| card_line(state, u, true))
         .collect();
-    vec![
-        ("What you play for".into(), aims),
-        ("Your units".into(), units),
-    ]
+    vec![("Your units".into(), units)]
 }

@@ -8,6 +8,7 @@ pub mod damage;
 pub mod data;
 pub mod gunnery;
 pub mod movement;
+pub mod numbers;
 pub mod orders;
 pub mod sample;
 pub mod setup;
@@ -385,6 +386,10 @@ impl Ruleset for NavalRjw {
 
     fn order_keywords() -> Vec<&'static str> {
         orders::keywords()
+    }
+
+    fn unit_numbers(state: &NavalState, seat: &str) -> Vec<(String, Vec<String>)> {
+        numbers::unit_numbers(state, seat)
     }
 
     fn looks_like_an_order(state: &Self::State, line: &str) -> bool {

@@ -105,14 +105,25 @@ fn words(s: &str) -> std::collections::BTreeSet<String> {
 /// log head in a line of its own), the Parts digests, and the text board where the HTML has
 /// the map picture.
 fn text_said(text: &str, html_has_map: bool) -> String {
-    let body = text.split("\n-- \n").next().unwrap_or(text);
+    // Lines as sealed, before folding to 72 columns (a Parts entry is one line then).
+    let text = despatch::report::unfold(text);
+    let body = text.split("\n-- \n").next().unwrap_or(&text);
     let mut out = String::new();
     let mut in_board = false;
+    let mut in_parts = false;
     for line in body.lines() {
+        // The Parts block: its heading, then one `name=hex` a line, indented.
         if line.starts_with("Parts (sha256):") {
+            in_parts = true;
             continue;
         }
-        if html_has_map && line.trim() == "THE BOARD AS YOU SEE IT" {
+        if in_parts && line.starts_with(' ') && line.contains('=') {
+            continue;
+        }
+        in_parts = false;
+        if html_has_map
+            && ["THE BOARD AS YOU SEE IT", "THE BOARD AT THE END"].contains(&line.trim())
+        {
             in_board = true;
             continue;
         }
@@ -136,13 +147,14 @@ const FRAME: &str = "Despatch game seat The map is also attached as SVG for zoom
      reference Deadline attached as a calendar entry Log head The plain text part of this mail \
      is the sealed record of the turn despatch verify re derives every roll from it What \
      happened step Dice j die results roll L v S How it was decided No dice were rolled in \
-     this step";
+     this step Above your units what they see and the objectives The whole map is attached";
 
 /// The kinds whose HTML is still laid out apart from their text (issue 30 point 7, open):
 /// the welcome's header block and board legend are text-only while its HTML shows the
-/// reference's glance differently; results and game-over HTML lack the lock inputs of the dice
-/// table, and the game-over HTML the salt key and the journal's how-to.
-const STILL_DIFFER: [&str; 3] = ["welcome", "results", "over"];
+/// reference's glance differently. (Results and game-over mails left this list when their
+/// HTML took the dice table's lock inputs, and the game-over HTML the salt key and the
+/// journal's how-to.)
+const STILL_DIFFER: [&str; 1] = ["welcome"];
 
 /// The kinds of mail the game below sends, as their queue names start or carry them.
 const KINDS: [&str; 11] = [

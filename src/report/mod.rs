@@ -28,6 +28,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../templates/welcome_how.txt"),
     ),
     (
+        "game_over_audit",
+        include_str!("../../templates/game_over_audit.txt"),
+    ),
+    (
         "welcome_dice",
         include_str!("../../templates/welcome_dice.txt"),
     ),

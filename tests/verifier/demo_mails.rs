@@ -87,9 +87,17 @@ pub fn demo_store(dir: &Path) -> PathBuf {
 
 /// Removes the game-over mail from a seat's folder: the folder as it stands mid-game, with
 /// no journal to replay (what a player holds while the game runs).
+///
+/// The mails that waited for the game-over mail (one mail a step) are kept, each as a file of
+/// its own, as a player who saved them would have them: they came before the game's end, and
+/// without them a short game leaves a seat's folder a step or two.
 pub fn drop_game_over(folder: &Path) {
     for e in std::fs::read_dir(folder).unwrap().flatten() {
-        if text_of(&std::fs::read(e.path()).unwrap()).starts_with("The game is over.") {
+        let bytes = std::fs::read(e.path()).unwrap();
+        if text_of(&bytes).starts_with("The game is over.") {
+            for (name, inner) in despatch::verify::attached_mails(&bytes) {
+                std::fs::write(folder.join(name), inner).unwrap();
+            }
             std::fs::remove_file(e.path()).unwrap();
         }
     }

@@ -472,6 +472,19 @@ fn results_or_over(
         Vec::new()
     };
     let since = super::gather::since_text(&brought);
+    let salt_key = book
+        .salt_key
+        .or(ctx.salt_key.filter(|_| book.protocol == dice::Protocol::V2))
+        .map(|z| dice::to_hex(&z));
+    // The game-over mail's salt key and how to check the whole game: the HTML shows the text's
+    // own words (rendered alone and unwrapped), so the two parts cannot drift apart.
+    let audit = match &outcome {
+        Some(_) => report::unwrap_text(&report::render(
+            "game_over_audit",
+            serde_json::json!({"salt_key": salt_key, "journal": ctx.journal.is_some()}),
+        )?),
+        None => String::new(),
+    };
     // A mail that waits is the text alone: the mail bringing it has the map and the HTML.
     let mut rich = goes
         .then(|| {
@@ -493,6 +506,7 @@ fn results_or_over(
                     "waiting": if outcome.is_some() { Vec::new() } else { game.waiting_for() },
                     "outcome": outcome.as_ref().map(|o| o.summary.clone()),
                     "figures": outcome.as_ref().and_then(|_| figures()),
+                    "audit": audit,
                     "dice": (!abandoned).then(|| dice_section(&info, &book.last_rolls)),
                 }),
                 ctx,
@@ -511,10 +525,6 @@ fn results_or_over(
             .collect();
     }
     let (kind, word, subject, body) = if let Some(outcome) = outcome {
-        let salt_key = book
-            .salt_key
-            .or(ctx.salt_key.filter(|_| book.protocol == dice::Protocol::V2))
-            .map(|z| dice::to_hex(&z));
         let body = report::render(
             "game_over",
             serde_json::json!({

@@ -122,8 +122,8 @@ impl Daemon {
         now: DateTime<Utc>,
         waiting: &[WaitingMail],
     ) -> Result<()> {
-        let (sending, kept): (Vec<Draft>, Vec<Draft>) =
-            drafts.iter().cloned().partition(|d| d.waits.is_none());
+        let (sending, kept): (Vec<&Draft>, Vec<&Draft>) =
+            drafts.iter().partition(|d| d.waits.is_none());
         let mut mails = Vec::with_capacity(sending.len());
         for d in &sending {
             let attached = d
@@ -147,11 +147,11 @@ impl Daemon {
                     })
                 })
                 .collect();
-            mails.extend(self.build_mails_with(g, std::slice::from_ref(d), now, attached)?);
+            mails.extend(self.build_mails_with(g, std::slice::from_ref(*d), now, attached)?);
         }
         let mut keep = Vec::with_capacity(kept.len());
         for d in &kept {
-            for (name, bytes) in self.build_mails(g, std::slice::from_ref(d), now)? {
+            for (name, bytes) in self.build_mails(g, std::slice::from_ref(*d), now)? {
                 keep.push(WaitingMail {
                     seat: d.seat.clone(),
                     name,

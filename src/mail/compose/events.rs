@@ -64,9 +64,9 @@ pub fn drafts_for_event(
                     // Lines taken for a greeting or sign-off are no reason to write at once: a
                     // line that looks like an order is refused, never skipped
                     // (`Ruleset::looks_like_an_order`).
-                    super::gather::receipt_waits(to, *step, digest, true, ctx)
+                    super::gather::receipt_waits(to, *step, digest, true)
                 } else {
-                    super::gather::notice_waits(to, seat, *step, ctx)
+                    super::gather::notice_waits(to, seat, *step)
                 };
                 let body = if mine {
                     let salt = ctx
@@ -148,8 +148,7 @@ pub fn drafts_for_event(
                     rich::seal(game, &body, None)?,
                 );
                 d.answers = Some(message_id.clone());
-                d.waits =
-                    super::gather::receipt_waits(to, *step, digest, not_applied.is_empty(), ctx);
+                d.waits = super::gather::receipt_waits(to, *step, digest, not_applied.is_empty());
                 out.push(d);
             }
         }

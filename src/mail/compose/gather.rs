@@ -29,9 +29,10 @@ impl Gathered {
     }
 }
 
-/// At most this many mails wait for one seat: the next one that would wait goes at once instead
+/// When this many mails wait for one seat, its next results mail goes at once (asking it or not)
 /// and brings them, so a seat the game does not ask for a long time still hears of it, and no
-/// mail grows without bound.
+/// mail grows without bound. Receipts and notices always wait: a step's results follow them,
+/// so the pile overshoots by at most one step's receipt and notices.
 pub const GATHER_MAX: usize = 24;
 
 /// The mails waiting for `seat`, oldest first.
@@ -39,9 +40,9 @@ pub fn waiting_for<'a>(ctx: &'a MailCtx, seat: &str) -> Vec<&'a Gathered> {
     ctx.gathered.iter().filter(|g| g.seat == seat).collect()
 }
 
-/// Whether there is room for one more mail to wait for `to`.
+/// Whether fewer than `GATHER_MAX` mails wait for `to`, so its next results may wait too.
 fn room(ctx: &MailCtx, to: &Recipient) -> bool {
-    waiting_for(ctx, &to.seat).len() + 1 < GATHER_MAX
+    waiting_for(ctx, &to.seat).len() < GATHER_MAX
 }
 
 /// The note of a receipt that waits, or `None` when the receipt goes at once: the seat asked for
@@ -52,9 +53,8 @@ pub(super) fn receipt_waits(
     step: u64,
     digest: &str,
     all_applied: bool,
-    ctx: &MailCtx,
 ) -> Option<Vec<String>> {
-    (!to.private.notify.receipts && all_applied && room(ctx, to)).then(|| {
+    (!to.private.notify.receipts && all_applied).then(|| {
         vec![format!(
             "Receipt: your orders for step {step} were received and applied (digest {}…).",
             short(digest)
@@ -63,14 +63,8 @@ pub(super) fn receipt_waits(
 }
 
 /// The note of a "has sent orders" notice that waits, or `None` when it goes at once.
-pub(super) fn notice_waits(
-    to: &Recipient,
-    submitter: &str,
-    step: u64,
-    ctx: &MailCtx,
-) -> Option<Vec<String>> {
-    (!to.private.notify.orders && room(ctx, to))
-        .then(|| vec![format!("{submitter} sent orders for step {step}.")])
+pub(super) fn notice_waits(to: &Recipient, submitter: &str, step: u64) -> Option<Vec<String>> {
+    (!to.private.notify.orders).then(|| vec![format!("{submitter} sent orders for step {step}.")])
 }
 
 /// The longest log a waiting results mail's note repeats; the attached mail has all of it.
@@ -208,31 +202,33 @@ mod tests {
             receipts: true,
             ..Notify::default()
         })];
-        let none = [];
-        assert!(receipt_waits(&off[0], 3, "ab12", true, &ctx(&off, &none)).is_some());
-        assert!(receipt_waits(&on[0], 3, "ab12", true, &ctx(&on, &none)).is_none());
-        assert!(receipt_waits(&off[0], 3, "ab12", false, &ctx(&off, &none)).is_none());
+        assert!(receipt_waits(&off[0], 3, "ab12", true).is_some());
+        assert!(receipt_waits(&on[0], 3, "ab12", true).is_none());
+        assert!(receipt_waits(&off[0], 3, "ab12", false).is_none());
         // A notice follows its own switch, not the receipts'.
-        assert!(notice_waits(&on[0], "russia", 3, &ctx(&on, &none)).is_some());
+        assert!(notice_waits(&on[0], "russia", 3).is_some());
         let orders_on = [seat(Notify {
             orders: true,
             ..Notify::default()
         })];
-        assert!(notice_waits(&orders_on[0], "russia", 3, &ctx(&orders_on, &none)).is_none());
+        assert!(notice_waits(&orders_on[0], "russia", 3).is_none());
     }
 
     #[test]
-    fn at_most_gather_max_mails_wait_for_a_seat_and_only_its_own_count() {
+    fn results_wait_while_fewer_than_gather_max_wait_and_only_the_seats_own_count() {
         let to = [seat(Notify::default())];
-        let below = waiting("japan", GATHER_MAX - 2);
-        assert!(notice_waits(&to[0], "russia", 3, &ctx(&to, &below)).is_some());
-        let full = waiting("japan", GATHER_MAX - 1);
+        let below = waiting("japan", GATHER_MAX - 1);
+        assert!(room(&ctx(&to, &below), &to[0]), "23 waiting: one more may");
+        let full = waiting("japan", GATHER_MAX);
         assert!(
-            notice_waits(&to[0], "russia", 3, &ctx(&to, &full)).is_none(),
-            "the next mail goes and brings them"
+            !room(&ctx(&to, &full), &to[0]),
+            "24 waiting: the next results go and bring them"
         );
         let others = waiting("russia", GATHER_MAX * 2);
-        assert!(notice_waits(&to[0], "russia", 3, &ctx(&to, &others)).is_some());
+        assert!(room(&ctx(&to, &others), &to[0]), "another seat's pile");
+        // Receipts and notices wait whatever the pile: the step's results bring them.
+        assert!(notice_waits(&to[0], "russia", 3).is_some());
+        assert!(receipt_waits(&to[0], 3, "ab12", true).is_some());
     }
 
     #[test]

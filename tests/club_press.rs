@@ -146,9 +146,11 @@ fn flat(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// `Label = hex` from a mail's text.
+/// `Label = hex` from a mail's text, unfolded as every reader does (a line holding a hash is
+/// folded to 72 columns).
 fn value(text: &str, label: &str) -> String {
-    text.lines()
+    despatch::report::unfold(text)
+        .lines()
         .find_map(|l| l.strip_prefix(label))
         .unwrap_or_else(|| panic!("no {label} in {text}"))
         .trim()

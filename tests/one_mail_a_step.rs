@@ -243,3 +243,82 @@ fn notify_all_on_is_every_mail_on_its_own_as_before() {
         "nothing waits, so nothing comes attached"
     );
 }
+
+/// `seat` sends STATUS: the text of the answer mailed to `who` (the one STATUS answer not
+/// delivered before).
+fn ask_status(w: &mut World, seat: &str, who: &str) -> String {
+    let answers = |w: &World| {
+        w.raw_delivered()
+            .into_iter()
+            .filter(|(_, raw)| to(raw) == who && subject(raw).contains("Status:"))
+            .collect::<Vec<_>>()
+    };
+    let before: Vec<String> = answers(w).into_iter().map(|(n, _)| n).collect();
+    w.send(seat, "STATUS");
+    w.daemon.deliver().unwrap();
+    let new: Vec<_> = answers(w)
+        .into_iter()
+        .filter(|(n, _)| !before.contains(n))
+        .collect();
+    assert_eq!(new.len(), 1, "one STATUS answer");
+    MessageParser::default()
+        .parse(&new[0].1)
+        .unwrap()
+        .body_text(0)
+        .unwrap()
+        .replace("\r\n", "\n")
+}
+
+#[test]
+fn status_names_the_mails_waiting_for_the_seat_and_none_once_they_are_brought() {
+    let mut w = gathered();
+    let seat = w.game().waiting_for()[0].clone();
+    let who = if seat == "japan" { JAPAN } else { RUSSIA };
+    let orders = NavalRjw::sample_orders(&w.game().state, &seat, 3);
+    assert!(matches!(w.send(&seat, &orders), Intake::Accepted { .. }));
+    w.daemon.deliver().unwrap();
+    // The receipt waits, and STATUS says so, naming it as the bringing mail will.
+    let notes = w
+        .daemon
+        .data
+        .game(world::GAME)
+        .waiting_notes(&seat)
+        .unwrap();
+    assert!(!notes.is_empty(), "the receipt waits");
+    let status = ask_status(&mut w, &seat, who);
+    assert!(
+        status.contains(&format!(
+            "Mails waiting: {} for your next mail",
+            notes.len()
+        )),
+        "{status}"
+    );
+    let first: String = notes[0][0].chars().take(30).collect();
+    assert!(status.contains(&first), "{first:?} not in {status}");
+    // An unsealed answer is folded like a sealed one: the orders' digest line (90 columns
+    // whole) is within 72, and unfolds to the line as written.
+    assert!(status.lines().all(|l| l.chars().count() <= 72), "{status}");
+    let digest = w.game().book().pending[&seat].digest;
+    assert!(
+        despatch::report::unfold(&status)
+            .contains(&format!("digest D = {}", despatch::dice::to_hex(&digest))),
+        "{status}"
+    );
+    // Once the next mail that asks has brought them (the step after may ask only the other
+    // seat), nothing waits and STATUS says so.
+    let waiting = |w: &World| {
+        w.daemon
+            .data
+            .game(world::GAME)
+            .waiting_notes(&seat)
+            .unwrap()
+    };
+    let mut rounds = 0;
+    while !waiting(&w).is_empty() && rounds < 10 {
+        play(&mut w, 1);
+        rounds += 1;
+    }
+    assert!(waiting(&w).is_empty(), "a mail that asks brought them");
+    let status = ask_status(&mut w, &seat, who);
+    assert!(status.contains("Mails waiting: none"), "{status}");
+}

@@ -117,7 +117,8 @@ impl Daemon {
         match cmd {
             SeatCommand::TalkInvalid { why, hint } => refuse(g, activity, why, hint),
             SeatCommand::Status => {
-                let draft = compose::status_reply(g.game.as_ref(), &to, &inb.message_id);
+                let waiting = g.store.waiting_notes(seat)?;
+                let draft = compose::status_reply(g.game.as_ref(), &to, &waiting, &inb.message_id);
                 let mut d = decision(g, "status", activity);
                 d.drafts = vec![draft];
                 Ok(d)

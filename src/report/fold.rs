@@ -115,6 +115,78 @@ pub fn fold_line(line: &str) -> String {
     }
 }
 
+/// Whether `line` holds a hash (a run of [`MIN_HEX`] hex digits or more).
+fn holds_hash(line: &str) -> bool {
+    let mut run = 0;
+    for c in line.chars() {
+        run = if is_hex(c) { run + 1 } else { 0 };
+        if run >= MIN_HEX {
+            return true;
+        }
+    }
+    false
+}
+
+/// An unsealed answer's text within [`TEXT_WIDTH`] columns (issue 30 point 8), after
+/// `wrap_text`: a line holding a hash is folded as a sealed line is (so a digest it quotes
+/// unfolds whole); any other line `wrap_text` kept whole because it is indented four or more
+/// (a rejection's `    why:  …` and `    hint: …`) is broken at spaces, going on under the
+/// words after its label (`why:`), or two further in. Board drawings and orders stay as they
+/// are. Never used on sealed text: its layout is part of what the seal covers.
+pub fn fit_text(text: &str) -> String {
+    text.split('\n')
+        .map(|line| {
+            if line.chars().count() <= TEXT_WIDTH || drawing(line) || order(line) {
+                line.to_string()
+            } else if holds_hash(line) {
+                fold_line(line)
+            } else {
+                hang(line)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A prose line broken at spaces, each piece within [`TEXT_WIDTH`] (a word wider than a line
+/// stands alone), the pieces after the first indented to the text after the line's label (a
+/// first word ending in `:`), else two past the line's own indentation.
+fn hang(line: &str) -> String {
+    let indent = line.len() - line.trim_start().len();
+    let body = &line[indent..];
+    let label_end = body
+        .split_once(' ')
+        .filter(|(first, _)| first.ends_with(':'))
+        .map(|(first, rest)| indent + first.len() + 1 + (rest.len() - rest.trim_start().len()));
+    let (head, words) = match label_end {
+        Some(end) if end < TEXT_WIDTH / 2 => (&line[..end], &line[end..]),
+        _ => (&line[..indent], body),
+    };
+    let hang = label_end
+        .filter(|e| *e < TEXT_WIDTH / 2)
+        .unwrap_or(indent + 2);
+    let mut out = head.to_string();
+    let mut width = head.chars().count();
+    let mut first = true;
+    for word in words.split_whitespace() {
+        let w = word.chars().count();
+        if !first && width + 1 + w > TEXT_WIDTH {
+            out.push('\n');
+            out.push_str(&" ".repeat(hang));
+            width = hang;
+            first = true;
+        }
+        if !first {
+            out.push(' ');
+            width += 1;
+        }
+        out.push_str(word);
+        width += w;
+        first = false;
+    }
+    out
+}
+
 /// The text with every folded line joined again: a line ending in [`FOLD`] (trailing blanks
 /// aside) loses it and takes the next line, less the [`CONTINUATION`] it starts with (or one
 /// space, or none, where a client took it). Text with no folded line comes back as it is, so
@@ -336,6 +408,56 @@ mod tests {
         assert_eq!(
             fold_line(&format!("Mail-Signature: ed25519:{sig}")),
             format!("Mail-Signature: ed25519:\\\n  {HEX64}\\\n  {HEX64}")
+        );
+    }
+
+    #[test]
+    fn an_answers_prose_hangs_under_its_label_and_its_hashes_fold() {
+        let why = format!(
+            "    why:  {}",
+            "the subject asks for NOTIFY, but nothing that acts is taken from a subject ".repeat(2)
+        );
+        let out = fit_text(&why);
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines.len() > 2, "{out}");
+        assert!(
+            lines.iter().all(|l| l.chars().count() <= TEXT_WIDTH),
+            "{out}"
+        );
+        assert!(lines[0].starts_with("    why:  the subject"), "{out}");
+        assert!(
+            lines[1..]
+                .iter()
+                .all(|l| l.starts_with("          ") && !l.starts_with("           ")),
+            "{out}"
+        );
+        assert!(!out.contains(FOLD), "prose is not folded: {out}");
+        assert_eq!(
+            out.split_whitespace().collect::<Vec<_>>(),
+            why.split_whitespace().collect::<Vec<_>>()
+        );
+        // A line holding a digest folds, and unfolds to itself.
+        let digest = format!("               digest D = {}", "ab".repeat(32));
+        let folded = fit_text(&digest);
+        assert!(folded.contains(FOLD) && folded.lines().all(|l| l.chars().count() <= TEXT_WIDTH));
+        assert_eq!(unfold(&folded), digest);
+        // Within 72, an order, a drawing: as they were.
+        let order = format!("    MOVE {}", "Mikasa 4 ".repeat(10));
+        for line in [
+            "    why:  short".to_string(),
+            order,
+            format!("|{}|", ".".repeat(80)),
+        ] {
+            assert_eq!(fit_text(&line), line);
+        }
+        // A line with no label hangs two in.
+        let plain = format!("    {}", "word ".repeat(20));
+        assert!(
+            fit_text(&plain)
+                .lines()
+                .nth(1)
+                .unwrap()
+                .starts_with("      word")
         );
     }
 

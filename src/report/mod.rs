@@ -7,7 +7,7 @@ mod plain;
 mod fold;
 mod wrap;
 
-pub use fold::{FOLD, Rewrap, fold_line, fold_text, restore, unfold};
+pub use fold::{FOLD, Rewrap, fit_text, fold_line, fold_text, restore, unfold};
 pub use plain::{code_marks_to_quotes, markdown_to_paragraphs, markdown_to_plain};
 pub use wrap::{TEXT_WIDTH, is_heading, unwrap_text, wrap_text};
 
@@ -23,6 +23,10 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("welcome", include_str!("../../templates/welcome.txt")),
     // The welcome's how-to and dice paragraphs: the text includes them, and the HTML shows the
     // same words (rendered alone and unwrapped), so the two parts cannot drift apart.
+    (
+        "welcome_intro",
+        include_str!("../../templates/welcome_intro.txt"),
+    ),
     (
         "welcome_how",
         include_str!("../../templates/welcome_how.txt"),

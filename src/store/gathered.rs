@@ -35,7 +35,32 @@ impl GameStore {
             .join(format!("{name}.eml"))
     }
 
-    /// Every mail waiting now, each seat's oldest first (names begin with the event's index).
+    /// The names of the mails waiting for the seat whose folder is `dir`, oldest first (names
+    /// begin with the event's index).
+    fn waiting_names(dir: &std::path::Path) -> Result<Vec<String>, StoreError> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .map_err(io_err(dir))?
+            .filter_map(|e| e.ok())
+            .filter_map(|e| {
+                let n = e.file_name().to_string_lossy().into_owned();
+                n.strip_suffix(".eml")
+                    .filter(|s| !s.starts_with('.'))
+                    .map(str::to_string)
+            })
+            .collect();
+        names.sort();
+        Ok(names)
+    }
+
+    /// The note kept beside a waiting mail. A note lost in a crash costs only the line in the
+    /// list; the mail itself is still brought whole.
+    fn waiting_note(dir: &std::path::Path, name: &str) -> Vec<String> {
+        fs::read_to_string(dir.join(format!("{name}.note")))
+            .map(|s| s.lines().map(str::to_string).collect())
+            .unwrap_or_else(|_| vec![format!("A mail of this game ({name}).")])
+    }
+
+    /// Every mail waiting now, each seat's oldest first.
     pub fn waiting_mails(&self) -> Result<Vec<WaitingMail>, StoreError> {
         let root = self.gathered_dir();
         let seats = match fs::read_dir(&root) {
@@ -56,36 +81,32 @@ impl GameStore {
             }
             let seat = seat_dir.file_name().to_string_lossy().into_owned();
             let dir = seat_dir.path();
-            let mut names: Vec<String> = fs::read_dir(&dir)
-                .map_err(io_err(&dir))?
-                .filter_map(|e| e.ok())
-                .filter_map(|e| {
-                    let n = e.file_name().to_string_lossy().into_owned();
-                    n.strip_suffix(".eml")
-                        .filter(|s| !s.starts_with('.'))
-                        .map(str::to_string)
-                })
-                .collect();
-            names.sort();
-            for name in names {
+            for name in Self::waiting_names(&dir)? {
                 let path = dir.join(format!("{name}.eml"));
                 let bytes = fs::read(&path).map_err(io_err(&path))?;
-                let note_path = dir.join(format!("{name}.note"));
-                // A note lost in a crash costs only the line in the list; the mail itself
-                // is still brought whole.
-                let note = fs::read_to_string(&note_path)
-                    .map(|s| s.lines().map(str::to_string).collect())
-                    .unwrap_or_else(|_| vec![format!("A mail of this game ({name}).")]);
                 out.push(WaitingMail {
                     seat: seat.clone(),
+                    note: Self::waiting_note(&dir, &name),
                     name,
-                    note,
                     bytes,
                 });
             }
         }
         out.sort_by(|a, b| (&a.seat, &a.name).cmp(&(&b.seat, &b.name)));
         Ok(out)
+    }
+
+    /// The notes of the mails waiting for `seat`, oldest first, without reading the mails
+    /// (what STATUS lists).
+    pub fn waiting_notes(&self, seat: &str) -> Result<Vec<Vec<String>>, StoreError> {
+        let dir = self.gathered_dir().join(seat);
+        if !dir.is_dir() {
+            return Ok(Vec::new());
+        }
+        Ok(Self::waiting_names(&dir)?
+            .iter()
+            .map(|name| Self::waiting_note(&dir, name))
+            .collect())
     }
 
     /// A mail that waited for `seat`, still waiting or already brought.

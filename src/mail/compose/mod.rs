@@ -282,8 +282,9 @@ impl Draft {
             from: format!("\"{}\" <{local}@{domain}>", from_display_name(&self.game)),
             reply_to: Some(reply.clone()),
             subject: self.full_subject(),
-            // Sealed texts were wrapped before sealing (`report::seal`): their bytes stay as
-            // sealed. Every other text is wrapped here, the one way into the text part.
+            // Sealed texts were wrapped and folded before sealing (`report::seal`): their bytes
+            // stay as sealed. Every other text is laid out here, the one way into the text
+            // part.
             text: if self.text.contains(crate::report::DIGEST_PREFIX) {
                 // The one place a sealed text becomes a mail, so no sealed mail goes unsigned.
                 match &ctx.mail_key {
@@ -291,7 +292,9 @@ impl Draft {
                     None => self.text.clone(),
                 }
             } else {
-                crate::report::wrap_text(&self.text)
+                // Within 72 columns like sealed texts (issue 30 point 8): a digest a STATUS
+                // answer quotes folds, a rejection's indented why and hint lines wrap.
+                crate::report::fit_text(&crate::report::wrap_text(&self.text))
             },
             message_id,
             in_reply_to,

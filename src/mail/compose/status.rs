@@ -16,8 +16,14 @@ use super::{Draft, DraftKind, Recipient};
 /// Where the game stands for seat `to`: the open step and what it asks of the seat, which
 /// seats are awaited (as every "waiting for" line says; never what anyone ordered), the
 /// deadline in the seat's zone with UTC beside it, whether the seat's own orders are in (with
-/// their digest), and the policy a player needs: silence, press, absences.
-pub fn status_reply(game: &dyn Play, to: &Recipient, message_id: &str) -> Draft {
+/// their digest), the mails waiting for the seat's next mail (`mails_waiting`: each one's note, as
+/// the bringing mail will list it), and the policy a player needs: silence, press, absences.
+pub fn status_reply(
+    game: &dyn Play,
+    to: &Recipient,
+    mails_waiting: &[Vec<String>],
+    message_id: &str,
+) -> Draft {
     let book = game.book();
     let zone = &to.private.time_zone;
     let mut b = format!("STATUS OF GAME {} (seat {})\n\n", book.id, to.seat);
@@ -64,6 +70,7 @@ pub fn status_reply(game: &dyn Play, to: &Recipient, message_id: &str) -> Draft 
         }
         None => b.push_str("Your orders:   none asked of you in this step\n"),
     }
+    b.push_str(&waiting_section(mails_waiting));
     b.push_str(&format!(
         "\nWHAT IS ASKED OF YOU\n{}\n",
         prompt_text(game, &to.seat).unwrap_or_else(|| "Nothing in this step.".to_string())
@@ -100,6 +107,25 @@ pub fn status_reply(game: &dyn Play, to: &Recipient, message_id: &str) -> Draft 
         &b,
         message_id,
     )
+}
+
+/// The mails that wait for the seat's next mail (issue 30 point 2), so a player who wonders
+/// where a receipt went is told, and how to have each mail at once.
+fn waiting_section(waiting: &[Vec<String>]) -> String {
+    if waiting.is_empty() {
+        return "Mails waiting: none (each mail of this game has reached you)\n".to_string();
+    }
+    let mut s = format!(
+        "Mails waiting: {} for your next mail that asks something of you, which\n\
+         brings them attached (NOTIFY ALL ON sends each at once):\n",
+        waiting.len()
+    );
+    for note in waiting {
+        if let Some(first) = note.first() {
+            s.push_str(&format!("  - {first}\n"));
+        }
+    }
+    s
 }
 
 /// One resolved step for [`history_list`]: its number, when it resolved, and whether its

@@ -103,7 +103,10 @@ fn each_dice_step_waits_for_every_strict_reveal_then_rolls_with_them() {
 
     let (line, out) = w.reveal("red-1", 1);
     assert!(matches!(out, Intake::Accepted { step: 1, .. }), "{out:?}");
-    assert!(line.starts_with(&format!("REVEAL 1 {lock} ")), "{line}");
+    assert!(
+        line.starts_with(&format!("REVEAL 1\n  {lock}\n  ")),
+        "{line}"
+    );
     assert_eq!(w.game().book().awaited_reveals(), vec!["blue-scout"]);
     assert!(w.raw("-results-").is_empty(), "one reveal is not enough");
     // A second reveal of the same seat is refused and changes nothing.

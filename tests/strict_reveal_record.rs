@@ -246,7 +246,10 @@ fn a_lock_mail_the_game_did_not_sign_gets_nothing() {
         lock_text(&w, "red-1", 1)
     );
     let (line, _) = player::reveal_at(w.player_dir("red-1"), appended.as_bytes(), w.now).unwrap();
-    assert!(line.starts_with(&format!("REVEAL 1 {real} ")), "{line}");
+    assert!(
+        line.starts_with(&format!("REVEAL 1\n  {real}\n  ")),
+        "{line}"
+    );
 }
 
 #[test]
@@ -306,7 +309,7 @@ fn a_game_older_than_signed_mails_is_answered_with_a_note() {
     let said = player::trust(&dir, as_mail(&old).as_bytes(), w.now).unwrap();
     assert!(said.contains("does not sign its mails"), "{said}");
     let (line, note) = player::reveal_at(&dir, &w.lock_mail("red-1", 1), w.now).unwrap();
-    assert!(line.starts_with("REVEAL 1 "), "{line}");
+    assert!(line.starts_with("REVEAL 1\n  "), "{line}");
     let note = note.expect("the player is told the origin was not checked");
     assert!(note.contains("origin could not be checked"), "{note}");
     // Its seal still has to check: an edited body is refused even unsigned.

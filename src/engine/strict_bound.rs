@@ -56,21 +56,18 @@ pub(super) fn keep_given(st: &mut StrictBook, seat: &str, step: u64, lock: Hash,
     }
 }
 
-/// The reply a seat's tool prints to open its onion: `OPEN <J> <e_J>`.
+/// The reply a seat's tool prints to open its onion: `OPEN <J> <e_J>`, the hash on a line of its
+/// own after two spaces, so that no line passes 72 columns whatever `J` (issue 30 point 8).
 pub fn opening_line(through: u64, element: &Hash) -> String {
-    format!("OPEN {through} {}", dice::to_hex(element))
+    format!("OPEN {through}\n  {}", dice::to_hex(element))
 }
 
-/// Finds an opening line in a mail's text: (`J`, `e_J`).
+/// Finds an opening in a mail's text, on one line or on two (as [`opening_line`] lays it, or
+/// as a client broke it): (`J`, `e_J`). On one line, nothing may follow the hash.
 pub fn parse_opening(text: &str) -> Option<(u64, Hash)> {
-    text.lines().find_map(|l| {
-        let mut w = l.split_whitespace();
-        if !w.next()?.eq_ignore_ascii_case("OPEN") {
-            return None;
-        }
-        let j = w.next()?.parse().ok()?;
-        let e = dice::from_hex(w.next()?)?;
-        w.next().is_none().then_some((j, e))
+    super::strict::reply_words(text, "OPEN", 3, |w| {
+        (w.len() == 3).then_some(())?;
+        Some((w[1].parse().ok()?, dice::from_hex(w[2])?))
     })
 }
 

@@ -211,20 +211,72 @@ pub fn parse_anchor(text: &str) -> Option<(SeatId, Hash, u64)> {
     Some((seat.trim().to_string(), dice::from_hex(anchor)?, len))
 }
 
-/// The reply `despatch player reveal` prints: `REVEAL <k> <L_k> <r_seat_k>`.
+/// The reply `despatch player reveal` prints: `REVEAL <k> <L_k> <r_seat_k>`, laid out on three
+/// lines (the word and step, then each hash after two spaces) so that no line passes 72
+/// columns (issue 30 point 8): a phone client re-wrapping a 140-column line would break it
+/// where it chose. [`parse_reveal`] reads it on one line or on several.
 pub fn reveal_line(step: u64, lock: &Hash, r: &Hash) -> String {
-    format!("REVEAL {step} {} {}", dice::to_hex(lock), dice::to_hex(r))
+    format!(
+        "REVEAL {step}\n  {}\n  {}",
+        dice::to_hex(lock),
+        dice::to_hex(r)
+    )
 }
 
-/// Finds a reveal line in a mail's text: (step, quoted `L_k`, `r`).
-pub fn parse_reveal(text: &str) -> Option<(u64, Hash, Hash)> {
-    text.lines().find_map(|l| {
-        let mut w = l.split_whitespace();
-        if !w.next()?.eq_ignore_ascii_case("REVEAL") {
-            return None;
+/// The first `want` words of a reply line that starts with `keyword`, read on from the lines
+/// after it when the line holds fewer (as [`reveal_line`] lays it out, or as a mail client
+/// broke it): for each line whose first word is `keyword`, its words and the next lines'
+/// until `want` or a blank line; a fold mark (`\`) or a quote mark (`>`) at a break is not a
+/// word. `read` judges each candidate's words (all of them, at least `want`); the first it
+/// accepts wins. Each candidate reads at most
+/// `want` lines past its own, so the whole text costs linear time.
+pub(crate) fn reply_words<T>(
+    text: &str,
+    keyword: &str,
+    want: usize,
+    read: impl Fn(&[&str]) -> Option<T>,
+) -> Option<T> {
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        if !line
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| w.eq_ignore_ascii_case(keyword))
+        {
+            continue;
         }
-        let k = w.next()?.parse().ok()?;
-        Some((k, dice::from_hex(w.next()?)?, dice::from_hex(w.next()?)?))
+        let mut words: Vec<&str> = Vec::new();
+        for (n, l) in lines[i..].iter().enumerate() {
+            if n > 0 && (l.trim().is_empty() || n > want) {
+                break;
+            }
+            words.extend(
+                l.split_whitespace()
+                    .map(|w| w.trim_start_matches('>').trim_end_matches('\\'))
+                    .filter(|w| !w.is_empty()),
+            );
+            if words.len() >= want {
+                break;
+            }
+        }
+        if words.len() >= want
+            && let Some(found) = read(&words)
+        {
+            return Some(found);
+        }
+    }
+    None
+}
+
+/// Finds a reveal in a mail's text, on one line or laid out as [`reveal_line`] lays it (or as
+/// a client broke it): (step, quoted `L_k`, `r`).
+pub fn parse_reveal(text: &str) -> Option<(u64, Hash, Hash)> {
+    reply_words(text, "REVEAL", 4, |w| {
+        Some((
+            w[1].parse().ok()?,
+            dice::from_hex(w[2])?,
+            dice::from_hex(w[3])?,
+        ))
     })
 }
 
@@ -430,5 +482,57 @@ impl<R: Ruleset> Game<R> {
                 digest: r.map(|r| dice::to_hex(&r)).unwrap_or_default(),
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::strict_bound::{opening_line, parse_opening};
+
+    #[test]
+    fn a_reveal_reply_fits_72_columns_and_reads_back_however_it_is_broken() {
+        let (l, r) = ([0xab; 32], [0xcd; 32]);
+        let reply = reveal_line(12, &l, &r);
+        assert!(reply.lines().all(|x| x.chars().count() <= 72), "{reply}");
+        assert_eq!(parse_reveal(&reply), Some((12, l, r)));
+        // The one-line form of earlier tools, a client's break, fold marks, a quote mark.
+        let (lh, rh) = (dice::to_hex(&l), dice::to_hex(&r));
+        for text in [
+            format!("REVEAL 12 {lh} {rh}"),
+            format!("Hello,\n\nREVEAL 12 {lh}\n{rh}\n\n> quoted"),
+            format!("reveal 12 \\\n  {lh} \\\n  {rh}"),
+            format!("REVEAL 12\n> {lh}\n> {rh}"),
+        ] {
+            assert_eq!(parse_reveal(&text), Some((12, l, r)), "{text}");
+        }
+        // Not a reveal: a blank line inside it, a hash cut short, a Lone Star order.
+        for text in [
+            format!("REVEAL 12 {lh}\n\n{rh}"),
+            format!("REVEAL 12 {lh} {}", &rh[..63]),
+            "REVEAL Rangers\nMOVE Rangers 4".to_string(),
+            "REVEAL".to_string(),
+        ] {
+            assert_eq!(parse_reveal(&text), None, "{text}");
+        }
+        // A line that is not a reveal does not hide a later one.
+        assert_eq!(
+            parse_reveal(&format!("REVEAL Rangers\n\n{reply}")),
+            Some((12, l, r))
+        );
+    }
+
+    #[test]
+    fn an_opening_reply_fits_72_columns_and_nothing_may_follow_its_hash() {
+        let e = [0x5a; 32];
+        let reply = opening_line(123, &e);
+        assert!(reply.lines().all(|x| x.chars().count() <= 72), "{reply}");
+        assert_eq!(parse_opening(&reply), Some((123, e)));
+        let eh = dice::to_hex(&e);
+        assert_eq!(parse_opening(&format!("OPEN 7 {eh}")), Some((7, e)));
+        assert_eq!(parse_opening(&format!("OPEN 7\n  {eh}\\")), Some((7, e)));
+        assert_eq!(parse_opening(&format!("OPEN 7 {eh} please")), None);
+        assert_eq!(parse_opening(&format!("OPEN 7\n  {eh} please")), None);
+        assert_eq!(parse_opening("OPEN lone-star tidal"), None);
     }
 }

@@ -733,7 +733,45 @@ fn welcome(
         .unwrap_or_else(|| now_waiting(&game.waiting_for()));
     let (partners, opponents) = side_and_opponents(&book.seats, &to.seat);
     let briefing = briefing_beside(game.briefing(&to.seat), &view.sections);
+    // The game's particulars, one row each: a column in the text, a table in the HTML.
+    let mut header = vec![
+        ("Game", format!("{} ({})", book.id, book.scenario)),
+        ("Ruleset", game.ruleset().to_string()),
+        ("Your seat", to.seat.clone()),
+    ];
+    if !partners.is_empty() {
+        header.push((
+            "Your side",
+            format!(
+                "{}, with {}",
+                book.side_of(&to.seat).unwrap_or_default(),
+                partners.join(", ")
+            ),
+        ));
+    }
+    header.push(("Opponents", opponents.join(", ")));
+    let header_lines: Vec<String> = header
+        .iter()
+        .map(|(label, value)| format!("{label:<9} {value}"))
+        .collect();
+    // The log the seat can see at this moment: the scenario's opening words at the start; the
+    // last step's log for a player taking over.
+    let log_title = if takeover {
+        "What happened in the last step"
+    } else {
+        "The scenario"
+    };
+    // A scenario's description keeps its own line breaks: one entry per paragraph, so the
+    // text's layout wraps and indents it as any other log line.
+    let log: Vec<String> = view
+        .log
+        .iter()
+        .flat_map(|line| line.split("\n\n"))
+        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|p| !p.is_empty())
+        .collect();
     let values = serde_json::json!({
+        "log": log,
         "greeting": if to.private.name.is_empty() { "Hello".to_string() } else { format!("Dear {}", to.private.name) },
         "takeover": takeover,
         "game": book.id, "scenario": book.scenario, "ruleset": game.ruleset(),
@@ -748,24 +786,24 @@ fn welcome(
         "briefing": &briefing,
         "prompt": now_text,
         "deadline": deadline_text(game, to),
+        "header_lines": header_lines,
+        "log_title": log_title,
     });
     let body = report::render("welcome", &values)?;
     // The HTML's how-to and dice paragraphs are the text's own (issue 30 point 7), unwrapped
     // for the reader's window.
     let how = report::unwrap_text(&report::render("welcome_how", &values)?);
     let commitment = report::unwrap_text(&report::render("welcome_dice", &values)?);
-    let intro = if takeover {
-        format!("You take over seat {} in a game under way.", to.seat)
-    } else {
-        format!("You have a seat ({}) in a new game.", to.seat)
-    };
+    let intro = report::unwrap_text(&report::render("welcome_intro", &values)?);
     let rich = rich::build(
         game,
         to,
         &view,
         prompt.as_deref(),
         serde_json::json!({
-            "intro": intro,
+            "intro": intro.trim_end(),
+            "header": header,
+            "log_title": log_title,
             // One line per paragraph or item: the reader's window wraps them.
             "glance": reference_summary(ctx.reference, report::markdown_to_paragraphs),
             "how": how,

@@ -322,3 +322,31 @@ fn status_names_the_mails_waiting_for_the_seat_and_none_once_they_are_brought() 
     let status = ask_status(&mut w, &seat, who);
     assert!(status.contains("Mails waiting: none"), "{status}");
 }
+
+#[test]
+fn mails_kept_waiting_before_their_digest_was_kept_beside_them_still_come_listed_by_their_seal() {
+    let mut w = gathered();
+    let seat = w.game().waiting_for()[0].clone();
+    let orders = NavalRjw::sample_orders(&w.game().state, &seat, 3);
+    assert!(matches!(w.send(&seat, &orders), Intake::Accepted { .. }));
+    // As a store written before this change holds them: the mail and its note, no digest.
+    let dir = w.daemon.data.game(world::GAME).gathered_dir().join(&seat);
+    let mut removed = 0;
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        if e.path().extension().is_some_and(|x| x == "digest") {
+            std::fs::remove_file(e.path()).unwrap();
+            removed += 1;
+        }
+    }
+    assert!(removed > 0, "the receipt's digest was kept beside it");
+    play(&mut w, 3);
+    let carriers = w
+        .raw_delivered()
+        .into_iter()
+        .filter(|(_, raw)| !attached(raw).is_empty())
+        .count();
+    assert!(carriers > 0, "a mail brought the receipt");
+    // Every carrier's Parts name each attached mail by its own seal: verify finds nothing.
+    let (_, findings) = verify::verify_mails(&w.daemon.cfg.mail.outbox, Some(world::GAME));
+    assert!(findings.is_empty(), "{findings:?}");
+}

@@ -14,7 +14,7 @@ use crate::engine::registry::parse_line;
 use crate::engine::{Event, Play};
 use crate::mail::compose::{self, Draft, MailCtx, Recipient};
 use crate::mail::outbound::{self, Part};
-use crate::store::{GameStore, HostOnions, SeatsFile, WaitingMail};
+use crate::store::{GameStore, HostOnions, SeatsFile, WaitingEntry, WaitingMail};
 
 use super::Daemon;
 use super::campaign::NewGame;
@@ -120,7 +120,6 @@ impl Daemon {
         drafts: &[Draft],
         index: u64,
         now: DateTime<Utc>,
-        waiting: &[WaitingMail],
     ) -> Result<()> {
         let (sending, kept): (Vec<&Draft>, Vec<&Draft>) =
             drafts.iter().partition(|d| d.waits.is_none());
@@ -130,11 +129,8 @@ impl Daemon {
                 .brings
                 .iter()
                 .filter_map(|name| {
-                    let bytes = waiting
-                        .iter()
-                        .find(|w| w.seat == d.seat && &w.name == name)
-                        .map(|w| w.bytes.clone())
-                        .or_else(|| g.store.gathered_mail(&d.seat, name));
+                    // Read only now, for the mail that brings it.
+                    let bytes = g.store.gathered_mail(&d.seat, name);
                     if bytes.is_none() {
                         // Removed by hand: the mail goes without it (its Parts still name it,
                         // so `verify` says which is missing) rather than never.
@@ -156,6 +152,9 @@ impl Daemon {
                     seat: d.seat.clone(),
                     name,
                     note: d.waits.clone().unwrap_or_default(),
+                    // The seal's digest is in the draft's text as it goes out (signing adds a
+                    // signature after it and changes nothing above).
+                    digest: crate::report::claimed_digest(&d.text).unwrap_or_default(),
                     bytes,
                 });
             }
@@ -284,8 +283,7 @@ impl Daemon {
                 _ => None,
             };
             let press = super::intake::talk::press_copy(&g.store, event);
-            let waiting = g.store.waiting_mails()?;
-            let gathered = gathered_list(&waiting);
+            let gathered = gathered_list(&g.store, &g.store.waiting_list()?);
             let mut ctx = self.mail_ctx(g, now);
             ctx.journal = journal.as_deref();
             ctx.press = press.as_ref();
@@ -294,7 +292,7 @@ impl Daemon {
             self.league_mail_at_end(g.game.as_ref(), event, now)?;
             // Observers' mails first: named per step and observer, so a re-derivation skips them.
             self.spectator_mail_for(g, g.game.as_ref(), event, &ctx)?;
-            self.queue_event(g, &drafts, index, now, &waiting)?;
+            self.queue_event(g, &drafts, index, now)?;
         } else {
             self.catch_up_mail(g, now)?;
         }
@@ -335,8 +333,7 @@ impl Daemon {
             ctx.journal = matches!(ev, Event::GameEnded { .. }).then(|| &journal.lines[..=i]);
             let press = super::intake::talk::press_copy(&g.store, &ev);
             // Read again for each event: the last one's mails may have added or brought some.
-            let waiting = g.store.waiting_mails()?;
-            let gathered = gathered_list(&waiting);
+            let gathered = gathered_list(&g.store, &g.store.waiting_list()?);
             let ctx = MailCtx {
                 press: press.as_ref(),
                 gathered: &gathered,
@@ -345,7 +342,7 @@ impl Daemon {
             let drafts = compose::drafts_for_event(p, &ev, i as u64, &ctx)?;
             self.league_mail_at_end(p, &ev, now)?;
             self.spectator_mail_for(g, p, &ev, &ctx)?;
-            self.queue_event(g, &drafts, i as u64, now, &waiting)?;
+            self.queue_event(g, &drafts, i as u64, now)?;
         }
         Ok(())
     }
@@ -526,21 +523,31 @@ impl Daemon {
 
 /// The waiting mails as composition reads them: each with its note and its own seal's digest,
 /// which the mail bringing it lists in its Parts.
-fn gathered_list(waiting: &[WaitingMail]) -> Vec<compose::Gathered> {
+fn gathered_list(store: &GameStore, waiting: &[WaitingEntry]) -> Vec<compose::Gathered> {
     waiting
         .iter()
         .map(|w| compose::Gathered {
             seat: w.seat.clone(),
             name: w.name.clone(),
             note: w.note.clone(),
-            // Listed in the carrier's Parts by its own seal (docs/dice-protocol.md).
-            digest: mail_parser::MessageParser::default()
-                .parse(&w.bytes)
-                .and_then(|m| m.body_text(0).map(|t| t.into_owned()))
-                .and_then(|t| crate::report::claimed_digest(&t))
-                .unwrap_or_default(),
+            // Listed in the carrier's Parts by its own seal (docs/dice-protocol.md): kept beside
+            // the mail; a mail kept before that is read for it.
+            digest: w.digest.clone().unwrap_or_else(|| {
+                store
+                    .gathered_mail(&w.seat, &w.name)
+                    .and_then(|bytes| claimed_digest_of(&bytes))
+                    .unwrap_or_default()
+            }),
         })
         .collect()
+}
+
+/// The digest a built mail's sealed text claims.
+fn claimed_digest_of(bytes: &[u8]) -> Option<String> {
+    mail_parser::MessageParser::default()
+        .parse(bytes)
+        .and_then(|m| m.body_text(0).map(|t| t.into_owned()))
+        .and_then(|t| crate::report::claimed_digest(&t))
 }
 
 /// Reloads seats after the organiser changed the private file.

@@ -10,13 +10,26 @@ use std::path::PathBuf;
 use super::journal::GameStore;
 use super::{StoreError, commit_staged, fsync_dir, io_err, stage_files};
 
-/// One waiting mail as kept: whose, its queue name, its note, and the mail's bytes.
+/// One waiting mail as kept: whose, its queue name, its note, the digest its seal claims (the
+/// bringing mail's Parts list it by that), and the mail's bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WaitingMail {
     pub seat: String,
     pub name: String,
     pub note: Vec<String>,
+    pub digest: String,
     pub bytes: Vec<u8>,
+}
+
+/// One waiting mail as listed, without its bytes (read only when a mail brings it): whose, its
+/// queue name, its note, and its claimed digest (`None` for mails kept before the digest was
+/// kept beside them: the reader takes it from the mail).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WaitingEntry {
+    pub seat: String,
+    pub name: String,
+    pub note: Vec<String>,
+    pub digest: Option<String>,
 }
 
 impl GameStore {
@@ -60,8 +73,10 @@ impl GameStore {
             .unwrap_or_else(|_| vec![format!("A mail of this game ({name}).")])
     }
 
-    /// Every mail waiting now, each seat's oldest first.
-    pub fn waiting_mails(&self) -> Result<Vec<WaitingMail>, StoreError> {
+    /// Every mail waiting now, each seat's oldest first, without reading the mails: what
+    /// composing an event's mails needs (issue 32: an eight-seat game may hold a few MB of
+    /// waiting mails, read and parsed at every event before).
+    pub fn waiting_list(&self) -> Result<Vec<WaitingEntry>, StoreError> {
         let root = self.gathered_dir();
         let seats = match fs::read_dir(&root) {
             Ok(rd) => rd,
@@ -82,18 +97,37 @@ impl GameStore {
             let seat = seat_dir.file_name().to_string_lossy().into_owned();
             let dir = seat_dir.path();
             for name in Self::waiting_names(&dir)? {
-                let path = dir.join(format!("{name}.eml"));
-                let bytes = fs::read(&path).map_err(io_err(&path))?;
-                out.push(WaitingMail {
+                let digest = fs::read_to_string(dir.join(format!("{name}.digest")))
+                    .ok()
+                    .map(|d| d.trim().to_string());
+                out.push(WaitingEntry {
                     seat: seat.clone(),
                     note: Self::waiting_note(&dir, &name),
                     name,
-                    bytes,
+                    digest,
                 });
             }
         }
         out.sort_by(|a, b| (&a.seat, &a.name).cmp(&(&b.seat, &b.name)));
         Ok(out)
+    }
+
+    /// Every mail waiting now with its bytes, each seat's oldest first.
+    pub fn waiting_mails(&self) -> Result<Vec<WaitingMail>, StoreError> {
+        self.waiting_list()?
+            .into_iter()
+            .map(|e| {
+                let path = self.waiting_path(&e.seat, &e.name);
+                let bytes = fs::read(&path).map_err(io_err(&path))?;
+                Ok(WaitingMail {
+                    seat: e.seat,
+                    name: e.name,
+                    note: e.note,
+                    digest: e.digest.unwrap_or_default(),
+                    bytes,
+                })
+            })
+            .collect()
     }
 
     /// The notes of the mails waiting for `seat`, oldest first, without reading the mails
@@ -136,6 +170,10 @@ impl GameStore {
             }
             let note = w.note.join("\n") + "\n";
             files.push((path.with_extension("note"), note.into_bytes()));
+            files.push((
+                path.with_extension("digest"),
+                format!("{}\n", w.digest).into_bytes(),
+            ));
             files.push((path, w.bytes.clone()));
         }
         let refs: Vec<(PathBuf, &[u8])> = files
@@ -143,7 +181,7 @@ impl GameStore {
             .map(|(p, b)| (p.clone(), b.as_slice()))
             .collect();
         let staged = stage_files(&refs, true)?;
-        // Notes first, then each mail: a mail is never kept without its note.
+        // Notes and digests first, then each mail: a mail is never kept without them.
         commit_staged(&staged)?;
         let mut dirs: Vec<PathBuf> = files
             .iter()
@@ -169,9 +207,11 @@ impl GameStore {
             let to = self.brought_path(seat, name);
             let dir = to.parent().expect("brought/ has a parent");
             fs::create_dir_all(dir).map_err(io_err(dir))?;
-            let note = from.with_extension("note");
-            if note.exists() {
-                fs::rename(&note, to.with_extension("note")).map_err(io_err(&note))?;
+            for ext in ["note", "digest"] {
+                let side = from.with_extension(ext);
+                if side.exists() {
+                    fs::rename(&side, to.with_extension(ext)).map_err(io_err(&side))?;
+                }
             }
             fs::rename(&from, &to).map_err(io_err(&from))?;
         }

@@ -12,7 +12,7 @@ mod outbox;
 mod secrets;
 mod snapshot;
 
-pub use gathered::WaitingMail;
+pub use gathered::{WaitingEntry, WaitingMail};
 pub use held::{HELD_FOLDER, HeldCause, HeldMail, held_key};
 pub use index::{DueEntry, DueIndex};
 pub use journal::{GameStore, Journal};

@@ -117,6 +117,8 @@ struct Round {
     commands_all: f64,
     /// CPU per isolated order: (all of it, the passes' own work), ms.
     cpu: (f64, f64),
+    /// The same from the process's own count (/proc, 10 ms ticks), ms.
+    cpu_proc: f64,
 }
 
 fn median(v: &mut [Duration]) -> f64 {
@@ -129,6 +131,10 @@ trait Meter {
     fn commands(&self, since: f64) -> usize;
     /// (all, work) CPU so far, ms.
     fn cpu(&self) -> (f64, f64);
+    /// All CPU so far as the system counts it, ms.
+    fn proc_cpu(&self) -> f64 {
+        self.cpu().0
+    }
 }
 
 fn now_epoch() -> f64 {
@@ -143,12 +149,13 @@ fn round(side: &mut Side, plan: &Plan, meter: &dyn Meter) -> Round {
     let mut r = Round::default();
     let settle = || std::thread::sleep(QUIET);
     settle();
-    let (t0, cpu0) = (now_epoch(), meter.cpu());
+    let (t0, cpu0, proc0) = (now_epoch(), meter.cpu(), meter.proc_cpu());
     for _ in 0..plan.cold {
         r.cold.push(side.one());
         settle();
     }
     let cpu1 = meter.cpu();
+    r.cpu_proc = (meter.proc_cpu() - proc0) / plan.cold as f64;
     r.commands_cold = meter.commands(t0) as f64 / plan.cold as f64;
     r.cpu = (
         (cpu1.0 - cpu0.0) / plan.cold as f64,
@@ -167,6 +174,7 @@ fn round(side: &mut Side, plan: &Plan, meter: &dyn Meter) -> Round {
 struct DespatchMeter {
     rawlog: PathBuf,
     log: PathBuf,
+    pid: u32,
 }
 
 impl Meter for DespatchMeter {
@@ -197,6 +205,18 @@ impl Meter for DespatchMeter {
         };
         let work = field("pass_cpu_ms=");
         (work + field("wait_cpu_ms="), work)
+    }
+    fn proc_cpu(&self) -> f64 {
+        // utime and stime, the 14th and 15th fields, after the command's closing parenthesis.
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid)).unwrap_or_default();
+        let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+        let ticks: f64 = rest
+            .split_whitespace()
+            .skip(11)
+            .take(2)
+            .filter_map(|t| t.parse::<f64>().ok())
+            .sum();
+        ticks * 10.0 // USER_HZ is 100 on Linux
     }
 }
 
@@ -496,6 +516,7 @@ fn main() {
     let despatch_meter = DespatchMeter {
         rawlog: rawlog.clone().unwrap_or_default(),
         log: h.log.clone(),
+        pid: h.daemon.as_ref().expect("started").id(),
     };
     let mut rounds: Vec<(Round, Round)> = Vec::new();
     for r in 0..plan.rounds {
@@ -555,6 +576,7 @@ fn main() {
     row("IMAP cmds/order, cold", &|r| r.commands_cold, "");
     row("IMAP cmds/order, all", &|r| r.commands_all, "");
     row("CPU/isolated order", &|r| r.cpu.0, "ms");
+    row("  the same, /proc", &|r| r.cpu_proc, "ms");
     let own: Vec<f64> = rounds.iter().map(|(d, _)| d.cpu.1).collect();
     let over: Vec<f64> = rounds.iter().map(|(d, _)| d.cpu.0 / d.cpu.1).collect();
     println!(

@@ -78,8 +78,8 @@ pub struct Daemon {
     /// Until the first delivery of this process, every game's outbox is visited (mail queued by
     /// a version without pending markers); after it, only the marked ones.
     delivered_once: AtomicBool,
-    /// The process's CPU time when the last wait ended: the next wait logs the pass's CPU
-    /// beside its own, so a bench can tell the cost of waiting from the cost of the work.
+    /// The process's CPU time when the last wait ended: the next wait logs the pass's CPU,
+    /// then its own, so a bench can tell the cost of waiting from the cost of the work.
     cpu_after_wait: Mutex<Option<std::time::Duration>>,
     /// Set while held mail is read by hand or before its deadline: intake reads it over the
     /// seat's hourly limit (see `held`).
@@ -157,6 +157,15 @@ impl Daemon {
     pub fn wait(&self, max: std::time::Duration) {
         let cpu_before = cpu_time();
         let started = std::time::Instant::now();
+        let pass_cpu = self
+            .cpu_after_wait
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .map(|m| cpu_before.saturating_sub(m));
+        // Said before the wait, so what a pass cost is in the log as soon as it ends.
+        if let Some(cpu) = pass_cpu {
+            debug!(pass_cpu_ms = cpu.as_secs_f64() * 1e3, "waiting");
+        }
         let woke = match &self.imap {
             Some(m) => {
                 let mut imap = m.lock().unwrap_or_else(|e| e.into_inner());
@@ -176,17 +185,14 @@ impl Daemon {
             }
         };
         let cpu_after = cpu_time();
-        let mut mark = self
+        *self
             .cpu_after_wait
             .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        let pass_cpu = mark.map(|m| cpu_before.saturating_sub(m));
-        *mark = Some(cpu_after);
+            .unwrap_or_else(|e| e.into_inner()) = Some(cpu_after);
         if let Some(woke) = woke {
             debug!(
                 ?woke,
                 waited_ms = started.elapsed().as_secs_f64() * 1e3,
-                pass_cpu_ms = pass_cpu.map_or(0.0, |d| d.as_secs_f64() * 1e3),
                 wait_cpu_ms = cpu_after.saturating_sub(cpu_before).as_secs_f64() * 1e3,
                 "wait ended"
             );

@@ -44,8 +44,10 @@ struct Plan {
     burst: usize,
 }
 
-/// Longer than Dovecot's IDLE notification delay (500 ms) and the copies' round trip.
-const QUIET: Duration = Duration::from_millis(1500);
+/// Longer than Dovecot's IDLE notification delay (500 ms), the copies' round trip, and the
+/// 3 s of polling after mail that Despatch did before issue 32 (so a before/after with an
+/// older binary measures its cold path too).
+const QUIET: Duration = Duration::from_secs(4);
 
 /// Mailbox size over IMAP, polled on one session (the observer, on the player's side).
 struct Watch(Session);
@@ -295,9 +297,11 @@ fn bare_responder(stop: Arc<AtomicBool>, reply_size: usize, replies: u32, meter:
         let uids = s.uid_search("ALL").unwrap();
         count(2);
         if uids.is_empty() {
+            // Long: a short timeout would be a slow poll, and make the yardstick's cold path
+            // quicker than any IDLE client's.
             let _ = s
                 .idle()
-                .and_then(|h| h.wait_with_timeout(Duration::from_secs(1)));
+                .and_then(|h| h.wait_with_timeout(Duration::from_secs(120)));
             count(1);
             continue;
         }
@@ -532,8 +536,9 @@ fn main() {
         }
         eprintln!("mail_loop: round {} of {} done", r + 1, plan.rounds);
     }
+    // The responder idles up to 2 minutes: it is not waited for (it ends with the process).
     stop.store(true, Ordering::Relaxed);
-    responder.join().unwrap();
+    drop(responder);
     h.kill();
     if let Some(dir) = &rawlog {
         let _ = std::fs::remove_dir_all(dir);

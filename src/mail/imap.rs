@@ -384,6 +384,8 @@ impl ImapInbox {
     /// client's first look as much as for IDLE, and a provider may throttle or lock an account
     /// that sends a command every few milliseconds. A busy folder costs no wait at all: each
     /// pass's commands bring word of the mail that came meanwhile, and it is read at once.
+    /// NOTIFY (RFC 5465) is not used: it adds news of other folders, which Despatch does not
+    /// read; of the selected folder IDLE brings the same news.
     pub fn wait(&mut self, max: Duration) -> Result<Woke, ImapError> {
         let result = self.wait_inner(max);
         if result.is_err() {

@@ -78,22 +78,15 @@ pub struct Daemon {
     /// Until the first delivery of this process, every game's outbox is visited (mail queued by
     /// a version without pending markers); after it, only the marked ones.
     delivered_once: AtomicBool,
-    /// When the last pass that read or sent mail ended: for a short while after it, `wait`
-    /// polls the IMAP folder instead of idling (see `ImapInbox::wait`).
-    last_busy: Mutex<Option<std::time::Instant>>,
+    /// The process's CPU time when the last wait ended: the next wait logs the pass's CPU,
+    /// then its own, so a bench can tell the cost of waiting from the cost of the work.
+    cpu_after_wait: Mutex<Option<std::time::Duration>>,
     /// Set while held mail is read by hand or before its deadline: intake reads it over the
     /// seat's hourly limit (see `held`).
     force_read: AtomicBool,
     /// Whether this process has run a pass: its first one tries every failed held mail.
     passed_once: AtomicBool,
 }
-
-/// How long after a pass that read or sent mail the IMAP folder is polled rather than idled on,
-/// and how often. More mail tends to follow mail (our own copies come back within
-/// milliseconds, a game's other seats answer the same prompt), and the server may hold back
-/// IDLE announcements (Dovecot by 500 ms); a daemon quiet for longer idles and costs nothing.
-const POLL_AFTER_MAIL: std::time::Duration = std::time::Duration::from_secs(3);
-const POLL_EVERY: std::time::Duration = std::time::Duration::from_millis(2);
 
 /// What the daemon knows of its games between passes: the due index, and the games that must
 /// be opened at every pass until they are at rest (changed, failing, or not yet settled).
@@ -153,40 +146,56 @@ impl Daemon {
             smtp_down: AtomicBool::new(false),
             due: Mutex::new(None),
             delivered_once: AtomicBool::new(false),
-            last_busy: Mutex::new(None),
+            cpu_after_wait: Mutex::new(None),
             force_read: AtomicBool::new(false),
             passed_once: AtomicBool::new(false),
         })
     }
 
-    /// Waits for new mail up to `max`: over IMAP, polling for a short while after mail was
-    /// handled and IDLE otherwise; with a Maildir inbox, a plain sleep.
+    /// Waits for new mail up to `max`: over IMAP, a fresh look at the folder then IDLE (never
+    /// polling: see `ImapInbox::wait`); with a Maildir inbox, a plain sleep.
     pub fn wait(&self, max: std::time::Duration) {
-        match &self.imap {
+        let cpu_before = cpu_time();
+        let started = std::time::Instant::now();
+        let pass_cpu = self
+            .cpu_after_wait
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .map(|m| cpu_before.saturating_sub(m));
+        // Said before the wait, so what a pass cost is in the log as soon as it ends.
+        if let Some(cpu) = pass_cpu {
+            debug!(pass_cpu_ms = cpu.as_secs_f64() * 1e3, "waiting");
+        }
+        let woke = match &self.imap {
             Some(m) => {
-                let poll = self
-                    .last_busy
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .map(|t| crate::mail::imap::Poll {
-                        until: t + POLL_AFTER_MAIL,
-                        every: POLL_EVERY,
-                    });
                 let mut imap = m.lock().unwrap_or_else(|e| e.into_inner());
-                let started = std::time::Instant::now();
-                match imap.wait(max, poll.as_ref()) {
-                    Ok(woke) => debug!(
-                        ?woke,
-                        waited_ms = started.elapsed().as_secs_f64() * 1e3,
-                        "wait ended"
-                    ),
+                match imap.wait(max) {
+                    Ok(woke) => Some(woke),
                     Err(e) => {
+                        drop(imap);
                         self.note_imap(Err(&e.to_string()));
                         std::thread::sleep(max.min(std::time::Duration::from_secs(5)));
+                        None
                     }
                 }
             }
-            None => std::thread::sleep(max),
+            None => {
+                std::thread::sleep(max);
+                None
+            }
+        };
+        let cpu_after = cpu_time();
+        *self
+            .cpu_after_wait
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some(cpu_after);
+        if let Some(woke) = woke {
+            debug!(
+                ?woke,
+                waited_ms = started.elapsed().as_secs_f64() * 1e3,
+                wait_cpu_ms = cpu_after.saturating_sub(cpu_before).as_secs_f64() * 1e3,
+                "wait ended"
+            );
         }
     }
 
@@ -258,8 +267,6 @@ impl Daemon {
                 pass_ms = imap_cursor::ms(started),
                 "pass timings"
             );
-            *self.last_busy.lock().unwrap_or_else(|e| e.into_inner()) =
-                Some(std::time::Instant::now());
         }
         Ok(pass)
     }
@@ -438,4 +445,16 @@ impl Daemon {
         self.deliver_at(now)?;
         Ok(out)
     }
+}
+
+/// The CPU time (user and system) this process has used, for the wait's debug line; zero
+/// where the system cannot tell.
+fn cpu_time() -> std::time::Duration {
+    use nix::sys::resource::{UsageWho, getrusage};
+    getrusage(UsageWho::RUSAGE_SELF).map_or(std::time::Duration::ZERO, |u| {
+        let t = |v: nix::sys::time::TimeVal| {
+            std::time::Duration::new(v.tv_sec().max(0) as u64, v.tv_usec().max(0) as u32 * 1000)
+        };
+        t(u.user_time()) + t(u.system_time())
+    })
 }

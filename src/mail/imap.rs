@@ -56,7 +56,7 @@ pub enum Filing {
 /// How a wait for new mail ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Woke {
-    /// The folder held mail when looked at (before IDLE, or while polling).
+    /// The folder held mail when looked at before IDLE (or the server told of it during the pass).
     Waiting,
     /// The server announced a change during IDLE.
     Announced,
@@ -77,6 +77,13 @@ pub struct ImapInbox {
     can_move: bool,
     can_idle: bool,
     can_uidplus: bool,
+    /// The server told of mail (an `EXISTS`) that the last folder read did not see: in the
+    /// answer to a later command of the pass, or to the look before IDLE. Mail that arrives
+    /// during a pass is read at once, not left for the next announcement.
+    news: bool,
+    /// The session's view of the folder was brought up to date by the command that ended the
+    /// last wait (NOOP, or an IDLE announcement), so the next folder read needs no NOOP first.
+    synced: bool,
 }
 
 impl ImapInbox {
@@ -105,6 +112,8 @@ impl ImapInbox {
             can_move: false,
             can_idle: false,
             can_uidplus: false,
+            news: false,
+            synced: false,
         })
     }
 
@@ -186,6 +195,9 @@ impl ImapInbox {
         }
         let mailbox = session.select(&self.cfg.folder)?;
         self.uid_validity = mailbox.uid_validity;
+        // A fresh SELECT: what it counts is still to be read.
+        self.news = mailbox.exists > 0;
+        self.synced = true;
         self.session = Some(session);
         self.socket = Some(socket);
         Ok(())
@@ -210,7 +222,8 @@ impl ImapInbox {
         self.uid_validity
     }
 
-    /// Every message in the folder, oldest UID first; messages over `max_bytes` are not downloaded.
+    /// Every message in the folder, oldest UID first; of a message over `max_bytes` only its
+    /// size is kept (at most `max_bytes` of it cross the wire, never the whole of it).
     pub fn waiting(&mut self, max_bytes: usize) -> Result<Vec<Waiting>, ImapError> {
         let result = self.waiting_inner(max_bytes);
         if result.is_err() {
@@ -219,37 +232,54 @@ impl ImapInbox {
         result
     }
 
+    /// One command when the last wait ended on a fresh look or an announcement, two otherwise
+    /// (NOOP: the server reports what arrived since the last command): sizes and bodies come
+    /// in one `UID FETCH 1:*`, the body cut at `max_bytes` so an oversized message costs no
+    /// more than the limit.
     fn waiting_inner(&mut self, max_bytes: usize) -> Result<Vec<Waiting>, ImapError> {
-        let session = self.session()?;
-        // A fresh SELECT/NOOP makes the server report messages that arrived meanwhile.
-        session.noop()?;
-        let mut uids: Vec<u32> = session.uid_search("ALL")?.into_iter().collect();
-        drain_unsolicited(session);
-        uids.sort_unstable();
-        let mut out = Vec::new();
-        for uid in uids {
-            let meta = session.uid_fetch(uid.to_string(), "(UID RFC822.SIZE)")?;
-            let size = meta.iter().find_map(|f| f.size).unwrap_or(0);
-            drop(meta);
-            if size as usize > max_bytes {
-                out.push(Waiting {
-                    uid,
-                    size,
-                    bytes: None,
-                });
-                continue;
-            }
-            let fetched = session.uid_fetch(uid.to_string(), "BODY.PEEK[]")?;
-            let bytes = fetched.iter().find_map(|f| f.body().map(<[u8]>::to_vec));
-            drop(fetched);
-            if let Some(bytes) = bytes {
-                out.push(Waiting {
-                    uid,
-                    size,
-                    bytes: Some(bytes),
-                });
-            }
+        self.session()?;
+        let synced = std::mem::take(&mut self.synced);
+        let session = self.session.as_mut().expect("connected above");
+        if !synced {
+            session.noop()?;
         }
+        drain_unsolicited(session);
+        self.news = false;
+        let session = self.session.as_mut().expect("connected above");
+        let items = format!("(UID RFC822.SIZE BODY.PEEK[]<0.{}>)", max_bytes.max(1));
+        let fetched = match session.uid_fetch("1:*", &items) {
+            Ok(f) => f,
+            // A server that refuses `1:*` on an empty folder: ask for the UIDs first.
+            Err(imap::Error::Bad(_) | imap::Error::No(_)) => {
+                let uids: Vec<String> = session
+                    .uid_search("ALL")?
+                    .iter()
+                    .map(u32::to_string)
+                    .collect();
+                if uids.is_empty() {
+                    return Ok(vec![]);
+                }
+                session.uid_fetch(uids.join(","), &items)?
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let mut out: Vec<Waiting> = fetched
+            .iter()
+            .filter_map(|f| {
+                let (uid, size) = (f.uid?, f.size.unwrap_or(0));
+                let bytes = if size as usize > max_bytes {
+                    None
+                } else {
+                    // A message without its body in the answer is left for the next read.
+                    Some(f.body()?.to_vec())
+                };
+                Some(Waiting { uid, size, bytes })
+            })
+            .collect();
+        drop(fetched);
+        // An EXISTS in the FETCH's answer is mail that arrived after the view it read.
+        self.news |= drain_unsolicited(session);
+        out.sort_unstable_by_key(|w| w.uid);
         Ok(out)
     }
 
@@ -277,12 +307,18 @@ impl ImapInbox {
             Filing::Quarantine => self.cfg.quarantine_folder.clone(),
             Filing::Sent => self.cfg.sent_folder.clone(),
         };
+        if folder.contains(['\r', '\n']) {
+            return Err(ImapError::Config(format!("folder name {folder:?}")));
+        }
+        let quoted = format!("\"{}\"", folder.replace('\\', "\\\\").replace('"', "\\\""));
         let (can_move, can_uidplus) = (self.can_move, self.can_uidplus);
         let session = self.session()?;
-        if can_move {
-            session.uid_mv(set, &folder)?;
-        } else {
-            session.uid_copy(set, &folder)?;
+        // MOVE and COPY through the raw command: the crate's own drop the answer's untagged
+        // lines, where the server tells of mail that arrived meanwhile.
+        let verb = if can_move { "MOVE" } else { "COPY" };
+        let answer = session.run_command_and_read_response(format!("UID {verb} {set} {quoted}"))?;
+        let mut news = tells_of_new_mail(&answer);
+        if !can_move {
             session.uid_store(set, "+FLAGS.SILENT (\\Deleted)")?;
             if can_uidplus {
                 session.uid_expunge(set)?;
@@ -290,7 +326,8 @@ impl ImapInbox {
                 session.expunge()?;
             }
         }
-        drain_unsolicited(session);
+        news |= drain_unsolicited(session);
+        self.news |= news;
         Ok(())
     }
 
@@ -319,57 +356,52 @@ impl ImapInbox {
                 break;
             }
         }
-        session.select(&main)?;
+        // A new SELECT starts a new view: what it counts is read again, to be sure.
+        let mailbox = session.select(&main)?;
+        self.news |= mailbox.exists > 0;
         Ok(found)
     }
 
-    /// Whether the folder holds any message now (processed mail leaves the folder, so what is
-    /// in it is work to do). NOOP first: the server reports what arrived since the last command.
+    /// The fresh look before IDLE, one NOOP: the server answers it with an EXISTS for mail
+    /// that arrived since its last report, and reports made during the pass were kept in `news`.
     fn holds_mail(&mut self) -> Result<bool, ImapError> {
         let session = self
             .session
             .as_mut()
             .ok_or_else(|| ImapError::Protocol("not connected".into()))?;
-        let found = session
-            .noop()
-            .and_then(|_| session.uid_search("ALL"))
-            .map(|uids| !uids.is_empty());
-        drain_unsolicited(session);
-        Ok(found?)
+        session.noop()?;
+        self.news |= drain_unsolicited(session);
+        // The NOOP brought the view up to date: the read that follows needs none.
+        self.synced = self.news;
+        Ok(self.news)
     }
 
-    /// Waits up to `max` for new mail: while `poll` says so, by looking at the folder every
-    /// `poll.every`; after it, IDLE when offered and enabled, otherwise a plain sleep.
+    /// Waits up to `max` for new mail: a fresh look first (mail that arrived during the last
+    /// pass is read at once), then IDLE when offered and enabled, otherwise a plain sleep.
     ///
-    /// Why poll at all: a server may hold back IDLE announcements to group changes (Dovecot
-    /// waits 500 ms after a change before it tells an idling client), so mail that comes right
-    /// after other mail (our own copies, the next orders of a busy game) would wait that long.
-    /// The caller polls only for a short while after mail was handled; a quiet daemon idles.
-    pub fn wait(&mut self, max: Duration, poll: Option<&Poll>) -> Result<Woke, ImapError> {
-        let result = self.wait_inner(max, poll);
+    /// It never polls: a server may hold back IDLE announcements to group changes (Dovecot by
+    /// 500 ms), but an order arrives after a quiet spell and waits that long for a polling
+    /// client's first look as much as for IDLE, and a provider may throttle or lock an account
+    /// that sends a command every few milliseconds. A busy folder costs no wait at all: each
+    /// pass's commands bring word of the mail that came meanwhile, and it is read at once.
+    /// NOTIFY (RFC 5465) is not used: it adds news of other folders, which Despatch does not
+    /// read; of the selected folder IDLE brings the same news.
+    pub fn wait(&mut self, max: Duration) -> Result<Woke, ImapError> {
+        let result = self.wait_inner(max);
         if result.is_err() {
             self.disconnect();
         }
         result
     }
 
-    fn wait_inner(&mut self, max: Duration, poll: Option<&Poll>) -> Result<Woke, ImapError> {
+    fn wait_inner(&mut self, max: Duration) -> Result<Woke, ImapError> {
         let end = Instant::now() + max;
         if self.session.is_none() {
             std::thread::sleep(max);
             return Ok(Woke::TimedOut);
         }
-        // Mail that arrived after the last look is in the folder already: no need to wait.
-        loop {
-            let now = Instant::now();
-            let polling = poll.filter(|p| now < p.until && now + p.every < end);
-            if self.holds_mail()? {
-                return Ok(Woke::Waiting);
-            }
-            match polling {
-                Some(p) => std::thread::sleep(p.every),
-                None => break,
-            }
+        if self.holds_mail()? {
+            return Ok(Woke::Waiting);
         }
         let left = end.saturating_duration_since(Instant::now());
         if !(self.cfg.idle && self.can_idle) {
@@ -394,22 +426,49 @@ impl ImapInbox {
                 .map_err(|e| ImapError::Protocol(format!("restoring the read timeout: {e}")))?;
         }
         match outcome? {
-            imap::extensions::idle::WaitOutcome::MailboxChanged => Ok(Woke::Announced),
+            imap::extensions::idle::WaitOutcome::MailboxChanged => {
+                // The server announces a change once its view of the folder holds it.
+                self.synced = true;
+                Ok(Woke::Announced)
+            }
             imap::extensions::idle::WaitOutcome::TimedOut => Ok(Woke::TimedOut),
         }
     }
 }
 
-/// How `ImapInbox::wait` polls before it idles.
-#[derive(Debug, Clone)]
-pub struct Poll {
-    /// Until when the folder is looked at rather than idled on.
-    pub until: Instant,
-    pub every: Duration,
+/// Empties the channel where the `imap` crate keeps the server's unsolicited responses (unread
+/// they would pile up for the life of the session); true when one told of new mail.
+fn drain_unsolicited(session: &mut imap::Session<Stream>) -> bool {
+    let mut news = false;
+    while let Ok(r) = session.unsolicited_responses.try_recv() {
+        news |= matches!(r, imap::types::UnsolicitedResponse::Exists(n) if n > 0);
+    }
+    news
 }
 
-/// Empties the channel where the `imap` crate keeps the server's unsolicited responses: nothing
-/// here reads them, and unread they would pile up for the life of the session.
-fn drain_unsolicited(session: &mut imap::Session<Stream>) {
-    while session.unsolicited_responses.try_recv().is_ok() {}
+/// Whether a command's raw answer holds an untagged `* n EXISTS` (n > 0).
+fn tells_of_new_mail(answer: &[u8]) -> bool {
+    answer.split(|b| *b == b'\n').any(|line| {
+        let line = String::from_utf8_lossy(line);
+        let mut words = line.trim_end().split(' ');
+        matches!(
+            (words.next(), words.next().map(str::parse::<u32>), words.next(), words.next()),
+            (Some("*"), Some(Ok(n)), Some(w), None) if n > 0 && w.eq_ignore_ascii_case("EXISTS")
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tells_of_new_mail;
+
+    #[test]
+    fn an_exists_in_a_move_answer_is_news() {
+        let moved = b"* OK [COPYUID 1 4 9] Moved UIDs.\r\n* 1 EXPUNGE\r\n";
+        assert!(!tells_of_new_mail(moved));
+        assert!(tells_of_new_mail(b"* 1 EXPUNGE\r\n* 2 EXISTS\r\n"));
+        assert!(tells_of_new_mail(b"* 3 exists\r\n"));
+        assert!(!tells_of_new_mail(b"* 0 EXISTS\r\n"));
+        assert!(!tells_of_new_mail(b"* OK 2 EXISTS here\r\n"));
+    }
 }

@@ -79,6 +79,9 @@ first_valid_uid = 1
 recipient_delimiter = +
 lmtp_save_to_detail_mailbox = no
 shutdown_clients = yes
+# A copy of each IMAP session's commands, only for users whose folder here exists: the mail
+# bench makes rawlog/despatch to count the commands Despatch sends per order mail.
+rawlog_dir = $ROOT/rawlog/%u
 passdb {
   driver = passwd-file
   args = scheme=PLAIN username_format=%n $ROOT/users

@@ -212,3 +212,106 @@ fn no_label_or_counter_covers_a_hex_number_in_any_scenario() {
         "{counters_met} {labels_met}"
     );
 }
+
+/// Whether box `b` lies whole in `win` (`[x0, y0, x1, y1]` both).
+fn holds(win: &[f64; 4], b: &[f64; 4]) -> bool {
+    b[0] >= win[0] - 1e-6 && b[2] <= win[2] + 1e-6 && b[1] >= win[1] - 1e-6 && b[3] <= win[3] + 1e-6
+}
+
+/// The most of `pieces` any `w` × `h` window holds whole: some best window has a piece on its
+/// left or right edge and one on its top or bottom, so trying those finds it.
+fn most_held(pieces: &[[f64; 4]], w: f64, h: f64) -> usize {
+    let xs = pieces.iter().flat_map(|b| [b[0], b[2] - w]);
+    let ys: Vec<f64> = pieces.iter().flat_map(|b| [b[1], b[3] - h]).collect();
+    xs.flat_map(|x| ys.iter().map(move |&y| [x, y, x + w, y + h]))
+        .map(|win| pieces.iter().filter(|b| holds(&win, b)).count())
+        .max()
+        .unwrap_or(0)
+}
+
+/// Issue 30 point 1: the inline crop of the Naval fleet. A Naval fleet spreads wider than a
+/// crop that reads at 9 px; the crop holds every one of the seat's own ships, hull and name,
+/// when they fit in it, else as many as any window of its size could (the old crop, centred on
+/// the middle of the fleet, cut off the westmost Japanese ships). The last round's maps, the
+/// crop outlined, land in target/phone-map/fleets/.
+#[test]
+fn the_naval_crop_holds_the_most_of_the_seats_own_ships() {
+    use despatch::engine::scene::Condition;
+    for (i, (ruleset, scenario, seats)) in LARGEST
+        .iter()
+        .chain(OTHERS)
+        .filter(|l| l.0 == "naval-rjw")
+        .enumerate()
+    {
+        let game: &'static str = Box::leak(format!("fleet{i}").into_boxed_str());
+        let mut w = start(game, ruleset, scenario, seats);
+        for round in 0..3 {
+            if round > 0 {
+                play_round(&mut w);
+            }
+            let g = w.daemon.open_game(game).unwrap().game;
+            for seat in seats.iter() {
+                let scene = g.view(&Viewer::Seat(seat.to_string())).map.unwrap();
+                let (svg, layout) = render::svg_and_layout(&scene);
+                let (cut, cropped) = render::inline_svg(&scene, &svg);
+                assert!(cropped, "{scenario} {seat}: a seat with ships gets a crop");
+                let v: Vec<f64> = render::view_box(&cut)
+                    .unwrap()
+                    .split(' ')
+                    .map(|n| n.parse().unwrap())
+                    .collect();
+                let win = [v[0], v[1], v[0] + v[2], v[1] + v[3]];
+                // A ship held is its hull and its name (whose boxes the layout gives one a
+                // unit, in the scene's order).
+                assert_eq!(layout.labels.len(), scene.units.len());
+                let own: Vec<[f64; 4]> = scene
+                    .units
+                    .iter()
+                    .zip(layout.pieces.iter().zip(&layout.labels))
+                    .filter(|(u, _)| {
+                        Some(&u.side) == scene.own_side.as_ref() && u.condition != Condition::Wreck
+                    })
+                    .map(|(_, (p, (_, l)))| {
+                        [
+                            p[0].min(l[0]),
+                            p[1].min(l[1]),
+                            p[2].max(l[2]),
+                            p[3].max(l[3]),
+                        ]
+                    })
+                    .collect();
+                let held = own.iter().filter(|b| holds(&win, b)).count();
+                if round == 2 {
+                    // To be looked at: the whole map with the crop outlined.
+                    let outlined = svg.replace(
+                        "</svg>",
+                        &format!(
+                            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" \
+                             stroke=\"#e67e22\" stroke-width=\"3\"/>\n</svg>",
+                            v[0], v[1], v[2], v[3]
+                        ),
+                    );
+                    let dir = crate::demo_mails::repo().join("target/phone-map/fleets");
+                    std::fs::create_dir_all(&dir).unwrap();
+                    let png = render::png_from_svg(&outlined, 1600).unwrap();
+                    std::fs::write(dir.join(format!("{scenario}-{seat}.png")), png).unwrap();
+                }
+                let best = most_held(&own, v[2], v[3]);
+                eprintln!(
+                    "{scenario} round {round} {seat}: the crop {}x{} holds {held} of {} own \
+                     ships with their names (any window that size: at most {best})",
+                    v[2].round(),
+                    v[3].round(),
+                    own.len()
+                );
+                assert_eq!(
+                    held,
+                    best,
+                    "{scenario} round {round} {seat}: the crop {win:?} holds {held} of the \
+                     {} own ships; a window of its size holds {best}",
+                    own.len()
+                );
+            }
+        }
+    }
+}

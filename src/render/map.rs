@@ -14,17 +14,19 @@ use super::svg::{
 };
 use super::{Face, legend, marks, terrain, text_width, units, zones};
 
-/// Where the drawing put what a hex map's reader must tell apart, in picture units: each hex's
-/// number and the box it is written in (the font's whole ascent and descent), each counter's
-/// box (body and facing wedge) with the number of the hex it stands in, and each unit label's
-/// text (its name, or the number the key explains) with its box, badges included; and the
-/// boxes of the names and marks other than units' (zones' and places' names, objective flags).
+/// Where the drawing put what a reader must tell apart, in picture units. On a hex map: each
+/// hex's number and the box it is written in (the font's whole ascent and descent), each
+/// counter's box (body and facing wedge) with the number of the hex it stands in. On any map:
+/// each unit's label text (its name, or the number the key explains) and box, badges
+/// included, and what its piece covers, both in the scene's order; the boxes of the other
+/// names and marks (zones' and places' names, objective flags).
 #[derive(Debug, Default)]
 pub(crate) struct Layout {
     pub numbers: Vec<(String, Bx)>,
     pub counters: Vec<(String, Bx)>,
     pub labels: Vec<(String, Bx)>,
     pub names: Vec<Bx>,
+    pub pieces: Vec<Bx>,
 }
 
 /// Draws the picture.
@@ -106,6 +108,7 @@ pub(crate) fn drawing(scene: &Scene) -> (String, Layout) {
         counters: hex_counters(&fr, scene),
         labels: labels.boxes,
         names,
+        pieces: units::extents(&fr, scene),
     };
     // One element a line, so snapshots and diffs read well (names are escaped: no `><` in them).
     (out.replace("><", ">\n<"), layout)

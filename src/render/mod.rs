@@ -116,11 +116,13 @@ pub struct MapLayout {
     /// Empty on a table.
     pub counters: Vec<(String, [f64; 4])>,
     /// Each unit label's text (its name, or the number the key below the map explains) and the
-    /// box it is written in (badges, hit track and notes included).
+    /// box it is written in (badges, hit track and notes included), in the scene's order.
     pub labels: Vec<(String, [f64; 4])>,
     /// The boxes of the other names and marks placed over the map: zones' and places' names,
     /// objective flags.
     pub names: Vec<[f64; 4]>,
+    /// What each unit's piece covers (hull, counter and wedge, base), in the scene's order.
+    pub pieces: Vec<[f64; 4]>,
 }
 
 /// The picture of `scene` (as [`svg`] draws it) and its layout.
@@ -133,6 +135,7 @@ pub fn svg_and_layout(scene: &Scene) -> (String, MapLayout) {
         counters: b(l.counters),
         labels: b(l.labels),
         names: l.names.into_iter().map(a).collect(),
+        pieces: l.pieces.into_iter().map(a).collect(),
     };
     (svg, layout)
 }

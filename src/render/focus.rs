@@ -1,12 +1,14 @@
 //! The part of a map a phone shows inline: a box around the seat's own units, the enemy units
 //! it sees and the objectives, cut from the very drawing the mail attaches whole (an SVG
 //! viewBox, never a second drawing), and never so wide that its smallest text reads under
-//! `MIN_TEXT_CSS_PX` on a phone. Pure geometry and text scanning over what `map` drew; it
+//! `MIN_TEXT_CSS_PX` on a phone; where what the seat must see is wider, the window that holds
+//! the most of its own units with their names. Pure geometry and text scanning over what `map` drew; it
 //! draws nothing and decides nothing about what the viewer may see (the scene did that).
 
 use crate::engine::scene::{Condition, Measure, Scene, Surface, UnitKind, ZoneKind};
 
 use super::labels::Bx;
+use super::map::{self, Layout};
 use super::svg::{Frame, RULER_BELOW, RULER_LEFT, f, outline, shape_centre};
 
 /// The widest the mail's HTML shows the inline picture (CSS px). Its PNG is twice as wide, so
@@ -30,15 +32,32 @@ const LABEL_ROOM: f64 = 24.0;
 const TEXT_REACH_X: f64 = 100.0;
 const TEXT_REACH_Y: f64 = 16.0;
 
-/// The box around what the seat must see (its own units, the enemy it sees, objectives and
-/// arrows), padded by about a hex or a few inches, and the box of its own units alone; `None`
-/// when the viewer has no units on the map (a spectator, a seat wiped out).
-fn focus(scene: &Scene, fr: &Frame) -> Option<(Bx, Bx)> {
+/// What a crop is cut around, in picture units.
+struct Focus {
+    /// What the seat must see (its own units, the enemy it sees, objectives and arrows),
+    /// padded by about a hex or a few inches.
+    all: Bx,
+    /// The seat's own live units, each its piece and its label as drawn: a unit the reader
+    /// can tell by its name.
+    named: Vec<Bx>,
+    /// The same units' pieces alone: a unit seen, if not named.
+    own: Vec<Bx>,
+    /// The pieces of the enemy units it sees, and the objectives.
+    others: Vec<Bx>,
+}
+
+/// What the seat must see, from the scene and the drawing's `layout` of it; `None` when the
+/// viewer has no units on the map (a spectator, a seat wiped out).
+fn focus(scene: &Scene, fr: &Frame, layout: &Layout) -> Option<Focus> {
     let own_side = scene.own_side.as_deref()?;
     let live = |c: Condition| c != Condition::Wreck;
-    let mut own: Option<Bx> = None;
+    let mut own_box: Option<Bx> = None;
     let mut all: Option<Bx> = None;
-    for u in scene.units.iter().filter(|u| live(u.condition)) {
+    let (mut named, mut own, mut others) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, u) in scene.units.iter().enumerate() {
+        if !live(u.condition) {
+            continue;
+        }
         let (x, y) = fr.px(u.at);
         let r = match &u.kind {
             UnitKind::Ship { length, .. } => length * fr.scale / 2.0,
@@ -46,20 +65,31 @@ fn focus(scene: &Scene, fr: &Frame) -> Option<(Bx, Bx)> {
             UnitKind::Base { width, depth, .. } => width.max(*depth) * fr.scale / 2.0,
         };
         let b = Bx::new(x - r, y - r, 2.0 * r, 2.0 * r);
+        let piece = layout.pieces.get(i).copied().unwrap_or(b);
         if u.side == own_side {
-            own = Some(join(own, b));
+            own_box = Some(join(own_box, b));
+            let label = layout.labels.get(i).map_or(piece, |l| l.1);
+            named.push(join(Some(piece), label));
+            own.push(piece);
+        } else {
+            others.push(piece);
         }
         all = Some(join(all, b));
     }
-    let own = own?;
-    let mut all = all.unwrap_or(own);
+    let own_box = own_box?;
+    let mut all = all.unwrap_or(own_box);
     for z in scene.zones.iter().filter(|z| z.kind == ZoneKind::Objective) {
         let mut pts = outline(fr, &z.shape);
         if pts.is_empty() {
             pts.push(shape_centre(fr, &z.shape));
         }
+        let mut zone: Option<Bx> = None;
         for (x, y) in pts {
-            all = join(Some(all), Bx::new(x, y, 0.0, 0.0));
+            zone = Some(join(zone, Bx::new(x, y, 0.0, 0.0)));
+        }
+        if let Some(z) = zone {
+            all = join(Some(all), z);
+            others.push(z);
         }
     }
     for a in &scene.arrows {
@@ -79,7 +109,12 @@ fn focus(scene: &Scene, fr: &Frame) -> Option<(Bx, Bx)> {
             }
         }
     } + LABEL_ROOM;
-    Some((grow(all, pad), own))
+    Some(Focus {
+        all: grow(all, pad),
+        named,
+        own,
+        others,
+    })
 }
 
 fn join(a: Option<Bx>, b: Bx) -> Bx {
@@ -113,6 +148,76 @@ fn window(c: (f64, f64), w: f64, h: f64, area: &Bx) -> Bx {
     let x0 = (c.0 - w / 2.0).clamp(area.x0, area.x1 - w);
     let y0 = (c.1 - h / 2.0).clamp(area.y0, area.y1 - h);
     Bx::new(x0, y0, w, h)
+}
+
+fn inside(b: &Bx, win: &Bx) -> bool {
+    b.x0 >= win.x0 && b.x1 <= win.x1 && b.y0 >= win.y0 && b.y1 <= win.y1
+}
+
+/// Where a `w` × `h` window goes over `f` (within `area`): around the whole focus where it
+/// fits; where it does not, the window that holds the most of the seat's own units whole with
+/// their names, then the most of their pieces (seen, if not named), then the most enemies and
+/// objectives, centred on what it holds. The candidates put a box on each of the window's
+/// edges: a window holding a set of boxes can always slide until one of them touches its left
+/// edge or another its right (and so for top and bottom) without losing any.
+fn place_window(f: &Focus, w: f64, h: f64, area: &Bx) -> Bx {
+    let (fw, fh) = (f.all.x1 - f.all.x0, f.all.y1 - f.all.y0);
+    let whole = window(centre(&f.all), w, h, area);
+    if fw <= w && fh <= h {
+        return whole;
+    }
+    let (w, h) = (whole.x1 - whole.x0, whole.y1 - whole.y0);
+    let starts = |fits: bool, lo: fn(&Bx) -> f64, hi: fn(&Bx) -> f64, size: f64| -> Vec<f64> {
+        if fits {
+            return vec![lo(&whole)];
+        }
+        let mut v: Vec<f64> = f
+            .named
+            .iter()
+            .chain(&f.own)
+            .chain(&f.others)
+            .flat_map(|b| [lo(b), hi(b) - size])
+            .collect();
+        v.sort_by(f64::total_cmp);
+        v.dedup();
+        v
+    };
+    let xs = starts(fw <= w, |b| b.x0, |b| b.x1, w);
+    let ys = starts(fh <= h, |b| b.y0, |b| b.y1, h);
+    let count = |win: &Bx| {
+        [&f.named, &f.own, &f.others].map(|v| v.iter().filter(|b| inside(b, win)).count())
+    };
+    let mut best: Option<([usize; 3], Bx)> = None;
+    for &x in &xs {
+        for &y in &ys {
+            let win = Bx::new(x, y, w, h);
+            let n = count(&win);
+            if best.as_ref().is_none_or(|(m, _)| n > *m) {
+                best = Some((n, win));
+            }
+        }
+    }
+    let Some((_, win)) = best else {
+        return whole;
+    };
+    // Centred on what it holds (which then still fits in it), kept on the map.
+    let held = f
+        .named
+        .iter()
+        .chain(&f.own)
+        .chain(&f.others)
+        .filter(|b| inside(b, &win))
+        .fold(None, |a, b| Some(join(a, *b)));
+    let c = held.map_or(centre(&win), |b| centre(&b));
+    window(
+        (
+            if fw <= w { centre(&whole).0 } else { c.0 },
+            if fh <= h { centre(&whole).1 } else { c.1 },
+        ),
+        w,
+        h,
+        area,
+    )
 }
 
 /// Every text of an SVG made by `map::draw`: its anchor and its font size (its own, or its
@@ -169,10 +274,14 @@ fn legible_width(size: f64) -> f64 {
 /// The crop of `svg` (drawn from `scene` by `map::draw`) a phone shows inline, in picture
 /// units; `None` for the whole map (a viewer with no units on it). The crop holds the focus
 /// box where it is narrow enough to read; where it is not, it is cut to the legible width
-/// around the seat's own units (the whole map is attached beside it).
+/// where it holds the most of the seat's own units, each with its name (`place_window`; the
+/// whole map is attached beside it). The drawing is made again for its layout (where each
+/// label went): the same scene draws the same picture.
 pub(crate) fn crop(scene: &Scene, svg: &str) -> Option<Bx> {
     let fr = Frame::new(&scene.surface);
-    let (focus, own) = focus(scene, &fr)?;
+    let (_, layout) = map::drawing(scene);
+    let f = focus(scene, &fr, &layout)?;
+    let focus = f.all;
     let area = Bx {
         x0: fr.rect.x0 - RULER_LEFT,
         y0: fr.rect.y0,
@@ -186,19 +295,7 @@ pub(crate) fn crop(scene: &Scene, svg: &str) -> Option<Bx> {
     // smaller than the one the cut was made for: the second round settles it.
     for round in 1.. {
         let h = fh.max(MIN_H).min(w * MAX_ASPECT);
-        let c = (
-            if fw > w {
-                centre(&own).0
-            } else {
-                centre(&focus).0
-            },
-            if fh > h {
-                centre(&own).1
-            } else {
-                centre(&focus).1
-            },
-        );
-        let win = window(c, w, h, &area);
+        let win = place_window(&f, w, h, &area);
         match min_text(&texts, &win).map(legible_width) {
             Some(legible) if round < 3 && win.x1 - win.x0 > legible + 1e-6 => w = legible,
             _ => return Some(win),
@@ -278,6 +375,87 @@ mod tests {
             "own_side": own,
         }))
         .unwrap()
+    }
+
+    /// A 72 × 48 inch table with ships (side, x, y), all heading east, as seen by red.
+    fn fleet(ships: &[(&str, f64, f64)]) -> Scene {
+        let units: Vec<serde_json::Value> = ships
+            .iter()
+            .enumerate()
+            .map(|(i, (side, x, y))| {
+                serde_json::json!({
+                    "label": format!("S{i}"), "side": side, "at": {"x": x, "y": y},
+                    "facing": 90.0, "kind": {"kind": "ship", "class": "BB", "length": 1.5},
+                    "condition": "active",
+                    "markers": [{"marker": "status", "value": {"text": "fired", "tone": "spent"}}],
+                })
+            })
+            .collect();
+        serde_json::from_value(serde_json::json!({
+            "title": "Table", "turn": "Turn 1", "viewer": "As seen by Red",
+            "surface": {"kind": "table", "width": 72.0, "height": 48.0, "unit": "inch"},
+            "sides": [{"id": "red", "name": "Red"}, {"id": "blue", "name": "Blue"}],
+            "units": units,
+            "own_side": "red",
+        }))
+        .unwrap()
+    }
+
+    /// Which of the scene's ships the crop holds whole with their names, and its width.
+    fn held_by_crop(scene: &Scene) -> (Vec<usize>, f64) {
+        let svg = crate::render::svg(scene);
+        let b = crop(scene, &svg).unwrap();
+        let (_, layout) = map::drawing(scene);
+        let held = layout
+            .pieces
+            .iter()
+            .zip(&layout.labels)
+            .enumerate()
+            .filter(|(_, (p, l))| inside(p, &b) && inside(&l.1, &b))
+            .map(|(i, _)| i)
+            .collect();
+        (held, b.x1 - b.x0)
+    }
+
+    #[test]
+    fn a_fleet_wider_than_a_readable_crop_keeps_the_most_of_its_own_ships() {
+        // The readable width here is about 32 inches (8.5-unit badges, 10.5 units an inch).
+        // Three red ships in the west and one in the far east: the crop holds the three; the
+        // old crop, centred on the middle of the fleet, held none of them.
+        let scene = fleet(&[
+            ("red", 4.0, 24.0),
+            ("red", 8.0, 24.0),
+            ("red", 12.0, 24.0),
+            ("red", 66.0, 24.0),
+            ("blue", 60.0, 30.0),
+        ]);
+        let (held, w) = held_by_crop(&scene);
+        assert!(
+            w < 36.0 * 10.5,
+            "the crop is cut to its readable width ({w})"
+        );
+        assert_eq!(held, vec![0, 1, 2], "the western three");
+        // As many of its own either way: the side with the enemy in it.
+        let scene = fleet(&[
+            ("red", 6.0, 24.0),
+            ("red", 62.0, 24.0),
+            ("blue", 66.0, 28.0),
+        ]);
+        assert_eq!(
+            held_by_crop(&scene).0,
+            vec![1, 2],
+            "the eastern ship and the enemy beside it"
+        );
+        // Own ships that fit in the readable width are all held, the enemy far off or not.
+        let scene = fleet(&[
+            ("red", 20.0, 24.0),
+            ("red", 30.0, 20.0),
+            ("red", 44.0, 28.0),
+            ("blue", 70.0, 45.0),
+        ]);
+        let (held, w) = held_by_crop(&scene);
+        assert!(w < 36.0 * 10.5, "{w}");
+        assert_eq!(held, vec![0, 1, 2]);
     }
 
     fn inline(scene: &Scene) -> (String, String, bool) {

@@ -1,6 +1,7 @@
 //! Label placement for crowded maps: each name goes to the nearest free spot around its unit
-//! (with a leader line when it has to stand off), never over another label or hull. Pure
-//! geometry in picture pixels; it knows nothing of games.
+//! (with a leader line when it has to stand off), never over another label or hull, and never
+//! over the last free spot of a small text that may move (a hex's number). Pure geometry in
+//! picture pixels; it knows nothing of games.
 
 /// An axis-aligned box in picture pixels (y down).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -140,6 +141,63 @@ impl Obstacle {
     }
 }
 
+/// A small text that must stay readable but may stand in any of a few spots, and takes the
+/// first that nothing covers (a hex's number: at the top of its hex, else at its bottom).
+/// Labels may cover its spots so long as one stays free.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Movable {
+    spots: Vec<Bx>,
+    free: Vec<bool>,
+}
+
+/// How far a label keeps from a movable's spots: as far as from any obstacle.
+const MOVABLE_PAD: f64 = 1.0;
+/// What moving a movable off its spot costs a label's spot (picture units, as its distance):
+/// a few units nearer its unit are not worth a number out of its usual place.
+const MOVE_COST: f64 = 6.0;
+
+impl Movable {
+    /// In order of preference; each free until something covers it.
+    pub fn new(spots: Vec<Bx>) -> Movable {
+        let free = vec![true; spots.len()];
+        Movable { spots, free }
+    }
+
+    /// Where it stands: its first free spot (its first when none is, which `place` never
+    /// leaves but a caller's own `cover` may).
+    pub fn spot(&self) -> Bx {
+        let i = self.free.iter().position(|f| *f).unwrap_or(0);
+        self.spots[i]
+    }
+
+    /// Rules out the spots `b` comes within `pad` of.
+    pub fn cover(&mut self, b: &Bx, pad: f64) {
+        for (s, f) in self.spots.iter().zip(&mut self.free) {
+            *f &= !s.overlaps(b, pad);
+        }
+    }
+
+    /// What covering `b` would do: `None` if it would leave no free spot (or none was left),
+    /// else whether it moves it off the spot it stands in.
+    fn after(&self, b: &Bx) -> Option<bool> {
+        let left = |i: usize| self.free[i] && !self.spots[i].overlaps(b, MOVABLE_PAD);
+        let now = self.free.iter().position(|f| *f)?;
+        if left(now) {
+            return Some(false);
+        }
+        (now + 1..self.spots.len()).any(left).then_some(true)
+    }
+
+    fn bbox(&self) -> Bx {
+        self.spots.iter().skip(1).fold(self.spots[0], |a, b| Bx {
+            x0: a.x0.min(b.x0),
+            y0: a.y0.min(b.y0),
+            x1: a.x1.max(b.x1),
+            y1: a.y1.max(b.y1),
+        })
+    }
+}
+
 /// A label to place around `anchor`.
 #[derive(Debug, Clone)]
 pub(crate) struct Want {
@@ -166,11 +224,13 @@ const DIRECTIONS: usize = 24;
 const LEADER_FROM: f64 = 6.0;
 
 /// Places every label it can; `None` where no free spot was found (the caller falls back to
-/// a short number and a key). `taken` grows with every placed label.
+/// a short number and a key). `taken` grows with every placed label, and each placed label
+/// covers the spots of `movables` it stands on, never a movable's last.
 pub(crate) fn place(
     wants: &[Want],
     obstacles: &[Obstacle],
     taken: &mut Vec<Bx>,
+    movables: &mut [Movable],
     bounds: Bx,
 ) -> Vec<Option<Placed>> {
     let mut order: Vec<usize> = (0..wants.len()).collect();
@@ -206,6 +266,9 @@ pub(crate) fn place(
             .filter(|t| t.overlaps(&area, 2.0))
             .copied()
             .collect();
+        let near_movables: Vec<usize> = (0..movables.len())
+            .filter(|&m| !movables[m].spots.is_empty() && movables[m].bbox().overlaps(&area, 2.0))
+            .collect();
         let mut best: Option<(f64, Placed)> = None;
         for &ring in &RINGS {
             if best.as_ref().is_some_and(|(c, _)| *c < ring) {
@@ -225,6 +288,17 @@ pub(crate) fn place(
                     || near_taken.iter().any(|t| t.overlaps(&bx, 1.5))
                     || obstacles.iter().any(|o| o.hits_box(&bx))
                 {
+                    continue;
+                }
+                let mut moved = 0.0;
+                for &m in &near_movables {
+                    match movables[m].after(&bx) {
+                        None => moved = f64::INFINITY,
+                        Some(true) => moved += 1.0,
+                        Some(false) => {}
+                    }
+                }
+                if moved.is_infinite() {
                     continue;
                 }
                 let near = bx.nearest(w.anchor);
@@ -255,13 +329,17 @@ pub(crate) fn place(
                 let cost = gap
                     + 5.0 * across
                     + 1.5 * (1.0 - c) / 2.0
-                    + if leader.is_some() { 8.0 } else { 0.0 };
+                    + if leader.is_some() { 8.0 } else { 0.0 }
+                    + MOVE_COST * moved;
                 if best.as_ref().is_none_or(|(bc, _)| cost < *bc) {
                     best = Some((cost, Placed { bx, leader }));
                 }
             }
         }
         if let Some((_, p)) = best {
+            for &m in &near_movables {
+                movables[m].cover(&p.bx, MOVABLE_PAD);
+            }
             taken.push(p.bx);
             out[i] = Some(p);
         }
@@ -295,7 +373,7 @@ mod tests {
             })
             .collect();
         let mut taken = vec![];
-        let placed = place(&wants, &obstacles, &mut taken, bounds);
+        let placed = place(&wants, &obstacles, &mut taken, &mut [], bounds);
         let boxes: Vec<Bx> = placed.iter().flatten().map(|p| p.bx).collect();
         assert_eq!(boxes.len(), 10, "every label found a place");
         for (i, a) in boxes.iter().enumerate() {
@@ -310,6 +388,51 @@ mod tests {
     }
 
     #[test]
+    fn a_label_moves_a_number_to_its_other_spot_but_never_covers_its_last() {
+        let bounds = Bx::new(0.0, 0.0, 400.0, 300.0);
+        // A number that stands at the top of its hex (y 100) or at its bottom (y 140), right
+        // of a unit whose every other side is walled off.
+        let top = Bx::new(112.0, 100.0, 20.0, 8.0);
+        let bottom = Bx::new(112.0, 140.0, 20.0, 8.0);
+        let walls = [
+            Obstacle::Box(Bx::new(0.0, 0.0, 400.0, 90.0)),
+            Obstacle::Box(Bx::new(0.0, 150.0, 400.0, 150.0)),
+            Obstacle::Box(Bx::new(0.0, 0.0, 95.0, 300.0)),
+        ];
+        let want = |y: f64| Want {
+            anchor: (100.0, y),
+            axis: None,
+            w: 40.0,
+            h: 13.0,
+            rank: 0,
+        };
+        let mut numbers = [Movable::new(vec![top, bottom])];
+        let placed = place(&[want(104.0)], &walls, &mut vec![], &mut numbers, bounds);
+        let bx = placed[0].expect("a spot").bx;
+        assert!(
+            bx.overlaps(&top, 0.0),
+            "{bx:?}: the label stands by its unit"
+        );
+        assert_eq!(
+            numbers[0].spot(),
+            bottom,
+            "and the number moved to the bottom"
+        );
+        // A second label by the bottom spot must not take it too: it finds no room here.
+        let placed = place(&[want(144.0)], &walls, &mut vec![], &mut numbers, bounds);
+        assert!(
+            placed[0].is_none_or(|p| !p.bx.overlaps(&bottom, 0.0)),
+            "{placed:?}"
+        );
+        assert_eq!(numbers[0].spot(), bottom);
+        // With the number's spots free and room elsewhere, a label leaves the number alone.
+        let mut numbers = [Movable::new(vec![top, bottom])];
+        let placed = place(&[want(104.0)], &[], &mut vec![], &mut numbers, bounds);
+        assert!(placed[0].is_some());
+        assert_eq!(numbers[0].spot(), top);
+    }
+
+    #[test]
     fn no_room_means_no_label() {
         let bounds = Bx::new(0.0, 0.0, 30.0, 30.0);
         let wants = vec![Want {
@@ -319,6 +442,6 @@ mod tests {
             h: 13.0,
             rank: 0,
         }];
-        assert_eq!(place(&wants, &[], &mut vec![], bounds), vec![None]);
+        assert_eq!(place(&wants, &[], &mut vec![], &mut [], bounds), vec![None]);
     }
 }

@@ -3,18 +3,39 @@
 //! only what the scene holds (a scene is already filtered for its viewer), and names nothing
 //! after hidden states: ids and classes are neutral.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use crate::board::hex::{Hex, HexGrid, MapPt};
+use crate::board::hex::{Hex, MapPt};
 use crate::engine::scene::{At, Scene, Surface};
 
-use super::labels::{Bx, P};
-use super::svg::{Defs, FRAME, Frame, GRID, INK, MARGIN, RULER_BELOW, esc, f, sheet};
+use super::labels::{Bx, Movable};
+use super::svg::{
+    Defs, FRAME, Frame, GRID, INK, MARGIN, NUMBER_ASCENT, RULER_BELOW, esc, f, sheet,
+};
 use super::{Face, legend, marks, terrain, text_width, units, zones};
+
+/// Where the drawing put what a reader must tell apart, in picture units. On a hex map: each
+/// hex's number and the box it is written in (the font's whole ascent and descent), each
+/// counter's box (body and facing wedge) with the number of the hex it stands in. On any map:
+/// each unit's label text (its name, or the number the key explains) and box, badges
+/// included, and what its piece covers, both in the scene's order; the boxes of the other
+/// names and marks (zones' and places' names, objective flags).
+#[derive(Debug, Default)]
+pub(crate) struct Layout {
+    pub numbers: Vec<(String, Bx)>,
+    pub counters: Vec<(String, Bx)>,
+    pub labels: Vec<(String, Bx)>,
+    pub names: Vec<Bx>,
+    pub pieces: Vec<Bx>,
+}
 
 /// Draws the picture.
 pub(crate) fn draw(scene: &Scene) -> String {
+    drawing(scene).0
+}
+
+/// The picture and where its hex numbers, counters and unit labels went.
+pub(crate) fn drawing(scene: &Scene) -> (String, Layout) {
     let fr = Frame::new(&scene.surface);
     let width = fr.width();
     let mut body = String::new();
@@ -22,20 +43,30 @@ pub(crate) fn draw(scene: &Scene) -> String {
     let mut taken: Vec<Bx> = Vec::new();
 
     terrain::draw(&mut body, &mut defs, &fr, scene);
-    grid_and_rulers(&mut body, &fr, scene);
-    zones::draw(&mut body, &mut defs, &mut taken, &fr, scene);
-    units::tracks(&mut body, &fr, scene);
-    let mut obstacles = units::draw(&mut body, &fr, scene);
-    units::arrows(&mut body, &mut defs, &mut obstacles, &fr, scene);
-    compass_and_scale(&mut body, &mut taken, &fr, scene);
-    body.push_str(&zones::objective_names(&fr, scene, &obstacles, &mut taken));
+    // Drawn over the grid; the grid's numbers wait for the labels to be placed.
+    let mut over = String::new();
+    zones::draw(&mut over, &mut defs, &mut taken, &fr, scene);
+    let mut names = taken.clone();
+    units::tracks(&mut over, &fr, scene);
+    let mut obstacles = units::draw(&mut over, &fr, scene);
+    units::arrows(&mut over, &mut defs, &mut obstacles, &fr, scene);
+    compass_and_scale(&mut over, &mut taken, &fr, scene);
+    let before = taken.len();
+    over.push_str(&zones::objective_names(&fr, scene, &obstacles, &mut taken));
+    names.extend_from_slice(&taken[before..]);
 
-    // Unit labels first, so that they get the near spots; then the names of places, where
-    // room is left, drawn under the unit labels.
-    let (label_svg, mut key) = marks::draw(&fr, scene, &obstacles, &mut taken);
+    // Unit labels first, so that they get the near spots (moving a hex's number to the other
+    // end of its hex rather than covering it); then the names of places, where room is left,
+    // drawn under the unit labels. Then the grid, its numbers where the labels left them.
+    let (hexes, mut spots) = hex_numbers(&fr, scene, &taken);
+    let mut labels = marks::draw(&fr, scene, &obstacles, &mut taken, &mut spots);
+    let before = taken.len();
     let (names_svg, unfit) = terrain::names(&fr, scene, &obstacles, &mut taken);
+    names.extend_from_slice(&taken[before..]);
+    grid_and_rulers(&mut body, &fr, scene, &hexes, &spots);
+    body.push_str(&over);
     body.push_str(&names_svg);
-    body.push_str(&label_svg);
+    body.push_str(&labels.svg);
     let _ = write!(
         body,
         r##"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{FRAME}" stroke-width="1.2"/>"##,
@@ -49,7 +80,7 @@ pub(crate) fn draw(scene: &Scene) -> String {
     let mut y = fr.rect.y1 + RULER_BELOW + 8.0;
     y = legend::draw(&mut body, scene, &mut defs, y, width);
     y = legend::places(&mut body, &unfit, y, width);
-    y = marks::key(&mut body, scene, &mut key, y, width);
+    y = marks::key(&mut body, scene, &mut labels.key, y, width);
     let height = y + MARGIN;
 
     let mut out = String::with_capacity(body.len() + 2048);
@@ -68,8 +99,19 @@ pub(crate) fn draw(scene: &Scene) -> String {
     header(&mut out, scene, width);
     out.push_str(&body);
     out.push_str("</svg>\n");
+    let layout = Layout {
+        numbers: hexes
+            .iter()
+            .zip(&spots)
+            .map(|((_, l), m)| (l.clone(), m.spot()))
+            .collect(),
+        counters: hex_counters(&fr, scene),
+        labels: labels.boxes,
+        names,
+        pieces: units::extents(&fr, scene),
+    };
     // One element a line, so snapshots and diffs read well (names are escaped: no `><` in them).
-    out.replace("><", ">\n<")
+    (out.replace("><", ">\n<"), layout)
 }
 
 /// The north arrow and the scale bar, which labels keep clear of.
@@ -180,7 +222,13 @@ fn grid_step(width: f64, height: f64) -> f64 {
     nice_step(width.max(height) / 12.0)
 }
 
-fn grid_and_rulers(body: &mut String, fr: &Frame, scene: &Scene) {
+fn grid_and_rulers(
+    body: &mut String,
+    fr: &Frame,
+    scene: &Scene,
+    hexes: &[(Hex, String)],
+    spots: &[Movable],
+) {
     match &scene.surface {
         Surface::Table { width, height, .. } => {
             let step = grid_step(*width, *height);
@@ -226,24 +274,22 @@ fn grid_and_rulers(body: &mut String, fr: &Frame, scene: &Scene) {
                 v += step;
             }
         }
-        Surface::Hex { grid, bounds } => {
+        Surface::Hex { grid, .. } => {
             let mut d = String::new();
             let mut labels = String::new();
             let size = fr.hex_number_size();
-            let counters = counters_by_hex(fr, grid, scene);
-            for h in sheet(grid, bounds) {
-                for (i, c) in grid.corners(h, 1.0).iter().enumerate() {
+            for ((h, label), spots) in hexes.iter().zip(spots) {
+                for (i, c) in grid.corners(*h, 1.0).iter().enumerate() {
                     let (x, y) = fr.px(At::new(c.x, c.y));
                     let _ = write!(d, "{}{} {}", if i == 0 { "M" } else { "L" }, f(x), f(y));
                 }
                 d.push('Z');
-                let (label, (x, y), low) = hex_number(fr, grid, h, &counters);
-                let (baseline, _) = fr.hex_number_box((x, y), &label, low);
+                let b = spots.spot();
                 let _ = write!(
                     labels,
                     r##"<text x="{}" y="{}">{label}</text>"##,
-                    f(x),
-                    f(baseline),
+                    f((b.x0 + b.x1) / 2.0),
+                    f(b.y0 + NUMBER_ASCENT * size),
                 );
             }
             let _ = write!(
@@ -255,46 +301,47 @@ fn grid_and_rulers(body: &mut String, fr: &Frame, scene: &Scene) {
     }
 }
 
-/// What the counters in each hex cover, by hex.
-fn counters_by_hex(fr: &Frame, grid: &HexGrid, scene: &Scene) -> HashMap<Hex, Vec<Bx>> {
-    let mut by_hex: HashMap<Hex, Vec<Bx>> = HashMap::new();
-    for (at, bx) in units::counter_extents(fr, scene) {
-        let h = grid.hex_under(MapPt { x: at.x, y: at.y }, 1.0);
-        by_hex.entry(h).or_default().push(bx);
-    }
-    by_hex
-}
-
-/// Hex `h`'s number, the hex's centre on the picture, and whether the number goes to the
-/// bottom of the hex: at the top unless a counter in the hex (its facing wedge) covers it.
-fn hex_number(
-    fr: &Frame,
-    grid: &HexGrid,
-    h: Hex,
-    counters: &HashMap<Hex, Vec<Bx>>,
-) -> (String, P, bool) {
-    let label = grid.label(h);
-    let c = grid.centre(h, 1.0);
-    let p = fr.px(At::new(c.x, c.y));
-    let here = counters.get(&h).map_or(&[][..], Vec::as_slice);
-    let (_, top) = fr.hex_number_box(p, &label, false);
-    let low = here.iter().any(|b| b.overlaps(&top, 0.0));
-    (label, p, low)
-}
-
-/// Each hex number's box and each counter's (body and wedge) with the number of the hex it
-/// stands in, in picture units: the layout `grid_and_rulers` and `units::draw` use.
-pub(crate) fn hex_layout(scene: &Scene) -> Vec<(String, Bx, Vec<Bx>)> {
+/// Each hex's number and the spots it may be written in: the top of its hex, else its bottom.
+/// A spot any counter covers (its own hex's or a neighbour's, facing wedges included) or a
+/// name placed before the unit labels (`taken`) is ruled out from the start. Empty on a table.
+fn hex_numbers(fr: &Frame, scene: &Scene, taken: &[Bx]) -> (Vec<(Hex, String)>, Vec<Movable>) {
     let Surface::Hex { grid, bounds } = &scene.surface else {
-        return vec![];
+        return (vec![], vec![]);
     };
-    let fr = Frame::new(&scene.surface);
-    let counters = counters_by_hex(&fr, grid, scene);
+    let counters: Vec<Bx> = units::counter_extents(fr, scene)
+        .into_iter()
+        .map(|(_, b)| b)
+        .collect();
     sheet(grid, bounds)
         .map(|h| {
-            let (label, p, low) = hex_number(&fr, grid, h, &counters);
-            let (_, bx) = fr.hex_number_box(p, &label, low);
-            (label, bx, counters.get(&h).cloned().unwrap_or_default())
+            let label = grid.label(h);
+            let c = grid.centre(h, 1.0);
+            let p = fr.px(At::new(c.x, c.y));
+            let mut m = Movable::new(vec![
+                fr.hex_number_box(p, &label, false).1,
+                fr.hex_number_box(p, &label, true).1,
+            ]);
+            for b in counters.iter().chain(taken) {
+                m.cover(b, 0.0);
+            }
+            ((h, label), m)
+        })
+        .unzip()
+}
+
+/// Each counter's box (body and wedge) with the number of the hex it stands in. Empty on a
+/// table.
+fn hex_counters(fr: &Frame, scene: &Scene) -> Vec<(String, Bx)> {
+    let Surface::Hex { grid, .. } = &scene.surface else {
+        return vec![];
+    };
+    units::counter_extents(fr, scene)
+        .into_iter()
+        .map(|(at, b)| {
+            (
+                grid.label(grid.hex_under(MapPt { x: at.x, y: at.y }, 1.0)),
+                b,
+            )
         })
         .collect()
 }

@@ -6,10 +6,10 @@ use std::fmt::Write as _;
 
 use crate::engine::scene::{Condition, HitTrack, Marker, Scene, Tone, Unit, UnitKind};
 
-use super::labels::{self, Bx, Obstacle, Want};
+use super::labels::{self, Bx, Movable, Obstacle, Want};
 use super::svg::{
-    BADGE_SIZE, CRITICAL, Frame, HITS, INK, LABEL_H, LABEL_SIZE, LEGEND_SIZE, MARGIN, SIDE_INK,
-    WRECK, esc, f,
+    BADGE_SIZE, CRITICAL, Frame, HITS, INK, LABEL_H, LABEL_SIZE, LEGEND_SIZE, MARGIN,
+    NUMBER_ASCENT, SIDE_INK, WRECK, esc, f,
 };
 use super::units::side_index;
 use super::{Face, text_width};
@@ -226,14 +226,25 @@ fn body(fr: &Frame, u: &Unit) -> Option<(f64, f64, f64)> {
     }
 }
 
-/// Places and writes every unit's label: names where there is room, else numbers. Returns the
-/// SVG and the key of numbered units (number, unit index).
+/// Every unit's label as drawn.
+pub(crate) struct Labels {
+    pub svg: String,
+    /// The key of numbered units: (number, unit index).
+    pub key: Vec<(usize, usize)>,
+    /// Each label's text (name, or number) and the box it is written in.
+    pub boxes: Vec<(String, Bx)>,
+}
+
+/// Places and writes every unit's label: names where there is room, else numbers, never over
+/// the last free spot of a hex's number (`hex_numbers`). Returns the SVG, the key of numbered
+/// units and each label's text and box.
 pub(crate) fn draw(
     fr: &Frame,
     scene: &Scene,
     obstacles: &[Obstacle],
     taken: &mut Vec<Bx>,
-) -> (String, Vec<(usize, usize)>) {
+    hex_numbers: &mut [Movable],
+) -> Labels {
     let texts: Vec<LabelText> = scene.units.iter().map(label_text).collect();
     let wants: Vec<Want> = scene
         .units
@@ -253,7 +264,7 @@ pub(crate) fn draw(
         fr.rect.x1 - fr.rect.x0 - 2.0,
         fr.rect.y1 - fr.rect.y0 - 2.0,
     );
-    let placed = labels::place(&wants, obstacles, taken, inner);
+    let placed = labels::place(&wants, obstacles, taken, hex_numbers, inner);
     let mut key: Vec<(usize, usize)> = Vec::new();
     let missing: Vec<usize> = (0..placed.len()).filter(|&i| placed[i].is_none()).collect();
     let numbers: Vec<String> = (1..=missing.len()).map(|n| n.to_string()).collect();
@@ -265,8 +276,9 @@ pub(crate) fn draw(
             ..wants[i].clone()
         })
         .collect();
-    let number_placed = labels::place(&number_wants, obstacles, taken, inner);
+    let number_placed = labels::place(&number_wants, obstacles, taken, hex_numbers, inner);
     let mut svg = String::new();
+    let mut boxes = Vec::new();
     for (i, u) in scene.units.iter().enumerate() {
         let si = side_index(scene, &u.side);
         let wreck = u.condition == Condition::Wreck;
@@ -314,6 +326,16 @@ pub(crate) fn draw(
                 if wreck { WRECK } else { SIDE_INK[si] }
             );
         }
+        // The box written in, grown to the font's whole ascent over the baseline (a hair above
+        // the box's top), so that what it is measured against is what the eye sees.
+        let glyphs = Bx {
+            y0: bx.y0.min(bx.y0 + 10.0 - NUMBER_ASCENT * LABEL_SIZE),
+            ..bx
+        };
+        boxes.push((
+            number.cloned().unwrap_or_else(|| texts[i].name.clone()),
+            glyphs,
+        ));
         match number {
             None => write_label(&mut svg, &texts[i], &bx, SIDE_INK[si], wreck),
             Some(n) => {
@@ -328,7 +350,7 @@ pub(crate) fn draw(
             }
         }
     }
-    (svg, key)
+    Labels { svg, key, boxes }
 }
 
 /// The key to numbered units below the map; returns the y below it.

@@ -104,15 +104,40 @@ pub fn smallest_text_px(svg: &str, css_px: f64) -> Option<f64> {
     focus::smallest_text_px(svg, css_px)
 }
 
-/// On a hex map: each hex's number, the box it is written in, and the boxes of the counters
-/// standing in that hex (facing wedges included), in picture units `[x0, y0, x1, y1]` — the
-/// layout the drawing uses, for holding counters off their own hex numbers. Empty on a table.
-pub fn hex_numbers_and_counters(scene: &Scene) -> Vec<(String, [f64; 4], Vec<[f64; 4]>)> {
-    let b = |b: labels::Bx| [b.x0, b.y0, b.x1, b.y1];
-    map::hex_layout(scene)
-        .into_iter()
-        .map(|(label, n, cs)| (label, b(n), cs.into_iter().map(b).collect()))
-        .collect()
+/// Where a picture made by [`svg`] put what its reader must tell apart, in picture units
+/// `[x0, y0, x1, y1]`: the layout the drawing itself used, for holding texts and counters off
+/// the hex numbers.
+#[derive(Debug, Clone, Default)]
+pub struct MapLayout {
+    /// Each hex's number and the box it is written in (the font's whole ascent and descent).
+    /// Empty on a table.
+    pub numbers: Vec<(String, [f64; 4])>,
+    /// Each counter's box (body and facing wedge) and the number of the hex it stands in.
+    /// Empty on a table.
+    pub counters: Vec<(String, [f64; 4])>,
+    /// Each unit label's text (its name, or the number the key below the map explains) and the
+    /// box it is written in (badges, hit track and notes included), in the scene's order.
+    pub labels: Vec<(String, [f64; 4])>,
+    /// The boxes of the other names and marks placed over the map: zones' and places' names,
+    /// objective flags.
+    pub names: Vec<[f64; 4]>,
+    /// What each unit's piece covers (hull, counter and wedge, base), in the scene's order.
+    pub pieces: Vec<[f64; 4]>,
+}
+
+/// The picture of `scene` (as [`svg`] draws it) and its layout.
+pub fn svg_and_layout(scene: &Scene) -> (String, MapLayout) {
+    let (svg, l) = map::drawing(scene);
+    let a = |b: labels::Bx| [b.x0, b.y0, b.x1, b.y1];
+    let b = |v: Vec<(String, labels::Bx)>| v.into_iter().map(|(t, b)| (t, a(b))).collect();
+    let layout = MapLayout {
+        numbers: b(l.numbers),
+        counters: b(l.counters),
+        labels: b(l.labels),
+        names: l.names.into_iter().map(a).collect(),
+        pieces: l.pieces.into_iter().map(a).collect(),
+    };
+    (svg, layout)
 }
 
 /// Rasterises an SVG made by `svg`.

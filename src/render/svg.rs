@@ -23,7 +23,7 @@ pub(crate) const LABEL_SIZE: f64 = 11.0;
 /// A hex's half height over its size (flat top: √3/2), where its number is written.
 const HALF_HEIGHT: f64 = 0.866;
 /// DejaVu Sans' ascent and the ascent plus descent, over the font size.
-const NUMBER_ASCENT: f64 = 0.93;
+pub(crate) const NUMBER_ASCENT: f64 = 0.93;
 const NUMBER_EM: f64 = 1.17;
 /// From the hex's edge to its number, and from the number to a counter.
 const NUMBER_INSET: f64 = 1.0;

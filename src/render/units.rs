@@ -242,6 +242,64 @@ pub(crate) fn counter_extents(fr: &Frame, scene: &Scene) -> Vec<(At, Bx)> {
         .collect()
 }
 
+/// What each unit's piece covers on the picture, in scene order: a ship's hull (its length
+/// along its heading, its beam across), a counter's body and wedge, a base's turned rectangle.
+pub(crate) fn extents(fr: &Frame, scene: &Scene) -> Vec<Bx> {
+    let bbox = |pts: &[P]| {
+        pts.iter()
+            .skip(1)
+            .fold(Bx::new(pts[0].0, pts[0].1, 0.0, 0.0), |b, p| Bx {
+                x0: b.x0.min(p.0),
+                y0: b.y0.min(p.1),
+                x1: b.x1.max(p.0),
+                y1: b.y1.max(p.1),
+            })
+    };
+    scene
+        .units
+        .iter()
+        .map(|u| {
+            let (x, y) = fr.px(u.at);
+            match &u.kind {
+                UnitKind::Ship { class, length } => {
+                    let len = (length * fr.scale).max(9.0);
+                    let (_, half_beam) = hull_points(class, len);
+                    let (dx, dy) = super::svg::towards(u.facing.unwrap_or(90.0));
+                    let (ax, ay) = (dx * len / 2.0, dy * len / 2.0);
+                    let (bx, by) = (-dy * half_beam, dx * half_beam);
+                    bbox(&[
+                        (x + ax + bx, y + ay + by),
+                        (x + ax - bx, y + ay - by),
+                        (x - ax + bx, y - ay + by),
+                        (x - ax - bx, y - ay - by),
+                    ])
+                }
+                UnitKind::Counter { size, .. } => {
+                    counter_extent((x, y), fr.counter_size(*size), u.facing)
+                }
+                UnitKind::Base { width, depth, .. } => {
+                    let (w, d) = ((width * fr.scale).max(14.0), (depth * fr.scale).max(7.0));
+                    // Across the front and towards it (the facing wedge stands out of it).
+                    let (fx, fy) = super::svg::towards(u.facing.unwrap_or(0.0));
+                    let (ax, ay) = (-fy * w / 2.0, fx * w / 2.0);
+                    let wedge = if u.facing.is_some() {
+                        (d * 0.45).clamp(3.0, 7.0)
+                    } else {
+                        0.0
+                    };
+                    let (front, back) = (d / 2.0 + wedge, d / 2.0);
+                    bbox(&[
+                        (x + ax + fx * front, y + ay + fy * front),
+                        (x - ax + fx * front, y - ay + fy * front),
+                        (x + ax - fx * back, y + ay - fy * back),
+                        (x - ax - fx * back, y - ay - fy * back),
+                    ])
+                }
+            }
+        })
+        .collect()
+}
+
 /// Every piece; returns what labels must keep clear of.
 pub(crate) fn draw(out: &mut String, fr: &Frame, scene: &Scene) -> Vec<Obstacle> {
     let mut obstacles = Vec::new();

@@ -131,12 +131,17 @@ fn holds_hash(line: &str) -> bool {
 /// `wrap_text`: a line holding a hash is folded as a sealed line is (so a digest it quotes
 /// unfolds whole); any other line `wrap_text` kept whole because it is indented four or more
 /// (a rejection's `    why:  …` and `    hint: …`) is broken at spaces, going on under the
-/// words after its label (`why:`), or two further in. Board drawings and orders stay as they
-/// are. Never used on sealed text: its layout is part of what the seal covers.
+/// words after its label (`why:`), or two further in. Board drawings, table rows and orders
+/// stay as they are. Never used on sealed text: its layout is part of what the seal covers.
 pub fn fit_text(text: &str) -> String {
     text.split('\n')
         .map(|line| {
-            if line.chars().count() <= TEXT_WIDTH || drawing(line) || order(line) {
+            // A table row (cells split by ` | `, as `wrap_text` reads one) keeps its columns.
+            if line.chars().count() <= TEXT_WIDTH
+                || drawing(line)
+                || order(line)
+                || line.contains(" | ")
+            {
                 line.to_string()
             } else if holds_hash(line) {
                 fold_line(line)
@@ -443,9 +448,11 @@ mod tests {
         assert_eq!(unfold(&folded), digest);
         // Within 72, an order, a drawing: as they were.
         let order = format!("    MOVE {}", "Mikasa 4 ".repeat(10));
+        let row = format!("    {}", "a long player name | 12 | 3 | 1 ".repeat(3));
         for line in [
             "    why:  short".to_string(),
             order,
+            row,
             format!("|{}|", ".".repeat(80)),
         ] {
             assert_eq!(fit_text(&line), line);

@@ -276,11 +276,16 @@ fn legible_width(size: f64) -> f64 {
 /// box where it is narrow enough to read; where it is not, it is cut to the legible width
 /// where it holds the most of the seat's own units, each with its name (`place_window`; the
 /// whole map is attached beside it). The drawing is made again for its layout (where each
-/// label went): the same scene draws the same picture.
+/// label went): the same scene draws the same picture. A caller that drew it already passes
+/// the layout to [`crop_in`].
 pub(crate) fn crop(scene: &Scene, svg: &str) -> Option<Bx> {
+    crop_in(scene, svg, &map::drawing(scene).1)
+}
+
+/// [`crop`] with the layout the drawing of `svg` made.
+pub(crate) fn crop_in(scene: &Scene, svg: &str, layout: &Layout) -> Option<Bx> {
     let fr = Frame::new(&scene.surface);
-    let (_, layout) = map::drawing(scene);
-    let f = focus(scene, &fr, &layout)?;
+    let f = focus(scene, &fr, layout)?;
     let focus = f.all;
     let area = Bx {
         x0: fr.rect.x0 - RULER_LEFT,
@@ -461,6 +466,11 @@ mod tests {
     fn inline(scene: &Scene) -> (String, String, bool) {
         let svg = crate::render::svg(scene);
         let (cut, cropped) = crate::render::inline_svg(scene, &svg);
+        // What a results mail uses, drawing once, is the same picture and the same crop.
+        assert_eq!(
+            crate::render::svg_and_inline(scene),
+            (svg.clone(), cut.clone(), cropped)
+        );
         (svg, cut, cropped)
     }
 

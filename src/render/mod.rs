@@ -89,6 +89,19 @@ pub fn inline_svg(scene: &Scene, svg: &str) -> (String, bool) {
     }
 }
 
+/// The whole picture of `scene` (as [`svg`]) and the one a mail shows inline (as
+/// [`inline_svg`]), drawn once: a results mail attaches the first and shows the second.
+pub fn svg_and_inline(scene: &Scene) -> (String, String, bool) {
+    let (svg, layout) = map::drawing(scene);
+    match focus::crop_in(scene, &svg, &layout) {
+        Some(b) => {
+            let inline = focus::cut(&svg, &b);
+            (svg, inline, true)
+        }
+        None => (svg.clone(), svg, false),
+    }
+}
+
 /// The viewBox of a picture made by [`svg`] or [`inline_svg`] (`x y w h`, picture units): which
 /// part of the whole drawing it shows.
 pub fn view_box(svg: &str) -> Option<String> {

@@ -47,12 +47,11 @@ pub(super) fn build(
     let (_, domain) = ctx.address_parts();
     let map_cid = format!("map.{}.{}.{}@{domain}", book.id, book.events - 1, to.seat);
     let svg_name = format!("{}-step{}-{}.svg", book.id, book.step, to.seat);
-    // The SVG is built once and attached whole; the inline PNG is its crop around the seat's
+    // The SVG is drawn once and attached whole; the inline PNG is its crop around the seat's
     // units (a viewBox over the same drawing), rasterised at twice the width it is shown at.
     let (png, svg, cropped, view_box) = match &view.map {
         Some(scene) => {
-            let svg = render::svg(scene);
-            let (inline, cropped) = render::inline_svg(scene, &svg);
+            let (svg, inline, cropped) = render::svg_and_inline(scene);
             let png = render::png_from_svg(&inline, render::INLINE_PNG_PX)?;
             let view_box = render::view_box(&inline).unwrap_or_default();
             (Some(png), Some(svg), cropped, view_box)

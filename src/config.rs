@@ -25,6 +25,53 @@ pub struct Config {
     pub smtp: Option<SmtpConfig>,
     #[serde(default)]
     pub web: WebConfig,
+    #[serde(default)]
+    pub lobby: LobbyConfig,
+}
+
+/// Games opened and joined by mail (issue 31 point 1; docs/club-rules.md, the lobby).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LobbyConfig {
+    /// Who may open and join games by mail.
+    #[serde(default)]
+    pub open: crate::engine::lobby::Who,
+    /// The club's members (addresses), for `open = "members"`; the organiser always is one.
+    #[serde(default)]
+    pub members: Vec<String>,
+    /// Hours an open game waits for its seats to be taken before it lapses.
+    #[serde(default = "default_expire_hours")]
+    pub expire_hours: u32,
+    /// The fewest and most hours a step may be given with `PACE`.
+    #[serde(default = "default_pace_hours")]
+    pub pace_hours: [u32; 2],
+    /// Open games one member may have waiting at once.
+    #[serde(default = "default_open_per_member")]
+    pub open_per_member: u32,
+}
+
+fn default_expire_hours() -> u32 {
+    336
+}
+
+fn default_pace_hours() -> [u32; 2] {
+    [12, 336]
+}
+
+fn default_open_per_member() -> u32 {
+    3
+}
+
+impl Default for LobbyConfig {
+    fn default() -> Self {
+        Self {
+            open: Default::default(),
+            members: vec![],
+            expire_hours: default_expire_hours(),
+            pace_hours: default_pace_hours(),
+            open_per_member: default_open_per_member(),
+        }
+    }
 }
 
 /// What Despatch says about the web (docs/club-rules.md L1).
@@ -570,6 +617,25 @@ impl Config {
             gm.parse::<crate::mail::address::Mailbox>()
                 .map_err(|e| format!("mail.gm_address: {e}"))?;
         }
+        for m in &self.lobby.members {
+            m.parse::<crate::mail::address::Mailbox>()
+                .map_err(|e| format!("lobby.members: {m:?}: {e}"))?;
+        }
+        range(
+            "lobby.expire_hours",
+            self.lobby.expire_hours as u64,
+            1,
+            24 * 90,
+        )?;
+        let [lo, hi] = self.lobby.pace_hours;
+        range("lobby.pace_hours[0]", lo as u64, 1, 24 * 30)?;
+        range("lobby.pace_hours[1]", hi as u64, lo as u64, 24 * 30)?;
+        range(
+            "lobby.open_per_member",
+            self.lobby.open_per_member as u64,
+            1,
+            100,
+        )?;
         if let Some(u) = &self.web.unsubscribe_url
             && (!u.starts_with("https://")
                 || u.len() <= "https://".len()

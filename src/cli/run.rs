@@ -505,6 +505,7 @@ pub(super) fn describe_intake(i: &Intake) -> String {
         Intake::Listed { games } => {
             format!("no game named: the sender's {games} game(s) listed to them")
         }
+        Intake::Lobby(what) => format!("for the lobby: {what}"),
         Intake::Unreadable(why) => format!("set aside: {why}"),
         Intake::Failed(why) => format!("held, read again when its cause is gone: {why}"),
         Intake::RateLimited => {

@@ -59,6 +59,7 @@ pub fn check_new_game(
         seats,
         tokens: &tokens,
         extras,
+        pace: None,
     };
     plan(cfg, &data, registry, &req, Utc::now(), &secrets).map(|_| ())
 }
@@ -71,6 +72,9 @@ pub(super) struct Request<'a> {
     pub seats: &'a [(String, String)],
     pub tokens: &'a [String],
     pub extras: &'a NewGame,
+    /// Hours every step lasts, as the lobby's `OPEN … PACE` asked (lobby ruling G3); the
+    /// club's policy when None.
+    pub pace: Option<u32>,
 }
 
 /// The checks of `check_new_game`, giving what `create_game_full` stores. Reads the games
@@ -125,6 +129,12 @@ pub(super) fn plan(
     let scenario_toml = carried_scenario(data, registry, extras, ruleset, scenario_toml)?;
     let mut policy = cfg.games.policy.clone();
     policy.club.league = extras.league.clone();
+    if let Some(h) = req.pace {
+        // One pace for every step: the opener asked for it, and the per-kind hours of the
+        // club's policy would otherwise stretch or cut it unseen.
+        policy.step_hours = h;
+        policy.hours_by_kind.clear();
+    }
     let seat_ids: Vec<String> = req.seats.iter().map(|(s, _)| s.clone()).collect();
     let event = entry
         .create(&Creation {

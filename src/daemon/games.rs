@@ -507,9 +507,21 @@ impl Daemon {
             seats,
             tokens,
             extras,
+            pace: None,
         };
+        self.create_planned(&req, now, secrets)
+    }
+
+    /// Makes the game `req` asks for: everything checked first, then written.
+    pub(super) fn create_planned(
+        &self,
+        req: &super::campaign::Request<'_>,
+        now: DateTime<Utc>,
+        secrets: GameSecrets,
+    ) -> Result<()> {
+        let (id, ruleset, scenario, extras) = (req.id, req.ruleset, req.scenario, req.extras);
         let planned =
-            super::campaign::plan(&self.cfg, &self.data, &self.registry, &req, now, &secrets)?;
+            super::campaign::plan(&self.cfg, &self.data, &self.registry, req, now, &secrets)?;
         // Listed in the league before the game exists: see `Daemon::enrol`.
         self.enrol(extras, id)?;
         self.data

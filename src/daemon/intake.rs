@@ -73,6 +73,8 @@ pub enum Intake {
     Observer {
         game: String,
     },
+    /// A mail for the lobby (GAMES, OPEN, JOIN…): what became of it.
+    Lobby(&'static str),
     /// A registered player's mail that named no game (or `LIST`): answered with their games.
     Listed {
         games: usize,
@@ -116,6 +118,7 @@ impl Intake {
             Intake::Settings { .. } => "settings",
             Intake::SeatAct { .. } => "seat-act",
             Intake::Observer { .. } => "observer",
+            Intake::Lobby(w) => w,
             Intake::Listed { .. } => "listed",
             Intake::Talk { command, .. } => command,
             Intake::Unreadable(_) => "unreadable",
@@ -156,6 +159,8 @@ pub(super) struct Decision {
     pub(super) built: Vec<(String, Vec<u8>)>,
     /// An address that wrote STOP to the house, to record as such (ruling L2).
     pub(super) quiet: Option<String>,
+    /// The lobby's book as it is to be after a lobby mail, written before its letters.
+    pub(super) lobby: Option<crate::store::LobbyBook>,
 }
 
 impl Decision {
@@ -174,6 +179,7 @@ impl Decision {
             files: vec![],
             built: vec![],
             quiet: None,
+            lobby: None,
         }
     }
 
@@ -193,6 +199,7 @@ impl Decision {
             files: vec![],
             built: vec![],
             quiet: None,
+            lobby: None,
         }
     }
 }
@@ -296,6 +303,12 @@ impl Daemon {
         }
         let (local, _) = self.cfg.address_parts();
         let route = inbound::route(inb, &local);
+        // The lobby: its own reply address, or a lobby line first in a mail naming no game.
+        if route.lobby.is_some()
+            || (route.game.is_none() && inbound::lobby::is_lobby_mail(&inb.body))
+        {
+            return self.lobby_mail(inb, route.lobby.as_deref(), now);
+        }
         let Some(game_id) = route.game.clone() else {
             // STOP to the house, as the List-Unsubscribe of a games list or of a league's
             // standings sends it (ruling L2): nothing unasked goes to the address any more.
@@ -521,8 +534,18 @@ impl Daemon {
             self.data.write_answered(address, a)?;
         }
         let Some(mut g) = d.game else {
+            if let Some(book) = &d.lobby {
+                self.data.write_lobby_book(book)?;
+            }
             let house = self.data.house();
             self.queue_letters(&house, &d.letters)?;
+            if d.lobby.is_some() {
+                // A table the mail filled starts now, not at the next pass. A failure is
+                // the clock's to retry: the mail itself has been carried out.
+                if let Err(e) = self.lobby_pass(now) {
+                    warn!("the lobby's tables were not looked at after a lobby mail: {e:#}");
+                }
+            }
             return Ok(d.intake);
         };
         if let Some(seats) = &d.seats {

@@ -21,6 +21,7 @@ mod held;
 mod imap_cursor;
 mod intake;
 mod league;
+mod lobby;
 mod seat_acts;
 mod settings;
 mod spectators;
@@ -257,6 +258,11 @@ impl Daemon {
             }
         }
         self.end_due_pass(now);
+        // Games opened by mail: tables that lapse, full ones that start. A failure here must
+        // not stop the games already in play.
+        if let Err(e) = self.lobby_pass(now) {
+            warn!("the lobby was not looked at this pass: {e:#}");
+        }
         let delivering = std::time::Instant::now();
         pass.delivered += self.deliver_at(now)?;
         if !pass.processed.is_empty() || !pass.retried.is_empty() || pass.delivered > 0 {

@@ -441,7 +441,9 @@ pub(crate) fn err(index: u64, kind: &str, field: &str, detail: impl Into<String>
 /// Whether `id` can name a game: 1–40 characters a–z, 0–9 and `-`, starting with a letter
 /// (it appears in subjects, reply addresses and folder names).
 pub fn valid_game_id(id: &str) -> bool {
-    !id.is_empty()
+    // `lobby` routes the lobby's reply addresses (`despatch+lobby.<secret>@…`).
+    id != "lobby"
+        && !id.is_empty()
         && id.len() <= 40
         && id.starts_with(|c: char| c.is_ascii_lowercase())
         && id

@@ -7,6 +7,7 @@ mod held;
 mod index;
 mod journal;
 mod ledger;
+mod lobby;
 mod one_click;
 mod outbox;
 mod secrets;
@@ -16,6 +17,7 @@ pub use gathered::{WaitingEntry, WaitingMail};
 pub use held::{HELD_FOLDER, HeldCause, HeldMail, held_key};
 pub use index::{DueEntry, DueIndex};
 pub use journal::{GameStore, Journal};
+pub use lobby::{LobbyBook, LobbyMember};
 pub use one_click::{MAX_QUEUED, is_code as is_unsubscribe_code};
 pub use outbox::RetryState;
 pub use secrets::{

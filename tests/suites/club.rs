@@ -29,6 +29,8 @@ mod club_consent;
 mod club_consent_ends;
 #[path = "../club_league.rs"]
 mod club_league;
+#[path = "../club_lobby.rs"]
+mod club_lobby;
 #[path = "../club_one_click.rs"]
 mod club_one_click;
 #[path = "../club_press.rs"]

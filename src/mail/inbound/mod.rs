@@ -30,6 +30,7 @@ mod body;
 mod command;
 mod headers;
 mod html;
+pub mod lobby;
 mod reply;
 mod routing;
 mod seat_acts;
@@ -126,6 +127,10 @@ pub struct Route {
     /// The step the mail says it answers: from the reply address, else the In-Reply-To
     /// Message-ID, else the subject tag (`[game #4]`). None when it names none.
     pub step: Option<u64>,
+    /// The lobby's secret of the address the mail came to (`despatch+lobby.<secret>@…`),
+    /// lower-case: the sender answers a lobby mail that went to its own mailbox.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lobby: Option<String>,
 }
 
 /// Parses a raw message. Errors only when there is no message or no sender to speak of.

@@ -18,6 +18,11 @@ pub fn route(inb: &Inbound, local_part: &str) -> Route {
         let Some(detail) = local.strip_prefix(&prefix) else {
             continue;
         };
+        // The lobby's reply address: never a game (the id `lobby` is reserved).
+        if let Some(t) = detail.strip_prefix("lobby.").filter(|t| is_token(t)) {
+            route.lobby = Some(t.to_ascii_lowercase());
+            continue;
+        }
         if let Some((game, seat, token, step)) = parse_detail(detail) {
             route.game = Some(game.to_string());
             route.seat = seat.map(str::to_string);

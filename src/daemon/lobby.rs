@@ -1,0 +1,454 @@
+//! The lobby by mail (issue 31 point 1; docs/club-rules.md G1–G9): a mail to the house address
+//! whose first line is `GAMES`, `OPEN`, `JOIN`, `LEAVE`, `APPROVE` or `REFUSE`. This proves
+//! who sent it (the reply to the member's own lobby address), hands the acts to
+//! `engine::lobby`, and returns the decision: the book to write and the letters to send. The
+//! clock's part (tables that lapse, full tables that start) is `lobby_pass`. Never mails an
+//! address that has not proved its mailbox more than the flood cap allows (ruling F1).
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use chrono::{DateTime, Duration, Utc};
+use tracing::{info, warn};
+
+use crate::engine::lobby::{self, Act, Offer, Rules, Table};
+use crate::mail::inbound::Inbound;
+use crate::mail::inbound::lobby::{LobbyLine, lobby_lines};
+use crate::mail::outbound::{self, Outgoing};
+use crate::store::{LobbyBook, LobbyMember};
+
+use super::Daemon;
+use super::intake::{Decision, Intake, ct_eq};
+
+/// Hours a line sent without the lobby secret waits for the reply that proves the mailbox.
+const PENDING_HOURS: i64 = 72;
+
+impl Daemon {
+    /// A mail for the lobby. Reads the store; writes nothing (the decision carries the book).
+    pub(super) fn lobby_mail(
+        &self,
+        inb: &Inbound,
+        token: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<Decision> {
+        let (over, stranger) = self.stranger_over_budget(inb, now);
+        if over {
+            let mut d = Decision::only(Intake::RateLimited);
+            d.stranger = Some((inb.from.clone(), stranger));
+            return Ok(d);
+        }
+        let mut book = self.data.lobby_book()?;
+        let from = inb.from.to_ascii_lowercase();
+        if !book.first_sight(&inb.message_id) {
+            return Ok(Decision::only(Intake::Duplicate));
+        }
+        let proven = token.is_some_and(|t| {
+            book.members
+                .get(&from)
+                .is_some_and(|m| ct_eq(m.token.as_bytes(), t.as_bytes()))
+        });
+        let mut lines = lobby_lines(&inb.body);
+        let mut d = Decision::only(Intake::Lobby("read"));
+        d.stranger = Some((inb.from.clone(), stranger));
+        let offers = self.lobby_offers();
+        let games = self.data.game_ids()?;
+        let leagues = self.league_names();
+        let organiser = self.cfg.mail.gm_address.as_deref().map(bare_address);
+        let rules = Rules {
+            who: self.cfg.lobby.open,
+            members: &self.cfg.lobby.members,
+            organiser: organiser.as_deref(),
+            expire_hours: self.cfg.lobby.expire_hours,
+            pace_hours: self.cfg.lobby.pace_hours,
+            open_per_member: self.cfg.lobby.open_per_member,
+            offers: &offers,
+            games: &games,
+            leagues: &leagues,
+        };
+        let mut letters = Letters::default();
+        if !proven {
+            let acts_something = lines
+                .iter()
+                .any(|(_, a)| !matches!(a, Ok(Act::Games) | Err(_)));
+            let text = if lines.is_empty() {
+                d.intake = Intake::Lobby("nothing");
+                book_only(&mut d, book);
+                return Ok(d);
+            } else if !acts_something {
+                d.intake = Intake::Lobby("games");
+                answer_lines(
+                    &mut book.tables,
+                    &rules,
+                    &from,
+                    None,
+                    &lines,
+                    now,
+                    &mut letters,
+                )
+            } else if let Err(why) = lobby::may_play(&rules, &from) {
+                d.intake = Intake::Lobby("refused");
+                format!("Nothing was done: {why}.\n")
+            } else {
+                d.intake = Intake::Lobby("confirm");
+                let m = member(&mut book, &from)?;
+                m.pending = lines.iter().map(|(l, _)| l.clone()).collect();
+                m.pending_at = Some(now);
+                confirm_text(&lines)
+            };
+            // The From may be forged: this answers an address that did not provably ask (F1).
+            if !self.may_answer(&from, "lobby", now, &mut d.answered) {
+                d.intake = Intake::RateLimited;
+                return Ok(d);
+            }
+            letters.add(&from, text);
+        } else {
+            if lines.is_empty() {
+                let m = book.members.get_mut(&from).expect("proven above");
+                if m.pending_at
+                    .is_some_and(|at| at + Duration::hours(PENDING_HOURS) > now)
+                {
+                    lines = lobby_lines(&m.pending.join("\n"));
+                }
+            }
+            if let Some(m) = book.members.get_mut(&from) {
+                m.pending.clear();
+                m.pending_at = None;
+            }
+            let text = if lines.is_empty() {
+                d.intake = Intake::Lobby("nothing");
+                HELP.to_string()
+            } else {
+                d.intake = Intake::Lobby("acted");
+                let name = inb.from_name.as_deref();
+                answer_lines(
+                    &mut book.tables,
+                    &rules,
+                    &from,
+                    name,
+                    &lines,
+                    now,
+                    &mut letters,
+                )
+            };
+            letters.add(&from, text);
+        }
+        d.letters = self.lobby_letters(&mut book, letters, inb, now)?;
+        book_only(&mut d, book);
+        Ok(d)
+    }
+
+    /// The clock's part, every pass: tables whose time ran out lapse (everyone seated told),
+    /// full tables start (their game made, with its welcomes), and a table whose game exists
+    /// already (a crash between making it and writing the book) is dropped.
+    pub(super) fn lobby_pass(&self, now: DateTime<Utc>) -> Result<()> {
+        if !self.data.has_lobby() {
+            return Ok(());
+        }
+        let mut book = self.data.lobby_book()?;
+        let before = book.clone();
+        let games = self.data.game_ids()?;
+        book.tables.retain(|t| !games.contains(&t.id));
+        let mut letters = Letters::default();
+        for (to, text) in lobby::lapse(&mut book.tables, now) {
+            letters.add(&to, text);
+        }
+        let ready: Vec<Table> = book
+            .tables
+            .iter()
+            .filter(|t| lobby::is_ready(t))
+            .cloned()
+            .collect();
+        for t in ready {
+            match self.start_table(&t, now) {
+                Ok(()) => {
+                    info!(game = %t.id, "a game opened by mail starts");
+                    book.tables.retain(|x| x.id != t.id);
+                }
+                Err(e) => {
+                    // Taken out and its players told once: left in, it would fail again at
+                    // every pass. The log keeps the reason for the organiser.
+                    warn!(game = %t.id, "a full table could not start: {e:#}");
+                    book.tables.retain(|x| x.id != t.id);
+                    let why = format!(
+                        "{} could not start: {e:#}.\nNothing was played; OPEN it again, or \
+                         ask the organiser.\n",
+                        t.id
+                    );
+                    for c in &t.chairs {
+                        if let Some(tk) = &c.taker {
+                            letters.add(&tk.address, why.clone());
+                        }
+                    }
+                }
+            }
+        }
+        if book == before {
+            return Ok(());
+        }
+        let house = self.data.house();
+        let key = format!("pass-{}", now.timestamp());
+        let inb = Inbound {
+            message_id: key.clone(),
+            ..Inbound::default()
+        };
+        let out = self.lobby_letters(&mut book, letters, &inb, now)?;
+        self.data.write_lobby_book(&book)?;
+        self.queue_letters(&house, &out)
+    }
+
+    /// Makes the game a full table stands for, with the usual welcomes.
+    fn start_table(&self, t: &Table, now: DateTime<Utc>) -> Result<()> {
+        let seats: Vec<(String, String)> = t
+            .chairs
+            .iter()
+            .filter_map(|c| {
+                let tk = c.taker.as_ref()?;
+                let named = tk
+                    .name
+                    .as_ref()
+                    .map(|n| format!("\"{}\" <{}>", n.replace(['"', '\\'], ""), tk.address))
+                    .filter(|m| m.parse::<crate::mail::address::Mailbox>().is_ok());
+                Some((c.seat.clone(), named.unwrap_or_else(|| tk.address.clone())))
+            })
+            .collect();
+        let extras = super::NewGame {
+            league: t.league.clone(),
+            carry_from: None,
+            gm: None,
+        };
+        let tokens = seats
+            .iter()
+            .map(|_| crate::store::new_token())
+            .collect::<Result<Vec<_>, _>>()?;
+        let req = super::campaign::Request {
+            id: &t.id,
+            ruleset: &t.ruleset,
+            scenario: &t.scenario,
+            seats: &seats,
+            tokens: &tokens,
+            extras: &extras,
+            pace: t.pace,
+        };
+        let secrets = crate::dice::GameSecrets::generate(&t.id, self.cfg.games.onion_len)?;
+        self.create_planned(&req, now, secrets)
+    }
+
+    /// Every scenario of every ruleset this build plays that names its seats.
+    pub fn lobby_offers(&self) -> Vec<Offer> {
+        let mut out = vec![];
+        for name in self.registry.names() {
+            let Ok(dir) = self.cfg.ruleset_dir(name) else {
+                continue;
+            };
+            let Ok(rd) = std::fs::read_dir(dir.join("scenarios")) else {
+                continue;
+            };
+            let mut files: Vec<_> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            files.sort();
+            for p in files {
+                if p.extension().is_none_or(|e| e != "toml") {
+                    continue;
+                }
+                let Some(stem) = p.file_stem().map(|s| s.to_string_lossy().into_owned()) else {
+                    continue;
+                };
+                if let Ok(text) = std::fs::read_to_string(&p)
+                    && let Some(o) = lobby::offer_from_toml(name, &stem, &text)
+                {
+                    out.push(o);
+                }
+            }
+        }
+        out
+    }
+
+    /// The leagues that exist (`<data_dir>/leagues/<L>.toml`).
+    fn league_names(&self) -> Vec<String> {
+        let Ok(rd) = std::fs::read_dir(self.data.root.join("leagues")) else {
+            return vec![];
+        };
+        let mut v: Vec<String> = rd
+            .filter_map(|e| e.ok())
+            .filter_map(|e| {
+                let p = e.path();
+                if p.extension()? != "toml" {
+                    return None;
+                }
+                Some(p.file_stem()?.to_string_lossy().into_owned())
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// One letter per address, each with the address's own lobby reply address (a member
+    /// record is made for an address written to for the first time, the organiser's too).
+    fn lobby_letters(
+        &self,
+        book: &mut LobbyBook,
+        letters: Letters,
+        inb: &Inbound,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<(String, Outgoing)>> {
+        let (local, domain) = self.cfg.address_parts();
+        let mut out = vec![];
+        for (i, (to, paras)) in letters.0.into_iter().enumerate() {
+            // Only an address the lobby has reason to know gets a lobby secret: one that
+            // asked to act (its lines wait for the reply), one seated at a table, a listed
+            // member, the organiser. A refused or merely curious stranger is answered without one, so
+            // forged mail cannot grow the book (one record per forged From).
+            let known = book.members.contains_key(&to)
+                || book.tables.iter().any(|t| {
+                    t.chairs
+                        .iter()
+                        .any(|c| c.taker.as_ref().is_some_and(|tk| tk.address == to))
+                })
+                || self
+                    .cfg
+                    .mail
+                    .gm_address
+                    .as_deref()
+                    .is_some_and(|g| bare_address(g) == to)
+                || self.cfg.lobby.members.iter().any(|m| bare_address(m) == to);
+            let token = if known {
+                Some(member(book, &to)?.token.clone())
+            } else {
+                None
+            };
+            // Laid out as every unsealed answer is (72 columns; indented lines kept).
+            let mut text = crate::report::fit_text(&crate::report::wrap_text(&paras.join("\n")));
+            text.push_str(FOOT);
+            let subject = "Despatch lobby: games wanting players";
+            let mut o = self.letter(&to, subject, &text, inb, now);
+            o.message_id = outbound::message_id(&[&inb.message_id, subject, &to], &domain);
+            o.reply_to = token.map(|t| format!("{local}+lobby.{t}@{domain}"));
+            if i > 0 || to != inb.from.to_ascii_lowercase() {
+                // A note to someone else answers no mail of theirs.
+                o.in_reply_to = None;
+                o.references = vec![];
+            }
+            let key: String = crate::dice::to_hex(&sha(&[&inb.message_id, &to]))[..16].to_string();
+            out.push((format!("lobby-{key}"), o));
+        }
+        Ok(out)
+    }
+}
+
+fn sha(parts: &[&str]) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update(p.as_bytes());
+        h.update([0]);
+    }
+    h.finalize().into()
+}
+
+/// The book goes with the decision, written before any letter is queued.
+fn book_only(d: &mut Decision, book: LobbyBook) {
+    d.lobby = Some(book);
+}
+
+/// The member record of `address`, made with a fresh secret if there is none.
+fn member<'b>(book: &'b mut LobbyBook, address: &str) -> Result<&'b mut LobbyMember> {
+    let key = address.to_ascii_lowercase();
+    if !book.members.contains_key(&key) {
+        let token = crate::store::new_token()?;
+        book.members.insert(
+            key.clone(),
+            LobbyMember {
+                token,
+                ..LobbyMember::default()
+            },
+        );
+    }
+    Ok(book.members.get_mut(&key).expect("inserted above"))
+}
+
+fn bare_address(m: &str) -> String {
+    m.parse::<crate::mail::address::Mailbox>()
+        .map(|mb| mb.address)
+        .unwrap_or_else(|_| m.to_string())
+        .to_ascii_lowercase()
+}
+
+/// Paragraphs per address, in the order first written to.
+#[derive(Default)]
+struct Letters(Vec<(String, Vec<String>)>);
+
+impl Letters {
+    fn add(&mut self, to: &str, text: String) {
+        let to = to.to_ascii_lowercase();
+        match self.0.iter_mut().find(|(a, _)| *a == to) {
+            Some((_, v)) => v.push(text),
+            None => self.0.push((to, vec![text])),
+        }
+    }
+}
+
+/// Each line with what became of it; notes to others go to `letters`.
+fn answer_lines(
+    tables: &mut Vec<Table>,
+    rules: &Rules<'_>,
+    from: &str,
+    name: Option<&str>,
+    lines: &[LobbyLine],
+    now: DateTime<Utc>,
+    letters: &mut Letters,
+) -> String {
+    let mut text = String::new();
+    let mut notes: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (line, act) in lines {
+        text.push_str(&format!("> {line}\n"));
+        let done = act
+            .clone()
+            .and_then(|a| lobby::act(tables, rules, from, name, &a, now));
+        match done {
+            Ok(done) => {
+                text.push_str(&done.answer);
+                for (to, note) in done.notes {
+                    notes.entry(to).or_default().push(note);
+                }
+                for id in done.ready {
+                    text.push_str(&format!(
+                        "\nEvery seat of {id} is taken: the game starts now; its welcome \
+                         follows.\n"
+                    ));
+                }
+            }
+            Err(why) => text.push_str(&format!("Not done: {why}.\n")),
+        }
+        text.push('\n');
+    }
+    for (to, v) in notes {
+        for n in v {
+            letters.add(&to, n);
+        }
+    }
+    text
+}
+
+fn confirm_text(lines: &[LobbyLine]) -> String {
+    let mut s = String::from(
+        "To make sure this mail came from you, nothing was done yet.\n\
+         Reply to this mail (its reply address is yours alone); an\n\
+         empty reply will do. Then these lines are carried out:\n\n",
+    );
+    for (l, _) in lines {
+        s.push_str(&format!("    {l}\n"));
+    }
+    s.push_str(&format!(
+        "\nThey wait {PENDING_HOURS} hours. If you did not write them, do nothing.\n"
+    ));
+    s
+}
+
+const HELP: &str = "Nothing to do in that mail. The lobby's lines:\n\n\
+    GAMES                      the games wanting players\n\
+    OPEN <ruleset> <scenario> [AS <seat>] [PACE <hours>] [LEAGUE <name>]\n\
+    JOIN <game> [AS <seat>]    take a seat\n\
+    LEAVE <game>               give it up before the game starts\n";
+
+const FOOT: &str = "\n-- \nThe lobby's lines: GAMES, OPEN <ruleset> <scenario> [AS <seat>]\n\
+    [PACE <hours>] [LEAGUE <name>], JOIN <game> [AS <seat>], LEAVE <game>.\n\
+    Reply to this mail to reach the lobby as yourself.\n";

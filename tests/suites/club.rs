@@ -33,6 +33,8 @@ mod club_league;
 mod club_one_click;
 #[path = "../club_press.rs"]
 mod club_press;
+#[path = "../club_ratings.rs"]
+mod club_ratings;
 #[path = "../club_spectators.rs"]
 mod club_spectators;
 #[path = "../club_status.rs"]

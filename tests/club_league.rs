@@ -197,7 +197,9 @@ fn a_win_a_loss_and_a_draw_make_the_standings_in_points_then_wins_order() {
     assert!(text.lines().all(|l| l.chars().count() <= 72), "{text}");
     let html = despatch::league::render_html(&s);
     assert!(
-        html.contains("<tr><td>1</td><td>Ann Arbor</td><td>2</td><td>2</td><td>0</td><td>0</td><td>6</td></tr>"),
+        html.contains(
+            "<tr><td>1</td><td>Ann Arbor</td><td>2</td><td>2</td><td>0</td><td>0</td><td>6</td><td>"
+        ),
         "{html}"
     );
 }

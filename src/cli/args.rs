@@ -50,14 +50,22 @@ pub enum Command {
     /// Create a game from a shipped scenario and mail every seat its welcome. Run it as the
     /// service user (it refuses another user than the data folder's owner).
     New(NewArgs),
-    /// A league's standings: per player, games played, won, drawn, lost and points, then its
-    /// finished and running games.
+    /// A league's standings: per player, games played, won, drawn, lost, points and Glicko-2
+    /// rating, then its finished and running games.
     League {
         /// The league's name, as given to `despatch new --league`.
         league: String,
         /// text, or html (the fragment the archive shows).
         #[arg(long, default_value = "text", value_parser = ["text", "html"])]
         format: String,
+        /// Re-derive the table from these archive folders alone (each ended game's: its
+        /// journal.jsonl and league.json), not the data folder, and compare it with the table
+        /// each archive published; exit 1 on any difference.
+        #[arg(long, num_args = 1.., value_name = "ARCHIVE_DIR")]
+        derive: Vec<PathBuf>,
+        /// With --derive: standings mails (.eml) to compare with the re-derived table too.
+        #[arg(long, num_args = 1.., value_name = "FILE.eml", requires = "derive")]
+        mailed: Vec<PathBuf>,
     },
     /// A player's own commands for strict dice, run on the player's machine (not the host's).
     Player {

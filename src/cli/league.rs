@@ -1,4 +1,6 @@
-//! `despatch league L`: a league's standings, read from the data folder (nothing is written).
+//! `despatch league L`: a league's standings, read from the data folder (nothing is written);
+//! with `--derive`, re-derived from archive folders alone and compared with what they and the
+//! standings mails published (ruling K7; the data folder is not read, so anyone can run it).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,4 +26,36 @@ pub(super) fn print(config: Option<PathBuf>, league: &str, format: &str) -> Resu
         _ => println!("{}", crate::league::render_text(&standings)),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Re-derives the table from `dirs` (and compares `mails`), prints it and every difference:
+/// success only when every published table agrees.
+pub(super) fn derive(
+    league: &str,
+    format: &str,
+    dirs: &[PathBuf],
+    mails: &[PathBuf],
+) -> Result<ExitCode> {
+    let d = crate::daemon::derive_from_files(&crate::rulesets::registry(), league, dirs, mails)?;
+    match format {
+        "html" => print!("{}", crate::league::render_html(&d.standings)),
+        _ => println!("{}\n", crate::league::render_text(&d.standings)),
+    }
+    let n = d.compared;
+    if d.differences.is_empty() {
+        eprintln!(
+            "Re-derived from {} archive(s): all {n} published table(s) agree.",
+            dirs.len()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    for diff in &d.differences {
+        eprintln!("DIFFERENT: {diff}");
+    }
+    eprintln!(
+        "Re-derived from {} archive(s): {} difference(s) in {n} published table(s).",
+        dirs.len(),
+        d.differences.len()
+    );
+    Ok(ExitCode::from(1))
 }

@@ -143,7 +143,15 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::New(args) => super::new::new_game(cli.config, args),
         Command::Doctor => super::doctor::doctor(cli.config),
-        Command::League { league, format } => super::league::print(cli.config, &league, &format),
+        Command::League {
+            league,
+            format,
+            derive,
+            mailed,
+        } => match derive.is_empty() {
+            true => super::league::print(cli.config, &league, &format),
+            false => super::league::derive(&league, &format, &derive, &mailed),
+        },
         Command::Ingest { files } => {
             let (cfg, path) = super::guard::writing_config(cli.config, "ingest")?;
             super::guard::service_user_only(&cfg, &path)?;

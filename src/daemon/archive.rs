@@ -34,16 +34,21 @@ impl Daemon {
             .read_journal()
             .with_context(|| format!("reading the journal of {game_id}; no archive written"))?;
         // A league game's archive shows its league's table as it stands now.
-        let standings = match league {
-            Some(_) => None,
+        let (standings, roster) = match league {
+            Some(_) => (None, None),
             None => self.league_section(&journal.lines),
         };
-        let site = archive::build_site(
+        let mut site = archive::build_site(
             &self.registry,
             &journal.lines,
             league.or(standings.as_ref()),
         )
         .map_err(|e| anyhow!("game {game_id}: {e}; no archive written"))?;
+        // Beside the published journal (an ended game's), the roster that lets anyone
+        // re-derive the league's ratings from the archives (ruling K7).
+        if let Some(r) = roster.filter(|_| site.file("journal.jsonl").is_some()) {
+            site.files.push(("league.json".into(), r.into_bytes()));
+        }
         let out = out
             .map(Path::to_path_buf)
             .unwrap_or_else(|| self.archive_dir(game_id));
@@ -54,25 +59,37 @@ impl Daemon {
         Ok((out, n))
     }
 
-    /// The standings of the league the journal's first line puts the game in, if any. A league
-    /// that cannot be read is left out (logged): the archive of the game itself still matters.
-    fn league_section(&self, lines: &[String]) -> Option<LeagueSection> {
-        let first = lines.first()?;
+    /// The standings of the league the journal's first line puts the game in, if any, and the
+    /// game's roster for `league.json` once it has ended. A league that cannot be read is left
+    /// out (logged): the archive of the game itself still matters.
+    fn league_section(&self, lines: &[String]) -> (Option<LeagueSection>, Option<String>) {
+        let Some(first) = lines.first() else {
+            return (None, None);
+        };
         let Ok(crate::engine::Event::GameCreated { policy, game, .. }) =
             serde_json::from_str(first)
         else {
-            return None;
+            return (None, None);
         };
-        let league = policy.club.league?;
+        let Some(league) = policy.club.league else {
+            return (None, None);
+        };
         let s = match super::league_standings(&self.data, &self.registry, &league) {
             Ok(s) => s,
             Err(e) => {
                 warn!(game = %game, league = %league, "league standings left out of the archive: {e:#}");
-                return None;
+                return (None, None);
             }
         };
-        let header = ["#", "Player", "Played", "Won", "Drawn", "Lost", "Points"];
-        Some(LeagueSection {
+        let roster = super::league_roster(&self.data, &self.registry, &league, &game)
+            .unwrap_or_else(|e| {
+                warn!(game = %game, league = %league, "league.json left out of the archive: {e:#}");
+                None
+            });
+        let header = [
+            "#", "Player", "Played", "Won", "Drawn", "Lost", "Points", "Rating",
+        ];
+        let section = LeagueSection {
             title: format!("League {league}: standings"),
             header: header.iter().map(|h| h.to_string()).collect(),
             rows: s
@@ -87,10 +104,12 @@ impl Daemon {
                         r.drawn.to_string(),
                         r.lost.to_string(),
                         r.points.to_string(),
+                        r.rating_text(),
                     ]
                 })
                 .collect(),
-        })
+        };
+        (Some(section), roster)
     }
 
     /// At a game's end: the archive with everything, into the default folder. A failure is

@@ -1,6 +1,9 @@
-//! Leagues in the shell's hands (issue 16 point 7): the league file under the data folder,
-//! enrolling a new game in it, reading its games into values for `league::standings`, and
-//! mailing the standings to every member when one of its games ends.
+//! Leagues in the shell's hands (issue 16 point 7, issue 31 point 3): the league file under
+//! the data folder, enrolling a new game in it, reading its games into values for
+//! `league::standings` (which rates them), mailing the standings to every member when one of
+//! its games ends, the pseudonymous roster an ended game's archive publishes, and reading
+//! archive folders and mails for `despatch league L --derive`. Reads and writes only: every
+//! count and rating is `league`'s.
 //!
 //! Where membership lives: in the game's own journal (`policy.club.league`, written in the
 //! same line that creates the game, so a game is in a league or not, never half) and, for
@@ -13,6 +16,7 @@ use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
 use crate::engine::{Event, Play, Registry};
+use crate::league::derive::{self, ArchiveInput, Derived, RosterSeat};
 use crate::league::{self, LeagueFile, LeagueGame, Player, Standings};
 use crate::mail::outbound::{self, Outgoing};
 use crate::report;
@@ -66,16 +70,25 @@ pub fn league_games(
             .and_then(|g| Ok((g, store.seats()?)));
         match opened {
             Ok((game, _)) if game.book().policy.club.league.as_deref() != Some(league) => {}
-            Ok((game, seats)) => out.push(league_game(game.as_ref(), &seats)),
+            Ok((game, seats)) => {
+                // The end time is the journal's; read only for a game that is over.
+                let ended = match game.is_over() {
+                    true => derive::end_time(&store.read_journal()?.lines),
+                    false => None,
+                };
+                out.push(league_game(game.as_ref(), &seats, ended))
+            }
             // One unreadable game must not hide the table (nor stop another game's end):
             // it is listed as such, counted for nobody.
             Err(e) => out.push(LeagueGame {
                 id: id.clone(),
                 ruleset: String::new(),
                 players: vec![],
+                sides: vec![],
                 results: None,
                 abandoned: false,
                 state: format!("cannot be read: {e}"),
+                ended: None,
             }),
         }
     }
@@ -85,7 +98,125 @@ pub fn league_games(
 /// The standings of a league as they stand now.
 pub fn league_standings(data: &DataDir, registry: &Registry, league: &str) -> Result<Standings> {
     let (file, games) = league_games(data, registry, league)?;
-    Ok(league::standings(league, file.points(), &games))
+    Ok(league::standings(
+        league,
+        file.points(),
+        &file.rating_rule(),
+        &games,
+    ))
+}
+
+/// `<data_dir>/leagues/<L>.key`: the league's secret for its players' pseudonyms, made on
+/// first use (readable by the service user only). Never published: with it, anyone could test
+/// a guessed address against a roster.
+fn pseudonym_key(data: &DataDir, league: &str) -> Result<Vec<u8>> {
+    let p = data.root.join("leagues").join(format!("{league}.key"));
+    match std::fs::read_to_string(&p) {
+        Ok(t) => return hex::decode(t.trim()).with_context(|| p.display().to_string()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e).with_context(|| p.display().to_string()),
+    }
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key)
+        .map_err(|e| anyhow::anyhow!("no entropy for {}: {e}", p.display()))?;
+    if let Some(dir) = p.parent() {
+        std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
+    }
+    crate::store::atomic_write_private(&p, hex::encode(key).as_bytes())?;
+    Ok(key.to_vec())
+}
+
+/// A player's pseudonym in a league: the first 16 bytes of SHA-256(key ‖ address without
+/// case). The same person is one pseudonym across the league's games; another league's key
+/// makes another.
+fn pseudonym(key: &[u8], address: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(key);
+    h.update(address.to_ascii_lowercase().as_bytes());
+    hex::encode(&h.finalize()[..16])
+}
+
+/// `league.json` for the archive of `game`, an ended game of `league`: its roster under
+/// pseudonyms and the table after it (ruling K7). `None` for a running game (its archive
+/// publishes no journal, so nothing to re-derive) or one the league file does not list.
+pub fn league_roster(
+    data: &DataDir,
+    registry: &Registry,
+    league: &str,
+    game: &str,
+) -> Result<Option<String>> {
+    let (file, games) = league_games(data, registry, league)?;
+    let Some(g) = games.iter().find(|g| g.id == game) else {
+        return Ok(None);
+    };
+    if g.results.is_none() && !g.abandoned {
+        return Ok(None);
+    }
+    let key = pseudonym_key(data, league)?;
+    let seats = g
+        .players
+        .iter()
+        .map(|(seat, p)| RosterSeat {
+            seat: seat.clone(),
+            player: pseudonym(&key, &p.address),
+            name: p.name.clone(),
+        })
+        .collect();
+    let rule = file.rating_rule();
+    let after = derive::after(league, file.points(), &rule, &games, game);
+    Ok(Some(derive::roster_json(
+        league,
+        game,
+        file.points(),
+        &rule,
+        seats,
+        &after,
+    )))
+}
+
+/// `despatch league L --derive DIR… [--mailed FILE…]`: reads each archive folder's
+/// `journal.jsonl` and `league.json` and each standings mail, and hands them to
+/// `league::derive`. Nothing of the data folder is read.
+pub fn derive_from_files(
+    registry: &Registry,
+    league: &str,
+    dirs: &[std::path::PathBuf],
+    mails: &[std::path::PathBuf],
+) -> Result<Derived> {
+    let mut archives = Vec::with_capacity(dirs.len());
+    for dir in dirs {
+        let read = |name: &str| {
+            let p = dir.join(name);
+            std::fs::read_to_string(&p)
+                .with_context(|| format!("{} (an ended league game's archive has it)", p.display()))
+        };
+        let journal = read("journal.jsonl")?
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect();
+        archives.push(ArchiveInput {
+            label: dir.display().to_string(),
+            journal,
+            roster: read("league.json")?,
+        });
+    }
+    let mut derived = derive::derive(registry, league, &archives)?;
+    for m in mails {
+        let raw = std::fs::read(m).with_context(|| m.display().to_string())?;
+        let parsed = mail_parser::MessageParser::default().parse(&raw);
+        let (subject, text) = parsed
+            .as_ref()
+            .map(|p| {
+                (
+                    p.subject().unwrap_or_default().to_string(),
+                    p.body_text(0).map(|t| t.into_owned()).unwrap_or_default(),
+                )
+            })
+            .unwrap_or_default();
+        derived.compare_mail(&m.display().to_string(), &subject, &text);
+    }
+    Ok(derived)
 }
 
 impl Daemon {
@@ -124,7 +255,7 @@ impl Daemon {
             return Ok(());
         };
         let (file, games) = league_games(&self.data, &self.registry, &league)?;
-        let standings = league::standings(&league, file.points(), &games);
+        let standings = league::standings(&league, file.points(), &file.rating_rule(), &games);
         let b = game.book();
         let ended = game
             .outcome()
@@ -187,7 +318,11 @@ impl Daemon {
 }
 
 /// One game as the league sees it.
-fn league_game(game: &dyn Play, seats: &crate::store::SeatsFile) -> LeagueGame {
+fn league_game(
+    game: &dyn Play,
+    seats: &crate::store::SeatsFile,
+    ended: Option<DateTime<Utc>>,
+) -> LeagueGame {
     let b = game.book();
     let players = b
         .seats
@@ -214,8 +349,10 @@ fn league_game(game: &dyn Play, seats: &crate::store::SeatsFile) -> LeagueGame {
         id: b.id.clone(),
         ruleset: game.ruleset().to_string(),
         players,
+        sides: b.seats.clone(),
         results: league::results_of(game),
         abandoned: abandoned.is_some(),
         state,
+        ended,
     }
 }

@@ -32,7 +32,7 @@ pub use campaign::{NewGame, check_new_game};
 pub use games::OpenGame;
 pub use held::why as held_why;
 pub use intake::Intake;
-pub use league::{league_file, league_games, league_standings};
+pub use league::{derive_from_files, league_file, league_games, league_roster, league_standings};
 pub use spectators::{By, MAX_SPECTATORS, change_spectators};
 
 use std::sync::Mutex;

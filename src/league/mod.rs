@@ -7,12 +7,16 @@
 //! `seats.toml` (compared without case), so the same person in two games is one row; the row
 //! is printed by the player's name, never by the address (standings go to every member).
 
+pub mod derive;
+pub mod rating;
 mod render;
 
-pub use render::{render_html, render_text};
+pub use rating::{Rated, Rating, RatingRule};
+pub use render::{render_html, render_text, table_text};
 
 use std::collections::HashMap;
 
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{Outcome, Play, SeatEntry, SeatId};
@@ -32,18 +36,41 @@ pub const DEFAULT_POINTS: Points = Points {
     loss: 0,
 };
 
-/// `<data_dir>/leagues/<L>.toml`: the points rule and the league's games, in the order they
-/// were created. The games listed here are candidates: a game counts only if its own journal
+/// `<data_dir>/leagues/<L>.toml`: the points rule, the rating rule and the league's games, in
+/// the order they were created. The games listed here are candidates: a game counts only if its own journal
 /// says it plays in this league (so an entry left by a crash before the game existed, or a
 /// hand edit, can never put a foreign game in the table).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LeagueFile {
     pub win: i64,
     pub draw: i64,
     pub loss: i64,
+    /// Glicko-2's start and constant (ruling K6); absent in files made before ratings, which
+    /// then rate from the crate's defaults.
+    #[serde(default = "default_start")]
+    pub rating_start: f64,
+    #[serde(default = "default_deviation")]
+    pub rating_deviation: f64,
+    #[serde(default = "default_volatility")]
+    pub rating_volatility: f64,
+    #[serde(default = "default_tau")]
+    pub rating_tau: f64,
     #[serde(default)]
     pub games: Vec<String>,
+}
+
+fn default_start() -> f64 {
+    RatingRule::default().start
+}
+fn default_deviation() -> f64 {
+    RatingRule::default().deviation
+}
+fn default_volatility() -> f64 {
+    RatingRule::default().volatility
+}
+fn default_tau() -> f64 {
+    RatingRule::default().tau
 }
 
 impl Default for LeagueFile {
@@ -52,6 +79,10 @@ impl Default for LeagueFile {
             win: DEFAULT_POINTS.win,
             draw: DEFAULT_POINTS.draw,
             loss: DEFAULT_POINTS.loss,
+            rating_start: default_start(),
+            rating_deviation: default_deviation(),
+            rating_volatility: default_volatility(),
+            rating_tau: default_tau(),
             games: Vec::new(),
         }
     }
@@ -59,7 +90,18 @@ impl Default for LeagueFile {
 
 impl LeagueFile {
     pub fn parse(text: &str) -> Result<Self, String> {
-        toml::from_str(text).map_err(|e| e.to_string())
+        let f: Self = toml::from_str(text).map_err(|e| e.to_string())?;
+        f.rating_rule().check()?;
+        Ok(f)
+    }
+
+    pub fn rating_rule(&self) -> RatingRule {
+        RatingRule {
+            start: self.rating_start,
+            deviation: self.rating_deviation,
+            volatility: self.rating_volatility,
+            tau: self.rating_tau,
+        }
     }
 
     pub fn points(&self) -> Points {
@@ -81,8 +123,20 @@ impl LeagueFile {
         format!(
             "# League `{league}`: points per result (edit freely; `despatch league {league}`\n\
              # recounts from the games). `games` is kept by `despatch new --league {league}`.\n\
-             win = {}\ndraw = {}\nloss = {}\ngames = [{games}]\n",
-            self.win, self.draw, self.loss
+             win = {}\ndraw = {}\nloss = {}\n\
+             # Ratings (Glicko-2, docs/club-rules.md K6): a new member's rating, deviation and\n\
+             # volatility, and tau, the system constant (0.3 to 1.2; smaller moves ratings less).\n\
+             # Changing them re-rates every game from the start, the same for anyone who\n\
+             # re-derives the table from the archives.\n\
+             rating_start = {:?}\nrating_deviation = {:?}\nrating_volatility = {:?}\n\
+             rating_tau = {:?}\ngames = [{games}]\n",
+            self.win,
+            self.draw,
+            self.loss,
+            self.rating_start,
+            self.rating_deviation,
+            self.rating_volatility,
+            self.rating_tau
         )
     }
 }
@@ -142,7 +196,9 @@ pub struct Player {
 }
 
 impl Player {
-    fn key(&self) -> String {
+    /// The player's identity in a league: the address without case (in a table re-derived
+    /// from archives, the published pseudonym, which is already lower case).
+    pub fn key(&self) -> String {
         self.address.to_ascii_lowercase()
     }
 }
@@ -154,16 +210,20 @@ pub struct LeagueGame {
     pub ruleset: String,
     /// Each seat's player, in seat order (a seat without a registered player is left out).
     pub players: Vec<(SeatId, Player)>,
+    /// Every seat of the game and its side (the journal's), registered or not.
+    pub sides: Vec<SeatEntry>,
     /// `Some` once the game is over with a result.
     pub results: Option<Vec<(SeatId, SeatResult)>>,
     /// The organiser abandoned it: over, with no result and no points (club ruling O1).
     pub abandoned: bool,
     /// The outcome's summary once over, where the game stands while it runs.
     pub state: String,
+    /// When it ended (its journal's `game_ended` line): the first key of the rating order.
+    pub ended: Option<DateTime<Utc>>,
 }
 
 /// One player's line of the table.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
     /// `1`, or `2=` for a shared place.
     pub place: String,
@@ -173,6 +233,15 @@ pub struct Row {
     pub drawn: u32,
     pub lost: u32,
     pub points: i64,
+    /// The player's Glicko-2 rating after the games counted (ruling K1).
+    pub rating: Rating,
+}
+
+impl Row {
+    /// `1612 ±87`.
+    pub fn rating_text(&self) -> String {
+        rating::shown(self.rating.rating, self.rating.deviation)
+    }
 }
 
 /// A game listed under the table: its id, ruleset and result or state.
@@ -184,10 +253,11 @@ pub struct Listed {
 }
 
 /// The standings of a league, ready to render.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Standings {
     pub league: String,
     pub points: Points,
+    pub rating: RatingRule,
     pub rows: Vec<Row>,
     pub finished: Vec<Listed>,
     /// Games the organiser abandoned: listed, never scored (club ruling O1).
@@ -209,29 +279,39 @@ struct Tally {
 }
 
 /// Adds up the finished games, one result per player per game (a player holding several seats
-/// of one game counts once, by the first of them in seat order). Linear in the seats of the
-/// league's games, plus the sort of its players.
-pub fn standings(league: &str, points: Points, games: &[LeagueGame]) -> Standings {
+/// of one game counts once, by the first of them in seat order), and rates them. Finished
+/// games are taken in the rating order (end time, then id: ruling K3), so "the latest game"
+/// whose name a row shows is the latest to end. Linear in the seats of the league's games,
+/// plus the sorts of its games and players.
+pub fn standings(
+    league: &str,
+    points: Points,
+    rule: &RatingRule,
+    games: &[LeagueGame],
+) -> Standings {
     let mut order: Vec<String> = Vec::new();
     let mut tally: HashMap<String, Tally> = HashMap::new();
     let mut finished = Vec::new();
     let mut abandoned = Vec::new();
     let mut running = Vec::new();
+    let listed = |g: &LeagueGame| Listed {
+        game: g.id.clone(),
+        ruleset: g.ruleset.clone(),
+        state: g.state.clone(),
+    };
     for g in games {
-        let listed = Listed {
-            game: g.id.clone(),
-            ruleset: g.ruleset.clone(),
-            state: g.state.clone(),
-        };
         if g.abandoned {
-            abandoned.push(listed);
-            continue;
+            abandoned.push(listed(g));
+        } else if g.results.is_none() {
+            running.push(listed(g));
         }
+    }
+    let ratings = rating::ratings(games, rule);
+    for g in rating::rating_order(games) {
         let Some(results) = &g.results else {
-            running.push(listed);
             continue;
         };
-        finished.push(listed);
+        finished.push(listed(g));
         let mut counted: Vec<String> = Vec::new();
         for (seat, player) in &g.players {
             let key = player.key();
@@ -278,6 +358,7 @@ pub fn standings(league: &str, points: Points, games: &[LeagueGame]) -> Standing
                 points: t.won as i64 * points.win
                     + t.drawn as i64 * points.draw
                     + t.lost as i64 * points.loss,
+                rating: ratings.get(k).map_or(rule.initial(), |r| r.rating),
             }
         })
         .collect();
@@ -302,6 +383,7 @@ pub fn standings(league: &str, points: Points, games: &[LeagueGame]) -> Standing
     Standings {
         league: league.to_string(),
         points,
+        rating: *rule,
         rows,
         finished,
         abandoned,

@@ -1,6 +1,6 @@
 //! Standings as text (the mail to members, `despatch league`) and as HTML (the archive), from
-//! the values `standings` made. Pure. The text's table fits 72 columns; names too wide for
-//! their column are cut (by characters, never inside one).
+//! the values `standings` made. Pure. The text's table fits 72 columns (with the rating, 70);
+//! names too wide for their column are cut (by characters, never inside one).
 
 use super::{Listed, Standings, TIE_RULE};
 
@@ -26,42 +26,61 @@ fn games_text(title: &str, games: &[Listed], out: &mut String) {
     }
 }
 
+/// The table alone: its header line, then one line per player, each within 70 columns. A
+/// standings mail carries exactly these lines, so `league::derive` compares a mail with them.
+pub fn table_text(s: &Standings) -> Vec<String> {
+    if s.rows.is_empty() {
+        return vec![];
+    }
+    let mut out = vec![format!(
+        "    {:<4} {:<w$} {:>3} {:>3} {:>3} {:>3} {:>4} {:>9}",
+        "#",
+        "Player",
+        "P",
+        "W",
+        "D",
+        "L",
+        "Pts",
+        "Rating",
+        w = NAME_WIDTH
+    )];
+    for r in &s.rows {
+        // Padding counts characters, so a name with accents keeps the columns straight.
+        let name = cut(&r.name);
+        let pad = NAME_WIDTH.saturating_sub(name.chars().count());
+        out.push(format!(
+            "    {:<4} {name}{} {:>3} {:>3} {:>3} {:>3} {:>4} {:>9}",
+            r.place,
+            " ".repeat(pad),
+            r.played,
+            r.won,
+            r.drawn,
+            r.lost,
+            r.points,
+            r.rating_text()
+        ));
+    }
+    out
+}
+
 /// The standings as plain text, laid out for a mail (72 columns).
 pub fn render_text(s: &Standings) -> String {
     let p = s.points;
     let mut out = format!(
-        "LEAGUE {} — STANDINGS\n\nPoints: win {}, draw {}, loss {}. {TIE_RULE}\n\n",
-        s.league, p.win, p.draw, p.loss
+        "LEAGUE {} — STANDINGS\n\nPoints: win {}, draw {}, loss {}. {TIE_RULE}\n{} \
+         Rating ± deviation.\n\n",
+        s.league,
+        p.win,
+        p.draw,
+        p.loss,
+        s.rating.describe()
     );
     if s.rows.is_empty() {
         out.push_str("No game of this league has finished yet.\n");
-    } else {
-        out.push_str(&format!(
-            "    {:<4} {:<w$} {:>3} {:>3} {:>3} {:>3} {:>4}\n",
-            "#",
-            "Player",
-            "P",
-            "W",
-            "D",
-            "L",
-            "Pts",
-            w = NAME_WIDTH
-        ));
-        for r in &s.rows {
-            // Padding counts characters, so a name with accents keeps the columns straight.
-            let name = cut(&r.name);
-            let pad = NAME_WIDTH.saturating_sub(name.chars().count());
-            out.push_str(&format!(
-                "    {:<4} {name}{} {:>3} {:>3} {:>3} {:>3} {:>4}\n",
-                r.place,
-                " ".repeat(pad),
-                r.played,
-                r.won,
-                r.drawn,
-                r.lost,
-                r.points
-            ));
-        }
+    }
+    for line in table_text(s) {
+        out.push_str(&line);
+        out.push('\n');
     }
     games_text("FINISHED GAMES", &s.finished, &mut out);
     games_text("ABANDONED (NO RESULT, NO POINTS)", &s.abandoned, &mut out);
@@ -106,31 +125,33 @@ pub fn render_html(s: &Standings) -> String {
     let p = s.points;
     let mut out = format!(
         "<section class=\"league\">\n<h2>League {} — standings</h2>\n<p>Points: win {}, draw {}, \
-         loss {}. {}</p>\n",
+         loss {}. {}</p>\n<p>{} Rating ± deviation.</p>\n",
         esc(&s.league),
         p.win,
         p.draw,
         p.loss,
-        esc(TIE_RULE)
+        esc(TIE_RULE),
+        esc(&s.rating.describe())
     );
     if s.rows.is_empty() {
         out.push_str("<p>No game of this league has finished yet.</p>\n");
     } else {
         out.push_str(
             "<table>\n<thead><tr><th>#</th><th>Player</th><th>P</th><th>W</th><th>D</th>\
-             <th>L</th><th>Pts</th></tr></thead>\n<tbody>\n",
+             <th>L</th><th>Pts</th><th>Rating</th></tr></thead>\n<tbody>\n",
         );
         for r in &s.rows {
             out.push_str(&format!(
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-                 <td>{}</td></tr>\n",
+                 <td>{}</td><td>{}</td></tr>\n",
                 esc(&r.place),
                 esc(&r.name),
                 r.played,
                 r.won,
                 r.drawn,
                 r.lost,
-                r.points
+                r.points,
+                esc(&r.rating_text())
             ));
         }
         out.push_str("</tbody>\n</table>\n");

@@ -35,6 +35,8 @@ mod club_lobby;
 mod club_one_click;
 #[path = "../club_press.rs"]
 mod club_press;
+#[path = "../club_ratings.rs"]
+mod club_ratings;
 #[path = "../club_spectators.rs"]
 mod club_spectators;
 #[path = "../club_status.rs"]

@@ -255,7 +255,11 @@ fn a_member_opens_another_joins_and_the_game_starts_at_the_pace_asked() {
     }
     // For a reader: LOBBY_SHOW=1 prints the lobby's mails as sent.
     if std::env::var_os("LOBBY_SHOW").is_some() {
-        for s in l.sent().iter().filter(|s| s.raw.contains("Subject: Despatch lobby")) {
+        for s in l
+            .sent()
+            .iter()
+            .filter(|s| s.raw.contains("Subject: Despatch lobby"))
+        {
             eprintln!("===== to {} (reply to {})\n{}", s.to, s.reply_to, s.text);
         }
     }

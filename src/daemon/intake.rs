@@ -299,6 +299,10 @@ impl Daemon {
     /// What one mail does. Reads the store; writes nothing.
     fn decide(&self, inb: &Inbound, now: DateTime<Utc>) -> Result<Decision> {
         if let Some(why) = &inb.auto {
+            // An out-of-office reply is answered once with the absence it suggests (A10).
+            if inbound::away::is_out_of_office(why, &inb.subject) {
+                return self.out_of_office(inb, why, now);
+            }
             return Ok(Decision::only(Intake::Automated(why.clone())));
         }
         let (local, _) = self.cfg.address_parts();
@@ -536,6 +540,9 @@ impl Daemon {
         let Some(mut g) = d.game else {
             if let Some(book) = &d.lobby {
                 self.data.write_lobby_book(book)?;
+            }
+            for (path, bytes) in &d.files {
+                crate::store::atomic_write_private(path, bytes)?;
             }
             let house = self.data.house();
             self.queue_letters(&house, &d.letters)?;

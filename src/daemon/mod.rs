@@ -11,6 +11,7 @@
 //! again, before the inbox and the deadlines, when its cause is gone.
 
 mod archive;
+mod away;
 mod campaign;
 mod consent;
 mod delivery;

@@ -19,6 +19,8 @@ mod archive_site;
 mod club_abandon;
 #[path = "../club_absence.rs"]
 mod club_absence;
+#[path = "../club_away.rs"]
+mod club_away;
 #[path = "../club_concede_draw.rs"]
 mod club_concede_draw;
 #[path = "../club_concede_sides.rs"]

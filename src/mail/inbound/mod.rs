@@ -26,6 +26,7 @@
 //! TOKEN and HELP lines are the player's own and count; [`strip_control_lines`] blanks them in
 //! place for the same reason.
 
+pub mod away;
 mod body;
 mod command;
 mod headers;

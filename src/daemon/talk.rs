@@ -47,7 +47,8 @@ fn press_path(store: &GameStore, digest: &str) -> std::path::PathBuf {
 /// The private copy of press event `ev`'s text, for composing its mails (None for any other
 /// event, or when the copy is gone).
 pub(in crate::daemon) fn press_copy(store: &GameStore, ev: &Event) -> Option<PressCopy> {
-    let Event::Press { digest, .. } = ev else {
+    // A message from the organiser keeps its text the same way (daemon/desk_acts.rs).
+    let (Event::Press { digest, .. } | Event::GmBroadcast { digest, .. }) = ev else {
         return None;
     };
     let bytes = std::fs::read(press_path(store, digest)).ok()?;

@@ -31,9 +31,28 @@ impl<R: Ruleset> Game<R> {
                 "the game was abandoned: only its end may follow",
             ));
         }
+        if self.club.paused.is_some() && super::pause::stopped_by_pause(event) {
+            // Nothing of the clock runs while the organiser has stopped it (ruling D3).
+            return Err(err(
+                index,
+                kind,
+                "type",
+                "the game is paused: its clock is stopped",
+            ));
+        }
         match event {
             Event::GameCreated { .. } => {
                 return Err(err(index, kind, "type", "a second game_created"));
+            }
+            Event::GamePaused { .. } | Event::GameResumed { .. } => {
+                self.apply_pause(event, index)?
+            }
+            // A message from the organiser changes nothing in the game; the step must be open.
+            Event::GmBroadcast { step, .. } => {
+                self.expect_step(index, kind, *step)?;
+                if self.ended {
+                    return Err(err(index, kind, "type", "the game has already ended"));
+                }
             }
             Event::Submission {
                 step,

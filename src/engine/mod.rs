@@ -11,6 +11,7 @@ pub mod decide;
 pub mod event;
 pub mod example;
 pub mod game;
+pub mod pause;
 pub mod play;
 pub mod press;
 pub mod registry;

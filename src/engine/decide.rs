@@ -38,6 +38,8 @@ pub enum GmError {
     Paused(DateTime<Utc>),
     #[error("the game is not paused: its clock is running, so there is nothing to resume")]
     NotPaused,
+    #[error("the message is empty: write it on the lines after BROADCAST")]
+    NoMessage,
 }
 
 fn refuse(reason: impl Into<String>, hint: Option<String>) -> Vec<Rejected> {

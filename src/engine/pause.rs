@@ -88,6 +88,35 @@ pub fn gm_resume<P: Play + ?Sized>(p: &P, now: DateTime<Utc>) -> Result<Event, G
     })
 }
 
+/// `BROADCAST`: the journal line of a message from the organiser to every seat, its digest
+/// made as press's from `gm` with `salt` (drawn by the shell). `text` is canonical
+/// (`press::canonical`); the text itself is kept only under `press_record = "text"`.
+pub fn gm_broadcast<P: Play + ?Sized>(
+    p: &P,
+    text: &str,
+    salt: &crate::dice::Hash,
+    league: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<Event, GmError> {
+    let book = p.book();
+    if p.is_over() {
+        return Err(GmError::Over(book.id.clone()));
+    }
+    if text.trim().is_empty() {
+        return Err(GmError::NoMessage);
+    }
+    let keep = book.policy.club.press_record == super::club::PressRecord::Text;
+    let d = super::press::digest(&book.id, book.step, "gm", salt, text);
+    Ok(Event::GmBroadcast {
+        step: book.step,
+        digest: crate::dice::to_hex(&d),
+        salt: keep.then(|| crate::dice::to_hex(salt)),
+        text: keep.then(|| text.to_string()),
+        league: league.map(str::to_string),
+        at: now,
+    })
+}
+
 /// Whether `ev` is one that a paused game never makes: the clock's (reminders, the deadline's
 /// silence, a moved deadline), a lock or a close-step. Replay refuses them (a forged journal).
 pub fn stopped_by_pause(ev: &Event) -> bool {

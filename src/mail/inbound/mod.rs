@@ -28,6 +28,7 @@
 
 mod body;
 mod command;
+pub mod desk;
 mod headers;
 mod html;
 mod reply;

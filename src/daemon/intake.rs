@@ -99,6 +99,13 @@ pub enum Intake {
     /// Processing failed (the game's files, the store, a fault): the mail is held with the
     /// reason and retried (`daemon::held`).
     Failed(String),
+    /// A mail to the organiser's desk from its organiser: `commands` lines carried out or
+    /// refused, each answered (daemon/desk.rs).
+    Desk {
+        commands: usize,
+    },
+    /// A mail to the desk without the sender's own desk secret: nothing done (ruling D2).
+    DeskRefused,
 }
 
 impl Intake {
@@ -122,6 +129,8 @@ impl Intake {
             Intake::RateLimited => "rate-limited",
             Intake::Held { .. } => "held",
             Intake::Failed(_) => "failed",
+            Intake::Desk { .. } => "desk",
+            Intake::DeskRefused => "desk-refused",
         }
     }
 }
@@ -156,6 +165,8 @@ pub(super) struct Decision {
     pub(super) built: Vec<(String, Vec<u8>)>,
     /// An address that wrote STOP to the house, to record as such (ruling L2).
     pub(super) quiet: Option<String>,
+    /// A mail to the organiser's desk: what to do for it (daemon/desk.rs).
+    pub(super) desk: Option<super::desk::DeskJob>,
 }
 
 impl Decision {
@@ -174,6 +185,7 @@ impl Decision {
             files: vec![],
             built: vec![],
             quiet: None,
+            desk: None,
         }
     }
 
@@ -193,6 +205,7 @@ impl Decision {
             files: vec![],
             built: vec![],
             quiet: None,
+            desk: None,
         }
     }
 }
@@ -295,6 +308,10 @@ impl Daemon {
             return Ok(Decision::only(Intake::Automated(why.clone())));
         }
         let (local, _) = self.cfg.address_parts();
+        // The organiser's desk (issue 31 point 4): its own address, before any game's.
+        if let Some(secret) = inbound::desk::desk_secret(inb, &local) {
+            return self.desk_decide(inb, &secret, now);
+        }
         let route = inbound::route(inb, &local);
         let Some(game_id) = route.game.clone() else {
             // STOP to the house, as the List-Unsubscribe of a games list or of a league's
@@ -510,7 +527,7 @@ impl Daemon {
 
     /// Appends the decision's events, queues its drafts, keeps the guard's records, and lets
     /// the game move on.
-    fn carry_out(&self, d: Decision, inb: &Inbound, now: DateTime<Utc>) -> Result<Intake> {
+    fn carry_out(&self, mut d: Decision, inb: &Inbound, now: DateTime<Utc>) -> Result<Intake> {
         if let Some(address) = &d.quiet {
             self.data.set_quiet(address)?;
         }
@@ -519,6 +536,10 @@ impl Daemon {
         }
         for (address, a) in &d.answered {
             self.data.write_answered(address, a)?;
+        }
+        if let Some(job) = d.desk.take() {
+            self.desk_carry_out(job, inb, now)?;
+            return Ok(d.intake);
         }
         let Some(mut g) = d.game else {
             let house = self.data.house();

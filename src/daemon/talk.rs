@@ -40,7 +40,7 @@ fn short(s: &str) -> String {
 }
 
 /// Where the host keeps a press message's text and salt (private to the game's store).
-fn press_path(store: &GameStore, digest: &str) -> std::path::PathBuf {
+pub(in crate::daemon) fn press_path(store: &GameStore, digest: &str) -> std::path::PathBuf {
     store.dir.join("press").join(format!("{digest}.json"))
 }
 
@@ -297,6 +297,8 @@ impl Daemon {
             subject: subject.to_string(),
             text: text.to_string(),
             html,
+            // "Reply" reaches the organiser's desk (issue 31 point 4).
+            reply_to: self.desk_reply_to(to),
             message_id: outbound::message_id(id_parts, &domain),
             date: now,
             auto_generated: true,

@@ -166,12 +166,13 @@ impl Daemon {
             return Ok(d);
         }
         // A forged From, or an organiser's secret from another address: nothing is done.
-        // The organiser concerned is told (D2); the secret is in no log line.
-        let concerned = if organisers.contains(&from) {
-            Some(from.clone())
-        } else {
-            organisers.iter().find(|a| matches(a)).cloned()
-        };
+        // The organiser concerned is told (D2): the one whose secret it is (it has leaked),
+        // else the one whose address was used. The secret is in no log line.
+        let concerned = organisers
+            .iter()
+            .find(|a| matches(a))
+            .cloned()
+            .or_else(|| organisers.contains(&from).then(|| from.clone()));
         warn!(
             from = %inb.from,
             organiser_concerned = concerned.is_some(),

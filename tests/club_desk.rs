@@ -1,4 +1,4 @@
-//! The organiser's desk by mail (issue 31 point 4; docs/club-rules.md D1–D9), through
+//! The organiser's desk by mail (issue 31 point 4; docs/club-rules.md O2–O9), through
 //! `Daemon::ingest` and the outbox with the test-only Parley ruleset: every command allowed
 //! and refused (wrong sender, wrong secret, a game not theirs, paused twice, resume running,
 //! an unknown seat), pause and resume around the hour's threshold, verify green on a game
@@ -453,7 +453,7 @@ fn a_pause_stops_the_clock_and_a_resume_gives_back_the_time_left() {
     std::fs::write(&path, good).unwrap();
 }
 
-/// Around the hour (ruling D4) through the pipeline: 30 min left gives an hour, 61 min stays.
+/// Around the hour (ruling O6) through the pipeline: 30 min left gives an hour, 61 min stays.
 #[test]
 fn a_step_resumed_with_under_an_hour_left_gets_the_hour() {
     for (left_min, want_min, raised) in [(30, 60, true), (61, 61, false)] {

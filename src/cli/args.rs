@@ -252,7 +252,7 @@ pub enum GmCommand {
         reason: String,
     },
     /// Stop the game's clock: no deadline passes, no reminder goes and no silence counts until
-    /// `resume`; orders still arrive and are kept. Every seat is told (club-rules.md D3).
+    /// `resume`; orders still arrive and are kept. Every seat is told (club-rules.md O5).
     Pause {
         /// The game's id.
         game: String,
@@ -261,13 +261,13 @@ pub enum GmCommand {
         reason: String,
     },
     /// Start a paused game's clock again: the deadline is now plus the time that was left at
-    /// the pause, at least an hour (club-rules.md D4). Every seat is told the new deadline.
+    /// the pause, at least an hour (club-rules.md O6). Every seat is told the new deadline.
     Resume {
         /// The game's id.
         game: String,
     },
     /// Send a message to every player of a game, or of every game in play of a league (one
-    /// mail per player address). Journaled as a digest, as press is (club-rules.md D6).
+    /// mail per player address). Journaled as a digest, as press is (club-rules.md O7).
     Broadcast {
         /// The game's id (or, with --league, nothing).
         #[arg(required_unless_present = "league", conflicts_with = "league")]
@@ -280,7 +280,7 @@ pub enum GmCommand {
         message: String,
     },
     /// Show the organiser's desk address: mail from ADDRESS to it runs the organiser's games
-    /// by mail (EXTEND, CLOSE, REPLACE, PAUSE, RESUME, BROADCAST, GAMES; club-rules.md D1).
+    /// by mail (EXTEND, CLOSE, REPLACE, PAUSE, RESUME, BROADCAST, GAMES; club-rules.md O2).
     /// Keep it private: it is the key to the desk.
     Address {
         /// The organiser's address (default: mail.gm_address of the config).

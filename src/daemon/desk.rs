@@ -1,4 +1,4 @@
-//! The organiser's desk by mail (issue 31 point 4; docs/club-rules.md D1–D9): the desk's
+//! The organiser's desk by mail (issue 31 point 4; docs/club-rules.md O2–O9): the desk's
 //! secret address for each organiser address, who may use it, and the answer to a desk mail.
 //! The grammar is `mail::inbound::desk`; the acts are `desk_acts.rs`, through the same
 //! engine decisions the shell's `despatch gm …` uses. The desk secret is never logged and
@@ -30,7 +30,7 @@ pub(super) enum DeskJob {
     Warn { organiser: Option<String> },
 }
 
-/// At most one note an hour to an organiser about refused mail to their desk (ruling D2).
+/// At most one note an hour to an organiser about refused mail to their desk (ruling O3).
 const NOTE_EVERY: Duration = Duration::hours(1);
 
 impl Daemon {
@@ -166,7 +166,7 @@ impl Daemon {
             return Ok(d);
         }
         // A forged From, or an organiser's secret from another address: nothing is done.
-        // The organiser concerned is told (D2): the one whose secret it is (it has leaked),
+        // The organiser concerned is told (O3): the one whose secret it is (it has leaked),
         // else the one whose address was used. The secret is in no log line.
         let concerned = organisers
             .iter()
@@ -207,7 +207,7 @@ impl Daemon {
                 organiser: Some(gm),
             } => self.desk_note(&gm, now),
             DeskJob::Act { organiser, lines } => {
-                // At most once (ruling D8): recorded before anything is done, so a crash
+                // At most once (ruling O8): recorded before anything is done, so a crash
                 // part-way never does an act twice; the journals say what was done.
                 self.data.house().mark_processed(&inb.message_id)?;
                 let mut answer = String::new();

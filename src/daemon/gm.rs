@@ -118,7 +118,7 @@ impl Daemon {
             unreachable!("gm_resume returns a resume")
         };
         self.append(&mut g, &ev, now)?;
-        // A step whose every order came in while paused locks now (ruling D3).
+        // A step whose every order came in while paused locks now (ruling O5).
         let n = self.settle_open(&mut g, now)?;
         self.close(&g)?;
         Ok((deadline, n))

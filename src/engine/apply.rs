@@ -32,7 +32,7 @@ impl<R: Ruleset> Game<R> {
             ));
         }
         if self.club.paused.is_some() && super::pause::stopped_by_pause(event) {
-            // Nothing of the clock runs while the organiser has stopped it (ruling D3).
+            // Nothing of the clock runs while the organiser has stopped it (ruling O5).
             return Err(err(
                 index,
                 kind,

@@ -317,7 +317,7 @@ pub fn due_events<P: Play + ?Sized>(p: &P, now: DateTime<Utc>) -> Vec<Event> {
         return vec![];
     }
     if book.club.paused.is_some() {
-        // The organiser stopped the clock: no reminder, no deadline, no silence (ruling D3).
+        // The organiser stopped the clock: no reminder, no deadline, no silence (ruling O5).
         return vec![];
     }
     if let Some(overdue) = super::strict::due_reveal_overdue(book, now) {
@@ -446,7 +446,7 @@ fn open_for_gm<P: Play + ?Sized>(p: &P) -> Result<(), GmError> {
     Ok(())
 }
 
-/// The clock's own acts (extend, close-step) wait while the clock is stopped (ruling D3).
+/// The clock's own acts (extend, close-step) wait while the clock is stopped (ruling O5).
 fn running<P: Play + ?Sized>(p: &P) -> Result<(), GmError> {
     match &p.book().club.paused {
         Some(pause) => Err(GmError::Paused(pause.at)),

@@ -365,7 +365,7 @@ pub enum Event {
         reason: String,
         at: DateTime<Utc>,
     },
-    // ---- The organiser's desk (issue 31 point 4; engine/pause.rs, club-rules.md D1–D9) ----
+    // ---- The organiser's desk (issue 31 point 4; engine/pause.rs, club-rules.md O2–O9) ----
     /// The organiser stopped the clock of step `step`: no deadline passes, no reminder goes
     /// and no silence is applied until `game_resumed`. Orders still arrive and are kept.
     GamePaused {
@@ -374,7 +374,7 @@ pub enum Event {
         at: DateTime<Utc>,
     },
     /// The clock runs again: the open step's deadline is `at` plus the time that was left at
-    /// the pause (at least an hour, ruling D3); replay recomputes it and refuses another.
+    /// the pause (at least an hour, ruling O6); replay recomputes it and refuses another.
     GameResumed {
         step: u64,
         #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1,4 +1,4 @@
-//! The organiser's pause (issue 31 point 4; rulings D3–D5 in docs/club-rules.md): the open
+//! The organiser's pause (issue 31 point 4; rulings O5–O6 in docs/club-rules.md): the open
 //! step's clock stops and starts again. Pure: it decides `game_paused` / `game_resumed` and
 //! applies them. It must never lock, resolve or seed a step, and never read a clock: the time
 //! comes in as a value, so replay recomputes every resumed deadline from the journal alone.
@@ -12,7 +12,7 @@ use super::game::Game;
 use super::play::Play;
 use super::ruleset::Ruleset;
 
-/// The least time a resumed step gives its seats (ruling D4): a step paused a minute before
+/// The least time a resumed step gives its seats (ruling O6): a step paused a minute before
 /// its deadline, or after it during the grace, still gives an hour to read the resume mail.
 pub const MIN_LEFT: Duration = Duration::hours(1);
 
@@ -36,7 +36,7 @@ impl Pause {
 }
 
 /// The deadline of a step resumed at `now` with `left` on its clock: now plus what was left,
-/// and never less than `MIN_LEFT` (ruling D4). `None` for a step without a deadline.
+/// and never less than `MIN_LEFT` (ruling O6). `None` for a step without a deadline.
 pub fn resumed_deadline(left: Option<Duration>, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     left.map(|l| now + l.max(MIN_LEFT))
 }
@@ -178,7 +178,7 @@ impl<R: Ruleset> Game<R> {
                         "deadline",
                         format!(
                             "is {deadline:?}, but the time left at the pause gives {want:?} \
-                             (ruling D4)"
+                             (ruling O6)"
                         ),
                     ));
                 }

@@ -76,7 +76,7 @@ pub trait Play: Send + Sync {
     /// organiser closed the step.
     fn ready_to_lock(&self) -> bool {
         let b = self.book();
-        // A paused step locks only once resumed, even with every order in (ruling D3).
+        // A paused step locks only once resumed, even with every order in (ruling O5).
         !self.is_over()
             && b.locked.is_none()
             && b.club.paused.is_none()

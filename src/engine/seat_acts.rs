@@ -160,7 +160,7 @@ impl Book {
         !self.forfeited.iter().any(|s| s == seat) && !self.club.resigned.iter().any(|s| s == seat)
     }
 
-    /// Seats with a voice in a draw: every seat still playing that has a player (ruling D2).
+    /// Seats with a voice in a draw: every seat still playing that has a player (ruling O3).
     pub fn draw_voters(&self) -> Vec<SeatId> {
         self.seats
             .iter()
@@ -471,7 +471,7 @@ fn moved_deadline<P: Play + ?Sized>(
     now: DateTime<Utc>,
 ) -> Option<Event> {
     let book = p.book();
-    // A paused step's deadline waits for the resume, which keeps the time then left (D5).
+    // A paused step's deadline waits for the resume, which keeps the time then left (O5).
     if p.is_over() || book.locked.is_some() || book.club.paused.is_some() {
         return None;
     }

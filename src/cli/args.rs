@@ -259,6 +259,41 @@ pub enum GmCommand {
         #[arg(long, default_value = "the previous player left")]
         reason: String,
     },
+    /// Stop the game's clock: no deadline passes, no reminder goes and no silence counts until
+    /// `resume`; orders still arrive and are kept. Every seat is told (club-rules.md O5).
+    Pause {
+        /// The game's id.
+        game: String,
+        /// Why, as every seat is told.
+        #[arg(long, default_value = "")]
+        reason: String,
+    },
+    /// Start a paused game's clock again: the deadline is now plus the time that was left at
+    /// the pause, at least an hour (club-rules.md O6). Every seat is told the new deadline.
+    Resume {
+        /// The game's id.
+        game: String,
+    },
+    /// Send a message to every player of a game, or of every game in play of a league (one
+    /// mail per player address). Journaled as a digest, as press is (club-rules.md O7).
+    Broadcast {
+        /// The game's id (or, with --league, nothing).
+        #[arg(required_unless_present = "league", conflicts_with = "league")]
+        game: Option<String>,
+        /// Every game in play of this league instead.
+        #[arg(long, value_name = "L")]
+        league: Option<String>,
+        /// The message, as every player reads it.
+        #[arg(long)]
+        message: String,
+    },
+    /// Show the organiser's desk address: mail from ADDRESS to it runs the organiser's games
+    /// by mail (EXTEND, CLOSE, REPLACE, PAUSE, RESUME, BROADCAST, GAMES; club-rules.md O2).
+    /// Keep it private: it is the key to the desk.
+    Address {
+        /// The organiser's address (default: mail.gm_address of the config).
+        address: Option<String>,
+    },
     /// Refuse a seat's absence (its newest one not yet ended): the deadline moved for it comes
     /// back, and every seat is told.
     RefuseAbsence {

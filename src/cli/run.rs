@@ -302,6 +302,61 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                         "{game}: seat {seat} now belongs to {address}; a welcome mail is on its way."
                     );
                 }
+                GmCommand::Pause { game, reason } => {
+                    let left = d.gm_pause(&game, &reason, Utc::now())?;
+                    let left = match left {
+                        Some(l) if l > chrono::Duration::zero() => {
+                            format!("{} min were left", l.num_minutes())
+                        }
+                        Some(_) => "its deadline had passed".into(),
+                        None => "its step has no deadline".into(),
+                    };
+                    println!("{game}: paused ({left}); every seat is told.");
+                }
+                GmCommand::Resume { game } => {
+                    let (deadline, n) = d.gm_resume(&game, Utc::now())?;
+                    match deadline {
+                        Some(t) => println!(
+                            "{game}: resumed; the deadline is now {}; every seat is told.",
+                            report::fmt_time(t, "UTC")
+                        ),
+                        None => println!("{game}: resumed; every seat is told."),
+                    }
+                    if n > 0 {
+                        println!("{game}: {n} step(s) resolved at once.");
+                    }
+                }
+                GmCommand::Broadcast {
+                    game,
+                    league,
+                    message,
+                } => {
+                    let b =
+                        d.gm_broadcast(game.as_deref(), league.as_deref(), &message, Utc::now())?;
+                    println!(
+                        "The message went to {} player address(es) of {}.",
+                        b.players,
+                        b.games.join(", ")
+                    );
+                    if !b.skipped.is_empty() {
+                        println!("Not sent to: {}.", b.skipped.join("; "));
+                    }
+                }
+                GmCommand::Address { address } => {
+                    let Some(a) = address.or_else(|| d.cfg.mail.gm_address.clone()) else {
+                        anyhow::bail!(
+                            "no address given and no mail.gm_address in the config: name the organiser's address"
+                        );
+                    };
+                    let a: crate::mail::address::Mailbox =
+                        a.parse().map_err(|e| anyhow::anyhow!("`{a}`: {e}"))?;
+                    println!(
+                        "The desk of {} (keep it private; only mail from that address is read):
+{}",
+                        a.address,
+                        d.desk_address(&a.address)?
+                    );
+                }
                 GmCommand::RefuseAbsence { game, seat, reason } => {
                     d.gm_refuse_absence(&game, &seat, &reason, Utc::now())?;
                     println!("{game}: {seat}'s absence is refused; every seat is told.");
@@ -516,6 +571,15 @@ pub(super) fn describe_intake(i: &Intake) -> String {
         Intake::Lobby(what) => format!("for the lobby: {what}"),
         Intake::Unreadable(why) => format!("set aside: {why}"),
         Intake::Failed(why) => format!("held, read again when its cause is gone: {why}"),
+        Intake::Desk { commands } => {
+            format!(
+                "the organiser's desk: {commands} command line(s) carried out or refused, and answered"
+            )
+        }
+        Intake::DeskRefused => {
+            "not applied: a mail to the organiser's desk without the sender's own desk secret"
+                .into()
+        }
         Intake::RateLimited => {
             "set aside unanswered: the sender sent too many mails this hour".into()
         }

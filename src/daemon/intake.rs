@@ -101,6 +101,13 @@ pub enum Intake {
     /// Processing failed (the game's files, the store, a fault): the mail is held with the
     /// reason and retried (`daemon::held`).
     Failed(String),
+    /// A mail to the organiser's desk from its organiser: `commands` lines carried out or
+    /// refused, each answered (daemon/desk.rs).
+    Desk {
+        commands: usize,
+    },
+    /// A mail to the desk without the sender's own desk secret: nothing done (ruling D2).
+    DeskRefused,
 }
 
 impl Intake {
@@ -125,6 +132,8 @@ impl Intake {
             Intake::RateLimited => "rate-limited",
             Intake::Held { .. } => "held",
             Intake::Failed(_) => "failed",
+            Intake::Desk { .. } => "desk",
+            Intake::DeskRefused => "desk-refused",
         }
     }
 }
@@ -161,6 +170,8 @@ pub(super) struct Decision {
     pub(super) quiet: Option<String>,
     /// The lobby's book as it is to be after a lobby mail, written before its letters.
     pub(super) lobby: Option<crate::store::LobbyBook>,
+    /// A mail to the organiser's desk: what to do for it (daemon/desk.rs).
+    pub(super) desk: Option<super::desk::DeskJob>,
 }
 
 impl Decision {
@@ -180,6 +191,7 @@ impl Decision {
             built: vec![],
             quiet: None,
             lobby: None,
+            desk: None,
         }
     }
 
@@ -200,6 +212,7 @@ impl Decision {
             built: vec![],
             quiet: None,
             lobby: None,
+            desk: None,
         }
     }
 }
@@ -306,6 +319,10 @@ impl Daemon {
             return Ok(Decision::only(Intake::Automated(why.clone())));
         }
         let (local, _) = self.cfg.address_parts();
+        // The organiser's desk (issue 31 point 4): its own address, before any game's.
+        if let Some(secret) = inbound::desk::desk_secret(inb, &local) {
+            return self.desk_decide(inb, &secret, now);
+        }
         let route = inbound::route(inb, &local);
         // The lobby: its own reply address, or a lobby line first in a mail naming no game.
         if route.lobby.is_some()
@@ -527,7 +544,7 @@ impl Daemon {
 
     /// Appends the decision's events, queues its drafts, keeps the guard's records, and lets
     /// the game move on.
-    fn carry_out(&self, d: Decision, inb: &Inbound, now: DateTime<Utc>) -> Result<Intake> {
+    fn carry_out(&self, mut d: Decision, inb: &Inbound, now: DateTime<Utc>) -> Result<Intake> {
         if let Some(address) = &d.quiet {
             self.data.set_quiet(address)?;
         }
@@ -536,6 +553,10 @@ impl Daemon {
         }
         for (address, a) in &d.answered {
             self.data.write_answered(address, a)?;
+        }
+        if let Some(job) = d.desk.take() {
+            self.desk_carry_out(job, inb, now)?;
+            return Ok(d.intake);
         }
         let Some(mut g) = d.game else {
             if let Some(book) = &d.lobby {

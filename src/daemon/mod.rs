@@ -15,6 +15,8 @@ mod away;
 mod campaign;
 mod consent;
 mod delivery;
+mod desk;
+mod desk_acts;
 mod flood;
 mod games;
 mod gm;
@@ -30,6 +32,7 @@ mod strict;
 mod trouble;
 
 pub use campaign::{NewGame, check_new_game};
+pub use desk_acts::Broadcast;
 pub use games::OpenGame;
 pub use held::why as held_why;
 pub use intake::Intake;

@@ -40,14 +40,15 @@ fn short(s: &str) -> String {
 }
 
 /// Where the host keeps a press message's text and salt (private to the game's store).
-fn press_path(store: &GameStore, digest: &str) -> std::path::PathBuf {
+pub(in crate::daemon) fn press_path(store: &GameStore, digest: &str) -> std::path::PathBuf {
     store.dir.join("press").join(format!("{digest}.json"))
 }
 
 /// The private copy of press event `ev`'s text, for composing its mails (None for any other
 /// event, or when the copy is gone).
 pub(in crate::daemon) fn press_copy(store: &GameStore, ev: &Event) -> Option<PressCopy> {
-    let Event::Press { digest, .. } = ev else {
+    // A message from the organiser keeps its text the same way (daemon/desk_acts.rs).
+    let (Event::Press { digest, .. } | Event::GmBroadcast { digest, .. }) = ev else {
         return None;
     };
     let bytes = std::fs::read(press_path(store, digest)).ok()?;
@@ -296,6 +297,8 @@ impl Daemon {
             subject: subject.to_string(),
             text: text.to_string(),
             html,
+            // "Reply" reaches the organiser's desk (issue 31 point 4).
+            reply_to: self.desk_reply_to(to),
             message_id: outbound::message_id(id_parts, &domain),
             date: now,
             auto_generated: true,

@@ -34,13 +34,15 @@ impl Daemon {
         };
         let (local, domain) = self.cfg.address_parts();
         let out = Outgoing {
-            to: gm,
+            to: gm.clone(),
             from: format!(
                 "{} <{local}@{domain}>",
                 crate::mail::compose::house_display_name(&self.cfg.mail.from_name)
             ),
             subject: format!("[{}] {subject}", store.id),
             text: text.to_string(),
+            // "Reply" reaches the organiser's desk (issue 31 point 4).
+            reply_to: self.desk_reply_to(&gm),
             message_id: outbound::message_id(&[&store.id, "gm", name], &domain),
             date: now,
             ..Default::default()

@@ -31,9 +31,43 @@ impl<R: Ruleset> Game<R> {
                 "the game was abandoned: only its end may follow",
             ));
         }
+        if self.club.paused.is_some() && super::pause::stopped_by_pause(event) {
+            // Nothing of the clock runs while the organiser has stopped it (ruling O5).
+            return Err(err(
+                index,
+                kind,
+                "type",
+                "the game is paused: its clock is stopped",
+            ));
+        }
         match event {
             Event::GameCreated { .. } => {
                 return Err(err(index, kind, "type", "a second game_created"));
+            }
+            Event::GamePaused { .. } | Event::GameResumed { .. } => {
+                self.apply_pause(event, index)?
+            }
+            // A message from the organiser changes nothing in the game; the step must be open.
+            Event::GmBroadcast {
+                step,
+                digest,
+                salt,
+                text,
+                ..
+            } => {
+                self.expect_step(index, kind, *step)?;
+                if self.ended {
+                    return Err(err(index, kind, "type", "the game has already ended"));
+                }
+                // A kept text must open its digest, as press's does.
+                if let (Some(salt), Some(text)) = (salt, text) {
+                    let s = dice::from_hex(salt)
+                        .ok_or_else(|| err(index, kind, "salt", "not 32 bytes of hex"))?;
+                    let want = super::press::digest(&self.id, *step, "gm", &s, text);
+                    if dice::to_hex(&want) != *digest {
+                        return Err(err(index, kind, "digest", "does not open with the text"));
+                    }
+                }
             }
             Event::Submission {
                 step,

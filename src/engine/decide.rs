@@ -33,6 +33,13 @@ pub enum GmError {
     NoAbsence(String),
     #[error("--reason is empty: say why the game is abandoned; every seat and spectator reads it")]
     NoReason,
+    /// The game's clock is stopped (engine/pause.rs): deadlines wait for `RESUME`.
+    #[error("the game is paused (since {0}): its deadline is stopped; resume it first")]
+    Paused(DateTime<Utc>),
+    #[error("the game is not paused: its clock is running, so there is nothing to resume")]
+    NotPaused,
+    #[error("the message is empty: write it on the lines after BROADCAST")]
+    NoMessage,
 }
 
 fn refuse(reason: impl Into<String>, hint: Option<String>) -> Vec<Rejected> {
@@ -309,6 +316,10 @@ pub fn due_events<P: Play + ?Sized>(p: &P, now: DateTime<Utc>) -> Vec<Event> {
         // An abandoned step waits for nothing: no reveal is overdue, no deadline falls.
         return vec![];
     }
+    if book.club.paused.is_some() {
+        // The organiser stopped the clock: no reminder, no deadline, no silence (ruling O5).
+        return vec![];
+    }
     if let Some(overdue) = super::strict::due_reveal_overdue(book, now) {
         return vec![overdue];
     }
@@ -368,7 +379,8 @@ pub fn due_events<P: Play + ?Sized>(p: &P, now: DateTime<Utc>) -> Vec<Event> {
 /// mail or the organiser can move the game.
 pub fn next_due<P: Play + ?Sized>(p: &P) -> Option<DateTime<Utc>> {
     let book = p.book();
-    if book.club.abandoned.is_some() {
+    // Paused: only the organiser's RESUME moves the clock again.
+    if book.club.abandoned.is_some() || book.club.paused.is_some() {
         return None;
     }
     if !book.awaited_reveals().is_empty() {
@@ -434,6 +446,14 @@ fn open_for_gm<P: Play + ?Sized>(p: &P) -> Result<(), GmError> {
     Ok(())
 }
 
+/// The clock's own acts (extend, close-step) wait while the clock is stopped (ruling O5).
+fn running<P: Play + ?Sized>(p: &P) -> Result<(), GmError> {
+    match &p.book().club.paused {
+        Some(pause) => Err(GmError::Paused(pause.at)),
+        None => Ok(()),
+    }
+}
+
 pub fn gm_extend<P: Play + ?Sized>(
     p: &P,
     hours: i64,
@@ -441,6 +461,7 @@ pub fn gm_extend<P: Play + ?Sized>(
     now: DateTime<Utc>,
 ) -> Result<Event, GmError> {
     open_for_gm(p)?;
+    running(p)?;
     // Moving a deadline changes nothing a strict step waits for: said, not silently ignored.
     if let Some(why) = super::strict::gm_refusal(p.book()) {
         return Err(GmError::AwaitingReveals(why));
@@ -474,6 +495,7 @@ pub fn gm_close_step<P: Play + ?Sized>(
     now: DateTime<Utc>,
 ) -> Result<Event, GmError> {
     open_for_gm(p)?;
+    running(p)?;
     // A strict step waiting for reveals is never closed: that would resolve it with an empty
     // r, a second seed for whoever already holds the reveal (ruling S2).
     if let Some(why) = super::strict::gm_refusal(p.book()) {

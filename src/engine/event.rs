@@ -365,6 +365,36 @@ pub enum Event {
         reason: String,
         at: DateTime<Utc>,
     },
+    // ---- The organiser's desk (issue 31 point 4; engine/pause.rs, club-rules.md O2–O9) ----
+    /// The organiser stopped the clock of step `step`: no deadline passes, no reminder goes
+    /// and no silence is applied until `game_resumed`. Orders still arrive and are kept.
+    GamePaused {
+        step: u64,
+        reason: String,
+        at: DateTime<Utc>,
+    },
+    /// The clock runs again: the open step's deadline is `at` plus the time that was left at
+    /// the pause (at least an hour, ruling O6); replay recomputes it and refuses another.
+    GameResumed {
+        step: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        deadline: Option<DateTime<Utc>>,
+        at: DateTime<Utc>,
+    },
+    /// A message from the organiser to every seat (`BROADCAST`): its digest `P` as press has
+    /// (`engine::press::digest`, from `gm`); its text and salt only under `press_record = "text"`.
+    GmBroadcast {
+        step: u64,
+        digest: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        salt: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+        /// The league it went to, when it was sent to every game of one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        league: Option<String>,
+        at: DateTime<Utc>,
+    },
 }
 
 fn is_false(b: &bool) -> bool {
@@ -410,6 +440,9 @@ impl Event {
             Event::Resigned { .. } => "resigned",
             Event::DrawAgreed { .. } => "draw_agreed",
             Event::GameAbandoned { .. } => "game_abandoned",
+            Event::GamePaused { .. } => "game_paused",
+            Event::GameResumed { .. } => "game_resumed",
+            Event::GmBroadcast { .. } => "gm_broadcast",
         }
     }
 

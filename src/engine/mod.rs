@@ -12,6 +12,7 @@ pub mod event;
 pub mod example;
 pub mod game;
 pub mod lobby;
+pub mod pause;
 pub mod play;
 pub mod press;
 pub mod registry;

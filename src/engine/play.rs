@@ -76,7 +76,11 @@ pub trait Play: Send + Sync {
     /// organiser closed the step.
     fn ready_to_lock(&self) -> bool {
         let b = self.book();
-        !self.is_over() && b.locked.is_none() && (b.closed_by_gm || self.waiting_for().is_empty())
+        // A paused step locks only once resumed, even with every order in (ruling O5).
+        !self.is_over()
+            && b.locked.is_none()
+            && b.club.paused.is_none()
+            && (b.closed_by_gm || self.waiting_for().is_empty())
     }
 
     fn is_prompted(&self, seat: &str) -> bool {
@@ -153,6 +157,16 @@ pub trait Play: Send + Sync {
     /// The organiser ends the game without a result, resolving nothing (engine/abandon.rs).
     fn gm_abandon(&self, reason: &str, now: DateTime<Utc>) -> Result<Event, GmError> {
         super::abandon::gm_abandon(self, reason, now)
+    }
+
+    /// The organiser stops the open step's clock (engine/pause.rs).
+    fn gm_pause(&self, reason: &str, now: DateTime<Utc>) -> Result<Event, GmError> {
+        super::pause::gm_pause(self, reason, now)
+    }
+
+    /// The organiser starts the clock again with the time that was left.
+    fn gm_resume(&self, now: DateTime<Utc>) -> Result<Event, GmError> {
+        super::pause::gm_resume(self, now)
     }
 
     /// The organiser hands `seat` to a new player.

@@ -73,6 +73,9 @@ pub struct ClubBook {
     /// The organiser abandoned the game (engine/abandon.rs): over, with no result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abandoned: Option<super::abandon::Abandonment>,
+    /// The organiser stopped the clock (engine/pause.rs) and has not started it again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paused: Option<super::pause::Pause>,
 }
 
 impl ClubBook {
@@ -157,7 +160,7 @@ impl Book {
         !self.forfeited.iter().any(|s| s == seat) && !self.club.resigned.iter().any(|s| s == seat)
     }
 
-    /// Seats with a voice in a draw: every seat still playing that has a player (ruling D2).
+    /// Seats with a voice in a draw: every seat still playing that has a player (ruling O3).
     pub fn draw_voters(&self) -> Vec<SeatId> {
         self.seats
             .iter()
@@ -468,7 +471,8 @@ fn moved_deadline<P: Play + ?Sized>(
     now: DateTime<Utc>,
 ) -> Option<Event> {
     let book = p.book();
-    if p.is_over() || book.locked.is_some() {
+    // A paused step's deadline waits for the resume, which keeps the time then left (O5).
+    if p.is_over() || book.locked.is_some() || book.club.paused.is_some() {
         return None;
     }
     let current = book.deadline?;

@@ -29,6 +29,8 @@ mod club_concede_sides;
 mod club_consent;
 #[path = "../club_consent_ends.rs"]
 mod club_consent_ends;
+#[path = "../club_desk.rs"]
+mod club_desk;
 #[path = "../club_league.rs"]
 mod club_league;
 #[path = "../club_lobby.rs"]

@@ -393,6 +393,10 @@ pub fn drafts_for_event(
         | Event::Conceded { .. }
         | Event::Resigned { .. }
         | Event::DrawAgreed { .. } => return super::seat_acts::drafts(game, ev, index, ctx),
+        // The organiser's desk: a pause, a resume, a message (compose/desk.rs).
+        Event::GamePaused { .. } | Event::GameResumed { .. } | Event::GmBroadcast { .. } => {
+            return super::desk::drafts(game, ev, index, ctx);
+        }
     }
     Ok(out)
 }

@@ -3,6 +3,7 @@
 //! seat's View; maps from `render/`. It reads no file, clock or secret store: the shell hands in
 //! everything as values (`MailCtx`) and queues what comes back.
 
+mod desk;
 mod events;
 mod gather;
 mod held;
@@ -16,6 +17,7 @@ mod status;
 mod strict;
 mod units;
 
+pub use desk::broadcast_text;
 pub use events::{
     drafts_for_event, game_over_subject, only_invited, prompt_text, receipt_subject,
     results_subject,

@@ -29,6 +29,7 @@
 pub mod away;
 mod body;
 mod command;
+pub mod desk;
 mod headers;
 mod html;
 pub mod lobby;

@@ -103,7 +103,8 @@ fn replayed_unknown_automated_and_forged_mails_change_nothing() {
         w.daemon.ingest(&stranger, w.now).unwrap(),
         Intake::Unknown(_)
     ));
-    // An out-of-office reply from the registered player is never taken as orders.
+    // An out-of-office reply from the registered player is never taken as orders (it is
+    // answered with the absence it suggests, ruling A10, below).
     let ooo = mail(
         RUSSIA,
         &reply_to("russia"),
@@ -127,7 +128,15 @@ fn replayed_unknown_automated_and_forged_mails_change_nothing() {
         w.daemon.ingest(&bounce, w.now).unwrap(),
         Intake::Automated(_)
     ));
-    assert_eq!(w.delivered().len(), mails, "no reply to any of them");
+    // The one mail any of them gets: the out-of-office's proposed absence (ruling A10),
+    // which applies nothing.
+    let after = w.delivered();
+    assert_eq!(after.len(), mails + 1, "no reply but the out-of-office's proposal");
+    assert_eq!(
+        after.iter().filter(|m| m.2.contains("Away?")).count(),
+        1,
+        "{after:?}"
+    );
     assert_eq!(w.journal_len(), journal);
     // A forger who knows the address but not the secret: no effect; the real player is told.
     let forged = mail(

@@ -184,6 +184,16 @@ fn a_member_opens_another_joins_and_the_game_starts_at_the_pace_asked() {
         opened.text
     );
     assert!(opened.text.contains("JOIN training-1"));
+    assert!(
+        opened
+            .raw
+            .contains("Subject: Lobby: Game training-1 is open: Gunnery School"),
+        "the subject says what the letter says first"
+    );
+    assert!(
+        ask.raw
+            .contains("Subject: Lobby: To make sure this mail came from you")
+    );
     // The same mail again does nothing.
     let again = l.replay(ANN, &ask.reply_to, "", t0() + Duration::minutes(6));
     assert_eq!(word(&again), "duplicate");
@@ -247,7 +257,7 @@ fn a_member_opens_another_joins_and_the_game_starts_at_the_pace_asked() {
     for s in l
         .sent()
         .iter()
-        .filter(|s| s.raw.contains("Subject: Despatch lobby"))
+        .filter(|s| s.raw.contains("Subject: Lobby: "))
     {
         for line in s.text.lines() {
             assert!(line.chars().count() <= 72, "over 72 columns: {line:?}");
@@ -258,7 +268,7 @@ fn a_member_opens_another_joins_and_the_game_starts_at_the_pace_asked() {
         for s in l
             .sent()
             .iter()
-            .filter(|s| s.raw.contains("Subject: Despatch lobby"))
+            .filter(|s| s.raw.contains("Subject: Lobby: "))
         {
             eprintln!("===== to {} (reply to {})\n{}", s.to, s.reply_to, s.text);
         }

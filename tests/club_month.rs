@@ -142,7 +142,7 @@ impl Month {
             }
             None => {
                 assert_eq!(self.send(who, HOUSE, "", "lobby", line).word(), "confirm");
-                let addr = self.last(who, "Despatch lobby").reply_to;
+                let addr = self.last(who, "Lobby:").reply_to;
                 assert_eq!(self.send(who, &addr, "", "Re: lobby", "").word(), "acted");
             }
         }
@@ -184,7 +184,7 @@ fn a_clubs_month_by_mail() {
         "OPEN naval-rjw training AS japan PACE 48 LEAGUE winter",
     );
     m.lobby(BOB, "GAMES");
-    assert!(flat(&m.last(BOB, "Despatch lobby").text).contains("training-1: Gunnery School"));
+    assert!(flat(&m.last(BOB, "Lobby:").text).contains("training-1: Gunnery School"));
     m.lobby(BOB, "JOIN training-1");
     m.lobby(CY, "OPEN naval-rjw training AS russia LEAGUE winter");
     m.lobby(DEE, "JOIN training-2");

@@ -131,7 +131,11 @@ fn replayed_unknown_automated_and_forged_mails_change_nothing() {
     // The one mail any of them gets: the out-of-office's proposed absence (ruling A10),
     // which applies nothing.
     let after = w.delivered();
-    assert_eq!(after.len(), mails + 1, "no reply but the out-of-office's proposal");
+    assert_eq!(
+        after.len(),
+        mails + 1,
+        "no reply but the out-of-office's proposal"
+    );
     assert_eq!(
         after.iter().filter(|m| m.2.contains("Away?")).count(),
         1,

@@ -318,7 +318,8 @@ impl Daemon {
             // Laid out as every unsealed answer is (72 columns; indented lines kept).
             let mut text = crate::report::fit_text(&crate::report::wrap_text(&paras.join("\n")));
             text.push_str(FOOT);
-            let subject = "Despatch lobby: games wanting players";
+            let subject = subject_of(&paras);
+            let subject = subject.as_str();
             let mut o = self.letter(&to, subject, &text, inb, now);
             o.message_id = outbound::message_id(&[&inb.message_id, subject, &to], &domain);
             o.reply_to = token.map(|t| format!("{local}+lobby.{t}@{domain}"));
@@ -332,6 +333,31 @@ impl Daemon {
         }
         Ok(out)
     }
+}
+
+/// `Lobby: ` and what the letter says first (its first line that is not a quoted line of
+/// the mail it answers), cut at a word to stay within the subject's 60 characters, so an
+/// inbox list tells the lobby's letters apart.
+fn subject_of(paras: &[String]) -> String {
+    let first = paras
+        .iter()
+        .flat_map(|p| p.lines())
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('>'))
+        .unwrap_or("games wanting players")
+        .trim_end_matches(['.', ':']);
+    let mut s = String::from("Lobby: ");
+    for w in first.split_whitespace() {
+        if s.chars().count() + w.chars().count() + 1 > crate::mail::compose::SUBJECT_MAX {
+            s.push('…');
+            break;
+        }
+        if !s.ends_with(' ') {
+            s.push(' ');
+        }
+        s.push_str(w);
+    }
+    s
 }
 
 fn sha(parts: &[&str]) -> [u8; 32] {

@@ -49,7 +49,8 @@ impl Month {
         cfg.games.games_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
         cfg.games.games_dir_set = true;
         cfg.games.onion_len = 400;
-        cfg.mail.gm_address = Some(GM.into());
+        // As a club writes it: with a display name (the desk and the lobby compare addresses).
+        cfg.mail.gm_address = Some(format!("Club Secretary <{GM}>"));
         cfg.lobby.open = Who::Members;
         cfg.lobby.members = [ANN, BOB, CY, DEE].map(String::from).to_vec();
         let d = Daemon::new(cfg).unwrap();
@@ -205,7 +206,8 @@ fn a_clubs_month_by_mail() {
 
     // Week 2: the organiser pauses training-2 for the club night and tells the league.
     let desk = m.d.desk_address(GM).unwrap();
-    m.send(GM, &desk, "", "desk", "PAUSE training-2 club night");
+    let got = m.send(GM, &desk, "", "desk", "PAUSE training-2 club night");
+    let answer = m.history.last().map(|s| s.text.clone()).unwrap_or_default();
     assert!(
         m.d.open_game("training-2")
             .unwrap()
@@ -213,7 +215,8 @@ fn a_clubs_month_by_mail() {
             .book()
             .club
             .paused
-            .is_some()
+            .is_some(),
+        "{got:?}: {answer}"
     );
     m.send(
         GM,

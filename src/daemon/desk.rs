@@ -30,6 +30,17 @@ pub(super) enum DeskJob {
     Warn { organiser: Option<String> },
 }
 
+/// An organiser as the desk knows them: the address alone, lower case. `mail.gm_address` may
+/// carry a display name (`Club Secretary <sec@club.example>`), which a From never matches and
+/// which must not change the secret derived for the address.
+fn bare(address: &str) -> String {
+    address
+        .parse::<crate::mail::address::Mailbox>()
+        .map(|m| m.address)
+        .unwrap_or_else(|_| address.trim().to_string())
+        .to_ascii_lowercase()
+}
+
 /// At most one note an hour to an organiser about refused mail to their desk (ruling O3).
 const NOTE_EVERY: Duration = Duration::hours(1);
 
@@ -69,7 +80,7 @@ impl Daemon {
         for part in [
             b"despatch-desk/v1".as_slice(),
             &key,
-            address.trim().to_ascii_lowercase().as_bytes(),
+            bare(address).as_bytes(),
         ] {
             h.update((part.len() as u64).to_be_bytes());
             h.update(part);
@@ -112,21 +123,15 @@ impl Daemon {
             .ok()
             .and_then(|s| s.gm)
             .or_else(|| self.cfg.mail.gm_address.clone())
-            .map(|a| a.to_ascii_lowercase())
+            .map(|a| bare(&a))
     }
 
     /// Every organiser address: the house's and every game's own.
     fn organisers(&self) -> Vec<String> {
-        let mut out: Vec<String> = self
-            .cfg
-            .mail
-            .gm_address
-            .iter()
-            .map(|a| a.to_ascii_lowercase())
-            .collect();
+        let mut out: Vec<String> = self.cfg.mail.gm_address.iter().map(|a| bare(a)).collect();
         for id in self.data.game_ids().unwrap_or_default() {
             if let Some(gm) = self.data.game(&id).seats().ok().and_then(|s| s.gm) {
-                let gm = gm.to_ascii_lowercase();
+                let gm = bare(&gm);
                 if !out.contains(&gm) {
                     out.push(gm);
                 }

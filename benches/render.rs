@@ -316,6 +316,7 @@ fn results_mail(n: usize) {
         press: None,
         gm_known: false,
         unsubscribe_url: None,
+        site_url: None,
         mail_key: None,
         gathered: &[],
         now: Utc::now(),

@@ -12,6 +12,7 @@
 
 mod archive;
 mod away;
+mod calendar;
 mod campaign;
 mod consent;
 mod delivery;
@@ -33,6 +34,7 @@ mod spectators;
 mod strict;
 mod trouble;
 
+pub use calendar::PlayerCalendar;
 pub use campaign::{NewGame, check_new_game};
 pub use desk_acts::Broadcast;
 pub use games::OpenGame;

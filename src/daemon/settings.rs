@@ -181,6 +181,7 @@ impl Daemon {
             SeatCommand::List | SeatCommand::Act(_) => unreachable!("answered above"),
             SeatCommand::Status
             | SeatCommand::Units
+            | SeatCommand::Calendar
             | SeatCommand::History(_)
             | SeatCommand::Press(_)
             | SeatCommand::TalkInvalid { .. } => unreachable!("answered by talk above"),

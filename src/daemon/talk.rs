@@ -130,6 +130,19 @@ impl Daemon {
                 d.drafts = vec![draft];
                 Ok(d)
             }
+            SeatCommand::Calendar => {
+                let cal = self.player_calendar(&to.private.address, &to.private.time_zone, now)?;
+                let draft = compose::calendar_reply(
+                    g.game.as_ref(),
+                    &to,
+                    &cal.lines,
+                    &cal.ics,
+                    &inb.message_id,
+                );
+                let mut d = decision(g, "calendar", activity);
+                d.drafts = vec![draft];
+                Ok(d)
+            }
             SeatCommand::History(None) => {
                 let steps = resolved_steps(&g)?
                     .into_iter()

@@ -97,6 +97,58 @@ pub fn deadline_event(
     lines.iter_mut().map(|l| fold(l)).collect()
 }
 
+/// One deadline in a player's calendar feed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FeedEntry {
+    /// The same UID as the entry the step's mail carried, so a calendar holding both keeps one.
+    pub uid: String,
+    /// Rises whenever the entry may have changed (the game's journal length).
+    pub sequence: u64,
+    pub at: DateTime<Utc>,
+    pub summary: String,
+    pub description: String,
+}
+
+/// A player's calendar feed: every deadline of every game they play, one VEVENT each, times in
+/// UTC (each calendar shows them in its own zone), with a two-hour alarm. `name` titles the
+/// calendar; a subscribing client looks again about every hour (REFRESH-INTERVAL).
+pub fn feed(name: &str, entries: &[FeedEntry], stamp: DateTime<Utc>) -> String {
+    let mut lines = vec![
+        "BEGIN:VCALENDAR".to_string(),
+        "VERSION:2.0".into(),
+        "PRODID:-//Despatch//play-by-email//EN".into(),
+        "CALSCALE:GREGORIAN".into(),
+        "METHOD:PUBLISH".into(),
+        format!("X-WR-CALNAME:{}", text(name)),
+        "REFRESH-INTERVAL;VALUE=DURATION:PT1H".into(),
+        "X-PUBLISHED-TTL:PT1H".into(),
+    ];
+    for e in entries {
+        lines.extend([
+            "BEGIN:VEVENT".to_string(),
+            format!("UID:{}", text(&e.uid)),
+            format!("SEQUENCE:{}", e.sequence),
+            format!("DTSTAMP:{}", stamp.format("%Y%m%dT%H%M%SZ")),
+            format!("DTSTART:{}", e.at.format("%Y%m%dT%H%M%SZ")),
+            format!(
+                "DTEND:{}",
+                (e.at + Duration::minutes(15)).format("%Y%m%dT%H%M%SZ")
+            ),
+            format!("SUMMARY:{}", text(&e.summary)),
+            format!("DESCRIPTION:{}", text(&e.description)),
+            "TRANSP:TRANSPARENT".into(),
+            "BEGIN:VALARM".into(),
+            "ACTION:DISPLAY".into(),
+            format!("DESCRIPTION:{}", text(&e.summary)),
+            "TRIGGER:-PT2H".into(),
+            "END:VALARM".into(),
+            "END:VEVENT".into(),
+        ]);
+    }
+    lines.push("END:VCALENDAR".into());
+    lines.iter_mut().map(|l| fold(l)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,5 +219,34 @@ mod tests {
         }
         let unfolded = ics.replace("\r\n ", "");
         assert!(unfolded.contains(&format!("SUMMARY:{summary}")));
+    }
+    #[test]
+    fn a_feed_holds_every_entry_in_utc_and_an_empty_one_is_still_a_calendar() {
+        let e = |uid: &str, at: &str| FeedEntry {
+            uid: uid.into(),
+            sequence: 7,
+            at: at_(at),
+            summary: "Orders due: g1, step 3 (japan)".into(),
+            description: "Step 3, fire".into(),
+        };
+        fn at_(s: &str) -> DateTime<Utc> {
+            DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+        }
+        let ics = feed(
+            "Despatch: Ann",
+            &[
+                e("g1-3-japan@h", "2026-12-01T18:00:00Z"),
+                e("g2-1-russia@h", "2026-12-02T06:30:00Z"),
+            ],
+            at_("2026-11-28T00:00:00Z"),
+        );
+        assert_eq!(ics.matches("BEGIN:VEVENT").count(), 2);
+        assert!(ics.contains("UID:g1-3-japan@h\r\n"));
+        assert!(ics.contains("DTSTART:20261202T063000Z\r\n"), "{ics}");
+        assert!(ics.contains("SEQUENCE:7\r\n"));
+        assert!(ics.contains("X-WR-CALNAME:Despatch: Ann\r\n"));
+        let empty = feed("x", &[], at_("2026-11-28T00:00:00Z"));
+        assert!(empty.starts_with("BEGIN:VCALENDAR\r\n") && empty.ends_with("END:VCALENDAR\r\n"));
+        assert!(!empty.contains("VEVENT"));
     }
 }

@@ -21,6 +21,8 @@ mod club_abandon;
 mod club_absence;
 #[path = "../club_away.rs"]
 mod club_away;
+#[path = "../club_calendar.rs"]
+mod club_calendar;
 #[path = "../club_concede_draw.rs"]
 mod club_concede_draw;
 #[path = "../club_concede_sides.rs"]

@@ -36,7 +36,9 @@ pub use spectator::{
     SPECTATOR_MARK, observer_outgoing, observer_refusal_text, spectator_over, spectator_reply,
     spectator_results, spectator_welcome,
 };
-pub use status::{HistoryStep, history_list, history_resent_subject, status_reply, talk_refusal};
+pub use status::{
+    HistoryStep, calendar_reply, history_list, history_resent_subject, status_reply, talk_refusal,
+};
 pub use strict::{LOCK_HEADING, LockAsk, read_lock_mail, spectator_opened};
 pub use units::{UNITS_SUBJECT, units_reply};
 

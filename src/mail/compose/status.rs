@@ -221,3 +221,41 @@ pub fn talk_refusal(
         message_id,
     )
 }
+
+/// The answer to `CALENDAR` (issue 31 point 5): the player's deadlines in every game they
+/// play, listed in the seat's zone, with the whole calendar attached (`deadline.ics`; same
+/// UIDs as each step's own entry, so importing it again moves entries rather than adding).
+pub fn calendar_reply(
+    game: &dyn Play,
+    to: &Recipient,
+    lines: &[String],
+    ics: &str,
+    message_id: &str,
+) -> Draft {
+    let mut b = format!(
+        "YOUR CALENDAR ({})\n\nEvery deadline of every game you play, as it stands now; the \
+         attached deadline.ics holds them all (times in {}):\n\n",
+        to.private.address, to.private.time_zone
+    );
+    if lines.is_empty() {
+        b.push_str("    none\n");
+    }
+    for l in lines {
+        b.push_str(&format!("    {l}\n"));
+    }
+    b.push_str(
+        "\nImport it again whenever you like: entries moved since replace the old ones. Each \
+         step's own mail brings its entry too.\n",
+    );
+    let mut d = answer_draft(
+        game,
+        to,
+        format!("calendar-{}", short(message_id)),
+        DraftKind::Settings,
+        "Your calendar: every deadline",
+        &b,
+        message_id,
+    );
+    d.calendar = Some(ics.to_string());
+    d
+}

@@ -35,6 +35,8 @@ pub enum SeatCommand {
     Status,
     /// The numbers of the seat's own units (issue 30 point 6).
     Units,
+    /// Every deadline of every game the player plays, as a calendar (issue 31 point 5).
+    Calendar,
     /// `HISTORY n` / `RESEND n`: step n's results mail again; `None` lists the steps.
     History(Option<u64>),
     /// `PRESS TO <seat|side|all|gm>, …`: the words after TO, lower-case (the message is the
@@ -57,6 +59,7 @@ impl SeatCommand {
             self,
             SeatCommand::Status
                 | SeatCommand::Units
+                | SeatCommand::Calendar
                 | SeatCommand::History(_)
                 | SeatCommand::Press(_)
                 | SeatCommand::TalkInvalid { .. }
@@ -95,6 +98,13 @@ fn talk(keyword: &str, line: &str) -> Option<SeatCommand> {
             Some(_) => bad(
                 "UNITS takes no words after it",
                 "write UNITS alone on the line",
+            ),
+        },
+        "CALENDAR" => match words.next() {
+            None => Some(SeatCommand::Calendar),
+            Some(_) => bad(
+                "CALENDAR takes no words after it",
+                "write CALENDAR alone on the line",
             ),
         },
         "HISTORY" | "RESEND" => {
@@ -199,6 +209,7 @@ const WORDS: &[(&str, Family)] = &[
     ("LIST", Family::List),
     ("STATUS", Family::Talk),
     ("UNITS", Family::Talk),
+    ("CALENDAR", Family::Talk),
     ("HISTORY", Family::Talk),
     ("RESEND", Family::Talk),
     ("PRESS", Family::Talk),
@@ -251,6 +262,7 @@ pub fn from_subject(bare_subject: &str) -> Result<Option<SeatCommand>, String> {
     match cmd {
         SeatCommand::Status
         | SeatCommand::Units
+        | SeatCommand::Calendar
         | SeatCommand::History(_)
         | SeatCommand::List
         | SeatCommand::Addresses

@@ -549,3 +549,54 @@ fn a_write_that_fails_midway_leaves_the_previous_pages_whole() {
     assert!(index.contains("step-002.html"), "{index}");
     assert_ne!(index.as_bytes(), index_before.as_slice());
 }
+
+/// The calendar feed a private page links to, as a path under the site's root.
+fn feed_of(page: &str) -> String {
+    let at = page.find("../../../cal/").expect("a calendar link") + "../../../".len();
+    page[at..at + page[at..].find('"').unwrap()].to_string()
+}
+
+#[test]
+fn each_player_has_one_calendar_feed_linked_from_their_pages_in_every_game() {
+    let g = game(0);
+    let when = Utc.with_ymd_and_hms(2026, 6, 1, 9, 10, 0).unwrap();
+    g.d.create_game(
+        "g2",
+        "naval-rjw",
+        "training",
+        &SEATS.map(|(s, a, _)| (s.to_string(), a.to_string())),
+        when,
+    )
+    .unwrap();
+    let root = g.d.site_root();
+    assert!(root.join("cal/index.html").exists(), "no listing of feeds");
+    let page = |game: &str, seat: &str| {
+        let token = g.d.data.game(game).seats().unwrap().seats[seat]
+            .token
+            .clone();
+        let dir = root
+            .join(game)
+            .join("s")
+            .join(seat_code(game, seat, &token));
+        std::fs::read_to_string(dir.join("index.html")).unwrap()
+    };
+    // Japan's player: one feed, linked from both games' pages, with both games' deadlines.
+    let feed = feed_of(&page("g2", "japan"));
+    assert_eq!(feed_of(&page("g", "japan")), feed);
+    let ics = std::fs::read_to_string(root.join(&feed)).unwrap();
+    assert!(ics.starts_with("BEGIN:VCALENDAR"), "{ics}");
+    assert!(ics.contains("Orders due: g\\, step 1 (japan)"), "{ics}");
+    assert!(ics.contains("Orders due: g2\\, step 1 (japan)"), "{ics}");
+    assert!(
+        !ics.contains("(russia)"),
+        "another player's deadline: {ics}"
+    );
+    // Control: Russia's player has a feed of their own, with their seats.
+    let theirs = feed_of(&page("g", "russia"));
+    assert_ne!(theirs, feed);
+    let ics = std::fs::read_to_string(root.join(&theirs)).unwrap();
+    assert!(ics.contains("Orders due: g2\\, step 1 (russia)"), "{ics}");
+    // No address and no token in a feed's name: 32 hex digits.
+    let name = feed.trim_start_matches("cal/").trim_end_matches(".ics");
+    assert!(name.len() == 32 && name.bytes().all(|b| b.is_ascii_hexdigit()));
+}

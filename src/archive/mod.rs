@@ -18,7 +18,7 @@ use crate::engine::{Event, Outcome, Play, Registry, ReplayError, SeatEntry, View
 
 pub use index::{GameSummary, leagues_page, site_index};
 pub use pages::esc;
-pub use seat::{SeatPage, seat_code};
+pub use seat::{SeatPage, calendar_code, placeholder_page, seat_code};
 
 /// A league's standings, handed in by whoever keeps leagues; shown on the index as is (the
 /// archive neither computes nor stores them).

@@ -22,6 +22,9 @@ pub struct SeatPage {
     /// `seat_code` of the seat's token: 32 hex digits.
     pub code: String,
     pub time_zone: String,
+    /// The code of the player's calendar feed (`calendar_code`), linked from the page as
+    /// `<site root>/cal/<code>.ics`, when the shell wrote one.
+    pub calendar: Option<String>,
 }
 
 /// The code of a seat's private page: 32 hex digits of SHA-256 over a domain tag, the game,
@@ -36,6 +39,25 @@ pub fn seat_code(game: &str, seat: &str, token: &str) -> String {
         h.update(p.as_bytes());
     }
     hex::encode(&h.finalize()[..16])
+}
+
+/// The code of a player's calendar feed (every deadline of every game the address plays):
+/// 32 hex digits of SHA-256 over a domain tag, the house's site key and the address (lower
+/// case). One feed per player across games, so it is derived from the address, not from one
+/// seat's token; the key keeps anyone from deriving it from an address alone.
+pub fn calendar_code(key: &[u8], address: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(b"despatch-calendar-feed/v1");
+    let address = address.to_ascii_lowercase();
+    for p in [key, address.as_bytes()] {
+        h.update((p.len() as u64).to_be_bytes());
+        h.update(p);
+    }
+    hex::encode(&h.finalize()[..16])
+}
+
+fn is_code(c: &str) -> bool {
+    c.len() == 32 && c.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// The game as it stands at the end of the journal, as the seats' latest mails tell it.
@@ -94,14 +116,10 @@ pub(super) fn pages(
 ) -> Site {
     let mut files = vec![(
         "s/index.html".to_string(),
-        page_with(
-            "Nothing to list",
-            ROBOTS,
-            "<p>Each seat's page has an address of its own, in that seat's mails.</p>\n",
-        ),
+        placeholder_page("Each seat's page has an address of its own, in that seat's mails."),
     )];
     for p in seats {
-        let well_formed = p.code.len() == 32 && p.code.bytes().all(|c| c.is_ascii_hexdigit());
+        let well_formed = is_code(&p.code);
         let Some((_, side, prompt)) = now.seats.iter().find(|(s, _, _)| *s == p.seat) else {
             continue;
         };
@@ -122,6 +140,14 @@ pub(super) fn pages(
             esc(&p.seat),
             esc(side)
         );
+        if let Some(cal) = p.calendar.as_deref().filter(|c| is_code(c)) {
+            let _ = writeln!(
+                b,
+                "<p><a href=\"../../../cal/{cal}.ics\">Your calendar</a>: every deadline of \
+                 every game you play, one feed for a calendar app to subscribe to (yours alone \
+                 too).</p>"
+            );
+        }
         b.push_str("<h2>Now</h2>\n");
         match &now.over {
             Some(result) => {
@@ -218,6 +244,16 @@ pub(super) fn pages(
         ));
     }
     Site { files }
+}
+
+/// The page a folder of private pages holds as its `index.html`, so that a web server shows it
+/// instead of a listing of the codes (even with `autoindex on`).
+pub fn placeholder_page(text: &str) -> Vec<u8> {
+    page_with(
+        "Nothing to list",
+        ROBOTS,
+        &format!("<p>{}</p>\n", esc(text)),
+    )
 }
 
 /// No search engine keeps a private page, and following a link from it sends no address

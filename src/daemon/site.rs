@@ -36,8 +36,9 @@ pub(super) fn shows(ev: &Event) -> bool {
 }
 
 /// Each seat's private page: the seats with a player (a resigned seat has none), each by the
-/// code of its own secret, with the time zone its mails give deadlines in.
-fn seat_pages(g: &OpenGame) -> Vec<SeatPage> {
+/// code of its own secret, with the time zone its mails give deadlines in and its player's
+/// calendar feed, when one was made.
+fn seat_pages(g: &OpenGame, feeds: &[(String, String, String)]) -> Vec<SeatPage> {
     g.recipients()
         .iter()
         .filter(|r| !r.private.token.is_empty())
@@ -45,6 +46,10 @@ fn seat_pages(g: &OpenGame) -> Vec<SeatPage> {
             seat: r.seat.clone(),
             code: archive::seat_code(&g.store.id, &r.seat, &r.private.token),
             time_zone: r.private.time_zone.clone(),
+            calendar: feeds
+                .iter()
+                .find(|(seat, _, _)| *seat == r.seat)
+                .map(|(_, code, _)| code.clone()),
         })
         .collect()
 }
@@ -87,11 +92,12 @@ impl Daemon {
             true => self.league_section(&journal.lines),
             false => (None, None),
         };
+        let feeds = self.calendar_feeds(g);
         let (mut site, summary) = archive::live_site(
             &self.registry,
             &journal.lines,
             standings.as_ref(),
-            &seat_pages(g),
+            &seat_pages(g, &feeds),
         )
         .map_err(|e| anyhow!("game {id}: {e}; no page written"))?;
         if let Some(r) = roster {
@@ -100,6 +106,17 @@ impl Daemon {
             site.files
                 .insert(at, ("league.json".into(), r.into_bytes()));
         }
+        // Each player's feed first: the seat pages link to it.
+        let mut cal = vec![(
+            "cal/index.html".to_string(),
+            archive::placeholder_page("Each player's calendar has an address of its own."),
+        )];
+        cal.extend(
+            feeds
+                .into_iter()
+                .map(|(_, code, ics)| (format!("cal/{code}.ics"), ics.into_bytes())),
+        );
+        write_files(&self.site_root(), &cal, false)?;
         let dir = self.site_root().join(id);
         let changed = write_files(&dir, &site.files, true)?;
         debug!(game = %id, changed, "live pages written");
@@ -107,6 +124,51 @@ impl Daemon {
         let leagues = summary.league.is_some() && (fresh || over);
         self.write_site_index(leagues)?;
         Ok((dir, n))
+    }
+
+    /// Each seat's player's calendar feed (`Daemon::player_calendar`: every deadline of every
+    /// game the address plays) as (seat, code, feed). A feed that cannot be made is left out,
+    /// logged: the pages matter more.
+    fn calendar_feeds(&self, g: &OpenGame) -> Vec<(String, String, String)> {
+        let key = match self.site_key() {
+            Ok(k) => k,
+            Err(e) => {
+                warn!("no calendar feeds without the site key: {e:#}");
+                return vec![];
+            }
+        };
+        // The feed says whether a deadline has passed: by the clock, as a reader opens it.
+        let now = chrono::Utc::now();
+        g.recipients()
+            .iter()
+            .filter(|r| !r.private.token.is_empty())
+            .filter_map(|r| {
+                let a = &r.private.address;
+                match self.player_calendar(a, &r.private.time_zone, now) {
+                    Ok(c) => Some((r.seat.clone(), archive::calendar_code(&key, a), c.ics)),
+                    Err(e) => {
+                        warn!(game = %g.store.id, seat = %r.seat, "a calendar feed was not written: {e:#}");
+                        None
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// `<data_dir>/site.key`: the house's secret for the calendar feeds' codes, made on first
+    /// use (readable by the service user only). Never published: with it, anyone could find
+    /// a player's feed from their address.
+    fn site_key(&self) -> Result<Vec<u8>> {
+        let p = self.data.root.join("site.key");
+        match std::fs::read_to_string(&p) {
+            Ok(t) => return hex::decode(t.trim()).map_err(|e| anyhow!("{}: {e}", p.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(anyhow!("{}: {e}", p.display())),
+        }
+        let mut key = [0u8; 32];
+        getrandom::fill(&mut key).map_err(|e| anyhow!("no entropy for {}: {e}", p.display()))?;
+        crate::store::atomic_write_private(&p, hex::encode(key).as_bytes())?;
+        Ok(key.to_vec())
     }
 
     /// `despatch archive <game>` without `--out`: the game's live pages, now.

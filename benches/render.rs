@@ -316,6 +316,7 @@ fn results_mail(n: usize) {
         press: None,
         gm_known: false,
         unsubscribe_url: None,
+        site_url: None,
         mail_key: None,
         gathered: &[],
         now: Utc::now(),
@@ -382,6 +383,62 @@ fn results_mail(n: usize) {
     );
 }
 
+/// What rewriting one game's live pages costs (issue 31 point 2: after every step), beside
+/// what resolving the step's mails costs: the journal replayed, every page and SVG map built
+/// (no PNG), compared with what is on disk and the changed files written.
+fn live_pages(n: usize) {
+    println!("live pages of one game (naval-rjw training, 2 seats; public, seat pages, index):");
+    for steps in [1, 3] {
+        let p = played(steps);
+        let g = p.daemon.open_game("bench").unwrap();
+        let mut recipients = g.recipients().to_vec();
+        for r in &mut recipients {
+            r.private.notify = despatch::store::Notify::all();
+        }
+        let ctx = MailCtx {
+            game_address: &p.daemon.cfg.mail.address,
+            recipients: &recipients,
+            reference: None,
+            salt_key: None,
+            journal: None,
+            press: None,
+            gm_known: false,
+            unsubscribe_url: None,
+            site_url: None,
+            mail_key: None,
+            gathered: &[],
+            now: Utc::now(),
+        };
+        let (mails, _) = time(n, || {
+            let drafts = drafts_for_event(p.game.as_ref(), &p.event, p.index, &ctx).unwrap();
+            drafts
+                .iter()
+                .map(|d| outbound::build(&d.outgoing(&ctx).unwrap()).unwrap().len())
+                .sum::<usize>()
+        });
+        let (same, files) = time(n, || p.daemon.write_archive("bench", None, None).unwrap().1);
+        let dir = p.daemon.archive_dir("bench");
+        let (fresh, _) = time(n, || {
+            std::fs::remove_dir_all(&dir).unwrap();
+            p.daemon.write_archive("bench", None, None).unwrap()
+        });
+        println!("  after {steps} steps ({files} files):");
+        println!(
+            "    the step's results mails, composed and built   {:>8.2} ms",
+            ms(mails)
+        );
+        println!(
+            "    pages rewritten, nothing changed on disk       {:>8.2} ms   ({:.1}x the mails)",
+            ms(same),
+            ms(same) / ms(mails)
+        );
+        println!(
+            "    pages rewritten, every file written            {:>8.2} ms",
+            ms(fresh)
+        );
+    }
+}
+
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
@@ -416,4 +473,5 @@ fn main() {
         std::fs::write(format!("{dir}/synthetic-hex.svg"), render::svg(&hex)).unwrap();
     }
     results_mail(n);
+    live_pages(n);
 }

@@ -27,6 +27,22 @@ pub struct Config {
     pub web: WebConfig,
     #[serde(default)]
     pub lobby: LobbyConfig,
+    #[serde(default)]
+    pub site: SiteConfig,
+}
+
+/// The live site (issue 31 point 2; docs/site.md): static pages of every game, rewritten
+/// after every step, which any web server serves.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiteConfig {
+    /// The public https URL of the site's root, as readers reach it
+    /// (`https://club.example.org/games`). Unset: mails carry no links; the pages are still
+    /// written.
+    pub base_url: Option<String>,
+    /// The folder the site is written into (relative paths are from the config's folder).
+    /// Unset: `<data_dir>/archive`, where game archives have always been.
+    pub root: Option<PathBuf>,
 }
 
 /// Games opened and joined by mail (issue 31 point 1; docs/club-rules.md, the lobby).
@@ -519,6 +535,7 @@ impl Config {
             paths.extend(i.ca_file.as_mut());
             paths.extend(i.password.password_file.as_mut());
         }
+        paths.extend(cfg.site.root.as_mut());
         if let Some(s) = cfg.smtp.as_mut() {
             paths.extend(s.ca_file.as_mut());
             paths.extend(s.password.password_file.as_mut());
@@ -636,6 +653,18 @@ impl Config {
             1,
             100,
         )?;
+        if let Some(u) = &self.site.base_url
+            && (!u.starts_with("https://")
+                || u.len() <= "https://".len()
+                || u.len() > 300
+                || u.contains(['?', '#', '<', '>', ',', '"', '\''])
+                || u.chars().any(|c| c.is_whitespace() || c.is_control()))
+        {
+            return Err(format!(
+                "site.base_url = {u:?}: use the https:// URL of the site's root, without a \
+                 query, spaces, quotes or angle brackets (a game's page is <base_url>/<game>/)"
+            ));
+        }
         if let Some(u) = &self.web.unsubscribe_url
             && (!u.starts_with("https://")
                 || u.len() <= "https://".len()
@@ -649,6 +678,22 @@ impl Config {
             ));
         }
         Ok(())
+    }
+
+    /// Where the live site is written: `site.root`, or `<data_dir>/archive`.
+    pub fn site_root(&self) -> PathBuf {
+        self.site
+            .root
+            .clone()
+            .unwrap_or_else(|| self.data_dir.join("archive"))
+    }
+
+    /// `site.base_url` without a trailing slash, when set.
+    pub fn site_url(&self) -> Option<&str> {
+        self.site
+            .base_url
+            .as_deref()
+            .map(|u| u.trim_end_matches('/'))
     }
 
     /// The folders searched for rulesets, in order.

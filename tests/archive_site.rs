@@ -159,12 +159,34 @@ fn the_delay_holds_in_the_archive_too() {
     assert!(files["index.html"].contains("2 step(s) behind the game"));
 }
 
+/// `target` as linked from page `page` (both relative to the site's root): `..` taken off the
+/// page's folder, a `#fragment` dropped.
+fn resolve(page: &str, target: &str) -> String {
+    let target = target.split('#').next().unwrap_or("");
+    let mut parts: Vec<&str> = page.split('/').collect();
+    parts.pop();
+    for p in target.split('/') {
+        match p {
+            ".." => {
+                parts.pop();
+            }
+            "." | "" => {}
+            p => parts.push(p),
+        }
+    }
+    parts.join("/")
+}
+
 #[test]
 fn every_link_resolves_to_a_file_of_the_site_and_nothing_is_fetched() {
     let mut g = game(0);
     g.play_until(3);
     end_by_forfeit(&mut g);
-    let files = site(&g.d.archive_dir("g"));
+    // The whole live site: the game's pages, its seats' pages and the site's own index.
+    let root = g.d.site_root();
+    let files = site(&root);
+    assert!(files.contains_key("index.html") && files.contains_key("g/index.html"));
+    assert!(files.keys().any(|f| f.starts_with("g/s/")), "seat pages");
     let all = links(&files);
     assert!(all.len() > 6, "{all:?}");
     for (page, target) in &all {
@@ -172,9 +194,10 @@ fn every_link_resolves_to_a_file_of_the_site_and_nothing_is_fetched() {
             !target.contains("://") && !target.starts_with('/'),
             "{page}: {target} is not relative"
         );
+        let to = resolve(page, target);
         assert!(
-            files.contains_key(target.as_str()),
-            "{page} links to {target}, which is missing"
+            files.contains_key(to.as_str()),
+            "{page} links to {target} ({to}), which is missing"
         );
     }
     for (name, text) in files.iter().filter(|(n, _)| n.ends_with(".html")) {

@@ -477,6 +477,7 @@ proptest! {
             gm_known: false,
             mail_key: None,
             unsubscribe_url: None,
+            site_url: None,
             gathered: &[],
             now: Utc.with_ymd_and_hms(2026, 6, 1, 10, 0, 0).unwrap(),
         };

@@ -3,15 +3,22 @@
 //! only the steps the spectators' delay has released; once the game is over it holds
 //! everything — each seat's own view of every step (so every hidden fact any seat knew), every
 //! seat's orders, the journal itself and the published salt key (ruling W4 in docs/watching.md).
-//! The shell writes the files (see `daemon::archive`); nothing here touches the disk.
+//! During play the same replay also gives the live site's private pages (`seat`): each seat's
+//! own view of every resolved step, behind a code only that seat's mails carry (issue 31
+//! point 2). The shell writes the files (see `daemon::archive`, `daemon::site`); nothing here
+//! touches the disk.
 
+mod index;
 mod pages;
+mod seat;
 
 use crate::dice::{self, Roll};
 use crate::engine::registry::parse_line;
 use crate::engine::{Event, Outcome, Play, Registry, ReplayError, SeatEntry, View, Viewer};
 
+pub use index::{GameSummary, leagues_page, site_index};
 pub use pages::esc;
+pub use seat::{SeatPage, calendar_code, placeholder_page, seat_code};
 
 /// A league's standings, handed in by whoever keeps leagues; shown on the index as is (the
 /// archive neither computes nor stores them).
@@ -155,8 +162,23 @@ pub enum ArchiveError {
 /// A step's lock as the journal gave it: `L_k`, the log head and each seat's digest.
 type LockSeen = (String, String, Vec<(String, String)>);
 
+/// The journal replayed once: every resolved step with every seat's view and orders (nothing
+/// trimmed yet), each seat's view right after the game's creation (what its welcome showed),
+/// and the game as it stands at the end.
+struct Replayed {
+    game: Box<dyn Play>,
+    steps: Vec<StepRecord>,
+    events: Vec<Event>,
+    start: Vec<(String, View)>,
+}
+
 /// Replays `lines` (the journal) and records what the site may show.
 pub fn record(registry: &Registry, lines: &[String]) -> Result<GameRecord, ArchiveError> {
+    let r = replay(registry, lines)?;
+    Ok(finish(r.game.as_ref(), r.steps, &r.events))
+}
+
+fn replay(registry: &Registry, lines: &[String]) -> Result<Replayed, ArchiveError> {
     let first_line = lines.first().ok_or(ArchiveError::Empty)?;
     let first = parse_line(0, first_line)?;
     let Event::GameCreated { ruleset, .. } = &first else {
@@ -168,6 +190,7 @@ pub fn record(registry: &Registry, lines: &[String]) -> Result<GameRecord, Archi
         .get(ruleset)
         .map_err(|e| ArchiveError::Ruleset(e.to_string()))?;
     let mut game = entry.open(&first, first_line)?;
+    let start = seat_views(game.as_ref());
     let mut events = vec![first.clone()];
     // Everything of every resolved step; trimmed to the scope at the end.
     let mut steps: Vec<StepRecord> = Vec::new();
@@ -221,12 +244,7 @@ pub fn record(registry: &Registry, lines: &[String]) -> Result<GameRecord, Archi
                     step: *step,
                     title: game.book().last_step_title.clone(),
                     spectator: game.view(&Viewer::Spectator),
-                    seats: game
-                        .book()
-                        .seats
-                        .iter()
-                        .map(|s| (s.seat.clone(), game.view(&Viewer::Seat(s.seat.clone()))))
-                        .collect(),
+                    seats: seat_views(game.as_ref()),
                     orders: std::mem::take(&mut orders),
                     dice: StepDice {
                         protocol: game.book().protocol.name().to_string(),
@@ -243,12 +261,31 @@ pub fn record(registry: &Registry, lines: &[String]) -> Result<GameRecord, Archi
         }
         events.push(ev);
     }
-    Ok(finish(game.as_ref(), steps, &events))
+    Ok(Replayed {
+        game,
+        steps,
+        events,
+        start,
+    })
+}
+
+fn seat_views(game: &dyn Play) -> Vec<(String, View)> {
+    game.book()
+        .seats
+        .iter()
+        .map(|s| (s.seat.clone(), game.view(&Viewer::Seat(s.seat.clone()))))
+        .collect()
+}
+
+/// Whether the game is over for the archive: everything may be shown (ruling W4).
+pub fn shows_everything(game: &dyn Play) -> bool {
+    let book = game.book();
+    book.ended || (game.is_over() && book.protocol == dice::Protocol::V1)
 }
 
 fn finish(game: &dyn Play, mut steps: Vec<StepRecord>, events: &[Event]) -> GameRecord {
     let book = game.book();
-    let over = book.ended || (game.is_over() && book.protocol == dice::Protocol::V1);
+    let over = shows_everything(game);
     let scope = if over {
         Scope::Everything
     } else {
@@ -310,5 +347,52 @@ pub fn build_site(
             .collect::<String>()
             .into_bytes()
     });
-    Ok(pages::site(&rec, league, journal))
+    Ok(pages::site(&rec, league, journal, None))
+}
+
+/// A game's files in the live site (issue 31 point 2), from one replay of its journal: the
+/// public pages (`build_site`'s, linked up to the site's index), `game.json` (what the site's
+/// index says of the game), and one private page per seat in `seats` under `s/<code>/`, with
+/// `s/index.html` so that no server lists the codes. Ordered for writing one file at a time:
+/// what a page links to comes before the page, and the game's `index.html` last, so a reader
+/// following links never meets a page that is not there yet.
+pub fn live_site(
+    registry: &Registry,
+    lines: &[String],
+    league: Option<&LeagueSection>,
+    seats: &[SeatPage],
+) -> Result<(Site, GameSummary), ArchiveError> {
+    let r = replay(registry, lines)?;
+    let league_name = r.game.book().policy.club.league.clone();
+    let now = seat::Now::of(r.game.as_ref());
+    let private = seat::pages(&r.steps, &r.start, &now, seats);
+    let rec = finish(r.game.as_ref(), r.steps, &r.events);
+    let journal = (rec.scope == Scope::Everything).then(|| {
+        lines
+            .iter()
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+            .into_bytes()
+    });
+    let summary = GameSummary::of(&rec, league_name.clone());
+    let up = pages::Up {
+        league: league_name.filter(|_| league.is_none()),
+    };
+    let public = pages::site(&rec, league, journal, Some(&up));
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut last = Vec::new();
+    for (name, bytes) in public.files {
+        if name == "index.html" {
+            last.push((name, bytes));
+        } else {
+            files.push((name, bytes));
+        }
+    }
+    files.extend(private.files);
+    files.push((
+        "game.json".into(),
+        serde_json::to_vec_pretty(&summary).unwrap_or_default(),
+    ));
+    files.extend(last);
+    Ok((Site { files }, summary))
 }

@@ -40,9 +40,15 @@ text-align:left;vertical-align:top}img.map{display:block;width:100%;max-width:80
 border:1px solid #aab7c4;background:#fff}ul{padding-left:1.2rem}.result{font-weight:600}";
 
 fn page(title: &str, body: &str) -> Vec<u8> {
+    page_with(title, "", body)
+}
+
+/// A whole page; `head` adds lines to its head (a private page's `noindex`). The viewport
+/// line lets a phone show the page at its own width and zoom into a map with two fingers.
+pub(super) fn page_with(title: &str, head: &str, body: &str) -> Vec<u8> {
     format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n{head}\
          <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n{body}</main>\n\
          </body>\n</html>\n",
         esc(title)
@@ -50,12 +56,30 @@ fn page(title: &str, body: &str) -> Vec<u8> {
     .into_bytes()
 }
 
+/// A map as a page shows it: the SVG drawn at the page's width, and a link to the drawing
+/// alone, which a phone opens full screen to zoom into.
+pub(super) fn map_img(b: &mut String, src: &str, alt: &str) {
+    let _ = writeln!(
+        b,
+        "<a href=\"{src}\"><img class=\"map\" src=\"{src}\" alt=\"{}\"></a>",
+        esc(alt)
+    );
+}
+
+/// What a game's pages link to when they sit in the live site (issue 31 point 2): the site's
+/// index one folder up, and the leagues page while the game runs (its own table is shown once
+/// it is over).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Up {
+    pub league: Option<String>,
+}
+
 /// `step-007.html`: fixed width so the pages sort in play order.
 pub(super) fn step_page(step: u64) -> String {
     format!("step-{step:03}.html")
 }
 
-fn map_file(step: u64, who: Option<&str>) -> String {
+pub(super) fn map_file(step: u64, who: Option<&str>) -> String {
     match who {
         Some(seat) => format!("maps/step-{step:03}-{seat}.svg"),
         None => format!("maps/step-{step:03}.svg"),
@@ -67,8 +91,9 @@ pub(super) fn site(
     rec: &GameRecord,
     league: Option<&LeagueSection>,
     journal: Option<Vec<u8>>,
+    up: Option<&Up>,
 ) -> Site {
-    let mut files = vec![("index.html".to_string(), index(rec, league))];
+    let mut files = vec![("index.html".to_string(), index(rec, league, up))];
     for (i, s) in rec.steps.iter().enumerate() {
         let prev = i.checked_sub(1).map(|j| rec.steps[j].step);
         let next = rec.steps.get(i + 1).map(|n| n.step);
@@ -99,8 +124,11 @@ pub(super) fn site(
     Site { files }
 }
 
-fn index(rec: &GameRecord, league: Option<&LeagueSection>) -> Vec<u8> {
+fn index(rec: &GameRecord, league: Option<&LeagueSection>, up: Option<&Up>) -> Vec<u8> {
     let mut b = String::new();
+    if up.is_some() {
+        b.push_str("<nav><a href=\"../index.html\">All games</a></nav>\n");
+    }
     let _ = write!(
         b,
         "<h1>Game {}</h1>\n<p>{} · scenario {}</p>\n",
@@ -147,6 +175,15 @@ fn index(rec: &GameRecord, league: Option<&LeagueSection>) -> Vec<u8> {
             );
         }
         (None, Scope::Everything) => b.push_str("<p>The game ended without a result.</p>\n"),
+    }
+    if let Some(l) = up.and_then(|u| u.league.as_deref()) {
+        let _ = writeln!(
+            b,
+            "<p>This game counts in league {}: <a href=\"../leagues.html#league-{}\">its \
+             standings</a>.</p>",
+            esc(l),
+            esc(l)
+        );
     }
     b.push_str("<h2>Steps</h2>\n");
     if rec.steps.is_empty() {
@@ -234,7 +271,7 @@ fn index(rec: &GameRecord, league: Option<&LeagueSection>) -> Vec<u8> {
 }
 
 /// One view's log, board and sections.
-fn view_html(b: &mut String, v: &View) {
+pub(super) fn view_html(b: &mut String, v: &View) {
     b.push_str("<h3>Log</h3>\n<pre class=\"wrap\">");
     if v.log.is_empty() {
         b.push_str("Nothing to report.");
@@ -280,23 +317,20 @@ fn step(rec: &GameRecord, s: &StepRecord, prev: Option<u64>, next: Option<u64>) 
     );
     b.push_str("<h2>As a spectator saw it</h2>\n");
     if s.spectator.map.is_some() {
-        let _ = writeln!(
-            b,
-            "<img class=\"map\" src=\"{}\" alt=\"The table after step {} as a spectator sees it\">",
-            map_file(s.step, None),
-            s.step
+        map_img(
+            &mut b,
+            &map_file(s.step, None),
+            &format!("The table after step {} as a spectator sees it", s.step),
         );
     }
     view_html(&mut b, &s.spectator);
     for (seat, v) in &s.seats {
         let _ = writeln!(b, "<h2>As {} saw it</h2>", esc(seat));
         if v.map.is_some() {
-            let _ = writeln!(
-                b,
-                "<img class=\"map\" src=\"{}\" alt=\"The table after step {} as {} saw it\">",
-                map_file(s.step, Some(seat)),
-                s.step,
-                esc(seat)
+            map_img(
+                &mut b,
+                &map_file(s.step, Some(seat)),
+                &format!("The table after step {} as {seat} saw it", s.step),
             );
         }
         view_html(&mut b, v);
@@ -312,6 +346,12 @@ fn step(rec: &GameRecord, s: &StepRecord, prev: Option<u64>, next: Option<u64>) 
             );
         }
     }
+    dice_html(&mut b, s);
+    page(&format!("{} · step {}", rec.id, s.step), &b)
+}
+
+/// A step's dice: lock, reveal, seed, the lock's inputs and every roll.
+pub(super) fn dice_html(b: &mut String, s: &StepRecord) {
     let d = &s.dice;
     let _ = writeln!(
         b,
@@ -327,12 +367,12 @@ fn step(rec: &GameRecord, s: &StepRecord, prev: Option<u64>, next: Option<u64>) 
             esc(v)
         );
     };
-    row(&mut b, &format!("L_{}", s.step), &d.lock);
-    row(&mut b, &format!("v_{}", s.step), &d.reveal);
-    row(&mut b, &format!("S_{} (seed)", s.step), &d.seed);
-    row(&mut b, "lock input log_head", &d.log_head);
+    row(b, &format!("L_{}", s.step), &d.lock);
+    row(b, &format!("v_{}", s.step), &d.reveal);
+    row(b, &format!("S_{} (seed)", s.step), &d.seed);
+    row(b, "lock input log_head", &d.log_head);
     for (seat, digest) in &d.inputs {
-        row(&mut b, &format!("lock input {seat}"), digest);
+        row(b, &format!("lock input {seat}"), digest);
     }
     b.push_str("</table></div>\n");
     if d.rolls.is_empty() {
@@ -358,7 +398,6 @@ fn step(rec: &GameRecord, s: &StepRecord, prev: Option<u64>, next: Option<u64>) 
         }
         b.push_str("</table></div>\n");
     }
-    page(&format!("{} · step {}", rec.id, s.step), &b)
 }
 
 fn verify(rec: &GameRecord, journal: bool) -> Vec<u8> {

@@ -1,7 +1,9 @@
-//! Writing a game's archive site (issue 16, point 6): `despatch archive <game> [--out DIR]`,
-//! and automatically when a game ends. The site's content is `archive::build_site`'s, from the
-//! journal; this only writes it — into a fresh folder beside the target, renamed into place
-//! when complete, so a failure never leaves half a site where a good one was.
+//! Writing a game's archive site (issue 16, point 6): `despatch archive <game> [--out DIR]`.
+//! The site's content is `archive::build_site`'s, from the journal. Into the live site (no
+//! `--out`) it is the game's live pages, written file by file as after every step
+//! (`daemon::site`); into a folder of its own it is the public site alone, written into a
+//! fresh folder beside the target and renamed into place when complete, so a failure never
+//! leaves half a site where a good one was.
 
 use std::path::{Path, PathBuf};
 
@@ -13,12 +15,14 @@ use crate::archive::{self, LeagueSection};
 use super::Daemon;
 
 impl Daemon {
-    /// Where a game's archive goes unless told otherwise: `<data_dir>/archive/<game>/`.
+    /// Where a game's archive goes unless told otherwise: its folder in the live site,
+    /// `<site root>/<game>/` (by default `<data_dir>/archive/<game>/`).
     pub fn archive_dir(&self, game_id: &str) -> PathBuf {
-        self.data.root.join("archive").join(game_id)
+        self.site_root().join(game_id)
     }
 
-    /// Builds and writes the archive of `game_id` into `out` (default: `archive_dir`).
+    /// Builds and writes the archive of `game_id` into `out` (default: `archive_dir`, the
+    /// live pages; `league` stands in for the league's own table in a folder of its own).
     /// Returns the folder written and the number of files.
     pub fn write_archive(
         &self,
@@ -29,6 +33,10 @@ impl Daemon {
         let store = self.data.game(game_id);
         if !crate::engine::valid_game_id(game_id) || !store.exists() {
             bail!("no game `{game_id}` in {}", self.data.root.display());
+        }
+        // Into the live site: the game's live pages (with its seats' own), as after a step.
+        if out.is_none() {
+            return self.write_live_of(game_id);
         }
         let journal = store
             .read_journal()
@@ -62,7 +70,10 @@ impl Daemon {
     /// The standings of the league the journal's first line puts the game in, if any, and the
     /// game's roster for `league.json` once it has ended. A league that cannot be read is left
     /// out (logged): the archive of the game itself still matters.
-    fn league_section(&self, lines: &[String]) -> (Option<LeagueSection>, Option<String>) {
+    pub(super) fn league_section(
+        &self,
+        lines: &[String],
+    ) -> (Option<LeagueSection>, Option<String>) {
         let Some(first) = lines.first() else {
             return (None, None);
         };
@@ -74,7 +85,7 @@ impl Daemon {
         let Some(league) = policy.club.league else {
             return (None, None);
         };
-        let s = match super::league_standings(&self.data, &self.registry, &league) {
+        let section = match self.standings_section(&league) {
             Ok(s) => s,
             Err(e) => {
                 warn!(game = %game, league = %league, "league standings left out of the archive: {e:#}");
@@ -86,10 +97,16 @@ impl Daemon {
                 warn!(game = %game, league = %league, "league.json left out of the archive: {e:#}");
                 None
             });
+        (Some(section), roster)
+    }
+
+    /// A league's table as it stands now, ratings included, as the pages show it.
+    pub(super) fn standings_section(&self, league: &str) -> Result<LeagueSection> {
+        let s = super::league_standings(&self.data, &self.registry, league)?;
         let header = [
             "#", "Player", "Played", "Won", "Drawn", "Lost", "Points", "Rating",
         ];
-        let section = LeagueSection {
+        Ok(LeagueSection {
             title: format!("League {league}: standings"),
             header: header.iter().map(|h| h.to_string()).collect(),
             rows: s
@@ -108,16 +125,7 @@ impl Daemon {
                     ]
                 })
                 .collect(),
-        };
-        (Some(section), roster)
-    }
-
-    /// At a game's end: the archive with everything, into the default folder. A failure is
-    /// logged, never fatal to the game (`despatch archive` writes it again at any time).
-    pub(super) fn archive_at_end(&self, game_id: &str) {
-        if let Err(e) = self.write_archive(game_id, None, None) {
-            warn!(game = game_id, "the archive could not be written: {e:#}");
-        }
+        })
     }
 }
 

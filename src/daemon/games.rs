@@ -29,6 +29,9 @@ pub struct OpenGame {
     recipients: Vec<Recipient>,
     reference: OnceCell<Option<String>>,
     events_at_open: u64,
+    /// An event appended since the game was opened changes what its pages show
+    /// (`site::shows`): they are rewritten when it is closed.
+    site_due: bool,
 }
 
 impl OpenGame {
@@ -79,6 +82,7 @@ impl Daemon {
             secrets,
             seats,
             reference: OnceCell::new(),
+            site_due: false,
         })
     }
 
@@ -96,6 +100,7 @@ impl Daemon {
             gm_known: g.seats.gm.is_some() || self.cfg.mail.gm_address.is_some(),
             mail_key: g.secrets.mail_key,
             unsubscribe_url: self.cfg.web.unsubscribe_url.as_deref(),
+            site_url: self.cfg.site_url(),
             gathered: &[],
             now,
         }
@@ -276,6 +281,7 @@ impl Daemon {
             .apply(event, &line, index)
             .map_err(|e| anyhow!("refusing to journal an event the engine rejects: {e}"))?;
         g.store.append(event, index, &g.game.book().head)?;
+        g.site_due |= super::site::shows(event);
         if g.store.mailed_upto()?.is_some_and(|m| m + 1 == index) {
             // The game-over mail carries the whole journal (read once, at the game's end).
             let journal = match event {
@@ -295,10 +301,6 @@ impl Daemon {
             self.queue_event(g, &drafts, index, now)?;
         } else {
             self.catch_up_mail(g, now)?;
-        }
-        if let Event::StrictOpened { .. } = event {
-            // The archive's journal and pages take the opening too (written at the end first).
-            self.archive_at_end(&g.store.id);
         }
         Ok(())
     }
@@ -371,12 +373,9 @@ impl Daemon {
             if matches!(ev, Event::Results { .. }) {
                 resolved += 1;
             }
-            let ended = matches!(ev, Event::GameEnded { .. });
+            // At the end the pages show everything, now that nothing is hidden any more:
+            // written when the game is closed (`close`), as after every change.
             self.append(g, &ev, now)?;
-            if ended {
-                // The archive with everything, now that nothing is hidden any more.
-                self.archive_at_end(&g.store.id);
-            }
         }
         Ok(resolved)
     }
@@ -397,10 +396,17 @@ impl Daemon {
     }
 
     /// Writes what is worth keeping of an opened game: the snapshot when the game changed (or
-    /// has none), the onion checkpoints when an older game lacks them.
+    /// has none), the onion checkpoints when an older game lacks them, and its pages when
+    /// something they show changed (or the game is new: its first pages).
     pub(super) fn close(&self, g: &OpenGame) -> Result<()> {
-        if g.game.book().events != g.events_at_open || g.store.snapshot().is_none() {
+        // No snapshot file yet: a game just made, whose first pages are due.
+        let fresh = !g.store.dir.join("snapshot.json").exists();
+        if g.game.book().events != g.events_at_open || fresh || g.store.snapshot().is_none() {
             g.store.write_snapshot(g.game.as_ref())?;
+        }
+        if g.site_due || fresh {
+            // Never fails the game: a lapse is logged and the next change writes it all again.
+            self.site_after(g, fresh);
         }
         if !g.store.has_checkpoints() {
             g.store.write_secrets(&g.secrets)?;

@@ -573,6 +573,7 @@ impl Daemon {
                 if let Err(e) = self.lobby_pass(now) {
                     warn!("the lobby's tables were not looked at after a lobby mail: {e:#}");
                 }
+                self.site_index_after_lobby();
             }
             return Ok(d.intake);
         };

@@ -193,6 +193,8 @@ impl Daemon {
         };
         let out = self.lobby_letters(&mut book, letters, &inb, now)?;
         self.data.write_lobby_book(&book)?;
+        // The site's index lists the games wanting players.
+        self.site_index_after_lobby();
         self.queue_letters(&house, &out)
     }
 

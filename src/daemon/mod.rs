@@ -28,6 +28,8 @@ mod league;
 mod lobby;
 mod seat_acts;
 mod settings;
+mod site;
+mod site_write;
 mod spectators;
 mod strict;
 mod trouble;

@@ -31,3 +31,5 @@ mod mail_in_browser;
 mod phone_map;
 #[path = "../phone_map_in_browser.rs"]
 mod phone_map_in_browser;
+#[path = "../site_in_browser.rs"]
+mod site_in_browser;

@@ -55,3 +55,5 @@ mod club_units;
 mod organiser_mail;
 #[path = "../rate_budget.rs"]
 mod rate_budget;
+#[path = "../site_live.rs"]
+mod site_live;

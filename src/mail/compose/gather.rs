@@ -179,6 +179,7 @@ mod tests {
             gm_known: false,
             mail_key: None,
             unsubscribe_url: None,
+            site_url: None,
             gathered,
             now: chrono::DateTime::UNIX_EPOCH,
         }

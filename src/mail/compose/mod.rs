@@ -128,6 +128,9 @@ pub struct MailCtx<'a> {
     pub mail_key: Option<crate::dice::MailKey>,
     /// `web.unsubscribe_url`: the one-click URI's base (club-rules L1), when configured.
     pub unsubscribe_url: Option<&'a str>,
+    /// `site.base_url` without its trailing slash: game mails link to the game's page and a
+    /// seat's mails to its own (`pages_for`), when configured.
+    pub site_url: Option<&'a str>,
     /// The mails waiting for each seat's next mail (`gather`), oldest first: handed in for
     /// the events that mail the seats, empty for answers (which bring nothing).
     pub gathered: &'a [Gathered],
@@ -145,6 +148,44 @@ impl MailCtx<'_> {
             .split_once('@')
             .unwrap_or((self.game_address, "localhost"))
     }
+}
+
+/// The pages of the live site a mail links to (issue 31 point 2).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Pages {
+    /// The game's public page.
+    pub public: String,
+    /// The recipient seat's own page; never for an observer.
+    pub private: Option<String>,
+}
+
+/// The pages a mail to `to` links to, when `site.base_url` is set: the game's page, and the
+/// seat's own page behind the code derived from its secret — for a seat only: an observer's
+/// stand-in recipient carries no secret of its own, so gets no private link.
+pub fn pages_for(ctx: &MailCtx, game: &str, to: &Recipient) -> Option<Pages> {
+    let base = ctx.site_url?;
+    let seat = !to.private.token.is_empty() && !spectator::is_stand_in(to);
+    Some(Pages {
+        public: format!("{base}/{game}/"),
+        private: seat.then(|| {
+            format!(
+                "{base}/{game}/s/{}/",
+                crate::archive::seat_code(game, &to.seat, &to.private.token)
+            )
+        }),
+    })
+}
+
+/// The pages as the last lines of a mail's text, after the seal: where they are is the
+/// club's web server's, not the game's record.
+fn pages_text(p: &Pages) -> String {
+    let mut s = format!("\nThe game's page: {}\n", p.public);
+    if let Some(mine) = &p.private {
+        s.push_str(&format!(
+            "Your own page (yours alone: keep its address to yourself):\n  {mine}\n"
+        ));
+    }
+    s
 }
 
 /// One composed mail, not yet built into bytes.
@@ -320,6 +361,13 @@ impl Draft {
         );
         out.list_unsubscribe = Some(uris);
         out.one_click = one_click;
+        let pages = pages_for(ctx, &self.game, to);
+        if let Some(p) = &pages {
+            if !out.text.ends_with('\n') {
+                out.text.push('\n');
+            }
+            out.text.push_str(&pages_text(p));
+        }
         if self.rich.is_none() {
             // Most players read HTML only: a mail without a turn page gets its whole text as
             // HTML too (the text stays the sealed record), so nothing in it is missed.
@@ -327,6 +375,7 @@ impl Draft {
                 "plain.html",
                 serde_json::json!({
                     "game": self.game, "seat": self.seat, "subject": out.subject,
+                    "pages": pages,
                     // The reader's window wraps the prose; orders and tables keep their lines.
                     "text": crate::report::unwrap_text(&self.text),
                 }),

@@ -71,6 +71,7 @@ pub(super) fn build(
         "head_index": book.events - 1,
         "head": dice::to_hex(&book.head),
         "protocol": book.protocol.name(),
+        "pages": super::pages_for(ctx, &book.id, to),
     });
     if let (Some(base), Some(more)) = (tctx.as_object_mut(), extra.as_object()) {
         base.extend(more.clone());

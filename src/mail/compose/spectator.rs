@@ -26,6 +26,11 @@ const AS_SPECTATOR: &str = "spectator";
 /// (`observer_outgoing` sets no Reply-To), so an observer never holds a route to a seat.
 const NO_TOKEN: &str = "spectatorxxxxxxxxxxxxxxx";
 
+/// Whether `to` is an observer's stand-in recipient (which must get no seat's page).
+pub(super) fn is_stand_in(to: &Recipient) -> bool {
+    to.private.token == NO_TOKEN
+}
+
 /// The recipient an observer's draft is built for: their address, no secret, UTC.
 pub fn observer_recipient(address: &str) -> Recipient {
     Recipient {

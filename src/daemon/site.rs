@@ -1,0 +1,255 @@
+//! The live site in the shell's hands (issue 31 point 2; docs/site.md). After every change a
+//! page shows — a step resolved, the game's start and end, an organiser's act — the game's own
+//! pages (public and each seat's) and the site's index are rewritten: that game's files and
+//! the index only, never every game's. The pages are `archive::live_site`'s; they are written
+//! by `site_write`, one whole file at a time. A failure is logged and never stops the game:
+//! the next change writes everything again.
+
+use std::path::PathBuf;
+
+use anyhow::{Result, anyhow};
+use tracing::{debug, warn};
+
+use crate::archive::{self, GameSummary, LeagueSection, SeatPage};
+use crate::engine::Event;
+
+use super::Daemon;
+use super::games::OpenGame;
+use super::site_write::write_files;
+
+/// Whether an event changes what a page shows. Orders coming in, reminders, press (public only
+/// once the game is over, which is itself a change) and the watchers' comings and goings
+/// change no page; a lock waits for its results, which do.
+pub(super) fn shows(ev: &Event) -> bool {
+    !matches!(
+        ev,
+        Event::Submission { .. }
+            | Event::Standing { .. }
+            | Event::Reminder { .. }
+            | Event::Press { .. }
+            | Event::SpectatorJoined { .. }
+            | Event::SpectatorLeft { .. }
+            | Event::Lock { .. }
+            | Event::Reveal { .. }
+            | Event::GmBroadcast { .. }
+    )
+}
+
+/// Each seat's private page: the seats with a player (a resigned seat has none), each by the
+/// code of its own secret, with the time zone its mails give deadlines in and its player's
+/// calendar feed, when one was made.
+fn seat_pages(g: &OpenGame, feeds: &[(String, String, String)]) -> Vec<SeatPage> {
+    g.recipients()
+        .iter()
+        .filter(|r| !r.private.token.is_empty())
+        .map(|r| SeatPage {
+            seat: r.seat.clone(),
+            code: archive::seat_code(&g.store.id, &r.seat, &r.private.token),
+            time_zone: r.private.time_zone.clone(),
+            calendar: feeds
+                .iter()
+                .find(|(seat, _, _)| *seat == r.seat)
+                .map(|(_, code, _)| code.clone()),
+        })
+        .collect()
+}
+
+impl Daemon {
+    /// Where the live site is written (`site.root`, by default `<data_dir>/archive`).
+    pub fn site_root(&self) -> PathBuf {
+        self.cfg.site_root()
+    }
+
+    /// After a change to `g`: its pages and the site's index. `fresh`: the game was just made
+    /// (the leagues' page takes its new member). A failure is logged, never raised.
+    pub(super) fn site_after(&self, g: &OpenGame, fresh: bool) {
+        let started = std::time::Instant::now();
+        match self.write_live(g, fresh) {
+            Ok((_, n)) => debug!(
+                game = %g.store.id,
+                files = n,
+                ms = started.elapsed().as_secs_f64() * 1e3,
+                "live pages rewritten"
+            ),
+            Err(e) => warn!(
+                game = %g.store.id,
+                "the live pages were not rewritten (the game goes on; its next change tries \
+                 again): {e:#}"
+            ),
+        }
+    }
+
+    /// Writes `g`'s pages into `<site root>/<game>/` (removing what the game no longer has: a
+    /// seat handed on keeps no page at its old code), then the site's index. Returns the folder
+    /// and the number of files the game's pages are.
+    pub fn write_live(&self, g: &OpenGame, fresh: bool) -> Result<(PathBuf, usize)> {
+        let id = &g.store.id;
+        let journal = g.store.read_journal()?;
+        let over = archive::shows_everything(g.game.as_ref());
+        // An ended league game's pages show its league's table as it stands at its end, and
+        // the roster that re-derives it (ruling K7); during play they link to the leagues page.
+        let (standings, roster) = match over {
+            true => self.league_section(&journal.lines),
+            false => (None, None),
+        };
+        let feeds = self.calendar_feeds(g);
+        let (mut site, summary) = archive::live_site(
+            &self.registry,
+            &journal.lines,
+            standings.as_ref(),
+            &seat_pages(g, &feeds),
+        )
+        .map_err(|e| anyhow!("game {id}: {e}; no page written"))?;
+        if let Some(r) = roster {
+            // Before the index, which is written last.
+            let at = site.files.len().saturating_sub(1);
+            site.files
+                .insert(at, ("league.json".into(), r.into_bytes()));
+        }
+        // Each player's feed first: the seat pages link to it.
+        let mut cal = vec![(
+            "cal/index.html".to_string(),
+            archive::placeholder_page("Each player's calendar has an address of its own."),
+        )];
+        cal.extend(
+            feeds
+                .into_iter()
+                .map(|(_, code, ics)| (format!("cal/{code}.ics"), ics.into_bytes())),
+        );
+        write_files(&self.site_root(), &cal, false)?;
+        let dir = self.site_root().join(id);
+        let changed = write_files(&dir, &site.files, true)?;
+        debug!(game = %id, changed, "live pages written");
+        let n = site.files.len();
+        let leagues = summary.league.is_some() && (fresh || over);
+        self.write_site_index(leagues)?;
+        Ok((dir, n))
+    }
+
+    /// Each seat's player's calendar feed (`Daemon::player_calendar`: every deadline of every
+    /// game the address plays) as (seat, code, feed). A feed that cannot be made is left out,
+    /// logged: the pages matter more.
+    fn calendar_feeds(&self, g: &OpenGame) -> Vec<(String, String, String)> {
+        let key = match self.site_key() {
+            Ok(k) => k,
+            Err(e) => {
+                warn!("no calendar feeds without the site key: {e:#}");
+                return vec![];
+            }
+        };
+        // The feed says whether a deadline has passed: by the clock, as a reader opens it.
+        let now = chrono::Utc::now();
+        g.recipients()
+            .iter()
+            .filter(|r| !r.private.token.is_empty())
+            .filter_map(|r| {
+                let a = &r.private.address;
+                match self.player_calendar(a, &r.private.time_zone, now) {
+                    Ok(c) => Some((r.seat.clone(), archive::calendar_code(&key, a), c.ics)),
+                    Err(e) => {
+                        warn!(game = %g.store.id, seat = %r.seat, "a calendar feed was not written: {e:#}");
+                        None
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// `<data_dir>/site.key`: the house's secret for the calendar feeds' codes, made on first
+    /// use (readable by the service user only). Never published: with it, anyone could find
+    /// a player's feed from their address.
+    fn site_key(&self) -> Result<Vec<u8>> {
+        let p = self.data.root.join("site.key");
+        match std::fs::read_to_string(&p) {
+            Ok(t) => return hex::decode(t.trim()).map_err(|e| anyhow!("{}: {e}", p.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(anyhow!("{}: {e}", p.display())),
+        }
+        let mut key = [0u8; 32];
+        getrandom::fill(&mut key).map_err(|e| anyhow!("no entropy for {}: {e}", p.display()))?;
+        crate::store::atomic_write_private(&p, hex::encode(key).as_bytes())?;
+        Ok(key.to_vec())
+    }
+
+    /// `despatch archive <game>` without `--out`: the game's live pages, now.
+    pub(super) fn write_live_of(&self, game_id: &str) -> Result<(PathBuf, usize)> {
+        let g = self.open_game(game_id)?;
+        self.write_live(&g, true)
+    }
+
+    /// The site's `index.html` from every game's `game.json` and the lobby's open tables; with
+    /// `leagues` (or when it is missing), `leagues.html` too, which opens every league game and
+    /// so is written only when a table can have changed: a league game made or ended.
+    pub fn write_site_index(&self, leagues: bool) -> Result<()> {
+        let root = self.site_root();
+        let mut games: Vec<GameSummary> = Vec::new();
+        if let Ok(rd) = std::fs::read_dir(&root) {
+            for e in rd.flatten() {
+                let p = e.path().join("game.json");
+                let Ok(bytes) = std::fs::read(&p) else {
+                    continue; // an archive from before the live site, or not a game's folder
+                };
+                match serde_json::from_slice::<GameSummary>(&bytes) {
+                    Ok(s) if crate::engine::valid_game_id(&s.id) => games.push(s),
+                    _ => {
+                        warn!(file = %p.display(), "a game's summary could not be read; left off the index")
+                    }
+                }
+            }
+        }
+        games.sort_by(|a, b| a.id.cmp(&b.id));
+        let open: Vec<String> = match self.data.has_lobby() {
+            true => self
+                .data
+                .lobby_book()?
+                .tables
+                .iter()
+                .map(crate::engine::lobby::table_text)
+                .collect(),
+            false => vec![],
+        };
+        let names = self.league_list();
+        let mut files = Vec::new();
+        if !names.is_empty() && (leagues || !root.join("leagues.html").exists()) {
+            let mut tables: Vec<(String, LeagueSection)> = Vec::new();
+            for l in &names {
+                match self.standings_section(l) {
+                    Ok(s) => tables.push((l.clone(), s)),
+                    Err(e) => warn!(league = %l, "a league's table left off the site: {e:#}"),
+                }
+            }
+            files.push(("leagues.html".to_string(), archive::leagues_page(&tables)));
+        }
+        files.push((
+            "index.html".to_string(),
+            archive::site_index(&games, &open, &names),
+        ));
+        write_files(&root, &files, false)?;
+        Ok(())
+    }
+
+    /// After the lobby changed: the index's list of games wanting players. Logged on failure.
+    pub(super) fn site_index_after_lobby(&self) {
+        if let Err(e) = self.write_site_index(false) {
+            warn!("the site's index was not rewritten after the lobby changed: {e:#}");
+        }
+    }
+
+    /// The leagues that exist (`<data_dir>/leagues/<L>.toml`), sorted.
+    fn league_list(&self) -> Vec<String> {
+        let Ok(rd) = std::fs::read_dir(self.data.root.join("leagues")) else {
+            return vec![];
+        };
+        let mut v: Vec<String> = rd
+            .flatten()
+            .filter_map(|e| {
+                let p = e.path();
+                (p.extension()? == "toml").then_some(())?;
+                let name = p.file_stem()?.to_string_lossy().into_owned();
+                crate::engine::valid_game_id(&name).then_some(name)
+            })
+            .collect();
+        v.sort();
+        v
+    }
+}

@@ -273,6 +273,8 @@ fn a_member_opens_another_joins_and_the_game_starts_at_the_pace_asked() {
             eprintln!("===== to {} (reply to {})\n{}", s.to, s.reply_to, s.text);
         }
     }
+    // No site configured: no page named.
+    assert!(!opened.text.contains("https://"));
     // Seats as asked: Ann russia, Bob japan.
     let seats = l.d.data.game("training-1").seats().unwrap();
     assert_eq!(seats.seats["russia"].address, ANN);
@@ -434,4 +436,34 @@ fn every_shipped_scenario_offered_can_start() {
         )
         .unwrap_or_else(|e| panic!("{} {}: {e:#}", o.ruleset, o.scenario));
     }
+}
+
+#[test]
+fn with_a_site_the_answer_names_the_page_and_the_index_lists_the_open_game() {
+    let mut l = lobby(Who::Members);
+    l.d.cfg.site.base_url = Some("https://club.example/games/".into());
+    l.mail(ANN, "Ann", HOUSE, "OPEN naval-rjw training", t0());
+    let reply = l.last_to(ANN).reply_to;
+    l.mail(ANN, "Ann", &reply, "", t0());
+    let flat = l
+        .last_to(ANN)
+        .text
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        flat.contains("https://club.example/games/#wanting"),
+        "{flat}"
+    );
+    assert!(
+        flat.contains("https://club.example/games/<game>/"),
+        "{flat}"
+    );
+    let index = std::fs::read_to_string(l.d.cfg.site_root().join("index.html")).unwrap();
+    assert!(index.contains("id=\"wanting\""), "{index}");
+    assert!(
+        index.contains("training-1"),
+        "the open game is listed:\n{index}"
+    );
+    assert!(!index.contains(ANN), "never an address");
 }

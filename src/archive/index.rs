@@ -85,7 +85,7 @@ pub fn site_index(games: &[GameSummary], open: &[String], leagues: &[String]) ->
         }
         b.push_str("</ul>\n");
     }
-    b.push_str("<h2>Wanting players</h2>\n");
+    b.push_str("<h2 id=\"wanting\">Wanting players</h2>\n");
     if open.is_empty() {
         b.push_str("<p>No game is waiting for players.</p>\n");
     } else {

@@ -318,7 +318,16 @@ impl Daemon {
                 None
             };
             // Laid out as every unsealed answer is (72 columns; indented lines kept).
-            let mut text = crate::report::fit_text(&crate::report::wrap_text(&paras.join("\n")));
+            let mut body = paras.join("\n");
+            if let Some(url) = self.cfg.site_url() {
+                // The club's site lists the games wanting players; a game's own page exists
+                // from its start (issue 31 point 1: "gets the game's id and its page").
+                body.push_str(&format!(
+                    "\nThe games wanting players are on {url}/#wanting; a game's own page is \
+                     {url}/<game>/ from the moment it starts.\n"
+                ));
+            }
+            let mut text = crate::report::fit_text(&crate::report::wrap_text(&body));
             text.push_str(FOOT);
             let subject = subject_of(&paras);
             let subject = subject.as_str();

@@ -194,20 +194,35 @@ fn a_clubs_month_by_mail() {
         assert_eq!(book.policy.club.league.as_deref(), Some("winter"), "{g}");
     }
     assert_eq!(m.player("training-2", "japan"), DEE);
-    // Both games play their first steps by mail.
+    // Both games play their set-up by mail. Only the set-up: the dice are the house's own
+    // (fresh secrets, as a game opened by mail has), and Gunnery School played on by sample
+    // orders can end by chance within three steps (Russia defeated at step 4 in one run in
+    // twenty), before the organiser's pause.
     for g in ["training-1", "training-2"] {
-        for _ in 0..2 {
-            let before = m.step(g);
-            m.play_step(g);
-            m.later(1);
-            assert!(m.step(g) > before, "{g} moved on");
-        }
+        let before = m.step(g);
+        m.play_step(g);
+        m.later(1);
+        assert!(m.step(g) > before, "{g} moved on");
     }
 
     // Week 2: the organiser pauses training-2 for the club night and tells the league.
     let desk = m.d.desk_address(GM).unwrap();
     let got = m.send(GM, &desk, "", "desk", "PAUSE training-2 club night");
     let answer = m.history.last().map(|s| s.text.clone()).unwrap_or_default();
+    let answer = format!(
+        "{answer}\nstep {} outcome {:?}\njournal:\n{}",
+        m.step("training-2"),
+        m.d.open_game("training-2").unwrap().game.outcome(),
+        m.d.data
+            .game("training-2")
+            .read_journal()
+            .unwrap()
+            .lines
+            .iter()
+            .map(|l| l.chars().take(160).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
     assert!(
         m.d.open_game("training-2")
             .unwrap()

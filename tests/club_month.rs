@@ -3,7 +3,10 @@
 //! lobby, play steps by mail, the organiser pauses one from the desk and broadcasts to the
 //! league, a player's out-of-office is answered with a proposed absence that the player's own
 //! reply records, a player asks for the calendar, and the games end by concession: the league
-//! standings mail carries the ratings, which move the winner up and the loser down.
+//! standings mail carries the ratings, which move the winner up and the loser down. In the
+//! middle of the month the club's site is read in Chromium at 1000 and 400 px: the index with
+//! both games in play, a game's page and a player's private page (browser suite: under `CI=1`
+//! a missing Chromium fails).
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -53,6 +56,7 @@ impl Month {
         cfg.mail.gm_address = Some(format!("Club Secretary <{GM}>"));
         cfg.lobby.open = Who::Members;
         cfg.lobby.members = [ANN, BOB, CY, DEE].map(String::from).to_vec();
+        cfg.site.base_url = Some("https://club.example/games".into());
         let d = Daemon::new(cfg).unwrap();
         // The organiser makes the season's league: its points rule file.
         let leagues = d.data.root.join("leagues");
@@ -299,6 +303,9 @@ fn a_clubs_month_by_mail() {
             .is_none()
     );
 
+    // Mid-month, the club's site as a member reads it on a desk and on a phone.
+    read_the_site(&m);
+
     // Dee is away: the out-of-office is answered with the absence it names, and Dee's reply
     // records it.
     m.send(
@@ -351,4 +358,47 @@ fn a_clubs_month_by_mail() {
         .find(|l| l.contains("russia of training-2"))
         .unwrap();
     assert!(rating(cy_row) > 1500, "{cy_row}");
+}
+
+/// The site's index (both games in play, no address), training-2's page and Ann's private page
+/// in training-1, in Chromium at 1000 and 400 px: the whole window, no image broken, nothing
+/// wider than the window or cut at its edge.
+fn read_the_site(m: &Month) {
+    let root = m.d.site_root();
+    let index = std::fs::read_to_string(root.join("index.html")).unwrap();
+    for g in ["training-1", "training-2"] {
+        assert!(index.contains(g), "{g} on the index");
+    }
+    for who in [ANN, BOB, CY, DEE] {
+        assert!(!index.contains(who), "an address on the index");
+    }
+    if !crate::browser::chromium_here() {
+        return;
+    }
+    let token = m.d.data.game("training-1").seats().unwrap().seats["japan"]
+        .token
+        .clone();
+    let ann = format!(
+        "training-1/s/{}/index.html",
+        despatch::archive::seat_code("training-1", "japan", &token)
+    );
+    assert!(root.join(&ann).exists(), "Ann's private page");
+    for page in ["index.html", "training-2/index.html", ann.as_str()] {
+        for width in [1000, 400] {
+            let dom = crate::site_in_browser::open(&root, page, width);
+            let at = format!("{page} at {width} px");
+            let n = |k: &str| crate::site_in_browser::number(&dom, k);
+            assert_eq!(n("viewport"), width as i64, "{at}: the window");
+            assert_eq!(n("broken"), 0, "{at}: an image did not load");
+            assert!(
+                n("scroll-width") <= n("viewport"),
+                "{at}: wider than the window"
+            );
+            assert_eq!(
+                crate::browser::probe(&dom, "cut"),
+                "",
+                "{at}: cut at the edge"
+            );
+        }
+    }
 }

@@ -70,7 +70,7 @@ document.getElementById('page').addEventListener('load', (ev) => {{
     )
 }
 
-fn number(dom: &str, key: &str) -> i64 {
+pub(crate) fn number(dom: &str, key: &str) -> i64 {
     probe(dom, key).parse().unwrap()
 }
 
@@ -124,7 +124,7 @@ fn field_nature(lines: &[String]) -> bool {
 }
 
 /// Chromium on `page` of the site at `root`, `width` px wide: the probe's DOM.
-fn open(root: &Path, page: &str, width: u32) -> String {
+pub(crate) fn open(root: &Path, page: &str, width: u32) -> String {
     let stem = page.replace(['/', '.'], "-");
     let file = root.join(format!("probe-{stem}-{width}px.html"));
     std::fs::write(&file, frame(page, width)).unwrap();

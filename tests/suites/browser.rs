@@ -25,6 +25,8 @@ mod world;
 mod archive_in_browser;
 #[path = "../browser_verifier.rs"]
 mod browser_verifier;
+#[path = "../club_month.rs"]
+mod club_month;
 #[path = "../mail_in_browser.rs"]
 mod mail_in_browser;
 #[path = "../phone_map.rs"]

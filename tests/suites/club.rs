@@ -37,8 +37,6 @@ mod club_desk;
 mod club_league;
 #[path = "../club_lobby.rs"]
 mod club_lobby;
-#[path = "../club_month.rs"]
-mod club_month;
 #[path = "../club_one_click.rs"]
 mod club_one_click;
 #[path = "../club_press.rs"]

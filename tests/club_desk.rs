@@ -243,7 +243,7 @@ fn every_command_is_answered_with_what_was_done_or_exactly_why_not() {
         "> EXTEND g1 24 Bob is ill DONE: the deadline of g1 is now Saturday 5 September 2026, 09:00 UTC. Every seat is told.",
         "> PAUSE g1 club meeting DONE: g1 is paused",
         "(95 h 50 min were left before the deadline)",
-        "> PAUSE g1 NOT DONE: the game is paused (since 2026-09-01 09:10:00 UTC)",
+        "> PAUSE g1 NOT DONE: the game is paused (since Tue 1 Sep 2026 09:10 UTC)",
         "> RESUME g3 NOT DONE: the game is not paused: its clock is running",
         "> RESUME g2 NOT DONE: game `g2` is not yours",
         "> REPLACE g1 west cy@club.example NOT DONE: no seat `west` (seats: north, south)",

@@ -34,7 +34,10 @@ pub enum GmError {
     #[error("--reason is empty: say why the game is abandoned; every seat and spectator reads it")]
     NoReason,
     /// The game's clock is stopped (engine/pause.rs): deadlines wait for `RESUME`.
-    #[error("the game is paused (since {0}): its deadline is stopped; resume it first")]
+    #[error(
+        "the game is paused (since {}): its deadline is stopped; resume it first",
+        .0.format("%a %-d %b %Y %H:%M UTC")
+    )]
     Paused(DateTime<Utc>),
     #[error("the game is not paused: its clock is running, so there is nothing to resume")]
     NotPaused,

@@ -210,6 +210,12 @@ fn a_clubs_month_by_mail() {
     }
 
     // Week 2: the organiser pauses training-2 for the club night and tells the league.
+    let page =
+        |m: &Month| std::fs::read_to_string(m.d.site_root().join("training-2/index.html")).unwrap();
+    assert!(
+        !page(&m).contains("Paused by the organiser"),
+        "not before the pause"
+    );
     let desk = m.d.desk_address(GM).unwrap();
     let got = m.send(GM, &desk, "", "desk", "PAUSE training-2 club night");
     let answer = m.history.last().map(|s| s.text.clone()).unwrap_or_default();
@@ -292,7 +298,19 @@ fn a_clubs_month_by_mail() {
         paused_step,
         "no deadline passes while paused"
     );
+    // The game's page says so, and lists the organiser's acts (never the message's words).
+    let paused = page(&m);
+    assert!(paused.contains("Paused by the organiser"), "{paused}");
+    assert!(paused.contains("club night"));
+    assert!(paused.contains("the organiser wrote to every seat"));
+    assert!(!paused.contains("The club meets on Friday"));
     m.send(GM, &desk, "", "desk", "RESUME training-2");
+    let resumed = page(&m);
+    assert!(
+        !resumed.contains("Paused by the organiser"),
+        "the banner goes"
+    );
+    assert!(resumed.contains("Step 2: resumed on"), "{resumed}");
     assert!(
         m.d.open_game("training-2")
             .unwrap()

@@ -10,6 +10,8 @@
 
 mod index;
 mod pages;
+
+use chrono::{DateTime, Utc};
 mod seat;
 
 use crate::dice::{self, Roll};
@@ -132,6 +134,11 @@ pub struct GameRecord {
     pub resolved: u64,
     pub steps: Vec<StepRecord>,
     pub press: Vec<PressEntry>,
+    /// The organiser's pauses, resumptions and messages to every seat, one line each, in
+    /// journal order (never a message's words: those went to the seats alone).
+    pub organiser: Vec<String>,
+    /// The pause in force (during play): when and why.
+    pub paused: Option<(DateTime<Utc>, String)>,
 }
 
 /// A site: relative paths and their bytes.
@@ -329,7 +336,41 @@ fn finish(game: &dyn Play, mut steps: Vec<StepRecord>, events: &[Event]) -> Game
         resolved,
         steps,
         press: press_entries(events, over),
+        organiser: organiser_lines(events),
+        paused: book
+            .club
+            .paused
+            .as_ref()
+            .filter(|_| !over)
+            .map(|p| (p.at, p.reason.clone())),
     }
+}
+
+/// What the organiser did that a reader of the game should see (issue 31 point 4): the clock
+/// stopped and started again, and that every seat was written to.
+pub fn organiser_lines(events: &[Event]) -> Vec<String> {
+    let when = |t: &DateTime<Utc>| t.format("%a %-d %b %Y %H:%M UTC").to_string();
+    events
+        .iter()
+        .filter_map(|ev| match ev {
+            Event::GamePaused { step, reason, at } => Some(format!(
+                "Step {step}: paused by the organiser on {} ({reason}).",
+                when(at)
+            )),
+            Event::GameResumed { step, deadline, at } => Some(match deadline {
+                Some(d) => format!(
+                    "Step {step}: resumed on {}; the step's deadline is {}.",
+                    when(at),
+                    when(d)
+                ),
+                None => format!("Step {step}: resumed on {}.", when(at)),
+            }),
+            Event::GmBroadcast { step, .. } => {
+                Some(format!("Step {step}: the organiser wrote to every seat."))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The whole site of a game from its journal: index, one page per step shown (with its map),

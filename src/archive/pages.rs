@@ -176,6 +176,15 @@ fn index(rec: &GameRecord, league: Option<&LeagueSection>, up: Option<&Up>) -> V
         }
         (None, Scope::Everything) => b.push_str("<p>The game ended without a result.</p>\n"),
     }
+    if let Some((at, reason)) = &rec.paused {
+        let _ = writeln!(
+            b,
+            "<p class=\"paused\"><strong>Paused by the organiser</strong> since {} ({}): no \
+             deadline passes until the game is resumed.</p>",
+            at.format("%a %-d %b %Y %H:%M UTC"),
+            esc(reason)
+        );
+    }
     if let Some(l) = up.and_then(|u| u.league.as_deref()) {
         let _ = writeln!(
             b,
@@ -237,6 +246,13 @@ fn index(rec: &GameRecord, league: Option<&LeagueSection>, up: Option<&Up>) -> V
         );
     }
     b.push_str("</ul>\n<p><a href=\"verify.html\">How to check every roll yourself</a></p>\n");
+    if !rec.organiser.is_empty() {
+        b.push_str("<h2>From the organiser</h2>\n<ul>\n");
+        for l in &rec.organiser {
+            let _ = writeln!(b, "<li>{}</li>", esc(l));
+        }
+        b.push_str("</ul>\n");
+    }
     if !rec.press.is_empty() {
         b.push_str("<h2>Press</h2>\n<ul>\n");
         for p in &rec.press {

@@ -19,7 +19,8 @@ use super::site_write::write_files;
 
 /// Whether an event changes what a page shows. Orders coming in, reminders, press (public only
 /// once the game is over, which is itself a change) and the watchers' comings and goings
-/// change no page; a lock waits for its results, which do.
+/// change no page; a lock waits for its results, which do. The organiser's pause, resumption
+/// and message to every seat are listed on the game's page (issue 31 point 4).
 pub(super) fn shows(ev: &Event) -> bool {
     !matches!(
         ev,
@@ -31,7 +32,6 @@ pub(super) fn shows(ev: &Event) -> bool {
             | Event::SpectatorLeft { .. }
             | Event::Lock { .. }
             | Event::Reveal { .. }
-            | Event::GmBroadcast { .. }
     )
 }
 

@@ -318,11 +318,13 @@ fn strangers_and_forgeries_act_on_nothing_and_flood_no_one() {
     let got = l.mail(EVE, "Eve", &ann_reply, "", t0() + Duration::hours(2));
     assert_ne!(word(&got), "acted");
     assert!(l.tables().is_empty());
-    // The pending lines lapse after 72 hours: a late empty reply does nothing.
-    let got = l.mail(ANN, "Ann", &ann_reply, "", t0() + Duration::hours(74));
+    // The pending lines lapse 72 hours after they were kept (the third answered OPEN, at
+    // t0 + 2 min): at exactly 72 hours an empty reply does nothing.
+    let kept = t0() + Duration::minutes(2);
+    let got = l.mail(ANN, "Ann", &ann_reply, "", kept + Duration::hours(72));
     assert_eq!(word(&got), "nothing");
     assert!(l.tables().is_empty());
-    // Inside 72 hours it would have: positive control on a fresh request.
+    // One second inside 72 hours it acts: the other side of the threshold.
     l.mail(
         BOB,
         "Bob",
@@ -331,7 +333,13 @@ fn strangers_and_forgeries_act_on_nothing_and_flood_no_one() {
         t0() + Duration::hours(80),
     );
     let bob_reply = l.last_to(BOB).reply_to;
-    let got = l.mail(BOB, "Bob", &bob_reply, "", t0() + Duration::hours(80 + 71));
+    let got = l.mail(
+        BOB,
+        "Bob",
+        &bob_reply,
+        "",
+        t0() + Duration::hours(80 + 72) - Duration::seconds(1),
+    );
     assert_eq!(word(&got), "acted");
     assert_eq!(l.tables(), vec!["training-1"]);
     // No lobby secret of one address is in any mail to another.
@@ -466,4 +474,26 @@ fn with_a_site_the_answer_names_the_page_and_the_index_lists_the_open_game() {
         "the open game is listed:\n{index}"
     );
     assert!(!index.contains(ANN), "never an address");
+}
+
+#[test]
+fn lines_past_the_twenty_a_mail_may_carry_are_said_not_dropped() {
+    let mut l = lobby(Who::Members);
+    l.mail(BOB, "Bob", HOUSE, "GAMES", t0());
+    let reply = l.last_to(BOB).reply_to;
+    let body = "GAMES\n".repeat(23);
+    l.mail(BOB, "Bob", &reply, &body, t0());
+    let flat = l
+        .last_to(BOB)
+        .text
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        flat.contains("Only the first 20 lobby lines of a mail are read: 3 more were not."),
+        "{flat}"
+    );
+    // Twenty exactly: nothing to say.
+    l.mail(BOB, "Bob", &reply, &"GAMES\n".repeat(20), t0());
+    assert!(!l.last_to(BOB).text.contains("Only the first"));
 }

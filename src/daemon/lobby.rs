@@ -120,7 +120,7 @@ impl Daemon {
             } else {
                 d.intake = Intake::Lobby("acted");
                 let name = inb.from_name.as_deref();
-                answer_lines(
+                let mut text = answer_lines(
                     &mut book.tables,
                     &rules,
                     &from,
@@ -128,7 +128,18 @@ impl Daemon {
                     &lines,
                     now,
                     &mut letters,
-                )
+                );
+                // Lines past the most one mail may carry are said, never silently dropped.
+                let all = crate::mail::inbound::lobby::lobby_line_count(&inb.body);
+                if all > lines.len() {
+                    text.push_str(&format!(
+                        "Only the first {} lobby lines of a mail are read: {} more were not. \
+                         Send them again in another mail.\n",
+                        lines.len(),
+                        all - lines.len()
+                    ));
+                }
+                text
             };
             letters.add(&from, text);
         }

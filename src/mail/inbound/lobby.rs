@@ -22,12 +22,24 @@ fn first_word(line: &str) -> Option<String> {
     line.split_whitespace().next().map(str::to_ascii_uppercase)
 }
 
-/// Every lobby line of the body, in order; other lines (a greeting, a signature) are not
-/// lobby lines and are passed over. Linear in the body.
+/// Most lobby lines read from one mail; the answer says how many more there were.
+pub const MAX_LOBBY_LINES: usize = 20;
+
+fn is_lobby_line(l: &str) -> bool {
+    first_word(l).is_some_and(|w| LOBBY_WORDS.contains(&w.as_str()))
+}
+
+/// How many lobby lines the body holds (all of them, read or not).
+pub fn lobby_line_count(body: &str) -> usize {
+    body.lines().filter(|l| is_lobby_line(l)).count()
+}
+
+/// Every lobby line of the body, in order, at most [`MAX_LOBBY_LINES`]; other lines (a
+/// greeting, a signature) are not lobby lines and are passed over. Linear in the body.
 pub fn lobby_lines(body: &str) -> Vec<LobbyLine> {
     body.lines()
-        .filter(|l| first_word(l).is_some_and(|w| LOBBY_WORDS.contains(&w.as_str())))
-        .take(20)
+        .filter(|l| is_lobby_line(l))
+        .take(MAX_LOBBY_LINES)
         .map(|l| (l.trim().to_string(), read(l)))
         .collect()
 }
@@ -183,5 +195,6 @@ mod tests {
     fn a_long_body_reads_at_most_twenty_lines() {
         let body = "GAMES\n".repeat(10_000);
         assert_eq!(lobby_lines(&body).len(), 20);
+        assert_eq!(lobby_line_count(&body), 10_000);
     }
 }

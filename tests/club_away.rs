@@ -209,3 +209,45 @@ fn an_out_of_office_without_dates_asks_for_them() {
         "{flat}"
     );
 }
+
+#[test]
+fn a_player_in_more_games_than_the_hourly_cap_is_asked_about_the_rest_later() {
+    let mut c = club();
+    for id in ["g3", "g4"] {
+        let seats = [("japan", ANN), ("russia", BOB)].map(|(s, a)| (s.to_string(), a.to_string()));
+        c.d.create_game_as(
+            id,
+            "naval-rjw",
+            "training",
+            &seats,
+            t0(),
+            &Default::default(),
+        )
+        .unwrap();
+    }
+    c.d.deliver().unwrap();
+    c.auto(ANN, OOO, "Out of Office", AWAY, t0());
+    assert_eq!(c.mails(ANN, "Away?").len(), 3, "three an hour (F1)");
+    // The same out-of-office an hour later asks about the fourth game only.
+    c.auto(
+        ANN,
+        OOO,
+        "Out of Office",
+        AWAY,
+        t0() + Duration::minutes(61),
+    );
+    let asked = c.mails(ANN, "Away?");
+    assert_eq!(
+        asked.len(),
+        4,
+        "{:?}",
+        asked.iter().map(|m| &m.0).collect::<Vec<_>>()
+    );
+    for g in ["[g1]", "[g2]", "[g3]", "[g4]"] {
+        assert_eq!(
+            asked.iter().filter(|m| m.0.contains(g)).count(),
+            1,
+            "{g} once"
+        );
+    }
+}

@@ -26,12 +26,6 @@ impl Daemon {
             Some((a, b)) => format!("{a} {b}"),
             None => "no dates".to_string(),
         };
-        let record = self.away_record(&inb.from);
-        if std::fs::read_to_string(&record).is_ok_and(|k| k.trim() == key) {
-            return Ok(Decision::only(Intake::Automated(format!(
-                "{why}; an out-of-office already answered for these days"
-            ))));
-        }
         let (local, domain) = self.cfg.address_parts();
         let mut d = Decision::only(Intake::Automated(format!(
             "{why}; an out-of-office: the absence it suggests proposed"
@@ -48,6 +42,12 @@ impl Daemon {
                 continue;
             };
             if g.game.is_over() {
+                continue;
+            }
+            // Once per game and days: a player in more games than the hourly cap allows is
+            // asked about the rest by the next out-of-office, not never.
+            let record = self.away_record(&inb.from, &id);
+            if std::fs::read_to_string(&record).is_ok_and(|k| k.trim() == key) {
                 continue;
             }
             // The From may be forged: this answers an address that did not provably ask
@@ -89,20 +89,21 @@ impl Daemon {
             o.references = vec![];
             d.letters
                 .push((format!("away-{id}-{seat}-{}", short_key(&key)), o));
+            d.files.push((record, key.clone().into_bytes()));
         }
         if d.letters.is_empty() {
-            return Ok(Decision::only(Intake::Automated(why.to_string())));
+            return Ok(Decision::only(Intake::Automated(format!(
+                "{why}; nothing to propose (no game in play, or these days asked already)"
+            ))));
         }
-        d.files.push((record, key.into_bytes()));
         Ok(d)
     }
 
-    /// `<data_dir>/away/<hash of the address>`: the days last proposed to it.
-    fn away_record(&self, address: &str) -> std::path::PathBuf {
+    /// `<data_dir>/away/<hash of the address and game>`: the days last proposed for it.
+    fn away_record(&self, address: &str, game: &str) -> std::path::PathBuf {
         use sha2::{Digest, Sha256};
-        let h = hex::encode(Sha256::digest(
-            address.trim().to_ascii_lowercase().as_bytes(),
-        ));
+        let who = format!("{}\0{game}", address.trim().to_ascii_lowercase());
+        let h = hex::encode(Sha256::digest(who.as_bytes()));
         self.data.root.join("away").join(&h[..32])
     }
 }

@@ -52,12 +52,12 @@ fn r64_sunk_and_struck_ships_are_gone_and_escaped_ones_come_back() {
     ship(&mut st, "Asahi").fate = Fate::Sunk;
     ship(&mut st, "Burny").fate = Fate::Struck;
     ship(&mut st, "Akatsuki").fate = Fate::Escaped;
-    let next = naval(&NavalRjw::carry(&st, &training).unwrap());
+    let next = naval(&NavalRjw::carry(&st, &training, &toml::Table::new()).unwrap());
     assert_eq!(names(&next, "japan"), ["Mikasa", "Chitose", "Akatsuki"]);
     assert_eq!(names(&next, "russia"), ["Tsesarevich", "Retvizan", "Amur"]);
     // Positive control: carrying an untouched battle changes no fleet.
     let fresh = naval(&training);
-    let same = naval(&NavalRjw::carry(&fresh, &training).unwrap());
+    let same = naval(&NavalRjw::carry(&fresh, &training, &toml::Table::new()).unwrap());
     assert_eq!(names(&same, "japan"), names(&fresh, "japan"));
 }
 
@@ -69,7 +69,7 @@ fn r65_damage_is_repaired_between_battles() {
     m.hit_markers = 3;
     m.criticals = vec![despatch::rulesets::naval_rjw::state::Critical::Gunnery];
     m.mine_crippled = true;
-    let mut next = naval(&NavalRjw::carry(&st, &training).unwrap());
+    let mut next = naval(&NavalRjw::carry(&st, &training, &toml::Table::new()).unwrap());
     let m = ship(&mut next, "Mikasa");
     assert_eq!(
         (m.hit_markers, m.criticals.len(), m.mine_crippled),
@@ -82,7 +82,7 @@ fn r66_the_flag_passes_on_and_a_fleet_without_two_capital_ships_cannot_sail() {
     let training = shipped("naval-rjw", "scenarios/training.toml");
     let mut st = naval(&training);
     ship(&mut st, "Mikasa").fate = Fate::Sunk;
-    let next = naval(&NavalRjw::carry(&st, &training).unwrap());
+    let next = naval(&NavalRjw::carry(&st, &training, &toml::Table::new()).unwrap());
     let japan = next.fleets.iter().find(|f| f.side == "japan").unwrap();
     assert_eq!(japan.flagship.as_deref(), Some("Asahi"));
     assert_eq!(japan.second.as_deref(), Some("Chitose"));
@@ -93,7 +93,7 @@ fn r66_the_flag_passes_on_and_a_fleet_without_two_capital_ships_cannot_sail() {
         .unwrap();
     assert_eq!(line.ships, ["Asahi"], "the battle line keeps its survivor");
     ship(&mut st, "Chitose").fate = Fate::Sunk;
-    let e = NavalRjw::carry(&st, &training).unwrap_err();
+    let e = NavalRjw::carry(&st, &training, &toml::Table::new()).unwrap_err();
     assert!(
         e.contains("japan has fewer than two capital ships left") && e.contains("R66"),
         "{e}"
@@ -119,7 +119,7 @@ fn r35_a_destroyed_unit_is_gone_from_the_next_battle_and_its_briefing() {
     };
     let i = unit(&mut st, "Valkurie-1");
     st.units[i].destroyed = true;
-    let carried = GearKrieg::carry(&st, &scenario).unwrap();
+    let carried = GearKrieg::carry(&st, &scenario, &toml::Table::new()).unwrap();
     let next = GearKrieg::setup(
         &shipped("gear-krieg", "ruleset.toml"),
         &carried,
@@ -157,7 +157,7 @@ fn r36_damage_is_repaired_and_victory_points_are_not_carried() {
     }
     let next = GearKrieg::setup(
         &shipped("gear-krieg", "ruleset.toml"),
-        &GearKrieg::carry(&st, &scenario).unwrap(),
+        &GearKrieg::carry(&st, &scenario, &toml::Table::new()).unwrap(),
         &["us".into(), "germany".into()],
     )
     .unwrap();

@@ -208,7 +208,7 @@ fn carried_scenario(
     }
     // Asked first, so a ruleset without campaigns says so whatever the game's state.
     let carried = finished
-        .carry_into(&scenario_toml)
+        .carry_into(&scenario_toml, &toml::Table::new())
         .map_err(|e| anyhow!("--carry-from {from}: {e}"))?;
     if !finished.is_over() {
         bail!(

@@ -90,6 +90,21 @@ pub fn strike_lost(
     Ok(t)
 }
 
+/// Refuses a `[carry]` term the ruleset does not know (a typo must not silently carry
+/// something else than the organiser meant).
+pub fn known_terms(terms: &Table, known: &[&str]) -> Result<(), String> {
+    match terms.keys().find(|k| !known.contains(&k.as_str())) {
+        None => Ok(()),
+        Some(k) if known.is_empty() => Err(format!(
+            "carry term `{k}`: this ruleset takes no carry terms"
+        )),
+        Some(k) => Err(format!(
+            "carry term `{k}`: this ruleset knows {}",
+            known.join(", ")
+        )),
+    }
+}
+
 /// The scenario table as TOML text again.
 pub fn to_text(t: &Table) -> Result<String, String> {
     toml::to_string(t).map_err(|e| format!("writing the carried scenario: {e}"))

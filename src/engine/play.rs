@@ -58,7 +58,8 @@ pub trait Play: Send + Sync {
     /// Hands in the salt key so replay checks every digest (v2; see `Game::open_digests`).
     fn open_digests(&mut self, z: Hash) -> Result<(), String>;
     /// Campaigns: the next scenario as this finished game leaves the sides (`Ruleset::carry`).
-    fn carry_into(&self, next_scenario_toml: &str) -> Result<String, String>;
+    /// `terms` is the campaign's `[carry]` table.
+    fn carry_into(&self, next_scenario_toml: &str, terms: &toml::Table) -> Result<String, String>;
     fn boxed_clone(&self) -> Box<dyn Play>;
 
     // ---- derived; the bodies are in decide.rs ----
@@ -309,7 +310,7 @@ impl<R: Ruleset> Play for Game<R> {
         Box::new(self.clone())
     }
 
-    fn carry_into(&self, next_scenario_toml: &str) -> Result<String, String> {
-        R::carry(&self.state, next_scenario_toml)
+    fn carry_into(&self, next_scenario_toml: &str, terms: &toml::Table) -> Result<String, String> {
+        R::carry(&self.state, next_scenario_toml, terms)
     }
 }

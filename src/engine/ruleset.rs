@@ -264,8 +264,14 @@ pub trait Ruleset: 'static {
     /// Campaigns: the next scenario (TOML) with what `finished`, a game of this ruleset that
     /// is over, leaves each side — its losses gone, the rest per the ruleset's written rulings —
     /// returned as the TOML the next game is set up from (and journaled with). Sides match by
-    /// id. The default refuses: a ruleset carries nothing unless it says how.
-    fn carry(_finished: &Self::State, _next_scenario_toml: &str) -> Result<String, String> {
+    /// id. `terms` is the campaign's `[carry]` table: the ruleset's own options (damage repaired
+    /// or not, …), each documented in its README; a key it does not know is refused. The
+    /// default refuses: a ruleset carries nothing unless it says how.
+    fn carry(
+        _finished: &Self::State,
+        _next_scenario_toml: &str,
+        _terms: &toml::Table,
+    ) -> Result<String, String> {
         Err(format!(
             "the {} ruleset does not carry forces from one game into the next \
              (campaigns: naval-rjw, gear-krieg)",

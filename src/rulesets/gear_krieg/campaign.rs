@@ -7,7 +7,8 @@ use crate::engine::campaign::{self, Lost};
 use super::state::GkState;
 
 /// R35–R36: the next scenario as the finished battle `st` leaves the sides.
-pub fn carry(st: &GkState, next: &str) -> Result<String, String> {
+pub fn carry(st: &GkState, next: &str, terms: &toml::Table) -> Result<String, String> {
+    campaign::known_terms(terms, &[])?;
     let sides: Vec<String> = st.sides.iter().map(|s| s.id.clone()).collect();
     let lost: Vec<Lost> = st
         .units

@@ -156,8 +156,12 @@ impl Ruleset for GearKrieg {
         round::new_state(ruleset_toml, scenario_toml, seats)
     }
 
-    fn carry(finished: &GkState, next_scenario_toml: &str) -> Result<String, String> {
-        campaign::carry(finished, next_scenario_toml)
+    fn carry(
+        finished: &GkState,
+        next_scenario_toml: &str,
+        terms: &toml::Table,
+    ) -> Result<String, String> {
+        campaign::carry(finished, next_scenario_toml, terms)
     }
 
     fn seats(state: &GkState) -> Vec<(SeatId, String)> {

@@ -9,7 +9,8 @@ use crate::engine::campaign::{self, Lost};
 use super::state::{Fate, NavalState};
 
 /// R64–R66: the next scenario as the finished battle `st` leaves the fleets.
-pub fn carry(st: &NavalState, next: &str) -> Result<String, String> {
+pub fn carry(st: &NavalState, next: &str, terms: &toml::Table) -> Result<String, String> {
+    campaign::known_terms(terms, &[])?;
     let sides: Vec<String> = st.fleets.iter().map(|f| f.side.clone()).collect();
     // R64: sunk, or struck (taken or not), is lost; escaped is not. R65: damage is not kept.
     let lost: Vec<Lost> = st

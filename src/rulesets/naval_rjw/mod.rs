@@ -232,8 +232,12 @@ impl Ruleset for NavalRjw {
         setup::new_state(ruleset_toml, scenario_toml, seats)
     }
 
-    fn carry(finished: &NavalState, next_scenario_toml: &str) -> Result<String, String> {
-        campaign::carry(finished, next_scenario_toml)
+    fn carry(
+        finished: &NavalState,
+        next_scenario_toml: &str,
+        terms: &toml::Table,
+    ) -> Result<String, String> {
+        campaign::carry(finished, next_scenario_toml, terms)
     }
 
     fn seats(state: &NavalState) -> Vec<(SeatId, String)> {

@@ -319,6 +319,7 @@ fn results_mail(n: usize) {
         site_url: None,
         mail_key: None,
         gathered: &[],
+        campaign: None,
         now: Utc::now(),
     };
     let scenes: Vec<Scene> = g
@@ -407,6 +408,7 @@ fn live_pages(n: usize) {
             site_url: None,
             mail_key: None,
             gathered: &[],
+            campaign: None,
             now: Utc::now(),
         };
         let (mails, _) = time(n, || {

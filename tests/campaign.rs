@@ -320,6 +320,7 @@ fn a_naval_campaign_carries_a_sunk_ship_out_of_the_next_battle() {
         league: None,
         carry_from: Some(first.clone()),
         gm: None,
+        campaign: None,
     };
     create(&d, "g2", "naval-rjw", "training", &next_seats, &extras).unwrap();
     let g2: Game<NavalRjw> = d.data.game("g2").load().unwrap();
@@ -363,6 +364,7 @@ fn a_ruleset_without_campaigns_and_a_running_game_are_refused_clearly() {
         league: None,
         carry_from: Some("w1".into()),
         gm: None,
+        campaign: None,
     };
     let e = create(&d, "w2", "la-bataille", "teaching", &lb, &extras).unwrap_err();
     assert!(
@@ -383,6 +385,7 @@ fn a_ruleset_without_campaigns_and_a_running_game_are_refused_clearly() {
         league: None,
         carry_from: Some("n1".into()),
         gm: None,
+        campaign: None,
     };
     let e = create(&d, "n2", "naval-rjw", "training", &SEATS, &extras).unwrap_err();
     assert!(

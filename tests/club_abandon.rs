@@ -60,6 +60,7 @@ impl Club {
                     league: Some("autumn".into()),
                     carry_from: None,
                     gm: None,
+                    campaign: None,
                 },
             )
             .unwrap();
@@ -285,6 +286,7 @@ fn a_campaign_stops_at_an_abandoned_battle() {
                 league: None,
                 carry_from: Some("g".into()),
                 gm: None,
+                campaign: None,
             },
         )
     };

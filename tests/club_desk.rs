@@ -87,6 +87,7 @@ fn club() -> Club {
                 league: Some("autumn".into()),
                 carry_from: None,
                 gm: gm.map(str::to_string),
+                campaign: None,
             },
         )
         .unwrap();

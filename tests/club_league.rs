@@ -64,6 +64,7 @@ impl Club {
                     league: league.map(str::to_string),
                     carry_from: None,
                     gm: None,
+                    campaign: None,
                 },
             )
             .unwrap();
@@ -308,6 +309,7 @@ fn the_league_file_is_the_points_rule_and_only_the_journal_says_who_is_in() {
                 league: Some("Autumn_2026".into()),
                 carry_from: None,
                 gm: None,
+                campaign: None,
             },
         )
         .unwrap_err();

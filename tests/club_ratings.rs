@@ -74,6 +74,7 @@ impl Club {
                     league: Some("autumn".into()),
                     carry_from: None,
                     gm: None,
+                    campaign: None,
                 },
             )
             .unwrap();

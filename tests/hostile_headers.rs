@@ -479,6 +479,7 @@ proptest! {
             unsubscribe_url: None,
             site_url: None,
             gathered: &[],
+            campaign: None,
             now: Utc.with_ymd_and_hms(2026, 6, 1, 10, 0, 0).unwrap(),
         };
         let draft = Draft {

@@ -61,7 +61,12 @@ fn sides(g: &GameSummary) -> String {
 /// `index.html` at the site's root: games in play, games over, the lobby's open games (each
 /// already worded by `table_text`, names only) and a link to the leagues' tables when there
 /// are leagues.
-pub fn site_index(games: &[GameSummary], open: &[String], leagues: &[String]) -> Vec<u8> {
+pub fn site_index(
+    games: &[GameSummary],
+    open: &[String],
+    leagues: &[String],
+    campaigns: &[String],
+) -> Vec<u8> {
     let mut b = String::from("<h1>Games</h1>\n");
     let (over, playing): (Vec<&GameSummary>, Vec<&GameSummary>) =
         games.iter().partition(|g| g.over);
@@ -105,6 +110,18 @@ pub fn site_index(games: &[GameSummary], open: &[String], leagues: &[String]) ->
                 "<li><a href=\"leagues.html#league-{}\">League {}: standings and ratings</a></li>",
                 esc(l),
                 esc(l)
+            );
+        }
+        b.push_str("</ul>\n");
+    }
+    if !campaigns.is_empty() {
+        b.push_str("<h2>Campaigns</h2>\n<ul>\n");
+        for c in campaigns {
+            let _ = writeln!(
+                b,
+                "<li><a href=\"campaigns.html#campaign-{}\">Campaign {}: battles and standing</a></li>",
+                esc(c),
+                esc(c)
             );
         }
         b.push_str("</ul>\n");
@@ -159,4 +176,56 @@ pub fn leagues_page(tables: &[(String, LeagueSection)]) -> Vec<u8> {
         b.push_str("</table></div>\n");
     }
     page_with("Leagues", "", &b)
+}
+
+/// `campaigns.html`: every campaign's battles (each linked to its game's pages), results,
+/// points and standing, under an anchor `campaign-<name>`; `ledger.text` words each the way
+/// the mails do. Never an address.
+pub fn campaigns_page(campaigns: &[(String, crate::engine::campaign_plan::Ledger)]) -> Vec<u8> {
+    use crate::engine::campaign_plan::side_words;
+    let mut b =
+        String::from("<nav><a href=\"index.html\">All games</a></nav>\n<h1>Campaigns</h1>\n");
+    for (name, l) in campaigns {
+        let _ = writeln!(
+            b,
+            "<h2 id=\"campaign-{}\">{} ({})</h2>\n<div class=\"wide\"><table>",
+            esc(name),
+            esc(&l.title),
+            esc(name)
+        );
+        b.push_str("<tr><th>#</th><th>Battle</th><th>Game</th><th>Result</th>");
+        for s in &l.sides {
+            let _ = write!(b, "<th>{}</th>", esc(&side_words(s)));
+        }
+        b.push_str("</tr>\n");
+        for (i, r) in l.rows.iter().enumerate() {
+            let _ = write!(
+                b,
+                "<tr><td>{}</td><td>{}</td><td><a href=\"{}/index.html\">{}</a></td><td>{}</td>",
+                i + 1,
+                esc(&r.key),
+                esc(&r.game),
+                esc(&r.game),
+                esc(&r.summary)
+            );
+            for s in &l.sides {
+                let p = r
+                    .points
+                    .iter()
+                    .find(|(x, _)| x == s)
+                    .map(|(_, p)| p.to_string());
+                let _ = write!(b, "<td>{}</td>", esc(p.as_deref().unwrap_or("")));
+            }
+            b.push_str("</tr>\n");
+        }
+        b.push_str("<tr><td></td><td>Standing</td><td></td><td></td>");
+        for (_, p) in &l.totals {
+            let _ = write!(b, "<td>{p}</td>");
+        }
+        b.push_str("</tr>\n</table></div>\n");
+        let last = l.text(name);
+        let last = last.lines().last().unwrap_or_default();
+        let _ = writeln!(b, "<p>{}</p>", esc(last));
+    }
+    page_with("Campaigns", "", &b)
 }

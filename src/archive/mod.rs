@@ -18,7 +18,7 @@ use crate::dice::{self, Roll};
 use crate::engine::registry::parse_line;
 use crate::engine::{Event, Outcome, Play, Registry, ReplayError, SeatEntry, View, Viewer};
 
-pub use index::{GameSummary, leagues_page, site_index};
+pub use index::{GameSummary, campaigns_page, leagues_page, site_index};
 pub use pages::esc;
 pub use seat::{SeatPage, calendar_code, placeholder_page, seat_code};
 

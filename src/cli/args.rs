@@ -67,6 +67,12 @@ pub enum Command {
         #[arg(long, num_args = 1.., value_name = "FILE.eml", requires = "derive")]
         mailed: Vec<PathBuf>,
     },
+    /// Campaigns: battles of one ruleset linked by the same players, each carrying what the
+    /// last one left, started by themselves (docs/campaigns.md).
+    Campaign {
+        #[command(subcommand)]
+        action: CampaignCommand,
+    },
     /// A player's own commands for strict dice, run on the player's machine (not the host's).
     Player {
         #[command(subcommand)]
@@ -141,6 +147,61 @@ pub enum Command {
         #[arg(long, num_args = 2.., value_name = "FOLDER", conflicts_with = "target")]
         compare: Vec<PathBuf>,
     },
+}
+
+#[derive(Subcommand)]
+pub enum CampaignCommand {
+    /// Declare a campaign and start its first battle (game NAME-1), mailing its welcomes;
+    /// each later battle (NAME-2, …) starts by itself when the one before ends.
+    New(CampaignNewArgs),
+    /// Where a campaign stands: its battles, results, points and what comes next.
+    Show {
+        /// The campaign's name.
+        name: String,
+    },
+    /// Re-derive a campaign from its battles' journals alone (each a game's store or archive
+    /// folder holding journal.jsonl): every carry and the standing; exit 1 if one differs.
+    Derive {
+        /// The campaign's name.
+        name: String,
+        /// The battles' folders, in any order.
+        #[arg(required = true, value_name = "DIR")]
+        dirs: Vec<PathBuf>,
+    },
+}
+
+/// The arguments of `despatch campaign new`.
+#[derive(Args)]
+pub struct CampaignNewArgs {
+    /// The campaign's name: a–z, 0–9 and `-`, at most 36 (its battles are games NAME-1, …).
+    pub name: String,
+    /// Ruleset folder under games/ (e.g. la-bataille).
+    #[arg(long)]
+    pub ruleset: String,
+    /// A campaign the ruleset ships: games/<ruleset>/campaigns/<PLAN>.toml.
+    #[arg(
+        long,
+        value_name = "PLAN",
+        required_unless_present = "scenarios",
+        conflicts_with = "scenarios"
+    )]
+    pub plan: Option<String>,
+    /// Or a plain chain of the ruleset's scenarios, played in this order.
+    #[arg(long, value_name = "A,B,C", value_delimiter = ',')]
+    pub scenarios: Vec<String>,
+    /// With --scenarios: a carry term of the ruleset (its README's "Campaigns"), e.g.
+    /// --carry repair=false (repeat per term).
+    #[arg(long = "carry", value_name = "TERM=VALUE", requires = "scenarios")]
+    pub carry: Vec<String>,
+    /// A seat and its player's address (as for `despatch new`), for every seat of every battle.
+    #[arg(long = "seat", value_name = "SEAT=ADDRESS", required = true)]
+    pub seats: Vec<String>,
+    /// The campaign's organiser (default: mail.gm_address).
+    #[arg(long, value_name = "ADDRESS")]
+    pub gm: Option<String>,
+    /// Count every battle in league L.
+    #[arg(long, value_name = "L")]
+    pub league: Option<String>,
 }
 
 #[derive(Subcommand)]

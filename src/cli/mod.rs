@@ -2,6 +2,7 @@
 //! calls `run` and maps an error to exit code 2.
 
 mod args;
+mod campaign;
 mod doctor;
 mod guard;
 mod held;

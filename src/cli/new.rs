@@ -49,6 +49,7 @@ pub(super) fn new_game(config: Option<PathBuf>, a: NewArgs) -> Result<ExitCode> 
         league: a.league,
         carry_from: a.carry_from,
         gm: a.gm,
+        campaign: None,
     };
     let registry = crate::rulesets::registry();
     crate::daemon::check_new_game(
@@ -123,12 +124,12 @@ fn warnings(cfg: &Config, extras: &NewGame) -> Vec<String> {
 
 /// The folders a `new` makes when they are missing: the game's, and the topmost missing
 /// folder above the data folder and each Maildir (removing it removes what was made under it).
-struct Made {
+pub(super) struct Made {
     dirs: Vec<PathBuf>,
 }
 
 impl Made {
-    fn before(cfg: &Config, game: &str) -> Self {
+    pub(super) fn before(cfg: &Config, game: &str) -> Self {
         let mut dirs = Vec::new();
         let game_dir = crate::store::DataDir::new(&cfg.data_dir).game(game).dir;
         for p in [&cfg.data_dir, &cfg.mail.inbox, &cfg.mail.outbox, &game_dir] {
@@ -143,7 +144,7 @@ impl Made {
 
     /// Removes what was made; a failure to remove is said, not raised (the first error is
     /// the one that matters).
-    fn undo(&self) {
+    pub(super) fn undo(&self) {
         for d in self.dirs.iter().rev() {
             if d.exists()
                 && let Err(e) = std::fs::remove_dir_all(d)

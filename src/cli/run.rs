@@ -142,6 +142,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::New(args) => super::new::new_game(cli.config, args),
+        Command::Campaign { action } => super::campaign::campaign(cli.config, action),
         Command::Doctor => super::doctor::doctor(cli.config),
         Command::League {
             league,

@@ -13,7 +13,8 @@ use chrono::{DateTime, Utc};
 
 use crate::config::Config;
 use crate::dice::GameSecrets;
-use crate::engine::{Creation, Event, Registry};
+use crate::engine::campaign_plan::{self, CampaignLink, Plan};
+use crate::engine::{Creation, Event, Play, Registry};
 use crate::mail::address::Mailbox;
 use crate::store::{DataDir, SeatPrivate, SeatsFile};
 
@@ -27,6 +28,17 @@ pub struct NewGame {
     /// The game's organiser (`--gm`), who hears of its trouble, resignations and `PRESS TO
     /// gm`; `mail.gm_address` when not given.
     pub gm: Option<String>,
+    /// A battle of a host's campaign (`despatch campaign`): the link the game journals and
+    /// the note its scenario gains. With `carry_from`, the carry uses the plan's terms.
+    pub campaign: Option<CampaignStart>,
+}
+
+/// What makes a new game a campaign's battle (`engine::campaign_plan::battle_scenario`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CampaignStart {
+    /// Its `base` is replaced by the scenario file as read when the game is planned.
+    pub link: CampaignLink,
+    pub note: String,
 }
 
 /// What a new game will be, all checked: its first event and its private seats file.
@@ -126,9 +138,26 @@ pub(super) fn plan(
         None => None,
     };
     // Campaigns: the scenario as the finished game left the sides is what is journaled.
-    let scenario_toml = carried_scenario(data, registry, extras, ruleset, scenario_toml)?;
+    let mut link = None;
+    let scenario_toml = match &extras.campaign {
+        None => carried_scenario(data, registry, extras, ruleset, scenario_toml)?,
+        Some(start) => {
+            let before = finished_battle(data, registry, extras, ruleset)?;
+            let plan =
+                Plan::parse(&start.link.plan).map_err(|e| anyhow!("the campaign's plan: {e}"))?;
+            let l = CampaignLink {
+                base: scenario_toml,
+                ..start.link.clone()
+            };
+            let text = campaign_plan::battle_scenario(&l, &plan, before.as_deref(), &start.note)
+                .map_err(|e| anyhow!("campaign {}, battle {}: {e}", l.name, l.key))?;
+            link = Some(Box::new(l));
+            text
+        }
+    };
     let mut policy = cfg.games.policy.clone();
     policy.club.league = extras.league.clone();
+    policy.club.campaign = link;
     if let Some(h) = req.pace {
         // One pace for every step: the opener asked for it, and the per-kind hours of the
         // club's policy would otherwise stretch or cut it unseen.
@@ -189,8 +218,24 @@ fn carried_scenario(
     ruleset: &str,
     scenario_toml: String,
 ) -> Result<String> {
-    let Some(from) = &extras.carry_from else {
+    let Some(finished) = finished_battle(data, registry, extras, ruleset)? else {
         return Ok(scenario_toml);
+    };
+    finished
+        .carry_into(&scenario_toml, &toml::Table::new())
+        .map_err(|e| anyhow!("--carry-from {}: {e}", finished.book().id))
+}
+
+/// The finished game `extras.carry_from` names, checked: a game of the same ruleset, over, not
+/// abandoned, and one whose ruleset carries. `None` when the new game carries from nothing.
+fn finished_battle(
+    data: &DataDir,
+    registry: &Registry,
+    extras: &NewGame,
+    ruleset: &str,
+) -> Result<Option<Box<dyn Play>>> {
+    let Some(from) = &extras.carry_from else {
+        return Ok(None);
     };
     let store = data.game(from);
     if !crate::engine::valid_game_id(from) || !store.exists() {
@@ -207,9 +252,11 @@ fn carried_scenario(
         );
     }
     // Asked first, so a ruleset without campaigns says so whatever the game's state.
-    let carried = finished
-        .carry_into(&scenario_toml, &toml::Table::new())
-        .map_err(|e| anyhow!("--carry-from {from}: {e}"))?;
+    if let Err(e) = finished.carry_into("", &toml::Table::new())
+        && e.contains("does not carry")
+    {
+        bail!("--carry-from {from}: {e}");
+    }
     if !finished.is_over() {
         bail!(
             "--carry-from {from}: that game is still running (step {}); a campaign carries \
@@ -228,7 +275,7 @@ fn carried_scenario(
             a.reason
         );
     }
-    Ok(carried)
+    Ok(Some(finished))
 }
 
 fn list_scenarios(dir: &std::path::Path) -> Vec<String> {

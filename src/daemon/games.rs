@@ -102,6 +102,7 @@ impl Daemon {
             unsubscribe_url: self.cfg.web.unsubscribe_url.as_deref(),
             site_url: self.cfg.site_url(),
             gathered: &[],
+            campaign: None,
             now,
         }
     }
@@ -290,12 +291,18 @@ impl Daemon {
             };
             let press = super::intake::talk::press_copy(&g.store, event);
             let gathered = gathered_list(&g.store, &g.store.waiting_list()?);
+            let campaign = match event {
+                Event::GameEnded { .. } => self.campaign_text_at_end(g.game.as_ref()),
+                _ => None,
+            };
             let mut ctx = self.mail_ctx(g, now);
             ctx.journal = journal.as_deref();
+            ctx.campaign = campaign.as_deref();
             ctx.press = press.as_ref();
             ctx.gathered = &gathered;
             let drafts = compose::drafts_for_event(g.game.as_ref(), event, index, &ctx)?;
             self.league_mail_at_end(g.game.as_ref(), event, now)?;
+            self.campaign_mark_at_end(g.game.as_ref(), event, now)?;
             // Observers' mails first: named per step and observer, so a re-derivation skips them.
             self.spectator_mail_for(g, g.game.as_ref(), event, &ctx)?;
             self.queue_event(g, &drafts, index, now)?;
@@ -336,13 +343,19 @@ impl Daemon {
             let press = super::intake::talk::press_copy(&g.store, &ev);
             // Read again for each event: the last one's mails may have added or brought some.
             let gathered = gathered_list(&g.store, &g.store.waiting_list()?);
+            let campaign = match ev {
+                Event::GameEnded { .. } => self.campaign_text_at_end(p),
+                _ => None,
+            };
             let ctx = MailCtx {
                 press: press.as_ref(),
                 gathered: &gathered,
+                campaign: campaign.as_deref(),
                 ..ctx.clone()
             };
             let drafts = compose::drafts_for_event(p, &ev, i as u64, &ctx)?;
             self.league_mail_at_end(p, &ev, now)?;
+            self.campaign_mark_at_end(p, &ev, now)?;
             self.spectator_mail_for(g, p, &ev, &ctx)?;
             self.queue_event(g, &drafts, i as u64, now)?;
         }
@@ -412,6 +425,7 @@ impl Daemon {
             g.store.write_secrets(&g.secrets)?;
         }
         self.note_closed(g);
+        self.campaign_after_close();
         Ok(())
     }
 

@@ -284,7 +284,7 @@ impl Daemon {
         Ok(())
     }
 
-    fn standings_letter(
+    pub(super) fn standings_letter(
         &self,
         to: &str,
         subject: &str,

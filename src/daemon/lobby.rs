@@ -232,6 +232,7 @@ impl Daemon {
             league: t.league.clone(),
             carry_from: None,
             gm: None,
+            campaign: None,
         };
         let tokens = seats
             .iter()

@@ -14,6 +14,7 @@ mod archive;
 mod away;
 mod calendar;
 mod campaign;
+mod campaigns;
 mod consent;
 mod delivery;
 mod desk;
@@ -35,7 +36,10 @@ mod strict;
 mod trouble;
 
 pub use calendar::PlayerCalendar;
-pub use campaign::{NewGame, check_new_game};
+pub use campaign::{CampaignStart, NewGame, check_new_game};
+pub use campaigns::{
+    CampaignNew, Derived as CampaignDerived, PlanSource, battle_id, derive_campaign,
+};
 pub use desk_acts::Broadcast;
 pub use games::OpenGame;
 pub use held::why as held_why;
@@ -95,6 +99,10 @@ pub struct Daemon {
     force_read: AtomicBool,
     /// Whether this process has run a pass: its first one tries every failed held mail.
     passed_once: AtomicBool,
+    /// Set when a campaign battle ended in this call: once the game is closed, its campaign
+    /// goes on at that time (`campaigns`), so the game-over mail is queued before the next
+    /// battle's welcome.
+    campaign_due_at: Mutex<Option<DateTime<Utc>>>,
 }
 
 /// What the daemon knows of its games between passes: the due index, and the games that must
@@ -154,6 +162,7 @@ impl Daemon {
             imap_down: AtomicBool::new(false),
             smtp_down: AtomicBool::new(false),
             due: Mutex::new(None),
+            campaign_due_at: Mutex::new(None),
             delivered_once: AtomicBool::new(false),
             cpu_after_wait: Mutex::new(None),
             force_read: AtomicBool::new(false),
@@ -266,6 +275,9 @@ impl Daemon {
             }
         }
         self.end_due_pass(now);
+        // Campaigns whose battle ended and were not gone on with at once (a crash, a
+        // failure): the next battle starts now (its welcomes go out below).
+        self.campaign_pass(now);
         // Games opened by mail: tables that lapse, full ones that start. A failure here must
         // not stop the games already in play.
         if let Err(e) = self.lobby_pass(now) {

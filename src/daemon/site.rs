@@ -222,7 +222,7 @@ impl Daemon {
         }
         files.push((
             "index.html".to_string(),
-            archive::site_index(&games, &open, &names),
+            archive::site_index(&games, &open, &names, &self.data.campaign_names()),
         ));
         write_files(&root, &files, false)?;
         Ok(())
@@ -251,5 +251,25 @@ impl Daemon {
             .collect();
         v.sort();
         v
+    }
+
+    /// `campaigns.html`: every campaign's ledger. Written when a campaign starts or goes on
+    /// (not at every step: a ledger opens every battle). Logged on failure.
+    pub(super) fn write_campaigns_page(&self) {
+        let write = || -> Result<()> {
+            let mut all = vec![];
+            for name in self.data.campaign_names() {
+                match self.campaign_ledger(&name) {
+                    Ok((_, l)) => all.push((name, l)),
+                    Err(e) => warn!(campaign = %name, "a campaign left off the site: {e:#}"),
+                }
+            }
+            let files = vec![("campaigns.html".to_string(), archive::campaigns_page(&all))];
+            write_files(&self.site_root(), &files, false)?;
+            self.write_site_index(false)
+        };
+        if let Err(e) = write() {
+            warn!("the campaigns' page was not written: {e:#}");
+        }
     }
 }

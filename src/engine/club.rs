@@ -74,6 +74,10 @@ pub struct Club {
     /// is chosen per game); absent from the line when `None`, so other games keep their bytes.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub league: Option<String>,
+    /// The campaign this game is a battle of, and what it was set up from
+    /// (`engine::campaign_plan`); absent from the line when `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub campaign: Option<Box<super::campaign_plan::CampaignLink>>,
 }
 
 impl Default for Club {
@@ -86,6 +90,7 @@ impl Default for Club {
             spectators: Spectators::Gm,
             spectator_delay_steps: 0,
             league: None,
+            campaign: None,
         }
     }
 }
@@ -114,6 +119,16 @@ impl Club {
         {
             return Err(format!(
                 "club.league = {l:?}: use 1–40 characters a–z, 0–9 and `-`, starting with a letter"
+            ));
+        }
+        if let Some(c) = &self.campaign
+            && (!crate::engine::event::valid_game_id(&c.name)
+                || c.name.len() > super::campaign_plan::MAX_NAME)
+        {
+            return Err(format!(
+                "club.campaign = {:?}: use 1–{} characters a–z, 0–9 and `-`, starting with a letter",
+                c.name,
+                super::campaign_plan::MAX_NAME
             ));
         }
         Ok(())

@@ -5,6 +5,7 @@
 pub mod abandon;
 pub mod apply;
 pub mod campaign;
+pub mod campaign_plan;
 pub mod club;
 mod concede;
 pub mod decide;

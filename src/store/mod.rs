@@ -2,6 +2,7 @@
 //! processed mail, and the locks. Every write is atomic (write, fsync, rename, fsync dir) or an
 //! fsynced append. This module makes no game decisions and never reads the clock.
 
+mod campaigns;
 mod gathered;
 mod held;
 mod index;
@@ -13,6 +14,7 @@ mod outbox;
 mod secrets;
 mod snapshot;
 
+pub use campaigns::CampaignRecord;
 pub use gathered::{WaitingEntry, WaitingMail};
 pub use held::{HELD_FOLDER, HeldCause, HeldMail, held_key};
 pub use index::{DueEntry, DueIndex};

@@ -1,4 +1,4 @@
-//! Test suite: club features: leagues, press, spectators, absence, concessions, status and the archive.
+//! Test suite: club features: leagues, campaigns, press, spectators, absence, concessions, status and the archive.
 //! One binary per suite (see `suite_membership.rs`): every file named here is a module of it,
 //! and the helpers they share are compiled once, at the top.
 
@@ -15,6 +15,8 @@ mod world;
 mod archive_press;
 #[path = "../archive_site.rs"]
 mod archive_site;
+#[path = "../campaign_by_mail.rs"]
+mod campaign_by_mail;
 #[path = "../club_abandon.rs"]
 mod club_abandon;
 #[path = "../club_absence.rs"]

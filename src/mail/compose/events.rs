@@ -533,6 +533,7 @@ fn results_or_over(
             serde_json::json!({
                 "outcome": outcome.summary, "view": view, "salt_key": salt_key,
                 "journal": ctx.journal.is_some(), "figures": figures().unwrap_or_default(),
+                "campaign": ctx.campaign,
             }),
         )?;
         // The dice of the final step still go out with the game-over mail, if a step was

@@ -181,6 +181,7 @@ mod tests {
             unsubscribe_url: None,
             site_url: None,
             gathered,
+            campaign: None,
             now: chrono::DateTime::UNIX_EPOCH,
         }
     }

@@ -134,6 +134,9 @@ pub struct MailCtx<'a> {
     /// The mails waiting for each seat's next mail (`gather`), oldest first: handed in for
     /// the events that mail the seats, empty for answers (which bring nothing).
     pub gathered: &'a [Gathered],
+    /// The campaign's standing after this battle (with what follows), handed in only for the
+    /// event that ends a campaign battle: the game-over mail shows it.
+    pub campaign: Option<&'a str>,
     pub now: DateTime<Utc>,
 }
 

@@ -312,6 +312,10 @@ pub struct Wind {
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     pub name: String,
+    /// Words for the players' welcome (a campaign's battle gains its note here); the shipped
+    /// scenarios have none.
+    #[serde(default)]
+    pub description: Option<String>,
     pub turns: u32,
     pub width: f64,
     pub height: f64,

@@ -221,7 +221,12 @@ pub fn new_state(
         wind: scen.wind.clone(),
         smoke: vec![],
         blasts: vec![],
-        log: vec![],
+        // A scenario's own words open the log everyone reads in the welcome.
+        log: scen
+            .description
+            .iter()
+            .map(|d| (d.trim().to_string(), vec![]))
+            .collect(),
         outcome: None,
     })
 }

@@ -1,0 +1,351 @@
+//! Issue 34: campaigns played by mail from the first battle to the last. Each campaign a ruleset
+//! ships (`games/<ruleset>/campaigns/*.toml`) is declared as `despatch campaign new` does, and
+//! the rulesets' sample players answer every prompt by mail (through `Daemon::ingest`, to the
+//! seat's tokened reply address) until the campaign is over; the next battle must start by
+//! itself, its welcome must carry the campaign's note and each game-over mail the standing;
+//! then the campaign is re-derived from its battles' journals alone, and a journal whose
+//! set-up was edited must fail that. The mails each player got per battle are printed (the
+//! figures in each ruleset's README).
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use despatch::config::{Config, DEFAULT_CONFIG};
+use despatch::daemon::{CampaignNew, Daemon, Intake, PlanSource, derive_campaign};
+use despatch::engine::campaign_plan::Next;
+
+fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 6, 1, 9, 0, 0).unwrap()
+}
+
+fn daemon(dir: &std::path::Path) -> Daemon {
+    let mut cfg = Config::parse(DEFAULT_CONFIG, &dir.join("config.toml")).unwrap();
+    cfg.games.games_dir = format!("{}/games", env!("CARGO_MANIFEST_DIR")).into();
+    cfg.games.games_dir_set = true;
+    Daemon::new(cfg).unwrap()
+}
+
+/// Every seat any battle of the plan names.
+fn seats_of_plan(ruleset: &str, plan_text: &str) -> Vec<(String, String)> {
+    let plan = despatch::engine::campaign_plan::Plan::parse(plan_text).unwrap();
+    let mut seats: Vec<(String, String)> = vec![];
+    for b in &plan.battle {
+        let text = std::fs::read_to_string(format!(
+            "{}/games/{ruleset}/scenarios/{}.toml",
+            env!("CARGO_MANIFEST_DIR"),
+            b.scenario
+        ))
+        .unwrap();
+        let offer = despatch::engine::lobby::offer_from_toml(ruleset, &b.scenario, &text).unwrap();
+        for (s, _) in offer.seats {
+            if !seats.iter().any(|(x, _)| *x == s) {
+                seats.push((s.clone(), format!("{s}@players.example")));
+            }
+        }
+    }
+    seats
+}
+
+/// What one campaign left: per battle, the mails each address got.
+struct Played {
+    battles: Vec<String>,
+    mails: Vec<(String, Vec<(String, usize)>)>,
+}
+
+/// Plays campaign `name` (already created on `d`) to its end by mail.
+fn play_out(d: &Daemon, name: &str, seed: u64, max_steps: u64) -> Played {
+    let mut now = t0();
+    let mut n = 0u64;
+    let mut last_game = String::new();
+    let mut steps_here = 0u64;
+    loop {
+        let (rec, ledger) = d.campaign_ledger(name).unwrap();
+        if ledger.next == Next::Over {
+            break;
+        }
+        let id = rec.games.last().unwrap().clone();
+        if id != last_game {
+            last_game = id.clone();
+            steps_here = 0;
+        }
+        let store = d.data.game(&id);
+        let g = store.open(&d.registry).unwrap();
+        assert!(
+            !g.is_over(),
+            "{name}: battle {id} is over but the campaign did not go on: {ledger:?}"
+        );
+        steps_here += 1;
+        assert!(
+            steps_here < max_steps,
+            "{name}: battle {id} did not end in {max_steps} rounds"
+        );
+        let seats = store.seats().unwrap();
+        let waiting = g.waiting_for();
+        let mut sent = false;
+        for seat in &waiting {
+            n += 1;
+            let orders = g.sample_orders(seat, seed.wrapping_mul(7919).wrapping_add(n));
+            let p = &seats.seats[seat];
+            let raw = format!(
+                "From: <{}>\r\nTo: despatch+{id}.{seat}.{}@localhost\r\nSubject: orders\r\nMessage-ID: <c{n}.{seed}@x>\r\n\r\n{}\r\n",
+                p.address,
+                p.token,
+                orders.replace('\n', "\r\n")
+            );
+            now += Duration::minutes(7);
+            let out = d.ingest(raw.as_bytes(), now).unwrap();
+            assert!(
+                matches!(out, Intake::Accepted { .. }),
+                "{name}: {id} step {}: {out:?}\n{orders}",
+                g.book().step
+            );
+            sent = true;
+        }
+        if !sent {
+            // Nobody is asked (a step the host resolves) or a deadline decides: let the clock run.
+            let g = store.open(&d.registry).unwrap();
+            now = g.book().deadline.map_or(now + Duration::hours(1), |dl| {
+                dl + Duration::hours(g.book().policy.grace_hours as i64) + Duration::minutes(1)
+            });
+            d.run_once(now).unwrap();
+        }
+    }
+    d.deliver().unwrap();
+    let (rec, _) = d.campaign_ledger(name).unwrap();
+    let mut mails = vec![];
+    for id in &rec.games {
+        let mut per: Vec<(String, usize)> = rec
+            .seats
+            .iter()
+            .map(|(_, a)| (a.clone(), count_mails(&d.cfg.mail.outbox, a, id)))
+            .collect();
+        per.sort();
+        mails.push((id.clone(), per));
+    }
+    Played {
+        battles: rec.games,
+        mails,
+    }
+}
+
+/// Mails in the outbox to `address` about game `id` (its tag in the subject).
+fn count_mails(outbox: &std::path::Path, address: &str, id: &str) -> usize {
+    bodies(outbox, address, id).len()
+}
+
+fn bodies(outbox: &std::path::Path, address: &str, id: &str) -> Vec<(String, String)> {
+    let mut out = vec![];
+    for sub in ["new", "cur"] {
+        let Ok(rd) = std::fs::read_dir(outbox.join(sub)) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let raw = std::fs::read(e.path()).unwrap();
+            let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
+            let to = m
+                .to()
+                .and_then(|t| t.first())
+                .and_then(|a| a.address())
+                .unwrap_or_default()
+                .to_string();
+            let subject = m.subject().unwrap_or_default().to_string();
+            // The tag is `[<game>]` or `[<game> #<step>]`.
+            let tagged =
+                subject.contains(&format!("[{id}]")) || subject.contains(&format!("[{id} #"));
+            if to == address && tagged {
+                out.push((subject, m.body_text(0).unwrap_or_default().into_owned()));
+            }
+        }
+    }
+    out
+}
+
+/// Declares `plan` of `ruleset` as campaign `name`, plays it out and checks everything.
+fn campaign_played_and_derived(
+    ruleset: &str,
+    plan: PlanSource,
+    plan_text: &str,
+    seed: u64,
+) -> Played {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = daemon(tmp.path());
+    let name = "camp";
+    let seats = seats_of_plan(ruleset, plan_text);
+    d.create_campaign(
+        &CampaignNew {
+            name: name.into(),
+            ruleset: ruleset.into(),
+            plan,
+            seats: seats.clone(),
+            league: None,
+            gm: None,
+        },
+        t0(),
+    )
+    .unwrap_or_else(|e| panic!("{ruleset}: {e:#}"));
+    let played = play_out(&d, name, seed, 600);
+    let (rec, ledger) = d.campaign_ledger(name).unwrap();
+    assert_eq!(ledger.next, Next::Over);
+    assert!(ledger.winners.is_some());
+    let (_, first_address) = &seats[0];
+    for (i, id) in rec.games.iter().enumerate() {
+        let got = bodies(&d.cfg.mail.outbox, first_address, id);
+        let welcome = got
+            .iter()
+            .find(|(s, _)| s.contains("Welcome"))
+            .unwrap_or_else(|| {
+                panic!(
+                    "{ruleset}: no welcome for {id}: {:?}",
+                    got.iter().map(|g| &g.0).collect::<Vec<_>>()
+                )
+            });
+        assert!(
+            welcome.1.contains(&format!("Campaign {name},"))
+                && welcome.1.contains(&format!("battle {}", i + 1)),
+            "{ruleset}: the welcome of {id} says which battle of the campaign it is:\n{}",
+            welcome.1
+        );
+        let over = got
+            .iter()
+            .find(|(s, _)| s.contains("Game over"))
+            .unwrap_or_else(|| panic!("{ruleset}: no game-over mail for {id}"));
+        assert!(
+            over.1.contains("THE CAMPAIGN") && over.1.contains("Standing:"),
+            "{ruleset}: {id}:\n{}",
+            over.1
+        );
+        let last = i + 1 == rec.games.len();
+        assert_eq!(
+            over.1.contains("The campaign is over"),
+            last,
+            "{ruleset}: {id}: only the last battle's game-over mail ends the campaign:\n{}",
+            over.1
+        );
+        if !last {
+            assert!(
+                over.1.contains("which starts now"),
+                "{ruleset}: {id}:\n{}",
+                over.1
+            );
+        }
+    }
+    // Re-derived from the journals alone: the same standing.
+    let dirs: Vec<std::path::PathBuf> = rec.games.iter().map(|g| d.data.game(g).dir).collect();
+    let derived =
+        derive_campaign(&d.registry, name, &dirs).unwrap_or_else(|e| panic!("{ruleset}: {e:#}"));
+    assert_eq!(derived.ledger, ledger);
+    assert_eq!(derived.checks.len(), rec.games.len());
+    // Positive control: a battle whose journaled set-up was edited is found out.
+    let copy = tmp.path().join("edited");
+    std::fs::create_dir_all(&copy).unwrap();
+    let last_dir = dirs.last().unwrap();
+    let journal = std::fs::read_to_string(last_dir.join("journal.jsonl")).unwrap();
+    let (first, rest) = journal.split_once('\n').unwrap();
+    let mut ev: serde_json::Value = serde_json::from_str(first).unwrap();
+    let created = ev
+        .get_mut("scenario_toml")
+        .expect("scenario_toml in the first line");
+    *created = serde_json::Value::String(format!("{}\n# edited\n", created.as_str().unwrap()));
+    std::fs::write(
+        copy.join("journal.jsonl"),
+        format!("{}\n{rest}", serde_json::to_string(&ev).unwrap()),
+    )
+    .unwrap();
+    let mut edited = dirs.clone();
+    *edited.last_mut().unwrap() = copy;
+    let e = derive_campaign(&d.registry, name, &edited).unwrap_err();
+    assert!(
+        format!("{e:#}").contains("does not replay"),
+        "{ruleset}: {e:#}"
+    );
+    // The carry check itself, both sides: battle 2's journaled set-up is what battle 1 left
+    // under the plan's terms, and not what the scenario as shipped would give.
+    let b1 = d.data.game(&rec.games[0]).open(&d.registry).unwrap();
+    let b2 = d.data.game(&rec.games[1]).open(&d.registry).unwrap();
+    let link = b2.book().policy.club.campaign.clone().unwrap();
+    let plan = despatch::engine::campaign_plan::Plan::parse(&link.plan).unwrap();
+    let journal = std::fs::read_to_string(dirs[1].join("journal.jsonl")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(journal.lines().next().unwrap()).unwrap();
+    let journaled = first["scenario_toml"].as_str().unwrap();
+    let before = despatch::engine::campaign_plan::ledger(
+        &plan,
+        &derived.ledger.sides,
+        &[despatch::engine::campaign_plan::Fought {
+            game: rec.games[0].clone(),
+            key: derived.ledger.rows[0].key.clone(),
+            winners: b1.outcome().map(|o| o.winners),
+            summary: b1.outcome().unwrap().summary,
+            abandoned: false,
+        }],
+    )
+    .unwrap();
+    let note = despatch::engine::campaign_plan::welcome_note(name, &plan, 2, &link.key, &before);
+    let carried =
+        despatch::engine::campaign_plan::battle_scenario(&link, &plan, Some(b1.as_ref()), &note)
+            .unwrap();
+    assert_eq!(carried, journaled, "{ruleset}");
+    let uncarried =
+        despatch::engine::campaign_plan::battle_scenario(&link, &plan, None, &note).unwrap();
+    assert_ne!(
+        uncarried, journaled,
+        "{ruleset}: carrying must change the set-up"
+    );
+    played
+}
+
+fn report(ruleset: &str, plan: &str, p: &Played) {
+    println!("{ruleset} campaign {plan}: {} battle(s)", p.battles.len());
+    for (id, per) in &p.mails {
+        println!("  {id}: {per:?}");
+    }
+}
+
+#[test]
+fn a_chain_of_scenarios_is_a_campaign_played_to_its_end() {
+    let terms = toml::Table::new();
+    let text = despatch::engine::campaign_plan::Plan::linear(
+        "camp",
+        &["training".into(), "training".into()],
+        terms.clone(),
+    )
+    .unwrap();
+    let p = campaign_played_and_derived(
+        "naval-rjw",
+        PlanSource::Scenarios(vec!["training".into(), "training".into()], terms),
+        &text,
+        7,
+    );
+    assert_eq!(p.battles, ["camp-1", "camp-2"]);
+    report("naval-rjw", "training,training", &p);
+}
+
+#[test]
+fn every_shipped_campaign_is_played_to_its_end_and_re_derived() {
+    let root = format!("{}/games", env!("CARGO_MANIFEST_DIR"));
+    let mut n = 0;
+    let mut rulesets: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    rulesets.sort();
+    for dir in rulesets {
+        let ruleset = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let Ok(rd) = std::fs::read_dir(dir.join("campaigns")) else {
+            continue;
+        };
+        let mut plans: Vec<_> = rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        plans.sort();
+        for p in plans {
+            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&p).unwrap();
+            let played =
+                campaign_played_and_derived(&ruleset, PlanSource::Shipped(stem.clone()), &text, 11);
+            report(&ruleset, &stem, &played);
+            n += 1;
+        }
+    }
+    println!("{n} shipped campaign(s) played");
+}

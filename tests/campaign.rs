@@ -166,6 +166,111 @@ fn r36_damage_is_repaired_and_victory_points_are_not_carried() {
     assert!(next.sides.iter().all(|s| s.vp == 0));
 }
 
+fn terms(text: &str) -> toml::Table {
+    text.parse().unwrap()
+}
+
+#[test]
+fn r67_without_repair_damage_stays_with_the_ship() {
+    let training = shipped("naval-rjw", "scenarios/training.toml");
+    let mut st = naval(&training);
+    let m = ship(&mut st, "Mikasa");
+    m.hit_markers = 2;
+    m.critical_marker = true;
+    m.criticals = vec![despatch::rulesets::naval_rjw::state::Critical::Gunnery];
+    m.mine_crippled = true;
+    ship(&mut st, "Retvizan").hit_markers = 1;
+    let kept = naval(&NavalRjw::carry(&st, &training, &terms("repair = false")).unwrap());
+    let mut kept = kept;
+    let m = ship(&mut kept, "Mikasa");
+    assert_eq!(
+        (
+            m.hit_markers,
+            m.criticals.clone(),
+            m.mine_crippled,
+            m.critical_marker
+        ),
+        (
+            2,
+            vec![despatch::rulesets::naval_rjw::state::Critical::Gunnery],
+            true,
+            false
+        )
+    );
+    assert_eq!(ship(&mut kept, "Retvizan").hit_markers, 1);
+    assert_eq!(
+        ship(&mut kept, "Asahi").hit_markers,
+        0,
+        "an undamaged ship stays undamaged"
+    );
+    // The other side of the term: `repair = true` (the default) repairs.
+    let mut fixed = naval(&NavalRjw::carry(&st, &training, &terms("repair = true")).unwrap());
+    assert_eq!(ship(&mut fixed, "Mikasa").hit_markers, 0);
+    assert!(ship(&mut fixed, "Mikasa").criticals.is_empty());
+    // A term the ruleset does not know, or a value that is not yes/no, is refused.
+    let e = NavalRjw::carry(&st, &training, &terms("repairs = false")).unwrap_err();
+    assert!(
+        e.contains("carry term `repairs`") && e.contains("repair"),
+        "{e}"
+    );
+    let e = NavalRjw::carry(&st, &training, &terms("repair = \"no\"")).unwrap_err();
+    assert!(e.contains("write true or false"), "{e}");
+    // A scenario naming a critical that does not exist is refused, not read as none.
+    let bad = NavalRjw::carry(&st, &training, &terms("repair = false"))
+        .unwrap()
+        .replace("\"Gunnery\"", "\"Boilers\"");
+    let e = NavalRjw::setup(
+        &shipped("naval-rjw", "ruleset.toml"),
+        &bad,
+        &["japan".into(), "russia".into()],
+    )
+    .unwrap_err();
+    assert!(e.contains("critical `Boilers`"), "{e}");
+}
+
+#[test]
+fn r37_without_repair_damage_and_lost_troopers_stay() {
+    let (scenario, mut st) = gear_krieg();
+    for u in st.units.iter_mut() {
+        if u.name == "General-1" {
+            u.light = 2;
+            u.heavy = 1;
+        }
+        if u.name == "Squad-1" {
+            let n = u.troopers.len();
+            for t in u.troopers.iter_mut().take(2) {
+                t.hits = t.circles;
+            }
+            assert!(n > 2);
+        }
+    }
+    let setup = |text: &str| {
+        GearKrieg::setup(
+            &shipped("gear-krieg", "ruleset.toml"),
+            text,
+            &["us".into(), "germany".into()],
+        )
+        .unwrap()
+    };
+    let kept = setup(&GearKrieg::carry(&st, &scenario, &terms("repair = false")).unwrap());
+    let g = kept.units.iter().find(|u| u.name == "General-1").unwrap();
+    assert_eq!((g.light, g.heavy), (2, 1));
+    let squad = kept.units.iter().find(|u| u.name == "Squad-1").unwrap();
+    assert_eq!(squad.troopers.iter().filter(|t| !t.alive()).count(), 2);
+    let fresh = kept.units.iter().find(|u| u.name == "Squad-2").unwrap();
+    assert!(
+        fresh.troopers.iter().all(|t| t.alive()),
+        "an untouched squad is whole"
+    );
+    let fixed = setup(&GearKrieg::carry(&st, &scenario, &terms("repair = true")).unwrap());
+    let g = fixed.units.iter().find(|u| u.name == "General-1").unwrap();
+    assert_eq!((g.light, g.heavy), (0, 0));
+    let squad = fixed.units.iter().find(|u| u.name == "Squad-1").unwrap();
+    assert!(squad.troopers.iter().all(|t| t.alive()));
+    let e = GearKrieg::carry(&st, &scenario, &terms("fatigue = 1")).unwrap_err();
+    assert!(e.contains("carry term `fatigue`"), "{e}");
+}
+
 // ---- end to end, through the daemon ----
 
 const SEATS: [(&str, &str); 2] = [

@@ -105,6 +105,15 @@ pub fn known_terms(terms: &Table, known: &[&str]) -> Result<(), String> {
     }
 }
 
+/// A yes/no carry term (`repair = false`), `default` when absent.
+pub fn flag(terms: &Table, key: &str, default: bool) -> Result<bool, String> {
+    match terms.get(key) {
+        None => Ok(default),
+        Some(Value::Boolean(b)) => Ok(*b),
+        Some(v) => Err(format!("carry term `{key}` = {v}: write true or false")),
+    }
+}
+
 /// The scenario table as TOML text again.
 pub fn to_text(t: &Table) -> Result<String, String> {
     toml::to_string(t).map_err(|e| format!("writing the carried scenario: {e}"))

@@ -367,6 +367,14 @@ pub struct ScenarioUnit {
     pub heading: f64,
     #[serde(default)]
     pub mode: MoveMode,
+    /// Damage brought from the last battle of a campaign that does not repair (R37): Light
+    /// and Heavy Damage boxes, and for a squad the troopers lost. None in shipped scenarios.
+    #[serde(default)]
+    pub light: u32,
+    #[serde(default)]
+    pub heavy: u32,
+    #[serde(default)]
+    pub casualties: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

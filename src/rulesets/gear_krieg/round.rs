@@ -96,11 +96,11 @@ pub fn new_state(ruleset: &str, scenario: &str, seats: &[SeatId]) -> Result<GkSt
                 cp_used: false,
                 cp_defend: false,
                 mode_switched: false,
-                light: 0,
-                heavy: 0,
+                light: su.light,
+                heavy: su.heavy,
                 destroyed: false,
                 ammo,
-                troopers,
+                troopers: with_casualties(troopers, su.casualties),
                 pinned: 0,
                 walked: vec![],
                 overwatch: None,
@@ -821,4 +821,13 @@ fn round_limit_outcome(state: &mut GkState) -> Outcome {
             summary: format!("Round limit: {score}: a draw."),
         }
     }
+}
+
+/// R37: a squad brings the troopers it lost in the last battle of a campaign (the last ones of
+/// its list fall first, so the squad leader's weapon is the last to go).
+fn with_casualties(mut troopers: Vec<Trooper>, lost: u32) -> Vec<Trooper> {
+    for t in troopers.iter_mut().rev().take(lost as usize) {
+        t.hits = t.circles;
+    }
+    troopers
 }

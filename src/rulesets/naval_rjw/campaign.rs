@@ -1,6 +1,6 @@
 //! Campaigns for Naval RJW (rulings R64–R66): what a finished battle leaves each fleet for the
 //! next scenario. Sunk and struck ships are gone; escaped ships come back; damage is repaired;
-//! a lost flagship's or second's place passes on. Pure: state and TOML in, TOML out.
+//! a lost flagship's or second's place passes on; with `repair = false` damage stays (R67). Pure: state and TOML in, TOML out.
 
 use toml::Value;
 
@@ -10,7 +10,8 @@ use super::state::{Fate, NavalState};
 
 /// R64–R66: the next scenario as the finished battle `st` leaves the fleets.
 pub fn carry(st: &NavalState, next: &str, terms: &toml::Table) -> Result<String, String> {
-    campaign::known_terms(terms, &[])?;
+    campaign::known_terms(terms, &["repair"])?;
+    let repair = campaign::flag(terms, "repair", true)?;
     let sides: Vec<String> = st.fleets.iter().map(|f| f.side.clone()).collect();
     // R64: sunk, or struck (taken or not), is lost; escaped is not. R65: damage is not kept.
     let lost: Vec<Lost> = st
@@ -27,6 +28,9 @@ pub fn carry(st: &NavalState, next: &str, terms: &toml::Table) -> Result<String,
     if let Some(Value::Array(all)) = t.get_mut("sides") {
         for side in all.iter_mut().filter_map(Value::as_table_mut) {
             regroup(side)?;
+            if !repair {
+                keep_damage(st, side);
+            }
         }
     }
     campaign::to_text(&t)
@@ -98,4 +102,41 @@ fn regroup(side: &mut toml::Table) -> Result<(), String> {
     side.insert("flagship".into(), Value::String(flag));
     side.insert("second".into(), Value::String(second));
     Ok(())
+}
+
+/// R67: with `repair = false`, each surviving ship brings her hit markers, permanent
+/// criticals and mine damage (the critical marker's dead-in-the-water is not kept: the
+/// crew gets her under way between battles).
+fn keep_damage(st: &NavalState, side: &mut toml::Table) {
+    let id = side
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let Some(Value::Array(ships)) = side.get_mut("ships") else {
+        return;
+    };
+    for entry in ships.iter_mut().filter_map(Value::as_table_mut) {
+        let name = entry
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let Some(s) = st.ships.iter().find(|s| s.side == id && s.name == name) else {
+            continue;
+        };
+        if s.hit_markers > 0 {
+            entry.insert("hit_markers".into(), Value::Integer(s.hit_markers.into()));
+        }
+        if !s.criticals.is_empty() {
+            let names = s
+                .criticals
+                .iter()
+                .map(|c| Value::String(format!("{c:?}")))
+                .collect();
+            entry.insert("criticals".into(), Value::Array(names));
+        }
+        if s.mine_crippled {
+            entry.insert("mine_crippled".into(), Value::Boolean(true));
+        }
+    }
 }

@@ -228,6 +228,16 @@ pub struct ScenarioShip {
     /// Historical note for the order of battle (displacement, commander…), shown to players.
     #[serde(default)]
     pub note: String,
+    /// Damage brought from the last battle of a campaign that does not repair (R67); the
+    /// shipped scenarios have none.
+    #[serde(default)]
+    pub hit_markers: u32,
+    /// Permanent criticals brought from the last battle (R67): `Movement`, `Gunnery`,
+    /// `Control`, `Magazine`.
+    #[serde(default)]
+    pub criticals: Vec<String>,
+    #[serde(default)]
+    pub mine_crippled: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

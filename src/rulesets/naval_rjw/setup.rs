@@ -91,10 +91,14 @@ pub fn new_state(
                 foul_bottom: s.foul_bottom,
                 note: s.note.clone(),
                 fate: Fate::Afloat,
-                hit_markers: 0,
+                hit_markers: s.hit_markers,
                 critical_marker: false,
-                criticals: vec![],
-                mine_crippled: false,
+                criticals: s
+                    .criticals
+                    .iter()
+                    .map(|c| critical_named(&s.name, c))
+                    .collect::<Result<_, _>>()?,
+                mine_crippled: s.mine_crippled,
                 moved: false,
                 halted: false,
                 anchored: false,
@@ -378,4 +382,20 @@ pub fn scouting(state: &mut NavalState, dice: &mut Dice) {
     }
     // Unreachable in practice (100 ties); fall back to the first seat so the game never stalls.
     state.active = seats[0].clone();
+}
+
+/// A critical as a scenario names it (R67: damage a campaign brings).
+fn critical_named(ship: &str, name: &str) -> Result<super::state::Critical, String> {
+    use super::state::Critical;
+    Ok(match name {
+        "Movement" => Critical::Movement,
+        "Gunnery" => Critical::Gunnery,
+        "Control" => Critical::Control,
+        "Magazine" => Critical::Magazine,
+        other => {
+            return Err(format!(
+                "ship {ship}: critical `{other}`: write Movement, Gunnery, Control or Magazine"
+            ));
+        }
+    })
 }

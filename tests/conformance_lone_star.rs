@@ -20,7 +20,7 @@ const SEATS: [(&str, &str); 4] = [
 ];
 
 /// The Lone Star test files, where the ruling table looks for a test of every ruling.
-const TESTS: [&str; 11] = [
+const TESTS: [&str; 12] = [
     include_str!("lone_star_examples.rs"),
     include_str!("lone_star_rulings_move.rs"),
     include_str!("lone_star_rulings_fire.rs"),
@@ -32,6 +32,7 @@ const TESTS: [&str; 11] = [
     include_str!("lone_star_legality.rs"),
     include_str!("lone_star_leftovers.rs"),
     include_str!("lone_star_zeppelins_mortars.rs"),
+    include_str!("lone_star_campaign.rs"),
 ];
 
 /// What only one seat may know: where its hidden units are, and its standing orders.

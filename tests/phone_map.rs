@@ -23,6 +23,16 @@ const OTHERS: &[(&str, &str, &[&str])] = &[
         &["hays", "bowie", "von-arnim", "enver"],
     ),
     ("lone-star", "teaching", &["hays", "von-arnim"]),
+    (
+        "lone-star",
+        "san-felipe",
+        &["hays", "bowie", "von-arnim", "enver"],
+    ),
+    (
+        "lone-star",
+        "heart-of-tidal",
+        &["hays", "bowie", "von-arnim", "enver"],
+    ),
     ("la-bataille", "teaching", &["france", "allies"]),
     ("last-hundred-yards", "patrol", &["us", "germany"]),
 ];

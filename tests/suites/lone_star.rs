@@ -9,6 +9,8 @@ mod lone_star_common;
 
 #[path = "../conformance_lone_star.rs"]
 mod conformance_lone_star;
+#[path = "../lone_star_campaign.rs"]
+mod lone_star_campaign;
 #[path = "../lone_star_examples.rs"]
 mod lone_star_examples;
 #[path = "../lone_star_gaps.rs"]

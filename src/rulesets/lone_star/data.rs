@@ -125,6 +125,21 @@ pub struct RulesetData {
     /// Drawing styles of the terrain and zones.
     #[serde(default)]
     pub map: Option<crate::engine::scene::MapStyles>,
+    /// Campaign numbers (R53–R58). Optional, and left out of the state when absent, so games
+    /// started before campaigns (their journals embed the older file) replay to the same digests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub campaign: Option<CampaignNumbers>,
+}
+
+/// `[campaign]` of `ruleset.toml`: what carrying a battle into the next one needs (the seed
+/// has no campaign rules, so every one is a stand-in with its reason).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CampaignNumbers {
+    /// R54: one figure in this many of a side's losses to hits comes back as walking wounded.
+    pub wounded_one_in: Num,
+    /// R55: a shaken unit's Esprit is this much lower (never below −1, L3).
+    pub shaken_esprit: Num,
 }
 
 impl TomlData for RulesetData {
@@ -243,6 +258,9 @@ pub struct UnitCard {
     /// Starts the game riding in this windwagon or zeppelin (R35).
     #[serde(default)]
     pub aboard: Option<String>,
+    /// Campaigns (R55): it routed in the last battle and has not rallied; Esprit is lower.
+    #[serde(default)]
+    pub shaken: bool,
 }
 
 fn column() -> String {
@@ -297,6 +315,16 @@ pub struct SideCard {
     /// What the side plays for, for the briefing.
     #[serde(default)]
     pub goal: String,
+    /// Campaigns (R56): prisoners the side took in earlier battles and still holds.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub prisoners_held: u32,
+    /// Campaigns (R53): the side's units lost in earlier battles, struck from later ones.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lost_units: Vec<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// The wind for windwagons: speed 1 (light) to 3 (strong), blowing from `from` (compass).

@@ -4,6 +4,7 @@
 
 pub mod aim;
 pub mod asked;
+pub mod campaign;
 pub mod combat;
 pub mod data;
 pub mod escort;
@@ -101,6 +102,23 @@ pub fn new_state(
         {
             return Err(format!("two units called {}", c.name));
         }
+        // R55: a shaken unit's Esprit is lower, never below L3's −1.
+        let esprit = if c.shaken {
+            let by = data
+                .campaign
+                .as_ref()
+                .ok_or_else(|| {
+                    format!(
+                        "unit {}: shaken, but ruleset.toml has no [campaign]",
+                        c.name
+                    )
+                })?
+                .shaken_esprit
+                .int();
+            (c.esprit - by).max(-1).min(c.esprit)
+        } else {
+            c.esprit
+        };
         units.push(Unit {
             name: c.name.clone(),
             seat: c.seat.clone(),
@@ -111,7 +129,7 @@ pub fn new_state(
             hits: 0,
             leadership: c.leadership,
             zeal: c.zeal,
-            esprit: c.esprit,
+            esprit,
             move_rate: c.move_rate,
             mounted_move: c.mounted_move,
             mounted: c.arm == Arm::Cavalry && c.mounted_move.is_some(),
@@ -161,6 +179,7 @@ pub fn new_state(
             moved_turn: 0,
             machine: c.arm.is_machine().then(machines::Machine::default),
             escorting: 0,
+            shaken: c.shaken,
         });
     }
     board_passengers(&mut units)?;
@@ -228,6 +247,7 @@ pub fn new_state(
             .map(|d| (d.trim().to_string(), vec![]))
             .collect(),
         outcome: None,
+        carried: campaign::read_sides(&scen.side),
     })
 }
 
@@ -382,6 +402,14 @@ impl Ruleset for LoneStar {
 
     fn setup(ruleset_toml: &str, scenario_toml: &str, seats: &[SeatId]) -> Result<State, String> {
         new_state(ruleset_toml, scenario_toml, seats)
+    }
+
+    fn carry(
+        finished: &State,
+        next_scenario_toml: &str,
+        terms: &toml::Table,
+    ) -> Result<String, String> {
+        campaign::carry(finished, next_scenario_toml, terms)
     }
 
     fn seats(state: &State) -> Vec<(SeatId, String)> {

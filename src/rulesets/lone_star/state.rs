@@ -206,6 +206,9 @@ pub struct Unit {
     /// An escort's prisoners (R40): its figures are guards marching them off.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub escorting: u32,
+    /// Campaigns (R55): came shaken from the last battle, its Esprit lowered at set-up.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub shaken: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -343,6 +346,20 @@ pub struct State {
     /// The last resolution's log: (text, seats that may read it; empty = everyone).
     pub log: Vec<(String, Vec<String>)>,
     pub outcome: Option<crate::engine::Outcome>,
+    /// Campaigns (R53, R56): what each side brings from earlier battles, by side id; only
+    /// sides that bring something, and left out when empty so older games keep their digests.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub carried: std::collections::BTreeMap<String, Carried>,
+}
+
+/// A side's record from earlier battles of a campaign, read from its side card and added to
+/// by the next carry (so battle 3 knows what battle 1 cost).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Carried {
+    /// R56: prisoners taken from the enemy in earlier battles.
+    pub prisoners_held: u32,
+    /// R53: units lost in earlier battles.
+    pub lost_units: Vec<String>,
 }
 
 impl State {

@@ -96,6 +96,9 @@ fn state_words(u: &Unit) -> String {
     if u.routing {
         w.push("ROUTING".into());
     }
+    if u.shaken {
+        w.push("shaken (R55)".into());
+    }
     if !u.melee.is_empty() {
         w.push(format!("in melee with {}", u.melee.join(", ")));
     }
@@ -586,6 +589,7 @@ pub fn briefing(state: &State, seat: &str) -> Vec<(String, Vec<String>)> {
         "Each prisoner taken is worth a point; a side with no unit left standing loses at once."
             .into(),
     );
+    aims.extend(super::campaign::briefing(state, &side));
     let mut out = vec![("What you play for".into(), aims)];
     out.extend(unit_numbers(state, seat));
     out

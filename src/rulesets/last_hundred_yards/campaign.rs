@@ -49,8 +49,8 @@ pub enum Left {
 
 /// R39/R40: every unit's fate by name, before healing and replacements. A platoon's sections
 /// are its squads' halves: the steps its sections on the map (or off by an edge) hold go first
-/// to the squads they stand for, then to the deployed squads (in the pool), then to the squads
-/// that lost a step in this mission, two steps a squad.
+/// to the squads they stand for, then to the deployed squads (in the pool, two steps each),
+/// then to the squads hit in this mission (one step each: the section that replaced it).
 pub fn fates(st: &LhyState) -> BTreeMap<String, Left> {
     let alive = |u: &Unit| matches!(u.place, Place::Map | Place::Exited | Place::Away);
     let mut out = BTreeMap::new();
@@ -90,7 +90,11 @@ pub fn fates(st: &LhyState) -> BTreeMap<String, Left> {
             .filter(mine)
             .filter(|u| u.kind == Kind::Squad && !alive(u));
         let (earlier, now): (Vec<&Unit>, Vec<&Unit>) = squads.partition(|u| u.lost);
-        let mut claimants: Vec<&Unit> = now.iter().copied().filter(|u| u.place == Place::Pool).collect();
+        let mut claimants: Vec<&Unit> = now
+            .iter()
+            .copied()
+            .filter(|u| u.place == Place::Pool)
+            .collect();
         claimants.extend(now.iter().copied().filter(|u| u.place != Place::Pool));
         for u in earlier {
             let steps = held.get(u.name.as_str()).copied().unwrap_or(0).min(2);
@@ -98,9 +102,15 @@ pub fn fates(st: &LhyState) -> BTreeMap<String, Left> {
         }
         for u in claimants {
             let own = held.get(u.name.as_str()).copied().unwrap_or(0);
-            let take = (2u32.saturating_sub(own)).min(spare);
+            // A deployed squad is its two sections; a squad hit here left at most the one
+            // section that replaced it (R38).
+            let most = if u.place == Place::Pool { 2 } else { 1 };
+            let take = (most - own.min(most)).min(spare);
             spare -= take;
-            out.insert(u.name.clone(), by_steps((own + take).min(2), u.quality.clone()));
+            out.insert(
+                u.name.clone(),
+                by_steps((own + take).min(2), u.quality.clone()),
+            );
         }
     }
     out
@@ -140,15 +150,20 @@ pub fn replacements(st: &LhyState, c: &CampaignData, side: &str) -> u32 {
             .outcome
             .as_ref()
             .is_some_and(|o| o.winners.iter().any(|w| w == side));
-    base + if won { c.replacements_won.int().max(0) as u32 } else { 0 }
+    base + if won {
+        c.replacements_won.int().max(0) as u32
+    } else {
+        0
+    }
 }
 
 /// R39–R43: the next mission as the finished one `st` leaves the sides.
 pub fn carry(st: &LhyState, next: &str, terms: &Table) -> Result<String, String> {
     let terms = read_terms(terms)?;
-    let c = st.data.campaign.as_ref().ok_or(
-        "this game's ruleset.toml has no [campaign] numbers (it is older than campaigns)",
-    )?;
+    let c =
+        st.data.campaign.as_ref().ok_or(
+            "this game's ruleset.toml has no [campaign] numbers (it is older than campaigns)",
+        )?;
     let mut t: Table = next.parse().map_err(|e| format!("next scenario: {e}"))?;
     check_sides(st, &t)?;
     let mut fate = fates(st);
@@ -168,7 +183,10 @@ pub fn carry(st: &LhyState, next: &str, terms: &Table) -> Result<String, String>
         let side = u.side.clone();
         if q.as_deref() == Some("") {
             *q = if terms.experience { c.lowest() } else { None };
-            say(&side, format!("{name} has a new leader{}", quality_words(q)));
+            say(
+                &side,
+                format!("{name} has a new leader{}", quality_words(q)),
+            );
         } else if terms.experience && did_well(st, u) {
             let up = c.step_up(q.as_deref());
             if up != *q {
@@ -186,14 +204,22 @@ pub fn carry(st: &LhyState, next: &str, terms: &Table) -> Result<String, String>
             .filter(|n| matches!(fate.get(*n), Some(Left::Reduced(_))))
             .cloned()
             .collect();
-        let heal = if terms.heal { healed(reduced.len(), c.heal_share.get()) } else { 0 };
+        let heal = if terms.heal {
+            healed(reduced.len(), c.heal_share.get())
+        } else {
+            0
+        };
         for n in reduced.iter().take(heal) {
             if let Some(Left::Reduced(q)) = fate.get(n).cloned() {
                 fate.insert(n.clone(), Left::Whole(q));
                 say(&side, format!("{n} is made whole again"));
             }
         }
-        let mut made_up = if terms.replacements { replacements(st, c, &side) } else { 0 };
+        let mut made_up = if terms.replacements {
+            replacements(st, c, &side)
+        } else {
+            0
+        };
         for n in reduced.iter().skip(heal) {
             if made_up == 0 {
                 break;
@@ -212,11 +238,20 @@ pub fn carry(st: &LhyState, next: &str, terms: &Table) -> Result<String, String>
             .collect();
         for n in gone_squads.into_iter().take(made_up as usize) {
             let q = if terms.experience { c.lowest() } else { None };
-            say(&side, format!("{n} comes back as replacements{}", quality_words(&q)));
+            say(
+                &side,
+                format!("{n} comes back as replacements{}", quality_words(&q)),
+            );
             fate.insert(n, Left::Whole(q));
         }
     }
-    write_units(&mut t, &fate, &kind_of, &mut |side, w| say(side, w), &side_of)?;
+    write_units(
+        &mut t,
+        &fate,
+        &kind_of,
+        &mut |side, w| say(side, w),
+        &side_of,
+    )?;
     let note = note(st, &words);
     let d = str_of(&t, "description").unwrap_or_default();
     t.insert(
@@ -246,7 +281,12 @@ fn check_sides(st: &LhyState, t: &Table) -> Result<(), String> {
     let mut next: Vec<String> = t
         .get("sides")
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(|s| s.get("id").and_then(Value::as_str)).map(str::to_string).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.get("id").and_then(Value::as_str))
+                .map(str::to_string)
+                .collect()
+        })
         .unwrap_or_default();
     let mut ours: Vec<String> = st.sides.iter().map(|s| s.id.clone()).collect();
     let (a, b) = (ours.join(", "), next.join(", "));
@@ -274,14 +314,22 @@ fn write_units(
     };
     let mut taken: Vec<usize> = Vec::new();
     for i in 0..list.len() {
-        let Some(u) = list[i].as_table().cloned() else { continue };
-        let Some(name) = str_of(&u, "name") else { continue };
-        let Some(left) = fate.get(&name) else { continue };
+        let Some(u) = list[i].as_table().cloned() else {
+            continue;
+        };
+        let Some(name) = str_of(&u, "name") else {
+            continue;
+        };
+        let Some(left) = fate.get(&name) else {
+            continue;
+        };
         let mut stand_in = None;
         if let Left::Reduced(_) = left {
             let platoon = str_of(&u, "platoon");
             stand_in = (0..list.len()).find(|j| {
-                let Some(x) = list[*j].as_table() else { return false };
+                let Some(x) = list[*j].as_table() else {
+                    return false;
+                };
                 !taken.contains(j)
                     && platoon.is_some()
                     && str_of(x, "platoon") == platoon
@@ -296,7 +344,9 @@ fn write_units(
             Left::Reduced(q) => (q.clone(), true),
             Left::Gone => (None, true),
         };
-        let Some(row) = list[i].as_table_mut() else { continue };
+        let Some(row) = list[i].as_table_mut() else {
+            continue;
+        };
         set_quality(row, &quality);
         if lose {
             let at = row.remove("at");
@@ -316,7 +366,10 @@ fn write_units(
                     x.insert("stands_for".into(), Value::String(name.clone()));
                     set_quality(x, &quality);
                     let sec = str_of(x, "name").unwrap_or_default();
-                    say(&side_of(&name), format!("{name} is reduced: {sec} stands for it"));
+                    say(
+                        &side_of(&name),
+                        format!("{name} is reduced: {sec} stands for it"),
+                    );
                 }
             } else if fate.get(&name) == Some(&Left::Gone) {
                 say(&side_of(&name), format!("{name} is gone"));
@@ -346,10 +399,17 @@ fn note(st: &LhyState, words: &BTreeMap<String, Vec<String>>) -> String {
         (Phase::Over, None) => "is over".to_string(),
         _ => "was not played to its end".to_string(),
     };
-    let mut out = format!("Campaign: this mission follows \"{}\", which {ended}.", st.scenario);
+    let mut out = format!(
+        "Campaign: this mission follows \"{}\", which {ended}.",
+        st.scenario
+    );
     for s in &st.sides {
         let w = words.get(&s.id).cloned().unwrap_or_default();
-        let w = if w.is_empty() { "as it was".to_string() } else { w.join("; ") };
+        let w = if w.is_empty() {
+            "as it was".to_string()
+        } else {
+            w.join("; ")
+        };
         out.push_str(&format!(" {}: {w}.", s.name));
     }
     out

@@ -456,9 +456,11 @@ impl CampaignData {
         if q.windows(2).any(|w| w[0].cohesion >= w[1].cohesion)
             || q.iter().filter(|x| x.cohesion == 0).count() != 1
         {
-            return Err("ruleset.toml: campaign.qualities needs rising cohesion, one of them 0 \
+            return Err(
+                "ruleset.toml: campaign.qualities needs rising cohesion, one of them 0 \
                         (the counter as printed)"
-                .into());
+                    .into(),
+            );
         }
         Ok(())
     }

@@ -298,13 +298,13 @@ pub fn new_state(
                 }
             },
         };
-        if let Some(f) = &u.stands_for {
-            if class.kind != Kind::Section || !sc.units.iter().any(|x| &x.name == f && x.lost) {
-                return Err(format!(
-                    "unit {}: only a section stands_for a squad listed as lost",
-                    u.name
-                ));
-            }
+        if let Some(f) = &u.stands_for
+            && (class.kind != Kind::Section || !sc.units.iter().any(|x| &x.name == f && x.lost))
+        {
+            return Err(format!(
+                "unit {}: only a section stands_for a squad listed as lost",
+                u.name
+            ));
         }
         if u.pool && !class.kind.infantry() {
             return Err(format!(

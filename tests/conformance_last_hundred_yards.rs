@@ -65,6 +65,7 @@ fn last_hundred_yards_conforms() {
             include_str!("last_hundred_yards_markers.rs"),
             include_str!("last_hundred_yards_figures.rs"),
             include_str!("last_hundred_yards_fixes.rs"),
+            include_str!("last_hundred_yards_campaign.rs"),
         ],
         ..Subject::shipped("patrol", &SEATS)
     });

@@ -11,6 +11,8 @@ mod mail_world;
 
 #[path = "../conformance_last_hundred_yards.rs"]
 mod conformance_last_hundred_yards;
+#[path = "../last_hundred_yards_campaign.rs"]
+mod last_hundred_yards_campaign;
 #[path = "../last_hundred_yards_figures.rs"]
 mod last_hundred_yards_figures;
 #[path = "../last_hundred_yards_fixes.rs"]

@@ -421,6 +421,83 @@ pub struct RulesetData {
     pub sectors: BTreeMap<String, super::map::Sector>,
     /// How the map is drawn (`[map]`: the renderer's open vocabulary; no rule here).
     pub map: crate::engine::scene::MapStyles,
+    /// `[campaign]`: the carry-over numbers (R39–R42). Absent from files older than
+    /// campaigns, and then not written into the state, so old games' digests still match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub campaign: Option<CampaignData>,
+}
+
+/// A unit's quality between battles (campaigns, R42): its Cohesion DRM.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Quality {
+    pub name: String,
+    pub cohesion: i32,
+}
+
+/// `[campaign]`: what a finished mission leaves for the next (the campaign pages are lost;
+/// every number a stand-in, R39–R42).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CampaignData {
+    /// R40: the share of a side's reduced squads made whole again between missions.
+    pub heal_share: Num,
+    /// R41: squads made up between missions, by nation.
+    pub replacements: Marked<BTreeMap<String, u32>>,
+    /// R41: more for the side the victory level gives the mission to.
+    pub replacements_won: Num,
+    /// R42: the qualities, lowest first; the one with Cohesion DRM 0 is the counter as printed.
+    pub qualities: Marked<Vec<Quality>>,
+}
+
+impl CampaignData {
+    fn check(&self) -> Result<(), String> {
+        let q = self.qualities.get();
+        if q.windows(2).any(|w| w[0].cohesion >= w[1].cohesion)
+            || q.iter().filter(|x| x.cohesion == 0).count() != 1
+        {
+            return Err(
+                "ruleset.toml: campaign.qualities needs rising cohesion, one of them 0 \
+                        (the counter as printed)"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// The Cohesion DRM of a quality (`None`: the counter as printed).
+    pub fn drm(&self, quality: Option<&str>) -> i32 {
+        quality
+            .and_then(|n| self.qualities.get().into_iter().find(|q| q.name == n))
+            .map_or(0, |q| q.cohesion)
+    }
+
+    /// Is `name` a quality of the file?
+    pub fn knows(&self, name: &str) -> bool {
+        self.qualities.get().iter().any(|q| q.name == name)
+    }
+
+    /// The quality one above `quality` (the top one stays); `None` is the printed counter.
+    pub fn step_up(&self, quality: Option<&str>) -> Option<String> {
+        let q = self.qualities.get();
+        let at = q
+            .iter()
+            .position(|x| Some(x.name.as_str()) == quality)
+            .or_else(|| q.iter().position(|x| x.cohesion == 0))
+            .unwrap_or(0);
+        q.get((at + 1).min(q.len().saturating_sub(1)))
+            .filter(|x| x.cohesion != 0)
+            .map(|x| x.name.clone())
+    }
+
+    /// The lowest quality: replacements and new leaders (R41, R39).
+    pub fn lowest(&self) -> Option<String> {
+        self.qualities
+            .get()
+            .first()
+            .filter(|x| x.cohesion != 0)
+            .map(|x| x.name.clone())
+    }
 }
 
 impl TomlData for RulesetData {
@@ -453,6 +530,9 @@ impl RulesetData {
             if !d.terrain.contains_key(&g) {
                 return Err(format!("ruleset.toml: terrain.{} is missing", g.key()));
             }
+        }
+        if let Some(c) = &d.campaign {
+            c.check()?;
         }
         for (name, sector) in &d.sectors {
             sector

@@ -561,6 +561,8 @@ pub fn replace(s: &mut LhyState, out: &[String], incoming: &[String]) {
     for n in out {
         if let Some(x) = s.unit_mut(n) {
             x.place = Place::Pool;
+            // R40: a section that leaves play has given its step to the new counter.
+            x.stands_for = None;
         }
     }
     // The markers the old counters carry ride on the new ones.

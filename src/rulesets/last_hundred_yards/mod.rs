@@ -4,6 +4,7 @@
 pub mod action;
 pub mod assault;
 pub mod briefing;
+pub mod campaign;
 pub mod checks;
 pub mod concealment;
 pub mod cycle;
@@ -159,6 +160,14 @@ impl Ruleset for LastHundredYards {
         seats: &[SeatId],
     ) -> Result<LhyState, String> {
         scenario::new_state(ruleset_toml, scenario_toml, seats)
+    }
+
+    fn carry(
+        finished: &LhyState,
+        next_scenario_toml: &str,
+        terms: &toml::Table,
+    ) -> Result<String, String> {
+        campaign::carry(finished, next_scenario_toml, terms)
     }
 
     fn seats(s: &LhyState) -> Vec<(SeatId, String)> {

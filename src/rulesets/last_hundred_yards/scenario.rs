@@ -90,6 +90,15 @@ struct ScenarioUnit {
     /// Vehicles and FPs: the hexside their front faces (`N`, `SE`…).
     #[serde(default)]
     facing: Option<String>,
+    /// Campaigns (R42): `green`, `veteran`… as `ruleset.toml`'s `[campaign]` names them.
+    #[serde(default)]
+    quality: Option<String>,
+    /// Campaigns (R39): lost in an earlier mission (no `at`): kept so the chain remembers.
+    #[serde(default)]
+    lost: bool,
+    /// Campaigns (R40): the reduced squad this section is what is left of.
+    #[serde(default)]
+    stands_for: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -266,16 +275,37 @@ pub fn new_state(
                 return Err(format!("unit {}: platoon {p} is the enemy's", u.name));
             }
         }
-        let (place, at) = match (&u.at, u.pool) {
-            (Some(a), false) => (Place::Map, hex(a)?),
-            (None, true) => (Place::Pool, Hex::new(0, 0)),
+        let (place, at) = match (&u.at, u.pool, u.lost) {
+            (Some(a), false, false) => (Place::Map, hex(a)?),
+            (None, true, false) => (Place::Pool, Hex::new(0, 0)),
+            (None, false, true) => (Place::Eliminated, Hex::new(0, 0)),
             _ => {
                 return Err(format!(
-                    "unit {}: give `at` (on the map) or `pool = true`",
+                    "unit {}: give `at` (on the map), `pool = true` or `lost = true`",
                     u.name
                 ));
             }
         };
+        let quality = match &u.quality {
+            None => None,
+            Some(q) => match &data.campaign {
+                Some(c) if c.knows(q) => (c.drm(Some(q)) != 0).then(|| q.clone()),
+                _ => {
+                    return Err(format!(
+                        "unit {}: quality `{q}` is not one of ruleset.toml's [campaign] qualities",
+                        u.name
+                    ));
+                }
+            },
+        };
+        if let Some(f) = &u.stands_for
+            && (class.kind != Kind::Section || !sc.units.iter().any(|x| &x.name == f && x.lost))
+        {
+            return Err(format!(
+                "unit {}: only a section stands_for a squad listed as lost",
+                u.name
+            ));
+        }
         if u.pool && !class.kind.infantry() {
             return Err(format!(
                 "unit {}: only squads and sections wait in a pool",
@@ -321,6 +351,9 @@ pub fn new_state(
             under_bridge: false,
             arrived: i as u32,
             heroic_acted: false,
+            quality,
+            lost: u.lost,
+            stands_for: u.stands_for.clone(),
         });
     }
     let mut objectives = Vec::new();

@@ -156,6 +156,9 @@ pub fn apply(s: &mut LhyState, side: &str, orders: &[Order]) {
                     under_bridge: false,
                     arrived: serial,
                     heroic_acted: false,
+                    quality: None,
+                    lost: false,
+                    stands_for: None,
                 });
             }
             Order::Face { unit, dir } => {

@@ -53,9 +53,15 @@ impl LhyState {
             .unwrap_or_default()
     }
 
-    /// Cohesion as it counts now: Heroic adds, and may pass the cap (§1.1, R14).
+    /// Cohesion as it counts now: the campaign quality adds (R42), Heroic too and may pass the
+    /// cap (§1.1, R14).
     pub fn cohesion(&self, u: &Unit) -> i32 {
-        let c = self.values(u).cohesion;
+        let quality = self
+            .data
+            .campaign
+            .as_ref()
+            .map_or(0, |c| c.drm(u.quality.as_deref()));
+        let c = self.values(u).cohesion + quality;
         if u.heroic {
             c + self.data.rules.heroic_cohesion.int()
         } else {

@@ -119,6 +119,16 @@ pub struct Unit {
     /// A Heroic unit loses the state after the game turn it acted in (R14).
     #[serde(default)]
     pub heroic_acted: bool,
+    /// Campaigns (R42): green, veteran…; `None` is the counter as printed. The three fields
+    /// below are written only when set, so states of games without campaigns keep their bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quality: Option<String>,
+    /// Campaigns (R39): lost in an earlier mission; never in play in this one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lost: bool,
+    /// Campaigns (R40): this section is what is left of that squad since an earlier mission.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stands_for: Option<String>,
 }
 
 impl Unit {

@@ -273,8 +273,8 @@ pub trait Ruleset: 'static {
         _terms: &toml::Table,
     ) -> Result<String, String> {
         Err(format!(
-            "the {} ruleset does not carry forces from one game into the next \
-             (campaigns: naval-rjw, gear-krieg)",
+            "the {} ruleset does not carry forces from one game into the next (its README \
+             has no Campaigns section)",
             Self::NAME
         ))
     }

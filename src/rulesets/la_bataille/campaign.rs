@@ -113,7 +113,15 @@ pub fn carry(st: &LbState, next: &str, terms: &Table) -> Result<String, String> 
         }
     }
     let note = note(&sides, &lost, &survivors, &parsed);
-    let mut t = campaign::strike_lost(next, "units", &sides, &lost, &note)?;
+    // Lost in earlier battles stays lost, though this battle did not field it (the chain).
+    let mut struck = lost.clone();
+    for side in &st.sides {
+        struck.extend(side.gone.iter().map(|n| Lost {
+            side: side.id.clone(),
+            name: n.clone(),
+        }));
+    }
+    let mut t = campaign::strike_lost(next, "units", &sides, &struck, &note)?;
     let Some(Value::Array(all)) = t.get_mut("sides") else {
         return Err("next scenario: no [[sides]]".into());
     };
@@ -132,6 +140,25 @@ pub fn carry(st: &LbState, next: &str, terms: &Table) -> Result<String, String> 
             }
         }
         leaders(st, &id, side);
+        let mut gone: Vec<String> = struck
+            .iter()
+            .filter(|l| l.side == id)
+            .map(|l| l.name.clone())
+            .chain(
+                st.leaders
+                    .iter()
+                    .filter(|l| l.side == id && l.gone)
+                    .map(|l| l.name.clone()),
+            )
+            .collect();
+        gone.sort();
+        gone.dedup();
+        if !gone.is_empty() {
+            side.insert(
+                "gone".into(),
+                Value::Array(gone.into_iter().map(Value::String).collect()),
+            );
+        }
     }
     campaign::to_text(&t)
 }
@@ -176,8 +203,8 @@ fn worn(u: &mut Table, s: &Survivor) {
     }
 }
 
-/// R43: a leader killed or captured is gone; one whose unit is gone rides with the first unit
-/// of his side the next scenario still fields.
+/// R43: a leader killed or captured (in this battle or an earlier one) is gone; one whose unit
+/// is gone rides with the first unit of his side the next scenario still fields.
 fn leaders(st: &LbState, side_id: &str, side: &mut Table) {
     let units: Vec<String> = side
         .get("units")
@@ -191,11 +218,14 @@ fn leaders(st: &LbState, side_id: &str, side: &mut Table) {
     let Some(Value::Array(list)) = side.get_mut("leaders") else {
         return;
     };
+    let earlier = st.side(side_id).map(|s| s.gone.clone()).unwrap_or_default();
     list.retain(|l| {
         let name = l.get("name").and_then(Value::as_str).unwrap_or_default();
-        !st.leaders
-            .iter()
-            .any(|x| x.side == side_id && x.name == name && x.gone)
+        !earlier.iter().any(|g| g == name)
+            && !st
+                .leaders
+                .iter()
+                .any(|x| x.side == side_id && x.name == name && x.gone)
     });
     for l in list.iter_mut().filter_map(Value::as_table_mut) {
         let with = l.get("with").and_then(Value::as_str).unwrap_or_default();

@@ -507,6 +507,9 @@ pub struct ScenarioSide {
     pub units: Vec<ScenarioUnit>,
     #[serde(default)]
     pub leaders: Vec<ScenarioLeader>,
+    /// Campaigns (R39, R43), written by the carry: units and leaders lost in earlier battles.
+    #[serde(default)]
+    pub gone: Vec<String>,
 }
 
 /// `games/la-bataille/scenarios/<name>.toml`.

@@ -188,6 +188,7 @@ pub fn new_state(ruleset: &str, scenario: &str, seats: &[SeatId]) -> Result<LbSt
                 name: s.name.clone(),
                 standing: Standing::default(),
                 increments_taken: 0,
+                gone: s.gone.clone(),
             })
             .collect(),
         units,

@@ -282,6 +282,11 @@ pub struct Side {
     pub standing: Standing,
     /// Enemy increments this side has eliminated (victory points before objectives).
     pub increments_taken: u32,
+    /// Campaigns (R39, R43): units and leaders lost in earlier battles, kept so that a later
+    /// battle that lists them again does not bring them back. Left out of the state when
+    /// empty, so games without campaigns digest as before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gone: Vec<String>,
 }
 
 /// Where the game stands for the engine.

@@ -24,6 +24,7 @@ const OTHERS: &[(&str, &str, &[&str])] = &[
     ),
     ("lone-star", "teaching", &["hays", "von-arnim"]),
     ("la-bataille", "teaching", &["france", "allies"]),
+    ("la-bataille", "quatre-bras-1815", &["france", "allies"]),
     ("last-hundred-yards", "patrol", &["us", "germany"]),
 ];
 

@@ -166,7 +166,7 @@ fn r42_routed_units_rally_overnight_unless_the_campaign_says_not() {
 }
 
 #[test]
-fn r43_lost_leaders_are_gone_and_one_without_his_unit_rides_with_the_first_left() {
+fn r43_lost_leaders_are_gone_and_one_without_his_unit_rides_on() {
     let teaching = scenario("teaching");
     let mut st = battle(&teaching);
     // Ney's 1/45e is eliminated while others stand: he rides on, and comes to the next

@@ -63,6 +63,7 @@ fn la_bataille_conforms() {
             include_str!("la_bataille_chart.rs"),
             include_str!("la_bataille_cavalry_melee.rs"),
             include_str!("la_bataille_victory.rs"),
+            include_str!("la_bataille_campaign.rs"),
         ],
         not_yet_covered: vec![],
         ..Subject::shipped("teaching", &SEATS)

@@ -34,6 +34,7 @@ const OTHERS: &[(&str, &str, &[&str])] = &[
         &["hays", "bowie", "von-arnim", "enver"],
     ),
     ("la-bataille", "teaching", &["france", "allies"]),
+    ("la-bataille", "quatre-bras-1815", &["france", "allies"]),
     ("last-hundred-yards", "patrol", &["us", "germany"]),
 ];
 

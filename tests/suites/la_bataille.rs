@@ -17,6 +17,8 @@ mod la_bataille_assault_fire;
 mod la_bataille_assault_steps;
 #[path = "../la_bataille_balance.rs"]
 mod la_bataille_balance;
+#[path = "../la_bataille_campaign.rs"]
+mod la_bataille_campaign;
 #[path = "../la_bataille_cavalry.rs"]
 mod la_bataille_cavalry;
 #[path = "../la_bataille_cavalry_melee.rs"]

@@ -143,6 +143,17 @@ rule_numbers! {
     }
 }
 
+rule_numbers! {
+    /// Between two battles of a campaign (R39–R42): the seed has no campaign, night or
+    /// recovery rules, so both are stand-ins.
+    pub struct CampaignNumbers {
+        /// R40: one increment in this many a unit lost in a battle comes back overnight.
+        stragglers_per,
+        /// R41: fatigue levels a unit recovers between two battles.
+        night_rest,
+    }
+}
+
 /// The Assaut et Mêlée Chart (lost): odds columns, the seed's new Firefight column, and the
 /// results by modified roll from `lowest` (and below) to `highest` (and above).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -255,6 +266,10 @@ pub struct RulesetData {
     /// Drawing styles of terrain and zones (`engine::scene`); read by the view only.
     #[serde(default)]
     pub map: Option<MapStyles>,
+    /// Campaign carry-over (R39–R42). Optional and left out of the state when absent, so a
+    /// game journaled before campaigns existed sets up and digests as it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub campaign: Option<CampaignNumbers>,
 }
 
 impl TomlData for RulesetData {
@@ -320,6 +335,11 @@ impl RulesetData {
         }
         if d.leaders.melee.get().is_empty() {
             return Err("ruleset.toml: leaders.melee is empty".into());
+        }
+        if let Some(c) = &d.campaign
+            && c.stragglers_per.int() < 1
+        {
+            return Err("ruleset.toml: campaign.stragglers_per must be at least 1".into());
         }
         if d.map.is_none() {
             return Err("ruleset.toml: the [map] section (drawing styles) is missing".into());
@@ -457,6 +477,16 @@ pub struct ScenarioUnit {
     pub ammo: Option<u32>,
     #[serde(default)]
     pub disordered: bool,
+    /// Campaigns (R39–R42), written by the carry from an earlier battle, never needed by hand:
+    /// the unit's full strength when it comes in below it (`increments` is what it has).
+    #[serde(default)]
+    pub full: Option<u32>,
+    /// Still routed from the last battle (R42, `rally_routed = false`).
+    #[serde(default)]
+    pub routed: bool,
+    /// `tired` or `exhausted` from the last battle (R41); absent: fresh.
+    #[serde(default)]
+    pub fatigue: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -477,6 +507,9 @@ pub struct ScenarioSide {
     pub units: Vec<ScenarioUnit>,
     #[serde(default)]
     pub leaders: Vec<ScenarioLeader>,
+    /// Campaigns (R39, R43), written by the carry: units and leaders lost in earlier battles.
+    #[serde(default)]
+    pub gone: Vec<String>,
 }
 
 /// `games/la-bataille/scenarios/<name>.toml`.

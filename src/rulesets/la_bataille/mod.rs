@@ -3,6 +3,7 @@
 //! the modules: the turn in `turn`, the procedures in `assault`, `charge` and `cavalry`.
 
 pub mod assault;
+pub mod campaign;
 pub mod cavalry;
 pub mod charge;
 pub mod combat;
@@ -105,6 +106,15 @@ impl Ruleset for LaBataille {
 
     fn setup(ruleset_toml: &str, scenario_toml: &str, seats: &[SeatId]) -> Result<LbState, String> {
         setup::new_state(ruleset_toml, scenario_toml, seats)
+    }
+
+    /// R39–R43 (`campaign`).
+    fn carry(
+        finished: &LbState,
+        next_scenario_toml: &str,
+        terms: &toml::Table,
+    ) -> Result<String, String> {
+        campaign::carry(finished, next_scenario_toml, terms)
     }
 
     fn seats(st: &LbState) -> Vec<(SeatId, String)> {

@@ -96,6 +96,24 @@ pub fn new_state(ruleset: &str, scenario: &str, seats: &[SeatId]) -> Result<LbSt
             if su.increments == 0 {
                 return Err(format!("{}: no increments", su.name));
             }
+            // A unit carried from an earlier battle (R39–R42): below full strength, still
+            // routed, still tired.
+            let full = su.full.unwrap_or(su.increments);
+            if full < su.increments {
+                return Err(format!(
+                    "{}: full = {full} is less than its {} increments",
+                    su.name, su.increments
+                ));
+            }
+            let fatigue = match &su.fatigue {
+                None => Fatigue::Fresh,
+                Some(w) => Fatigue::parse(w).ok_or_else(|| {
+                    format!(
+                        "{}: fatigue `{w}` is not fresh, tired or exhausted",
+                        su.name
+                    )
+                })?,
+            };
             units.push(Unit {
                 name: su.name.clone(),
                 side: side.id.clone(),
@@ -105,14 +123,16 @@ pub fn new_state(ruleset: &str, scenario: &str, seats: &[SeatId]) -> Result<LbSt
                 hex: hex_of(grid, &su.hex, &su.name)?,
                 facing,
                 formation,
-                cohesion: if su.disordered {
+                cohesion: if su.routed {
+                    Cohesion::Routed
+                } else if su.disordered {
                     Cohesion::Disordered
                 } else {
                     Cohesion::GoodOrder
                 },
-                fatigue: Fatigue::Fresh,
+                fatigue,
                 increments: su.increments,
-                full: su.increments,
+                full,
                 morale: su.morale,
                 mp_spent: 0,
                 ammo: if class.arm == Arm::Artillery {
@@ -127,6 +147,7 @@ pub fn new_state(ruleset: &str, scenario: &str, seats: &[SeatId]) -> Result<LbSt
                 eliminated: false,
                 came_from: None,
                 exploiting: false,
+                began: (full != su.increments).then_some(su.increments),
             });
         }
         for l in &side.leaders {
@@ -167,6 +188,7 @@ pub fn new_state(ruleset: &str, scenario: &str, seats: &[SeatId]) -> Result<LbSt
                 name: s.name.clone(),
                 standing: Standing::default(),
                 increments_taken: 0,
+                gone: s.gone.clone(),
             })
             .collect(),
         units,

@@ -94,6 +94,31 @@ pub enum Fatigue {
     Exhausted,
 }
 
+impl Fatigue {
+    /// As scenarios and the carry write it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Fatigue::Fresh => "fresh",
+            Fatigue::Tired => "tired",
+            Fatigue::Exhausted => "exhausted",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Fatigue> {
+        [Fatigue::Fresh, Fatigue::Tired, Fatigue::Exhausted]
+            .into_iter()
+            .find(|f| f.word().eq_ignore_ascii_case(s))
+    }
+
+    /// `levels` steps less tired (R41): Exhausted → Tired → Fresh.
+    pub fn rested(self, levels: u32) -> Fatigue {
+        (0..levels).fold(self, |f, _| match f {
+            Fatigue::Exhausted => Fatigue::Tired,
+            _ => Fatigue::Fresh,
+        })
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Unit {
     pub name: String,
@@ -129,11 +154,21 @@ pub struct Unit {
     /// An Old Guard unit that may exploit (p.5 Step 10): moves and assaults even if Disordered.
     #[serde(default)]
     pub exploiting: bool,
+    /// Increments at the start of this battle when a campaign brought the unit in below its
+    /// `full` strength (R39); `None`: it began at full. Left out of the state when `None`, so
+    /// games without campaigns digest as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub began: Option<u32>,
 }
 
 impl Unit {
     pub fn alive(&self) -> bool {
         !self.eliminated
+    }
+
+    /// Increments at the start of this battle (R40's losses are counted from it).
+    pub fn began(&self) -> u32 {
+        self.began.unwrap_or(self.full)
     }
 
     pub fn routed(&self) -> bool {
@@ -247,6 +282,11 @@ pub struct Side {
     pub standing: Standing,
     /// Enemy increments this side has eliminated (victory points before objectives).
     pub increments_taken: u32,
+    /// Campaigns (R39, R43): units and leaders lost in earlier battles, kept so that a later
+    /// battle that lists them again does not bring them back. Left out of the state when
+    /// empty, so games without campaigns digest as before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gone: Vec<String>,
 }
 
 /// Where the game stands for the engine.

@@ -164,6 +164,7 @@ fn campaign_played_and_derived(
     plan: PlanSource,
     plan_text: &str,
     seed: u64,
+    league: Option<&str>,
 ) -> Played {
     let tmp = tempfile::tempdir().unwrap();
     let d = daemon(tmp.path());
@@ -175,13 +176,30 @@ fn campaign_played_and_derived(
             ruleset: ruleset.into(),
             plan,
             seats: seats.clone(),
-            league: None,
+            league: league.map(str::to_string),
             gm: None,
         },
         t0(),
     )
     .unwrap_or_else(|e| panic!("{ruleset}: {e:#}"));
     let played = play_out(&d, name, seed, 600);
+    if let Some(l) = league {
+        // C7: every battle is a game of the league and counts there.
+        let st = despatch::daemon::league_standings(&d.data, &d.registry, l).unwrap();
+        assert_eq!(
+            st.finished.len(),
+            played.battles.len(),
+            "{ruleset}: {:?}",
+            st.finished
+        );
+        assert!(st.running.is_empty());
+        let games: u32 = st.rows.iter().map(|r| r.played).sum();
+        assert_eq!(
+            games as usize,
+            2 * played.battles.len(),
+            "two players a battle"
+        );
+    }
     let (rec, ledger) = d.campaign_ledger(name).unwrap();
     assert_eq!(ledger.next, Next::Over);
     assert!(ledger.winners.is_some());
@@ -299,7 +317,7 @@ fn report(ruleset: &str, plan: &str, p: &Played) {
 }
 
 #[test]
-fn a_chain_of_scenarios_is_a_campaign_played_to_its_end() {
+fn the_battles_of_a_campaign_count_in_its_league() {
     let terms = toml::Table::new();
     let text = despatch::engine::campaign_plan::Plan::linear(
         "camp",
@@ -312,40 +330,86 @@ fn a_chain_of_scenarios_is_a_campaign_played_to_its_end() {
         PlanSource::Scenarios(vec!["training".into(), "training".into()], terms),
         &text,
         7,
+        Some("summer"),
     );
     assert_eq!(p.battles, ["camp-1", "camp-2"]);
     report("naval-rjw", "training,training", &p);
 }
 
-#[test]
-fn every_shipped_campaign_is_played_to_its_end_and_re_derived() {
-    let root = format!("{}/games", env!("CARGO_MANIFEST_DIR"));
-    let mut n = 0;
-    let mut rulesets: Vec<_> = std::fs::read_dir(&root)
-        .unwrap()
+/// Plays every campaign `ruleset` ships; at least one must exist.
+fn shipped_campaigns(ruleset: &str) {
+    let dir = std::path::PathBuf::from(format!(
+        "{}/games/{ruleset}/campaigns",
+        env!("CARGO_MANIFEST_DIR")
+    ));
+    let mut plans: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{ruleset} ships no campaign: {e}"))
         .flatten()
         .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .collect();
-    rulesets.sort();
-    for dir in rulesets {
-        let ruleset = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let Ok(rd) = std::fs::read_dir(dir.join("campaigns")) else {
-            continue;
-        };
-        let mut plans: Vec<_> = rd
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-            .collect();
-        plans.sort();
-        for p in plans {
-            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
-            let text = std::fs::read_to_string(&p).unwrap();
-            let played =
-                campaign_played_and_derived(&ruleset, PlanSource::Shipped(stem.clone()), &text, 11);
-            report(&ruleset, &stem, &played);
-            n += 1;
+    plans.sort();
+    assert!(!plans.is_empty(), "{ruleset} ships no campaign");
+    for p in plans {
+        let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&p).unwrap();
+        let played = campaign_played_and_derived(
+            ruleset,
+            PlanSource::Shipped(stem.clone()),
+            &text,
+            11,
+            None,
+        );
+        assert!(
+            played.battles.len() >= 2,
+            "{ruleset} {stem}: a campaign links battles"
+        );
+        report(ruleset, &stem, &played);
+    }
+}
+
+#[test]
+fn naval_rjw_campaigns_by_mail() {
+    shipped_campaigns("naval-rjw");
+}
+
+#[test]
+fn gear_krieg_campaigns_by_mail() {
+    shipped_campaigns("gear-krieg");
+}
+
+#[test]
+fn lone_star_campaigns_by_mail() {
+    shipped_campaigns("lone-star");
+}
+
+#[test]
+fn last_hundred_yards_campaigns_by_mail() {
+    shipped_campaigns("last-hundred-yards");
+}
+
+#[test]
+fn la_bataille_campaigns_by_mail() {
+    shipped_campaigns("la-bataille");
+}
+
+#[test]
+fn every_ruleset_ships_a_campaign() {
+    let root = format!("{}/games", env!("CARGO_MANIFEST_DIR"));
+    for e in std::fs::read_dir(&root).unwrap().flatten() {
+        let r = e.file_name().to_string_lossy().into_owned();
+        if e.path().join("ruleset.toml").exists() {
+            assert!(
+                [
+                    "naval-rjw",
+                    "gear-krieg",
+                    "lone-star",
+                    "last-hundred-yards",
+                    "la-bataille"
+                ]
+                .contains(&r.as_str()),
+                "a new ruleset {r}: add its campaigns test above"
+            );
         }
     }
-    println!("{n} shipped campaign(s) played");
 }

@@ -95,3 +95,12 @@ fn r3_equal_scores_go_to_the_larger_reserve() {
         "7 against 7 is a draw"
     );
 }
+
+/// A ruleset whose README has no Campaigns section carries nothing: `Ruleset::carry`'s
+/// default refuses, whatever the terms (every shipped ruleset overrides it).
+#[test]
+fn a_ruleset_without_campaigns_refuses_to_carry() {
+    let st = opening();
+    let e = Bids::carry(&st, "", &toml::Table::new()).unwrap_err();
+    assert!(e.contains("the bids ruleset does not carry forces"), "{e}");
+}

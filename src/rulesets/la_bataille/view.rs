@@ -374,12 +374,18 @@ pub fn view(st: &LbState, viewer: &Viewer) -> View {
         Viewer::Seat(s) => Some(s.as_str()),
         Viewer::Spectator => None,
     };
-    let log: Vec<String> = st
+    let mut log: Vec<String> = st
         .log
         .iter()
         .filter(|l| l.visible_to(viewer))
         .map(|l| l.text.clone())
         .collect();
+    // Before anything has happened the log is the scenario's own words (the welcome's "The
+    // scenario"; a campaign battle's note is their last paragraph). Shown, not journaled, so
+    // games already played keep their state.
+    if st.log.is_empty() && !st.description.trim().is_empty() {
+        log.push(st.description.trim().to_string());
+    }
     let mut sections = Vec::new();
     for side in &st.sides {
         let title = if Some(side.id.as_str()) == me {

@@ -427,6 +427,11 @@ fn every_shipped_scenario_offered_can_start() {
     assert!(offers.len() >= 10, "{} offers", offers.len());
     let reg = despatch::rulesets::registry();
     for o in offers {
+        if o.scenario
+            .starts_with(despatch::engine::lobby::CAMPAIGN_PREFIX)
+        {
+            continue; // campaigns: `a_campaign_opened_by_mail_starts_when_its_table_is_full`
+        }
         let seats: Vec<(String, String)> = o
             .seats
             .iter()
@@ -496,4 +501,96 @@ fn lines_past_the_twenty_a_mail_may_carry_are_said_not_dropped() {
     // Twenty exactly: nothing to say.
     l.mail(BOB, "Bob", &reply, &"GAMES\n".repeat(20), t0());
     assert!(!l.last_to(BOB).text.contains("Only the first"));
+}
+
+#[test]
+fn a_campaign_opened_by_mail_starts_when_its_table_is_full() {
+    let mut l = lobby(Who::Members);
+    let offers = l.d.lobby_offers();
+    for r in [
+        "naval-rjw",
+        "gear-krieg",
+        "lone-star",
+        "last-hundred-yards",
+        "la-bataille",
+    ] {
+        assert!(
+            offers.iter().any(|o| o.ruleset == r
+                && o.scenario
+                    .starts_with(despatch::engine::lobby::CAMPAIGN_PREFIX)
+                && !o.seats.is_empty()),
+            "{r}'s campaigns are offered"
+        );
+    }
+    // PACE is refused for a campaign (its battles keep the club's pace): a line that acts on
+    // nothing is answered at once.
+    let got = l.mail(
+        ANN,
+        "Ann Arbor",
+        HOUSE,
+        "OPEN naval-rjw CAMPAIGN summer-1904 PACE 48",
+        t0(),
+    );
+    assert_eq!(word(&got), "games");
+    assert!(l.tables().is_empty(), "refused");
+    let said = l.last_to(ANN).text;
+    assert!(said.contains("PACE is not taken for a campaign"), "{said}");
+    let got = l.mail(
+        ANN,
+        "Ann Arbor",
+        HOUSE,
+        "OPEN naval-rjw CAMPAIGN summer-1904 AS russia",
+        t0() + Duration::minutes(10),
+    );
+    assert_eq!(word(&got), "confirm");
+    let ask = l.last_to(ANN);
+    let got = l.mail(
+        ANN,
+        "Ann Arbor",
+        &ask.reply_to,
+        "",
+        t0() + Duration::minutes(15),
+    );
+    assert_eq!(word(&got), "acted");
+    assert_eq!(l.tables(), vec!["summer-1904-1"]);
+    let got = l.mail(
+        BOB,
+        "Bob",
+        HOUSE,
+        "JOIN summer-1904-1",
+        t0() + Duration::hours(1),
+    );
+    assert_eq!(word(&got), "confirm");
+    let ask = l.last_to(BOB);
+    let got = l.mail(BOB, "Bob", &ask.reply_to, "", t0() + Duration::hours(2));
+    assert_eq!(word(&got), "acted");
+    assert!(l.tables().is_empty(), "a full table starts");
+    let (rec, ledger) =
+        l.d.campaign_ledger("summer-1904-1")
+            .expect("the campaign exists");
+    assert_eq!(rec.games, ["summer-1904-1-1"]);
+    assert_eq!(
+        ledger.next,
+        despatch::engine::campaign_plan::Next::Fighting("sortie".into())
+    );
+    let seated: Vec<&str> = rec.seats.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(seated, ["japan", "russia"]);
+    assert!(
+        rec.seats
+            .iter()
+            .any(|(s, a)| s == "russia" && a.contains(ANN)),
+        "{:?}",
+        rec.seats
+    );
+    let welcomes: Vec<Sent> = l
+        .sent()
+        .into_iter()
+        .filter(|s| s.raw.contains("despatch+summer-1904-1-1."))
+        .collect();
+    assert!(
+        welcomes
+            .iter()
+            .any(|s| s.to == ANN && s.text.contains("Campaign summer-1904-1"))
+    );
+    assert!(welcomes.iter().any(|s| s.to == BOB));
 }

@@ -213,7 +213,8 @@ impl Daemon {
         self.queue_letters(&house, &out)
     }
 
-    /// Makes the game a full table stands for, with the usual welcomes.
+    /// Makes the game a full table stands for, with the usual welcomes (for a campaign, the
+    /// campaign named as the table and its first battle).
     fn start_table(&self, t: &Table, now: DateTime<Utc>) -> Result<()> {
         let seats: Vec<(String, String)> = t
             .chairs
@@ -228,6 +229,17 @@ impl Daemon {
                 Some((c.seat.clone(), named.unwrap_or_else(|| tk.address.clone())))
             })
             .collect();
+        if let Some(plan) = t.scenario.strip_prefix(lobby::CAMPAIGN_PREFIX) {
+            let req = super::CampaignNew {
+                name: t.id.clone(),
+                ruleset: t.ruleset.clone(),
+                plan: super::PlanSource::Shipped(plan.to_string()),
+                seats,
+                league: t.league.clone(),
+                gm: None,
+            };
+            return self.create_campaign(&req, now).map(|_| ());
+        }
         let extras = super::NewGame {
             league: t.league.clone(),
             carry_from: None,
@@ -276,6 +288,57 @@ impl Daemon {
                     out.push(o);
                 }
             }
+            out.extend(self.campaign_offers(name, &dir));
+        }
+        out
+    }
+
+    /// The campaigns a ruleset ships, as the lobby offers them: every seat of every battle.
+    fn campaign_offers(&self, ruleset: &str, dir: &std::path::Path) -> Vec<Offer> {
+        let Ok(rd) = std::fs::read_dir(dir.join("campaigns")) else {
+            return vec![];
+        };
+        let mut files: Vec<_> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        files.sort();
+        let mut out = vec![];
+        for p in files
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        {
+            let (Some(stem), Ok(text)) = (
+                p.file_stem().map(|s| s.to_string_lossy().into_owned()),
+                std::fs::read_to_string(p),
+            ) else {
+                continue;
+            };
+            let Ok(plan) = crate::engine::campaign_plan::Plan::parse(&text) else {
+                continue;
+            };
+            let mut seats: Vec<(String, String)> = vec![];
+            for b in &plan.battle {
+                let f = dir.join("scenarios").join(format!("{}.toml", b.scenario));
+                let Some(o) = std::fs::read_to_string(f)
+                    .ok()
+                    .and_then(|t| lobby::offer_from_toml(ruleset, &b.scenario, &t))
+                else {
+                    continue;
+                };
+                for s in o.seats {
+                    if !seats.iter().any(|(x, _)| *x == s.0) {
+                        seats.push(s);
+                    }
+                }
+            }
+            out.push(Offer {
+                ruleset: ruleset.to_string(),
+                scenario: format!("{}{stem}", lobby::CAMPAIGN_PREFIX),
+                title: format!(
+                    "{} (a campaign of {} battles at most)",
+                    plan.title,
+                    plan.longest()
+                ),
+                seats,
+            });
         }
         out
     }

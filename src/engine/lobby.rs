@@ -659,10 +659,16 @@ fn list_or_none(v: &[String]) -> String {
     }
 }
 
+/// A table's `scenario` that names a campaign the ruleset ships (`OPEN <ruleset> CAMPAIGN
+/// <plan>`): the full table starts the campaign, named as the table, instead of one game.
+pub const CAMPAIGN_PREFIX: &str = "campaign:";
+
 /// `<scenario>-<n>` with the smallest n that no game and no table has; the scenario is cut so
 /// the id stays within 40 characters.
 fn fresh_id(scenario: &str, tables: &[Table], games: &[String]) -> String {
     let mut base: String = scenario
+        .strip_prefix(CAMPAIGN_PREFIX)
+        .unwrap_or(scenario)
         .chars()
         .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-')
         .take(32)

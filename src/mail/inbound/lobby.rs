@@ -58,12 +58,25 @@ fn read(line: &str) -> Result<Act, String> {
         "GAMES" if args.is_empty() => Ok(Act::Games),
         "GAMES" => Err("GAMES takes nothing after it".into()),
         "OPEN" => {
-            let [ruleset, scenario, rest @ ..] = args else {
-                return Err(
-                    "write OPEN <ruleset> <scenario> [AS <seat>] [PACE <hours>] [LEAGUE <name>]"
-                        .into(),
-                );
+            // `OPEN <ruleset> CAMPAIGN <plan> …`: a campaign the ruleset ships, whose battles
+            // start one after another once the table is full (docs/campaigns.md).
+            let (ruleset, scenario, rest) = match args {
+                [r, c, plan, rest @ ..] if c.eq_ignore_ascii_case("CAMPAIGN") => (
+                    *r,
+                    format!("{}{}", crate::engine::lobby::CAMPAIGN_PREFIX, name(plan)),
+                    rest,
+                ),
+                [r, s, rest @ ..] => (*r, name(s), rest),
+                _ => {
+                    return Err(
+                        "write OPEN <ruleset> <scenario> [AS <seat>] [PACE <hours>] \
+                                [LEAGUE <name>], or OPEN <ruleset> CAMPAIGN <campaign> [AS \
+                                <seat>] [LEAGUE <name>]"
+                            .into(),
+                    );
+                }
             };
+            let campaign = scenario.starts_with(crate::engine::lobby::CAMPAIGN_PREFIX);
             let (mut seat, mut pace, mut league) = (None, None, None);
             let mut i = 0;
             while i < rest.len() {
@@ -72,6 +85,11 @@ fn read(line: &str) -> Result<Act, String> {
                     return Err(format!("{key} needs a value after it"));
                 };
                 match key.as_str() {
+                    "PACE" if campaign => {
+                        return Err("PACE is not taken for a campaign: its battles keep the \
+                                    club's pace"
+                            .into());
+                    }
                     "AS" if seat.is_none() => seat = Some(name(v)),
                     "PACE" if pace.is_none() => {
                         let h = v.trim_end_matches(['h', 'H']);
@@ -89,7 +107,7 @@ fn read(line: &str) -> Result<Act, String> {
             }
             Ok(Act::Open {
                 ruleset: name(ruleset),
-                scenario: name(scenario),
+                scenario,
                 seat,
                 pace,
                 league,

@@ -200,6 +200,20 @@ fn campaign_played_and_derived(
             "two players a battle"
         );
     }
+    // The live site's campaigns page: every battle linked, the standing, the end.
+    let page = std::fs::read_to_string(d.site_root().join("campaigns.html")).unwrap();
+    for id in &played.battles {
+        assert!(
+            page.contains(&format!("href=\"{id}/index.html\"")),
+            "{ruleset}: {id} linked:\n{page}"
+        );
+    }
+    assert!(
+        page.contains("Standing") && page.contains("The campaign is over"),
+        "{page}"
+    );
+    let index = std::fs::read_to_string(d.site_root().join("index.html")).unwrap();
+    assert!(index.contains("campaigns.html#campaign-camp"), "{index}");
     let (rec, ledger) = d.campaign_ledger(name).unwrap();
     assert_eq!(ledger.next, Next::Over);
     assert!(ledger.winners.is_some());

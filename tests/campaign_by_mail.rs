@@ -427,3 +427,67 @@ fn every_ruleset_ships_a_campaign() {
         }
     }
 }
+
+/// A battle's game id is the campaign's: a campaign is refused while a game holds an id one
+/// of its battles may take, and a plain game may not take one once the campaign exists.
+#[test]
+fn a_campaigns_game_ids_are_its_own() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = daemon(tmp.path());
+    let seats = vec![
+        ("japan".to_string(), "togo@fleet.example".to_string()),
+        ("russia".to_string(), "rozh@fleet.example".to_string()),
+    ];
+    d.create_game_as(
+        "duel-2",
+        "naval-rjw",
+        "training",
+        &seats,
+        t0(),
+        &Default::default(),
+    )
+    .unwrap();
+    let req = |name: &str| CampaignNew {
+        name: name.into(),
+        ruleset: "naval-rjw".into(),
+        plan: PlanSource::Scenarios(
+            vec!["training".into(), "training".into()],
+            toml::Table::new(),
+        ),
+        seats: seats.clone(),
+        league: None,
+        gm: None,
+    };
+    let e = d.create_campaign(&req("duel"), t0()).unwrap_err();
+    assert!(
+        format!("{e:#}").contains("game `duel-2` already exists"),
+        "{e:#}"
+    );
+    assert!(d.data.campaign("duel").unwrap().is_none(), "nothing made");
+    assert!(!d.data.game("duel-1").exists());
+    // Another name is free; then its battles' ids are kept from plain games.
+    d.create_campaign(&req("bout"), t0()).unwrap();
+    let e = d
+        .create_game_as(
+            "bout-2",
+            "naval-rjw",
+            "training",
+            &seats,
+            t0(),
+            &Default::default(),
+        )
+        .unwrap_err();
+    assert!(
+        format!("{e:#}").contains("kept for the battles of campaign `bout`"),
+        "{e:#}"
+    );
+    d.create_game_as(
+        "bout-x",
+        "naval-rjw",
+        "training",
+        &seats,
+        t0(),
+        &Default::default(),
+    )
+    .unwrap();
+}

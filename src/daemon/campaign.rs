@@ -129,6 +129,14 @@ pub(super) fn plan(
     if store.exists() {
         bail!("game `{id}` already exists in {}", store.dir.display());
     }
+    // `<campaign>-<n>` belongs to the campaign's battles.
+    if extras.campaign.is_none()
+        && let Some((c, n)) = id.rsplit_once('-')
+        && n.parse::<u32>().is_ok()
+        && data.campaign(c).ok().flatten().is_some()
+    {
+        bail!("game id `{id}` is kept for the battles of campaign `{c}`: choose another");
+    }
     let gm = match &extras.gm {
         Some(gm) => Some(
             gm.parse::<Mailbox>()

@@ -176,8 +176,12 @@ impl Daemon {
             }
         }
         let first = battle_id(name, 1);
-        if self.data.game(&first).exists() {
-            bail!("game `{first}` already exists: choose another campaign name");
+        // Every id a battle may take must be free (and `despatch new` refuses them from now on).
+        for n in 1..=plan.longest() {
+            let id = battle_id(name, n);
+            if self.data.game(&id).exists() {
+                bail!("game `{id}` already exists: choose another campaign name");
+            }
         }
         for (seat, address) in &req.seats {
             address
@@ -219,7 +223,22 @@ impl Daemon {
         let battle = plan
             .battle(key)
             .ok_or_else(|| anyhow!("no battle `{key}`"))?;
-        if !self.data.game(&id).exists() {
+        if self.data.game(&id).exists() {
+            // Taken up only if it is this battle (a crash after making it); a game of that id
+            // made otherwise is never adopted.
+            let g = self.data.game(&id).open(&self.registry)?;
+            let ours =
+                g.book().policy.club.campaign.as_ref().is_some_and(|l| {
+                    l.name == rec.name && l.battle as usize == number && l.key == key
+                });
+            if !ours {
+                bail!(
+                    "game `{id}` exists but is not battle {number} ({key}) of campaign {}: \
+                     the campaign cannot go on until it is moved away",
+                    rec.name
+                );
+            }
+        } else {
             let text = self.scenario_text(&rec.ruleset, &battle.scenario)?;
             let offer =
                 crate::engine::lobby::offer_from_toml(&rec.ruleset, &battle.scenario, &text)
@@ -319,7 +338,17 @@ impl Daemon {
         // A battle made but not recorded (a crash between the two) is taken up first.
         let n = rec.games.len();
         let unrecorded = battle_id(name, n + 1);
-        if n > 0 && self.data.game(&unrecorded).exists() {
+        let is_ours = |id: &str| {
+            self.data.game(id).open(&self.registry).is_ok_and(|g| {
+                g.book()
+                    .policy
+                    .club
+                    .campaign
+                    .as_ref()
+                    .is_some_and(|l| l.name == name && l.battle as usize == n + 1)
+            })
+        };
+        if n > 0 && self.data.game(&unrecorded).exists() && is_ours(&unrecorded) {
             rec.games.push(unrecorded);
             self.data.write_campaign(&rec)?;
         }

@@ -288,6 +288,11 @@ fn campaign_played_and_derived(
         format!("{e:#}").contains("does not replay"),
         "{ruleset}: {e:#}"
     );
+    assert!(
+        e.downcast_ref::<despatch::daemon::CampaignDiffers>()
+            .is_some(),
+        "a tampered battle is a difference (exit 1), not a read error"
+    );
     // The carry check itself, both sides: battle 2's journaled set-up is what battle 1 left
     // under the plan's terms, and not what the scenario as shipped would give.
     let b1 = d.data.game(&rec.games[0]).open(&d.registry).unwrap();

@@ -40,10 +40,11 @@ pub(super) fn campaign(config: Option<PathBuf>, action: CampaignCommand) -> Resu
                     );
                     Ok(ExitCode::SUCCESS)
                 }
-                Err(e) => {
+                Err(e) if e.downcast_ref::<crate::daemon::CampaignDiffers>().is_some() => {
                     eprintln!("DIFFERENT: {e:#}");
                     Ok(ExitCode::from(1))
                 }
+                Err(e) => Err(e),
             }
         }
     }

@@ -520,7 +520,7 @@ pub fn derive_campaign(
             .collect();
         let play = registry
             .replay(&lines)
-            .map_err(|e| anyhow!("{}: the journal does not replay: {e}", p.display()))?;
+            .map_err(|e| differs(format!("{}: the journal does not replay: {e}", p.display())))?;
         let Some(link) = play.book().policy.club.campaign.clone() else {
             bail!(
                 "{}: game {} is not a campaign battle",
@@ -554,46 +554,65 @@ pub fn derive_campaign(
     for (i, (link, play, scenario)) in battles.iter().enumerate() {
         let id = &play.book().id;
         if link.battle as usize != i + 1 {
-            bail!(
+            return Err(differs(format!(
                 "battle {} is missing (game {id} is battle {})",
                 i + 1,
                 link.battle
-            );
+            )));
         }
         if link.plan != plan_text {
-            bail!("game {id} journals another plan than battle 1");
+            return Err(differs(format!(
+                "game {id} journals another plan than battle 1"
+            )));
         }
-        let before = campaign_plan::ledger(&plan, &sides, &fought).map_err(|e| anyhow!("{e}"))?;
+        let before = campaign_plan::ledger(&plan, &sides, &fought).map_err(|e| differs(e.0))?;
         let prev = if i == 0 {
             None
         } else {
             Some(battles[i - 1].1.as_ref())
         };
         if link.after.as_deref() != prev.map(|p| p.book().id.as_str()) {
-            bail!(
+            return Err(differs(format!(
                 "game {id} says it follows {:?}, but battle {i} is another game",
                 link.after
-            );
+            )));
         }
         let note = campaign_plan::welcome_note(name, &plan, link.battle, &link.key, &before);
         let expected =
             campaign_plan::battle_scenario(link, &plan, prev, &note).map_err(|e| anyhow!("{e}"))?;
         if expected != *scenario {
-            bail!(
+            return Err(differs(format!(
                 "game {id}: the scenario it was set up from is not what battle {} and the plan's \
                  carry terms give",
                 i
-            );
+            )));
         }
-        checks.push(format!(
-            "battle {} ({}, game {id}): set up from exactly what {} left",
-            link.battle,
-            link.key,
-            prev.map(|p| format!("game {}", p.book().id))
-                .unwrap_or_else(|| "the shipped scenario".into())
-        ));
+        checks.push(match prev {
+            Some(p) => format!(
+                "battle {} ({}, game {id}): set up from exactly what game {} left under the \
+                 plan's carry terms",
+                link.battle,
+                link.key,
+                p.book().id
+            ),
+            None => format!(
+                "battle {} ({}, game {id}): set up from the shipped scenario and the \
+                 campaign's note",
+                link.battle, link.key
+            ),
+        });
         fought.push(fought_of(play.as_ref())?);
     }
-    let ledger = campaign_plan::ledger(&plan, &sides, &fought).map_err(|e| anyhow!("{e}"))?;
+    let ledger = campaign_plan::ledger(&plan, &sides, &fought).map_err(|e| differs(e.0))?;
     Ok(Derived { ledger, checks })
+}
+
+/// A battle that does not re-derive (as opposed to a folder that cannot be read): `despatch
+/// campaign derive` exits 1 on it and 2 on anything else.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Differs(pub String);
+
+fn differs(s: String) -> anyhow::Error {
+    Differs(s).into()
 }

@@ -38,7 +38,8 @@ mod trouble;
 pub use calendar::PlayerCalendar;
 pub use campaign::{CampaignStart, NewGame, check_new_game};
 pub use campaigns::{
-    CampaignNew, Derived as CampaignDerived, PlanSource, battle_id, derive_campaign,
+    CampaignNew, Derived as CampaignDerived, Differs as CampaignDiffers, PlanSource, battle_id,
+    derive_campaign,
 };
 pub use desk_acts::Broadcast;
 pub use games::OpenGame;

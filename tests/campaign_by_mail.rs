@@ -52,13 +52,18 @@ struct Played {
 
 /// Plays campaign `name` (already created on `d`) to its end by mail.
 fn play_out(d: &Daemon, name: &str, seed: u64, max_steps: u64) -> Played {
+    play_until(d, name, seed, max_steps, usize::MAX)
+}
+
+/// `play_out`, stopping once the campaign has `battles` battles.
+fn play_until(d: &Daemon, name: &str, seed: u64, max_steps: u64, battles: usize) -> Played {
     let mut now = t0();
     let mut n = 0u64;
     let mut last_game = String::new();
     let mut steps_here = 0u64;
     loop {
         let (rec, ledger) = d.campaign_ledger(name).unwrap();
-        if ledger.next == Next::Over {
+        if ledger.next == Next::Over || rec.games.len() >= battles {
             break;
         }
         let id = rec.games.last().unwrap().clone();
@@ -495,4 +500,77 @@ fn a_campaigns_game_ids_are_its_own() {
         &Default::default(),
     )
     .unwrap();
+}
+
+/// C6: a player of the campaign who sat out the battle that ended hears the standing from the
+/// house; those who played read it in their game-over mail and get no letter.
+#[test]
+fn players_who_sat_out_a_battle_hear_the_standing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = daemon(tmp.path());
+    let plan = vec!["patrol".to_string(), "tidal".to_string()];
+    let text =
+        despatch::engine::campaign_plan::Plan::linear("camp", &plan, toml::Table::new()).unwrap();
+    let seats = seats_of_plan("lone-star", &text);
+    assert_eq!(seats.len(), 8, "tidal seats eight, the patrol four");
+    d.create_campaign(
+        &CampaignNew {
+            name: "camp".into(),
+            ruleset: "lone-star".into(),
+            plan: PlanSource::Scenarios(plan, toml::Table::new()),
+            seats: seats.clone(),
+            league: None,
+            gm: None,
+        },
+        t0(),
+    )
+    .unwrap();
+    play_until(&d, "camp", 5, 600, 2);
+    d.deliver().unwrap();
+    let (rec, _) = d.campaign_ledger("camp").unwrap();
+    assert_eq!(rec.games, ["camp-1", "camp-2"]);
+    let patrol = d.data.game("camp-1").seats().unwrap();
+    for (seat, address) in &seats {
+        let letters: Vec<(String, String)> = all_mail(&d.cfg.mail.outbox, address)
+            .into_iter()
+            .filter(|(s, _)| s.contains("[campaign camp] Standing after camp-1"))
+            .collect();
+        if patrol.seats.contains_key(seat) {
+            assert!(letters.is_empty(), "{seat} played the patrol: no letter");
+        } else {
+            assert_eq!(letters.len(), 1, "{seat} sat out the patrol");
+            assert!(
+                letters[0].1.contains("Standing:") && letters[0].1.contains("Next: tidal"),
+                "{}",
+                letters[0].1
+            );
+        }
+    }
+}
+
+/// Every mail in the outbox to `address`: (subject, text).
+fn all_mail(outbox: &std::path::Path, address: &str) -> Vec<(String, String)> {
+    let mut out = vec![];
+    for sub in ["new", "cur"] {
+        let Ok(rd) = std::fs::read_dir(outbox.join(sub)) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let raw = std::fs::read(e.path()).unwrap();
+            let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
+            let to = m
+                .to()
+                .and_then(|t| t.first())
+                .and_then(|a| a.address())
+                .unwrap_or_default()
+                .to_string();
+            if to == address {
+                out.push((
+                    m.subject().unwrap_or_default().to_string(),
+                    m.body_text(0).unwrap_or_default().into_owned(),
+                ));
+            }
+        }
+    }
+    out
 }

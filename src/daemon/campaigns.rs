@@ -1,7 +1,7 @@
 //! Campaigns in the shell's hands (issue 34; docs/campaigns.md): declaring one (`despatch
 //! campaign new`), starting the next battle when one ends (`campaign_pass`, on the clock, after
-//! `GameEnded` marked the campaign due), the standing a game-over mail carries, and
-//! re-deriving a campaign from its battles' journals alone. Reads, writes and creates games;
+//! `GameEnded` marked the campaign due), the standing a game-over mail carries and the letter
+//! to players who sat out (re-deriving is `campaign_derive`'s). Reads, writes and creates games;
 //! every decision (what follows, the points, the carried scenario) is `engine::campaign_plan`'s.
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -10,7 +10,7 @@ use tracing::{info, warn};
 
 use crate::dice::GameSecrets;
 use crate::engine::campaign_plan::{self, CampaignLink, Fought, Ledger, Next, Plan};
-use crate::engine::{Creation, Event, Play, Registry};
+use crate::engine::{Creation, Event, Play};
 use crate::store::CampaignRecord;
 
 use super::Daemon;
@@ -43,7 +43,7 @@ pub fn battle_id(name: &str, number: usize) -> String {
 }
 
 /// The sides in the order the game's seats first name them.
-fn sides_of(p: &dyn Play) -> Vec<String> {
+pub(super) fn sides_of(p: &dyn Play) -> Vec<String> {
     let mut v: Vec<String> = vec![];
     for s in &p.book().seats {
         if !v.contains(&s.side) {
@@ -473,7 +473,7 @@ impl Daemon {
 }
 
 /// A battle as the ledger counts it.
-fn fought_of(p: &dyn Play) -> Result<Fought> {
+pub(super) fn fought_of(p: &dyn Play) -> Result<Fought> {
     let b = p.book();
     let link = b
         .policy
@@ -491,128 +491,4 @@ fn fought_of(p: &dyn Play) -> Result<Fought> {
             .unwrap_or_else(|| "being fought".into()),
         abandoned: b.club.abandoned.is_some(),
     })
-}
-
-/// What `despatch campaign NAME --derive` found: the ledger and one line per check.
-#[derive(Debug)]
-pub struct Derived {
-    pub ledger: Ledger,
-    pub checks: Vec<String>,
-}
-
-/// Re-derives campaign `name` from its battles' journals alone (each `dir` a game's store or
-/// archive folder holding `journal.jsonl`): every battle replays, names the campaign, follows
-/// the one before as the plan says, and was set up from exactly the scenario its base,
-/// the finished battle before it and the plan's carry terms give; the ledger follows.
-pub fn derive_campaign(
-    registry: &Registry,
-    name: &str,
-    dirs: &[std::path::PathBuf],
-) -> Result<Derived> {
-    let mut battles: Vec<(CampaignLink, Box<dyn Play>, String)> = vec![];
-    for dir in dirs {
-        let p = dir.join("journal.jsonl");
-        let text = std::fs::read_to_string(&p).with_context(|| p.display().to_string())?;
-        let lines: Vec<String> = text
-            .lines()
-            .filter(|l| !l.is_empty())
-            .map(str::to_string)
-            .collect();
-        let play = registry
-            .replay(&lines)
-            .map_err(|e| differs(format!("{}: the journal does not replay: {e}", p.display())))?;
-        let Some(link) = play.book().policy.club.campaign.clone() else {
-            bail!(
-                "{}: game {} is not a campaign battle",
-                p.display(),
-                play.book().id
-            );
-        };
-        if link.name != name {
-            bail!(
-                "{}: game {} is a battle of campaign {}, not {name}",
-                p.display(),
-                play.book().id,
-                link.name
-            );
-        }
-        let scenario = match crate::engine::registry::parse_line(0, &lines[0]) {
-            Ok(Event::GameCreated { scenario_toml, .. }) => scenario_toml,
-            _ => bail!("{}: the first line is not the game's creation", p.display()),
-        };
-        battles.push((*link, play, scenario));
-    }
-    if battles.is_empty() {
-        bail!("no battle given");
-    }
-    battles.sort_by_key(|(l, _, _)| l.battle);
-    let plan_text = battles[0].0.plan.clone();
-    let plan = Plan::parse(&plan_text).map_err(|e| anyhow!("the plan journaled: {e}"))?;
-    let sides = sides_of(battles[0].1.as_ref());
-    let mut checks = vec![];
-    let mut fought: Vec<Fought> = vec![];
-    for (i, (link, play, scenario)) in battles.iter().enumerate() {
-        let id = &play.book().id;
-        if link.battle as usize != i + 1 {
-            return Err(differs(format!(
-                "battle {} is missing (game {id} is battle {})",
-                i + 1,
-                link.battle
-            )));
-        }
-        if link.plan != plan_text {
-            return Err(differs(format!(
-                "game {id} journals another plan than battle 1"
-            )));
-        }
-        let before = campaign_plan::ledger(&plan, &sides, &fought).map_err(|e| differs(e.0))?;
-        let prev = if i == 0 {
-            None
-        } else {
-            Some(battles[i - 1].1.as_ref())
-        };
-        if link.after.as_deref() != prev.map(|p| p.book().id.as_str()) {
-            return Err(differs(format!(
-                "game {id} says it follows {:?}, but battle {i} is another game",
-                link.after
-            )));
-        }
-        let note = campaign_plan::welcome_note(name, &plan, link.battle, &link.key, &before);
-        let expected =
-            campaign_plan::battle_scenario(link, &plan, prev, &note).map_err(|e| anyhow!("{e}"))?;
-        if expected != *scenario {
-            return Err(differs(format!(
-                "game {id}: the scenario it was set up from is not what battle {} and the plan's \
-                 carry terms give",
-                i
-            )));
-        }
-        checks.push(match prev {
-            Some(p) => format!(
-                "battle {} ({}, game {id}): set up from exactly what game {} left under the \
-                 plan's carry terms",
-                link.battle,
-                link.key,
-                p.book().id
-            ),
-            None => format!(
-                "battle {} ({}, game {id}): set up from the shipped scenario and the \
-                 campaign's note",
-                link.battle, link.key
-            ),
-        });
-        fought.push(fought_of(play.as_ref())?);
-    }
-    let ledger = campaign_plan::ledger(&plan, &sides, &fought).map_err(|e| differs(e.0))?;
-    Ok(Derived { ledger, checks })
-}
-
-/// A battle that does not re-derive (as opposed to a folder that cannot be read): `despatch
-/// campaign derive` exits 1 on it and 2 on anything else.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct Differs(pub String);
-
-fn differs(s: String) -> anyhow::Error {
-    Differs(s).into()
 }

@@ -14,6 +14,7 @@ mod archive;
 mod away;
 mod calendar;
 mod campaign;
+mod campaign_derive;
 mod campaigns;
 mod consent;
 mod delivery;
@@ -37,10 +38,10 @@ mod trouble;
 
 pub use calendar::PlayerCalendar;
 pub use campaign::{CampaignStart, NewGame, check_new_game};
-pub use campaigns::{
-    CampaignNew, Derived as CampaignDerived, Differs as CampaignDiffers, PlanSource, battle_id,
-    derive_campaign,
+pub use campaign_derive::{
+    Derived as CampaignDerived, Differs as CampaignDiffers, derive_campaign,
 };
+pub use campaigns::{CampaignNew, PlanSource, battle_id};
 pub use desk_acts::Broadcast;
 pub use games::OpenGame;
 pub use held::why as held_why;

@@ -137,30 +137,13 @@ fn count_mails(outbox: &std::path::Path, address: &str, id: &str) -> usize {
 }
 
 fn bodies(outbox: &std::path::Path, address: &str, id: &str) -> Vec<(String, String)> {
-    let mut out = vec![];
-    for sub in ["new", "cur"] {
-        let Ok(rd) = std::fs::read_dir(outbox.join(sub)) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let raw = std::fs::read(e.path()).unwrap();
-            let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
-            let to = m
-                .to()
-                .and_then(|t| t.first())
-                .and_then(|a| a.address())
-                .unwrap_or_default()
-                .to_string();
-            let subject = m.subject().unwrap_or_default().to_string();
-            // The tag is `[<game>]` or `[<game> #<step>]`.
-            let tagged =
-                subject.contains(&format!("[{id}]")) || subject.contains(&format!("[{id} #"));
-            if to == address && tagged {
-                out.push((subject, m.body_text(0).unwrap_or_default().into_owned()));
-            }
-        }
-    }
-    out
+    // The tag is `[<game>]` or `[<game> #<step>]`.
+    all_mail(outbox, address)
+        .into_iter()
+        .filter(|(subject, _)| {
+            subject.contains(&format!("[{id}]")) || subject.contains(&format!("[{id} #"))
+        })
+        .collect()
 }
 
 /// Declares `plan` of `ruleset` as campaign `name`, plays it out and checks everything.

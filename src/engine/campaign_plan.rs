@@ -200,7 +200,11 @@ impl Plan {
                 path.join(" → ")
             ));
         }
-        reached.insert(key);
+        // A battle already walked from is not walked again: each battle once, so a plan that
+        // branches at every battle costs what its size does (a loop through it was seen then).
+        if !reached.insert(key) {
+            return Ok(());
+        }
         path.push(key);
         for s in self.successors(key) {
             self.walk(s, path, reached)?;
@@ -267,15 +271,21 @@ impl Plan {
 
     /// The most battles any chain through the campaign has.
     pub fn longest(&self) -> usize {
-        fn depth(p: &Plan, k: &str) -> usize {
-            1 + p
+        // Memoised per battle: each battle's depth is counted once (the plan has no loop).
+        fn depth<'a>(p: &'a Plan, k: &'a str, memo: &mut BTreeMap<&'a str, usize>) -> usize {
+            if let Some(d) = memo.get(k) {
+                return *d;
+            }
+            let d = 1 + p
                 .successors(k)
                 .into_iter()
-                .map(|s| depth(p, s))
+                .map(|s| depth(p, s, memo))
                 .max()
-                .unwrap_or(0)
+                .unwrap_or(0);
+            memo.insert(k, d);
+            d
         }
-        depth(self, self.first_key())
+        depth(self, self.first_key(), &mut BTreeMap::new())
     }
 }
 

@@ -264,3 +264,29 @@ fn the_welcome_note_says_which_battle_and_the_standing() {
         "{n2}"
     );
 }
+
+#[test]
+fn a_plan_that_branches_at_every_battle_is_read_in_time_its_size_allows() {
+    // 60 battles, each followed by either of the next two: 2^59 chains, 60 battles to read.
+    let mut text = String::from("title = \"Ladder\"\n");
+    for i in 0..60 {
+        text.push_str(&format!("[[battle]]\nkey = \"b{i}\"\nscenario = \"s\"\n"));
+        if i + 2 < 60 {
+            text.push_str(&format!(
+                "[battle.after]\nnorth = \"b{}\"\nsouth = \"b{}\"\n",
+                i + 1,
+                i + 2
+            ));
+        } else if i + 1 < 60 {
+            text.push_str(&format!("next = \"b{}\"\n", i + 1));
+        }
+    }
+    let p = Plan::parse(&text).unwrap();
+    assert_eq!(p.longest(), 60);
+    // A loop at the far end is still found.
+    let looped = text.replace(
+        "key = \"b59\"\nscenario = \"s\"\n",
+        "key = \"b59\"\nscenario = \"s\"\nnext = \"b0\"\n",
+    );
+    assert!(Plan::parse(&looped).unwrap_err().0.contains("loops"));
+}

@@ -557,3 +557,49 @@ fn all_mail(outbox: &std::path::Path, address: &str) -> Vec<(String, String)> {
     }
     out
 }
+
+/// C5 through the daemon: the organiser abandons the first battle; the campaign ends there with
+/// no points and no next battle, and says so.
+#[test]
+fn an_abandoned_battle_ends_the_campaign_there() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = daemon(tmp.path());
+    let seats = vec![
+        ("japan".to_string(), "togo@fleet.example".to_string()),
+        ("russia".to_string(), "rozh@fleet.example".to_string()),
+    ];
+    d.create_campaign(
+        &CampaignNew {
+            name: "cut".into(),
+            ruleset: "naval-rjw".into(),
+            plan: PlanSource::Scenarios(
+                vec!["training".into(), "training".into()],
+                toml::Table::new(),
+            ),
+            seats,
+            league: None,
+            gm: Some("gm@club.example".into()),
+        },
+        t0(),
+    )
+    .unwrap();
+    d.gm_abandon(
+        "cut-1",
+        "the Russian player vanished",
+        t0() + Duration::days(2),
+    )
+    .unwrap();
+    d.run_once(t0() + Duration::days(2) + Duration::minutes(1))
+        .unwrap();
+    let (rec, ledger) = d.campaign_ledger("cut").unwrap();
+    assert_eq!(rec.games, ["cut-1"], "no second battle");
+    assert!(!d.data.game("cut-2").exists());
+    assert_eq!(ledger.next, Next::Over);
+    assert_eq!(
+        ledger.totals,
+        [("japan".to_string(), 0), ("russia".to_string(), 0)]
+    );
+    assert!(ledger.text("cut").contains("the campaign stops here"));
+    let page = std::fs::read_to_string(d.site_root().join("campaigns.html")).unwrap();
+    assert!(page.contains("the campaign stops here"), "{page}");
+}

@@ -603,3 +603,51 @@ fn an_abandoned_battle_ends_the_campaign_there() {
     let page = std::fs::read_to_string(d.site_root().join("campaigns.html")).unwrap();
     assert!(page.contains("the campaign stops here"), "{page}");
 }
+
+/// C6, a crash between a battle's end and the next battle's start: the end left the campaign
+/// marked due, and the daemon's next pass starts the battle (here the crash is made by taking
+/// the second battle away again and marking the campaign due, as the end had left it).
+#[test]
+fn a_campaign_left_due_by_a_crash_goes_on_at_the_next_pass() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = daemon(tmp.path());
+    let seats = vec![
+        ("japan".to_string(), "togo@fleet.example".to_string()),
+        ("russia".to_string(), "rozh@fleet.example".to_string()),
+    ];
+    d.create_campaign(
+        &CampaignNew {
+            name: "camp".into(),
+            ruleset: "naval-rjw".into(),
+            plan: PlanSource::Scenarios(
+                vec!["training".into(), "training".into()],
+                toml::Table::new(),
+            ),
+            seats,
+            league: None,
+            gm: None,
+        },
+        t0(),
+    )
+    .unwrap();
+    play_until(&d, "camp", 3, 600, 2);
+    let (mut rec, _) = d.campaign_ledger("camp").unwrap();
+    assert_eq!(rec.games, ["camp-1", "camp-2"]);
+    std::fs::remove_dir_all(d.data.game("camp-2").dir).unwrap();
+    rec.games.truncate(1);
+    d.data.write_campaign(&rec).unwrap();
+    assert_eq!(
+        d.campaign_ledger("camp").unwrap().1.next,
+        Next::Battle("training-2".into())
+    );
+    // Without the mark, a pass leaves it (the clock looks only at campaigns marked due).
+    d.run_once(t0() + Duration::days(30)).unwrap();
+    assert!(!d.data.game("camp-2").exists());
+    d.data.mark_campaign_due("camp", "camp-1").unwrap();
+    d.run_once(t0() + Duration::days(30) + Duration::minutes(1))
+        .unwrap();
+    let (rec, ledger) = d.campaign_ledger("camp").unwrap();
+    assert_eq!(rec.games, ["camp-1", "camp-2"], "the second battle started");
+    assert_eq!(ledger.next, Next::Fighting("training-2".into()));
+    assert!(d.data.campaigns_due().is_empty(), "the mark is cleared");
+}

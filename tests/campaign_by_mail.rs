@@ -440,17 +440,7 @@ fn a_campaigns_game_ids_are_its_own() {
         &Default::default(),
     )
     .unwrap();
-    let req = |name: &str| CampaignNew {
-        name: name.into(),
-        ruleset: "naval-rjw".into(),
-        plan: PlanSource::Scenarios(
-            vec!["training".into(), "training".into()],
-            toml::Table::new(),
-        ),
-        seats: seats.clone(),
-        league: None,
-        gm: None,
-    };
+    let req = |name: &str| naval_duel(name, None);
     let e = d.create_campaign(&req("duel"), t0()).unwrap_err();
     assert!(
         format!("{e:#}").contains("game `duel-2` already exists"),
@@ -564,25 +554,8 @@ fn all_mail(outbox: &std::path::Path, address: &str) -> Vec<(String, String)> {
 fn an_abandoned_battle_ends_the_campaign_there() {
     let tmp = tempfile::tempdir().unwrap();
     let d = daemon(tmp.path());
-    let seats = vec![
-        ("japan".to_string(), "togo@fleet.example".to_string()),
-        ("russia".to_string(), "rozh@fleet.example".to_string()),
-    ];
-    d.create_campaign(
-        &CampaignNew {
-            name: "cut".into(),
-            ruleset: "naval-rjw".into(),
-            plan: PlanSource::Scenarios(
-                vec!["training".into(), "training".into()],
-                toml::Table::new(),
-            ),
-            seats,
-            league: None,
-            gm: Some("gm@club.example".into()),
-        },
-        t0(),
-    )
-    .unwrap();
+    d.create_campaign(&naval_duel("cut", Some("gm@club.example")), t0())
+        .unwrap();
     d.gm_abandon(
         "cut-1",
         "the Russian player vanished",
@@ -611,25 +584,7 @@ fn an_abandoned_battle_ends_the_campaign_there() {
 fn a_campaign_left_due_by_a_crash_goes_on_at_the_next_pass() {
     let tmp = tempfile::tempdir().unwrap();
     let d = daemon(tmp.path());
-    let seats = vec![
-        ("japan".to_string(), "togo@fleet.example".to_string()),
-        ("russia".to_string(), "rozh@fleet.example".to_string()),
-    ];
-    d.create_campaign(
-        &CampaignNew {
-            name: "camp".into(),
-            ruleset: "naval-rjw".into(),
-            plan: PlanSource::Scenarios(
-                vec!["training".into(), "training".into()],
-                toml::Table::new(),
-            ),
-            seats,
-            league: None,
-            gm: None,
-        },
-        t0(),
-    )
-    .unwrap();
+    d.create_campaign(&naval_duel("camp", None), t0()).unwrap();
     play_until(&d, "camp", 3, 600, 2);
     let (mut rec, _) = d.campaign_ledger("camp").unwrap();
     assert_eq!(rec.games, ["camp-1", "camp-2"]);
@@ -650,4 +605,23 @@ fn a_campaign_left_due_by_a_crash_goes_on_at_the_next_pass() {
     assert_eq!(rec.games, ["camp-1", "camp-2"], "the second battle started");
     assert_eq!(ledger.next, Next::Fighting("training-2".into()));
     assert!(d.data.campaigns_due().is_empty(), "the mark is cleared");
+}
+
+/// Two Gunnery Schools in a row for Togo and Rozhestvensky: the campaign the daemon-level
+/// tests below declare.
+fn naval_duel(name: &str, gm: Option<&str>) -> CampaignNew {
+    CampaignNew {
+        name: name.into(),
+        ruleset: "naval-rjw".into(),
+        plan: PlanSource::Scenarios(
+            vec!["training".into(), "training".into()],
+            toml::Table::new(),
+        ),
+        seats: vec![
+            ("japan".to_string(), "togo@fleet.example".to_string()),
+            ("russia".to_string(), "rozh@fleet.example".to_string()),
+        ],
+        league: None,
+        gm: gm.map(str::to_string),
+    }
 }

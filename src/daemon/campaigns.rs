@@ -81,7 +81,12 @@ impl Daemon {
     }
 
     /// A battle's scenario set up as shipped (throw-away secrets), to check the campaign with.
-    fn trial_battle(&self, ruleset: &str, scenario: &str) -> Result<Box<dyn Play>> {
+    fn trial_battle(
+        &self,
+        ruleset: &str,
+        scenario: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Box<dyn Play>> {
         let text = self.scenario_text(ruleset, scenario)?;
         let offer = crate::engine::lobby::offer_from_toml(ruleset, scenario, &text)
             .ok_or_else(|| anyhow!("scenario `{scenario}` names no seats"))?;
@@ -103,7 +108,7 @@ impl Daemon {
                 salt_commitment: secrets.salt_commitment("trial"),
                 mail_key: None,
                 policy: self.cfg.games.policy.clone(),
-                now: Utc::now(),
+                now,
             })
             .map_err(|e| anyhow!("scenario `{scenario}`: {e}"))?;
         Ok(entry.open(&ev, &ev.to_line())?)
@@ -129,7 +134,7 @@ impl Daemon {
         let plan = Plan::parse(&text).map_err(|e| anyhow!("campaign plan: {e}"))?;
         let mut trials = vec![];
         for b in &plan.battle {
-            trials.push(self.trial_battle(&req.ruleset, &b.scenario)?);
+            trials.push(self.trial_battle(&req.ruleset, &b.scenario, now)?);
         }
         let sides = sides_of(trials[0].as_ref());
         let mut sorted = sides.clone();
@@ -372,12 +377,12 @@ impl Daemon {
         ledger: &Ledger,
         now: DateTime<Utc>,
     ) -> Result<()> {
-        let Some(ended) = ledger
-            .rows
-            .iter()
-            .rev()
-            .find(|r| !r.points.is_empty() || r.summary.contains("abandoned"))
-        else {
+        // The battle that ended is the last row, unless the last row is still being fought
+        // (a campaign marked due with nothing ended: no letter).
+        if matches!(ledger.next, Next::Fighting(_)) {
+            return Ok(());
+        }
+        let Some(ended) = ledger.rows.last() else {
             return Ok(());
         };
         let played = self.data.game(&ended.game).seats()?;

@@ -116,7 +116,7 @@ fn r10_only_an_undisrupted_and_unshocked_enemy_strips_concealment() {
         let mut st = face_to_face("G1-1");
         st.unit_mut("G1-1").unwrap().status = status;
         st.unit_mut("A1-1").unwrap().concealed = true;
-        concealment::after_action(&mut st, "A1-1", concealment::Why::Maneuver);
+        concealment::after_action(&mut st, "A1-1");
         assert_eq!(
             !st.unit("A1-1").unwrap().concealed,
             loses,

@@ -67,7 +67,6 @@ fn activation_text(state: &GkState, seat: &str, pick: &mut Pick) -> String {
             acts.push("HOLD".into());
         }
     }
-    let after = acts.clone();
     if let Some(e) = nearest_enemy(state, u) {
         for w in stats::weapons(&state.data, u) {
             let rof = (pick.draw() % (u64::from(stats::rof(&state.data, u, w)) + 1)) as u32;
@@ -81,7 +80,6 @@ fn activation_text(state: &GkState, seat: &str, pick: &mut Pick) -> String {
     if u.pinned > 0 {
         acts.push("RALLY".into());
     }
-    let _ = after;
     let text = build(state, seat, &head, &acts);
     if text == head {
         format!("{head}HOLD\n")

@@ -204,7 +204,7 @@ fn exec(st: &mut LbState, r: &mut dyn Roller, task: Task) -> Flow {
                     next: next + 1,
                 },
             );
-            order(st, r, &o);
+            order(st, &o);
             Flow::Done
         }
         Task::Move(mut mv) => {
@@ -451,8 +451,7 @@ pub fn describe_for(st: &LbState, label: &str, me: Option<&str>) -> String {
 }
 
 /// Carries out one maneuver order; a move or an approach becomes a task of its own.
-fn order(st: &mut LbState, r: &mut dyn Roller, o: &Order) {
-    let _ = r;
+fn order(st: &mut LbState, o: &Order) {
     match o {
         Order::Move { unit, path, facing } => {
             if let Err(e) =

@@ -8,7 +8,7 @@ use crate::board::hex::Hex;
 use crate::dice::Dice;
 use crate::engine::LogLine;
 
-use super::concealment::{self, Why};
+use super::concealment;
 use super::data::Kind;
 use super::state::{Action, Done, LhyState, Motion, Record, Target, Unit};
 use super::{assault, fire, maneuver, resolution, vehicle, withdraw};
@@ -170,7 +170,7 @@ fn fired(
         }
         Err(e) => s.private(&u.side, format!("{name} could not fire: {e}")),
     }
-    concealment::after_action(s, name, Why::Fire);
+    concealment::after_action(s, name);
 }
 
 /// Does every enemy see unit `n` as itself (on the map, neither hidden nor concealed), so
@@ -365,7 +365,7 @@ pub fn perform(s: &mut LhyState, side: &str, a: &Action, dice: &mut Dice) -> Vec
                     ));
                 }
             }
-            concealment::after_action(s, unit, Why::Fire);
+            concealment::after_action(s, unit);
             Done::Fire
         }
         Action::Scoot { unit, target, to } => {
@@ -378,7 +378,7 @@ pub fn perform(s: &mut LhyState, side: &str, a: &Action, dice: &mut Dice) -> Vec
             }
             if let Some(h) = to {
                 maneuver::step_into(s, &names, *h);
-                concealment::after_action(s, unit, Why::Maneuver);
+                concealment::after_action(s, unit);
                 concealment::after_enemy_move(s, unit);
             }
             Done::Maneuver
@@ -392,7 +392,7 @@ pub fn perform(s: &mut LhyState, side: &str, a: &Action, dice: &mut Dice) -> Vec
                 .map_or(0, |u| vehicle::halt_drm(s, &u, target, reacting));
             if let Some(h) = to {
                 maneuver::step_into(s, &names, *h);
-                concealment::after_action(s, unit, Why::Maneuver);
+                concealment::after_action(s, unit);
                 concealment::after_enemy_move(s, unit);
             }
             if let Some(x) = s.unit_mut(unit) {

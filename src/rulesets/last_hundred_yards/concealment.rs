@@ -9,13 +9,6 @@ use crate::board::hex::Hex;
 use super::sight;
 use super::state::{LhyState, Query, Unit};
 
-/// What the unit did in the hex.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Why {
-    Maneuver,
-    Fire,
-}
-
 /// Is an enemy unit able to strip concealment? Real units only (dummies never), hidden ones
 /// too (§4.3.1b says so even for cover), not disrupted or shocked (R10), and not marked with
 /// an MDRM or Assault marker.
@@ -37,8 +30,9 @@ fn watched(s: &LhyState, e: &Unit, h: Hex, within: Option<u32>) -> bool {
         && sight::hindrances(s, e.at, h) == 0
 }
 
-/// §4.3.1: `name` maneuvered into, or fired from, its hex. Loses concealment if the rules say.
-pub fn after_action(s: &mut LhyState, name: &str, why: Why) {
+/// §4.3.1: `name` maneuvered into, or fired from, its hex. Loses concealment if the rules say:
+/// every case of §4.3.1 names maneuvering and firing together, so which it was does not matter.
+pub fn after_action(s: &mut LhyState, name: &str) {
     let Some(u) = s.unit(name).cloned() else {
         return;
     };
@@ -70,7 +64,6 @@ pub fn after_action(s: &mut LhyState, name: &str, why: Why) {
             .any(|e| observer_vehicle(e, &u.side) && watched(s, e, h, reach))
             || adjacent_enemy(s, &u)
     };
-    let _ = why;
     if lost {
         reveal(s, name);
     }

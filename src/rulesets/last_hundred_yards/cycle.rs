@@ -237,13 +237,12 @@ fn activate(s: &mut LhyState, side: &str, block: &[Order], dice: &mut Dice) {
         s.side_name(side),
         platoons.join(" and ")
     ));
-    for (i, o) in block.iter().enumerate() {
+    for o in block {
         if let Order::Query { hex } = o {
             let q = concealment::answer(s, side, *hex);
             let t = concealment::answer_text(s, &q);
             s.public(format!("Concealment query: {t}."));
             s.queries.push(q);
-            let _ = i;
         }
     }
     let mut records: Vec<Record> = Vec::new();

@@ -379,7 +379,7 @@ pub fn do_move(
                     x.facing = Some(d);
                 }
             }
-            concealment::after_action(s, &n, concealment::Why::Maneuver);
+            concealment::after_action(s, &n);
             concealment::after_enemy_move(s, &n);
         }
         if Some(h) == overrun {

@@ -245,7 +245,7 @@ pub fn run(
         maneuver::step_into(s, &names, h);
         entered.push(h);
         for n in &names {
-            concealment::after_action(s, n, concealment::Why::Maneuver);
+            concealment::after_action(s, n);
             concealment::after_enemy_move(s, n);
         }
         let undisrupted = names

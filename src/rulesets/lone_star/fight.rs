@@ -262,8 +262,7 @@ fn melee_enemies(state: &State, name: &str) -> Vec<String> {
 }
 
 /// Picks the one enemy an attack's hits fall on (L12, multi-unit melee: at random).
-fn pick_enemy(state: &State, enemies: &[String], label: String, dice: &mut Dice) -> Option<String> {
-    let _ = state;
+fn pick_enemy(enemies: &[String], label: String, dice: &mut Dice) -> Option<String> {
     match enemies.len() {
         0 => None,
         1 => Some(enemies[0].clone()),
@@ -293,7 +292,6 @@ fn melee_specials(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &mu
         let n = u.count(Fig::Grenadier);
         let enemies = melee_enemies(state, g);
         let Some(t) = pick_enemy(
-            state,
             &enemies,
             format!("turn {turn} {g} grenades fall on (d{})", enemies.len()),
             dice,
@@ -429,7 +427,6 @@ fn standard_attacks(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &
         let (target, band) = if !u.melee.is_empty() {
             let enemies = melee_enemies(state, &name);
             let Some(t) = pick_enemy(
-                state,
                 &enemies,
                 format!(
                     "turn {turn} {name}'s melee attack falls on (d{})",

@@ -123,8 +123,7 @@ pub(super) fn advance(
         if here.is_empty() {
             continue;
         }
-        if let Err(f) = displace(st, &a.attacker, t, &here, &format!("A{}", a.id)) {
-            let _ = f;
+        if displace(st, &a.attacker, t, &here, &format!("A{}", a.id)).is_err() {
             return Step::Asked;
         }
     }

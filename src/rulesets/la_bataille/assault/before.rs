@@ -320,7 +320,6 @@ pub(super) fn morale(
     let atk = attacking(st, a);
     let defs = defending(st, a);
     let atk_units = units(st, &all(&atk));
-    let def_units = units(st, &all(&defs));
     let mut failed: Vec<String> = Vec::new();
     let mut def_failed: Vec<String> = Vec::new();
     for (h, names) in &atk {
@@ -391,7 +390,6 @@ pub(super) fn morale(
             def_failed.extend(names.clone());
         }
     }
-    let _ = def_units;
     let atk_routed = combat::fail(st, &failed);
     let def_routed = combat::fail(st, &def_failed);
     movement::rout(st, &atk_routed);

@@ -11,7 +11,7 @@ use super::data::Arm;
 use super::decide::{self, Flow};
 use super::field;
 use super::movement;
-use super::roll::{self, Roller};
+use super::roll::Roller;
 use super::state::{Answer, CStage, Charge, Cohesion, Fatigue, Formation, LbState, QKind, Unit};
 
 mod reaction;

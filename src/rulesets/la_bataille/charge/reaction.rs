@@ -259,5 +259,4 @@ fn meet(st: &mut LbState, c: &mut Charge, chargers: &[Unit], rh: Hex, rnames: &[
         join(rnames),
         st.side_name(&side)
     ));
-    let _ = roll::show_modifiers(&[]);
 }

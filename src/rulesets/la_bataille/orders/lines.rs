@@ -188,8 +188,7 @@ pub fn face(st: &LbState, cx: &mut Email, c: &mut Cursor) -> Line {
 /// `FORM 1/45e COLUMN`; `FORM UP unit` answers a Reaction question (Form Up and Stand);
 /// `FORM UP` alone answers a Retreat Before Charge question of skirmishing cavalry;
 /// `FORM UP ALWAYS|NEVER|ASK` is the standing order.
-pub fn form(st: &LbState, cx: &mut Email, c: &mut Cursor) -> Line {
-    let _ = st;
+pub fn form(_st: &LbState, cx: &mut Email, c: &mut Cursor) -> Line {
     if c.eat("UP") {
         if is_policy_word(c) {
             let p = policy(c)?;

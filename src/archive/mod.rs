@@ -18,9 +18,10 @@ use crate::dice::{self, Roll};
 use crate::engine::registry::parse_line;
 use crate::engine::{Event, Outcome, Play, Registry, ReplayError, SeatEntry, View, Viewer};
 
+pub use crate::report::codes::{calendar_code, seat_code};
 pub use index::{GameSummary, campaigns_page, leagues_page, site_index};
 pub use pages::esc;
-pub use seat::{SeatPage, calendar_code, placeholder_page, seat_code};
+pub use seat::{SeatPage, placeholder_page};
 
 /// A league's standings, handed in by whoever keeps leagues; shown on the index as is (the
 /// archive neither computes nor stores them).

@@ -349,7 +349,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                             "no address given and no mail.gm_address in the config: name the organiser's address"
                         );
                     };
-                    let a: crate::mail::address::Mailbox =
+                    let a: crate::config::address::Mailbox =
                         a.parse().map_err(|e| anyhow::anyhow!("`{a}`: {e}"))?;
                     println!(
                         "The desk of {} (keep it private; only mail from that address is read):

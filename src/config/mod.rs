@@ -1,6 +1,8 @@
 //! `config.toml`: where the data lives, which mail transport to use, and game defaults.
 //! Unknown keys are rejected with the key's name; secrets are never read from this file.
 
+pub mod address;
+
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -450,7 +452,7 @@ pub enum ConfigError {
 }
 
 /// The documented default configuration, shipped at the top of the repository.
-pub const DEFAULT_CONFIG: &str = include_str!("../config.toml");
+pub const DEFAULT_CONFIG: &str = include_str!("../../config.toml");
 
 impl Config {
     pub fn parse(text: &str, origin: &Path) -> Result<Self, ConfigError> {
@@ -631,11 +633,11 @@ impl Config {
             )?;
         }
         if let Some(gm) = &self.mail.gm_address {
-            gm.parse::<crate::mail::address::Mailbox>()
+            gm.parse::<crate::config::address::Mailbox>()
                 .map_err(|e| format!("mail.gm_address: {e}"))?;
         }
         for m in &self.lobby.members {
-            m.parse::<crate::mail::address::Mailbox>()
+            m.parse::<crate::config::address::Mailbox>()
                 .map_err(|e| format!("lobby.members: {m:?}: {e}"))?;
         }
         range(

@@ -12,10 +12,10 @@ use anyhow::{Context, Result, anyhow, bail};
 use chrono::{DateTime, Utc};
 
 use crate::config::Config;
+use crate::config::address::Mailbox;
 use crate::dice::GameSecrets;
 use crate::engine::campaign_plan::{self, CampaignLink, Plan};
 use crate::engine::{Creation, Event, Play, Registry};
-use crate::mail::address::Mailbox;
 use crate::store::{DataDir, SeatPrivate, SeatsFile};
 
 /// The extras of a new game; the default is a plain game.

@@ -190,7 +190,7 @@ impl Daemon {
         }
         for (seat, address) in &req.seats {
             address
-                .parse::<crate::mail::address::Mailbox>()
+                .parse::<crate::config::address::Mailbox>()
                 .map_err(|e| anyhow!("seat {seat}: {e}"))?;
         }
         let mut rec = CampaignRecord {
@@ -398,7 +398,7 @@ impl Daemon {
             if played.seats.contains_key(seat) {
                 continue;
             }
-            let Ok(mailbox) = address.parse::<crate::mail::address::Mailbox>() else {
+            let Ok(mailbox) = address.parse::<crate::config::address::Mailbox>() else {
                 continue;
             };
             if self.data.is_quiet(&mailbox.address) {

@@ -9,9 +9,9 @@ use chrono::{DateTime, Utc};
 use tracing::{info, warn};
 
 use crate::engine::Event;
+use crate::engine::guard::Activity;
 use crate::mail::compose;
 use crate::mail::consent;
-use crate::mail::guard::Activity;
 use crate::mail::inbound::Inbound;
 use crate::mail::outbound::{self, Outgoing};
 use crate::store::Spectator;

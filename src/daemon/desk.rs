@@ -35,7 +35,7 @@ pub(super) enum DeskJob {
 /// which must not change the secret derived for the address.
 fn bare(address: &str) -> String {
     address
-        .parse::<crate::mail::address::Mailbox>()
+        .parse::<crate::config::address::Mailbox>()
         .map(|m| m.address)
         .unwrap_or_else(|_| address.trim().to_string())
         .to_ascii_lowercase()

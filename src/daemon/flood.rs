@@ -7,7 +7,7 @@
 use chrono::{DateTime, Utc};
 use tracing::warn;
 
-use crate::mail::guard::{Activity, Verdict};
+use crate::engine::guard::{Activity, Verdict};
 use crate::mail::outbound::Outgoing;
 
 use super::Daemon;

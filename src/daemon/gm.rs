@@ -7,7 +7,7 @@
 use anyhow::{Result, anyhow};
 use chrono::{DateTime, Utc};
 
-use crate::mail::address::Mailbox;
+use crate::config::address::Mailbox;
 
 use super::Daemon;
 use super::games::reload;

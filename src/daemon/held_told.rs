@@ -8,8 +8,8 @@ use chrono::{DateTime, Duration, Utc};
 use sha2::{Digest, Sha256};
 use tracing::error;
 
+use crate::engine::guard::AUTH_NOTICE_HOURS;
 use crate::mail::compose;
-use crate::mail::guard::AUTH_NOTICE_HOURS;
 use crate::mail::maildir::Entry;
 use crate::mail::outbound::{self, Outgoing};
 use crate::store::{HeldCause, HeldMail};

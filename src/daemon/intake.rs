@@ -9,9 +9,9 @@ use sha2::{Digest, Sha256};
 use tracing::{info, warn};
 
 use crate::dice;
+use crate::engine::guard::{Activity, Verdict};
 use crate::engine::{Event, Rejected};
 use crate::mail::compose::{self, Draft};
-use crate::mail::guard::{Activity, Verdict};
 use crate::mail::inbound::{self, Inbound, SeatCommand};
 use crate::mail::outbound::{self, Outgoing};
 use crate::store::SeatsFile;

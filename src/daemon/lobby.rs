@@ -225,7 +225,7 @@ impl Daemon {
                     .name
                     .as_ref()
                     .map(|n| format!("\"{}\" <{}>", n.replace(['"', '\\'], ""), tk.address))
-                    .filter(|m| m.parse::<crate::mail::address::Mailbox>().is_ok());
+                    .filter(|m| m.parse::<crate::config::address::Mailbox>().is_ok());
                 Some((c.seat.clone(), named.unwrap_or_else(|| tk.address.clone())))
             })
             .collect();
@@ -482,7 +482,7 @@ fn member<'b>(book: &'b mut LobbyBook, address: &str) -> Result<&'b mut LobbyMem
 }
 
 fn bare_address(m: &str) -> String {
-    m.parse::<crate::mail::address::Mailbox>()
+    m.parse::<crate::config::address::Mailbox>()
         .map(|mb| mb.address)
         .unwrap_or_else(|_| m.to_string())
         .to_ascii_lowercase()

@@ -7,8 +7,8 @@ use anyhow::Result;
 use chrono::{DateTime, Utc};
 
 use crate::dice::Hash;
+use crate::engine::guard::Activity;
 use crate::engine::{Event, Rejected, strict, strict_bound};
-use crate::mail::guard::Activity;
 use crate::mail::inbound::Inbound;
 
 use super::super::Daemon;

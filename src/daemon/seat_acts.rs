@@ -8,9 +8,9 @@ use chrono::{DateTime, Datelike, Utc};
 use chrono_tz::Tz;
 use sha2::{Digest, Sha256};
 
+use crate::engine::guard::Activity;
 use crate::engine::{Event, Play, Rejected, club::OnResign, seat_acts};
 use crate::mail::compose;
-use crate::mail::guard::Activity;
 use crate::mail::inbound::{Inbound, SeatAct};
 use crate::report;
 use crate::store::{FormerPlayer, SeatsFile};

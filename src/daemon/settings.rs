@@ -11,8 +11,8 @@ use anyhow::Result;
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
+use crate::engine::guard::Activity;
 use crate::mail::compose::{self, ListedGame, Recipient};
-use crate::mail::guard::Activity;
 use crate::mail::inbound::{Inbound, NotifyKind, Route, SeatCommand};
 use crate::mail::outbound::{self, Outgoing};
 use crate::report;

@@ -14,11 +14,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, anyhow};
 use chrono::{DateTime, Utc};
 
+use crate::config::address::{Mailbox, Unfit, unfit_address};
 use crate::engine::club::Spectators;
+use crate::engine::guard::Activity;
 use crate::engine::{Event, Play};
-use crate::mail::address::{Mailbox, Unfit, unfit_address};
 use crate::mail::compose::{self, Draft, MailCtx};
-use crate::mail::guard::Activity;
 use crate::mail::inbound::{Inbound, SeatCommand};
 use crate::mail::outbound;
 use crate::store::{PendingSpectator, SeatsFile, Spectator};

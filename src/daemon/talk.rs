@@ -22,10 +22,10 @@ use sha2::{Digest, Sha256};
 
 use crate::dice;
 use crate::engine::Event;
+use crate::engine::guard::Activity;
 use crate::engine::press::{self, PressCopy};
 use crate::engine::registry::parse_line;
 use crate::mail::compose::{self, HistoryStep};
-use crate::mail::guard::Activity;
 use crate::mail::inbound::{self, Inbound, SeatCommand};
 use crate::mail::outbound::{self, Outgoing};
 use crate::report;

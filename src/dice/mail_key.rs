@@ -11,6 +11,11 @@
 use super::{Hash, Protocol};
 use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 
+/// How a sealed mail's seal line begins: the mail's `Mail-Digest` (docs/dice-protocol.md, "The
+/// seal of a mail"), kept beside the signature's line so that the engine (which refuses to relay
+/// a seal line in press), the mail bodies and the checkers all read it from below them.
+pub const DIGEST_PREFIX: &str = "Mail-Digest: sha256:";
+
 /// The line a signed mail carries right after its `Mail-Digest` line.
 pub const SIGNATURE_PREFIX: &str = "Mail-Signature: ed25519:";
 

@@ -11,7 +11,7 @@ mod strict_vectors;
 #[cfg(test)]
 mod vectors;
 
-pub use mail_key::{MailKey, SIGNATURE_PREFIX};
+pub use mail_key::{DIGEST_PREFIX, MailKey, SIGNATURE_PREFIX};
 pub use onion::{DiceError, GameSecrets, HostOnion, SaltKey};
 pub use rolls::{Dice, Faces, Roll, check_table, roll_stream, stream};
 

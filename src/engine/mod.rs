@@ -12,6 +12,7 @@ pub mod decide;
 pub mod event;
 pub mod example;
 pub mod game;
+pub mod guard;
 pub mod lobby;
 pub mod pause;
 pub mod play;

@@ -234,10 +234,7 @@ pub fn canonical(text: &str) -> Result<String, PressRefused> {
         ));
     };
     let kept = &out[first..=last];
-    if kept
-        .iter()
-        .any(|l| l.contains(crate::report::DIGEST_PREFIX))
-    {
+    if kept.iter().any(|l| l.contains(crate::dice::DIGEST_PREFIX)) {
         // Mail checkers (`despatch verify`) take a mail holding this line for a sealed game
         // mail; relayed, it would make a reader's folder fail to verify.
         return Err(refused(

@@ -2,10 +2,8 @@
 //! transports touch the outside world; intake, addresses, composition and building are pure
 //! and know nothing of games' rules.
 
-pub mod address;
 pub mod compose;
 pub mod consent;
-pub mod guard;
 pub mod imap;
 pub mod inbound;
 pub mod maildir;

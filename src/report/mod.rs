@@ -1,6 +1,7 @@
 //! Mail bodies from the templates in `templates/`, filled only from a seat's View and public
 //! protocol data; it never sees a ruleset's full state. Also seals each body with its digest.
 
+pub mod codes;
 pub mod ics;
 mod plain;
 
@@ -193,7 +194,7 @@ pub fn fmt_short(t: chrono::DateTime<chrono::Utc>, tz: &str) -> String {
     }
 }
 
-pub const DIGEST_PREFIX: &str = "Mail-Digest: sha256:";
+pub use crate::dice::DIGEST_PREFIX;
 
 /// Text as it is hashed: CRLF folded to LF and trailing blanks cut from every line, because mail
 /// transports may change both without changing what a person reads.

@@ -2,14 +2,14 @@
 //! empty file per id under `processed/`, so a lookup is one `stat` however long the game), the
 //! guard's activity per seat (`activity/<seat>.json`) and per stranger (`strangers/`), and the
 //! audit log of every mail read (`seen.log`, appended, never read on the way of a mail).
-//! Makes no decision: the guard in `mail::guard` does.
+//! Makes no decision: the guard in `engine::guard` does.
 
 use std::fs;
 use std::path::PathBuf;
 
 use sha2::{Digest, Sha256};
 
-use crate::mail::guard::Activity;
+use crate::engine::guard::Activity;
 
 use super::journal::GameStore;
 use super::{DataDir, Durable, StoreError, append_line_unsynced, io_err, replace_file};

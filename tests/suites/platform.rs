@@ -23,6 +23,8 @@ mod doctor_cli;
 mod documented_configs;
 #[path = "../due_index.rs"]
 mod due_index;
+#[path = "../layers.rs"]
+mod layers;
 #[path = "../legacy_v1.rs"]
 mod legacy_v1;
 #[path = "../map_vocabulary.rs"]

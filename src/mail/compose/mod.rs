@@ -173,7 +173,7 @@ pub fn pages_for(ctx: &MailCtx, game: &str, to: &Recipient) -> Option<Pages> {
         private: seat.then(|| {
             format!(
                 "{base}/{game}/s/{}/",
-                crate::archive::seat_code(game, &to.seat, &to.private.token)
+                crate::report::codes::seat_code(game, &to.seat, &to.private.token)
             )
         }),
     })

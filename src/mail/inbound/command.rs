@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::mail::address::Mailbox;
+use crate::config::address::Mailbox;
 
 /// What a seat's mail asks for instead of carrying orders.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

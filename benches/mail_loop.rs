@@ -429,7 +429,10 @@ fn main() {
     if std::env::var_os("DESPATCH_LOG").is_none() {
         // SAFETY: set before any thread is started; the daemon inherits it and logs the
         // timings and CPU of each step of its passes, which the figures below read.
-        unsafe { std::env::set_var("DESPATCH_LOG", "info,despatch=debug") };
+        #[allow(unsafe_code)]
+        unsafe {
+            std::env::set_var("DESPATCH_LOG", "info,despatch=debug")
+        };
     }
     for u in ["despatch", "togo", "vitgeft", "gm", "bench", "makarov"] {
         clear(u);

@@ -3,7 +3,8 @@
 //! This test reads every source file's paths (`crate::x`, `use crate::{x, …}`, `super::` out of
 //! the module) and fails on any arrow the block does not allow, on a module the block does not
 //! name, and on a name the block keeps for a module that is gone. Its controls run the same
-//! check on small made-up trees, so a checker that sees nothing fails.
+//! check on small made-up trees, so a checker that sees nothing fails. It also finds lines that
+//! only silence an unused warning (`let _ = x;`): what they hide is dead code.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -264,4 +265,57 @@ fn the_block_must_name_every_module_and_no_other() {
     );
     assert!(layers_of("no block here").is_err());
     assert!(layers_of("```layers\ndice\ndice\n```").is_err());
+}
+
+/// A line that only names a binding or calls a function to throw the answer away, there to
+/// silence an unused warning (`let _ = i;`, `let _ = roll::show(&[]);`): what it hides is dead.
+fn dummy_use(line: &str) -> bool {
+    let Some(rest) = line.trim().strip_prefix("let _ = ") else {
+        return false;
+    };
+    let Some(what) = rest.strip_suffix(';') else {
+        return false;
+    };
+    let path = |s: &str| {
+        !s.is_empty()
+            && s.split("::")
+                .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    };
+    path(what.trim_start_matches('&'))
+        || what
+            .strip_suffix("(&[])")
+            .or_else(|| what.strip_suffix("()"))
+            .is_some_and(path)
+}
+
+#[test]
+fn src_has_no_dummy_uses() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    sources(&root.join("src"), &root.join("src"), &mut files);
+    let found: Vec<String> = files
+        .iter()
+        .flat_map(|(p, t)| {
+            t.lines()
+                .enumerate()
+                .filter(|(_, l)| dummy_use(l))
+                .map(move |(n, l)| format!("src/{p}:{}: {}", n + 1, l.trim()))
+        })
+        .collect();
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    // Controls: each shape the rulesets once had is seen; a real discard is not.
+    for dummy in [
+        "let _ = i;",
+        "    let _ = def_units;",
+        "let _ = roll::show_modifiers(&[]);",
+    ] {
+        assert!(dummy_use(dummy), "{dummy}");
+    }
+    for kept in [
+        "let _ = fs::remove_file(&path);",
+        "let _ = tx.send(x);",
+        "let _guard = lock;",
+    ] {
+        assert!(!dummy_use(kept), "{kept}");
+    }
 }

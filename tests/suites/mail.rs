@@ -53,6 +53,8 @@ mod optional_prompts;
 mod orders_at_a_glance;
 #[path = "../signoffs.rs"]
 mod signoffs;
+#[path = "../smtp_nodelay.rs"]
+mod smtp_nodelay;
 #[path = "../standing_any_step.rs"]
 mod standing_any_step;
 #[path = "../subject_commands.rs"]

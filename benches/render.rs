@@ -1,7 +1,8 @@
 //! Render timings (printed figures, no assertions): one snapshot to SVG and to PNG for each
 //! shipped naval scenario (opening and after seven steps, both seats) and for a synthetic 60×40
 //! hex map with 200 counters; then the pictures' cost per results mail, beside one PNG alone and
-//! the whole results mail build, in the same run. Run with `cargo bench --bench render`.
+//! the whole results mail build, in the same run; the PNG memo is emptied before each timed
+//! run, so every figure is a first rasterisation. Run with `cargo bench --bench render`.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -200,7 +201,11 @@ fn synthetic_hex() -> Scene {
 
 fn report(name: &str, scene: &Scene, n: usize) {
     let (svg_t, svg) = time(n, || render::svg(scene));
-    let (png_t, png) = time(n, || render::png(scene, MAIL_WIDTH_PX).unwrap());
+    // The PNG memo emptied each time: what a first rasterisation costs.
+    let (png_t, png) = time(n, || {
+        render::clear_cache();
+        render::png(scene, MAIL_WIDTH_PX).unwrap()
+    });
     println!(
         "{name:<42} {:>6} units  svg {:>8.2} ms ({:>7} B)  png {:>8.2} ms ({:>7} B)",
         scene.units.len(),
@@ -330,6 +335,7 @@ fn results_mail(n: usize) {
     let seats = scenes.len();
     // What `mail::compose::rich` does for each seat: the SVG once, the PNG rasterised from it.
     let (pictures, bytes) = time(n, || {
+        render::clear_cache();
         scenes
             .iter()
             .map(|scene| {
@@ -341,11 +347,13 @@ fn results_mail(n: usize) {
     });
     let first_svg = render::svg(&scenes[0]);
     let (one_png, _) = time(n, || {
+        render::clear_cache();
         render::png_from_svg(&first_svg, MAIL_WIDTH_PX).unwrap()
     });
     let (one_svg, _) = time(n, || render::svg(&scenes[0]));
     // The whole results event: every seat's mail composed (pictures included) and built.
     let (whole, built) = time(n, || {
+        render::clear_cache();
         let drafts = drafts_for_event(p.game.as_ref(), &p.event, p.index, &ctx).unwrap();
         drafts
             .iter()
@@ -412,6 +420,7 @@ fn live_pages(n: usize) {
             now: Utc::now(),
         };
         let (mails, _) = time(n, || {
+            render::clear_cache();
             let drafts = drafts_for_event(p.game.as_ref(), &p.event, p.index, &ctx).unwrap();
             drafts
                 .iter()

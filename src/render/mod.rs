@@ -8,6 +8,7 @@ mod labels;
 mod legend;
 mod map;
 mod marks;
+mod raster;
 mod svg;
 mod terrain;
 mod units;
@@ -153,11 +154,23 @@ pub fn svg_and_layout(scene: &Scene) -> (String, MapLayout) {
     (svg, layout)
 }
 
-/// Rasterises an SVG made by `svg`.
+/// Rasterises an SVG made by `svg` (or cut from one): left of what it cannot show, once per
+/// distinct picture while it is kept, as a palette PNG (see `raster`).
 pub fn png_from_svg(svg: &str, width_px: u32) -> Result<Vec<u8>, RenderError> {
     if !(100..=8000).contains(&width_px) {
         return Err(RenderError::Width(width_px));
     }
+    let png = raster::memo(svg, width_px, |svg| rasterise(svg, width_px))?;
+    Ok(png.as_ref().clone())
+}
+
+/// One rasterisation of `svg` at `width_px`, encoded.
+fn rasterise(svg: &str, width_px: u32) -> Result<Vec<u8>, RenderError> {
+    raster::encode(&one_pass(svg, width_px)?)
+}
+
+/// `svg` parsed and drawn in one pass, as resvg draws it.
+fn one_pass(svg: &str, width_px: u32) -> Result<tiny_skia::Pixmap, RenderError> {
     let opt = usvg::Options {
         font_family: "DejaVu Sans".into(),
         fontdb: fonts(),
@@ -174,9 +187,17 @@ pub fn png_from_svg(svg: &str, width_px: u32) -> Result<Vec<u8>, RenderError> {
         tiny_skia::Transform::from_scale(scale, scale),
         &mut pixmap.as_mut(),
     );
-    pixmap
-        .encode_png()
-        .map_err(|e| RenderError::Png(e.to_string()))
+    Ok(pixmap)
+}
+
+/// The PNG a mail shows inline, from its inline SVG (see [`svg_and_inline`]).
+pub fn inline_png(inline_svg: &str) -> Result<Vec<u8>, RenderError> {
+    png_from_svg(inline_svg, INLINE_PNG_PX)
+}
+
+/// Forgets the PNGs kept (benchmarks measure a first rasterisation with it).
+pub fn clear_cache() {
+    raster::clear();
 }
 
 /// What `despatch show` prints or writes for one view.

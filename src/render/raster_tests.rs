@@ -1,0 +1,229 @@
+//! The culled, kept and palette-encoded picture against the one-pass rasterisation of the
+//! very same SVG, pixel by pixel, on each ruleset's largest scenario; and a control where a
+//! unit moved, which must show.
+
+use super::*;
+use crate::engine::scene::Scene;
+use crate::engine::{Ruleset, Viewer};
+use crate::render::svg::SIDE_FILL;
+use crate::render::{INLINE_PNG_PX, focus, map, one_pass};
+use crate::rulesets::{
+    gear_krieg::GearKrieg, la_bataille::LaBataille, last_hundred_yards::LastHundredYards,
+    lone_star::LoneStar, naval_rjw::NavalRjw,
+};
+
+fn scene<R: Ruleset>(ruleset: &str, scenario: &str, seats: &[&str]) -> Scene {
+    let read = |p: &str| {
+        std::fs::read_to_string(format!(
+            "{}/games/{ruleset}/{p}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    };
+    let seats: Vec<String> = seats.iter().map(|s| s.to_string()).collect();
+    let st = R::setup(
+        &read("ruleset.toml"),
+        &read(&format!("scenarios/{scenario}.toml")),
+        &seats,
+    )
+    .unwrap();
+    R::view(&st, &Viewer::Seat(seats[0].clone())).map.unwrap()
+}
+
+/// Every ruleset's largest scenario, as its first seat sees it.
+fn scenes() -> Vec<(&'static str, Scene)> {
+    vec![
+        (
+            "naval",
+            scene::<NavalRjw>("naval-rjw", "yellow-sea-1904", &["japan", "russia"]),
+        ),
+        (
+            "gear-krieg",
+            scene::<GearKrieg>("gear-krieg", "crossroads", &["us", "germany"]),
+        ),
+        (
+            "la-bataille",
+            scene::<LaBataille>("la-bataille", "waterloo-1815", &["france", "allies"]),
+        ),
+        (
+            "lhy",
+            scene::<LastHundredYards>("last-hundred-yards", "bridgehead", &["us", "germany"]),
+        ),
+        (
+            "lone-star",
+            scene::<LoneStar>(
+                "lone-star",
+                "tidal",
+                &[
+                    "hays",
+                    "travis",
+                    "smythe",
+                    "bowie",
+                    "von-arnim",
+                    "von-moltke",
+                    "enver",
+                    "krupp",
+                ],
+            ),
+        ),
+    ]
+}
+
+/// RGBA pixels of a PNG (a palette one expanded).
+fn decode(png: &[u8]) -> Vec<[u8; 4]> {
+    let mut d = png::Decoder::new(std::io::Cursor::new(png));
+    d.set_transformations(png::Transformations::EXPAND);
+    let mut r = d.read_info().unwrap();
+    let mut buf = vec![0; r.output_buffer_size().unwrap()];
+    let info = r.next_frame(&mut buf).unwrap();
+    let step = info.color_type.samples();
+    buf[..info.buffer_size()]
+        .chunks_exact(step)
+        .map(|p| match p {
+            [r, g, b] => [*r, *g, *b, 255],
+            [r, g, b, a] => [*r, *g, *b, *a],
+            _ => panic!("unexpected colour type"),
+        })
+        .collect()
+}
+
+fn rgba(p: &tiny_skia::Pixmap) -> Vec<[u8; 4]> {
+    p.clone()
+        .take_demultiplied()
+        .chunks_exact(4)
+        .map(|p| [p[0], p[1], p[2], p[3]])
+        .collect()
+}
+
+/// How many pixels differ by more than `by` in some channel, and the largest difference.
+fn differ(a: &[[u8; 4]], b: &[[u8; 4]], by: u8) -> (usize, u8) {
+    assert_eq!(a.len(), b.len(), "sizes differ");
+    let mut n = 0;
+    let mut most = 0;
+    for (p, q) in a.iter().zip(b) {
+        let d = (0..4).map(|k| p[k].abs_diff(q[k])).max().unwrap_or(0);
+        most = most.max(d);
+        if d > by {
+            n += 1;
+        }
+    }
+    (n, most)
+}
+
+/// The inline crop: what the mail shows.
+fn inline(s: &Scene) -> String {
+    crate::render::svg_and_inline(s).1
+}
+
+#[test]
+fn culling_leaves_every_pixel_of_each_rulesets_crop() {
+    for (name, s) in scenes() {
+        let svg = inline(&s);
+        let culled = cull(&svg);
+        assert!(culled.len() < svg.len(), "{name}: nothing culled");
+        let whole = one_pass(&svg, INLINE_PNG_PX).unwrap();
+        let cut = one_pass(&culled, INLINE_PNG_PX).unwrap();
+        let (n, most) = differ(&rgba(&whole), &rgba(&cut), 2);
+        // Anti-aliased edges may move by a level where a clipped layer now starts elsewhere.
+        assert!(n == 0, "{name}: {n} pixels differ, by up to {most}");
+    }
+}
+
+#[test]
+fn the_palette_png_looks_like_the_one_pass_picture_and_keeps_the_side_colours() {
+    for (name, s) in scenes() {
+        let svg = inline(&s);
+        let want = rgba(&one_pass(&svg, INLINE_PNG_PX).unwrap());
+        let got = decode(&crate::render::png_from_svg(&svg, INLINE_PNG_PX).unwrap());
+        let (n, most) = differ(&want, &got, 24);
+        assert!(
+            n * 1000 < want.len(),
+            "{name}: {n} of {} pixels off by more than 24 (up to {most})",
+            want.len()
+        );
+        // Every pixel the picture paints in a side's colour keeps it exactly.
+        let sides: Vec<[u8; 4]> = SIDE_FILL
+            .iter()
+            .map(|h| {
+                let v = u32::from_str_radix(&h[1..], 16).unwrap();
+                [(v >> 16) as u8, (v >> 8) as u8, v as u8, 255]
+            })
+            .collect();
+        let side_px: Vec<usize> = (0..want.len())
+            .filter(|&i| sides.contains(&want[i]))
+            .collect();
+        assert!(!side_px.is_empty(), "{name}: no counter in the crop");
+        let off = side_px.iter().filter(|&&i| got[i] != want[i]).count();
+        assert_eq!(
+            off,
+            0,
+            "{name}: {off} of {} side-coloured pixels changed",
+            side_px.len()
+        );
+    }
+}
+
+#[test]
+fn a_moved_unit_shows_in_the_kept_picture() {
+    for (name, s) in scenes() {
+        let (svg, layout) = map::drawing(&s);
+        let b = focus::crop_in(&s, &svg, &layout).expect("a crop");
+        let before =
+            decode(&crate::render::png_from_svg(&focus::cut(&svg, &b), INLINE_PNG_PX).unwrap());
+        let own = s.own_side.clone().unwrap();
+        let mut moved = s.clone();
+        // An own unit whose piece the crop shows.
+        let i = (0..s.units.len())
+            .find(|&i| {
+                let p = layout.pieces[i];
+                s.units[i].side == own
+                    && p.x0 >= b.x0
+                    && p.x1 <= b.x1
+                    && p.y0 >= b.y0
+                    && p.y1 <= b.y1
+            })
+            .expect("an own unit in the crop");
+        moved.units[i].at.x += 1.5;
+        let after_svg = focus::cut(&map::draw(&moved), &b);
+        let after = decode(&crate::render::png_from_svg(&after_svg, INLINE_PNG_PX).unwrap());
+        let (n, _) = differ(&before, &after, 64);
+        assert!(n > 200, "{name}: a moved unit changed only {n} pixels");
+    }
+}
+
+#[test]
+fn the_same_picture_is_rasterised_once() {
+    // A width no other test asks for, so that no other test's picture is this one.
+    const PX: u32 = 777;
+    let s = &scenes()[0].1;
+    let svg = inline(s);
+    let mut made = 0;
+    for _ in 0..3 {
+        memo(&svg, PX, |v| {
+            made += 1;
+            crate::render::rasterise(v, PX)
+        })
+        .unwrap();
+    }
+    assert_eq!(made, 1);
+    // The header names the seat; outside the crop it changes nothing, so the PNG is shared.
+    let other = svg.replacen(&s.viewer, "As seen by someone else", 1);
+    assert_ne!(other, svg);
+    memo(&other, PX, |v| {
+        made += 1;
+        crate::render::rasterise(v, PX)
+    })
+    .unwrap();
+    assert_eq!(
+        made, 1,
+        "a seat's crop differing only outside it was rasterised again"
+    );
+}
+
+#[test]
+fn paths_of_moves_and_lines_have_boxes_and_others_none() {
+    assert_eq!(path_box("M1 2L3 -4Z"), Some([1.0, -4.0, 3.0, 2.0]));
+    assert_eq!(path_box("M1 2H5V9"), Some([1.0, 2.0, 5.0, 9.0]));
+    assert_eq!(path_box("M1 2a3 3 0 1 0 6 0Z"), None);
+    assert_eq!(path_box("M1 2l3 4"), None);
+}

@@ -127,11 +127,8 @@ impl Daemon {
                 .as_ref()
                 .filter(|b| b.names.contains(&name))
                 .map(|b| b.since);
-            if let Some(since) = retry
-                .as_ref()
-                .and_then(|r| r.in_flight_since)
-                .or(lost_since)
-            {
+            let marked = retry.as_ref().and_then(|r| r.in_flight_since);
+            if let Some(since) = marked.or(lost_since) {
                 // The daemon died mid-send. The copy in our own mailbox says whether the
                 // server took the mail; without it, wait out the grace before sending again.
                 let id = message_id_of(&bytes).unwrap_or_default();
@@ -147,11 +144,13 @@ impl Daemon {
                             && now - since
                                 < chrono::Duration::seconds(cfg.in_flight_grace_seconds as i64) =>
                     {
+                        self.keep_in_doubt(store, &path, retry, marked, since, now)?;
                         t.waiting += 1;
                         doubtful.push(name);
                         continue;
                     }
                     None if acknowledged => {
+                        self.keep_in_doubt(store, &path, retry, marked, since, now)?;
                         t.waiting += 1;
                         doubtful.push(name);
                         continue;
@@ -185,6 +184,31 @@ impl Daemon {
         if batch {
             crash_point("batch-end");
             store.end_sending()?;
+        }
+        Ok(())
+    }
+
+    /// A mail in doubt only because a lost batch named it gets its own in-flight mark, so that
+    /// it stays in doubt once the next batch record (of this boot) replaces that one.
+    fn keep_in_doubt(
+        &self,
+        store: &GameStore,
+        path: &std::path::Path,
+        retry: Option<crate::store::RetryState>,
+        marked: Option<DateTime<Utc>>,
+        since: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<()> {
+        if marked.is_none() {
+            let mut r = retry.unwrap_or(crate::store::RetryState {
+                attempts: 0,
+                first_failure: now,
+                next_try: now,
+                last_error: String::new(),
+                in_flight_since: None,
+            });
+            r.in_flight_since = Some(since);
+            store.set_in_flight(path, &r)?;
         }
         Ok(())
     }

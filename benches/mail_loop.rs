@@ -22,19 +22,32 @@
 //! isolated order (its debug log: CPU of its passes, the order's own work, and of its waits),
 //! beside the bare responder's. Printed: the median over rounds and the min–max spread.
 //!
+//! Disk pressure (issue 32 point 5): every `despatch` process runs with an LD_PRELOAD shim
+//! (`common/fsync_shim.c`, built with the machine's `cc`) that counts its fsyncs (printed per
+//! order mail) and, with MAIL_LOOP_FSYNC_MS=5, sleeps 5 ms before each; each round then
+//! measures hot latency and burst throughput again with it on, on both sides (the bare
+//! responder stores nothing, so the sleep never touches it: that is the yardstick's point).
+//! A dm-delay device would slow Dovecot's and Postfix's fsyncs too, for both sides alike, and
+//! needs a spare block device and root; the shim slows only what Despatch itself asks for.
+//!
 //! `cargo bench --bench mail_loop` runs 5 rounds (MAIL_LOOP_ROUNDS to change); without
 //! `--bench` (`cargo test --benches`) one short round, to show the bench still runs.
 
+#[path = "common/bare.rs"]
+mod bare;
 #[path = "../tests/e2e/common.rs"]
 mod common;
+#[path = "common/pressure.rs"]
+mod pressure;
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
+use bare::{BareCounts, bare_responder, now_epoch};
 use common::*;
-use lettre::Transport;
+use pressure::Pressure;
 
 /// How much one round measures on each side.
 struct Plan {
@@ -121,6 +134,12 @@ struct Round {
     cpu: (f64, f64),
     /// The same from the process's own count (/proc, 10 ms ticks), ms.
     cpu_proc: f64,
+    /// fsyncs per order mail over the burst (the shim's count; 0 for the bare responder,
+    /// which stores nothing).
+    fsyncs: f64,
+    /// Hot latencies and burst throughput again, with every fsync slowed by the shim.
+    hot_disk: Vec<Duration>,
+    per_second_disk: f64,
 }
 
 fn median(v: &mut [Duration]) -> f64 {
@@ -137,17 +156,15 @@ trait Meter {
     fn proc_cpu(&self) -> f64 {
         self.cpu().0
     }
+    /// fsyncs so far (the shim's count).
+    fn fsyncs(&self) -> u64 {
+        0
+    }
 }
 
-fn now_epoch() -> f64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_secs_f64()
-}
-
-/// One round of one side: cold orders, hot orders, a burst.
-fn round(side: &mut Side, plan: &Plan, meter: &dyn Meter) -> Round {
+/// One round of one side: cold orders, hot orders, a burst; then, when there is disk pressure
+/// to apply, hot orders and a burst again with it.
+fn round(side: &mut Side, plan: &Plan, meter: &dyn Meter, disk: Option<&Pressure>) -> Round {
     let mut r = Round::default();
     let settle = || std::thread::sleep(QUIET);
     settle();
@@ -166,20 +183,35 @@ fn round(side: &mut Side, plan: &Plan, meter: &dyn Meter) -> Round {
     for _ in 0..plan.hot {
         r.hot.push(side.one());
     }
+    let f0 = meter.fsyncs();
     r.per_second = side.burst(plan.burst);
     settle();
+    r.fsyncs = (meter.fsyncs() - f0) as f64 / plan.burst as f64;
     r.commands_all = meter.commands(t0) as f64 / (plan.cold + plan.hot + plan.burst) as f64;
+    if let Some(p) = disk.filter(|p| p.ms > 0) {
+        p.set(true);
+        for _ in 0..plan.hot {
+            r.hot_disk.push(side.one());
+        }
+        r.per_second_disk = side.burst(plan.burst);
+        settle();
+        p.set(false);
+    }
     r
 }
 
 /// Despatch's meter: Dovecot's rawlog of its sessions, its debug log's CPU lines.
-struct DespatchMeter {
+struct DespatchMeter<'a> {
     rawlog: PathBuf,
     log: PathBuf,
     pid: u32,
+    disk: Option<&'a Pressure>,
 }
 
-impl Meter for DespatchMeter {
+impl Meter for DespatchMeter<'_> {
+    fn fsyncs(&self) -> u64 {
+        self.disk.map_or(0, Pressure::fsyncs)
+    }
     fn commands(&self, since: f64) -> usize {
         let mut n = 0;
         for e in std::fs::read_dir(&self.rawlog).unwrap().flatten() {
@@ -223,12 +255,7 @@ impl Meter for DespatchMeter {
 }
 
 /// The bare responder's meter: counters it keeps itself.
-struct BareMeter {
-    commands: Arc<Mutex<Vec<f64>>>,
-    cpu_us: Arc<AtomicU64>,
-}
-
-impl Meter for BareMeter {
+impl Meter for BareCounts {
     fn commands(&self, since: f64) -> usize {
         self.commands
             .lock()
@@ -241,104 +268,6 @@ impl Meter for BareMeter {
         let c = self.cpu_us.load(Ordering::Relaxed) as f64 / 1e3;
         (c, c)
     }
-}
-
-use std::sync::Mutex;
-
-/// This thread's CPU time so far, µs.
-fn thread_cpu_us() -> u64 {
-    use nix::sys::resource::{UsageWho, getrusage};
-    let u = getrusage(UsageWho::RUSAGE_THREAD).unwrap();
-    let us = |t: nix::sys::time::TimeVal| t.tv_sec() as u64 * 1_000_000 + t.tv_usec() as u64;
-    us(u.user_time()) + us(u.system_time())
-}
-
-/// The yardstick's responder: the mail work Despatch does per order, and nothing else.
-/// The first reply of each order goes to the player, the others (Despatch's notices to the
-/// other seats) to `others`.
-fn bare_responder(stop: Arc<AtomicBool>, reply_size: usize, replies: u32, meter: BareMeter) {
-    use lettre::transport::smtp::authentication::Credentials;
-    use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
-    let (player, others) = (format!("makarov@{DOMAIN}"), format!("gm@{DOMAIN}"));
-    let pem = std::fs::read(ca()).unwrap();
-    let params = TlsParameters::builder("localhost".into())
-        .add_root_certificate(Certificate::from_pem(&pem).unwrap())
-        .build()
-        .unwrap();
-    let smtp = lettre::SmtpTransport::builder_dangerous("localhost")
-        .port(10587)
-        .tls(Tls::Required(params))
-        .credentials(Credentials::new("bench".into(), "bench-pass".into()))
-        .build();
-    let own = format!("bench@{DOMAIN}");
-    let envelope = |to: &str| {
-        lettre::address::Envelope::new(
-            Some(own.parse().unwrap()),
-            vec![to.parse().unwrap(), own.parse().unwrap()],
-        )
-        .unwrap()
-    };
-    let mut s = imap_login("bench");
-    let _ = s.create("Done");
-    s.select("INBOX").unwrap();
-    let count = |n: usize| {
-        let t = now_epoch();
-        meter
-            .commands
-            .lock()
-            .unwrap()
-            .extend(std::iter::repeat_n(t, n));
-        meter.cpu_us.store(thread_cpu_us(), Ordering::Relaxed);
-    };
-    let mut n = 0u64;
-    while !stop.load(Ordering::Relaxed) {
-        // The fresh look, then IDLE while the mailbox is empty.
-        s.noop().unwrap();
-        let uids = s.uid_search("ALL").unwrap();
-        count(2);
-        if uids.is_empty() {
-            // Long: a short timeout would be a slow poll, and make the yardstick's cold path
-            // quicker than any IDLE client's.
-            let _ = s
-                .idle()
-                .and_then(|h| h.wait_with_timeout(Duration::from_secs(120)));
-            count(1);
-            continue;
-        }
-        for uid in uids {
-            let fetched = s.uid_fetch(uid.to_string(), "BODY.PEEK[]").unwrap();
-            let raw = fetched
-                .iter()
-                .next()
-                .and_then(|f| f.body())
-                .unwrap_or_default()
-                .to_vec();
-            drop(fetched);
-            // Its own copies are filed, as Despatch files its copies in Sent.
-            let is_copy = raw.windows(9).any(|w| w == b"X-Bare: 1");
-            s.uid_mv(uid.to_string(), "Done").unwrap();
-            count(2);
-            if is_copy {
-                continue;
-            }
-            for r in 0..replies {
-                n += 1;
-                let to = if r == 0 { &player } else { &others };
-                let mut mail = format!(
-                    "From: <{own}>\r\nTo: <{to}>\r\nSubject: Re: orders\r\nMessage-ID: <bare-reply-{n}@{DOMAIN}>\r\nX-Bare: 1\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
-                )
-                .into_bytes();
-                // Pad to the receipt's size with plain lines.
-                while mail.len() + 2 < reply_size {
-                    mail.extend_from_slice(b"x".repeat(70).as_slice());
-                    mail.extend_from_slice(b"\r\n");
-                }
-                smtp.send_raw(&envelope(to), &mail).unwrap();
-            }
-            count(0);
-        }
-    }
-    let _ = s.logout();
 }
 
 fn ms(d: Duration) -> f64 {
@@ -434,6 +363,8 @@ fn main() {
             std::env::set_var("DESPATCH_LOG", "info,despatch=debug")
         };
     }
+    // Before any thread: every `despatch` process from here on runs with the fsync shim.
+    let disk = Pressure::install();
     for u in ["despatch", "togo", "vitgeft", "gm", "bench", "makarov"] {
         clear(u);
     }
@@ -501,13 +432,13 @@ fn main() {
 
     // The yardstick, running beside it from now on.
     let stop = Arc::new(AtomicBool::new(false));
-    let bare_meter = BareMeter {
+    let bare_meter = BareCounts {
         commands: Default::default(),
         cpu_us: Default::default(),
     };
     let responder = {
         let stop = stop.clone();
-        let meter = BareMeter {
+        let meter = BareCounts {
             commands: bare_meter.commands.clone(),
             cpu_us: bare_meter.cpu_us.clone(),
         };
@@ -524,17 +455,18 @@ fn main() {
         rawlog: rawlog.clone().unwrap_or_default(),
         log: h.log.clone(),
         pid: h.daemon.as_ref().expect("started").id(),
+        disk: disk.as_ref(),
     };
     let mut rounds: Vec<(Round, Round)> = Vec::new();
     for r in 0..plan.rounds {
         // Who goes first alternates: neither side always meets a fresher machine.
         if r % 2 == 0 {
-            let d = round(&mut despatch, &plan, &despatch_meter);
-            let b = round(&mut bare, &plan, &bare_meter);
+            let d = round(&mut despatch, &plan, &despatch_meter, disk.as_ref());
+            let b = round(&mut bare, &plan, &bare_meter, disk.as_ref());
             rounds.push((d, b));
         } else {
-            let b = round(&mut bare, &plan, &bare_meter);
-            let d = round(&mut despatch, &plan, &despatch_meter);
+            let b = round(&mut bare, &plan, &bare_meter, disk.as_ref());
+            let d = round(&mut despatch, &plan, &despatch_meter, disk.as_ref());
             rounds.push((d, b));
         }
         eprintln!("mail_loop: round {} of {} done", r + 1, plan.rounds);
@@ -581,10 +513,26 @@ fn main() {
     row("cold latency p50", &|r| median(&mut r.cold), "ms");
     row("hot latency p50", &|r| median(&mut r.hot), "ms");
     row("burst throughput", &|r| r.per_second, "/s");
+    let ms_disk = disk.as_ref().map_or(0, |p| p.ms);
+    if ms_disk > 0 {
+        println!(
+            "  with every fsync of Despatch slowed by {ms_disk} ms (MAIL_LOOP_FSYNC_MS, LD_PRELOAD shim):"
+        );
+        row("hot latency p50, disk", &|r| median(&mut r.hot_disk), "ms");
+        row("burst throughput, disk", &|r| r.per_second_disk, "/s");
+    }
     row("IMAP cmds/order, cold", &|r| r.commands_cold, "");
     row("IMAP cmds/order, all", &|r| r.commands_all, "");
     row("CPU/isolated order", &|r| r.cpu.0, "ms");
     row("  the same, /proc", &|r| r.cpu_proc, "ms");
+    if disk.is_some() {
+        let f: Vec<f64> = rounds.iter().map(|(d, _)| d.fsyncs).collect();
+        println!(
+            "  Despatch's fsyncs per order mail (burst, the shim's count): {} (the bare \
+             responder stores nothing: 0)",
+            spread(f)
+        );
+    }
     let own: Vec<f64> = rounds.iter().map(|(d, _)| d.cpu.1).collect();
     let over: Vec<f64> = rounds.iter().map(|(d, _)| d.cpu.0 / d.cpu.1).collect();
     println!(

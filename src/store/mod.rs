@@ -21,7 +21,7 @@ pub use index::{DueEntry, DueIndex};
 pub use journal::{GameStore, Journal};
 pub use lobby::{LobbyBook, LobbyMember};
 pub use one_click::{MAX_QUEUED, is_code as is_unsubscribe_code};
-pub use outbox::RetryState;
+pub use outbox::{RetryState, SendBatch, boot_id};
 pub use secrets::{
     FormerPlayer, HostOnions, Notify, PendingSpectator, SeatPrivate, SeatsFile, Spectator,
     new_token,

@@ -1,6 +1,7 @@
 //! One game's outgoing mail: queued under deterministic names (so re-deriving mails after a
 //! crash never duplicates one), moved to `sent/` once delivered or `failed/` when it never can
-//! be, with a retry record for transient failures. Makes no decision about when to retry.
+//! be, with a retry record for transient failures, and the record of a pass's sends (one
+//! durable commit per store and pass, not per mail). Makes no decision about when to retry.
 
 use std::fs;
 use std::io;
@@ -13,6 +14,27 @@ use super::{
     Durable, StoreError, atomic_write, commit_staged, fsync_dir, io_err, replace_file,
     replace_files, stage_files,
 };
+
+/// The mails one pass is about to send from one store, and the boot they were sent in: written
+/// durably before the first of them goes, so that after the machine itself went down (and
+/// took the unsynced per-mail marks with it) every one of them is known to be maybe sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SendBatch {
+    pub since: chrono::DateTime<chrono::Utc>,
+    /// The kernel's boot id when the batch began (`/proc/sys/kernel/random/boot_id`).
+    pub boot: String,
+    /// The queued mails' file names, in the order they are sent.
+    pub names: Vec<String>,
+}
+
+/// This boot of the machine: a process killed and restarted sees the same id (and every write
+/// it made, fsynced or not, since the page cache outlives the process); a machine that went
+/// down and came back sees another.
+pub fn boot_id() -> String {
+    fs::read_to_string("/proc/sys/kernel/random/boot_id")
+        .map(|s| s.trim().to_string())
+        .unwrap_or_default()
+}
 
 impl GameStore {
     pub fn outbox_dir(&self) -> PathBuf {
@@ -144,6 +166,79 @@ impl GameStore {
             &retry_path(path),
             serde_json::to_string(state).expect("json").as_bytes(),
         )
+    }
+
+    /// Marks a mail as being sent, without an fsync: within this boot the mark is seen by a
+    /// restarted process (the page cache outlives it); should the machine go down, the
+    /// durable `SendBatch` written before it (`begin_sending`) stands for it.
+    pub fn set_in_flight(&self, path: &Path, state: &RetryState) -> Result<(), StoreError> {
+        replace_file(
+            &retry_path(path),
+            serde_json::to_string(state).expect("json").as_bytes(),
+            Durable::Cache,
+        )
+    }
+
+    fn batch_path(&self) -> PathBuf {
+        self.dir.join("sending.json")
+    }
+
+    /// Records, durably, the mails about to be sent from this store (file and directory fsynced:
+    /// two fsyncs for the pass's whole batch instead of two per mail).
+    pub fn begin_sending(&self, batch: &SendBatch) -> Result<(), StoreError> {
+        atomic_write(
+            &self.batch_path(),
+            serde_json::to_string(batch).expect("json").as_bytes(),
+        )
+    }
+
+    /// The last batch's record, if one is left (it is replaced atomically, so never torn: an
+    /// unreadable one is damage, which stops this store's delivery and is told).
+    pub fn sending(&self) -> Result<Option<SendBatch>, StoreError> {
+        match fs::read(self.batch_path()) {
+            Ok(b) => serde_json::from_slice(&b)
+                .map(Some)
+                .map_err(|e| StoreError::Corrupt {
+                    path: self.batch_path(),
+                    detail: e.to_string(),
+                }),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(StoreError::Io {
+                path: self.batch_path(),
+                source: e,
+            }),
+        }
+    }
+
+    /// Ends a batch: `sent/` fsynced once for all its mails (each was renamed there as the
+    /// server took it, `mark_sent_in_batch`), then its record removed. The removal is not
+    /// fsynced: a record that comes back names mails that are all in `sent/` for good, or
+    /// still queued with a retry record, and costs them at most a look for their copies.
+    pub fn end_sending(&self) -> Result<(), StoreError> {
+        let dest = self.sent_dir();
+        if dest.exists() {
+            fsync_dir(&dest).map_err(io_err(&dest))?;
+        }
+        match fs::remove_file(self.batch_path()) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(StoreError::Io {
+                path: self.batch_path(),
+                source: e,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// `mark_sent` inside a batch: the rename alone, `sent/` is fsynced once at its end
+    /// (`end_sending`). Within this boot the rename is seen at once by a restarted process;
+    /// should the machine go down before the fsync, the mail comes back to the outbox, and the
+    /// batch record names it as maybe sent, so its copy is looked for before any resend.
+    pub fn mark_sent_in_batch(&self, path: &Path) -> Result<(), StoreError> {
+        let dest = self.sent_dir();
+        fs::create_dir_all(&dest).map_err(io_err(&dest))?;
+        let to = dest.join(path.file_name().unwrap_or_default());
+        fs::rename(path, &to).map_err(io_err(path))?;
+        let _ = fs::remove_file(retry_path(path));
+        Ok(())
     }
 
     /// Moves a delivered mail from the outbox to `sent/` (kept for audit and `verify`).

@@ -5,6 +5,8 @@
 #[path = "../e2e/common.rs"]
 mod common;
 
+#[path = "../e2e_crash_points.rs"]
+mod e2e_crash_points;
 #[path = "../e2e_doctor.rs"]
 mod e2e_doctor;
 #[path = "../e2e_held.rs"]

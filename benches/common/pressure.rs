@@ -46,6 +46,7 @@ impl Pressure {
             .ok()?;
         ctl.set_len(64).ok()?;
         // SAFETY: called before any thread is started (see above).
+        #[allow(unsafe_code)]
         unsafe {
             std::env::set_var("LD_PRELOAD", &lib);
             std::env::set_var("MAIL_LOOP_SHIM_CTL", &path);

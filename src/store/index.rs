@@ -263,7 +263,7 @@ impl DataDir {
     }
 
     /// The names in a folder of empty marker files (none if it does not exist).
-    fn marked(&self, folder: &str) -> Result<Vec<String>, StoreError> {
+    pub(super) fn marked(&self, folder: &str) -> Result<Vec<String>, StoreError> {
         let dir = self.root.join(folder);
         match fs::read_dir(&dir) {
             Ok(rd) => {

@@ -11,6 +11,7 @@ mod ledger;
 mod lobby;
 mod one_click;
 mod outbox;
+mod players;
 mod secrets;
 mod snapshot;
 

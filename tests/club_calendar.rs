@@ -161,3 +161,63 @@ fn calendar_lists_every_game_of_the_player_and_follows_moved_and_paused_deadline
     let (_, findings) = despatch::verify::verify_mails(&d.cfg.mail.outbox, None);
     assert!(findings.is_empty(), "{findings:?}");
 }
+
+/// Issue 32 point 4: the calendar reads only the games the players index names for the
+/// address. The index may name more (an address moved away); it must never name fewer: the
+/// feed is the same as a scan of every game's seats, after an address change, and after the
+/// index is taken away (rebuilt from the games at the next look).
+#[test]
+fn the_calendar_read_through_the_players_index_is_the_full_scans() {
+    let (_tmp, d) = club();
+    let at = t0() + Duration::hours(1);
+    let scan = |addr: &str| -> Vec<String> {
+        let mut ids: Vec<String> = d
+            .data
+            .game_ids()
+            .unwrap()
+            .into_iter()
+            .filter(|id| {
+                d.data
+                    .game(id)
+                    .seats()
+                    .unwrap()
+                    .seats
+                    .values()
+                    .any(|p| p.address.eq_ignore_ascii_case(addr))
+            })
+            .collect();
+        ids.sort();
+        ids
+    };
+    let listed = |addr: &str| -> Vec<String> {
+        let cal = d.player_calendar(addr, "UTC", at).unwrap();
+        let mut ids: Vec<String> = cal
+            .lines
+            .iter()
+            .map(|l| l.split(' ').next().unwrap().to_string())
+            .collect();
+        ids.sort();
+        ids.dedup();
+        ids
+    };
+    const DEE: &str = "dee@club.example";
+    let check = |what: &str| {
+        for a in [ANN, BOB, CY, DEE] {
+            assert_eq!(listed(a), scan(a), "{what}: {a}");
+        }
+    };
+    check("as made");
+    assert_eq!(listed(ANN), ["g1", "g2"]);
+    // Cy hands g3's seat to Dee: the index learns of Dee before the seats file says so.
+    let store = d.data.game("g3");
+    let mut seats = store.seats().unwrap();
+    seats.seats.get_mut("russia").unwrap().address = DEE.into();
+    store.write_seats(&seats).unwrap();
+    check("after an address change");
+    assert_eq!(listed(DEE), ["g3"]);
+    // The index taken away: rebuilt from the games, the same feeds.
+    let ics = d.player_calendar(ANN, "UTC", at).unwrap();
+    std::fs::remove_dir_all(d.data.root.join("players")).unwrap();
+    check("after the index was taken away");
+    assert_eq!(d.player_calendar(ANN, "UTC", at).unwrap(), ics);
+}

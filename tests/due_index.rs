@@ -1,13 +1,16 @@
 //! A pass does only the work that is due (issue 15 points 3 and 6): an idle game whose journal
 //! is unchanged is left closed until the engine's `next_due`, yet its reminder and deadline come
 //! on time, a game changed behind the daemon's back is settled, and a lost or damaged index
-//! costs one pass that opens everything. Observed through a game whose secrets are made
-//! unreadable: opening it fails loudly, so "not opened" is visible.
+//! costs one pass that opens everything; a restart trusts the stored index with the change
+//! marks, and a crash between a journal append and the index write loses nothing (issue 32
+//! point 4). Observed through a game whose secrets are made unreadable: opening it fails
+//! loudly, so "not opened" is visible.
 
 use crate::world;
 
 use chrono::Duration;
 use despatch::daemon::Daemon;
+use despatch::store::StoredIndex;
 use world::*;
 
 /// Makes the game fail if it is opened (its host secret unreadable), and returns a restorer.
@@ -107,11 +110,108 @@ fn a_game_changed_behind_the_daemons_back_is_settled_next_pass() {
         "a changed game was left closed"
     );
     restore();
-    // Settled now (the trap gone): the mark is cleared and the game left alone again.
+    // Settled now (the trap gone) and left alone, but the mark stays until the stored index
+    // records the game (written at most every few minutes): a restart still opens it.
+    let dirty = w.daemon.data.root.join("dirty").join(GAME);
     w.daemon.run_once(w.now).unwrap();
-    assert!(!w.daemon.data.root.join("dirty").join(GAME).exists());
+    assert!(dirty.exists(), "a mark cleared before the index write");
     let restore = booby_trap(&w);
     assert!(!opened_and_failed(&w.daemon, w.now));
+    assert!(opened_and_failed(&another_process(&w), w.now));
+    restore();
+    // Once written, the mark goes and a restart leaves the game closed.
+    w.daemon.run_once(w.now + Duration::minutes(6)).unwrap();
+    assert!(!dirty.exists(), "the mark outlived the index write");
+    let restore = booby_trap(&w);
+    assert!(!opened_and_failed(
+        &another_process(&w),
+        w.now + Duration::minutes(7)
+    ));
+    restore();
+}
+
+/// A restart trusts the stored index and looks at no journal (issue 32 point 4), so a crash
+/// between a journal append and the index write must leave something that makes the next
+/// process open the game: the change mark, made before the append and cleared only after the
+/// write. Here the stored index says the game waits for nothing from the clock (as a paused
+/// game would) at its old length, the daemon "dies" after an order, and the next process,
+/// restarted at the deadline, resolves the step.
+#[test]
+fn a_due_step_the_stored_index_does_not_know_of_is_resolved_after_a_restart() {
+    let mut w = world("training");
+    w.daemon.run_once(w.now).unwrap();
+    let StoredIndex::Trusted(mut stored) = w.daemon.data.due_index() else {
+        panic!("the first pass writes a trusted index");
+    };
+    stored.games.get_mut(GAME).unwrap().next_due = None;
+    w.daemon.data.write_due_index(&stored).unwrap();
+    w.send("japan", "FLAGSHIP Mikasa\n");
+    let deadline = w
+        .daemon
+        .open_game(GAME)
+        .unwrap()
+        .game
+        .book()
+        .deadline
+        .unwrap();
+    // The running daemon is never heard of again: only the disk goes on.
+    let pass = another_process(&w)
+        .run_once(deadline + Duration::minutes(1))
+        .unwrap();
+    assert!(pass.steps_resolved >= 1, "{pass:?}");
+}
+
+/// A pending marker is made without an fsync while the game's change mark stands, so a crash
+/// of the machine may lose it and keep the queued mail; the next process, which delivers only
+/// what the markers name, visits the outbox of every marked game once.
+#[test]
+fn unsent_mail_whose_pending_marker_a_crash_lost_is_delivered_after_a_restart() {
+    let mut w = world("training");
+    w.daemon.run_once(w.now).unwrap();
+    w.send("japan", "FLAGSHIP Mikasa\n");
+    let data = &w.daemon.data;
+    assert!(data.root.join("dirty").join(GAME).exists());
+    let store = data.game(GAME);
+    let sent = store.sent().unwrap();
+    std::fs::copy(&sent[0], store.outbox_dir().join("999999-lost.eml")).unwrap();
+    let _ = std::fs::remove_file(data.root.join("pending").join(GAME));
+    let before = w.delivered().len();
+    let pass = another_process(&w)
+        .run_once(w.now + Duration::minutes(1))
+        .unwrap();
+    assert_eq!(pass.delivered, 1, "{pass:?}");
+    assert_eq!(w.delivered().len(), before + 1);
+}
+
+/// A damaged index that still reads line by line (a due time moved ten years on, which would
+/// leave the game asleep) is caught by its checksum: every game is opened, the index is
+/// rebuilt with the same entry, and the next restart trusts it again.
+#[test]
+fn a_damaged_index_that_still_parses_is_noticed_and_rebuilt_as_it_was() {
+    let w = world("training");
+    w.daemon.run_once(w.now).unwrap();
+    let StoredIndex::Trusted(before) = w.daemon.data.due_index() else {
+        panic!("the first pass writes a trusted index");
+    };
+    let path = w.daemon.data.root.join("due.index");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\t2026-"), "{text}");
+    std::fs::write(&path, text.replace("\t2026-", "\t2036-")).unwrap();
+    let restore = booby_trap(&w);
+    assert!(
+        opened_and_failed(&another_process(&w), w.now + Duration::minutes(1)),
+        "a damaged index was trusted"
+    );
+    restore();
+    another_process(&w)
+        .run_once(w.now + Duration::minutes(2))
+        .unwrap();
+    assert_eq!(w.daemon.data.due_index(), StoredIndex::Trusted(before));
+    let restore = booby_trap(&w);
+    assert!(!opened_and_failed(
+        &another_process(&w),
+        w.now + Duration::minutes(3)
+    ));
     restore();
 }
 

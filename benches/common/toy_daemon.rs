@@ -24,6 +24,19 @@ pub const TOKENS: [&str; 3] = [
 
 /// A daemon whose data, games folder and Maildirs live in `dir`.
 pub fn toy_daemon(dir: &Path) -> Daemon {
+    let cfg = toy_config(dir);
+    toy_daemon_from(cfg)
+}
+
+#[allow(dead_code)] // daemon_pass times it; game_length needs only `toy_daemon`
+/// A daemon over the configuration `toy_config` made: what `despatch run` builds at start
+/// (its registry included), for a bench that times a fresh process's first pass.
+pub fn toy_daemon_from(cfg: Config) -> Daemon {
+    Daemon::with_registry(cfg, despatch::rulesets::registry().with::<toy::Bids>()).unwrap()
+}
+
+/// The configuration of a toy daemon in `dir` (its games folder written on the way).
+pub fn toy_config(dir: &Path) -> Config {
     let games = dir.join("games");
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/games/bids");
     std::fs::create_dir_all(games.join("bids/scenarios")).unwrap();
@@ -39,7 +52,7 @@ pub fn toy_daemon(dir: &Path) -> Daemon {
     cfg.games.games_dir = games;
     cfg.games.games_dir_set = true;
     cfg.mail.max_per_sender_per_hour = 1_000_000;
-    Daemon::with_registry(cfg, despatch::rulesets::registry().with::<toy::Bids>()).unwrap()
+    cfg
 }
 
 /// Creates game `id` with pinned secrets and an onion of `onion_len` steps.

@@ -1,6 +1,7 @@
 //! A player's calendar (issue 31 point 5): every deadline of every game the address plays, as
 //! an iCalendar feed (`report::ics::feed`) and as lines for a mail. Reads the games; decides
-//! nothing and writes nothing (the `CALENDAR` answer and the site's feed file use it).
+//! nothing (the `CALENDAR` answer and the site's feed file use it); it reads only the games
+//! the store's players index names for the address, which adds games it did not know yet.
 
 use anyhow::Result;
 use chrono::{DateTime, Utc};
@@ -33,7 +34,9 @@ impl Daemon {
         let mut entries = vec![];
         let mut lines = vec![];
         let mut name = None;
-        for id in self.data.game_ids()? {
+        // The games the players index names (a few, not every game stored), each read to be
+        // sure: the index may name more than the seats now hold.
+        for id in self.data.games_of(address)? {
             let Ok(seats) = self.data.game(&id).seats() else {
                 continue;
             };

@@ -61,7 +61,7 @@ use crate::engine::Registry;
 use crate::mail::imap::ImapInbox;
 use crate::mail::maildir::{Loaded, Maildir};
 use crate::mail::smtp::SmtpOutbox;
-use crate::store::{DataDir, DueIndex};
+use crate::store::{DataDir, DueIndex, StoredIndex};
 
 /// What one pass did.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -91,7 +91,8 @@ pub struct Daemon {
     /// until the first pass, which checks it against every journal once.
     due: Mutex<Option<DueState>>,
     /// Until the first delivery of this process, every game's outbox is visited (mail queued by
-    /// a version without pending markers); after it, only the marked ones.
+    /// a version without pending markers); after it, only the marked ones. Set before the first
+    /// delivery when the stored due index is trusted (see `first_due_state`).
     delivered_once: AtomicBool,
     /// The process's CPU time when the last wait ended: the next wait logs the pass's CPU,
     /// then its own, so a bench can tell the cost of waiting from the cost of the work.
@@ -113,11 +114,13 @@ pub struct Daemon {
 struct DueState {
     index: DueIndex,
     busy: std::collections::BTreeSet<String>,
-    /// Games closed at rest in this pass: their change marks are cleared at its end.
+    /// Games at rest whose change marks wait for the stored index to record them: a mark is
+    /// cleared only after that write (`end_due_pass`), so a restart that trusts the stored
+    /// index still opens every game changed since.
     settled: std::collections::BTreeSet<String>,
     /// Entries changed since the index was last written, and when that was. The stored index
-    /// serves only a restart, which checks it against the journals, so it is written at most
-    /// every few minutes (or after many changes), not after every mail.
+    /// serves only a restart, so it is written at most every few minutes (or after many
+    /// changes), not after every mail; until then the change marks stay.
     unsaved: usize,
     saved_at: Option<DateTime<Utc>>,
 }
@@ -303,43 +306,88 @@ impl Daemon {
         self.due.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The first pass of a process checks the stored index against every journal's length
-    /// (anything may have happened while no daemon ran); every pass adds the changed games.
+    /// The first pass of a process reads the stored index (see `first_due_state`); every pass
+    /// adds the changed games: a marked game is opened unless the index records it at rest at
+    /// its journal's present length (a mark that waits for the index write).
     fn begin_due_pass(&self) -> Result<()> {
         let mut guard = self.due_state();
-        let st = match guard.as_mut() {
-            Some(st) => st,
+        let first_trusted = match guard.as_ref() {
+            Some(_) => false,
             None => {
-                let lengths: std::collections::BTreeMap<String, u64> =
-                    self.data.game_journals()?.into_iter().collect();
-                let mut index = self.data.due_index();
-                let stored = index.games.len();
-                index
-                    .games
-                    .retain(|id, e| lengths.get(id).is_some_and(|n| e.fits(*n)));
-                let busy = lengths
-                    .keys()
-                    .filter(|id| !index.games.contains_key(*id))
-                    .cloned()
-                    .collect();
-                guard.insert(DueState {
-                    unsaved: usize::from(index.games.len() != stored),
-                    index,
-                    busy,
-                    settled: Default::default(),
-                    saved_at: None,
-                })
+                let (st, trusted) = self.first_due_state()?;
+                *guard = Some(st);
+                trusted
             }
         };
-        st.settled.clear();
+        let st = guard.as_mut().expect("made above");
         for game in self.data.dirty_games()? {
-            if self.data.game(&game).exists() {
-                st.busy.insert(game);
-            } else {
+            let Some(n) = self.data.journal_bytes(&game)? else {
                 self.data.clear_dirty(&game)?;
+                continue;
+            };
+            if first_trusted {
+                // A machine crash may have lost its pending marker (made without an fsync
+                // while this mark stood): its outbox is visited once.
+                self.data.mark_pending(&game)?;
+            }
+            let recorded = st.index.games.get(&game).is_some_and(|e| e.fits(n));
+            if recorded && !st.busy.contains(&game) {
+                st.settled.insert(game);
+            } else {
+                st.settled.remove(&game);
+                st.busy.insert(game);
             }
         }
         Ok(())
+    }
+
+    /// What a process knows before its first pass, and whether the stored index was trusted.
+    /// Trusted (written whole by a version that keeps change marks until the write): the
+    /// games folder is listed to drop entries of games gone and open the games it does not
+    /// know, and no journal is looked at; the marks name the rest. Otherwise (missing, damaged,
+    /// earlier form) every journal's length is checked, every outbox is visited by the first
+    /// delivery, and the index is written anew at the end of the pass.
+    fn first_due_state(&self) -> Result<(DueState, bool)> {
+        let (mut index, trusted) = match self.data.due_index() {
+            StoredIndex::Trusted(ix) => (ix, true),
+            StoredIndex::Unchecked(ix) => (ix, false),
+            StoredIndex::Missing => (DueIndex::default(), false),
+        };
+        let stored = index.games.len();
+        let mut busy = std::collections::BTreeSet::new();
+        if trusted {
+            let names: std::collections::BTreeSet<String> =
+                self.data.game_names()?.into_iter().collect();
+            index.games.retain(|id, _| names.contains(id));
+            for id in names.iter().filter(|id| !index.games.contains_key(*id)) {
+                if self.data.journal_bytes(id)?.is_some() {
+                    // Unknown to the index (copied in by hand, say): opened, outbox visited.
+                    self.data.mark_pending(id)?;
+                    busy.insert(id.clone());
+                }
+            }
+            self.delivered_once.store(true, Ordering::Relaxed);
+        } else {
+            let lengths: std::collections::BTreeMap<String, u64> =
+                self.data.game_journals()?.into_iter().collect();
+            index
+                .games
+                .retain(|id, e| lengths.get(id).is_some_and(|n| e.fits(*n)));
+            busy = lengths
+                .keys()
+                .filter(|id| !index.games.contains_key(*id))
+                .cloned()
+                .collect();
+        }
+        let st = DueState {
+            // An untrusted index is rewritten in the trusted form even when nothing changed.
+            unsaved: usize::from(!trusted || index.games.len() != stored),
+            index,
+            busy,
+            settled: Default::default(),
+            saved_at: None,
+        };
+        Ok((st, trusted))
     }
 
     /// The games to open now: busy ones and those whose due time has come.
@@ -359,9 +407,10 @@ impl Daemon {
         out.into_iter().collect()
     }
 
-    /// Writes the index when it is due (see `INDEX_SAVE_EVERY`), then clears the change marks
-    /// of the games the pass settled. A stale stored index only makes a restart open the games
-    /// changed since, once; failures are logged, not raised.
+    /// Writes the index when it is due (see `INDEX_SAVE_EVERY`); once the stored index is the
+    /// one kept here, clears the change marks of the games it records at rest at their
+    /// journals' present length. A mark outlives a failed or postponed write, so a restart
+    /// opens the game; failures are logged, not raised.
     fn end_due_pass(&self, now: DateTime<Utc>) {
         let mut guard = self.due_state();
         let Some(st) = guard.as_mut() else { return };
@@ -376,7 +425,20 @@ impl Daemon {
                 Err(e) => warn!("cannot write the due index: {e}"),
             }
         }
+        if st.unsaved > 0 {
+            return;
+        }
         for game in std::mem::take(&mut st.settled) {
+            let entry = st.index.games.get(&game);
+            match self.data.journal_bytes(&game) {
+                Ok(Some(n)) if entry.is_some_and(|e| e.fits(n)) => {}
+                // Changed since it was settled, or gone: the next pass looks again.
+                Ok(_) => continue,
+                Err(e) => {
+                    warn!("cannot look at the journal of {game}: {e}");
+                    continue;
+                }
+            }
             if let Err(e) = self.data.clear_dirty(&game) {
                 warn!("cannot clear the change mark of {game}: {e}");
             }
@@ -467,6 +529,9 @@ impl Daemon {
     /// wait or fails).
     pub fn ingest(&self, raw: &[u8], now: DateTime<Utc>) -> Result<Intake> {
         let _lock = self.data.lock()?;
+        // Reads the stored due index as a pass would, so that a trusted one spares the first
+        // delivery a visit to every game's outbox (`despatch ingest` is a process a mail).
+        self.begin_due_pass()?;
         let mut book = self.held_book()?;
         self.retry_held(&mut book, now, &held::Which::Due { restart: false })?;
         let out = self.take_mail(&mut book, raw, "ingest", now)?;

@@ -1,13 +1,16 @@
 //! The due index (`due.index`): for every game, its ruleset, the journal length it was written
 //! at and the next moment its clock may make something due, so a pass opens only the games that
-//! have work and not every game stored. A cache: an entry counts only while the game's journal
-//! still has the recorded length, and a missing or damaged file is rebuilt by opening every
-//! game once. It decides nothing (the engine computes `next_due`) and reads no clock. The
-//! pending-mail markers (`pending/<game>`) are the outbox's equivalent: delivery visits the
-//! games with a marker, not every outbox. Change markers (`dirty/<game>`, made durable before
-//! any journal append) tell a running daemon which games changed, so a pass needs neither the
-//! whole folder listing nor a `stat` per game; the first pass of a process checks every
-//! journal's length once.
+//! have work and not every game stored. It decides nothing (the engine computes `next_due`) and
+//! reads no clock. Change markers (`dirty/<game>`, made durable before any journal append) say
+//! which games may differ from the stored index: a mark is cleared only after an index that
+//! records the game settled has been written durably, so the stored index and the marks
+//! together can only over-report, and the first pass of a process trusts them (it lists the
+//! games folder, and stats no journal). The pending-mail markers (`pending/<game>`) are the
+//! outbox's equivalent: delivery visits the games with a marker, not every outbox; a marker is
+//! durable before its mail is queued, or covered by the game's change mark until the index
+//! write, which makes `pending/` durable first. An index that is missing, damaged (its
+//! checksum line says so), or written by a version that cleared marks before writing it is
+//! not trusted: every journal's length is checked and every outbox visited, once.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -16,7 +19,30 @@ use chrono::{DateTime, Utc};
 
 use super::{DataDir, StoreError, io_err};
 
-const HEADER: &str = "despatch due index 1";
+const HEADER: &str = "despatch due index 2";
+/// An index written while change marks were cleared before it: possibly older than the marks
+/// say, so each of its entries is checked against its journal's length.
+const HEADER_UNCHECKED: &str = "despatch due index 1";
+
+/// The stored index, and how far it may be trusted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoredIndex {
+    /// Whole (its checksum agrees) and written under the rule that marks outlive the write: an
+    /// entry is right unless the game has a change mark (or is missing from the games folder).
+    Trusted(DueIndex),
+    /// Written by an earlier version: an entry counts only while its journal has its length.
+    Unchecked(DueIndex),
+    /// Missing or damaged: every game is opened once and the index rebuilt.
+    Missing,
+}
+
+/// FNV-1a over the entries, so that a damaged line that still parses (a digit changed) is
+/// noticed; not a defence against anyone writing the file on purpose.
+fn checksum(body: &str) -> u64 {
+    body.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
 
 /// What the index knows of one settled game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,13 +74,34 @@ pub struct DueIndex {
 }
 
 impl DueIndex {
-    fn parse(text: &str) -> Option<Self> {
-        let mut lines = text.lines();
-        if lines.next()? != HEADER {
-            return None;
-        }
+    /// Reads a stored index: the current form (entries, then `end`, their count and checksum),
+    /// or the earlier form (entries only), which is returned unchecked.
+    fn read(text: &str) -> StoredIndex {
+        let parsed = text.split_once('\n').and_then(|(head, rest)| match head {
+            HEADER => {
+                let last = rest.strip_suffix('\n')?;
+                let (body, end) = match last.rfind('\n') {
+                    Some(i) => (&rest[..=i], &last[i + 1..]),
+                    None => ("", last),
+                };
+                let index = Self::entries(body)?;
+                let sum = format!("{:016x}", checksum(body));
+                let mut f = end.split('\t');
+                let whole = f.next()? == "end"
+                    && f.next()?.parse::<usize>().ok()? == index.games.len()
+                    && f.next()? == sum
+                    && f.next().is_none();
+                whole.then_some(StoredIndex::Trusted(index))
+            }
+            HEADER_UNCHECKED => Some(StoredIndex::Unchecked(Self::entries(rest)?)),
+            _ => None,
+        });
+        parsed.unwrap_or(StoredIndex::Missing)
+    }
+
+    fn entries(body: &str) -> Option<Self> {
         let mut games = BTreeMap::new();
-        for line in lines {
+        for line in body.lines() {
             let mut f = line.split('\t');
             let (id, ruleset, bytes, due) = (f.next()?, f.next()?, f.next()?, f.next()?);
             if f.next().is_some() {
@@ -64,28 +111,32 @@ impl DueIndex {
                 "-" => None,
                 t => Some(DateTime::parse_from_rfc3339(t).ok()?.with_timezone(&Utc)),
             };
-            games.insert(
-                id.to_string(),
-                DueEntry {
-                    ruleset: ruleset.to_string(),
-                    journal_bytes: bytes.parse().ok()?,
-                    next_due,
-                },
-            );
+            let entry = DueEntry {
+                ruleset: ruleset.to_string(),
+                journal_bytes: bytes.parse().ok()?,
+                next_due,
+            };
+            if games.insert(id.to_string(), entry).is_some() {
+                return None;
+            }
         }
         Some(DueIndex { games })
     }
 
     fn print(&self) -> String {
-        let mut out = format!("{HEADER}\n");
+        let mut body = String::new();
         for (id, e) in &self.games {
             let due = e.next_due.map_or("-".to_string(), |t| t.to_rfc3339());
-            out.push_str(&format!(
+            body.push_str(&format!(
                 "{id}\t{}\t{}\t{due}\n",
                 e.ruleset, e.journal_bytes
             ));
         }
-        out
+        format!(
+            "{HEADER}\n{body}end\t{}\t{:016x}\n",
+            self.games.len(),
+            checksum(&body)
+        )
     }
 }
 
@@ -120,8 +171,9 @@ impl DataDir {
         self.marked("dirty")
     }
 
-    /// Clears a game's change mark once a pass has settled it and recorded it in the index.
-    /// Not fsynced: a mark that survives a crash only costs opening the game once more.
+    /// Clears a game's change mark. Only once the stored index records the game settled at
+    /// its journal's present length (see the module's note): a mark cleared earlier could hide
+    /// a change from the next process. Not fsynced: a mark that comes back costs one opening.
     pub fn clear_dirty(&self, game: &str) -> Result<(), StoreError> {
         let p = self.root.join("dirty").join(game);
         match fs::remove_file(&p) {
@@ -135,25 +187,40 @@ impl DataDir {
         self.root.join("due.index")
     }
 
-    /// The index as last written; empty when missing or damaged (every game is then opened
-    /// once and the index rebuilt).
-    pub fn due_index(&self) -> DueIndex {
-        fs::read_to_string(self.index_path())
-            .ok()
-            .and_then(|t| DueIndex::parse(&t))
-            .unwrap_or_default()
+    /// The index as last written, and how far it may be trusted.
+    pub fn due_index(&self) -> StoredIndex {
+        fs::read_to_string(self.index_path()).map_or(StoredIndex::Missing, |t| DueIndex::read(&t))
     }
 
-    /// Replaces the index. Not fsynced: it is a cache checked against the journals, and a lost
-    /// write costs one pass that opens the games it forgot.
+    /// Replaces the index, durably, after making the pending-mail markers durable: the caller
+    /// clears change marks next, and those marks covered the markers made without an fsync
+    /// (see `mark_pending`). Called at most every few minutes by a running daemon.
     pub fn write_due_index(&self, index: &DueIndex) -> Result<(), StoreError> {
-        let path = self.index_path();
-        let tmp = self.root.join(".due.index.tmp");
-        fs::write(&tmp, index.print()).map_err(io_err(&tmp))?;
-        fs::rename(&tmp, &path).map_err(io_err(&path))
+        let pending = self.root.join("pending");
+        if pending.is_dir() {
+            super::fsync_dir(&pending).map_err(io_err(&pending))?;
+        }
+        super::atomic_write(&self.index_path(), index.print().as_bytes())
     }
 
-    /// The games, each with its journal's length (one `stat` each).
+    /// The names in the games folder: one directory listing, no `stat` (a folder without a
+    /// journal is among them; see `journal_bytes`).
+    pub fn game_names(&self) -> Result<Vec<String>, StoreError> {
+        self.marked("games")
+    }
+
+    /// A game's journal length, `None` when it has none (no such game, or one half made).
+    pub fn journal_bytes(&self, game: &str) -> Result<Option<u64>, StoreError> {
+        let p = self.game(game).journal_path();
+        match fs::metadata(&p) {
+            Ok(m) => Ok(Some(m.len())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(StoreError::Io { path: p, source: e }),
+        }
+    }
+
+    /// The games, each with its journal's length (one `stat` each): what a pass that cannot
+    /// trust the stored index checks it against.
     pub fn game_journals(&self) -> Result<Vec<(String, u64)>, StoreError> {
         let dir = self.games_dir();
         if !dir.exists() {
@@ -172,9 +239,10 @@ impl DataDir {
     }
 
     /// Marks a game as having mail queued; set before the mail is queued, so a queued mail is
-    /// never without its marker. Not fsynced: the markers guide a running daemon only, and the
-    /// first delivery of every process visits every game's outbox, so a marker a crash of the
-    /// machine loses costs nothing.
+    /// never without its marker. The first pass of a process trusts the markers, so a new one
+    /// is made durable, unless the game's change mark (durable) is there: that mark makes the
+    /// next process visit the game's outbox, and it is cleared only after the index write has
+    /// made `pending/` durable. Games changed since the last index write pay no fsync here.
     pub fn mark_pending(&self, game: &str) -> Result<(), StoreError> {
         let dir = self.root.join("pending");
         let p = dir.join(game);
@@ -182,7 +250,11 @@ impl DataDir {
             return Ok(());
         }
         fs::create_dir_all(&dir).map_err(io_err(&dir))?;
-        fs::write(&p, b"").map_err(io_err(&p))
+        fs::write(&p, b"").map_err(io_err(&p))?;
+        if self.root.join("dirty").join(game).exists() {
+            return Ok(());
+        }
+        super::fsync_dir(&dir).map_err(io_err(&dir))
     }
 
     /// The games marked as having mail queued.
@@ -191,7 +263,7 @@ impl DataDir {
     }
 
     /// The names in a folder of empty marker files (none if it does not exist).
-    fn marked(&self, folder: &str) -> Result<Vec<String>, StoreError> {
+    pub(super) fn marked(&self, folder: &str) -> Result<Vec<String>, StoreError> {
         let dir = self.root.join(folder);
         match fs::read_dir(&dir) {
             Ok(rd) => {
@@ -227,8 +299,7 @@ mod tests {
     use super::*;
     use chrono::TimeZone;
 
-    #[test]
-    fn an_index_prints_and_parses_back() {
+    fn sample() -> DueIndex {
         let mut ix = DueIndex::default();
         ix.games.insert(
             "club-1".into(),
@@ -246,21 +317,54 @@ mod tests {
                 next_due: None,
             },
         );
-        assert_eq!(DueIndex::parse(&ix.print()), Some(ix));
+        ix
+    }
+
+    #[test]
+    fn an_index_prints_and_reads_back_trusted() {
+        let ix = sample();
+        assert_eq!(DueIndex::read(&ix.print()), StoredIndex::Trusted(ix));
+        let empty = DueIndex::default();
+        assert_eq!(DueIndex::read(&empty.print()), StoredIndex::Trusted(empty));
     }
 
     #[test]
     fn a_damaged_index_is_refused_whole() {
-        assert_eq!(DueIndex::parse("something else\n"), None);
-        assert_eq!(
-            DueIndex::parse(&format!("{HEADER}\nx\tnaval\tten\t-\n")),
-            None
-        );
-        assert_eq!(DueIndex::parse(&format!("{HEADER}\nx\tnaval\t10\n")), None);
-        assert_eq!(
-            DueIndex::parse(&format!("{HEADER}\nx\tnaval\t10\tsoon\n")),
-            None
-        );
+        let m = StoredIndex::Missing;
+        assert_eq!(DueIndex::read("something else\n"), m);
+        assert_eq!(DueIndex::read(""), m);
+        let good = sample().print();
+        // A changed digit still parses; the checksum tells.
+        assert_eq!(DueIndex::read(&good.replace("1234", "1235")), m);
+        // A lost line, a lost end, a torn end.
+        let lines: Vec<&str> = good.lines().collect();
+        let without = |i: usize| {
+            let mut l = lines.clone();
+            l.remove(i);
+            l.join("\n") + "\n"
+        };
+        assert_eq!(DueIndex::read(&without(1)), m);
+        assert_eq!(DueIndex::read(&without(lines.len() - 1)), m);
+        assert_eq!(DueIndex::read(&good[..good.len() - 3]), m);
+        for bad in [
+            "x\tnaval\tten\t-\n",
+            "x\tnaval\t10\n",
+            "x\tnaval\t10\tsoon\n",
+        ] {
+            assert_eq!(DueIndex::read(&format!("{HEADER_UNCHECKED}\n{bad}")), m);
+        }
+    }
+
+    #[test]
+    fn an_index_of_the_earlier_form_is_read_but_not_trusted() {
+        let ix = sample();
+        let body = ix.print().replace(HEADER, HEADER_UNCHECKED);
+        let body: String = body
+            .lines()
+            .filter(|l| !l.starts_with("end\t"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(DueIndex::read(&body), StoredIndex::Unchecked(ix));
     }
 
     #[test]

@@ -11,13 +11,14 @@ mod ledger;
 mod lobby;
 mod one_click;
 mod outbox;
+mod players;
 mod secrets;
 mod snapshot;
 
 pub use campaigns::CampaignRecord;
 pub use gathered::{WaitingEntry, WaitingMail};
 pub use held::{HELD_FOLDER, HeldCause, HeldMail, held_key};
-pub use index::{DueEntry, DueIndex};
+pub use index::{DueEntry, DueIndex, StoredIndex};
 pub use journal::{GameStore, Journal};
 pub use lobby::{LobbyBook, LobbyMember};
 pub use one_click::{MAX_QUEUED, is_code as is_unsubscribe_code};

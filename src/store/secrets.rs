@@ -256,7 +256,10 @@ struct CheckpointFile {
 }
 
 impl GameStore {
+    /// Replaces the seats file, after the players index has the seats' addresses (so a
+    /// player's calendar, which reads the games the index names, never misses this game).
     pub fn write_seats(&self, seats: &SeatsFile) -> Result<(), StoreError> {
+        self.note_players(seats)?;
         let text = toml::to_string(seats).map_err(|e| StoreError::Corrupt {
             path: self.dir.join("seats.toml"),
             detail: e.to_string(),

@@ -4,69 +4,34 @@
 
 use super::*;
 use crate::engine::scene::Scene;
-use crate::engine::{Ruleset, Viewer};
 use crate::render::svg::SIDE_FILL;
 use crate::render::{INLINE_PNG_PX, focus, map, one_pass};
-use crate::rulesets::{
-    gear_krieg::GearKrieg, la_bataille::LaBataille, last_hundred_yards::LastHundredYards,
-    lone_star::LoneStar, naval_rjw::NavalRjw,
-};
 
-fn scene<R: Ruleset>(ruleset: &str, scenario: &str, seats: &[&str]) -> Scene {
-    let read = |p: &str| {
-        std::fs::read_to_string(format!(
-            "{}/games/{ruleset}/{p}",
-            env!("CARGO_MANIFEST_DIR")
-        ))
+/// Every ruleset's largest scenario, as its first seat sees it: the scenes are kept as JSON in
+/// `tests/fixtures/scenes/` (the renderer knows no ruleset, so it may not set them up itself);
+/// `tests/render_scenes.rs` checks they are what the rulesets draw today.
+fn scenes() -> Vec<(String, Scene)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/scenes");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
-    };
-    let seats: Vec<String> = seats.iter().map(|s| s.to_string()).collect();
-    let st = R::setup(
-        &read("ruleset.toml"),
-        &read(&format!("scenarios/{scenario}.toml")),
-        &seats,
-    )
-    .unwrap();
-    R::view(&st, &Viewer::Seat(seats[0].clone())).map.unwrap()
-}
-
-/// Every ruleset's largest scenario, as its first seat sees it.
-fn scenes() -> Vec<(&'static str, Scene)> {
-    vec![
-        (
-            "naval",
-            scene::<NavalRjw>("naval-rjw", "yellow-sea-1904", &["japan", "russia"]),
-        ),
-        (
-            "gear-krieg",
-            scene::<GearKrieg>("gear-krieg", "crossroads", &["us", "germany"]),
-        ),
-        (
-            "la-bataille",
-            scene::<LaBataille>("la-bataille", "waterloo-1815", &["france", "allies"]),
-        ),
-        (
-            "lhy",
-            scene::<LastHundredYards>("last-hundred-yards", "bridgehead", &["us", "germany"]),
-        ),
-        (
-            "lone-star",
-            scene::<LoneStar>(
-                "lone-star",
-                "tidal",
-                &[
-                    "hays",
-                    "travis",
-                    "smythe",
-                    "bowie",
-                    "von-arnim",
-                    "von-moltke",
-                    "enver",
-                    "krupp",
-                ],
-            ),
-        ),
-    ]
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= 5,
+        "the scene fixtures are missing from {}",
+        dir.display()
+    );
+    files
+        .iter()
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_string_lossy().to_string();
+            let scene = serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap();
+            (name, scene)
+        })
+        .collect()
 }
 
 /// RGBA pixels of a PNG (a palette one expanded).

@@ -39,6 +39,8 @@ mod kit_commands;
 mod mutation_survivors;
 #[path = "../render_knows_no_ruleset.rs"]
 mod render_knows_no_ruleset;
+#[path = "../render_scenes.rs"]
+mod render_scenes;
 #[path = "../step_reference.rs"]
 mod step_reference;
 #[path = "../strict_abandon.rs"]

@@ -200,14 +200,7 @@ impl Daemon {
         now: DateTime<Utc>,
     ) -> Result<()> {
         if marked.is_none() {
-            let mut r = retry.unwrap_or(crate::store::RetryState {
-                attempts: 0,
-                first_failure: now,
-                next_try: now,
-                last_error: String::new(),
-                in_flight_since: None,
-            });
-            r.in_flight_since = Some(since);
+            let r = crate::store::RetryState::in_flight(retry, now, since);
             store.set_in_flight(path, &r)?;
         }
         Ok(())
@@ -232,14 +225,7 @@ impl Daemon {
         let (local, domain) = self.cfg.address_parts();
         let own = format!("{local}@{domain}");
         if acknowledged {
-            let mut r = retry.clone().unwrap_or(crate::store::RetryState {
-                attempts: 0,
-                first_failure: now,
-                next_try: now,
-                last_error: String::new(),
-                in_flight_since: None,
-            });
-            r.in_flight_since = Some(now);
+            let r = crate::store::RetryState::in_flight(retry.clone(), now, now);
             // Not fsynced: the batch record, durable already, names this mail (see above).
             store.set_in_flight(path, &r)?;
         }

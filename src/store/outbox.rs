@@ -282,6 +282,26 @@ pub struct RetryState {
     pub in_flight_since: Option<chrono::DateTime<chrono::Utc>>,
 }
 
+impl RetryState {
+    /// The record of a mail about to be sent (or in doubt since `since`): its earlier failures
+    /// kept, if any, and marked in flight.
+    pub fn in_flight(
+        prior: Option<Self>,
+        now: chrono::DateTime<chrono::Utc>,
+        since: chrono::DateTime<chrono::Utc>,
+    ) -> Self {
+        let mut r = prior.unwrap_or(Self {
+            attempts: 0,
+            first_failure: now,
+            next_try: now,
+            last_error: String::new(),
+            in_flight_since: None,
+        });
+        r.in_flight_since = Some(since);
+        r
+    }
+}
+
 fn retry_path(mail: &Path) -> PathBuf {
     let mut p = mail.as_os_str().to_owned();
     p.push(".retry");

@@ -298,7 +298,8 @@ mod phases {
         }
     }
 
-    fn render_ms(o: &usvg::Options, svg: &str, px: u32) -> (f64, f64) {
+    /// Parses and draws `svg` `px` wide: the parse's and the drawing's ms, and the picture.
+    fn render_ms(o: &usvg::Options, svg: &str, px: u32) -> (f64, f64, tiny_skia::Pixmap) {
         let t = Instant::now();
         let tree = usvg::Tree::from_str(svg, o).unwrap();
         let parse = ms(t.elapsed());
@@ -311,28 +312,17 @@ mod phases {
             tiny_skia::Transform::from_scale(s, s),
             &mut pm.as_mut(),
         );
-        (parse, ms(t.elapsed()))
+        (parse, ms(t.elapsed()), pm)
     }
 
     pub fn print(svg: &str, px: u32) {
         let o = opt();
         // What resvg's clipped terrain layer costs: the same picture without the map's clip.
         let v = svg.replace(" clip-path=\"url(#map-clip)\"", "");
-        let (p, r) = render_ms(&o, &v, px);
+        let (p, r, _) = render_ms(&o, &v, px);
         println!("    without the map clip: parse {p:.1} ms, render {r:.1} ms");
-        let t = Instant::now();
-        let tree = usvg::Tree::from_str(svg, &o).unwrap();
-        let parse = ms(t.elapsed());
-        let s = px as f32 / tree.size().width();
-        let h = (tree.size().height() * s).round() as u32;
-        let t = Instant::now();
-        let mut pm = tiny_skia::Pixmap::new(px, h).unwrap();
-        resvg::render(
-            &tree,
-            tiny_skia::Transform::from_scale(s, s),
-            &mut pm.as_mut(),
-        );
-        let render = ms(t.elapsed());
+        let (parse, render, pm) = render_ms(&o, svg, px);
+        let h = pm.height();
         let t = Instant::now();
         let today = pm.encode_png().unwrap();
         let enc = ms(t.elapsed());

@@ -17,6 +17,7 @@ pub mod lobby;
 pub mod pause;
 pub mod play;
 pub mod press;
+pub mod procedure;
 pub mod registry;
 pub mod ruleset;
 pub mod scene;

@@ -8,6 +8,8 @@ use serde::{Serialize, de::DeserializeOwned};
 
 use crate::dice::Dice;
 
+use super::procedure::Procedure;
+
 /// A seat's id as the journal and the dice protocol spell it (`japan`, `russia`).
 pub type SeatId = String;
 
@@ -184,6 +186,13 @@ pub trait Ruleset: 'static {
     const NAME: &'static str;
     type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     type Orders: Clone + Debug;
+    /// Where a state stands in the sequence of play (the state's own `phase`; its serialised
+    /// form is the state's, so renaming a variant must keep its serde name).
+    type Phase: Clone + Debug + PartialEq;
+
+    /// The sequence of play as data (`engine::procedure`): the steps, what each asks and takes,
+    /// what may follow. `step` and `resolve` drive it.
+    fn procedure() -> &'static Procedure<Self>;
 
     /// Builds the opening state from the ruleset data and scenario texts (TOML) and the seat ids
     /// in the game's fixed seat order. Errors are bad data, reported to the organiser.
@@ -197,7 +206,9 @@ pub trait Ruleset: 'static {
     fn seats(state: &Self::State) -> Vec<(SeatId, String)>;
 
     /// The current step. An empty prompt list (or no required prompt) locks at once.
-    fn step(state: &Self::State) -> StepSpec;
+    fn step(state: &Self::State) -> StepSpec {
+        Self::procedure().ask(state)
+    }
 
     /// Parses one seat's orders for the current step. Returns every bad line, not just the first.
     fn parse(state: &Self::State, seat: &str, text: &str) -> Result<Self::Orders, Vec<Rejected>>;
@@ -210,7 +221,9 @@ pub trait Ruleset: 'static {
         state: &Self::State,
         submissions: &BTreeMap<SeatId, Submitted<Self::Orders>>,
         dice: &mut Dice,
-    ) -> Self::State;
+    ) -> Self::State {
+        Self::procedure().resolve(state, submissions, dice)
+    }
 
     /// What `viewer` may see now.
     fn view(state: &Self::State, viewer: &Viewer) -> View;

@@ -11,6 +11,7 @@ pub mod commands;
 mod leaks;
 pub mod mutants;
 mod play;
+pub mod procedure;
 mod rulings;
 
 use std::path::PathBuf;
@@ -51,6 +52,8 @@ pub struct Subject<R: Ruleset> {
     pub test_sources: Vec<&'static str>,
     /// Rulings of the README no test names yet (the list must be exactly that).
     pub not_yet_covered: Vec<u32>,
+    /// The sequence of play's walk on the ruleset alone: games, and steps at most in each.
+    pub walk: (u64, u64),
 }
 
 impl<R: Ruleset> Subject<R> {
@@ -66,6 +69,7 @@ impl<R: Ruleset> Subject<R> {
             max_steps: 400,
             test_sources: vec![],
             not_yet_covered: vec![],
+            walk: (8, 600),
         }
     }
 
@@ -95,6 +99,12 @@ pub fn conforms<R: Ruleset>(s: &Subject<R>) {
     );
     // Mutants of its sources no test kills: equivalents only, each with its reason (issue 28.5).
     mutants::check(&R::NAME.replace('-', "_"));
+    // The sequence of play as data: whole, reached, followed, and printed in the README.
+    // (Transitional, issue 33 point 1: a ruleset whose table is still empty is checked once it
+    // moves onto it; this guard goes when the last one has.)
+    if !R::procedure().steps.is_empty() {
+        procedure::check(s, s.walk.0, s.walk.1);
+    }
     // Random play by mail, with the leak test and the round trip at every step.
     let mut watch = leaks::Watch::default();
     // Soak runs, behind a flag: DESPATCH_SOAK_GAMES plays more games, DESPATCH_SOAK_SEED

@@ -7,12 +7,77 @@
 use std::collections::BTreeMap;
 
 use despatch::dice::Dice;
+use despatch::engine::procedure::{Next, Procedure, Step, Submissions, nothing_more};
 use despatch::engine::{
     Outcome, Prompt, Rejected, Ruleset, SeatId, StepSpec, Submitted, View, Viewer,
 };
 use serde::{Deserialize, Serialize};
 
 pub struct Parley;
+
+/// One sealed step of terms, then the end.
+static SEQUENCE: Procedure<Parley> = Procedure {
+    steps: &[
+        Step {
+            name: "terms",
+            rule: "P1",
+            does: "each seat holds or yields, sealed",
+            keywords: &["HOLD", "YIELD"],
+            ask: terms,
+            resolve: said,
+            then: &["game over"],
+        },
+        Step {
+            name: "game over",
+            rule: "P2",
+            does: "one holder wins; two holders or two yielders draw",
+            keywords: &[],
+            ask: terms,
+            resolve: nothing_more::<Parley>,
+            then: &[],
+        },
+    ],
+    end_of_turn: None,
+    phase: |s| s.done,
+    name: |done| if *done { "game over" } else { "terms" },
+    enter: |_, _| {},
+    begin: |_| {},
+    game_over: |_, _| {},
+};
+
+fn terms(state: &State) -> StepSpec {
+    StepSpec {
+        title: "Terms".into(),
+        prompts: if state.done {
+            vec![]
+        } else {
+            state
+                .seats
+                .iter()
+                .map(|s| Prompt {
+                    seat: s.clone(),
+                    kind: "terms".into(),
+                    question: "HOLD or YIELD?".into(),
+                    required: true,
+                })
+                .collect()
+        },
+        sealed: true,
+    }
+}
+
+fn said(next: &mut State, subs: &Submissions<bool>, _: &mut Dice) -> Next<bool> {
+    for s in next.seats.clone() {
+        let word = match subs.get(&s) {
+            Some(Submitted::Orders(true)) => "HOLD",
+            Some(Submitted::Orders(false)) => "YIELD",
+            _ => "silent",
+        };
+        next.said.insert(s, word.into());
+    }
+    next.done = true;
+    Next::Again
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {
@@ -38,6 +103,12 @@ impl Ruleset for Parley {
     const NAME: &'static str = "parley";
     type State = State;
     type Orders = bool;
+    /// Whether the terms are said (worked out from the state).
+    type Phase = bool;
+
+    fn procedure() -> &'static Procedure<Self> {
+        &SEQUENCE
+    }
 
     fn setup(_: &str, _: &str, seats: &[SeatId]) -> Result<State, String> {
         if seats.len() != 2 {
@@ -52,27 +123,6 @@ impl Ruleset for Parley {
 
     fn seats(state: &State) -> Vec<(SeatId, String)> {
         state.seats.iter().map(|s| (s.clone(), s.clone())).collect()
-    }
-
-    fn step(state: &State) -> StepSpec {
-        StepSpec {
-            title: "Terms".into(),
-            prompts: if state.done {
-                vec![]
-            } else {
-                state
-                    .seats
-                    .iter()
-                    .map(|s| Prompt {
-                        seat: s.clone(),
-                        kind: "terms".into(),
-                        question: "HOLD or YIELD?".into(),
-                        required: true,
-                    })
-                    .collect()
-            },
-            sealed: true,
-        }
     }
 
     fn parse(_: &State, _: &str, text: &str) -> Result<bool, Vec<Rejected>> {
@@ -94,20 +144,6 @@ impl Ruleset for Parley {
 
     fn order_keywords() -> Vec<&'static str> {
         vec!["HOLD", "YIELD"]
-    }
-
-    fn resolve(state: &State, subs: &BTreeMap<SeatId, Submitted<bool>>, _: &mut Dice) -> State {
-        let mut next = state.clone();
-        for s in &state.seats {
-            let word = match subs.get(s) {
-                Some(Submitted::Orders(true)) => "HOLD",
-                Some(Submitted::Orders(false)) => "YIELD",
-                _ => "silent",
-            };
-            next.said.insert(s.clone(), word.into());
-        }
-        next.done = true;
-        next
     }
 
     fn view(state: &State, viewer: &Viewer) -> View {

@@ -59,3 +59,5 @@ mod strict_reveals;
 mod strict_verifiers;
 #[path = "../unit_numbers.rs"]
 mod unit_numbers;
+#[path = "../stored_games.rs"]
+mod stored_games;

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use despatch::dice::{Dice, Faces};
+use despatch::engine::procedure::{Next, Procedure, Step, Submissions, nothing_more};
 use despatch::engine::{
     Outcome, Prompt, Rejected, Ruleset, SeatId, StandingRead, StepSpec, Submitted, View, Viewer,
 };
@@ -14,6 +15,94 @@ use serde::{Deserialize, Serialize};
 
 /// The ruleset's marker type.
 pub struct Bids;
+
+/// Where the game stands, worked out from the round (the state stores no phase).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Round {
+    Bidding,
+    Over,
+}
+
+/// The sequence of play: sealed bids each round, then the game's end.
+static SEQUENCE: Procedure<Bids> = Procedure {
+    steps: &[
+        Step {
+            name: "bidding",
+            rule: "R1",
+            does: "every seat bids 0 to 3, sealed, and rolls a die",
+            keywords: &["BID", "PASS"],
+            ask: ask_bids,
+            resolve: bids,
+            then: &["bidding", "game over"],
+        },
+        Step {
+            name: "game over",
+            rule: "R3",
+            does: "the higher score wins",
+            keywords: &[],
+            ask: ask_bids,
+            resolve: nothing_more::<Bids>,
+            then: &[],
+        },
+    ],
+    end_of_turn: None,
+    phase: |s| {
+        if s.round > s.rounds {
+            Round::Over
+        } else {
+            Round::Bidding
+        }
+    },
+    name: |p| match p {
+        Round::Bidding => "bidding",
+        Round::Over => "game over",
+    },
+    // The round moves on inside `bids`: there is no phase to set.
+    enter: |_, _| {},
+    // The log is the last round's: a state that kept every round's would grow with the game.
+    begin: |s| s.log.clear(),
+    game_over: |_, _| {},
+};
+
+fn ask_bids(state: &State) -> StepSpec {
+    if state.round > state.rounds {
+        return StepSpec {
+            title: "over".into(),
+            prompts: vec![],
+            sealed: false,
+        };
+    }
+    StepSpec {
+        title: format!("Round {}", state.round),
+        prompts: state
+            .seats
+            .iter()
+            .map(|(s, _, optional)| Prompt {
+                seat: s.clone(),
+                kind: "bid".into(),
+                question: format!("Bid 0-{MAX_BID} (sealed), or PASS."),
+                required: !optional,
+            })
+            .collect(),
+        sealed: true,
+    }
+}
+
+fn bids(next: &mut State, subs: &Submissions<Option<u32>>, dice: &mut Dice) -> Next<Round> {
+    for (seat, side, _) in next.seats.clone() {
+        // R1: silence bids nothing, whatever the policy.
+        let bid = match subs.get(&seat) {
+            Some(Submitted::Orders(Some(b))) => *b as i64,
+            _ => 0,
+        };
+        let roll = dice.roll_one(format!("round {} {seat}", next.round), Faces::d(6)) as i64;
+        *next.scores.get_mut(&side).expect("every side scores") += bid + roll;
+        next.log
+            .push(format!("{seat} bid {bid} and rolled {roll}."));
+    }
+    next.round += 1;
+    Next::Again
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct State {
@@ -71,6 +160,11 @@ impl Ruleset for Bids {
     type State = State;
     /// The bid; `None` passes (bids nothing).
     type Orders = Option<u32>;
+    type Phase = Round;
+
+    fn procedure() -> &'static Procedure<Self> {
+        &SEQUENCE
+    }
 
     fn setup(ruleset_toml: &str, scenario_toml: &str, seats: &[SeatId]) -> Result<State, String> {
         let data: Data = toml::from_str(ruleset_toml).map_err(|e| format!("ruleset.toml: {e}"))?;
@@ -110,30 +204,6 @@ impl Ruleset for Bids {
             .iter()
             .map(|(s, d, _)| (s.clone(), d.clone()))
             .collect()
-    }
-
-    fn step(state: &State) -> StepSpec {
-        if state.round > state.rounds {
-            return StepSpec {
-                title: "over".into(),
-                prompts: vec![],
-                sealed: false,
-            };
-        }
-        StepSpec {
-            title: format!("Round {}", state.round),
-            prompts: state
-                .seats
-                .iter()
-                .map(|(s, _, optional)| Prompt {
-                    seat: s.clone(),
-                    kind: "bid".into(),
-                    question: format!("Bid 0-{MAX_BID} (sealed), or PASS."),
-                    required: !optional,
-                })
-                .collect(),
-            sealed: true,
-        }
     }
 
     fn parse(state: &State, seat: &str, text: &str) -> Result<Option<u32>, Vec<Rejected>> {
@@ -214,29 +284,6 @@ impl Ruleset for Bids {
             applied: Some((next, canonical)),
             other: vec![],
         })
-    }
-
-    fn resolve(
-        state: &State,
-        subs: &BTreeMap<SeatId, Submitted<Option<u32>>>,
-        dice: &mut Dice,
-    ) -> State {
-        let mut next = state.clone();
-        // The log is the last round's: a state that kept every round's would grow with the game.
-        next.log.clear();
-        for (seat, side, _) in &state.seats {
-            // R1: silence bids nothing, whatever the policy.
-            let bid = match subs.get(seat) {
-                Some(Submitted::Orders(Some(b))) => *b as i64,
-                _ => 0,
-            };
-            let roll = dice.roll_one(format!("round {} {seat}", state.round), Faces::d(6)) as i64;
-            *next.scores.get_mut(side).expect("every side scores") += bid + roll;
-            next.log
-                .push(format!("{seat} bid {bid} and rolled {roll}."));
-        }
-        next.round += 1;
-        next
     }
 
     fn view(state: &State, viewer: &Viewer) -> View {

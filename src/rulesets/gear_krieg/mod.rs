@@ -147,10 +147,28 @@ pub fn step_spec(state: &GkState) -> StepSpec {
     }
 }
 
+/// Until this ruleset's sequence of play moves onto the table (issue 33 point 1), its own
+/// `step` and `resolve` drive it and the table is empty.
+static UNTABLED: crate::engine::procedure::Procedure<GearKrieg> =
+    crate::engine::procedure::Procedure {
+        steps: &[],
+        end_of_turn: None,
+        phase: |s| s.phase.clone(),
+        name: |_| "",
+        enter: |s, p| s.phase = p,
+        begin: |_| {},
+        game_over: |_, _| {},
+    };
+
 impl Ruleset for GearKrieg {
     const NAME: &'static str = "gear-krieg";
     type State = GkState;
     type Orders = Orders;
+    type Phase = Phase;
+
+    fn procedure() -> &'static crate::engine::procedure::Procedure<Self> {
+        &UNTABLED
+    }
 
     fn setup(ruleset_toml: &str, scenario_toml: &str, seats: &[SeatId]) -> Result<GkState, String> {
         round::new_state(ruleset_toml, scenario_toml, seats)

@@ -12,9 +12,9 @@ use crate::rulesets::kit::grammar::tenths;
 
 use super::combat::{self, Band};
 use super::data::Arm;
+use super::in_force::apply_standing;
 use super::orders::{Aim, Order, Orders};
-use super::state::{Fig, Form, Phase, State, Unit};
-use super::turn::{apply_standing, begin_extra};
+use super::state::{Fig, Form, State, Unit};
 
 pub use super::aim::{band, may_shoot, nearest_target, shot_refusal};
 
@@ -114,11 +114,11 @@ pub fn resolve_combat(
     for u in state.units.iter_mut() {
         u.melee.retain(|m| !gone.contains(m));
     }
-    if state.units.iter().any(|u| u.alive() && !u.melee.is_empty()) {
-        state.phase = Phase::MeleeEnd;
-    } else {
-        begin_extra(state);
-    }
+}
+
+/// Whether a melee goes on after combat: its end is then asked (R13, R19).
+pub fn melee_goes_on(state: &State) -> bool {
+    state.units.iter().any(|u| u.alive() && !u.melee.is_empty())
 }
 
 fn artillery(state: &mut State, picks: &BTreeMap<String, Choice>, dice: &mut Dice) {

@@ -11,16 +11,16 @@ use crate::rulesets::kit::grammar::tenths;
 
 use super::combat::{self, Morale};
 use super::data::Arm;
+use super::in_force::{apply_standing, orders_of};
 use super::movement::{self, allowance, walk};
 use super::orders::{Leg, Order, Orders};
 use super::state::{Form, Smoke, State};
-use super::turn::{apply_standing, next_mover, orders_of};
 
 fn at(p: Pt) -> String {
     format!("{},{}", tenths(p.x), tenths(p.y))
 }
 
-/// The movement of the seat holding card `card`.
+/// The movement of the seat holding card `card` (the sequence of play then asks the next card).
 pub fn resolve_move(
     state: &mut State,
     card: usize,
@@ -42,7 +42,6 @@ pub fn resolve_move(
         let mine: Vec<&Order> = orders.iter().filter(|o| o.unit() == name).collect();
         move_unit(state, &name, &mine, dice);
     }
-    next_mover(state, card + 1);
 }
 
 fn has_act(orders: &[&Order], word: &str) -> bool {

@@ -8,10 +8,10 @@ use crate::dice::{Dice, Faces};
 use crate::engine::Submitted;
 use crate::rulesets::kit::grammar::tenths;
 
+use super::in_force::apply_standing;
 use super::movement::{allowance, walk};
 use super::orders::{Order, Orders};
 use super::state::{Form, State, Unit};
-use super::turn::{apply_standing, begin_extra};
 
 fn at(p: Pt) -> String {
     format!("{},{}", tenths(p.x), tenths(p.y))
@@ -121,7 +121,6 @@ pub fn resolve_melee_end(
             u.charged = false;
         }
     }
-    begin_extra(state);
 }
 
 /// Who retreats (L7 criteria; R20 stands in for the lost criterion 1).

@@ -9,26 +9,23 @@ pub mod combat;
 pub mod data;
 pub mod escort;
 pub mod fight;
+pub mod in_force;
 pub mod machines;
 pub mod march;
 pub mod marks;
 pub mod melee;
 pub mod movement;
 pub mod orders;
+pub mod procedure;
 pub mod sample;
 pub mod state;
 pub mod turn;
 pub mod view;
 pub mod wagons;
 
-use std::collections::BTreeMap;
-
 use crate::board::tabletop::Pt;
 use crate::board::terrain::Area;
-use crate::dice::Dice;
-use crate::engine::{
-    Outcome, Prompt, Rejected, Ruleset, SeatId, StandingRead, StepSpec, Submitted, View, Viewer,
-};
+use crate::engine::{Outcome, Rejected, Ruleset, SeatId, StandingRead, View, Viewer};
 
 use data::{Arm, Heavy, RulesetData, Scenario, TomlData, pt};
 use orders::Orders;
@@ -286,119 +283,15 @@ fn board_passengers(units: &mut [Unit]) -> Result<(), String> {
     Ok(())
 }
 
-fn prompt(seat: &str, kind: &str, question: String, required: bool) -> Prompt {
-    Prompt {
-        seat: seat.to_string(),
-        kind: kind.into(),
-        question,
-        required,
-    }
-}
-
-/// Who is asked what now (README "The turn by mail").
-pub fn step_spec(state: &State) -> StepSpec {
-    let t = state.turn;
-    match &state.phase {
-        Phase::Cards => StepSpec { title: "The turn-order cards are drawn".into(), prompts: vec![], sealed: false },
-        Phase::Over => StepSpec { title: "The battle is over".into(), prompts: vec![], sealed: false },
-        Phase::Move { card } => {
-            let seat = &state.cards[*card];
-            // An escort marches by itself (R40): the question does not offer it.
-            let units: Vec<&Unit> = state.seat_units(seat).into_iter().filter(|u| u.escorting == 0).collect();
-            let ask: Vec<&str> = units
-                .iter()
-                .filter(|u| u.may_move() && u.melee.is_empty() && !u.routing && (u.standing.advance.is_none() || u.arm == Arm::Windwagon) && !(u.hidden && u.standing.ambush.is_some()) && u.arm != Arm::Panjandrum && u.aboard.is_none())
-                .map(|u| u.name.as_str())
-                .collect();
-            // Only the units that may move now, and only the words they may take (issue 30
-            // points 5 and 6): a seat whose units cannot move is offered nothing to move.
-            let movers: Vec<&Unit> = units.iter().copied().filter(|u| ask.contains(&u.name.as_str())).collect();
-            let words = asked::move_words(state, &movers);
-            let q = if movers.is_empty() || words.is_empty() {
-                format!(
-                    "Turn {t}, card {} of {}: none of your units may move on this card (in melee, routing, advancing or waiting in ambush by standing orders, aboard, or unable to move); nothing is asked of you, and standing orders cover them.",
-                    card + 1,
-                    state.cards.len(),
-                )
-            } else {
-                format!(
-                    "Turn {t}, card {} of {}: move your units ({}): {}; standing orders cover the rest.",
-                    card + 1,
-                    state.cards.len(),
-                    ask.join(", "),
-                    asked::listed(&words)
-                )
-            };
-            StepSpec {
-                title: format!("Turn {t} — {} moves (card {})", state.seats.iter().find(|s| s.id == *seat).map_or(seat.as_str(), |s| s.name.as_str()), card + 1),
-                prompts: vec![prompt(seat, "move", q, !ask.is_empty())],
-                sealed: false,
-            }
-        }
-        Phase::Combat => StepSpec {
-            title: format!("Turn {t} — combat (sealed)"),
-            prompts: state
-                .seats
-                .iter()
-                .filter(|s| !state.seat_units(&s.id).is_empty())
-                .map(|s| {
-                    let qs = turn::combat_questions(state, &s.id);
-                    // Nothing to ask is the rules' defaults (R19, R29) as often as standing
-                    // orders: a seat that sent none is not told its standing orders cover it.
-                    let standing = state.seat_units(&s.id).iter().any(|u| !u.standing.is_empty());
-                    let q = if qs.is_empty() && standing {
-                        format!("Turn {t} combat: your standing orders and the rules' defaults cover everything; you may still send FIRE, PRISONERS, GAS or REVEAL.")
-                    } else if qs.is_empty() {
-                        format!("Turn {t} combat: nothing needs your answer: silence fires each unit at the nearest enemy it may shoot (R29); you may still send FIRE, PRISONERS, GAS or REVEAL.")
-                    } else {
-                        format!("Turn {t} combat, sealed: {}", qs.join(" "))
-                    };
-                    prompt(&s.id, "combat", q, !qs.is_empty())
-                })
-                .collect(),
-            sealed: true,
-        },
-        Phase::MeleeEnd => StepSpec {
-            title: format!("Turn {t} — stay in melee or leave (sealed)"),
-            prompts: state
-                .seats
-                .iter()
-                .filter_map(|s| {
-                    let inm: Vec<&Unit> = state.seat_units(&s.id).into_iter().filter(|u| !u.melee.is_empty()).collect();
-                    if inm.is_empty() {
-                        return None;
-                    }
-                    let ask = inm.iter().any(|u| u.standing.stay.is_none());
-                    let names: Vec<&str> = inm.iter().map(|u| u.name.as_str()).collect();
-                    Some(prompt(&s.id, "melee", format!("Turn {t}: STAY or LEAVE the melee for {} (silence stays).", names.join(", ")), ask))
-                })
-                .collect(),
-            sealed: true,
-        },
-        Phase::Extra => StepSpec {
-            title: format!("Turn {t} — extra half moves"),
-            prompts: state
-                .seats
-                .iter()
-                .filter_map(|s| {
-                    let el: Vec<&Unit> = state.seat_units(&s.id).into_iter().filter(|u| turn::needs_extra(u)).collect();
-                    if el.is_empty() {
-                        return None;
-                    }
-                    let ask = el.iter().any(|u| u.extra_plan.is_none() && u.standing.extra.is_none());
-                    let names: Vec<&str> = el.iter().map(|u| u.name.as_str()).collect();
-                    Some(prompt(&s.id, "extra", format!("Turn {t}: extra half move (EXTRA unit x,y or EXTRA unit NONE) for {}; moves go in card order.", names.join(", ")), ask))
-                })
-                .collect(),
-            sealed: false,
-        },
-    }
-}
-
 impl Ruleset for LoneStar {
     const NAME: &'static str = "lone-star";
     type State = State;
     type Orders = Orders;
+    type Phase = Phase;
+
+    fn procedure() -> &'static crate::engine::procedure::Procedure<Self> {
+        &procedure::SEQUENCE
+    }
 
     fn setup(ruleset_toml: &str, scenario_toml: &str, seats: &[SeatId]) -> Result<State, String> {
         new_state(ruleset_toml, scenario_toml, seats)
@@ -420,10 +313,6 @@ impl Ruleset for LoneStar {
             .collect()
     }
 
-    fn step(state: &State) -> StepSpec {
-        step_spec(state)
-    }
-
     fn parse(state: &State, seat: &str, text: &str) -> Result<Orders, Vec<Rejected>> {
         orders::parse(state, seat, text)
     }
@@ -442,24 +331,6 @@ impl Ruleset for LoneStar {
         text: &str,
     ) -> Result<StandingRead<State>, Vec<Rejected>> {
         orders::standing(state, seat, text)
-    }
-
-    fn resolve(
-        state: &State,
-        submissions: &BTreeMap<SeatId, Submitted<Orders>>,
-        dice: &mut Dice,
-    ) -> State {
-        let mut s = state.clone();
-        s.log.clear();
-        match s.phase.clone() {
-            Phase::Cards => turn::draw_cards(&mut s, dice),
-            Phase::Move { card } => turn::resolve_move(&mut s, card, submissions, dice),
-            Phase::Combat => turn::resolve_combat(&mut s, submissions, dice),
-            Phase::MeleeEnd => turn::resolve_melee_end(&mut s, submissions, dice),
-            Phase::Extra => turn::resolve_extra(&mut s, submissions),
-            Phase::Over => {}
-        }
-        s
     }
 
     fn view(state: &State, viewer: &Viewer) -> View {

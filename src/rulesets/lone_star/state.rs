@@ -304,16 +304,16 @@ pub enum Phase {
     /// The turn-order cards are drawn (at once, no one asked).
     Cards,
     /// The seat holding card `card` (index into `cards`) moves its units.
-    Move {
-        card: usize,
-    },
+    Move { card: usize },
     /// Sealed: targets, aim points, prisoners, grenades or gas, ambushes.
     Combat,
     /// Sealed: stay in melee or leave.
     MeleeEnd,
     /// Extra half moves, in card order.
     Extra,
-    Over,
+    /// The battle is over (the state's journals spell it `over`).
+    #[serde(rename = "over")]
+    GameOver,
 }
 
 /// A seat and its side, in the fixed seat order.

@@ -8,12 +8,14 @@ use std::collections::BTreeMap;
 
 use crate::board::tabletop::{Pt, bearing, dist};
 use crate::dice::{Dice, Faces};
+use crate::engine::procedure::Next;
 use crate::engine::{Outcome, Submitted};
 use crate::rulesets::kit::grammar::tenths;
 
 use super::data::Arm;
+use super::in_force::apply_standing;
 use super::movement::{allowance, walk};
-use super::orders::{Order, Orders, Rule};
+use super::orders::Orders;
 use super::state::{Form, Phase, State, Unit};
 
 pub use super::fight::{band, may_shoot, nearest_target, resolve_combat};
@@ -24,39 +26,8 @@ fn at(p: Pt) -> String {
     format!("{},{}", tenths(p.x), tenths(p.y))
 }
 
-pub(super) fn orders_of<'a>(
-    subs: &'a BTreeMap<String, Submitted<Orders>>,
-    seat: &str,
-) -> &'a [Order] {
-    match subs.get(seat) {
-        Some(Submitted::Orders(o)) => o,
-        _ => &[],
-    }
-}
-
-/// Standing orders and this turn's extra-move plans take effect as soon as they are read.
-pub fn apply_standing(state: &mut State, orders: &[Order]) {
-    for o in orders {
-        match o {
-            Order::Standing { unit, rule } => {
-                let s = &mut state.unit_mut(unit).standing;
-                match rule {
-                    Rule::Target(v) => s.target_nearest = Some(*v),
-                    Rule::Melee(v) => s.stay = *v,
-                    Rule::Prisoners(v) => s.prisoners = *v,
-                    Rule::Ambush(v) => s.ambush = *v,
-                    Rule::Extra(v) => s.extra = *v,
-                    Rule::Advance(v) => s.advance = *v,
-                }
-            }
-            Order::Extra { unit, to } => state.unit_mut(unit).extra_plan = Some(*to),
-            _ => {}
-        }
-    }
-}
-
 /// R1: the turn-order cards are drawn once per game, before turn 1, one die per card.
-pub fn draw_cards(state: &mut State, dice: &mut Dice) {
+pub fn draw_cards(state: &mut State, dice: &mut Dice) -> Next<Phase> {
     let mut pool: Vec<String> = state.seats.iter().map(|s| s.id.clone()).collect();
     let mut cards = Vec::new();
     while !pool.is_empty() {
@@ -76,20 +47,20 @@ pub fn draw_cards(state: &mut State, dice: &mut Dice) {
     }
     state.say(format!("Turn-order cards, face up: {}.", cards.join(", ")));
     state.cards = cards;
-    next_mover(state, 0);
+    next_mover(state, 0)
 }
 
-/// The next card from `from` whose seat has a unit that may move; else the combat step.
-pub fn next_mover(state: &mut State, from: usize) {
+/// The next card from `from` whose seat has a unit that may move; else the combat step, once
+/// the ambushers are placed (L7).
+pub fn next_mover(state: &mut State, from: usize) -> Next<Phase> {
     for i in from..state.cards.len() {
         let seat = &state.cards[i];
         if state.seat_units(seat).iter().any(|u| u.may_move()) {
-            state.phase = Phase::Move { card: i };
-            return;
+            return Next::To(Phase::Move { card: i });
         }
     }
     place_ambushers(state);
-    state.phase = Phase::Combat;
+    Next::To(Phase::Combat)
 }
 
 /// L7: ambushers that will fire are placed at the end of movement, out of turn order: a hidden
@@ -145,18 +116,19 @@ pub fn needs_extra(u: &Unit) -> bool {
     eligible_extra(u)
 }
 
-pub(super) fn begin_extra(state: &mut State) {
-    // The "prisoners moved" step comes between the melee's end and the extra moves.
+/// After combat or the melee's end: prisoners are marched off (R40), then the extra half
+/// moves if any unit may make one, else the turn ends.
+pub(super) fn begin_extra(state: &mut State) -> Next<Phase> {
     super::escort::march(state);
     if state.units.iter().any(eligible_extra) {
-        state.phase = Phase::Extra;
+        Next::To(Phase::Extra)
     } else {
-        end_turn(state);
+        Next::EndOfTurn
     }
 }
 
 /// Extra half moves in card order (L6, R4), never into melee.
-pub fn resolve_extra(state: &mut State, subs: &BTreeMap<String, Submitted<Orders>>) {
+pub fn resolve_extra(state: &mut State, subs: &BTreeMap<String, Submitted<Orders>>) -> Next<Phase> {
     for (_, sub) in subs.iter() {
         if let Submitted::Orders(o) = sub {
             apply_standing(state, o);
@@ -195,11 +167,11 @@ pub fn resolve_extra(state: &mut State, subs: &BTreeMap<String, Submitted<Orders
             state.say(format!("{n} makes its extra half move to {}.", at(p)));
         }
     }
-    end_turn(state);
+    Next::EndOfTurn
 }
 
 /// Smoke of the previous turn lifts; the turn ends; the game may end (R21).
-pub fn end_turn(state: &mut State) {
+pub fn end_turn(state: &mut State) -> Next<Phase> {
     let t = state.turn;
     state.smoke.retain(|s| s.turn >= t);
     for u in state.units.iter_mut() {
@@ -208,12 +180,16 @@ pub fn end_turn(state: &mut State) {
     }
     state.turn += 1;
     if let Some(o) = judge(state) {
-        state.say(format!("The battle is over: {}", o.summary));
-        state.outcome = Some(o);
-        state.phase = Phase::Over;
-        return;
+        return Next::GameOver(o);
     }
-    next_mover(state, 0);
+    next_mover(state, 0)
+}
+
+/// The battle is over: said in the log everyone reads, and recorded.
+pub fn game_over(state: &mut State, o: Outcome) {
+    state.say(format!("The battle is over: {}", o.summary));
+    state.outcome = Some(o);
+    state.phase = Phase::GameOver;
 }
 
 /// Objectives held at the turn limit, or a side with nothing left (R21).

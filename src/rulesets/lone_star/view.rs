@@ -235,7 +235,7 @@ pub fn turn_words(state: &State) -> String {
         Phase::Combat => format!("Turn {t} of {}: combat", state.turns),
         Phase::MeleeEnd => format!("Turn {t} of {}: end of melee", state.turns),
         Phase::Extra => format!("Turn {t} of {}: extra movement", state.turns),
-        Phase::Over => "The battle is over".to_string(),
+        Phase::GameOver => "The battle is over".to_string(),
     }
 }
 

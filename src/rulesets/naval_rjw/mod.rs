@@ -219,10 +219,28 @@ fn end_game(state: &mut NavalState, o: Outcome) {
     state.pending_fire = None;
 }
 
+/// Until this ruleset's sequence of play moves onto the table (issue 33 point 1), its own
+/// `step` and `resolve` drive it and the table is empty.
+static UNTABLED: crate::engine::procedure::Procedure<NavalRjw> =
+    crate::engine::procedure::Procedure {
+        steps: &[],
+        end_of_turn: None,
+        phase: |s| s.phase.clone(),
+        name: |_| "",
+        enter: |s, p| s.phase = p,
+        begin: |_| {},
+        game_over: |_, _| {},
+    };
+
 impl Ruleset for NavalRjw {
     const NAME: &'static str = "naval-rjw";
     type State = NavalState;
     type Orders = Orders;
+    type Phase = Phase;
+
+    fn procedure() -> &'static crate::engine::procedure::Procedure<Self> {
+        &UNTABLED
+    }
 
     fn setup(
         ruleset_toml: &str,

@@ -228,37 +228,42 @@ pub fn examples() -> Vec<&'static str> {
     GRAMMAR.keywords.iter().map(|k| k.example).collect()
 }
 
+/// The orders each step takes (the sequence of play's `keywords`; `STANDING` goes in any).
+pub const MOVE_WORDS: &[&str] = &[
+    "MOVE",
+    "FORM",
+    "FACE",
+    "CHARGE",
+    "ENTRENCH",
+    "DISENTRENCH",
+    "OCCUPY",
+    "VACATE",
+    "MOUNT",
+    "DISMOUNT",
+    "DISENGAGE",
+    "HOLD",
+    "STOP",
+    "SMOKE",
+    "SAIL",
+    "EXTRA",
+    "EMBARK",
+    "DISEMBARK",
+    "LAUNCH",
+    "FLY",
+    "DESCEND",
+];
+pub const COMBAT_WORDS: &[&str] = &["FIRE", "PRISONERS", "GAS", "GRENADES", "REVEAL", "EXTRA"];
+pub const MELEE_END_WORDS: &[&str] = &["STAY", "LEAVE", "EXTRA"];
+pub const EXTRA_WORDS: &[&str] = &["EXTRA"];
+
+/// The step's name as a rejection says it, and the orders it takes.
 fn step_words(phase: &Phase) -> (&'static str, &'static [&'static str]) {
-    const MOVE: &[&str] = &[
-        "MOVE",
-        "FORM",
-        "FACE",
-        "CHARGE",
-        "ENTRENCH",
-        "DISENTRENCH",
-        "OCCUPY",
-        "VACATE",
-        "MOUNT",
-        "DISMOUNT",
-        "DISENGAGE",
-        "HOLD",
-        "STOP",
-        "SMOKE",
-        "SAIL",
-        "EXTRA",
-        "EMBARK",
-        "DISEMBARK",
-        "LAUNCH",
-        "FLY",
-        "DESCEND",
-    ];
-    const COMBAT: &[&str] = &["FIRE", "PRISONERS", "GAS", "GRENADES", "REVEAL", "EXTRA"];
     match phase {
-        Phase::Move { .. } => ("movement", MOVE),
-        Phase::Combat => ("combat", COMBAT),
-        Phase::MeleeEnd => ("end of melee", &["STAY", "LEAVE", "EXTRA"]),
-        Phase::Extra => ("extra movement", &["EXTRA"]),
-        Phase::Cards | Phase::Over => ("no", &[]),
+        Phase::Move { .. } => ("movement", MOVE_WORDS),
+        Phase::Combat => ("combat", COMBAT_WORDS),
+        Phase::MeleeEnd => ("end of melee", MELEE_END_WORDS),
+        Phase::Extra => ("extra movement", EXTRA_WORDS),
+        Phase::Cards | Phase::GameOver => ("no", &[]),
     }
 }
 
@@ -367,7 +372,7 @@ pub fn standing(
         crate::rulesets::kit::standing::sort(read, |o| matches!(o, Order::Standing { .. }))?;
     let applied = (!standing.is_empty()).then(|| {
         let mut next = state.clone();
-        super::turn::apply_standing(&mut next, &standing);
+        super::in_force::apply_standing(&mut next, &standing);
         (next, print(&standing))
     });
     Ok(crate::engine::StandingRead { applied, other })

@@ -16,7 +16,7 @@ use despatch::dice::Dice;
 use despatch::engine::{Ruleset, Submitted};
 use despatch::rulesets::lone_star::LoneStar;
 use despatch::rulesets::lone_star::combat::{self, Band, Morale};
-use despatch::rulesets::lone_star::movement;
+
 use despatch::rulesets::lone_star::state::{Fig, Form, Phase, Smoke};
 use despatch::rulesets::lone_star::turn;
 
@@ -144,12 +144,30 @@ fn r15_ex6_windwagon_wind_tiers_and_ground_table() {
         from: 0.0,
     });
     // Sailing into the wind (worst orientation) at speed 2 of 3: the fourth tier, 12".
-    assert_eq!(movement::wagon_base(&st, 0.0), 12.0);
-    assert_eq!(movement::wagon_base(&st, 180.0), 16.0);
-    assert_eq!(movement::ground_table(5), (-6.0, true, true));
-    assert_eq!(movement::ground_table(7), (-2.0, false, false));
-    assert_eq!(movement::ground_table(17), (4.0, false, false));
-    assert_eq!(movement::ground_table(3), (-8.0, true, true));
+    assert_eq!(
+        despatch::rulesets::lone_star::sailing::wagon_base(&st, 0.0),
+        12.0
+    );
+    assert_eq!(
+        despatch::rulesets::lone_star::sailing::wagon_base(&st, 180.0),
+        16.0
+    );
+    assert_eq!(
+        despatch::rulesets::lone_star::sailing::ground_table(5),
+        (-6.0, true, true)
+    );
+    assert_eq!(
+        despatch::rulesets::lone_star::sailing::ground_table(7),
+        (-2.0, false, false)
+    );
+    assert_eq!(
+        despatch::rulesets::lone_star::sailing::ground_table(17),
+        (4.0, false, false)
+    );
+    assert_eq!(
+        despatch::rulesets::lone_star::sailing::ground_table(3),
+        (-8.0, true, true)
+    );
 }
 
 #[test]

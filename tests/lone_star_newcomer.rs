@@ -12,8 +12,8 @@ use despatch::dice::Dice;
 use despatch::engine::scene::{Condition, ZoneKind};
 use despatch::engine::{Ruleset, Viewer};
 use despatch::rulesets::lone_star::LoneStar;
+use despatch::rulesets::lone_star::escort;
 use despatch::rulesets::lone_star::state::{Blast, Form, Phase};
-use despatch::rulesets::lone_star::{escort, movement};
 use lone_star_common::*;
 
 const README: &str = include_str!("../games/lone-star/README.md");
@@ -112,7 +112,7 @@ fn a_sail_says_how_it_lies_to_the_wind_and_where_it_stopped() {
     // Patrol's wind blows from 180: a course of 225 is into the wind, 0 before it.
     let mut st = patrol();
     place(&mut st, "Prairie Schooner", 40.5, 12.5, 225.0, Form::Column);
-    movement::sail(
+    despatch::rulesets::lone_star::sailing::sail(
         &mut st,
         "Prairie Schooner",
         225.0,
@@ -124,7 +124,7 @@ fn a_sail_says_how_it_lies_to_the_wind_and_where_it_stopped() {
     assert!(l.contains("(it stops at the edge of the farm)"), "{l}");
     let mut st = patrol();
     place(&mut st, "Prairie Schooner", 42.0, 4.0, 90.0, Form::Column);
-    movement::sail(
+    despatch::rulesets::lone_star::sailing::sail(
         &mut st,
         "Prairie Schooner",
         90.0,
@@ -136,7 +136,7 @@ fn a_sail_says_how_it_lies_to_the_wind_and_where_it_stopped() {
     assert!(l.contains("(it stops at the table's edge)"), "{l}");
     let mut st = patrol();
     place(&mut st, "Prairie Schooner", 44.0, 2.0, 0.0, Form::Column);
-    movement::sail(
+    despatch::rulesets::lone_star::sailing::sail(
         &mut st,
         "Prairie Schooner",
         0.0,

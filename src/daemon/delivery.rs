@@ -182,7 +182,7 @@ impl Daemon {
             self.send_one(store, &path, &bytes, &stem, retry, now, acknowledged, t)?;
         }
         if batch {
-            crash_point("batch-end");
+            super::crash::crash_point("batch-end");
             store.end_sending()?;
         }
         Ok(())
@@ -235,7 +235,7 @@ impl Daemon {
         debug!(mail = %stem, send_ms = super::imap_cursor::ms(started), "submitted");
         match sent {
             Ok(()) => {
-                crash_point("taken");
+                super::crash::crash_point("taken");
                 if acknowledged {
                     store.mark_sent_in_batch(path)?;
                 } else {
@@ -345,21 +345,6 @@ fn file_name(path: &std::path::Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
-}
-
-/// A crash on purpose, for the tests of what a crash at each point of delivery leaves
-/// (`DESPATCH_CRASH_AT=<point>`): the process aborts there at once, as under SIGKILL, with
-/// no unwinding and nothing tidied. Unset (always, outside those tests) it does nothing.
-pub(super) fn crash_point(point: &str) {
-    static AT: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
-    if AT
-        .get_or_init(|| std::env::var("DESPATCH_CRASH_AT").ok())
-        .as_deref()
-        == Some(point)
-    {
-        error!(point, "crashing on purpose (DESPATCH_CRASH_AT)");
-        std::process::abort();
-    }
 }
 
 /// The game a queued mail belongs to (its folder's parent).

@@ -164,7 +164,7 @@ impl Daemon {
                 serde_json::to_string(&state)?.as_bytes(),
                 crate::store::Durable::Cache,
             )?;
-            super::delivery::crash_point("imap-state");
+            super::crash::crash_point("imap-state");
             if !self.file_mail(&mut imap, &[w.uid], filing) {
                 return Ok(());
             }

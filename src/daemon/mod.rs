@@ -17,6 +17,7 @@ mod campaign;
 mod campaign_derive;
 mod campaigns;
 mod consent;
+mod crash;
 mod delivery;
 mod desk;
 mod desk_acts;

@@ -115,14 +115,14 @@ impl Club {
             ));
         }
         if let Some(l) = &self.league
-            && !crate::engine::event::valid_game_id(l)
+            && !super::ids::valid_game_id(l)
         {
             return Err(format!(
                 "club.league = {l:?}: use 1–40 characters a–z, 0–9 and `-`, starting with a letter"
             ));
         }
         if let Some(c) = &self.campaign
-            && (!crate::engine::event::valid_game_id(&c.name)
+            && (!super::ids::valid_game_id(&c.name)
                 || c.name.len() > super::campaign_plan::MAX_NAME)
         {
             return Err(format!(

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::dice::{Protocol, Roll};
 
 use super::club::{Club, OnResign};
+pub use super::ids::{valid_game_id, valid_seat_id};
 use super::ruleset::{SeatId, Silence};
 
 /// How a game treats time: deadlines, reminders and silence. Per game, set at creation.
@@ -469,28 +470,4 @@ pub(crate) fn err(index: u64, kind: &str, field: &str, detail: impl Into<String>
         field: field.to_string(),
         detail: detail.into(),
     }
-}
-
-/// Whether `id` can name a game: 1–40 characters a–z, 0–9 and `-`, starting with a letter
-/// (it appears in subjects, reply addresses and folder names).
-pub fn valid_game_id(id: &str) -> bool {
-    // `lobby` routes the lobby's reply addresses (`despatch+lobby.<secret>@…`).
-    id != "lobby"
-        && !id.is_empty()
-        && id.len() <= 40
-        && id.starts_with(|c: char| c.is_ascii_lowercase())
-        && id
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-}
-
-/// Whether `id` can name a seat: 1–24 characters a–z, 0–9, `_` and `-`, starting with a letter
-/// (it travels in reply addresses, `despatch+<game>.<seat>.<secret>@…`, and the dice layouts).
-pub fn valid_seat_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= 24
-        && id.starts_with(|c: char| c.is_ascii_lowercase())
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
 }

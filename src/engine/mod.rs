@@ -13,6 +13,7 @@ pub mod event;
 pub mod example;
 pub mod game;
 pub mod guard;
+pub mod ids;
 pub mod lobby;
 pub mod pause;
 pub mod play;

@@ -31,6 +31,13 @@ pub enum Next<P> {
     GameOver(Outcome),
 }
 
+/// A step's rules: run on the locked submissions, they change the state and say what is next.
+pub type Resolve<R> = fn(
+    &mut <R as Ruleset>::State,
+    &Submissions<<R as Ruleset>::Orders>,
+    &mut Dice,
+) -> Next<<R as Ruleset>::Phase>;
+
 /// One step of the sequence of play.
 pub struct Step<R: Ruleset + ?Sized> {
     /// Its name as the phase spells it and the printed sequence shows it (`move`, `combat`).
@@ -44,17 +51,18 @@ pub struct Step<R: Ruleset + ?Sized> {
     /// Who is asked what now.
     pub ask: fn(&R::State) -> StepSpec,
     /// The step's rules, run on the locked submissions: changes the state, says what is next.
-    pub resolve: fn(&mut R::State, &Submissions<R::Orders>, &mut Dice) -> Next<R::Phase>,
+    pub resolve: Resolve<R>,
     /// Every step (or `END_OF_TURN`) `resolve` may lead to; the conformance kit checks random
     /// play never leaves this list and that each name in it exists.
     pub then: &'static [&'static str],
 }
 
-/// What happens between turns: bookkeeping, the victory test, the first step of the next turn.
+/// What happens between turns: bookkeeping, the victory test, the first step of the next turn
+/// (with the dice of the step that ended the turn: a turn may begin with a roll).
 pub struct TurnEnd<R: Ruleset + ?Sized> {
     pub rule: &'static str,
     pub does: &'static str,
-    pub run: fn(&mut R::State) -> Next<R::Phase>,
+    pub run: fn(&mut R::State, &mut Dice) -> Next<R::Phase>,
     pub then: &'static [&'static str],
 }
 
@@ -124,13 +132,19 @@ impl<R: Ruleset + ?Sized> Procedure<R> {
         let mut trace = vec![from];
         if let Some(step) = self.step_named(from) {
             let next = (step.resolve)(&mut s, subs, dice);
-            self.follow(&mut s, next, &mut trace);
+            self.follow(&mut s, next, dice, &mut trace);
         }
         trace.push(self.current(&s));
         (s, trace)
     }
 
-    fn follow(&self, s: &mut R::State, next: Next<R::Phase>, trace: &mut Vec<&'static str>) {
+    fn follow(
+        &self,
+        s: &mut R::State,
+        next: Next<R::Phase>,
+        dice: &mut Dice,
+        trace: &mut Vec<&'static str>,
+    ) {
         match next {
             Next::To(p) => (self.enter)(s, p),
             Next::Again => {}
@@ -138,7 +152,7 @@ impl<R: Ruleset + ?Sized> Procedure<R> {
             Next::EndOfTurn => {
                 trace.push(END_OF_TURN);
                 let Some(t) = &self.end_of_turn else { return };
-                match (t.run)(s) {
+                match (t.run)(s, dice) {
                     Next::To(p) => (self.enter)(s, p),
                     Next::GameOver(o) => (self.game_over)(s, o),
                     // A turn's end that ends the turn again, or stays, leaves the state where
@@ -217,6 +231,41 @@ impl<R: Ruleset + ?Sized> Procedure<R> {
             ));
         }
         out
+    }
+}
+
+/// `text` hard-wrapped at `width` columns, its lines after the first indented by `hang`.
+fn wrap(text: &str, width: usize, hang: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            out.push_str(&line);
+            out.push('\n');
+            line = " ".repeat(hang);
+        } else if !line.is_empty() && !line.ends_with(' ') {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out
+}
+
+impl<R: Ruleset + ?Sized> Procedure<R> {
+    /// The sequence as the ruleset's README holds it: Markdown paragraphs hard-wrapped at
+    /// `width` columns (a mail's 72), a step's lines after the first under its words.
+    pub fn sequence_markdown(&self, width: usize) -> String {
+        self.sequence()
+            .iter()
+            .map(|p| {
+                let hang = p
+                    .find(". ")
+                    .filter(|_| p.starts_with(|c: char| c.is_ascii_digit()));
+                wrap(p, width, hang.map_or(0, |h| h + 2))
+            })
+            .collect::<Vec<_>>()
+            .join("\n\n")
     }
 }
 

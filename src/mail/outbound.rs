@@ -10,7 +10,7 @@ use lettre::message::header::{HeaderName, HeaderValue};
 use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use sha2::{Digest, Sha256};
 
-use super::inbound::{is_game_id, is_seat_id, is_token};
+use super::inbound::{MAX_ID_LEN, is_game_id, is_seat_id, is_token};
 
 /// One mail to one recipient. Ids are bare (`abc@host`); `build` adds the angle brackets.
 /// `from` and `reply_to` may carry a display name (`Despatch <despatch@club.example>`).
@@ -331,11 +331,6 @@ fn one_line(s: &str) -> String {
         .take(MAX_HEADER_CHARS)
         .collect()
 }
-
-/// Longest message id (bare, without `<>`) Despatch writes into a header or keeps as a
-/// player's: RFC 5322 allows 998 octets per line, real ids are well under 100, and an id is
-/// copied into `References` with others, so 250 leaves every header line short.
-pub const MAX_ID_LEN: usize = 250;
 
 /// Whether a bare id (no `<>`) is an RFC 5322 `msg-id` Despatch may write into a header:
 /// `id-left "@" id-right`, the left a dot-atom-text, the right a dot-atom-text or a

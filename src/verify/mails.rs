@@ -8,16 +8,11 @@ use mail_parser::MessageParser;
 use crate::dice::{self, Faces, Hash, Protocol, Roll};
 use crate::report;
 
+use super::mime::{REWRAPPED, mail_text, sealed_text};
 use super::signed::{self, Facts};
 use super::story::{self, SealedMail};
 use super::{Checked, Finding, finding};
 use crate::engine::Registry;
-
-pub(super) fn mail_text(bytes: &[u8]) -> Option<(String, String)> {
-    let msg = MessageParser::default().parse(bytes)?;
-    let text = msg.body_text(0)?.into_owned();
-    Some((msg.subject().unwrap_or_default().to_string(), text))
-}
 
 pub(super) fn check_mail_file(p: &Path) -> Result<(), Finding> {
     let name = p
@@ -36,24 +31,6 @@ pub(super) fn check_mail_file(p: &Path) -> Result<(), Finding> {
             .map_err(|(field, why)| finding(format!("mail {name}"), field, why))?;
     }
     Ok(())
-}
-
-/// What a finding says of a mail a client re-wrapped beyond reading back.
-pub const REWRAPPED: &str =
-    "re-wrapped by the mail client: use the saved .eml (the mail as it arrived)";
-
-/// A sealed mail's text whose seal checks, as it arrived or once a mail client's re-wrapping
-/// or quoting is undone (`report::restore`, the digest the judge); or why not.
-pub(crate) fn sealed_text(text: &str) -> Result<String, String> {
-    let e = match report::check_seal(text) {
-        Ok(()) => return Ok(text.to_string()),
-        Err(e) => e,
-    };
-    match report::restore(text, |t| report::check_seal(t).is_ok()) {
-        report::Rewrap::Restored(t) => Ok(t),
-        report::Rewrap::Unreadable => Err(REWRAPPED.to_string()),
-        report::Rewrap::NotRewrapped => Err(e),
-    }
 }
 
 /// Checks each part listed under "Parts (sha256):" in the sealed text against the mail's parts.

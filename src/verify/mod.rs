@@ -2,6 +2,7 @@
 //! folder of the mails one player received. Reads files only; changes nothing.
 
 mod mails;
+mod mime;
 mod signed;
 mod store;
 mod story;

@@ -34,13 +34,13 @@ pub struct Welcome {
 /// with the game its footer names. Anything after the digest and signature lines is not part of
 /// the seal, so nothing is ever read from there.
 fn sealed_part(bytes: &[u8]) -> Result<(String, String), String> {
-    let text = super::mails::mail_text(bytes)
+    let text = super::mime::mail_text(bytes)
         .map(|(_, t)| t)
         .ok_or("not a mail with a text part")?;
     if !text.contains(report::DIGEST_PREFIX) {
         return Err("no Mail-Digest line: not a sealed Despatch mail".into());
     }
-    let text = super::mails::sealed_text(&text)?;
+    let text = super::mime::sealed_text(&text)?;
     let norm = report::normalise(&text);
     let at = norm.rfind(report::DIGEST_PREFIX).unwrap_or(norm.len());
     // Read as it was before folding: one value a line.
@@ -82,11 +82,11 @@ pub fn signed_by(bytes: &[u8], game: &str, key: &Hash) -> Result<(String, String
     if of != game {
         return Err(format!("this mail is from game {of}, not {game}"));
     }
-    let text = super::mails::mail_text(bytes)
+    let text = super::mime::mail_text(bytes)
         .map(|(_, t)| t)
         .unwrap_or_default();
     // As sealed_part read it: a client's quoting or re-wrapping undone.
-    let text = super::mails::sealed_text(&text).unwrap_or(text);
+    let text = super::mime::sealed_text(&text).unwrap_or(text);
     let (digest, sig) = report::seal_signature(&text)
         .ok_or_else(|| format!("no Mail-Signature: every mail of game {game} is signed"))?;
     if !mail_key::verify(key, game, &digest, &sig) {

@@ -54,6 +54,13 @@ pub struct Subject<R: Ruleset> {
     pub not_yet_covered: Vec<u32>,
     /// The sequence of play's walk on the ruleset alone: games, and steps at most in each.
     pub walk: (u64, u64),
+    /// Steps random play on this scenario cannot reach, each with why and the test that plays
+    /// it instead (the list must be exactly the steps the walk missed).
+    pub unreached_steps: Vec<(&'static str, &'static str)>,
+    /// Where to keep each game's store once played (journal, heads, host secret), in a folder
+    /// named `<ruleset>-<seed>`: how `stored_games.rs` records games with one build for
+    /// later builds to replay. `None`: nothing is kept.
+    pub keep: Option<PathBuf>,
 }
 
 impl<R: Ruleset> Subject<R> {
@@ -70,6 +77,8 @@ impl<R: Ruleset> Subject<R> {
             test_sources: vec![],
             not_yet_covered: vec![],
             walk: (8, 600),
+            unreached_steps: vec![],
+            keep: None,
         }
     }
 

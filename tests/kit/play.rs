@@ -168,6 +168,13 @@ pub fn play_with<R: Ruleset>(
     if g.is_over() {
         game_over_explains_itself::<R>(&g, &d.cfg.mail.outbox, seed);
     }
+    if let Some(keep) = &s.keep {
+        let to = keep.join(format!("{}-{seed}", R::NAME));
+        std::fs::create_dir_all(&to).unwrap();
+        for f in ["journal.jsonl", "heads.log", "host.secret"] {
+            std::fs::copy(store.dir.join(f), to.join(f)).unwrap();
+        }
+    }
     // The snapshot and the journal's tail load to what a full replay gives.
     let opened = store.open(registry).unwrap();
     assert_eq!(opened.state_json(), serde_json::to_value(&g.state).unwrap());

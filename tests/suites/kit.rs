@@ -43,6 +43,8 @@ mod render_knows_no_ruleset;
 mod render_scenes;
 #[path = "../step_reference.rs"]
 mod step_reference;
+#[path = "../stored_games.rs"]
+mod stored_games;
 #[path = "../strict_abandon.rs"]
 mod strict_abandon;
 #[path = "../strict_bound.rs"]
@@ -59,5 +61,3 @@ mod strict_reveals;
 mod strict_verifiers;
 #[path = "../unit_numbers.rs"]
 mod unit_numbers;
-#[path = "../stored_games.rs"]
-mod stored_games;

@@ -23,6 +23,8 @@ mod doctor_cli;
 mod documented_configs;
 #[path = "../due_index.rs"]
 mod due_index;
+#[path = "../import_loops.rs"]
+mod import_loops;
 #[path = "../layers.rs"]
 mod layers;
 #[path = "../legacy_v1.rs"]

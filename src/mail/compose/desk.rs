@@ -5,8 +5,8 @@
 use crate::engine::{Event, Play};
 use crate::report;
 
-use super::events::{event_draft, prompt_text, time_left_words};
 use super::rich;
+use super::toolkit::{event_draft, prompt_text, time_left_words};
 use super::{ComposeError, Draft, DraftKind, MailCtx};
 
 /// The drafts of `game_paused`, `game_resumed` and `gm_broadcast` (line `index`).

@@ -3,10 +3,12 @@
 //! carries its orders, and only to that seat.
 
 use crate::dice;
-use crate::engine::{Event, GmKind, LockInfo, Play, Silence, Viewer};
-use crate::report::{self, DiceSection, ResultsCtx, RollRow};
+use crate::engine::{Event, GmKind, LockInfo, Play, Viewer};
+use crate::report::{self, ResultsCtx};
 
 use super::rich::{self, deadline_text};
+use super::step_mail;
+use super::toolkit::{dice_section, event_draft, prompt_text, results_subject, standing_note};
 use super::{ComposeError, Draft, DraftKind, MailCtx, Recipient};
 
 /// The drafts journal event `ev` (line `index`) sends, from the game as it stands right after it.
@@ -17,165 +19,17 @@ pub fn drafts_for_event(
     ctx: &MailCtx,
 ) -> Result<Vec<Draft>, ComposeError> {
     let book = game.book();
-    let title = game.spec().title;
-    let mut out = Vec::new();
-    let draft = |kind: DraftKind, to: &Recipient, word: &str, subject: String, text: String| {
-        event_draft(game, index, kind, to, word, subject, text)
-    };
     match ev {
-        Event::GameCreated { .. } => {
-            for to in ctx.recipients {
-                let (body, rich) = welcome(game, to, false, ctx)?;
-                let text = rich::seal(game, &body, Some(&rich))?;
-                let mut d = draft(
-                    DraftKind::Welcome,
-                    to,
-                    "welcome",
-                    format!("Welcome: you play {}", to.seat),
-                    text,
-                );
-                d.rich = Some(rich);
-                out.push(d);
-            }
-        }
-        Event::Submission {
-            step,
-            seat,
-            digest,
-            orders,
-            ignored,
-            message_id,
-            ..
-        } => {
-            let sealed = game.spec().sealed;
-            // Nobody left to answer: the step locks at once and its results mail follows this
-            // one (Lone Star's card-order moves: one seat per step).
-            let resolves_now = game.waiting_for().is_empty();
-            for to in ctx.recipients {
-                let mine = &to.seat == seat;
-                // None is sent when the results mail follows at once: every digest is in the
-                // lock's table of the results mail as well, so nothing the dice depend on is
-                // lost. Otherwise receipts and notices wait for the seat's next mail that asks
-                // something of it, unless the seat asked for them on their own (`gather`).
-                if !mine && resolves_now {
-                    continue;
-                }
-                let waits = if mine {
-                    // Lines taken for a greeting or sign-off are no reason to write at once: a
-                    // line that looks like an order is refused, never skipped
-                    // (`Ruleset::looks_like_an_order`).
-                    super::gather::receipt_waits(to, *step, digest, true)
-                } else {
-                    super::gather::notice_waits(to, seat, *step)
-                };
-                let body = if mine {
-                    let salt = ctx
-                        .salt_key
-                        .filter(|_| book.protocol == dice::Protocol::V2)
-                        .map(|z| dice::to_hex(&dice::salt(&book.id, &z, *step, seat)));
-                    report::render(
-                        "receipt",
-                        serde_json::json!({
-                            "seat": seat, "step": step, "step_title": title,
-                            "orders": orders.lines().collect::<Vec<_>>(),
-                            "ignored": ignored, "digest": digest, "salt": salt, "sealed": sealed,
-                            "waiting": game.waiting_for(), "deadline": deadline_text(game, to),
-                        }),
-                    )?
-                } else {
-                    let prompt = prompt_text(game, &to.seat);
-                    let answered = book.pending.contains_key(&to.seat);
-                    report::render(
-                        "notice",
-                        serde_json::json!({
-                            "submitter": seat, "step": step, "step_title": title, "digest": digest,
-                            "sealed": sealed,
-                            "your_turn": prompt.is_some() && !answered, "prompt": prompt,
-                            "deadline": deadline_text(game, to),
-                        }),
-                    )?
-                };
-                let (kind, subject) = if mine {
-                    (DraftKind::Receipt, receipt_subject(&title))
-                } else {
-                    (DraftKind::Notice, format!("{seat} has sent orders"))
-                };
-                let mut d = draft(
-                    kind,
-                    to,
-                    "submission",
-                    subject,
-                    rich::seal(game, &body, None)?,
-                );
-                if mine {
-                    d.answers = Some(message_id.clone());
-                }
-                d.waits = waits;
-                out.push(d);
-            }
-        }
-        Event::Standing {
-            step,
-            seat,
-            digest,
-            orders,
-            message_id,
-            answered,
-            not_applied,
-            ..
-        } => {
-            // Only the seat hears of its standing orders: they are as secret as its orders.
-            for to in ctx.recipients.iter().filter(|to| &to.seat == seat) {
-                let salt = ctx
-                    .salt_key
-                    .filter(|_| book.protocol == dice::Protocol::V2)
-                    .map(|z| dice::to_hex(&dice::salt(&book.id, &z, *step, seat)));
-                let body = report::render(
-                    "standing",
-                    serde_json::json!({
-                        "seat": seat, "step": step, "step_title": title,
-                        "orders": orders.lines().collect::<Vec<_>>(),
-                        "answered": answered, "not_applied": not_applied,
-                        "digest": digest, "salt": salt,
-                        "prompt": prompt_text(game, seat), "deadline": deadline_text(game, to),
-                    }),
-                )?;
-                let mut d = draft(
-                    DraftKind::Receipt,
-                    to,
-                    "standing",
-                    standing_subject(&title),
-                    rich::seal(game, &body, None)?,
-                );
-                d.answers = Some(message_id.clone());
-                d.waits = super::gather::receipt_waits(to, *step, digest, not_applied.is_empty());
-                out.push(d);
-            }
-        }
-        Event::Results { step, .. } => {
-            // v2 games end with their own event (which publishes the salt key): the game-over
-            // mail goes out then. v1 games had no such event and end here.
-            if game.is_over() && book.protocol == dice::Protocol::V2 {
-                return Ok(out);
-            }
-            for to in ctx.recipients {
-                // Results that ask nothing of the seat wait for its next mail that does
-                // (`gather`): composed as text alone, which the mail bringing them attaches.
-                match super::gather::results_wait(game, to, *step, ctx) {
-                    Some(note) => {
-                        let mut d = results_or_over(game, to, *step, index, ctx, false)?;
-                        d.waits = Some(note);
-                        out.push(d);
-                    }
-                    None => out.push(results_or_over(game, to, *step, index, ctx, true)?),
-                }
-            }
-        }
+        Event::GameCreated { .. } => welcomes(game, ev, index, ctx),
+        Event::Submission { .. } => step_mail::submission(game, ev, index, ctx),
+        Event::Standing { .. } => step_mail::standing(game, ev, index, ctx),
+        Event::Results { .. } => results(game, ev, index, ctx),
         // v2: the game-over mail, which says why, follows with the game-ended event.
-        Event::GameAbandoned { .. } if book.protocol != dice::Protocol::V1 => {}
+        Event::GameAbandoned { .. } if book.protocol != dice::Protocol::V1 => Ok(Vec::new()),
         // The game-over mail: at the game's end, or at once when a v1 game (which has no
         // game-ended event) is abandoned.
         Event::GameAbandoned { step, .. } | Event::GameEnded { step, .. } => {
+            let mut out = Vec::new();
             for to in ctx.recipients {
                 out.push(results_or_over(
                     game,
@@ -190,195 +44,18 @@ pub fn drafts_for_event(
                 // Bound strict reveals are checked once the seats open their onions (S11).
                 out.extend(super::strict::open_requests(game, index, ctx)?);
             }
+            Ok(out)
         }
-        Event::Reminder {
-            step,
-            seat,
-            hours_left,
-            at,
-        } => {
-            if let Some(to) = ctx.recipient(seat) {
-                // The time really left when the reminder was sent, not its slot: a game whose
-                // step opened 2 h 49 min before the deadline gets "2 h 49 min", not "4 h".
-                let left = match book.deadline {
-                    Some(d) => time_left_words(d - *at),
-                    None => format!("{hours_left} h"),
-                };
-                let body = report::render(
-                    "reminder",
-                    serde_json::json!({
-                        "step": step, "step_title": title, "left": left,
-                        "prompt": prompt_text(game, seat).unwrap_or_default(),
-                        "deadline": deadline_text(game, to).unwrap_or_default(),
-                        "on_silence": silence_words(book.policy.on_silence),
-                    }),
-                )?;
-                out.push(draft(
-                    DraftKind::Reminder,
-                    to,
-                    "reminder",
-                    match book.deadline {
-                        // The time left first: the due time (in the body) would be cut.
-                        Some(_) => format!("Reminder: {left} left for your orders"),
-                        None => format!("Reminder: your orders are due in {hours_left} h"),
-                    },
-                    rich::seal(game, &body, None)?,
-                ));
-            }
-        }
-        Event::DeadlineChanged {
-            deadline, reason, ..
-        } => {
-            let (_, domain) = ctx.address_parts();
-            for to in ctx.recipients {
-                let when = report::fmt_time(*deadline, &to.private.time_zone);
-                let mut body = format!(
-                    "The deadline of step {} ({}) is now {when}.\nReason: {reason}\n",
-                    book.step, title,
-                );
-                // The seats asked for orders get the calendar entry again, same UID and a higher
-                // SEQUENCE (this event's index), so calendars move the entry sent first.
-                let calendar = prompt_text(game, &to.seat).map(|p| {
-                    report::ics::deadline_event(
-                        &rich::calendar_uid(game, to, domain),
-                        index,
-                        *deadline,
-                        &to.private.time_zone,
-                        &format!("Orders due: {}, step {} ({})", book.id, book.step, to.seat),
-                        &p,
-                        ctx.now,
-                    )
-                });
-                let text = match &calendar {
-                    Some(ics) => {
-                        body.push_str(
-                            "\nThe calendar entry attached replaces the one sent with the step.\n",
-                        );
-                        rich::seal_calendar(game, &body, ics)?
-                    }
-                    None => rich::seal(game, &body, None)?,
-                };
-                let mut d = draft(
-                    DraftKind::DeadlineChange,
-                    to,
-                    "deadline",
-                    format!(
-                        "New deadline: {}",
-                        report::fmt_short(*deadline, &to.private.time_zone)
-                    ),
-                    text,
-                );
-                d.calendar = calendar;
-                out.push(d);
-            }
-        }
-        Event::Forfeit { seat, .. } => {
-            let over = game.outcome();
-            // v2: the game-over mail follows with the game-ended event.
-            if over.is_some() && book.protocol == dice::Protocol::V2 {
-                return Ok(out);
-            }
-            for to in ctx.recipients {
-                let (kind, subject, body) = match &over {
-                    Some(o) => (
-                        DraftKind::GameOver,
-                        game_over_subject(game, o),
-                        format!(
-                            "{seat} sent no orders by the deadline and forfeits the game.\n\n{}\n",
-                            o.summary
-                        ),
-                    ),
-                    None => (
-                        DraftKind::GmNotice,
-                        format!("{seat} is out of the game"),
-                        format!(
-                            "{seat} sent no orders by the deadline and forfeits: the seat is out of the game.\n"
-                        ),
-                    ),
-                };
-                let word = if over.is_some() { "over" } else { "forfeit" };
-                out.push(draft(
-                    kind,
-                    to,
-                    word,
-                    subject,
-                    rich::seal(game, &body, None)?,
-                ));
-            }
-        }
-        Event::OnionRenewed {
-            from_step,
-            anchor,
-            onion_len,
-            ..
-        } => {
-            for to in ctx.recipients {
-                let body = format!(
-                    "NEW DICE ANCHOR\nThe host's committed secrets for this game are nearly used up, so a new\n\
-                     chain was committed before they ran out. From step {from_step} on, each v_k\n\
-                     hashes back to this anchor instead:\n    Anchor A = {anchor}   (from step {from_step}, onion length {onion_len})\n"
-                );
-                out.push(draft(
-                    DraftKind::Anchor,
-                    to,
-                    "anchor",
-                    "New dice anchor".into(),
-                    rich::seal(game, &body, None)?,
-                ));
-            }
-        }
-        Event::GmAction { action, reason, .. } => {
-            for to in ctx.recipients {
-                let d = match action {
-                    GmKind::CloseStep => draft(
-                        DraftKind::GmNotice,
-                        to,
-                        "gm",
-                        "The organiser closed the step".into(),
-                        rich::seal(
-                            game,
-                            &format!(
-                                "The organiser closed step {} ({title}) without waiting further.\n\
-                                 Seats that had not sent orders are recorded as no move received.\nReason: {reason}\n",
-                                book.step
-                            ),
-                            None,
-                        )?,
-                    ),
-                    GmKind::ReplaceSeat { seat } if seat == &to.seat => {
-                        let (body, rich) = welcome(game, to, true, ctx)?;
-                        let mut d = draft(
-                            DraftKind::Takeover,
-                            to,
-                            "gm",
-                            format!("You take over seat {seat} in {}", book.id),
-                            rich::seal(game, &body, Some(&rich))?,
-                        );
-                        d.rich = Some(rich);
-                        d
-                    }
-                    GmKind::ReplaceSeat { seat } => draft(
-                        DraftKind::GmNotice,
-                        to,
-                        "gm",
-                        format!("Seat {seat} has a new player"),
-                        rich::seal(
-                            game,
-                            &format!(
-                                "Seat {seat} has been handed to a new player by the organiser.\nReason: {reason}\n"
-                            ),
-                            None,
-                        )?,
-                    ),
-                };
-                out.push(d);
-            }
-        }
+        Event::Reminder { .. } => step_mail::reminder(game, ev, index, ctx),
+        Event::DeadlineChanged { .. } => step_mail::deadline_changed(game, ev, index, ctx),
+        Event::Forfeit { .. } => step_mail::forfeit(game, ev, index, ctx),
+        Event::OnionRenewed { .. } => step_mail::onion_renewed(game, ev, index, ctx),
+        Event::GmAction { .. } => gm_action(game, ev, index, ctx),
         // Press (issue 16): relayed to its readers, a receipt to its sender.
-        Event::Press { .. } => return Ok(super::press::drafts(game, ev, index, ctx)),
+        Event::Press { .. } => Ok(super::press::drafts(game, ev, index, ctx)),
         // Observers joining or leaving: the seats are told (compose/spectator.rs).
         Event::SpectatorJoined { .. } | Event::SpectatorLeft { .. } => {
-            return super::spectator::seat_notices(game, ev, index, ctx);
+            super::spectator::seat_notices(game, ev, index, ctx)
         }
         // Strict dice mail apart (a lock mails only the strict seats asked to reveal).
         Event::Lock { .. }
@@ -387,56 +64,143 @@ pub fn drafts_for_event(
         | Event::SplitLock { .. }
         | Event::RevealMissed { .. }
         | Event::RevealOverdue { .. }
-        | Event::StrictOpened { .. } => return super::strict::drafts(game, ev, index, ctx),
+        | Event::StrictOpened { .. } => super::strict::drafts(game, ev, index, ctx),
         Event::Absent { .. }
         | Event::AbsenceCancelled { .. }
         | Event::Conceded { .. }
         | Event::Resigned { .. }
-        | Event::DrawAgreed { .. } => return super::seat_acts::drafts(game, ev, index, ctx),
+        | Event::DrawAgreed { .. } => super::seat_acts::drafts(game, ev, index, ctx),
         // The organiser's desk: a pause, a resume, a message (compose/desk.rs).
         Event::GamePaused { .. } | Event::GameResumed { .. } | Event::GmBroadcast { .. } => {
-            return super::desk::drafts(game, ev, index, ctx);
+            super::desk::drafts(game, ev, index, ctx)
+        }
+    }
+}
+
+/// The game starts: every seat's welcome.
+fn welcomes(
+    game: &dyn Play,
+    ev: &Event,
+    index: u64,
+    ctx: &MailCtx,
+) -> Result<Vec<Draft>, ComposeError> {
+    let Event::GameCreated { .. } = ev else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    let draft = |kind: DraftKind, to: &Recipient, word: &str, subject: String, text: String| {
+        event_draft(game, index, kind, to, word, subject, text)
+    };
+    for to in ctx.recipients {
+        let (body, rich) = welcome(game, to, false, ctx)?;
+        let text = rich::seal(game, &body, Some(&rich))?;
+        let mut d = draft(
+            DraftKind::Welcome,
+            to,
+            "welcome",
+            format!("Welcome: you play {}", to.seat),
+            text,
+        );
+        d.rich = Some(rich);
+        out.push(d);
+    }
+    Ok(out)
+}
+
+/// A step resolved: each seat's results mail, now or waiting for its next mail that asks.
+fn results(
+    game: &dyn Play,
+    ev: &Event,
+    index: u64,
+    ctx: &MailCtx,
+) -> Result<Vec<Draft>, ComposeError> {
+    let Event::Results { step, .. } = ev else {
+        return Ok(Vec::new());
+    };
+    let book = game.book();
+    let mut out = Vec::new();
+    // v2 games end with their own event (which publishes the salt key): the game-over
+    // mail goes out then. v1 games had no such event and end here.
+    if game.is_over() && book.protocol == dice::Protocol::V2 {
+        return Ok(out);
+    }
+    for to in ctx.recipients {
+        // Results that ask nothing of the seat wait for its next mail that does
+        // (`gather`): composed as text alone, which the mail bringing them attaches.
+        match super::gather::results_wait(game, to, *step, ctx) {
+            Some(note) => {
+                let mut d = results_or_over(game, to, *step, index, ctx, false)?;
+                d.waits = Some(note);
+                out.push(d);
+            }
+            None => out.push(results_or_over(game, to, *step, index, ctx, true)?),
         }
     }
     Ok(out)
 }
 
-/// A plain mail journal event `index` sends `to`, named `<index>-<word>-<seat>` so that
-/// re-deriving it after a crash gives the same queue name.
-pub(super) fn event_draft(
+/// The organiser closed a step or handed a seat on: a notice to each seat, a welcome to the new player.
+fn gm_action(
     game: &dyn Play,
+    ev: &Event,
     index: u64,
-    kind: DraftKind,
-    to: &Recipient,
-    word: &str,
-    subject: String,
-    text: String,
-) -> Draft {
-    Draft {
-        waits: None,
-        brings: Vec::new(),
-        name: format!("{index:06}-{word}-{}", to.seat),
-        kind,
-        game: game.book().id.clone(),
-        seat: to.seat.clone(),
-        subject,
-        text,
-        rich: None,
-        calendar: None,
-        answers: None,
-        step: super::asked_step(game),
+    ctx: &MailCtx,
+) -> Result<Vec<Draft>, ComposeError> {
+    let Event::GmAction { action, reason, .. } = ev else {
+        return Ok(Vec::new());
+    };
+    let book = game.book();
+    let title = game.spec().title;
+    let mut out = Vec::new();
+    let draft = |kind: DraftKind, to: &Recipient, word: &str, subject: String, text: String| {
+        event_draft(game, index, kind, to, word, subject, text)
+    };
+    for to in ctx.recipients {
+        let d = match action {
+            GmKind::CloseStep => draft(
+                DraftKind::GmNotice,
+                to,
+                "gm",
+                "The organiser closed the step".into(),
+                rich::seal(
+                    game,
+                    &format!(
+                        "The organiser closed step {} ({title}) without waiting further.\n\
+                             Seats that had not sent orders are recorded as no move received.\nReason: {reason}\n",
+                        book.step
+                    ),
+                    None,
+                )?,
+            ),
+            GmKind::ReplaceSeat { seat } if seat == &to.seat => {
+                let (body, rich) = welcome(game, to, true, ctx)?;
+                let mut d = draft(
+                    DraftKind::Takeover,
+                    to,
+                    "gm",
+                    format!("You take over seat {seat} in {}", book.id),
+                    rich::seal(game, &body, Some(&rich))?,
+                );
+                d.rich = Some(rich);
+                d
+            }
+            GmKind::ReplaceSeat { seat } => draft(
+                DraftKind::GmNotice,
+                to,
+                "gm",
+                format!("Seat {seat} has a new player"),
+                rich::seal(
+                    game,
+                    &format!(
+                        "Seat {seat} has been handed to a new player by the organiser.\nReason: {reason}\n"
+                    ),
+                    None,
+                )?,
+            ),
+        };
+        out.push(d);
     }
-}
-
-/// How long is left before a deadline, as a reminder says it: "2 h 49 min", "1 h", "35 min",
-/// rounded down to the minute (a reminder never promises more time than there is).
-pub(super) fn time_left_words(left: chrono::Duration) -> String {
-    let minutes = left.num_minutes().max(0);
-    match (minutes / 60, minutes % 60) {
-        (0, m) => format!("{m} min"),
-        (h, 0) => format!("{h} h"),
-        (h, m) => format!("{h} h {m} min"),
-    }
+    Ok(out)
 }
 
 /// A results mail, or the game-over mail once the game is over. `goes`: the mail goes now, with
@@ -596,82 +360,6 @@ fn results_or_over(
     })
 }
 
-/// The subject (before its tag) of a receipt for a mail that had no subject to answer (one
-/// with a subject is answered `Re: <it>`). Shared with `verify`, which checks a player's mails
-/// against a replay of the game.
-pub fn receipt_subject(step_title: &str) -> String {
-    format!("Receipt: orders for {step_title}")
-}
-
-/// The subject of the receipt for standing orders sent outside a step (ruling SO1).
-pub fn standing_subject(step_title: &str) -> String {
-    format!("Receipt: standing orders (open step: {step_title})")
-}
-
-/// The subject (before its tag) of a results mail or of the game-over mail, what matters
-/// first: "Your orders — due <when>" only when `seat` must answer (the step's long title is in
-/// the body; the tag names the step); otherwise the results, then the step's title, which a
-/// long tag may cut. `due`: the deadline as the seat reads it. Shared with `verify` (which has
-/// no time zone, so no `due`).
-pub fn results_subject(game: &dyn Play, seat: &str, due: Option<&str>) -> String {
-    if let Some(o) = game.outcome() {
-        return game_over_subject(game, &o);
-    }
-    let asked = prompt_text(game, seat).is_some();
-    if asked && !only_invited(game, seat) {
-        match due {
-            Some(d) => format!("Your orders — due {d}"),
-            None => "Your orders".to_string(),
-        }
-    } else if asked {
-        format!("Results, orders optional: {}", game.book().last_step_title)
-    } else {
-        format!("Results: {}", game.book().last_step_title)
-    }
-}
-
-/// Does the open step only invite `seat` (an optional prompt, its standing orders answering
-/// for it) rather than ask it?
-pub fn only_invited(game: &dyn Play, seat: &str) -> bool {
-    game.spec()
-        .prompts
-        .iter()
-        .find(|p| p.seat == seat)
-        .is_some_and(|p| !p.required)
-}
-
-/// `Game over: Japan wins`, `Game over: a draw`; or, when the rules ended the game and the
-/// ruleset words its result, `Game over: German victory: the village holds` — the words the
-/// body carries, so subject and body (and the league points, from the same outcome) agree.
-pub fn game_over_subject(game: &dyn Play, o: &crate::engine::Outcome) -> String {
-    if game.book().club.abandoned.is_some() {
-        return "Game over: abandoned by the organiser, no result".to_string();
-    }
-    if let Some(w) = game.result_words().filter(|w| !w.trim().is_empty()) {
-        return format!("Game over: {}", w.trim());
-    }
-    let side = |id: &String| {
-        // Short ids are abbreviations (`us`, `ussr`); longer ones are names (`japan`).
-        if id.len() <= 4 {
-            id.to_uppercase()
-        } else {
-            let words = id.replace(['-', '_'], " ");
-            let mut c = words.chars();
-            c.next()
-                .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
-                .unwrap_or_default()
-        }
-    };
-    match o.winners.as_slice() {
-        [] => "Game over: a draw".to_string(),
-        [one] => format!("Game over: {} wins", side(one)),
-        many => format!(
-            "Game over: {} win",
-            many.iter().map(side).collect::<Vec<_>>().join(" and ")
-        ),
-    }
-}
-
 /// What the welcome's NOW says when nothing is asked of this seat. Before the first step
 /// (Lone Star's turn-order cards, a set-up the host rolls) nobody at all may be awaited.
 fn now_waiting(waiting: &[String]) -> String {
@@ -710,15 +398,6 @@ fn briefing_beside(
         .into_iter()
         .filter(|(title, _)| !view.iter().any(|(t, _)| t.eq_ignore_ascii_case(title)))
         .collect()
-}
-
-/// `, mail key K = <hex>` inside the anchor line's brackets, in games whose mails are signed:
-/// on the line players compare, so one comparison covers the onion and the key.
-pub(super) fn mail_key_clause(book: &crate::engine::Book) -> String {
-    book.mail_key
-        .as_ref()
-        .map(|k| format!(", mail key K = {}", dice::to_hex(k)))
-        .unwrap_or_default()
 }
 
 /// The welcome mail of a seat: at game start, or for a player taking over a seat. It names
@@ -820,86 +499,6 @@ fn welcome(
         ctx,
     )?;
     Ok((body, rich))
-}
-
-/// What the open step asks of `seat`, in the game's words, with how sealed and how optional.
-/// None when nothing is asked — including an optional prompt in a step that no required
-/// prompt holds open: that step locks at once, so inviting orders for it would be a lie (see
-/// [`standing_note`]).
-pub fn prompt_text(game: &dyn Play, seat: &str) -> Option<String> {
-    if game.is_over() {
-        return None;
-    }
-    let spec = game.spec();
-    let p = spec.prompts.iter().find(|p| p.seat == seat)?;
-    let mut text = p.question.clone();
-    if !p.required {
-        let holders = game.waiting_for();
-        if holders.is_empty() {
-            return None;
-        }
-        text.push_str(&format!(
-            "\n(Optional: the step resolves the moment {} {} answered, whatever the deadline; \
-             send your orders before that if you want them used, otherwise your standing orders \
-             apply.)",
-            holders.join(" and "),
-            if holders.len() == 1 { "has" } else { "have" }
-        ));
-    }
-    if spec.sealed && spec.prompts.len() > 1 {
-        text.push_str(
-            "\nOrders in this step are sealed: nobody sees them before everyone has answered.",
-        );
-    }
-    // One example that holds here and now, from the seat's own units (issue 30 point 5).
-    if let Some(example) = game.example_orders(seat) {
-        text.push_str("\nFor example:");
-        for line in example.lines() {
-            text.push_str(&format!("\n    {line}"));
-        }
-    }
-    Some(text)
-}
-
-/// For a seat whose prompt is optional in a step nothing holds open: the step resolves at
-/// once on its standing orders, and the mail says so instead of inviting orders.
-pub(super) fn standing_note(game: &dyn Play, seat: &str) -> Option<String> {
-    if game.is_over() || !game.waiting_for().is_empty() {
-        return None;
-    }
-    let spec = game.spec();
-    spec.prompts
-        .iter()
-        .find(|p| p.seat == seat && !p.required)?;
-    Some(format!(
-        "Nothing is asked of you in this step ({}): the orders you have already given \
-         (standing or queued) are used, and it resolves at once.",
-        spec.title
-    ))
-}
-
-pub(super) fn dice_section(info: &LockInfo, rolls: &[dice::Roll]) -> DiceSection {
-    DiceSection {
-        lock: info.lock.clone(),
-        reveal: info.reveal.clone(),
-        seed: info.seed.clone(),
-        log_head: info.log_head.clone(),
-        log_head_index: info.log_head_index,
-        seats: info.seats.clone(),
-        rolls: rolls.iter().map(RollRow::from_roll).collect(),
-        strict: info.strict.clone(),
-    }
-}
-
-pub(super) fn silence_words(s: Silence) -> &'static str {
-    match s {
-        Silence::StandingOrders => {
-            "your standing orders apply (or nothing is ordered), recorded as no move received"
-        }
-        Silence::Pass => "you pass this step",
-        Silence::WaitForGm => "the game waits for the organiser",
-        Silence::Forfeit => "you forfeit the game",
-    }
 }
 
 /// The heading of the order reference's section that lists every step's orders in brief.

@@ -6,7 +6,7 @@
 
 use crate::engine::{Play, Viewer};
 
-use super::events::{only_invited, prompt_text};
+use super::toolkit::{only_invited, prompt_text};
 use super::{MailCtx, Recipient};
 
 /// A mail waiting for its seat's next mail, as the shell hands it back to composition.

@@ -14,14 +14,13 @@ mod seat_acts;
 mod settings;
 mod spectator;
 mod status;
+mod step_mail;
 mod strict;
+mod toolkit;
 mod units;
 
 pub use desk::broadcast_text;
-pub use events::{
-    drafts_for_event, game_over_subject, only_invited, prompt_text, receipt_subject,
-    results_subject,
-};
+pub use events::drafts_for_event;
 pub use gather::{GATHER_MAX, Gathered};
 pub use held::{ReadAt, held_failed_letter, held_notice};
 pub use press::press_gm_text;
@@ -40,6 +39,7 @@ pub use status::{
     HistoryStep, calendar_reply, history_list, history_resent_subject, status_reply, talk_refusal,
 };
 pub use strict::{LOCK_HEADING, LockAsk, read_lock_mail, spectator_opened};
+pub use toolkit::{game_over_subject, only_invited, prompt_text, receipt_subject, results_subject};
 pub use units::{UNITS_SUBJECT, units_reply};
 
 use chrono::{DateTime, Utc};

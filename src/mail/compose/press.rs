@@ -13,8 +13,8 @@
 use crate::engine::press::PressCopy;
 use crate::engine::{Event, Play};
 
-use super::events::event_draft;
 use super::replies::plain;
+use super::toolkit::event_draft;
 use super::{Draft, DraftKind, MailCtx};
 
 /// `hays (alliance)`.

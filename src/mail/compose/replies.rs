@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 use crate::engine::{Play, Rejected};
 use crate::report;
 
-use super::events::prompt_text;
+use super::toolkit::prompt_text;
 use super::{ComposeError, Draft, DraftKind, Recipient};
 
 /// A short, stable tag of an inbound Message-ID for queue names.

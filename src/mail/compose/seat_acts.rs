@@ -33,7 +33,7 @@ pub(super) fn drafts(
 ) -> Result<Vec<Draft>, ComposeError> {
     let book = game.book();
     let draft = |kind: DraftKind, to: &Recipient, word: &str, subject: String, text: String| {
-        super::events::event_draft(game, index, kind, to, word, subject, text)
+        super::toolkit::event_draft(game, index, kind, to, word, subject, text)
     };
     let seal = |body: &str| super::rich::seal(game, body, None);
     let mut out = Vec::new();

@@ -8,9 +8,9 @@ use crate::engine::{Event, LockInfo, Play, Viewer};
 use crate::report::{self, ResultsCtx};
 use crate::store::SeatPrivate;
 
-use super::events::{dice_section, event_draft, results_subject};
 use super::replies::{answer_draft, plain, short};
 use super::rich;
+use super::toolkit::{dice_section, event_draft, results_subject};
 use super::{ComposeError, Draft, DraftKind, MailCtx, Recipient};
 use crate::mail::outbound;
 
@@ -239,7 +239,7 @@ pub fn spectator_welcome(game: &dyn Play, delay: u32) -> Result<Draft, ComposeEr
             dice::to_hex(&o.anchor),
             o.from_step,
             o.len,
-            super::events::mail_key_clause(book)
+            super::toolkit::mail_key_clause(book)
         ));
     }
     body.push_str(

@@ -9,8 +9,8 @@ use crate::engine::Play;
 use crate::engine::club::{Press, PressRecord};
 use crate::report;
 
-use super::events::{prompt_text, silence_words};
 use super::replies::{answer_draft, short};
+use super::toolkit::{prompt_text, silence_words};
 use super::{Draft, DraftKind, Recipient};
 
 /// Where the game stands for seat `to`: the open step and what it asks of the seat, which

@@ -22,7 +22,7 @@ pub(super) fn drafts(
 ) -> Result<Vec<Draft>, ComposeError> {
     let book = game.book();
     let draft = |kind: DraftKind, to: &Recipient, word: &str, subject: String, text: String| {
-        super::events::event_draft(game, index, kind, to, word, subject, text)
+        super::toolkit::event_draft(game, index, kind, to, word, subject, text)
     };
     let mut out = Vec::new();
     match ev {
@@ -230,7 +230,7 @@ pub(super) fn open_requests(
              below against its own: it opens nothing if the game used a reveal you never gave.\n\n\
              {section}"
         );
-        out.push(super::events::event_draft(
+        out.push(super::toolkit::event_draft(
             game,
             index,
             DraftKind::GmNotice,
@@ -255,7 +255,7 @@ pub fn spectator_opened(
     };
     let to = super::spectator::observer_recipient("");
     let body = opened_text(game.book(), seat, *reveal);
-    Ok(Some(super::events::event_draft(
+    Ok(Some(super::toolkit::event_draft(
         game,
         index,
         DraftKind::GmNotice,

@@ -92,7 +92,12 @@ pub struct Inbound {
 }
 
 /// Longest Message-ID kept as the mail wrote it (the cap of the ids mails carry).
-pub const MAX_KEPT_ID: usize = crate::mail::outbound::MAX_ID_LEN;
+pub const MAX_KEPT_ID: usize = MAX_ID_LEN;
+
+/// Longest message id (bare, without `<>`) Despatch writes into a header or keeps as a
+/// player's: RFC 5322 allows 998 octets per line, real ids are well under 100, and an id is
+/// copied into `References` with others, so 250 leaves every header line short.
+pub const MAX_ID_LEN: usize = 250;
 
 impl Inbound {
     /// Every form of this mail's id a game may have recorded it under: the id as kept now,

@@ -153,7 +153,7 @@ pub fn modifiers(state: &State, firer: &Unit, target: &Unit, band: Band) -> Vec<
     if target.form == Form::Occupying {
         m.push(("target in a building".into(), r.target_in_building.int()));
     }
-    let inside = super::wagons::inside_cover(state, target, firer.pos);
+    let inside = super::wagon_cover::inside_cover(state, target, firer.pos);
     if band != Band::Melee
         && let Some((w, v)) = inside
     {
@@ -165,7 +165,7 @@ pub fn modifiers(state: &State, firer: &Unit, target: &Unit, band: Band) -> Vec<
     {
         let area = state.area_cover(target) || target.river > 0;
         let wall = state.wall_between(target, firer.pos)
-            || super::wagons::wagon_between(state, target, firer.pos);
+            || super::wagon_cover::wagon_between(state, target, firer.pos);
         match (area, wall) {
             (true, true) => m.push(("double cover".into(), r.double_cover.int())),
             (true, false) | (false, true) => m.push(("cover".into(), r.cover.int())),

@@ -4,8 +4,6 @@
 //! and vehicles; a zeppelin's and an aeroplane's flight, a zeppelin's stop and descent, and
 //! the troops it carries. Air combat is not played (R45). It parses nothing.
 
-use serde::{Deserialize, Serialize};
-
 use crate::board::tabletop::{Pt, normalize, segments_intersect};
 use crate::board::terrain::Area;
 use crate::dice::{Dice, Faces};
@@ -16,19 +14,7 @@ use super::orders::{FlyLeg, Order};
 use super::state::{Blast, Ground, State, gap_between};
 use super::wagons;
 
-/// What a machine keeps from turn to turn.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Machine {
-    /// Panjandrum: turns it has rolled (0: not launched yet).
-    #[serde(default)]
-    pub run: u32,
-    /// Panjandrum: stopped; its charge goes off at its mover's card on this turn (R42).
-    #[serde(default)]
-    pub fuse: Option<u32>,
-    /// Zeppelin: on the ground (R44).
-    #[serde(default)]
-    pub landed: bool,
-}
+pub use super::state::Machine;
 
 fn at(p: Pt) -> String {
     format!("{},{}", tenths(p.x), tenths(p.y))

@@ -81,7 +81,7 @@ fn move_unit(state: &mut State, name: &str, orders: &[&Order], dice: &mut Dice) 
             state.say(format!("{name} stays halted."));
             return;
         }
-        movement::sail(state, name, heading.unwrap_or(u.facing), stopping, dice);
+        super::sailing::sail(state, name, heading.unwrap_or(u.facing), stopping, dice);
         return;
     }
     if has_act(orders, "DISENGAGE") {

@@ -17,10 +17,12 @@ pub mod melee;
 pub mod movement;
 pub mod orders;
 pub mod procedure;
+pub mod sailing;
 pub mod sample;
 pub mod state;
 pub mod turn;
 pub mod view;
+pub mod wagon_cover;
 pub mod wagons;
 
 use crate::board::tabletop::Pt;
@@ -330,7 +332,14 @@ impl Ruleset for LoneStar {
         seat: &str,
         text: &str,
     ) -> Result<StandingRead<State>, Vec<Rejected>> {
-        orders::standing(state, seat, text)
+        // In force at once (ruling SO1); replay reads the canonical form to the same state.
+        let (standing, other) = orders::standing(state, seat, text)?;
+        let applied = (!standing.is_empty()).then(|| {
+            let mut next = state.clone();
+            in_force::apply_standing(&mut next, &standing);
+            (next, orders::print(&standing))
+        });
+        Ok(StandingRead { applied, other })
     }
 
     fn view(state: &State, viewer: &Viewer) -> View {

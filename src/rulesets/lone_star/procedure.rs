@@ -76,7 +76,7 @@ pub static SEQUENCE: Procedure<LoneStar> = Procedure {
     end_of_turn: Some(TurnEnd {
         rule: "R21, R49",
         does: "smoke laid the turn before lifts; at the turn limit, or with a side gone, the battle ends",
-        run: turn::end_turn,
+        run: end_of_turn,
         then: &["movement", "combat", "game over"],
     }),
     phase: |s| s.phase.clone(),
@@ -95,6 +95,10 @@ fn name_of(p: &Phase) -> &'static str {
         Phase::Extra => "extra movement",
         Phase::GameOver => "game over",
     }
+}
+
+fn end_of_turn(s: &mut State, _: &mut Dice) -> Next<Phase> {
+    turn::end_turn(s)
 }
 
 fn draw_cards(s: &mut State, _: &Submissions<Orders>, dice: &mut Dice) -> Next<Phase> {

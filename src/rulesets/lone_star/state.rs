@@ -202,7 +202,7 @@ pub struct Unit {
     pub moved_turn: u32,
     /// A panjandrum's, zeppelin's or aeroplane's own state (R41–R45).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub machine: Option<super::machines::Machine>,
+    pub machine: Option<Machine>,
     /// An escort's prisoners (R40): its figures are guards marching them off.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub escorting: u32,
@@ -550,4 +550,18 @@ pub fn gap_between(a: &[Pt], b: &[Pt], size: f64) -> f64 {
         }
     }
     (best - size).max(0.0)
+}
+
+/// What a machine keeps from turn to turn.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Machine {
+    /// Panjandrum: turns it has rolled (0: not launched yet).
+    #[serde(default)]
+    pub run: u32,
+    /// Panjandrum: stopped; its charge goes off at its mover's card on this turn (R42).
+    #[serde(default)]
+    pub fuse: Option<u32>,
+    /// Zeppelin: on the ground (R44).
+    #[serde(default)]
+    pub landed: bool,
 }

@@ -355,29 +355,22 @@ pub(super) fn on_table(state: &State, p: Pt, c: &Cursor) -> Result<Pt, LineErr> 
     Ok(p)
 }
 
-/// Reads a mail of `seat`: every good order, or every bad line.
-/// `STANDING …` lines from a mail that does not answer the open step (ruling SO1): the state
-/// with them in force at once.
+/// `STANDING …` lines from a mail that does not answer the open step (ruling SO1): the
+/// standing orders, and the numbers of the lines that were orders for a step after all.
 pub fn standing(
     state: &State,
     seat: &str,
     text: &str,
-) -> Result<crate::engine::StandingRead<State>, Vec<Rejected>> {
+) -> Result<(Vec<Order>, Vec<usize>), Vec<Rejected>> {
     let mut cx = Email {
         seat: seat.to_string(),
         side: state.side_of(seat),
     };
     let read = GRAMMAR.read(state, &mut cx, text);
-    let (standing, other) =
-        crate::rulesets::kit::standing::sort(read, |o| matches!(o, Order::Standing { .. }))?;
-    let applied = (!standing.is_empty()).then(|| {
-        let mut next = state.clone();
-        super::in_force::apply_standing(&mut next, &standing);
-        (next, print(&standing))
-    });
-    Ok(crate::engine::StandingRead { applied, other })
+    crate::rulesets::kit::standing::sort(read, |o| matches!(o, Order::Standing { .. }))
 }
 
+/// Reads a mail of `seat`: every good order, or every bad line.
 pub fn parse(state: &State, seat: &str, text: &str) -> Result<Orders, Vec<Rejected>> {
     let mut cx = Email {
         seat: seat.to_string(),

@@ -1,20 +1,27 @@
 //! The round's sequence (p.3): set-up, Step 1 declarations, Step 2 initiative and Command
 //! Points, the alternation of Step 3 with interrupts, Step 4 clean-up, and victory (R28–R30).
 //! Every state change of the sequence lives here; the acts themselves are in `activation`.
+//! It never sets the phase: each step says what comes next as a `Next`, and only the sequence
+//! of play (`procedure`) enters it.
 
 use std::collections::BTreeMap;
 
 use crate::board::tabletop::Pt;
 use crate::dice::Dice;
+use crate::engine::procedure::Next;
 use crate::engine::{LogLine, Outcome, SeatId, Submitted};
-use crate::rulesets::kit::grammar::{normalise, num, round_to, tenths};
+use crate::rulesets::kit::grammar::{normalise, tenths};
 
 use super::activation::{self, Ctx, Flow};
 use super::data::{self, InitialSpeed, MoveMode, TomlData};
+use super::in_force::orders_of;
 use super::orders::{self, blocks};
 use super::roll;
-use super::state::{Block, GkState, Order, Orders, Phase, Setting, Side, Trooper, Unit, UnitKind};
+use super::state::{Block, GkState, Order, Orders, Phase, Side, Trooper, Unit, UnitKind};
 use super::stats;
+
+// Where it always was for the tests and tools that apply standing orders to a state.
+pub use super::in_force::apply_standing;
 
 /// Builds the opening state.
 pub fn new_state(ruleset: &str, scenario: &str, seats: &[SeatId]) -> Result<GkState, String> {
@@ -148,65 +155,12 @@ pub fn new_state(ruleset: &str, scenario: &str, seats: &[SeatId]) -> Result<GkSt
     })
 }
 
-fn orders_of<'a>(subs: &'a BTreeMap<SeatId, Submitted<Orders>>, seat: &str) -> &'a [Order] {
-    match subs.get(seat) {
-        Some(Submitted::Orders(o)) => o,
-        _ => &[],
-    }
-}
-
-/// Standing orders and CP lines any email may carry, applied before the step's own orders.
-pub fn apply_standing(state: &mut GkState, seat: &str, orders: &[Order]) {
-    for o in orders {
-        match o {
-            Order::Overwatch(ow) => {
-                if let Some(u) = state.unit_mut(&ow.unit) {
-                    u.overwatch = Some(ow.clone());
-                }
-            }
-            Order::OverwatchOff(n) => {
-                if let Some(u) = state.unit_mut(n) {
-                    u.overwatch = None;
-                }
-            }
-            Order::Set(s) => {
-                if let Some(side) = state.side_mut(seat) {
-                    match s {
-                        Setting::InterruptsAsk => side.ask_interrupts = true,
-                        Setting::InterruptsNever => side.ask_interrupts = false,
-                        Setting::DeclarationsAsk => side.ask_declarations = true,
-                        Setting::DeclarationsSkip => side.ask_declarations = false,
-                        Setting::ChooseFirst => side.choose_first = true,
-                        Setting::ChooseSecond => side.choose_first = false,
-                    }
-                }
-            }
-            Order::CpDefend(n) => {
-                if let Some(u) = state.unit_mut(n) {
-                    u.cp_defend = true;
-                }
-            }
-            Order::CpAboutFace { unit, by } => match activation::about_face(state, unit, *by) {
-                Ok(()) => state.log.push(LogLine::public(format!(
-                    "{unit} spends a Command Point to turn about (now facing {}).",
-                    // Headings after a turn are computed: shown to the thousandth, as always.
-                    num(round_to(state.unit(unit).map_or(0.0, |u| u.heading), 3))
-                ))),
-                Err(e) => state
-                    .log
-                    .push(LogLine::public(format!("{unit} cannot turn about: {e}."))),
-            },
-            _ => {}
-        }
-    }
-}
-
 /// Step 1 declarations (sealed), then Step 2 initiative and the choice of who starts.
 pub fn resolve_declare(
     state: &mut GkState,
     subs: &BTreeMap<SeatId, Submitted<Orders>>,
     dice: &mut Dice,
-) {
+) -> Next<Phase> {
     let seats = state.seat_order.clone();
     for seat in &seats {
         let o = orders_of(subs, seat).to_vec();
@@ -255,11 +209,11 @@ pub fn resolve_declare(
             format!("{name} declares: {}.", said.join("; "))
         }));
     }
-    initiative(state, dice);
+    initiative(state, dice)
 }
 
 /// Step 2 (p.3): two dice each, draws re-rolled; winner's CP = MoS, loser's 1.
-pub fn initiative(state: &mut GkState, dice: &mut Dice) {
+pub fn initiative(state: &mut GkState, dice: &mut Dice) -> Next<Phase> {
     let seats = state.seat_order.clone();
     let n = state.data.rules.initiative_dice.int().max(1) as u32;
     let mut attempt = 0;
@@ -333,37 +287,44 @@ pub fn initiative(state: &mut GkState, dice: &mut Dice) {
         state.side_name(&first)
     )));
     state.to_play = first;
-    next_phase(state);
+    next_activation(state)
 }
 
-/// After an activation (or at the round's start): whose turn, or Step 4.
-pub fn next_phase(state: &mut GkState) {
+/// After an activation (or at the round's start): whose turn, or Step 4 (the round's end).
+pub fn next_activation(state: &mut GkState) -> Next<Phase> {
     let me = state.to_play.clone();
     let other = state.enemy_of(&me);
     if !state.unactivated(&me).is_empty() {
-        state.phase = Phase::Activate { side: me };
+        Next::To(Phase::Activate { side: me })
     } else if !state.unactivated(&other).is_empty() {
         state.to_play = other.clone();
-        state.phase = Phase::Activate { side: other };
+        Next::To(Phase::Activate { side: other })
     } else {
-        end_round(state);
+        Next::EndOfTurn
     }
 }
 
 /// The side has just played: the turn passes to the other side if it has units left to
 /// activate (p.3), else stays.
-fn pass_turn(state: &mut GkState, played: &str) {
+fn pass_turn(state: &mut GkState, played: &str) -> Next<Phase> {
     let other = state.enemy_of(played);
     state.to_play = if state.unactivated(&other).is_empty() {
         played.to_string()
     } else {
         other
     };
-    next_phase(state);
+    next_activation(state)
+}
+
+/// How a block ran: to its end, or to a point of its move where the enemy is asked
+/// "interrupt now?" (the step that asks it).
+enum Ran {
+    Done,
+    Asks(Phase),
 }
 
 /// Runs a block to the end or to an interrupt pause; finishing it when done.
-fn run_block(state: &mut GkState, block: &Block, dice: &mut Dice, ask: bool) -> Flow {
+fn run_block(state: &mut GkState, block: &Block, dice: &mut Dice, ask: bool) -> Ran {
     let mut p = activation::start(state, block);
     state.log.push(LogLine::public(format!(
         "{} activates {}{}.",
@@ -387,7 +348,7 @@ fn run_block(state: &mut GkState, block: &Block, dice: &mut Dice, ask: bool) -> 
             "{}: {e}; no activation.",
             block.unit
         )));
-        return Flow::Done;
+        return Ran::Done;
     }
     continue_block(state, &mut p, dice, ask)
 }
@@ -397,7 +358,7 @@ fn continue_block(
     p: &mut super::state::Paused,
     dice: &mut Dice,
     ask: bool,
-) -> Flow {
+) -> Ran {
     let mut ctx = Ctx {
         dice: Some(dice),
         targets: true,
@@ -420,12 +381,11 @@ fn continue_block(
                 state.side_name(&enemy)
             )));
             state.paused = Some(p.clone());
-            state.phase = Phase::Interrupt { side: enemy, mover };
-            Flow::Paused
+            Ran::Asks(Phase::Interrupt { side: enemy, mover })
         }
         Flow::Done => {
             activation::finish(state, p);
-            Flow::Done
+            Ran::Done
         }
     }
 }
@@ -475,15 +435,13 @@ fn drop_illegal_queued(state: &mut GkState, seat: &str) {
     }
 }
 
-/// Step 3: the side to play activates a unit (its email, else a queued block, else HOLD).
+/// Step 3: `side` activates a unit (its email, else a queued block, else HOLD).
 pub fn resolve_activate(
     state: &mut GkState,
+    side: String,
     subs: &BTreeMap<SeatId, Submitted<Orders>>,
     dice: &mut Dice,
-) {
-    let Phase::Activate { side } = state.phase.clone() else {
-        return;
-    };
+) -> Next<Phase> {
     let other = state.enemy_of(&side);
     // The waiting side's email: standing orders and activations queued for later.
     let o_other = orders_of(subs, &other).to_vec();
@@ -517,7 +475,7 @@ pub fn resolve_activate(
         bs.pop()
     };
     if let Some(b) = cp_block
-        && run_block(state, &b, dice, true) == Flow::Paused
+        && let Ran::Asks(interrupt) = run_block(state, &b, dice, true)
     {
         // The CP activation was interrupted: the regular one waits in the queue.
         if let Some(m) = main
@@ -526,10 +484,10 @@ pub fn resolve_activate(
             s.queued.insert(0, m);
         }
         state.to_play = side.clone();
-        return;
+        return Next::To(interrupt);
     }
-    if outcome_now(state) {
-        return;
+    if let Some(o) = outcome_now(state) {
+        return Next::GameOver(o);
     }
     let main = main.or_else(|| {
         let u = state.unactivated(&side).first().map(|u| u.name.clone())?;
@@ -544,46 +502,47 @@ pub fn resolve_activate(
         })
     });
     let Some(main) = main else {
-        next_phase(state);
-        return;
+        return next_activation(state);
     };
     if state
         .unit(&main.unit)
         .is_none_or(|u| u.activated || !u.alive())
     {
-        next_phase(state);
-        return;
+        return next_activation(state);
     }
-    if run_block(state, &main, dice, true) == Flow::Done {
-        after_activation(state, &side);
-    } else {
-        state.to_play = side;
+    match run_block(state, &main, dice, true) {
+        Ran::Done => after_activation(state, &side),
+        Ran::Asks(interrupt) => {
+            state.to_play = side;
+            Next::To(interrupt)
+        }
     }
 }
 
-fn after_activation(state: &mut GkState, side: &str) {
-    if outcome_now(state) {
-        return;
+/// A side wiped out ends the game (R28); else the turn passes.
+fn after_activation(state: &mut GkState, side: &str) -> Next<Phase> {
+    if let Some(o) = outcome_now(state) {
+        return Next::GameOver(o);
     }
-    pass_turn(state, side);
+    pass_turn(state, side)
 }
 
 /// The "interrupt now?" answer: CP orders, an out-of-sequence activation, interrupt fire at the
 /// present point, standing orders for the rest of the move; then the mover goes on (R24).
 pub fn resolve_interrupt(
     state: &mut GkState,
+    side: String,
+    mover: String,
     subs: &BTreeMap<SeatId, Submitted<Orders>>,
     dice: &mut Dice,
-) {
-    let Phase::Interrupt { side, mover } = state.phase.clone() else {
-        return;
-    };
+) -> Next<Phase> {
     let o = orders_of(subs, &side).to_vec();
     apply_standing(state, &side, &o);
     let mut bs = blocks(&o);
     if let Some(i) = bs.iter().position(|b| b.cp) {
         let b = bs.remove(i);
-        // No question is asked inside an answer: the mover's side relies on its overwatch.
+        // No question is asked inside an answer: the mover's side relies on its overwatch
+        // (a block run without asking never stops for one, so it always runs to its end).
         run_block(state, &b, dice, false);
     }
     queue_blocks(state, &side, bs);
@@ -601,32 +560,30 @@ pub fn resolve_interrupt(
         )));
     }
     let Some(mut p) = state.paused.take() else {
-        next_phase(state);
-        return;
+        return next_activation(state);
     };
     let mover_side = state.enemy_of(&side);
-    if continue_block(state, &mut p, dice, false) == Flow::Done {
-        // A queued regular activation behind an interrupted CP activation plays now.
-        if p.block.cp {
-            drop_illegal_queued(state, &mover_side);
-            let q = state
-                .side(&mover_side)
-                .and_then(|s| orders::valid_queued(state, s));
-            if let Some(b) = q {
-                if let Some(s) = state.side_mut(&mover_side) {
-                    s.queued.remove(0);
-                }
-                if run_block(state, &b, dice, true) == Flow::Paused {
-                    return;
-                }
-            } else {
-                state.to_play = mover_side;
-                next_phase(state);
-                return;
-            }
-        }
-        after_activation(state, &mover_side);
+    if let Ran::Asks(interrupt) = continue_block(state, &mut p, dice, false) {
+        return Next::To(interrupt);
     }
+    // A queued regular activation behind an interrupted CP activation plays now.
+    if p.block.cp {
+        drop_illegal_queued(state, &mover_side);
+        let q = state
+            .side(&mover_side)
+            .and_then(|s| orders::valid_queued(state, s));
+        let Some(b) = q else {
+            state.to_play = mover_side;
+            return next_activation(state);
+        };
+        if let Some(s) = state.side_mut(&mover_side) {
+            s.queued.remove(0);
+        }
+        if let Ran::Asks(interrupt) = run_block(state, &b, dice, true) {
+            return Next::To(interrupt);
+        }
+    }
+    after_activation(state, &mover_side)
 }
 
 fn interrupt_fire(
@@ -673,7 +630,7 @@ fn interrupt_fire(
 }
 
 /// Step 4 (p.3): CP back to zero, unspent Actions lost, zones gone; victory or the next round.
-pub fn end_round(state: &mut GkState) {
+pub fn end_round(state: &mut GkState) -> Next<Phase> {
     state
         .log
         .push(LogLine::public(format!("End of round {}.", state.round)));
@@ -695,19 +652,18 @@ pub fn end_round(state: &mut GkState) {
         u.overwatch_fired = 0;
         u.moved = None;
     }
-    if outcome_now(state) {
-        return;
+    if let Some(o) = outcome_now(state) {
+        return Next::GameOver(o);
     }
     if state.round >= state.max_rounds {
-        let o = round_limit_outcome(state);
-        end_game(state, o);
-        return;
+        return Next::GameOver(round_limit_outcome(state));
     }
     state.round += 1;
-    state.phase = Phase::Declare;
+    Next::To(Phase::Declare)
 }
 
-fn end_game(state: &mut GkState, o: Outcome) {
+/// The battle ends: said in the log both sides read, recorded, and no move left paused.
+pub fn game_over(state: &mut GkState, o: Outcome) {
     state
         .log
         .push(LogLine::public(format!("The battle ends. {}", o.summary)));
@@ -716,12 +672,12 @@ fn end_game(state: &mut GkState, o: Outcome) {
     state.paused = None;
 }
 
-/// A side with no unit left loses at once (R28).
-fn outcome_now(state: &mut GkState) -> bool {
-    let seats = state.seat_order.clone();
+/// A side with no unit left loses at once (R28): the outcome, if one has none.
+fn outcome_now(state: &GkState) -> Option<Outcome> {
+    let seats = &state.seat_order;
     let gone: Vec<&String> = seats.iter().filter(|s| state.alive(s).is_empty()).collect();
     if gone.is_empty() {
-        return false;
+        return None;
     }
     let o = if gone.len() == 2 {
         Outcome {
@@ -739,8 +695,7 @@ fn outcome_now(state: &mut GkState) -> bool {
             winners: vec![w],
         }
     };
-    end_game(state, o);
-    true
+    Some(o)
 }
 
 /// Victory points (R29): the Threat Value of every destroyed enemy unit, half of it for an

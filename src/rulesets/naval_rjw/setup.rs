@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::board::tabletop::{Hull, Pt};
 use crate::dice::{Dice, Faces};
+use crate::engine::procedure::Next;
 use crate::engine::{LogLine, Submitted};
 
 use crate::rulesets::kit::grammar::normalise;
@@ -229,12 +230,13 @@ pub fn new_state(
     Ok(state)
 }
 
-/// The set-up step: nominations, pre-game minefields, standing orders, scouting, first CP roll.
+/// The set-up step: nominations, pre-game minefields, standing orders, scouting, first CP roll;
+/// then the first side to move manoeuvres.
 pub fn resolve_setup(
     state: &mut NavalState,
     subs: &BTreeMap<String, Submitted<Orders>>,
     dice: &mut Dice,
-) {
+) -> Next<Phase> {
     let seats = state.seat_order.clone();
     for seat in &seats {
         let orders: &[Order] = match subs.get(seat) {
@@ -315,9 +317,9 @@ pub fn resolve_setup(
     if state.active.is_empty() {
         scouting(state, dice);
     }
-    state.phase = Phase::Manoeuvre;
     state.turn = 1;
     command::roll_cp(state, dice);
+    Next::To(Phase::Manoeuvre)
 }
 
 fn fleet_name(state: &NavalState, side: &str) -> String {

@@ -1,6 +1,7 @@
 //! Parsers of the Gear Krieg orders, one per keyword: Step 1 declarations, activation blocks,
 //! Command Points, interrupt answers and standing orders. Each sees what the email's earlier
-//! lines declared. They never change the state.
+//! lines declared; which step takes which word is checked before them (`orders::in_step`, from
+//! the words the sequence of play lists). They never change the state.
 
 use crate::rulesets::gear_krieg::data::{InitialSpeed, MoveMode};
 use crate::rulesets::gear_krieg::state::{
@@ -52,9 +53,6 @@ pub fn speed(state: &GkState, cx: &mut Email, c: &mut Cursor) -> Line {
 
 /// `EXTRA General-1 [1-3]`: extra Actions, declared in Step 1.
 pub fn extra(state: &GkState, cx: &mut Email, c: &mut Cursor) -> Line {
-    if cx.role != Role::Declare {
-        return refuse("EXTRA is declared in Step 1 only");
-    }
     let unit = cx.own(state, c)?;
     let n = if c.done() { 1 } else { c.count("actions", 64)? };
     if !(1..=3).contains(&n) {
@@ -65,9 +63,6 @@ pub fn extra(state: &GkState, cx: &mut Email, c: &mut Cursor) -> Line {
 
 /// `DEFEND Valkurie-2`: Defensive Maneuvers, never at Top Speed, whichever line says so.
 pub fn defend(state: &GkState, cx: &mut Email, c: &mut Cursor) -> Line {
-    if cx.role != Role::Declare {
-        return refuse("DEFEND is declared in Step 1 only");
-    }
     let unit = cx.own(state, c)?;
     c.end()?;
     match cx.speeds.get(&unit) {
@@ -87,12 +82,6 @@ pub fn defend(state: &GkState, cx: &mut Email, c: &mut Cursor) -> Line {
 
 /// `ACTIVATE General-1 [CP]`: the lines below are this unit's block.
 pub fn activate(state: &GkState, cx: &mut Email, c: &mut Cursor) -> Line {
-    if cx.role == Role::Declare {
-        return Err(
-            LineErr::new("activations come after Step 1; this email is for declarations")
-                .hint("EXTRA unit n, DEFEND unit, or PASS"),
-        );
-    }
     let unit = cx.own(state, c)?;
     let cp = c.eat("CP");
     c.end()?;

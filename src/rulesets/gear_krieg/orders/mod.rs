@@ -15,7 +15,7 @@ use crate::engine::{Rejected, StandingRead};
 use crate::rulesets::kit::grammar::{Grammar, Keyword, LineErr, Parsed, refuse, whole_mail};
 
 use super::activation;
-use super::state::{Block, GkState, Order, Orders, Setting};
+use super::state::{Block, GkState, Order, Orders, Phase, Setting};
 use email::{Email, Role};
 
 /// One entry per order: its keyword, the line a player can copy, its parser.
@@ -54,7 +54,7 @@ const GRAMMAR: Grammar<GkState, Email, Order> = Grammar {
         Keyword::new("CHOOSE", "CHOOSE SECOND", lines::choose),
         Keyword::new("PASS", "PASS", lines::pass),
     ],
-    allowed: not_over,
+    allowed: in_step,
 };
 
 /// Every word a line of orders may start with (for telling orders from a sign-off).
@@ -62,11 +62,64 @@ pub fn keywords() -> Vec<&'static str> {
     GRAMMAR.keywords()
 }
 
-fn not_over(_: &GkState, cx: &Email, _: &'static str) -> Result<(), LineErr> {
+/// The orders each step takes: the sequence of play's `keywords` (`procedure`) and the
+/// parser's per-step check below read these, so HELP, the README and the parser cannot
+/// disagree. The standing words (`STANDING`) go in any mail; `CHOOSE` and `PASS` in any step.
+pub const DECLARE_WORDS: &[&str] = &["SPEED", "EXTRA", "DEFEND", "CP", "CHOOSE", "PASS"];
+/// The side to play sends its block (the other side may queue its own, or pass).
+pub const ACTIVATE_WORDS: &[&str] = &[
+    "ACTIVATE", "MOVE", "REVERSE", "TURN", "TO", "MODE", "SPEED", "FIRE", "PUNCH", "KICK", "RAM",
+    "ASSAULT", "RALLY", "HOLD", "CP", "CHOOSE", "PASS",
+];
+/// The answer to "interrupt now?", with an out-of-sequence block and queued ones (R24).
+pub const INTERRUPT_WORDS: &[&str] = &[
+    "INTERRUPT",
+    "NO",
+    "ACTIVATE",
+    "MOVE",
+    "REVERSE",
+    "TURN",
+    "TO",
+    "MODE",
+    "SPEED",
+    "FIRE",
+    "PUNCH",
+    "KICK",
+    "RAM",
+    "ASSAULT",
+    "RALLY",
+    "HOLD",
+    "CP",
+    "CHOOSE",
+    "PASS",
+];
+
+/// The step's name as a rejection says it (the sequence of play's), and the orders it takes.
+fn step_words(phase: &Phase) -> (&'static str, &'static [&'static str]) {
+    match phase {
+        Phase::Declare => ("declarations", DECLARE_WORDS),
+        Phase::Activate { .. } => ("activation", ACTIVATE_WORDS),
+        Phase::Interrupt { .. } => ("interrupt", INTERRUPT_WORDS),
+        Phase::GameOver => ("game over", &[]),
+    }
+}
+
+/// A line's first word against the step: the battle is over, or the step does not take it.
+fn in_step(state: &GkState, cx: &Email, kw: &'static str) -> Result<(), LineErr> {
     if cx.role == Role::Over {
         return refuse("the battle is over");
     }
-    Ok(())
+    let (name, words) = step_words(&state.phase);
+    if words.contains(&kw) || STANDING.contains(&kw) {
+        return Ok(());
+    }
+    Err(
+        LineErr::new(format!("{kw} is not an order of the {name} step")).hint(format!(
+            "this step takes: {}, {}",
+            words.join(", "),
+            STANDING.join(", ")
+        )),
+    )
 }
 
 /// Parses one seat's email for the current step. Every bad line is reported.
@@ -116,7 +169,7 @@ pub fn standing(
         });
     }
     let mut next = state.clone();
-    super::round::apply_standing(&mut next, seat, &standing);
+    super::in_force::apply_standing(&mut next, seat, &standing);
     Ok(StandingRead {
         applied: Some((next, print(&standing))),
         other,

@@ -57,12 +57,16 @@ pub fn keywords() -> Vec<&'static str> {
     GRAMMAR.keywords()
 }
 
-const MANOEUVRE: &[&str] = &[
+/// The orders each step takes: the sequence of play's `keywords` (`procedure`) and
+/// `step_allows` below read these, so HELP, the README and the parser cannot disagree. PASS is
+/// in every step; STANDING FIRE goes in any mail.
+pub const SETUP_WORDS: &[&str] = &["FLAGSHIP", "SECOND", "MINEFIELD", "PASS"];
+/// Steps 2–4, and the fire plan and smoke that may come with them (R23).
+pub const MANOEUVRE_WORDS: &[&str] = &[
     "REPAIR", "TURN", "MOVE", "HALT", "LEAVE", "SPLIT", "JOIN", "ABREAST", "ASTERN", "WITHDRAW",
-    "CHASE", "LAY", "SWEEP", "RESCUE", "CAPTURE",
+    "CHASE", "LAY", "SWEEP", "RESCUE", "CAPTURE", "FIRE", "SMOKE", "PASS",
 ];
-const SETUP: &[&str] = &["FLAGSHIP", "SECOND", "MINEFIELD"];
-const FIRE: &[&str] = &["FIRE", "SMOKE"];
+pub const FIRE_WORDS: &[&str] = &["FIRE", "SMOKE", "PASS"];
 
 /// Which orders the current step takes from `sim.side`. PASS and STANDING FIRE go anywhere.
 fn step_allows(state: &NavalState, sim: &Sim, kw: &'static str) -> Result<(), LineErr> {
@@ -73,7 +77,7 @@ fn step_allows(state: &NavalState, sim: &Sim, kw: &'static str) -> Result<(), Li
     match state.phase {
         Phase::GameOver => refuse("the game is over"),
         _ if kw == "STANDING" => Ok(()),
-        Phase::Setup if SETUP.contains(&kw) => Ok(()),
+        Phase::Setup if SETUP_WORDS.contains(&kw) => Ok(()),
         Phase::Setup => Err(LineErr::new(format!("`{kw}` is not a set-up order"))
             .hint("set-up orders are FLAGSHIP, SECOND, MINEFIELD, STANDING FIRE")),
         Phase::Manoeuvre if seat != state.active => Err(LineErr::new(format!(
@@ -81,10 +85,11 @@ fn step_allows(state: &NavalState, sim: &Sim, kw: &'static str) -> Result<(), Li
             state.active
         ))
         .hint("only STANDING FIRE … may be sent now")),
-        Phase::Manoeuvre if MANOEUVRE.contains(&kw) || FIRE.contains(&kw) => Ok(()),
+        Phase::Manoeuvre if MANOEUVRE_WORDS.contains(&kw) => Ok(()),
         Phase::Manoeuvre => refuse(format!("`{kw}` is not a manoeuvre or fire order")),
-        Phase::Fire if FIRE.contains(&kw) => Ok(()),
-        Phase::Fire if MANOEUVRE.contains(&kw) => Err(LineErr::new(format!(
+        Phase::Fire if FIRE_WORDS.contains(&kw) => Ok(()),
+        // A word of the manoeuvre step only (the fire step's are all its too).
+        Phase::Fire if MANOEUVRE_WORDS.contains(&kw) => Err(LineErr::new(format!(
             "`{kw}` belongs in the manoeuvre orders; this is the fire step"
         ))
         .hint("for example: FIRE Mikasa AT Tsesarevich")),

@@ -32,7 +32,7 @@ fn hit(st: &mut LhyState, name: &str) {
 
 /// The mission over, won by `winner` (as R25's victory level says).
 fn over(st: &mut LhyState, winner: &str, words: &str) {
-    st.phase = Phase::Over;
+    st.phase = Phase::GameOver;
     st.outcome = Some(Outcome {
         winners: vec![winner.into()],
         summary: words.into(),
@@ -366,7 +366,7 @@ fn the_shipped_campaign_names_shipped_scenarios_and_every_pair_carries() {
 /// Plays `st` to its end with the ruleset's sample players, in process.
 fn play_out(mut st: LhyState, seed: u64) -> LhyState {
     for i in 0..600u64 {
-        if st.phase == Phase::Over {
+        if st.phase == Phase::GameOver {
             return st;
         }
         let spec = Lhy::step(&st);

@@ -8,7 +8,7 @@ use crate::lhy;
 use despatch::engine::Ruleset;
 use despatch::rulesets::last_hundred_yards::LastHundredYards as Lhy;
 use despatch::rulesets::last_hundred_yards::state::{Action, LhyState, Phase, Target};
-use despatch::rulesets::last_hundred_yards::{concealment, maneuver, reaction, turn};
+use despatch::rulesets::last_hundred_yards::{concealment, maneuver, phases, reaction, turn};
 
 fn hex(st: &LhyState, s: &str) -> despatch::board::hex::Hex {
     st.map.grid().parse_hex(s).unwrap()
@@ -302,17 +302,17 @@ fn r30_the_latest_arrivals_go() {
 fn r25_score_by_objectives_and_casualties() {
     let mut st = lhy::game(lhy::BRIDGEHEAD);
     assert_eq!(
-        turn::score(&st),
+        phases::score(&st),
         0,
         "the Germans hold the village, the bridge is nobody's"
     );
     st.objectives[2].held_by = Some("us".into());
     st.side_mut("germany").unwrap().casualties = 3;
     st.side_mut("us").unwrap().casualties = 1;
-    assert_eq!(turn::score(&st), 2 + 3 - 1);
+    assert_eq!(phases::score(&st), 2 + 3 - 1);
     st.side_mut("us").unwrap().casualties = 12;
     st.turn.number = 1;
-    turn::victory(&mut st);
+    phases::victory(&mut st);
     let o = st.outcome.expect("the CDL is passed");
     assert_eq!(o.winners, vec!["germany".to_string()]);
 }

@@ -127,7 +127,7 @@ fn by_steps(steps: u32, q: Option<String>) -> Left {
 /// R42: did this unit do well? On the map at the end of a finished mission, in good order,
 /// in the hex of an objective its side holds.
 pub fn did_well(st: &LhyState, u: &Unit) -> bool {
-    st.phase == Phase::Over
+    st.phase == Phase::GameOver
         && u.place == Place::Map
         && u.status == Status::Good
         && st
@@ -145,7 +145,7 @@ pub fn healed(n: usize, share: f64) -> usize {
 pub fn replacements(st: &LhyState, c: &CampaignData, side: &str) -> u32 {
     let nation = st.side(side).map(|s| s.nation.clone()).unwrap_or_default();
     let base = c.replacements.get().get(&nation).copied().unwrap_or(0);
-    let won = st.phase == Phase::Over
+    let won = st.phase == Phase::GameOver
         && st
             .outcome
             .as_ref()
@@ -395,8 +395,8 @@ fn set_quality(row: &mut Table, q: &Option<String>) {
 /// R43: the players' words: how the last mission ended and what each side brings.
 fn note(st: &LhyState, words: &BTreeMap<String, Vec<String>>) -> String {
     let ended = match (&st.phase, &st.result) {
-        (Phase::Over, Some(r)) => format!("ended: {r}"),
-        (Phase::Over, None) => "is over".to_string(),
+        (Phase::GameOver, Some(r)) => format!("ended: {r}"),
+        (Phase::GameOver, None) => "is over".to_string(),
         _ => "was not played to its end".to_string(),
     };
     let mut out = format!(

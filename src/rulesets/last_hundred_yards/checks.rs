@@ -6,7 +6,7 @@ use crate::engine::Rejected;
 
 use super::action;
 use super::data::Kind;
-use super::orders::bad;
+use super::orders::{ACTIVATE_WORDS, REACT_WORDS, SETUP_WORDS, STACKING_WORDS, bad, takes};
 use super::reaction;
 use super::setup;
 use super::stacking;
@@ -59,6 +59,11 @@ fn assault_hexes(lines: &[(usize, String, Order)]) -> Vec<crate::board::hex::Hex
 }
 
 // ---------------------------------------------------------------- activation checks
+
+/// The refusals of a line the step does not take (README "Activation", "Reactions").
+const NOT_ACTIVATION: &str = "not an activation order";
+const NOT_REACTION: &str =
+    "at a call for Reaction: actions of your units, PASS, or your next ACTIVATE";
 
 /// Platoons of `side` that have not activated this game turn.
 pub fn waiting_platoons(s: &LhyState, side: &str) -> Vec<String> {
@@ -300,6 +305,11 @@ pub fn check_block(s: &LhyState, side: &str, block: &[(usize, String, Order)]) -
     let mut fired_at = Vec::new();
     let arrows = assault_hexes(block);
     for (line, text, o) in &block[1..] {
+        // The step's own words (the sequence of play's) first; then what each line says.
+        if !takes(ACTIVATE_WORDS, text) {
+            errs.push(bad(*line, text, NOT_ACTIVATION));
+            continue;
+        }
         match o {
             Order::Attach { unit } => match check_attach(s, side, &platoons, unit, &mut afv) {
                 Ok(()) => attached.push(unit.clone()),
@@ -367,7 +377,7 @@ pub fn check_block(s: &LhyState, side: &str, block: &[(usize, String, Order)]) -
                     errs.push(bad(*line, text, e));
                 }
             }
-            _ => errs.push(bad(*line, text, "not an activation order")),
+            _ => errs.push(bad(*line, text, NOT_ACTIVATION)),
         }
     }
     // §4.3 (R9): who queries must fire at least one attack at the hex.
@@ -392,6 +402,10 @@ pub fn check_reaction(s: &LhyState, side: &str, lines: &[(usize, String, Order)]
     let mut acted: Vec<String> = Vec::new();
     let arrows = assault_hexes(lines);
     for (line, text, o) in lines {
+        if !takes(REACT_WORDS, text) {
+            errs.push(bad(*line, text, NOT_REACTION));
+            continue;
+        }
         match o {
             Order::Act(a) => {
                 let units = a.units();
@@ -419,11 +433,8 @@ pub fn check_reaction(s: &LhyState, side: &str, lines: &[(usize, String, Order)]
                     errs.push(bad(*line, text, e));
                 }
             }
-            _ => errs.push(bad(
-                *line,
-                text,
-                "at a call for Reaction: actions of your units, PASS, or your next ACTIVATE",
-            )),
+            // ATTACH and QUERY belong to the ACTIVATE block the mail may carry, not here.
+            _ => errs.push(bad(*line, text, NOT_REACTION)),
         }
     }
     errs
@@ -448,6 +459,10 @@ pub fn check_mail(s: &LhyState, seat: &str, lines: &[(usize, String, Order)]) ->
             let mut dummies = setup::dummies_left(s, seat);
             for (line, text, o) in lines {
                 if is_setting(o) || *o == Order::Pass {
+                    continue;
+                }
+                if !takes(SETUP_WORDS, text) {
+                    errs.push(bad(*line, text, setup::NOT_SET_UP));
                     continue;
                 }
                 if let Err(e) = setup::check(s, seat, o, &mut dummies) {
@@ -485,19 +500,25 @@ pub fn check_mail(s: &LhyState, seat: &str, lines: &[(usize, String, Order)]) ->
         }
         Phase::Stacking { side } if side == seat => {
             for (line, text, o) in lines {
-                match o {
-                    Order::Eliminate { unit } => {
-                        let ok = s.unit(unit).is_some_and(|u| u.on_map() && stacking::over(s, seat).contains(&u.at));
-                        if !ok {
-                            errs.push(bad(*line, text, format!("{unit} is not in an over-stacked hex")));
-                        }
+                if !takes(STACKING_WORDS, text) {
+                    errs.push(bad(*line, text, "name the units to eliminate: ELIMINATE unit, or PASS for the default choice"));
+                    continue;
+                }
+                if let Order::Eliminate { unit } = o {
+                    let ok = s
+                        .unit(unit)
+                        .is_some_and(|u| u.on_map() && stacking::over(s, seat).contains(&u.at));
+                    if !ok {
+                        errs.push(bad(
+                            *line,
+                            text,
+                            format!("{unit} is not in an over-stacked hex"),
+                        ));
                     }
-                    o if is_setting(o) || *o == Order::Pass => {}
-                    _ => errs.push(bad(*line, text, "name the units to eliminate: ELIMINATE unit, or PASS for the default choice")),
                 }
             }
         }
-        Phase::Over => {
+        Phase::GameOver => {
             if let Some((l, t, _)) = lines.first() {
                 errs.push(bad(*l, t, "the game is over"));
             }

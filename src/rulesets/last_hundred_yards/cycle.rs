@@ -1,7 +1,9 @@
-//! Phase II, the Activation Phase (§6.0 II, §8.0): the next activation (queued or asked by
-//! mail), the Platoon Activation Cycle, the reaction loop answered by standing reactions
-//! where they cover the case (R18), Marker Adjustment and the stacking check. Decides when a
-//! seat is asked; the rules of each action live in `action` and `reaction`.
+//! Phase II, the Activation Phase (§6.0 II, §8.0): queued activations, the Platoon Activation
+//! Cycle, the reaction loop answered by standing reactions where they cover the case (R18),
+//! Marker Adjustment and the stacking choice. It reports what happened (a cycle began, a side
+//! must be asked, a hex is over-stacked); which step follows is the sequence of play's alone
+//! (`procedure`): nothing here sets the phase or calls into the next step. The rules of each
+//! action live in `action` and `reaction`.
 
 use std::collections::BTreeMap;
 
@@ -15,21 +17,37 @@ use super::data::Kind;
 use super::orders::{self};
 use super::reaction;
 use super::stacking;
-use super::state::{Action, Cycle, LhyState, Motion, Order, Orders, Phase, Place, Record, Status};
+use super::state::{Action, Cycle, LhyState, Motion, Order, Orders, Place, Record, Status};
 
-use super::checks::*;
-use super::turn::*;
+use super::checks::{check_activate, check_attach, check_block, members, waiting_platoons};
+use super::turn::{blocks, settings, take_in};
 
 // ---------------------------------------------------------------- Phase II
 
-/// The next step of the Activation Phase: a queued activation, a mail, or Phases III–VII.
-pub(super) fn next_activation(s: &mut LhyState, dice: &mut Dice) {
-    let side = s.turn.active.clone();
-    if waiting_platoons(s, &side).is_empty() {
-        end_turn(s, dice);
-        return;
-    }
-    // A queued activation plays if it is still legal; otherwise it is dropped and asked for.
+/// What an activation mail (or its silence) came to.
+pub enum Activated {
+    /// A Platoon Activation Cycle began (`false`: the block named no platoon, nothing began).
+    Cycle(bool),
+    /// The mail carried settings but no `ACTIVATE`: the next activation is sought again.
+    NoBlock,
+    /// Silence, and no platoon may activate: the Activation Phase is over.
+    NoPlatoon,
+}
+
+/// What the calls for Reaction came to.
+pub enum Calls {
+    /// `side` is asked by mail.
+    Mail(String),
+    /// Two passes in a row: the cycle goes on to Marker Adjustment.
+    Passed,
+    /// No cycle is open (nothing to call).
+    NoCycle,
+}
+
+/// The first of `side`'s queued activations that still fits the map; those that do not are
+/// dropped, and the side is told it will be asked instead (`None`).
+pub fn take_queued(s: &mut LhyState, side: &str) -> Option<Vec<Order>> {
+    let side = side.to_string();
     while let Some(b) = s.side(&side).and_then(|x| x.queued.first().cloned()) {
         if let Some(sd) = s.side_mut(&side) {
             sd.queued.remove(0);
@@ -40,8 +58,7 @@ pub(super) fn next_activation(s: &mut LhyState, dice: &mut Dice) {
             .collect();
         let errs = check_block(s, &side, &lines);
         if errs.is_empty() {
-            activate(s, &side, &b, dice);
-            return;
+            return Some(b);
         }
         s.private(
             &side,
@@ -54,17 +71,18 @@ pub(super) fn next_activation(s: &mut LhyState, dice: &mut Dice) {
             sd.queued.clear();
         }
     }
-    s.phase = Phase::Activate { side };
+    None
 }
 
+/// The active player's activation mail: the other seat's settings, then his; his first
+/// `ACTIVATE` block plays and the rest queue. Silence activates the first platoon (R29).
 pub fn resolve_activate(
     s: &mut LhyState,
+    side: &str,
     subs: &BTreeMap<SeatId, Submitted<Orders>>,
     dice: &mut Dice,
-) {
-    let Phase::Activate { side } = s.phase.clone() else {
-        return;
-    };
+) -> Activated {
+    let side = side.to_string();
     for (seat, sub) in subs {
         if seat != &side
             && let Submitted::Orders(o) = sub
@@ -78,11 +96,10 @@ pub fn resolve_activate(
             let (_, bl) = blocks(o);
             settings(s, &side, o);
             take_in(s, &side, o, 1);
-            if let Some(b) = bl.first() {
-                activate(s, &side, b, dice);
-                return;
+            match bl.first() {
+                Some(b) => Activated::Cycle(activate(s, &side, b, dice)),
+                None => Activated::NoBlock,
             }
-            next_activation(s, dice);
         }
         _ => {
             // R29: silence activates the first waiting platoon, its units holding (mandatory
@@ -94,7 +111,7 @@ pub fn resolve_activate(
                         "{} sent no orders: platoon {p} activates and holds.",
                         s.side_name(&side)
                     ));
-                    activate(
+                    Activated::Cycle(activate(
                         s,
                         &side,
                         &[Order::Activate {
@@ -102,9 +119,9 @@ pub fn resolve_activate(
                             with: None,
                         }],
                         dice,
-                    );
+                    ))
                 }
-                None => end_turn(s, dice),
+                None => Activated::NoPlatoon,
             }
         }
     }
@@ -166,10 +183,11 @@ fn mandatory_default(s: &LhyState, name: &str) -> Option<Action> {
         .find(|a| action::check(s, &side, a, false).is_ok())
 }
 
-/// Platoon Activation Cycle step 1 (§6.0 II), then the reaction loop.
-fn activate(s: &mut LhyState, side: &str, block: &[Order], dice: &mut Dice) {
+/// Platoon Activation Cycle step 1 (§6.0 II): the platoons activate and their units act;
+/// `false` when the block names no platoon (nothing began). The reaction loop comes next.
+pub fn activate(s: &mut LhyState, side: &str, block: &[Order], dice: &mut Dice) -> bool {
     let Some(Order::Activate { platoon, with }) = block.first().cloned() else {
-        return;
+        return false;
     };
     let p = s.platoon(&platoon).cloned().expect("checked platoon");
     if s.turn.company.as_deref() != Some(p.company.as_str())
@@ -288,15 +306,16 @@ fn activate(s: &mut LhyState, side: &str, block: &[Order], dice: &mut Dice) {
         c.last = records;
         c.caller = side.to_string();
     }
-    call_loop(s, dice);
+    true
 }
 
 /// The reaction loop (§8.0): calls for Reaction back and forth until two passes in a row,
-/// answered by standing reactions where they cover the case and by mail where not.
-fn call_loop(s: &mut LhyState, dice: &mut Dice) {
+/// answered by standing reactions where they cover the case; stops at a side to be asked by
+/// mail.
+pub fn call_loop(s: &mut LhyState, dice: &mut Dice) -> Calls {
     loop {
         let Some(c) = s.turn.cycle.as_mut() else {
-            return;
+            return Calls::NoCycle;
         };
         if c.passes >= 2 {
             break;
@@ -307,13 +326,12 @@ fn call_loop(s: &mut LhyState, dice: &mut Dice) {
             s.enemy_of(&caller)
         };
         if reaction::ask_by_mail(s, &reactor) {
-            s.phase = Phase::React { side: reactor };
-            return;
+            return Calls::Mail(reactor);
         }
         let acts = reaction::by_default(s, &reactor);
         react(s, &reactor, &acts, dice);
     }
-    end_cycle(s, dice);
+    Calls::Passed
 }
 
 /// Carries out a side's reaction (possibly none: a pass).
@@ -350,14 +368,14 @@ fn react(s: &mut LhyState, side: &str, acts: &[Action], dice: &mut Dice) {
     c.caller = side.to_string();
 }
 
+/// `side`'s answer to a call for Reaction (R18, R28), the other seat's settings first.
 pub fn resolve_react(
     s: &mut LhyState,
+    side: &str,
     subs: &BTreeMap<SeatId, Submitted<Orders>>,
     dice: &mut Dice,
 ) {
-    let Phase::React { side } = s.phase.clone() else {
-        return;
-    };
+    let side = side.to_string();
     for (seat, sub) in subs {
         if seat != &side
             && let Submitted::Orders(o) = sub
@@ -409,11 +427,10 @@ pub fn resolve_react(
     react(s, &side, &acts, dice);
     // R33: a FEINT in the reaction mail may name the arrow an ASSAULT reaction just placed.
     assault::declare(s, &side, &feints);
-    call_loop(s, dice);
 }
 
-/// Marker Adjustment (§6.0 II.3) and the stacking check, then the next activation.
-fn end_cycle(s: &mut LhyState, dice: &mut Dice) {
+/// Marker Adjustment (§6.0 II.3) steps a–c; the stacking check (d) is `over_stacked`.
+pub fn marker_adjustment(s: &mut LhyState) {
     // a: Red Motion markers come off (the vehicle is stationary).
     for u in s.units.iter_mut().filter(|u| u.motion == Motion::Red) {
         u.motion = Motion::Stationary;
@@ -429,29 +446,25 @@ fn end_cycle(s: &mut LhyState, dice: &mut Dice) {
     {
         concealment::unhide(s, &n);
     }
-    // d: stacking; the owner picks, by mail.
-    for side in s.seat_order.clone() {
-        if !stacking::over(s, &side).is_empty() {
-            s.phase = Phase::Stacking { side };
-            return;
-        }
-    }
-    after_cycle(s, dice);
 }
 
-fn after_cycle(s: &mut LhyState, dice: &mut Dice) {
+/// Marker Adjustment d: the first side, in seat order, with a hex over the stacking limits;
+/// its owner picks, by mail.
+pub fn over_stacked(s: &LhyState) -> Option<String> {
+    s.seat_order
+        .iter()
+        .find(|side| !stacking::over(s, side).is_empty())
+        .cloned()
+}
+
+/// The Platoon Activation Cycle is over.
+pub fn close_cycle(s: &mut LhyState) {
     s.turn.cycle = None;
-    next_activation(s, dice);
 }
 
-pub fn resolve_stacking(
-    s: &mut LhyState,
-    subs: &BTreeMap<SeatId, Submitted<Orders>>,
-    dice: &mut Dice,
-) {
-    let Phase::Stacking { side } = s.phase.clone() else {
-        return;
-    };
+/// `side`'s stacking choice (§2.4): the units it names, then the default order (R30).
+pub fn resolve_stacking(s: &mut LhyState, side: &str, subs: &BTreeMap<SeatId, Submitted<Orders>>) {
+    let side = side.to_string();
     let mut chosen: Vec<String> = match subs.get(&side) {
         Some(Submitted::Orders(o)) => {
             settings(s, &side, o);
@@ -512,11 +525,4 @@ pub fn resolve_stacking(
         );
         s.to_enemies(&side, text);
     }
-    for other in s.seat_order.clone() {
-        if !stacking::over(s, &other).is_empty() {
-            s.phase = Phase::Stacking { side: other };
-            return;
-        }
-    }
-    after_cycle(s, dice);
 }

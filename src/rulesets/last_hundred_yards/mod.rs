@@ -1,5 +1,6 @@
 //! Last Hundred Yards (GMT): platoon activations and the call-for-reaction loop by mail.
-//! This file wires the modules into `engine::Ruleset`; the rules live in the modules.
+//! This file wires the modules into `engine::Ruleset`; the rules live in the modules and the
+//! sequence of play in `procedure`.
 
 pub mod action;
 pub mod assault;
@@ -16,6 +17,7 @@ pub mod map;
 pub mod numbers;
 pub mod orders;
 pub mod phases;
+pub mod procedure;
 pub mod reaction;
 pub mod resolution;
 pub mod sample;
@@ -30,137 +32,13 @@ pub mod vehicle;
 pub mod view;
 pub mod withdraw;
 
-use std::collections::BTreeMap;
-
-use crate::dice::Dice;
-use crate::engine::{
-    Outcome, Prompt, Rejected, Ruleset, SeatId, StandingRead, StepSpec, Submitted, View, Viewer,
-};
+use crate::engine::procedure::Procedure;
+use crate::engine::{Outcome, Rejected, Ruleset, SeatId, StandingRead, View, Viewer};
 
 use state::{LhyState, Orders, Phase};
 
 /// The Last Hundred Yards ruleset as the engine sees it.
 pub struct LastHundredYards;
-
-fn prompt(seat: &str, kind: &str, question: String, required: bool) -> Prompt {
-    Prompt {
-        seat: seat.to_string(),
-        kind: kind.into(),
-        question,
-        required,
-    }
-}
-
-/// The prompts of the current step (README "Sequence of play by mail").
-pub fn step_spec(s: &LhyState) -> StepSpec {
-    let other_optional = |side: &str| {
-        prompt(
-            &s.enemy_of(side),
-            "standing",
-            "Optional: change your standing reactions (STANDING …, SET REACTIONS …) or declare a FEINT on your Assault Arrow.".into(),
-            false,
-        )
-    };
-    match &s.phase {
-        Phase::Setup => StepSpec {
-            title: format!("{} — mission set-up", s.scenario),
-            prompts: s
-                .seat_order
-                .iter()
-                .map(|x| {
-                    prompt(
-                        x,
-                        "setup",
-                        "Set up (sealed): PLACE unit hex, HIDE unit, DUMMY hex, FACE unit dir, standing reactions; or PASS to keep the mission's positions.".into(),
-                        true,
-                    )
-                })
-                .collect(),
-            sealed: true,
-        },
-        Phase::Activate { side } => {
-            // Only the platoons that may go now (issue 30 point 6); all waiting ones if the
-            // rules' order leaves none (then the refusal names who goes first).
-            let now = checks::may_activate_now(s, side);
-            let waiting = if now.is_empty() { turn::waiting_platoons(s, side) } else { now }.join(", ");
-            StepSpec {
-                title: format!("Game turn {} — {} activates", s.turn.number, s.side_name(side)),
-                prompts: vec![
-                    prompt(
-                        side,
-                        "activate",
-                        format!(
-                            "Game turn {}: activate a platoon (ACTIVATE platoon [WITH platoon]) and give its units' actions; may go now: {waiting}. You may queue further ACTIVATE blocks.",
-                            s.turn.number
-                        ),
-                        true,
-                    ),
-                    other_optional(side),
-                ],
-                sealed: false,
-            }
-        }
-        Phase::React { side } => {
-            let mut who = reaction::triggered(s, side);
-            who.extend(reaction::mandatory(s, side));
-            who.sort();
-            who.dedup();
-            let active = s.turn.active == *side;
-            StepSpec {
-                title: format!("Game turn {} — call for Reaction to {}", s.turn.number, s.side_name(side)),
-                prompts: vec![
-                    prompt(
-                        side,
-                        "react",
-                        format!(
-                            "Call for Reaction{}: react with your units ({}) or PASS; units you do not name follow their standing reactions (HOLD unit stops one).{}",
-                            {
-                                let seen = reaction::seen_actions(s, side);
-                                if seen.is_empty() { String::new() } else { format!(" (your units saw: {})", seen.join("; ")) }
-                            },
-                            if who.is_empty() { "optional reactions only".to_string() } else { format!("these saw the last enemy action or must react: {}", who.join(", ")) },
-                            if active { " You may add your next ACTIVATE block in the same mail." } else { "" }
-                        ),
-                        true,
-                    ),
-                    other_optional(side),
-                ],
-                sealed: false,
-            }
-        }
-        Phase::Stacking { side } => StepSpec {
-            title: format!("Game turn {} — stacking", s.turn.number),
-            prompts: vec![prompt(
-                side,
-                "stacking",
-                format!(
-                    "Over-stacked in {}: ELIMINATE the units you give up (or PASS: the latest arrivals go).",
-                    stacking::over(s, side).iter().map(|h| s.name_of(*h)).collect::<Vec<_>>().join(", ")
-                ),
-                true,
-            )],
-            sealed: false,
-        },
-        Phase::Over => StepSpec {
-            title: "The mission is over".into(),
-            prompts: vec![],
-            sealed: false,
-        },
-    }
-}
-
-/// Until this ruleset's sequence of play moves onto the table (issue 33 point 1), its own
-/// `step` and `resolve` drive it and the table is empty.
-static UNTABLED: crate::engine::procedure::Procedure<LastHundredYards> =
-    crate::engine::procedure::Procedure {
-        steps: &[],
-        end_of_turn: None,
-        phase: |s| s.phase.clone(),
-        name: |_| "",
-        enter: |s, p| s.phase = p,
-        begin: |_| {},
-        game_over: |_, _| {},
-    };
 
 impl Ruleset for LastHundredYards {
     const NAME: &'static str = "last-hundred-yards";
@@ -168,8 +46,8 @@ impl Ruleset for LastHundredYards {
     type Orders = Orders;
     type Phase = Phase;
 
-    fn procedure() -> &'static crate::engine::procedure::Procedure<Self> {
-        &UNTABLED
+    fn procedure() -> &'static Procedure<Self> {
+        &procedure::SEQUENCE
     }
 
     fn setup(
@@ -195,13 +73,9 @@ impl Ruleset for LastHundredYards {
             .collect()
     }
 
-    fn step(s: &LhyState) -> StepSpec {
-        step_spec(s)
-    }
-
     fn parse(s: &LhyState, seat: &str, text: &str) -> Result<Orders, Vec<Rejected>> {
         let lines = orders::read(s, seat, text)?;
-        let errs = turn::check_mail(s, seat, &lines);
+        let errs = checks::check_mail(s, seat, &lines);
         if !errs.is_empty() {
             return Err(errs);
         }
@@ -230,23 +104,6 @@ impl Ruleset for LastHundredYards {
         Ok(StandingRead { applied, other })
     }
 
-    fn resolve(
-        s: &LhyState,
-        subs: &BTreeMap<SeatId, Submitted<Orders>>,
-        dice: &mut Dice,
-    ) -> LhyState {
-        let mut n = s.clone();
-        n.log.clear();
-        match n.phase {
-            Phase::Setup => turn::resolve_setup(&mut n, subs, dice),
-            Phase::Activate { .. } => turn::resolve_activate(&mut n, subs, dice),
-            Phase::React { .. } => turn::resolve_react(&mut n, subs, dice),
-            Phase::Stacking { .. } => turn::resolve_stacking(&mut n, subs, dice),
-            Phase::Over => {}
-        }
-        n
-    }
-
     fn view(s: &LhyState, viewer: &Viewer) -> View {
         view::view(s, viewer)
     }
@@ -264,7 +121,7 @@ impl Ruleset for LastHundredYards {
     }
 
     fn victory_figures(s: &LhyState) -> Vec<String> {
-        turn::victory_figures(s)
+        phases::victory_figures(s)
     }
 
     fn briefing(s: &LhyState, seat: &str) -> Vec<(String, Vec<String>)> {

@@ -51,6 +51,34 @@ const GRAMMAR: Grammar<LhyState, Email, Order> = Grammar {
     allowed: crate::rulesets::kit::grammar::always,
 };
 
+/// The orders each step takes: one source for the sequence of play's `keywords` and for the
+/// per-step check of a mail (`checks::check_mail`). `STANDING` and `SET` go in any mail.
+pub const SETUP_WORDS: &[&str] = &["PLACE", "HIDE", "DUMMY", "FACE", "PASS"];
+/// The activation mail: `ACTIVATE`, its attachments, queries and actions, declarations
+/// (`FEINT`, `ASSAULT ORDER`), `HOLD` and `PASS`.
+pub const ACTIVATE_WORDS: &[&str] = &[
+    "ACTIVATE", "ATTACH", "MOVE", "WITHDRAW", "FIRE", "MORTAR", "FEINT", "SCOOT", "HALT",
+    "ASSAULT", "RECOVER", "DEPLOY", "MOUNT", "DISMOUNT", "HOLD", "QUERY", "PASS",
+];
+/// The answer to a call for Reaction: actions, declarations, `HOLD`, `PASS`. The active
+/// player's answer may carry his next activation, so the activation's words come after.
+pub const REACT_WORDS: &[&str] = &[
+    "MOVE", "WITHDRAW", "FIRE", "MORTAR", "FEINT", "SCOOT", "HALT", "ASSAULT", "RECOVER", "DEPLOY",
+    "MOUNT", "DISMOUNT", "HOLD", "PASS", "ACTIVATE", "ATTACH", "QUERY",
+];
+pub const STACKING_WORDS: &[&str] = &["ELIMINATE", "PASS"];
+
+/// Whether a line (its text as the mail gave it) begins with one of `words`, or is a standing
+/// reaction or setting, which any mail may carry (ruling SO1).
+pub fn takes(words: &[&str], text: &str) -> bool {
+    let first = text
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_uppercase();
+    first == "STANDING" || first == "SET" || words.contains(&first.as_str())
+}
+
 /// Every word a line of orders may start with.
 pub fn keywords() -> Vec<&'static str> {
     GRAMMAR.keywords()

@@ -1,19 +1,20 @@
 //! Phases III–VII and the end of the game (bridge rules for the seed's lost §11–19):
-//! clean-up, recombination, the attacker's score and victory (R25).
+//! clean-up, recombination, the attacker's score and victory (R25). It reports whether the
+//! mission is over; what follows (game over, or the next turn's Initiative) is the sequence
+//! of play's to say (`procedure`).
 
 use crate::dice::{Dice, Faces};
 use crate::engine::Outcome;
 
 use super::concealment;
 use super::data::Kind;
-use super::state::{LhyState, Motion, Phase, Place};
+use super::state::{LhyState, Motion, Place};
 use super::{assault, maneuver, resolution};
-
-use super::turn::*;
 
 // ---------------------------------------------------------------- Phases III–VII
 
-pub(super) fn end_turn(s: &mut LhyState, dice: &mut Dice) {
+/// Phases III–VII, all without mail; the outcome when the victory check ends the mission.
+pub(super) fn end_turn(s: &mut LhyState, dice: &mut Dice) -> Option<Outcome> {
     s.turn.cycle = None;
     s.public("Fire Resolution Phase.");
     resolution::phase(s, dice);
@@ -39,11 +40,7 @@ pub(super) fn end_turn(s: &mut LhyState, dice: &mut Dice) {
     clean_up(s);
     recombine(s, dice);
     victory(s);
-    if s.outcome.is_some() {
-        s.phase = Phase::Over;
-    } else {
-        start_turn(s, dice);
-    }
+    s.outcome.clone()
 }
 
 fn clean_up(s: &mut LhyState) {

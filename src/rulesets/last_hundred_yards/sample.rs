@@ -3,11 +3,11 @@
 //! sample is never rejected. It knows only what the seat may see.
 
 use super::action;
+use super::checks;
 use super::orders::{print, print_action, read};
 use super::reaction;
 use super::sight;
 use super::state::{Action, LhyState, Order, Phase, Target};
-use super::turn;
 
 fn pick<T: Clone>(v: &[T], choice: u64, salt: u64) -> Option<T> {
     if v.is_empty() {
@@ -23,7 +23,7 @@ fn pick<T: Clone>(v: &[T], choice: u64, salt: u64) -> Option<T> {
 
 fn valid(s: &LhyState, seat: &str, text: &str) -> bool {
     match read(s, seat, text) {
-        Ok(lines) => turn::check_mail(s, seat, &lines).is_empty(),
+        Ok(lines) => checks::check_mail(s, seat, &lines).is_empty(),
         Err(_) => false,
     }
 }
@@ -79,9 +79,9 @@ fn candidates(s: &LhyState, seat: &str, name: &str, reacting: bool) -> Vec<Actio
 }
 
 fn activation(s: &LhyState, seat: &str, choice: u64) -> String {
-    let legal: Vec<String> = turn::waiting_platoons(s, seat)
+    let legal: Vec<String> = checks::waiting_platoons(s, seat)
         .into_iter()
-        .filter(|p| turn::check_activate(s, seat, p, None).is_ok())
+        .filter(|p| checks::check_activate(s, seat, p, None).is_ok())
         .collect();
     let Some(p) = pick(&legal, choice, 1) else {
         return String::new();
@@ -90,7 +90,7 @@ fn activation(s: &LhyState, seat: &str, choice: u64) -> String {
         platoon: p.clone(),
         with: None,
     }]);
-    let members = turn::members(s, seat, std::slice::from_ref(&p), &[]);
+    let members = checks::members(s, seat, std::slice::from_ref(&p), &[]);
     let mut text = head.clone();
     for (i, n) in members.iter().enumerate() {
         if (choice >> (i % 16)) & 3 == 0 {

@@ -26,6 +26,9 @@ pub fn check_positions(s: &LhyState) -> Result<(), String> {
     Ok(())
 }
 
+/// The refusal of a line set-up does not take (README "Set-up orders").
+pub const NOT_SET_UP: &str = "at set-up give PLACE, HIDE, DUMMY, FACE or standing reactions";
+
 /// Is `h` in `side`'s set-up zone?
 pub fn in_zone(s: &LhyState, side: &str, h: Hex) -> bool {
     s.zones
@@ -90,7 +93,7 @@ pub fn check(s: &LhyState, side: &str, o: &Order, dummies: &mut u32) -> Result<(
             }
             Ok(())
         }
-        _ => Err("at set-up give PLACE, HIDE, DUMMY, FACE or standing reactions".into()),
+        _ => Err(NOT_SET_UP.into()),
     }
 }
 

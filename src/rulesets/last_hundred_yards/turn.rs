@@ -1,10 +1,8 @@
-//! The sequence of play (§5.0): set-up, the Initiative Phase with its tie rule, random events
-//! and forfeit, company selection (Heroic first), Coordination, ad hoc attachment, the Platoon
-//! Activation Cycle and its reaction loop driven by standing reactions (R18), Marker
-//! Adjustment and stacking, then Phases III–VII and victory (bridge rules). It decides when a
-//! seat is asked; the rules of each action live in `action` and `reaction`. This file holds
-//! the mail's shape (activation blocks), taking in settings, set-up and Phase I; the checks
-//! are in `checks`, Phase II in `cycle`, Phases III–VII and victory in `phases`.
+//! The mail's shape and the turn's opening (§5.0): activation blocks, taking in settings and
+//! queued activations, the set-up's orders, and Phase I (the Initiative with its tie rule,
+//! random events and forfeit). The checks are in `checks`, Phase II in `cycle`, Phases III–VII
+//! and victory in `phases`; which step follows which is the sequence of play's alone
+//! (`procedure`): nothing here calls into another step or sets the phase.
 
 use std::collections::BTreeMap;
 
@@ -46,10 +44,6 @@ pub(super) fn is_setting(o: &Order) -> bool {
     )
 }
 
-pub use super::checks::*;
-pub use super::cycle::*;
-pub use super::phases::*;
-
 // ---------------------------------------------------------------- applying
 
 pub(super) fn settings(s: &mut LhyState, side: &str, orders: &[Order]) {
@@ -89,11 +83,8 @@ pub(super) fn take_in(s: &mut LhyState, side: &str, orders: &[Order], queue_from
     }
 }
 
-pub fn resolve_setup(
-    s: &mut LhyState,
-    subs: &BTreeMap<SeatId, Submitted<Orders>>,
-    dice: &mut Dice,
-) {
+/// The sealed set-up mails (R20): settings, then placement, hiding, dummies and facings.
+pub fn resolve_setup(s: &mut LhyState, subs: &BTreeMap<SeatId, Submitted<Orders>>) {
     for (seat, sub) in subs {
         if let Submitted::Orders(o) = sub {
             settings(s, seat, o);
@@ -104,7 +95,6 @@ pub fn resolve_setup(
         }
     }
     s.public("Both sides have set up.");
-    start_turn(s, dice);
 }
 
 // ---------------------------------------------------------------- Phase I
@@ -207,6 +197,7 @@ pub fn random_event(s: &mut LhyState, side: &str, dice: &mut Dice) {
     }
 }
 
+/// A new game turn and its Initiative Phase (§5.0 I): who holds the Initiative and is active.
 pub fn start_turn(s: &mut LhyState, dice: &mut Dice) {
     s.turn.number += 1;
     s.turn.company = None;
@@ -273,5 +264,4 @@ pub fn start_turn(s: &mut LhyState, dice: &mut Dice) {
         "{} holds the Initiative and is the active player.",
         s.side_name(&winner)
     ));
-    next_activation(s, dice);
 }

@@ -119,7 +119,7 @@ fn turn_text(s: &LhyState) -> String {
             "Game turn {t}: {} eliminates excess units",
             s.side_name(side)
         ),
-        Phase::Over => "The mission is over".into(),
+        Phase::GameOver => "The mission is over".into(),
     }
 }
 

@@ -385,18 +385,15 @@ pub enum Phase {
     /// Mission set-up (sealed, both sides): placement, hidden units, dummies.
     Setup,
     /// The active player activates a platoon.
-    Activate {
-        side: String,
-    },
+    Activate { side: String },
     /// A call for Reaction is put to `side` by mail.
-    React {
-        side: String,
-    },
+    React { side: String },
     /// §2.4: the owner picks which excess units are eliminated.
-    Stacking {
-        side: String,
-    },
-    Over,
+    Stacking { side: String },
+    /// The mission is over. One name for the end across rulesets; the serialised name stays
+    /// `over`, so a stored state (and the digest every journal records) reads the same.
+    #[serde(rename = "over")]
+    GameOver,
 }
 
 /// A concealment query answered this step (§4.3, R9).

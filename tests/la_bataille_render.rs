@@ -8,8 +8,8 @@ use despatch::engine::scene::{Marker, Surface, UnitKind};
 use despatch::engine::{Ruleset, Submitted, Viewer};
 use despatch::rulesets::la_bataille::LaBataille;
 use despatch::rulesets::la_bataille::orders;
+use despatch::rulesets::la_bataille::procedure;
 use despatch::rulesets::la_bataille::roll::Scripted;
-use despatch::rulesets::la_bataille::turn;
 
 const RULESET: &str = include_str!("../games/la-bataille/ruleset.toml");
 
@@ -46,7 +46,7 @@ fn the_map_shows_facing_formation_state_and_the_assault_markers_to_each_seat() {
             let mut dice = vec![1; 9];
             dice.extend([2, 2]);
             dice.extend([1; 60]);
-            turn::resolve(&mut st, &subs, &mut Scripted::new(&dice));
+            procedure::resolve_with(&mut st, &subs, &mut Scripted::new(&dice));
         }
         for seat in ["france", "allies"] {
             let v = LaBataille::view(&st, &Viewer::Seat(seat.into()));

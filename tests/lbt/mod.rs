@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 use despatch::engine::{Ruleset, SeatId, Submitted};
 use despatch::rulesets::la_bataille::LaBataille;
 use despatch::rulesets::la_bataille::orders;
+use despatch::rulesets::la_bataille::procedure;
 use despatch::rulesets::la_bataille::roll::Scripted;
 use despatch::rulesets::la_bataille::state::{LbState, Orders, Phase};
-use despatch::rulesets::la_bataille::turn;
 
 pub const RULESET: &str = include_str!("../../games/la-bataille/ruleset.toml");
 
@@ -64,7 +64,7 @@ impl Table {
             subs.insert(seat.to_string(), Submitted::Orders(o));
         }
         let mut r = Scripted::new(dice);
-        turn::resolve(&mut self.st, &subs, &mut r);
+        procedure::resolve_with(&mut self.st, &subs, &mut r);
         let lines: Vec<String> = self.st.log.iter().map(|l| l.text.clone()).collect();
         for l in &lines {
             eprintln!("  | {l}");

@@ -1,6 +1,7 @@
 //! La Bataille (the revised assault and charge procedures, seed `001_d1afed21c8c1fac8`) on a
 //! stand-in base game. This file wires the modules into `engine::Ruleset`; the rules live in
-//! the modules: the turn in `turn`, the procedures in `assault`, `charge` and `cavalry`.
+//! the modules: the sequence of play in `procedure`, the turn in `turn`, the procedures in
+//! `assault`, `charge` and `cavalry`.
 
 pub mod assault;
 pub mod campaign;
@@ -13,6 +14,7 @@ pub mod field;
 pub mod movement;
 pub mod numbers;
 pub mod orders;
+pub mod procedure;
 pub mod roll;
 pub mod sample;
 pub mod segment;
@@ -22,95 +24,13 @@ pub mod state;
 pub mod turn;
 pub mod view;
 
-use std::collections::BTreeMap;
-
-use crate::dice::Dice;
-use crate::engine::{
-    Outcome, Prompt, Rejected, Ruleset, SeatId, StandingRead, StepSpec, Submitted, View, Viewer,
-};
+use crate::engine::procedure::Procedure;
+use crate::engine::{Outcome, Rejected, Ruleset, SeatId, StandingRead, View, Viewer};
 
 use state::{LbState, Order, Orders, Phase};
 
 /// The La Bataille ruleset as the engine sees it.
 pub struct LaBataille;
-
-/// The prompts of the current step: the phasing player's Maneuver Segment orders, or one
-/// question to one seat; the other seat may always send standing orders.
-pub fn step_spec(st: &LbState) -> StepSpec {
-    let optional = |seat: &str| {
-        Prompt {
-        seat: seat.to_string(),
-        kind: "standing".into(),
-        question: "Optional: change your standing orders (HUZZAH ALWAYS, SQUARE ALWAYS, RETREAT BEFORE ASSAULT IF 3:1 …).".into(),
-        required: false,
-    }
-    };
-    match &st.phase {
-        Phase::Maneuver { side } => StepSpec {
-            title: format!("Turn {} — {} Maneuver Segment", st.turn, st.side_name(side)),
-            prompts: vec![
-                Prompt {
-                    seat: side.clone(),
-                    kind: "maneuver".into(),
-                    // Only the orders the seat's units can take (issue 30 point 5).
-                    question: format!(
-                        "Turn {} of {}: your Maneuver Segment. Send {} orders, or PASS.",
-                        st.turn,
-                        st.turns,
-                        {
-                            let w = numbers::maneuver_words(st, side);
-                            match w.split_last() {
-                                Some((last, rest)) if !rest.is_empty() => {
-                                    format!("{} and {last}", rest.join(", "))
-                                }
-                                Some((last, _)) => last.to_string(),
-                                None => "no".to_string(),
-                            }
-                        }
-                    ),
-                    required: true,
-                },
-                optional(&st.enemy_of(side)),
-            ],
-            sealed: false,
-        },
-        Phase::Question { question } => StepSpec {
-            title: format!(
-                "Turn {} — a question to the {} player",
-                st.turn,
-                st.side_name(&question.seat)
-            ),
-            prompts: vec![
-                Prompt {
-                    seat: question.seat.clone(),
-                    kind: "question".into(),
-                    question: format!("{} ({})", question.text, orders::hint(question)),
-                    required: !question.standing_answers,
-                },
-                optional(&st.enemy_of(&question.seat)),
-            ],
-            sealed: false,
-        },
-        Phase::GameOver => StepSpec {
-            title: "The battle is over".into(),
-            prompts: vec![],
-            sealed: false,
-        },
-    }
-}
-
-/// Until this ruleset's sequence of play moves onto the table (issue 33 point 1), its own
-/// `step` and `resolve` drive it and the table is empty.
-static UNTABLED: crate::engine::procedure::Procedure<LaBataille> =
-    crate::engine::procedure::Procedure {
-        steps: &[],
-        end_of_turn: None,
-        phase: |s| s.phase.clone(),
-        name: |_| "",
-        enter: |s, p| s.phase = p,
-        begin: |_| {},
-        game_over: |_, _| {},
-    };
 
 impl Ruleset for LaBataille {
     const NAME: &'static str = "la-bataille";
@@ -118,8 +38,8 @@ impl Ruleset for LaBataille {
     type Orders = Orders;
     type Phase = Phase;
 
-    fn procedure() -> &'static crate::engine::procedure::Procedure<Self> {
-        &UNTABLED
+    fn procedure() -> &'static Procedure<Self> {
+        &procedure::SEQUENCE
     }
 
     fn setup(ruleset_toml: &str, scenario_toml: &str, seats: &[SeatId]) -> Result<LbState, String> {
@@ -140,10 +60,6 @@ impl Ruleset for LaBataille {
             .iter()
             .map(|s| (s.clone(), s.clone()))
             .collect()
-    }
-
-    fn step(st: &LbState) -> StepSpec {
-        step_spec(st)
     }
 
     fn parse(st: &LbState, seat: &str, text: &str) -> Result<Orders, Vec<Rejected>> {
@@ -187,16 +103,6 @@ impl Ruleset for LaBataille {
             applied: Some((next, canonical)),
             other,
         })
-    }
-
-    fn resolve(
-        st: &LbState,
-        subs: &BTreeMap<SeatId, Submitted<Orders>>,
-        dice: &mut Dice,
-    ) -> LbState {
-        let mut s = st.clone();
-        turn::resolve(&mut s, subs, dice);
-        s
     }
 
     fn view(st: &LbState, viewer: &Viewer) -> View {

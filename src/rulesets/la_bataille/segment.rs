@@ -1,7 +1,10 @@
 //! The Fire Segment (R18) and the end of a player turn: the rally (R20), the next player
-//! turn or game turn, and victory (R34). The maneuver orders and the mêlées are `turn`'s.
+//! turn or game turn, and victory (R34). The maneuver orders and the mêlées are `turn`'s; the
+//! end of a player turn says what comes next as a `Next`, and only the sequence of play
+//! (`procedure`) follows it.
 
 use crate::engine::Outcome;
+use crate::engine::procedure::Next;
 
 use super::combat::join;
 use super::data::Arm;
@@ -110,11 +113,19 @@ pub fn fire_segment(st: &mut LbState, r: &mut dyn Roller) {
     }
 }
 
-/// The end of a player turn: rally, then the next player turn or game turn, and the end.
-pub fn end_player_turn(st: &mut LbState, r: &mut dyn Roller) {
+/// The Rally (R20), the last of the player turn: the phasing side's routed units out of enemy
+/// Zones of Influence may rally. It rolls, so it runs in the step whose agenda ends the player
+/// turn; the dice-free rest is `end_player_turn`.
+pub fn rally_segment(st: &mut LbState, r: &mut dyn Roller) {
     st.segment = Segment::Rally;
     let side = st.phasing.clone();
     movement::rally(st, r, &side);
+}
+
+/// The end of a player turn (the sequence of play's end of turn): objectives taken (R34), the
+/// side wiped out (R34), then the next player turn, or the next game turn, or the last turn's
+/// victory (R34). Rolls nothing.
+pub fn end_player_turn(st: &mut LbState) -> Next<Phase> {
     for u in st.units.iter_mut() {
         u.mp_spent = 0;
         u.fired = false;
@@ -125,8 +136,8 @@ pub fn end_player_turn(st: &mut LbState, r: &mut dyn Roller) {
     st.charges.retain(|c| c.stage != CStage::Over);
     take_objectives(st);
     check_end(st);
-    if st.outcome.is_some() {
-        return;
+    if let Some(o) = &st.outcome {
+        return Next::GameOver(o.clone());
     }
     let first = st.seat_order_first();
     if st.player_turn == 1 {
@@ -151,12 +162,10 @@ pub fn end_player_turn(st: &mut LbState, r: &mut dyn Roller) {
         st.player_turn = 1;
         st.phasing = first;
         if st.turn > st.turns {
-            st.outcome = Some(final_outcome(st));
-            st.say(format!(
-                "The battle ends: {}",
-                st.outcome.as_ref().expect("set").summary
-            ));
-            return;
+            let o = final_outcome(st);
+            st.outcome = Some(o.clone());
+            st.say(format!("The battle ends: {}", o.summary));
+            return Next::GameOver(o);
         }
     }
     st.say(format!(
@@ -164,6 +173,19 @@ pub fn end_player_turn(st: &mut LbState, r: &mut dyn Roller) {
         st.turn,
         st.side_name(&st.phasing)
     ));
+    st.segment = Segment::Maneuver;
+    st.answer = None;
+    Next::To(Phase::Maneuver {
+        side: st.phasing.clone(),
+    })
+}
+
+/// The game's end (the sequence of play's `game_over`): the outcome recorded, nothing left to
+/// run.
+pub fn game_over(st: &mut LbState, o: Outcome) {
+    st.outcome = Some(o);
+    st.phase = Phase::GameOver;
+    st.agenda.clear();
 }
 
 impl LbState {
@@ -205,7 +227,6 @@ pub fn check_end(st: &mut LbState) {
                 summary: format!("the {} have no unit left on the field; {words}.", s.name),
                 winners,
             });
-            st.phase = Phase::GameOver;
         }
     }
 }

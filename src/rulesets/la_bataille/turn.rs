@@ -2,10 +2,12 @@
 //! Fire and a Mêlée Segment and a rally. The agenda runs the phasing player's orders, the
 //! charges and their mêlées, fire, the assaults picked in turn, and stops wherever a seat must
 //! answer. Standing orders and answers come in here; the procedures live in their modules.
+//! It reports where the agenda stopped (`Stop`) and never decides which step follows: that is
+//! the sequence of play's (`procedure`).
 
 use std::collections::BTreeMap;
 
-use crate::engine::{SeatId, Submitted};
+use crate::engine::{Outcome, SeatId, Submitted};
 
 use super::combat::join;
 use super::data::Arm;
@@ -13,10 +15,10 @@ use super::decide::{self, Flow};
 use super::movement;
 use super::roll::Roller;
 pub use super::segment::victory_points;
-use super::segment::{end_player_turn, fire_segment};
+use super::segment::{fire_segment, rally_segment};
 use super::state::{
-    Answer, AssaultDecl, CStage, LbState, MoveRun, Order, Orders, Phase, Policy, QKind, Segment,
-    StandingOrder, TargetKind, Task,
+    Answer, AssaultDecl, CStage, LbState, MoveRun, Order, Orders, Phase, Policy, QKind, Question,
+    Segment, StandingOrder, TargetKind, Task,
 };
 use super::{assault, cavalry, charge};
 
@@ -62,9 +64,9 @@ fn orders_of<'a>(
     }
 }
 
-/// Resolves the open step with the locked submissions.
-pub fn resolve(st: &mut LbState, subs: &BTreeMap<SeatId, Submitted<Orders>>, r: &mut dyn Roller) {
-    st.log.clear();
+/// Every seat's standing orders in its mail, applied before the step's own orders or answer,
+/// whatever the step (any mail may carry them).
+pub fn take_standing(st: &mut LbState, subs: &BTreeMap<SeatId, Submitted<Orders>>) {
     let seats = st.seat_order.clone();
     for seat in &seats {
         if let Some(o) = orders_of(subs, seat) {
@@ -72,118 +74,142 @@ pub fn resolve(st: &mut LbState, subs: &BTreeMap<SeatId, Submitted<Orders>>, r: 
             apply_standing(st, seat, &o);
         }
     }
-    match st.phase.clone() {
-        Phase::Maneuver { side } => {
-            let orders: Vec<Order> = orders_of(subs, &side)
-                .map(|o| {
-                    o.iter()
-                        .filter(|x| {
-                            !matches!(x, Order::Standing(_) | Order::Answer(_) | Order::Pass)
-                        })
-                        .cloned()
-                        .collect()
-                })
-                .unwrap_or_default();
-            if orders_of(subs, &side).is_none() {
-                st.say(format!(
-                    "The {} player sent no orders in time: nothing moves.",
-                    st.side_name(&side)
-                ));
-            }
-            st.agenda = vec![
-                Task::Orders { orders, next: 0 },
-                Task::ExecuteCharges,
-                Task::ChargeMelees,
-                Task::FireSegment,
-                Task::MeleeSegment,
-                Task::EndPlayerTurn,
-            ];
-        }
-        Phase::Question { question } => {
-            let exploit: Option<Vec<Order>> = (question.kind == QKind::Exploit)
-                .then(|| orders_of(subs, &question.seat))
-                .flatten()
-                .map(|o| {
-                    o.iter()
-                        .filter(|x| {
-                            matches!(
-                                x,
-                                Order::Move { .. }
-                                    | Order::Face { .. }
-                                    | Order::Form { .. }
-                                    | Order::Assault { .. }
-                            )
-                        })
-                        .cloned()
-                        .collect()
-                });
-            let answer = exploit
-                .filter(|v| !v.is_empty())
-                .map(Answer::Exploit)
-                .or_else(|| {
-                    orders_of(subs, &question.seat).and_then(|o| {
-                        o.iter().find_map(|x| match x {
-                            Order::Answer(a) => Some(a.clone()),
-                            _ => None,
-                        })
-                    })
-                });
-            st.answer = match answer {
-                Some(a) => Some(a),
-                // Orders without an answer, or a standing order sent after the question was
-                // put (SO1): the procedure asks again and its standing order decides.
-                None if orders_of(subs, &question.seat).is_some() => None,
-                None if question.standing_answers => {
-                    st.say(format!(
-                        "The {} player's standing order answers.",
-                        st.side_name(&question.seat)
-                    ));
-                    None
-                }
-                None => {
-                    st.say(format!(
-                        "The {} player stayed silent.",
-                        st.side_name(&question.seat)
-                    ));
-                    Some(decide::silent_answer(&question))
-                }
-            };
-        }
-        Phase::GameOver => return,
+}
+
+/// The Maneuver Segment (R1): the phasing player's orders, in the order written, then the
+/// charges, their mêlées, the Fire Segment, the Mêlée Segment and the rally, as the agenda.
+pub fn take_orders(st: &mut LbState, side: &str, subs: &BTreeMap<SeatId, Submitted<Orders>>) {
+    let orders: Vec<Order> = orders_of(subs, side)
+        .map(|o| {
+            o.iter()
+                .filter(|x| !matches!(x, Order::Standing(_) | Order::Answer(_) | Order::Pass))
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    if orders_of(subs, side).is_none() {
+        st.say(format!(
+            "The {} player sent no orders in time: nothing moves.",
+            st.side_name(side)
+        ));
     }
-    st.phase = Phase::Maneuver {
-        side: st.phasing.clone(),
+    st.agenda = vec![
+        Task::Orders { orders, next: 0 },
+        Task::ExecuteCharges,
+        Task::ChargeMelees,
+        Task::FireSegment,
+        Task::MeleeSegment,
+        Task::EndPlayerTurn,
+    ];
+}
+
+/// The asked seat's answer, kept for the procedure that asked (it takes it when the agenda
+/// runs on); silence gets R30's answer, a standing order sent since decides when it asks again.
+pub fn take_answer(
+    st: &mut LbState,
+    question: &Question,
+    subs: &BTreeMap<SeatId, Submitted<Orders>>,
+) {
+    let exploit: Option<Vec<Order>> = (question.kind == QKind::Exploit)
+        .then(|| orders_of(subs, &question.seat))
+        .flatten()
+        .map(|o| {
+            o.iter()
+                .filter(|x| {
+                    matches!(
+                        x,
+                        Order::Move { .. }
+                            | Order::Face { .. }
+                            | Order::Form { .. }
+                            | Order::Assault { .. }
+                    )
+                })
+                .cloned()
+                .collect()
+        });
+    let answer = exploit
+        .filter(|v| !v.is_empty())
+        .map(Answer::Exploit)
+        .or_else(|| {
+            orders_of(subs, &question.seat).and_then(|o| {
+                o.iter().find_map(|x| match x {
+                    Order::Answer(a) => Some(a.clone()),
+                    _ => None,
+                })
+            })
+        });
+    st.answer = match answer {
+        Some(a) => Some(a),
+        // Orders without an answer, or a standing order sent after the question was
+        // put (SO1): the procedure asks again and its standing order decides.
+        None if orders_of(subs, &question.seat).is_some() => None,
+        None if question.standing_answers => {
+            st.say(format!(
+                "The {} player's standing order answers.",
+                st.side_name(&question.seat)
+            ));
+            None
+        }
+        None => {
+            st.say(format!(
+                "The {} player stayed silent.",
+                st.side_name(&question.seat)
+            ));
+            Some(decide::silent_answer(question))
+        }
     };
-    run(st, r);
+}
+
+/// Where the agenda stopped; the sequence of play says what comes next from it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stop {
+    /// A seat must answer this question (the procedure that asked waits on the agenda).
+    Asked(Question),
+    /// The Rally is over: the player turn ends (`segment::end_player_turn`).
+    TurnEnds,
+    /// The rules ended the game on the way.
+    GameOver(Outcome),
+    /// Nothing left to run and nobody asked (a cut-short turn): the phasing player's turn.
+    Halted,
 }
 
 /// Runs the agenda until a question is asked, the player turn ends, or the game ends.
-pub fn run(st: &mut LbState, r: &mut dyn Roller) {
+pub fn run(st: &mut LbState, r: &mut dyn Roller) -> Stop {
+    // While the agenda runs the phase is the phasing player's turn: a procedure that must ask
+    // puts its question there (`decide::ask`), which is how the agenda knows to stop.
+    st.phase = Phase::Maneuver {
+        side: st.phasing.clone(),
+    };
     for _ in 0..100_000 {
-        if matches!(st.phase, Phase::Question { .. }) {
-            return;
+        if let Phase::Question { question } = &st.phase {
+            return Stop::Asked(question.clone());
         }
-        if st.outcome.is_some() {
-            st.phase = Phase::GameOver;
-            st.agenda.clear();
-            return;
+        if let Some(o) = &st.outcome {
+            return Stop::GameOver(o.clone());
         }
         if st.agenda.is_empty() {
-            st.phase = Phase::Maneuver {
-                side: st.phasing.clone(),
-            };
             st.segment = Segment::Maneuver;
             st.answer = None;
-            return;
+            return Stop::Halted;
         }
         let task = st.agenda.remove(0);
+        if task == Task::EndPlayerTurn {
+            // The Maneuver Segment's agenda ends with it (tasks are only put in front): the
+            // Rally closes the player turn (R20) and rolls; the rest is the turn's end.
+            rally_segment(st, r);
+            return Stop::TurnEnds;
+        }
         if exec(st, r, task) == Flow::Asked {
-            return;
+            return match &st.phase {
+                Phase::Question { question } => Stop::Asked(question.clone()),
+                _ => Stop::Halted,
+            };
         }
     }
     // A procedure that never ends would be a bug; the turn ends rather than loop forever.
     st.say("The turn is cut short.");
     st.agenda.clear();
+    Stop::Halted
 }
 
 fn exec(st: &mut LbState, r: &mut dyn Roller, task: Task) -> Flow {
@@ -321,10 +347,8 @@ fn exec(st: &mut LbState, r: &mut dyn Roller, task: Task) -> Flow {
                 Flow::Done
             })
         }
-        Task::EndPlayerTurn => {
-            end_player_turn(st, r);
-            Flow::Done
-        }
+        // `run` ends the player turn itself: the Rally there, the rest at the turn's end.
+        Task::EndPlayerTurn => Flow::Done,
     }
 }
 

@@ -42,10 +42,14 @@ impl Email {
         }
     }
 
+    /// A Maneuver Segment order's line: taken in the seat's Maneuver Segment, whose words are
+    /// the sequence of play's (`MANEUVER_WORDS`, one list for the table and this check), and
+    /// in an Old Guard exploitation answer.
     fn maneuver(&self, what: &str) -> Result<(), LineErr> {
+        let word = what.split_whitespace().next().unwrap_or(what);
         match &self.role {
             Role::Standing => Err(LineErr::new(super::STEP_LINE)),
-            Role::Maneuver => Ok(()),
+            Role::Maneuver if super::MANEUVER_WORDS.contains(&word) => Ok(()),
             Role::Asked(q) if q.kind == QKind::Exploit => Ok(()),
             _ => Err(LineErr::new(format!(
                 "{what} is a Maneuver Segment order, and it is not your Maneuver Segment"

@@ -50,6 +50,71 @@ pub const STANDING: &[&str] = &[
     "FORM",
 ];
 
+/// The orders each step of the sequence of play takes (its `keywords`; `STANDING` goes in
+/// any mail). The Maneuver Segment's orders, the PASS that sends none included.
+pub const MANEUVER_WORDS: &[&str] = &[
+    "MOVE", "FACE", "FORM", "ASSAULT", "GUARD", "CHARGE", "FIRE", "ATTACH", "PASS",
+];
+/// The answers to the Cavalry Charge procedure's questions (p.6–8): square attempts, Reaction
+/// Charge or Form Up and Stand, recall, Retreat Before the Charge, whom to pursue; and the
+/// PASS of the seat not asked (`QUIET`).
+pub const CHARGE_ANSWERS: &[&str] = &[
+    "SQUARE", "REACT", "FORM", "RECALL", "RETREAT", "STAND", "PURSUE", "NO", "PASS",
+];
+/// The answers to the Mêlée Segment's and the Infantry Assault and Old Guard Charge
+/// procedures' questions (p.1–5): which mêlée next, Retreat Before Assault, a new assault,
+/// Huzzah, displacement, impetus, and the Old Guard's exploitation orders; and the PASS of the
+/// seat not asked (`QUIET`).
+pub const ASSAULT_ANSWERS: &[&str] = &[
+    "PICK",
+    "RETREAT",
+    "STAND",
+    "REASSAULT",
+    "HUZZAH",
+    "DISPLACE",
+    "IMPETUS",
+    "NO",
+    "MOVE",
+    "FACE",
+    "FORM",
+    "ASSAULT",
+    "GUARD",
+    "PASS",
+];
+/// What the seat not asked may send in a question step besides standing orders: nothing.
+pub const QUIET: &[&str] = &["PASS"];
+
+/// Whether a question belongs to the Cavalry Charge procedure (else to the Mêlée Segment and
+/// the assault procedures): the sequence of play's two question steps.
+pub fn charge_question(kind: &QKind) -> bool {
+    matches!(
+        kind,
+        QKind::Square
+            | QKind::Reaction
+            | QKind::Recall
+            | QKind::RetreatBeforeCharge
+            | QKind::Pursue
+    )
+}
+
+/// The answer words of a question's kind: its step's words are these, for every kind of it.
+pub fn answer_words(kind: &QKind) -> &'static [&'static str] {
+    match kind {
+        QKind::Pick => &["PICK"],
+        QKind::RetreatBeforeAssault => &["RETREAT", "STAND"],
+        QKind::RetreatBeforeCharge => &["RETREAT", "STAND", "FORM"],
+        QKind::NewAssault => &["REASSAULT", "NO"],
+        QKind::Huzzah => &["HUZZAH", "NO"],
+        QKind::Square => &["SQUARE", "NO"],
+        QKind::Recall => &["RECALL", "NO"],
+        QKind::Reaction => &["REACT", "FORM", "NO"],
+        QKind::Displace => &["DISPLACE"],
+        QKind::Impetus => &["IMPETUS"],
+        QKind::Pursue => &["PURSUE"],
+        QKind::Exploit => &["MOVE", "FACE", "FORM", "ASSAULT", "GUARD", "NO"],
+    }
+}
+
 pub fn role(state: &LbState, seat: &str) -> Role {
     match &state.phase {
         Phase::Maneuver { side } if side == seat => Role::Maneuver,

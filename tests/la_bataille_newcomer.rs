@@ -143,22 +143,15 @@ fn after_the_last_turn_the_mail_says_the_battle_is_over_not_turn_5_of_4() {
 fn the_reference_prose_fits_the_72_columns_of_the_help_mail() {
     // The HELP mail keeps the README's line breaks and wraps each longer line alone, which
     // left ragged half-lines; prose and list lines must fit as written (code marks dropped).
-    // The sequence of play the table prints is one paragraph a line, which the mail's layout
-    // wraps whole (`report::wrap`): no half-lines there, so it is not held to 72 columns.
     let readme = include_str!("../games/la-bataille/README.md");
     let mut in_code = false;
-    let mut in_sequence = false;
     let mut long = Vec::new();
     for (i, line) in readme.lines().enumerate() {
         if line.trim_start().starts_with("```") {
             in_code = !in_code;
             continue;
         }
-        if line == crate::kit::procedure::OPEN || line == crate::kit::procedure::CLOSE {
-            in_sequence = line == crate::kit::procedure::OPEN;
-            continue;
-        }
-        if in_code || in_sequence || line.starts_with('|') || line.starts_with('#') {
+        if in_code || line.starts_with('|') || line.starts_with('#') {
             continue;
         }
         let shown = line.replace("**", "").replace('`', "");

@@ -109,11 +109,7 @@ pub fn conforms<R: Ruleset>(s: &Subject<R>) {
     // Mutants of its sources no test kills: equivalents only, each with its reason (issue 28.5).
     mutants::check(&R::NAME.replace('-', "_"));
     // The sequence of play as data: whole, reached, followed, and printed in the README.
-    // (Transitional, issue 33 point 1: a ruleset whose table is still empty is checked once it
-    // moves onto it; this guard goes when the last one has.)
-    if !R::procedure().steps.is_empty() {
-        procedure::check(s, s.walk.0, s.walk.1);
-    }
+    procedure::check(s, s.walk.0, s.walk.1);
     // Random play by mail, with the leak test and the round trip at every step.
     let mut watch = leaks::Watch::default();
     // Soak runs, behind a flag: DESPATCH_SOAK_GAMES plays more games, DESPATCH_SOAK_SEED

@@ -170,7 +170,17 @@ fn readme<R: Ruleset>(s: &Subject<R>) {
         let new = match have {
             Some(old) => text.replacen(old, &want, 1),
             None => {
-                let at = text.find("\n## Rulings").unwrap_or(text.len());
+                // Before the rulings (`## Rulings`, `## Numbered rulings`), else at the end.
+                let at = text
+                    .match_indices("\n## ")
+                    .map(|(i, _)| i)
+                    .find(|i| {
+                        text[i + 4..]
+                            .split('\n')
+                            .next()
+                            .is_some_and(|h| h.to_ascii_lowercase().contains("rulings"))
+                    })
+                    .unwrap_or(text.len());
                 let section = format!("\n## The sequence of play\n\n{want}\n");
                 format!("{}{section}{}", &text[..at], &text[at..])
             }

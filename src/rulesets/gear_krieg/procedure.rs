@@ -59,7 +59,7 @@ pub static SEQUENCE: Procedure<GearKrieg> = Procedure {
     end_of_turn: Some(TurnEnd {
         rule: "p.3 Step 4; R28–R30, R33",
         does: "Command Points and unspent Actions are lost and saturation zones lift; a side with no unit left loses; at the round limit the victory points decide; else the next round begins",
-        run: round::end_round,
+        run: end_round,
         then: &["declarations", "game over"],
     }),
     phase: |s| s.phase.clone(),
@@ -227,4 +227,9 @@ fn ask_interrupt(state: &GkState) -> StepSpec {
         )],
         sealed: false,
     }
+}
+
+/// Step 4: the round's end (it rolls nothing).
+fn end_round(s: &mut GkState, _: &mut Dice) -> Next<Phase> {
+    round::end_round(s)
 }

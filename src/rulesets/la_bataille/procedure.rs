@@ -72,7 +72,7 @@ pub static SEQUENCE: Procedure<LaBataille> = Procedure {
     end_of_turn: Some(TurnEnd {
         rule: "R1, R34",
         does: "the end of the player turn, after its Rally: objectives taken; a side with nothing left loses; the other side's player turn, or, after both, the next game turn (cavalry that did not charge rests) or, after the last, victory by points",
-        run: segment::end_player_turn,
+        run: end_player_turn,
         then: &["maneuver", "game over"],
     }),
     phase: |s| s.phase.clone(),
@@ -137,6 +137,11 @@ fn after(s: &LbState, stop: Stop) -> Next<Phase> {
     }
 }
 
+/// The end of the player turn (its Rally rolled inside the step that reached it).
+fn end_player_turn(s: &mut LbState, _: &mut Dice) -> Next<Phase> {
+    segment::end_player_turn(s)
+}
+
 /// One step resolved with any roller (the golden tests' scripted dice; the engine's driver
 /// takes the protocol's `Dice` only), followed as the engine's driver follows this table.
 pub fn resolve_with(
@@ -152,7 +157,8 @@ pub fn resolve_with(
         Phase::GameOver => Next::Again,
     };
     let next = match next {
-        Next::EndOfTurn => p.end_of_turn.as_ref().map_or(Next::Again, |t| (t.run)(s)),
+        // The turn's end rolls nothing: the table's own step, without the protocol's dice.
+        Next::EndOfTurn => segment::end_player_turn(s),
         n => n,
     };
     match next {

@@ -454,7 +454,7 @@ proptest! {
         use despatch::mail::compose::{Draft, DraftKind, MailCtx, Recipient};
         use despatch::mail::{inbound, outbound};
         let inb = inbound::parse(&raw(&headers, "FLAGSHIP Mikasa")).expect("a mail with a From");
-        prop_assert!(inb.message_id.len() <= outbound::MAX_ID_LEN);
+        prop_assert!(inb.message_id.len() <= inbound::MAX_ID_LEN);
         prop_assert!(!inb.message_id.chars().any(char::is_control));
         let recipients = [Recipient {
             seat: "japan".into(),

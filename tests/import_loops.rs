@@ -8,39 +8,21 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+// The same reading of src/ as the layers test: its helpers, not a second copy.
+use crate::layers::{ident_at, module_path, sources, tree};
+
 /// The loops still in the house, each as its modules joined by spaces (sorted). Genuine
 /// recursions of a rulebook stay, with their reason; the rest are to be cut.
 const KNOWN_LOOPS: &[&str] = &[
     // To cut (issue 33 point 2), as found when this test was written:
-    "cli::campaign cli::held cli::league cli::new cli::run",
     "daemon::desk daemon::games daemon::intake daemon::seat_acts daemon::site",
     "engine::abandon engine::concede engine::decide engine::example engine::game engine::pause engine::play engine::press engine::seat_acts engine::strict engine::strict_bound",
-    "engine::procedure engine::ruleset",
-    "rulesets::gear_krieg::orders rulesets::gear_krieg::round",
     "rulesets::la_bataille::assault rulesets::la_bataille::movement",
-    "rulesets::last_hundred_yards::checks rulesets::last_hundred_yards::cycle rulesets::last_hundred_yards::phases rulesets::last_hundred_yards::turn",
     "rulesets::last_hundred_yards::data rulesets::last_hundred_yards::map",
     "rulesets::last_hundred_yards::maneuver rulesets::last_hundred_yards::resolution",
     "rulesets::last_hundred_yards::text_map rulesets::last_hundred_yards::view",
     "store::journal store::secrets",
 ];
-
-/// A file's module path (`rulesets/lone_star/fight.rs` → rulesets::lone_star::fight).
-fn module_of(rel: &str) -> Vec<String> {
-    let rel = rel.strip_suffix(".rs").unwrap_or(rel);
-    let mut parts: Vec<String> = rel.split('/').map(str::to_string).collect();
-    if parts.last().is_some_and(|p| p == "mod" || p == "lib") {
-        parts.pop();
-    }
-    parts
-}
-
-fn ident(s: &str) -> &str {
-    let end = s
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .unwrap_or(s.len());
-    &s[..end]
-}
 
 /// The path segments that follow `at` in `line` (`a::b::{c, d}` → [[a, b, c], [a, b, d]]),
 /// as far as they go; a group is read one level deep.
@@ -66,7 +48,7 @@ fn paths_after(rest: &str) -> Vec<Vec<String>> {
                         let g = &group[k..];
                         let mut g = g;
                         loop {
-                            let id = ident(g);
+                            let id = ident_at(g);
                             p.push(id.to_string());
                             match g[id.len()..].strip_prefix("::") {
                                 Some(more)
@@ -85,7 +67,7 @@ fn paths_after(rest: &str) -> Vec<Vec<String>> {
             }
             return out;
         }
-        let id = ident(r);
+        let id = ident_at(r);
         if id.is_empty() {
             break;
         }
@@ -133,7 +115,7 @@ fn named(line: &str, me: &[String], is_mod: bool, children: &BTreeSet<String>) -
             continue;
         }
         if start_ok && is_mod {
-            let id = ident(rest);
+            let id = ident_at(rest);
             if !id.is_empty() && children.contains(id) && rest[id.len()..].starts_with("::") {
                 let mut abs = me.to_vec();
                 abs.push(id.to_string());
@@ -150,10 +132,10 @@ fn named(line: &str, me: &[String], is_mod: bool, children: &BTreeSet<String>) -
 /// The arrows between files: from each module to each other module it names (the longest
 /// module that is a prefix of a named path), leaving out its own ancestors.
 fn arrows(files: &[(String, String)]) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
-    let modules: BTreeSet<Vec<String>> = files.iter().map(|(r, _)| module_of(r)).collect();
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|(r, _)| module_path(r)).collect();
     let mut out: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
     for (rel, text) in files {
-        let me = module_of(rel);
+        let me = module_path(rel);
         let is_mod = rel.ends_with("mod.rs") || rel == "lib.rs";
         let children: BTreeSet<String> = modules
             .iter()
@@ -251,27 +233,6 @@ fn loops(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<String> {
     }
     out.sort();
     out
-}
-
-fn sources(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
-    entries.sort_by_key(|e| e.path());
-    for e in entries {
-        let p = e.path();
-        if p.is_dir() {
-            sources(&p, root, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            let rel = p.strip_prefix(root).unwrap().to_string_lossy().to_string();
-            out.push((rel, std::fs::read_to_string(&p).unwrap()));
-        }
-    }
-}
-
-fn tree(files: &[(&str, &str)]) -> Vec<(String, String)> {
-    files
-        .iter()
-        .map(|(p, t)| (p.to_string(), t.to_string()))
-        .collect()
 }
 
 #[test]

@@ -32,7 +32,7 @@ fn layers_of(readme: &str) -> Result<BTreeMap<String, usize>, String> {
 
 /// The module path of a source file under `src/` (`daemon/intake.rs` → [daemon, intake];
 /// `config/mod.rs` → [config]); `lib.rs` is the root (empty).
-fn module_path(rel: &str) -> Vec<String> {
+pub(crate) fn module_path(rel: &str) -> Vec<String> {
     let rel = rel.strip_suffix(".rs").unwrap_or(rel);
     let mut parts: Vec<String> = rel.split('/').map(str::to_string).collect();
     if parts.last().is_some_and(|p| p == "mod" || p == "lib") {
@@ -41,7 +41,7 @@ fn module_path(rel: &str) -> Vec<String> {
     parts
 }
 
-fn ident_at(s: &str) -> &str {
+pub(crate) fn ident_at(s: &str) -> &str {
     let end = s
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .unwrap_or(s.len());
@@ -156,7 +156,7 @@ fn violations(layers: &BTreeMap<String, usize>, files: &[(String, String)]) -> V
     problems
 }
 
-fn sources(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
+pub(crate) fn sources(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
     entries.sort_by_key(|e| e.path());
     for e in entries {
@@ -170,7 +170,7 @@ fn sources(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
     }
 }
 
-fn tree(files: &[(&str, &str)]) -> Vec<(String, String)> {
+pub(crate) fn tree(files: &[(&str, &str)]) -> Vec<(String, String)> {
     files
         .iter()
         .map(|(p, t)| (p.to_string(), t.to_string()))

@@ -16,7 +16,7 @@ pub(super) fn campaign(config: Option<PathBuf>, action: CampaignCommand) -> Resu
     match action {
         CampaignCommand::New(a) => new(config, a),
         CampaignCommand::Show { name } => {
-            let cfg = super::run::load_config(config)?;
+            let cfg = super::setup::load_config(config)?;
             let d = Daemon::new(cfg)?;
             let (rec, ledger) = d.campaign_ledger(&name)?;
             println!("{}", ledger.text(&name));
@@ -89,7 +89,7 @@ fn new(config: Option<PathBuf>, a: CampaignNewArgs) -> Result<ExitCode> {
     };
     let (cfg, config_path) = super::guard::writing_config(config, "campaign new")?;
     super::guard::service_user_only(&cfg, &config_path)?;
-    super::run::init_logging(&cfg.daemon.log);
+    super::setup::init_logging(&cfg.daemon.log);
     let first = crate::daemon::battle_id(&a.name, 1);
     let made = super::new::Made::before(&cfg, &first);
     let campaign_dir = crate::store::DataDir::new(&cfg.data_dir)

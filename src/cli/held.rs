@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use crate::daemon::{Daemon, Intake, held_why};
 use crate::store::{DataDir, HeldCause, HeldMail};
 
-use super::run::{describe_intake, init_logging, load_config};
+use super::setup::{describe_intake, init_logging, load_config};
 
 /// Runs `despatch held`.
 pub(super) fn run(

@@ -11,7 +11,7 @@ use crate::store::DataDir;
 
 /// Prints the standings of `league` as text or as the archive's HTML fragment.
 pub(super) fn print(config: Option<PathBuf>, league: &str, format: &str) -> Result<ExitCode> {
-    let cfg = super::run::load_config(config)?;
+    let cfg = super::setup::load_config(config)?;
     let data = DataDir::new(&cfg.data_dir);
     let standings = crate::daemon::league_standings(&data, &crate::rulesets::registry(), league)?;
     if standings.rows.is_empty() && standings.running.is_empty() {

@@ -10,6 +10,7 @@ mod league;
 mod new;
 pub mod player;
 mod run;
+mod setup;
 
 pub use args::{Cli, Command, GmCommand, NewArgs, PlayerCommand};
 pub use run::run;

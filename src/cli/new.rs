@@ -44,7 +44,7 @@ pub(super) fn new_game(config: Option<PathBuf>, a: NewArgs) -> Result<ExitCode> 
     }
     let (cfg, config_path) = super::guard::writing_config(config, "new")?;
     super::guard::service_user_only(&cfg, &config_path)?;
-    super::run::init_logging(&cfg.daemon.log);
+    super::setup::init_logging(&cfg.daemon.log);
     let extras = NewGame {
         league: a.league,
         carry_from: a.carry_from,

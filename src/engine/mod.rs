@@ -24,6 +24,7 @@ pub mod ruleset;
 pub mod scene;
 pub mod seat_acts;
 mod signoff;
+pub mod step;
 pub mod strict;
 pub mod strict_bound;
 

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use crate::dice::Dice;
 
-use super::ruleset::{Outcome, Ruleset, SeatId, StepSpec, Submitted};
+use super::step::{Outcome, SeatId, StepSpec, Submitted};
 
 /// The locked submissions a step resolves with, one per prompted seat.
 pub type Submissions<O> = BTreeMap<SeatId, Submitted<O>>;
@@ -32,14 +32,10 @@ pub enum Next<P> {
 }
 
 /// A step's rules: run on the locked submissions, they change the state and say what is next.
-pub type Resolve<R> = fn(
-    &mut <R as Ruleset>::State,
-    &Submissions<<R as Ruleset>::Orders>,
-    &mut Dice,
-) -> Next<<R as Ruleset>::Phase>;
+pub type Resolve<S, O, P> = fn(&mut S, &Submissions<O>, &mut Dice) -> Next<P>;
 
 /// One step of the sequence of play.
-pub struct Step<R: Ruleset + ?Sized> {
+pub struct Step<S, O, P> {
     /// Its name as the phase spells it and the printed sequence shows it (`move`, `combat`).
     pub name: &'static str,
     /// The rules it comes from, as the ruleset's README numbers them (`R4–R12`, `§5.1`).
@@ -49,9 +45,9 @@ pub struct Step<R: Ruleset + ?Sized> {
     /// The order words a seat may begin a line with in this step (empty: nobody is asked).
     pub keywords: &'static [&'static str],
     /// Who is asked what now.
-    pub ask: fn(&R::State) -> StepSpec,
+    pub ask: fn(&S) -> StepSpec,
     /// The step's rules, run on the locked submissions: changes the state, says what is next.
-    pub resolve: Resolve<R>,
+    pub resolve: Resolve<S, O, P>,
     /// Every step (or `END_OF_TURN`) `resolve` may lead to; the conformance kit checks random
     /// play never leaves this list and that each name in it exists.
     pub then: &'static [&'static str],
@@ -59,44 +55,45 @@ pub struct Step<R: Ruleset + ?Sized> {
 
 /// What happens between turns: bookkeeping, the victory test, the first step of the next turn
 /// (with the dice of the step that ended the turn: a turn may begin with a roll).
-pub struct TurnEnd<R: Ruleset + ?Sized> {
+pub struct TurnEnd<S, P> {
     pub rule: &'static str,
     pub does: &'static str,
-    pub run: fn(&mut R::State, &mut Dice) -> Next<R::Phase>,
+    pub run: fn(&mut S, &mut Dice) -> Next<P>,
     pub then: &'static [&'static str],
 }
 
-/// A ruleset's whole sequence of play.
-pub struct Procedure<R: Ruleset + ?Sized> {
+/// A ruleset's whole sequence of play, over its state `S`, orders `O` and phase `P` (the
+/// ruleset's `State`, `Orders` and `Phase`: `Ruleset::procedure` returns it).
+pub struct Procedure<S: 'static, O: 'static, P: 'static> {
     /// In the order the rulebook gives them; the last is the game's end, where nothing is asked.
-    pub steps: &'static [Step<R>],
+    pub steps: &'static [Step<S, O, P>],
     /// `None` for a game without turns.
-    pub end_of_turn: Option<TurnEnd<R>>,
+    pub end_of_turn: Option<TurnEnd<S, P>>,
     /// The state's phase (a copy: a ruleset may work it out rather than store it), and the
     /// step a phase names.
-    pub phase: fn(&R::State) -> R::Phase,
-    pub name: fn(&R::Phase) -> &'static str,
+    pub phase: fn(&S) -> P,
+    pub name: fn(&P) -> &'static str,
     /// Puts the state in a phase.
-    pub enter: fn(&mut R::State, R::Phase),
+    pub enter: fn(&mut S, P),
     /// Runs before any step resolves (the last resolution's log cleared, say).
-    pub begin: fn(&mut R::State),
+    pub begin: fn(&mut S),
     /// Records the outcome and puts the state in its last step.
-    pub game_over: fn(&mut R::State, Outcome),
+    pub game_over: fn(&mut S, Outcome),
 }
 
-impl<R: Ruleset + ?Sized> Procedure<R> {
-    pub fn step_named(&self, name: &str) -> Option<&Step<R>> {
+impl<S: Clone + 'static, O: 'static, P: 'static> Procedure<S, O, P> {
+    pub fn step_named(&self, name: &str) -> Option<&Step<S, O, P>> {
         self.steps.iter().find(|s| s.name == name)
     }
 
     /// The name of the step `state` is in.
-    pub fn current(&self, state: &R::State) -> &'static str {
+    pub fn current(&self, state: &S) -> &'static str {
         (self.name)(&(self.phase)(state))
     }
 
     /// Who is asked what now. A phase the table does not list (the conformance kit fails on
     /// one) asks nobody, under a title that says so.
-    pub fn ask(&self, state: &R::State) -> StepSpec {
+    pub fn ask(&self, state: &S) -> StepSpec {
         let name = self.current(state);
         match self.step_named(name) {
             Some(step) => (step.ask)(state),
@@ -109,12 +106,7 @@ impl<R: Ruleset + ?Sized> Procedure<R> {
     }
 
     /// Resolves the step `state` is in, then follows its `Next`.
-    pub fn resolve(
-        &self,
-        state: &R::State,
-        subs: &Submissions<R::Orders>,
-        dice: &mut Dice,
-    ) -> R::State {
+    pub fn resolve(&self, state: &S, subs: &Submissions<O>, dice: &mut Dice) -> S {
         self.resolve_traced(state, subs, dice).0
     }
 
@@ -122,10 +114,10 @@ impl<R: Ruleset + ?Sized> Procedure<R> {
     /// turn ended, then the step the state is left in.
     pub fn resolve_traced(
         &self,
-        state: &R::State,
-        subs: &Submissions<R::Orders>,
+        state: &S,
+        subs: &Submissions<O>,
         dice: &mut Dice,
-    ) -> (R::State, Vec<&'static str>) {
+    ) -> (S, Vec<&'static str>) {
         let mut s = state.clone();
         (self.begin)(&mut s);
         let from = self.current(&s);
@@ -138,13 +130,7 @@ impl<R: Ruleset + ?Sized> Procedure<R> {
         (s, trace)
     }
 
-    fn follow(
-        &self,
-        s: &mut R::State,
-        next: Next<R::Phase>,
-        dice: &mut Dice,
-        trace: &mut Vec<&'static str>,
-    ) {
+    fn follow(&self, s: &mut S, next: Next<P>, dice: &mut Dice, trace: &mut Vec<&'static str>) {
         match next {
             Next::To(p) => (self.enter)(s, p),
             Next::Again => {}
@@ -192,8 +178,8 @@ impl<R: Ruleset + ?Sized> Procedure<R> {
         self.step_named(from).is_some_and(|s| s.then.contains(&to))
     }
 
-    /// The sequence as HELP and the README print it: one numbered line per step, then the
-    /// end of the turn, each with its rule, what it takes and what may follow.
+    /// The sequence as HELP and the README print it: one line per step (`Step 1, cards (R1):
+    /// …`), then the end of the turn, each with its rule, what it takes and what may follow.
     pub fn sequence(&self) -> Vec<String> {
         let follows = |then: &[&str]| {
             if then.is_empty() {
@@ -213,7 +199,7 @@ impl<R: Ruleset + ?Sized> Procedure<R> {
                     format!(" Orders: {}.", s.keywords.join(", "))
                 };
                 format!(
-                    "{}. {} ({}): {}.{takes}{}",
+                    "Step {}, {} ({}): {}.{takes}{}",
                     i + 1,
                     s.name,
                     s.rule,
@@ -224,7 +210,7 @@ impl<R: Ruleset + ?Sized> Procedure<R> {
             .collect();
         if let Some(t) = &self.end_of_turn {
             out.push(format!(
-                "{END_OF_TURN} ({}): {}.{}",
+                "At the {END_OF_TURN} ({}): {}.{}",
                 t.rule,
                 t.does,
                 follows(t.then)
@@ -252,28 +238,20 @@ fn wrap(text: &str, width: usize, hang: usize) -> String {
     out
 }
 
-impl<R: Ruleset + ?Sized> Procedure<R> {
-    /// The sequence as the ruleset's README holds it: Markdown paragraphs hard-wrapped at
-    /// `width` columns (a mail's 72), a step's lines after the first under its words.
+impl<S: Clone + 'static, O: 'static, P: 'static> Procedure<S, O, P> {
+    /// The sequence as the ruleset's README holds it: a Markdown list hard-wrapped at `width`
+    /// columns (a mail's 72), each entry's lines after the first two spaces in, as a mail lays
+    /// out a list item (so no wrapped line of order words stands alone like a heading).
     pub fn sequence_markdown(&self, width: usize) -> String {
         self.sequence()
             .iter()
-            .map(|p| {
-                let hang = p
-                    .find(". ")
-                    .filter(|_| p.starts_with(|c: char| c.is_ascii_digit()));
-                wrap(p, width, hang.map_or(0, |h| h + 2))
-            })
+            .map(|p| wrap(&format!("- {p}"), width, 2))
             .collect::<Vec<_>>()
-            .join("\n\n")
+            .join("\n")
     }
 }
 
 /// The resolve of the game's last step: nothing happens any more.
-pub fn nothing_more<R: Ruleset + ?Sized>(
-    _: &mut R::State,
-    _: &Submissions<R::Orders>,
-    _: &mut Dice,
-) -> Next<R::Phase> {
+pub fn nothing_more<S, O, P>(_: &mut S, _: &Submissions<O>, _: &mut Dice) -> Next<P> {
     Next::Again
 }

@@ -9,9 +9,7 @@ use serde::{Serialize, de::DeserializeOwned};
 use crate::dice::Dice;
 
 use super::procedure::Procedure;
-
-/// A seat's id as the journal and the dice protocol spell it (`japan`, `russia`).
-pub type SeatId = String;
+pub use super::step::{Outcome, Prompt, SeatId, Silence, StepSpec, Submitted};
 
 /// A bad order is data, not an error: it becomes the rejection mail.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -23,43 +21,6 @@ pub struct Rejected {
     pub reason: String,
     /// What the player probably meant, e.g. the nearest ship name or a valid example.
     pub hint: Option<String>,
-}
-
-/// What the engine does when a prompted seat stays silent past the deadline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Silence {
-    /// Apply the seat's standing orders (or the ruleset's default), recorded as NMR.
-    StandingOrders,
-    /// The seat passes: nothing is ordered.
-    Pass,
-    /// The step waits until the GM acts.
-    WaitForGm,
-    /// The seat forfeits the game.
-    Forfeit,
-}
-
-/// A question put to one seat in the current step.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct Prompt {
-    pub seat: SeatId,
-    /// Short machine name of the prompt (`setup`, `manoeuvre`, `fire`).
-    pub kind: String,
-    /// What the seat is asked, in the game's words, for the mail.
-    pub question: String,
-    /// A required prompt holds the lock until answered (or the deadline passes).
-    /// An optional one (covered by standing orders) may be answered but does not hold it.
-    pub required: bool,
-}
-
-/// The step the game is in: who is asked what, and whether answers are sealed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct StepSpec {
-    /// For mails and logs, e.g. `Turn 3 — Japan manoeuvres`.
-    pub title: String,
-    pub prompts: Vec<Prompt>,
-    /// Sealed: no seat sees another's orders before the lock.
-    pub sealed: bool,
 }
 
 /// Who is looking.
@@ -138,14 +99,6 @@ pub struct View {
     pub map: Option<crate::engine::scene::Scene>,
 }
 
-/// How the game stands at the end.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct Outcome {
-    /// Winning side ids; empty for a draw.
-    pub winners: Vec<String>,
-    pub summary: String,
-}
-
 /// Standing orders read from a mail that does not answer the open step (`Ruleset::standing`).
 #[derive(Debug, Clone)]
 pub struct StandingRead<S> {
@@ -172,27 +125,19 @@ pub struct Resolution<S> {
     pub state: S,
 }
 
-/// A locked submission as the ruleset receives it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Submitted<O> {
-    Orders(O),
-    /// No move received: the silence policy applies (see `Silence`).
-    Nmr(Silence),
-}
-
 /// One ruleset. All functions are pure.
 pub trait Ruleset: 'static {
     /// Folder name under `games/` and `src/rulesets/` (`naval-rjw`).
     const NAME: &'static str;
-    type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
-    type Orders: Clone + Debug;
+    type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
+    type Orders: Clone + Debug + 'static;
     /// Where a state stands in the sequence of play (the state's own `phase`; its serialised
     /// form is the state's, so renaming a variant must keep its serde name).
-    type Phase: Clone + Debug + PartialEq;
+    type Phase: Clone + Debug + PartialEq + 'static;
 
     /// The sequence of play as data (`engine::procedure`): the steps, what each asks and takes,
     /// what may follow. `step` and `resolve` drive it.
-    fn procedure() -> &'static Procedure<Self>;
+    fn procedure() -> &'static Procedure<Self::State, Self::Orders, Self::Phase>;
 
     /// Builds the opening state from the ruleset data and scenario texts (TOML) and the seat ids
     /// in the game's fixed seat order. Errors are bad data, reported to the organiser.

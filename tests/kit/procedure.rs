@@ -41,7 +41,7 @@ pub fn walk<R: Ruleset>(s: &Subject<R>, games: u64, max_steps: u64) -> Walked {
     let data = read(dir.join("ruleset.toml"));
     let scenario = read(dir.join("scenarios").join(format!("{}.toml", s.scenario)));
     let seats: Vec<String> = s.seats.iter().map(|(id, _)| id.to_string()).collect();
-    let p: &Procedure<R> = R::procedure();
+    let p = R::procedure();
     let standing = R::standing_keywords();
     let mut out = Walked::default();
     for game in 0..games {

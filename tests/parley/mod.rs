@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 pub struct Parley;
 
 /// One sealed step of terms, then the end.
-static SEQUENCE: Procedure<Parley> = Procedure {
+static SEQUENCE: Procedure<State, bool, bool> = Procedure {
     steps: &[
         Step {
             name: "terms",
@@ -33,7 +33,7 @@ static SEQUENCE: Procedure<Parley> = Procedure {
             does: "one holder wins; two holders or two yielders draw",
             keywords: &[],
             ask: terms,
-            resolve: nothing_more::<Parley>,
+            resolve: nothing_more,
             then: &[],
         },
     ],
@@ -106,7 +106,7 @@ impl Ruleset for Parley {
     /// Whether the terms are said (worked out from the state).
     type Phase = bool;
 
-    fn procedure() -> &'static Procedure<Self> {
+    fn procedure() -> &'static Procedure<Self::State, Self::Orders, Self::Phase> {
         &SEQUENCE
     }
 

@@ -24,7 +24,7 @@ pub enum Round {
 }
 
 /// The sequence of play: sealed bids each round, then the game's end.
-static SEQUENCE: Procedure<Bids> = Procedure {
+static SEQUENCE: Procedure<State, Option<u32>, Round> = Procedure {
     steps: &[
         Step {
             name: "bidding",
@@ -41,7 +41,7 @@ static SEQUENCE: Procedure<Bids> = Procedure {
             does: "the higher score wins",
             keywords: &[],
             ask: ask_bids,
-            resolve: nothing_more::<Bids>,
+            resolve: nothing_more,
             then: &[],
         },
     ],
@@ -162,7 +162,7 @@ impl Ruleset for Bids {
     type Orders = Option<u32>;
     type Phase = Round;
 
-    fn procedure() -> &'static Procedure<Self> {
+    fn procedure() -> &'static Procedure<Self::State, Self::Orders, Self::Phase> {
         &SEQUENCE
     }
 

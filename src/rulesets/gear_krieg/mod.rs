@@ -31,7 +31,7 @@ impl Ruleset for GearKrieg {
     type Orders = Orders;
     type Phase = Phase;
 
-    fn procedure() -> &'static Procedure<Self> {
+    fn procedure() -> &'static Procedure<Self::State, Self::Orders, Self::Phase> {
         &procedure::SEQUENCE
     }
 

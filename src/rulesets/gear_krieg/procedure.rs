@@ -11,13 +11,12 @@ use crate::engine::procedure::{
 use crate::engine::{Prompt, StepSpec};
 use crate::rulesets::kit::grammar::tenths;
 
-use super::GearKrieg;
 use super::orders::{self, ACTIVATE_WORDS, DECLARE_WORDS, INTERRUPT_WORDS};
 use super::round;
 use super::state::{self, GkState, Orders, Phase};
 
 /// The sequence; `GearKrieg::procedure` hands it to the engine.
-pub static SEQUENCE: Procedure<GearKrieg> = Procedure {
+pub static SEQUENCE: Procedure<GkState, Orders, Phase> = Procedure {
     steps: &[
         Step {
             name: "declarations",
@@ -52,7 +51,7 @@ pub static SEQUENCE: Procedure<GearKrieg> = Procedure {
             does: "the battle is over",
             keywords: &[],
             ask: ask_game_over,
-            resolve: nothing_more::<GearKrieg>,
+            resolve: nothing_more,
             then: &[],
         },
     ],

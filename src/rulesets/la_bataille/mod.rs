@@ -38,7 +38,7 @@ impl Ruleset for LaBataille {
     type Orders = Orders;
     type Phase = Phase;
 
-    fn procedure() -> &'static Procedure<Self> {
+    fn procedure() -> &'static Procedure<Self::State, Self::Orders, Self::Phase> {
         &procedure::SEQUENCE
     }
 

@@ -12,7 +12,6 @@ use crate::engine::procedure::{
 };
 use crate::engine::{Prompt, SeatId, StepSpec, Submitted};
 
-use super::LaBataille;
 use super::orders::{self, ASSAULT_ANSWERS, CHARGE_ANSWERS, MANEUVER_WORDS};
 use super::roll::Roller;
 use super::state::{LbState, Orders, Phase};
@@ -30,7 +29,7 @@ const AFTER_AGENDA: &[&str] = &[
 ];
 
 /// The sequence; `LaBataille::procedure` hands it to the engine.
-pub static SEQUENCE: Procedure<LaBataille> = Procedure {
+pub static SEQUENCE: Procedure<LbState, Orders, Phase> = Procedure {
     steps: &[
         Step {
             name: "maneuver",
@@ -65,7 +64,7 @@ pub static SEQUENCE: Procedure<LaBataille> = Procedure {
             does: "the battle is over",
             keywords: &[],
             ask: ask_game_over,
-            resolve: nothing_more::<LaBataille>,
+            resolve: nothing_more,
             then: &[],
         },
     ],

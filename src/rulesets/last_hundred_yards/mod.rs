@@ -46,7 +46,7 @@ impl Ruleset for LastHundredYards {
     type Orders = Orders;
     type Phase = Phase;
 
-    fn procedure() -> &'static Procedure<Self> {
+    fn procedure() -> &'static Procedure<Self::State, Self::Orders, Self::Phase> {
         &procedure::SEQUENCE
     }
 

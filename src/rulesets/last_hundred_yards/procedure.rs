@@ -8,7 +8,6 @@ use crate::dice::Dice;
 use crate::engine::procedure::{Next, Procedure, Step, Submissions, nothing_more};
 use crate::engine::{Outcome, Prompt, StepSpec};
 
-use super::LastHundredYards;
 use super::cycle::{self, Activated, Calls};
 use super::orders::{ACTIVATE_WORDS, REACT_WORDS, SETUP_WORDS, STACKING_WORDS};
 use super::state::{LhyState, Orders, Phase};
@@ -21,7 +20,7 @@ const ANY: &[&str] = &["activation", "call for reaction", "stacking", "game over
 /// The sequence; `LastHundredYards::procedure` hands it to the engine. No `end_of_turn`:
 /// Phases III–VII roll dice (fire and assault resolution, Time Lapse, recombination), which a
 /// `TurnEnd` cannot, so they run inside the step whose resolve ends the turn.
-pub static SEQUENCE: Procedure<LastHundredYards> = Procedure {
+pub static SEQUENCE: Procedure<LhyState, Orders, Phase> = Procedure {
     steps: &[
         Step {
             name: "set-up",
@@ -65,7 +64,7 @@ pub static SEQUENCE: Procedure<LastHundredYards> = Procedure {
             does: "the mission is over",
             keywords: &[],
             ask: ask_game_over,
-            resolve: nothing_more::<LastHundredYards>,
+            resolve: nothing_more,
             then: &[],
         },
     ],

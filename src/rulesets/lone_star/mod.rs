@@ -291,7 +291,8 @@ impl Ruleset for LoneStar {
     type Orders = Orders;
     type Phase = Phase;
 
-    fn procedure() -> &'static crate::engine::procedure::Procedure<Self> {
+    fn procedure()
+    -> &'static crate::engine::procedure::Procedure<Self::State, Self::Orders, Self::Phase> {
         &procedure::SEQUENCE
     }
 

@@ -9,14 +9,13 @@ use crate::engine::procedure::{
 };
 use crate::engine::{Prompt, StepSpec};
 
-use super::LoneStar;
 use super::data::Arm;
 use super::orders::{COMBAT_WORDS, EXTRA_WORDS, MELEE_END_WORDS, MOVE_WORDS, Orders};
 use super::state::{Phase, State, Unit};
 use super::{asked, fight, march, melee, turn};
 
 /// The sequence; `LoneStar::procedure` hands it to the engine.
-pub static SEQUENCE: Procedure<LoneStar> = Procedure {
+pub static SEQUENCE: Procedure<State, Orders, Phase> = Procedure {
     steps: &[
         Step {
             name: "cards",
@@ -69,7 +68,7 @@ pub static SEQUENCE: Procedure<LoneStar> = Procedure {
             does: "the battle is over",
             keywords: &[],
             ask: ask_game_over,
-            resolve: nothing_more::<LoneStar>,
+            resolve: nothing_more,
             then: &[],
         },
     ],

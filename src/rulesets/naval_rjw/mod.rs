@@ -32,7 +32,7 @@ impl Ruleset for NavalRjw {
     type Orders = Orders;
     type Phase = Phase;
 
-    fn procedure() -> &'static Procedure<Self> {
+    fn procedure() -> &'static Procedure<Self::State, Self::Orders, Self::Phase> {
         &procedure::SEQUENCE
     }
 

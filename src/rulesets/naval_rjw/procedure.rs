@@ -12,14 +12,13 @@ use crate::engine::procedure::{Next, Procedure, Step, Submissions, nothing_more}
 use crate::engine::{Prompt, StepSpec};
 use crate::rulesets::kit::grammar::num;
 
-use super::NavalRjw;
 use super::orders::{FIRE_WORDS, MANOEUVRE_WORDS, SETUP_WORDS};
 use super::state::{NavalState, Orders, Phase};
 use super::turn::{fleet_name, has_standing};
 use super::{setup, stats, turn};
 
 /// The sequence; `NavalRjw::procedure` hands it to the engine.
-pub static SEQUENCE: Procedure<NavalRjw> = Procedure {
+pub static SEQUENCE: Procedure<NavalState, Orders, Phase> = Procedure {
     steps: &[
         Step {
             name: "set-up",
@@ -54,7 +53,7 @@ pub static SEQUENCE: Procedure<NavalRjw> = Procedure {
             does: "the battle is over",
             keywords: &[],
             ask: ask_game_over,
-            resolve: nothing_more::<NavalRjw>,
+            resolve: nothing_more,
             then: &[],
         },
     ],

@@ -218,6 +218,17 @@ impl<S: Clone + 'static, O: 'static, P: 'static> Procedure<S, O, P> {
         }
         out
     }
+
+    /// The sequence as the ruleset's README holds it: a Markdown list hard-wrapped at `width`
+    /// columns (a mail's 72), each entry's lines after the first two spaces in, as a mail lays
+    /// out a list item (so no wrapped line of order words stands alone like a heading).
+    pub fn sequence_markdown(&self, width: usize) -> String {
+        self.sequence()
+            .iter()
+            .map(|p| wrap(&format!("- {p}"), width, 2))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
 }
 
 /// `text` hard-wrapped at `width` columns, its lines after the first indented by `hang`.
@@ -236,19 +247,6 @@ fn wrap(text: &str, width: usize, hang: usize) -> String {
     }
     out.push_str(&line);
     out
-}
-
-impl<S: Clone + 'static, O: 'static, P: 'static> Procedure<S, O, P> {
-    /// The sequence as the ruleset's README holds it: a Markdown list hard-wrapped at `width`
-    /// columns (a mail's 72), each entry's lines after the first two spaces in, as a mail lays
-    /// out a list item (so no wrapped line of order words stands alone like a heading).
-    pub fn sequence_markdown(&self, width: usize) -> String {
-        self.sequence()
-            .iter()
-            .map(|p| wrap(&format!("- {p}"), width, 2))
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
 }
 
 /// The resolve of the game's last step: nothing happens any more.

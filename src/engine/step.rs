@@ -33,6 +33,17 @@ pub struct Prompt {
     pub required: bool,
 }
 
+impl Prompt {
+    pub fn new(seat: &str, kind: &str, question: String, required: bool) -> Self {
+        Self {
+            seat: seat.to_string(),
+            kind: kind.into(),
+            question,
+            required,
+        }
+    }
+}
+
 /// The step the game is in: who is asked what, and whether answers are sealed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct StepSpec {

@@ -88,13 +88,12 @@ fn welcomes(
         return Ok(Vec::new());
     };
     let mut out = Vec::new();
-    let draft = |kind: DraftKind, to: &Recipient, word: &str, subject: String, text: String| {
-        event_draft(game, index, kind, to, word, subject, text)
-    };
     for to in ctx.recipients {
         let (body, rich) = welcome(game, to, false, ctx)?;
         let text = rich::seal(game, &body, Some(&rich))?;
-        let mut d = draft(
+        let mut d = event_draft(
+            game,
+            index,
             DraftKind::Welcome,
             to,
             "welcome",
@@ -152,12 +151,11 @@ fn gm_action(
     let book = game.book();
     let title = game.spec().title;
     let mut out = Vec::new();
-    let draft = |kind: DraftKind, to: &Recipient, word: &str, subject: String, text: String| {
-        event_draft(game, index, kind, to, word, subject, text)
-    };
     for to in ctx.recipients {
         let d = match action {
-            GmKind::CloseStep => draft(
+            GmKind::CloseStep => event_draft(
+                game,
+                index,
                 DraftKind::GmNotice,
                 to,
                 "gm",
@@ -174,7 +172,9 @@ fn gm_action(
             ),
             GmKind::ReplaceSeat { seat } if seat == &to.seat => {
                 let (body, rich) = welcome(game, to, true, ctx)?;
-                let mut d = draft(
+                let mut d = event_draft(
+                    game,
+                    index,
                     DraftKind::Takeover,
                     to,
                     "gm",
@@ -184,7 +184,9 @@ fn gm_action(
                 d.rich = Some(rich);
                 d
             }
-            GmKind::ReplaceSeat { seat } => draft(
+            GmKind::ReplaceSeat { seat } => event_draft(
+                game,
+                index,
                 DraftKind::GmNotice,
                 to,
                 "gm",

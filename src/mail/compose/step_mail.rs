@@ -12,7 +12,7 @@ use super::toolkit::{
     event_draft, game_over_subject, prompt_text, receipt_subject, silence_words, standing_subject,
     time_left_words,
 };
-use super::{ComposeError, Draft, DraftKind, MailCtx, Recipient};
+use super::{ComposeError, Draft, DraftKind, MailCtx};
 
 /// Orders received: a receipt to their seat, a notice to the others (sealed: only who sent).
 pub(super) fn submission(
@@ -36,9 +36,6 @@ pub(super) fn submission(
     let book = game.book();
     let title = game.spec().title;
     let mut out = Vec::new();
-    let draft = |kind: DraftKind, to: &Recipient, word: &str, subject: String, text: String| {
-        event_draft(game, index, kind, to, word, subject, text)
-    };
     let sealed = game.spec().sealed;
     // Nobody left to answer: the step locks at once and its results mail follows this
     // one (Lone Star's card-order moves: one seat per step).
@@ -92,7 +89,9 @@ pub(super) fn submission(
         } else {
             (DraftKind::Notice, format!("{seat} has sent orders"))
         };
-        let mut d = draft(
+        let mut d = event_draft(
+            game,
+            index,
             kind,
             to,
             "submission",
@@ -131,9 +130,6 @@ pub(super) fn standing(
     let book = game.book();
     let title = game.spec().title;
     let mut out = Vec::new();
-    let draft = |kind: DraftKind, to: &Recipient, word: &str, subject: String, text: String| {
-        event_draft(game, index, kind, to, word, subject, text)
-    };
     // Only the seat hears of its standing orders: they are as secret as its orders.
     for to in ctx.recipients.iter().filter(|to| &to.seat == seat) {
         let salt = ctx
@@ -150,7 +146,9 @@ pub(super) fn standing(
                 "prompt": prompt_text(game, seat), "deadline": deadline_text(game, to),
             }),
         )?;
-        let mut d = draft(
+        let mut d = event_draft(
+            game,
+            index,
             DraftKind::Receipt,
             to,
             "standing",
@@ -183,9 +181,6 @@ pub(super) fn reminder(
     let book = game.book();
     let title = game.spec().title;
     let mut out = Vec::new();
-    let draft = |kind: DraftKind, to: &Recipient, word: &str, subject: String, text: String| {
-        event_draft(game, index, kind, to, word, subject, text)
-    };
     if let Some(to) = ctx.recipient(seat) {
         // The time really left when the reminder was sent, not its slot: a game whose
         // step opened 2 h 49 min before the deadline gets "2 h 49 min", not "4 h".
@@ -202,7 +197,9 @@ pub(super) fn reminder(
                 "on_silence": silence_words(book.policy.on_silence),
             }),
         )?;
-        out.push(draft(
+        out.push(event_draft(
+            game,
+            index,
             DraftKind::Reminder,
             to,
             "reminder",
@@ -233,9 +230,6 @@ pub(super) fn deadline_changed(
     let book = game.book();
     let title = game.spec().title;
     let mut out = Vec::new();
-    let draft = |kind: DraftKind, to: &Recipient, word: &str, subject: String, text: String| {
-        event_draft(game, index, kind, to, word, subject, text)
-    };
     let (_, domain) = ctx.address_parts();
     for to in ctx.recipients {
         let when = report::fmt_time(*deadline, &to.private.time_zone);
@@ -265,7 +259,9 @@ pub(super) fn deadline_changed(
             }
             None => rich::seal(game, &body, None)?,
         };
-        let mut d = draft(
+        let mut d = event_draft(
+            game,
+            index,
             DraftKind::DeadlineChange,
             to,
             "deadline",
@@ -293,9 +289,6 @@ pub(super) fn forfeit(
     };
     let book = game.book();
     let mut out = Vec::new();
-    let draft = |kind: DraftKind, to: &Recipient, word: &str, subject: String, text: String| {
-        event_draft(game, index, kind, to, word, subject, text)
-    };
     let over = game.outcome();
     // v2: the game-over mail follows with the game-ended event.
     if over.is_some() && book.protocol == dice::Protocol::V2 {
@@ -320,7 +313,9 @@ pub(super) fn forfeit(
             ),
         };
         let word = if over.is_some() { "over" } else { "forfeit" };
-        out.push(draft(
+        out.push(event_draft(
+            game,
+            index,
             kind,
             to,
             word,
@@ -348,16 +343,15 @@ pub(super) fn onion_renewed(
         return Ok(Vec::new());
     };
     let mut out = Vec::new();
-    let draft = |kind: DraftKind, to: &Recipient, word: &str, subject: String, text: String| {
-        event_draft(game, index, kind, to, word, subject, text)
-    };
     for to in ctx.recipients {
         let body = format!(
             "NEW DICE ANCHOR\nThe host's committed secrets for this game are nearly used up, so a new\n\
                  chain was committed before they ran out. From step {from_step} on, each v_k\n\
                  hashes back to this anchor instead:\n    Anchor A = {anchor}   (from step {from_step}, onion length {onion_len})\n"
         );
-        out.push(draft(
+        out.push(event_draft(
+            game,
+            index,
             DraftKind::Anchor,
             to,
             "anchor",

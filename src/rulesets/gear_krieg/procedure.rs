@@ -95,15 +95,6 @@ fn interrupt(s: &mut GkState, subs: &Submissions<Orders>, dice: &mut Dice) -> Ne
     round::resolve_interrupt(s, side, mover, subs, dice)
 }
 
-fn prompt(seat: &str, kind: &str, question: String, required: bool) -> Prompt {
-    Prompt {
-        seat: seat.to_string(),
-        kind: kind.into(),
-        question,
-        required,
-    }
-}
-
 /// Nobody is asked (the battle is over, or a phase that is not the step's).
 fn ask_game_over(_: &GkState) -> StepSpec {
     StepSpec {
@@ -132,7 +123,7 @@ fn ask_declare(state: &GkState) -> StepSpec {
                 if !ask {
                     q.push_str(" You set DECLARATIONS SKIP: silence declares nothing.");
                 }
-                prompt(s, "declare", q, ask)
+                Prompt::new(s, "declare", q, ask)
             })
             .collect(),
         sealed: true,
@@ -185,13 +176,13 @@ fn ask_activate(state: &GkState) -> StepSpec {
             state.side_name(side)
         ),
         prompts: vec![
-            prompt(
+            Prompt::new(
                 side,
                 "activate",
                 activate_question(state.round, &names, cp, queued.as_ref()),
                 !matches!(queued, Some(Ok(_))),
             ),
-            prompt(
+            Prompt::new(
                 &other,
                 "standing",
                 "Optional: change your standing orders (OVERWATCH…) or queue your next activation."
@@ -211,7 +202,7 @@ fn ask_interrupt(state: &GkState) -> StepSpec {
     let at = state.unit(mover).map(|u| u.pos);
     StepSpec {
         title: format!("Round {} — interrupt {}?", state.round, mover),
-        prompts: vec![prompt(
+        prompts: vec![Prompt::new(
             side,
             "interrupt",
             format!(

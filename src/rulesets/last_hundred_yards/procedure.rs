@@ -192,18 +192,9 @@ fn end_of_turn(s: &mut LhyState, dice: &mut Dice) -> Next<Phase> {
 
 // ---------------------------------------------------------------- what each step asks
 
-fn prompt(seat: &str, kind: &str, question: String, required: bool) -> Prompt {
-    Prompt {
-        seat: seat.to_string(),
-        kind: kind.into(),
-        question,
-        required,
-    }
-}
-
 /// The seat not asked in an activation or a call for Reaction may still send settings.
 fn other_optional(s: &LhyState, side: &str) -> Prompt {
-    prompt(
+    Prompt::new(
         &s.enemy_of(side),
         "standing",
         "Optional: change your standing reactions (STANDING …, SET REACTIONS …) or declare a FEINT on your Assault Arrow.".into(),
@@ -219,7 +210,7 @@ fn ask_setup(s: &LhyState) -> StepSpec {
                 .seat_order
                 .iter()
                 .map(|x| {
-                    prompt(
+                    Prompt::new(
                         x,
                         "setup",
                         "Set up (sealed): PLACE unit hex, HIDE unit, DUMMY hex, FACE unit dir, standing reactions; or PASS to keep the mission's positions.".into(),
@@ -252,7 +243,7 @@ fn ask_activate(s: &LhyState) -> StepSpec {
             s.side_name(side)
         ),
         prompts: vec![
-            prompt(
+            Prompt::new(
                 side,
                 "activate",
                 format!(
@@ -284,7 +275,7 @@ fn ask_react(s: &LhyState) -> StepSpec {
             s.side_name(side)
         ),
         prompts: vec![
-            prompt(
+            Prompt::new(
                 side,
                 "react",
                 format!(
@@ -326,7 +317,7 @@ fn ask_stacking(s: &LhyState) -> StepSpec {
     };
     StepSpec {
         title: format!("Game turn {} — stacking", s.turn.number),
-        prompts: vec![prompt(
+        prompts: vec![Prompt::new(
             side,
             "stacking",
             format!(

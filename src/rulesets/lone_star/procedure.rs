@@ -130,15 +130,6 @@ fn extra(s: &mut State, subs: &Submissions<Orders>, _: &mut Dice) -> Next<Phase>
     turn::resolve_extra(s, subs)
 }
 
-fn prompt(seat: &str, kind: &str, question: String, required: bool) -> Prompt {
-    Prompt {
-        seat: seat.to_string(),
-        kind: kind.into(),
-        question,
-        required,
-    }
-}
-
 fn ask_cards(_: &State) -> StepSpec {
     StepSpec {
         title: "The turn-order cards are drawn".into(),
@@ -214,7 +205,7 @@ fn ask_movement(state: &State) -> StepSpec {
                 .map_or(seat.as_str(), |s| s.name.as_str()),
             card + 1
         ),
-        prompts: vec![prompt(seat, "move", q, !ask.is_empty())],
+        prompts: vec![Prompt::new(seat, "move", q, !ask.is_empty())],
         sealed: false,
     }
 }
@@ -240,7 +231,7 @@ fn ask_combat(state: &State) -> StepSpec {
                         } else {
                             format!("Turn {t} combat, sealed: {}", qs.join(" "))
                         };
-                        prompt(&s.id, "combat", q, !qs.is_empty())
+                        Prompt::new(&s.id, "combat", q, !qs.is_empty())
                     })
                     .collect(),
                 sealed: true,
@@ -266,7 +257,7 @@ fn ask_melee_end(state: &State) -> StepSpec {
                 }
                 let ask = inm.iter().any(|u| u.standing.stay.is_none());
                 let names: Vec<&str> = inm.iter().map(|u| u.name.as_str()).collect();
-                Some(prompt(
+                Some(Prompt::new(
                     &s.id,
                     "melee",
                     format!(
@@ -296,7 +287,7 @@ fn ask_extra(state: &State) -> StepSpec {
                         }
                         let ask = el.iter().any(|u| u.extra_plan.is_none() && u.standing.extra.is_none());
                         let names: Vec<&str> = el.iter().map(|u| u.name.as_str()).collect();
-                        Some(prompt(&s.id, "extra", format!("Turn {t}: extra half move (EXTRA unit x,y or EXTRA unit NONE) for {}; moves go in card order.", names.join(", ")), ask))
+                        Some(Prompt::new(&s.id, "extra", format!("Turn {t}: extra half move (EXTRA unit x,y or EXTRA unit NONE) for {}; moves go in card order.", names.join(", ")), ask))
                     })
                     .collect(),
                 sealed: false,

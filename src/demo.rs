@@ -173,40 +173,13 @@ pub fn demo_config(dir: &Path) -> Result<Config> {
 
 /// Plays the demo game and returns the report to print.
 pub fn run_demo(dir: &Path, scenario: &str, max_steps: u64) -> Result<String> {
-    if dir.exists() {
-        // Only ever wipe a folder this command made, never an arbitrary one.
-        if !dir.join(".despatch-demo").exists() {
-            bail!(
-                "{} exists and was not made by `despatch demo`; choose another --dir",
-                dir.display()
-            );
-        }
-        std::fs::remove_dir_all(dir).with_context(|| dir.display().to_string())?;
-    }
-    std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join(".despatch-demo"), "made by despatch demo\n")?;
-    let dir = dir.canonicalize()?;
+    let dir = fresh_folder(dir)?;
     let cfg = demo_config(&dir)?;
     std::fs::write(dir.join("config.toml"), demo_config_text(&cfg))?;
     let daemon = Daemon::new(cfg.clone())?;
-    let mut players = [
-        Player {
-            seat: "japan",
-            address: "togo@mikasa.example",
-            signature: "Admiral Togo Heihachiro",
-            last: None,
-            sent: 0,
-        },
-        Player {
-            seat: "russia",
-            address: "vitgeft@tsesarevich.example",
-            signature: "Rear-Admiral V. K. Vitgeft",
-            last: None,
-            sent: 0,
-        },
-    ];
+    let mut players = the_admirals();
     // Real time: mail dates before 1970 are not representable, and the deadlines must look real.
-    let mut now = Utc::now();
+    let now = Utc::now();
     {
         let _lock = daemon.data.lock()?;
         daemon.create_game(
@@ -221,14 +194,19 @@ pub fn run_demo(dir: &Path, scenario: &str, max_steps: u64) -> Result<String> {
         )?;
     }
     daemon.deliver()?;
-    let inbox = Maildir::open_or_create(&cfg.mail.inbox)?;
     let store = daemon.data.game(GAME);
-    let mut tally = Tally::default();
-    let mut mail_no = 0u32;
-    let mut html_sent = false;
-    let mut typo_sent = false;
-    let mut help_sent = false;
-    let mut standing_sent = false;
+    let mut script = Script {
+        daemon: &daemon,
+        inbox: Maildir::open_or_create(&cfg.mail.inbox)?,
+        outbox: &cfg.mail.outbox,
+        now,
+        mail_no: 0,
+        tally: Tally::default(),
+        html_sent: false,
+        typo_sent: false,
+        help_sent: false,
+        standing_sent: false,
+    };
     loop {
         let game: Game<NavalRjw> = store.load()?;
         if game.is_over() || game.step > max_steps {
@@ -242,114 +220,181 @@ pub fn run_demo(dir: &Path, scenario: &str, max_steps: u64) -> Result<String> {
             );
         }
         for p in players.iter_mut() {
-            if !waiting.iter().any(|w| w == p.seat) {
-                continue;
-            }
-            let got = inbox_of(&cfg.mail.outbox, p.address)?;
-            let Some(last) = got.last().cloned() else {
-                bail!("{} has received no mail to reply to", p.seat);
-            };
-            p.last = Some(last.clone());
-            now += Duration::minutes(20);
-            mail_no += 1;
-            let id = format!(
-                "demo-{mail_no}@{}",
-                p.address.split('@').nth(1).unwrap_or("example")
-            );
-            let deliver = |bytes: &[u8], name: &str| inbox.deliver(bytes, name);
-            if !help_sent && p.seat == "russia" {
-                help_sent = true;
-                let help = reply(p, &last, "HELP", &format!("help-{id}"), now, false);
-                deliver(&help, &format!("help-{mail_no}"))?;
-                tally.help += 1;
-            }
-            let choice = game.step * 7 + mail_no as u64;
-            let mut orders = NavalRjw::sample_orders(&game.state, p.seat, choice);
-            // Japan plays as a careful admiral would: its fire plan goes with its manoeuvre
-            // orders (declared before any firing, as the seed requires), saving the fire step.
-            if p.seat == "japan"
-                && game.state.phase == Phase::Manoeuvre
-                && let Some(with_fire) = (0..40)
-                    .map(|k| NavalRjw::sample_orders(&game.state, p.seat, choice + 1000 * k))
-                    .find(|o| o.lines().any(|l| l.starts_with("FIRE ")))
-            {
-                orders = with_fire;
-            }
-            // Russia sets standing fire orders at set-up and is never asked to fire again;
-            // Japan never uses them and answers every fire step it is asked. The two kinds of
-            // player turn then show the two figures the report prints.
-            if p.seat == "russia" && !standing_sent {
-                standing_sent = true;
-                if !orders.contains("STANDING FIRE") {
-                    orders = format!("STANDING FIRE NEAREST\n{orders}");
-                }
-            }
-            if p.seat == "japan" {
-                let kept: Vec<&str> = orders
-                    .lines()
-                    .filter(|l| !l.starts_with("STANDING"))
-                    .collect();
-                orders = if kept.is_empty() {
-                    "PASS\n".to_string()
-                } else {
-                    format!("{}\n", kept.join("\n"))
-                };
-            }
-            if !typo_sent && game.state.phase == Phase::Manoeuvre {
-                typo_sent = true;
-                let bad = format!("TRUN Mikasa PORT 45\n{orders}MOVE Mikasaa 99\n");
-                let b = reply(p, &last, &bad, &format!("typo-{id}"), now, false);
-                deliver(&b, &format!("typo-{mail_no}"))?;
-                daemon.run_once(now)?;
-                tally.rejected += 1;
-            }
-            let html = !html_sent && game.step > 3;
-            html_sent |= html;
-            let bytes = reply(p, &last, &orders, &id, now, html);
-            deliver(&bytes, &format!("order-{mail_no}"))?;
-            p.sent += 1;
-            *tally
-                .by_turn
-                .entry(turn_of(&game))
-                .or_insert_with(|| (active_of(&game), BTreeMap::new()))
-                .1
-                .entry(p.seat.to_string())
-                .or_default() += 1;
-            if mail_no == 5 {
-                // The same mail delivered twice (a client retry, a re-fetch): it must change nothing.
-                deliver(&bytes, &format!("order-{mail_no}-again"))?;
+            if waiting.iter().any(|w| w == p.seat) {
+                script.answer(p, &game)?;
             }
         }
-        now += Duration::minutes(5);
-        let pass = daemon.run_once(now)?;
-        tally.duplicates += pass
+        script.now += Duration::minutes(5);
+        let pass = daemon.run_once(script.now)?;
+        script.tally.duplicates += pass
             .processed
             .iter()
             .filter(|i| matches!(i, Intake::Duplicate))
             .count() as u32;
-        if pass.processed.iter().any(|i| {
-            matches!(
-                i,
-                Intake::Rejected { .. } | Intake::Unknown(_) | Intake::Unauthenticated { .. }
-            )
-        }) {
-            let bad: Vec<_> = pass
-                .processed
-                .iter()
-                .filter(|i| {
-                    !matches!(
-                        i,
-                        Intake::Accepted { .. } | Intake::Duplicate | Intake::Help { .. }
-                    )
-                })
-                .collect();
+        all_accepted(&pass.processed, game.step)?;
+    }
+    report(&dir, &cfg, &store, &script.tally, &players)
+}
+
+/// The demo's folder, made afresh (only ever wiping a folder this command made).
+fn fresh_folder(dir: &Path) -> Result<PathBuf> {
+    if dir.exists() {
+        if !dir.join(".despatch-demo").exists() {
             bail!(
-                "the demo's scripted orders were not all accepted at step {}: {bad:?}",
-                game.step
+                "{} exists and was not made by `despatch demo`; choose another --dir",
+                dir.display()
             );
         }
+        std::fs::remove_dir_all(dir).with_context(|| dir.display().to_string())?;
     }
-    report(&dir, &cfg, &store, &tally, &players)
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join(".despatch-demo"), "made by despatch demo\n")?;
+    Ok(dir.canonicalize()?)
+}
+
+fn the_admirals() -> [Player; 2] {
+    [
+        Player {
+            seat: "japan",
+            address: "togo@mikasa.example",
+            signature: "Admiral Togo Heihachiro",
+            last: None,
+            sent: 0,
+        },
+        Player {
+            seat: "russia",
+            address: "vitgeft@tsesarevich.example",
+            signature: "Rear-Admiral V. K. Vitgeft",
+            last: None,
+            sent: 0,
+        },
+    ]
+}
+
+/// Every mail of the scripted players is one the game takes: anything else is a demo bug.
+fn all_accepted(processed: &[Intake], step: u64) -> Result<()> {
+    if processed.iter().any(|i| {
+        matches!(
+            i,
+            Intake::Rejected { .. } | Intake::Unknown(_) | Intake::Unauthenticated { .. }
+        )
+    }) {
+        let bad: Vec<_> = processed
+            .iter()
+            .filter(|i| {
+                !matches!(
+                    i,
+                    Intake::Accepted { .. } | Intake::Duplicate | Intake::Help { .. }
+                )
+            })
+            .collect();
+        bail!("the demo's scripted orders were not all accepted at step {step}: {bad:?}");
+    }
+    Ok(())
+}
+
+/// The scripted players' side of the game: the clock, the mails sent, and the one-off mails
+/// (HELP, a typo, an HTML-only mail, standing orders) each sent once.
+struct Script<'a> {
+    daemon: &'a Daemon,
+    inbox: Maildir,
+    outbox: &'a Path,
+    now: DateTime<Utc>,
+    mail_no: u32,
+    tally: Tally,
+    html_sent: bool,
+    typo_sent: bool,
+    help_sent: bool,
+    standing_sent: bool,
+}
+
+impl Script<'_> {
+    /// A seat asked for orders replies to the last mail it received.
+    fn answer(&mut self, p: &mut Player, game: &Game<NavalRjw>) -> Result<()> {
+        let got = inbox_of(self.outbox, p.address)?;
+        let Some(last) = got.last().cloned() else {
+            bail!("{} has received no mail to reply to", p.seat);
+        };
+        p.last = Some(last.clone());
+        self.now += Duration::minutes(20);
+        self.mail_no += 1;
+        let (now, mail_no) = (self.now, self.mail_no);
+        let id = format!(
+            "demo-{mail_no}@{}",
+            p.address.split('@').nth(1).unwrap_or("example")
+        );
+        if !self.help_sent && p.seat == "russia" {
+            self.help_sent = true;
+            let help = reply(p, &last, "HELP", &format!("help-{id}"), now, false);
+            self.inbox.deliver(&help, &format!("help-{mail_no}"))?;
+            self.tally.help += 1;
+        }
+        let orders = self.orders(p, game);
+        if !self.typo_sent && game.state.phase == Phase::Manoeuvre {
+            self.typo_sent = true;
+            let bad = format!("TRUN Mikasa PORT 45\n{orders}MOVE Mikasaa 99\n");
+            let b = reply(p, &last, &bad, &format!("typo-{id}"), now, false);
+            self.inbox.deliver(&b, &format!("typo-{mail_no}"))?;
+            self.daemon.run_once(now)?;
+            self.tally.rejected += 1;
+        }
+        let html = !self.html_sent && game.step > 3;
+        self.html_sent |= html;
+        let bytes = reply(p, &last, &orders, &id, now, html);
+        self.inbox.deliver(&bytes, &format!("order-{mail_no}"))?;
+        p.sent += 1;
+        *self
+            .tally
+            .by_turn
+            .entry(turn_of(game))
+            .or_insert_with(|| (active_of(game), BTreeMap::new()))
+            .1
+            .entry(p.seat.to_string())
+            .or_default() += 1;
+        if mail_no == 5 {
+            // The same mail delivered twice (a client retry, a re-fetch): it must change nothing.
+            self.inbox
+                .deliver(&bytes, &format!("order-{mail_no}-again"))?;
+        }
+        Ok(())
+    }
+
+    /// The seat's orders for this step, as each admiral plays.
+    fn orders(&mut self, p: &Player, game: &Game<NavalRjw>) -> String {
+        let choice = game.step * 7 + self.mail_no as u64;
+        let mut orders = NavalRjw::sample_orders(&game.state, p.seat, choice);
+        // Japan plays as a careful admiral would: its fire plan goes with its manoeuvre
+        // orders (declared before any firing, as the seed requires), saving the fire step.
+        if p.seat == "japan"
+            && game.state.phase == Phase::Manoeuvre
+            && let Some(with_fire) = (0..40)
+                .map(|k| NavalRjw::sample_orders(&game.state, p.seat, choice + 1000 * k))
+                .find(|o| o.lines().any(|l| l.starts_with("FIRE ")))
+        {
+            orders = with_fire;
+        }
+        // Russia sets standing fire orders at set-up and is never asked to fire again;
+        // Japan never uses them and answers every fire step it is asked. The two kinds of
+        // player turn then show the two figures the report prints.
+        if p.seat == "russia" && !self.standing_sent {
+            self.standing_sent = true;
+            if !orders.contains("STANDING FIRE") {
+                orders = format!("STANDING FIRE NEAREST\n{orders}");
+            }
+        }
+        if p.seat == "japan" {
+            let kept: Vec<&str> = orders
+                .lines()
+                .filter(|l| !l.starts_with("STANDING"))
+                .collect();
+            orders = if kept.is_empty() {
+                "PASS\n".to_string()
+            } else {
+                format!("{}\n", kept.join("\n"))
+            };
+        }
+        orders
+    }
 }
 
 /// The player turn a mail belongs to; the set-up step is turn 0.
@@ -410,6 +455,53 @@ fn report(
         s,
         "  turn  active   japan  russia  total   (turn 0 = the set-up step)"
     );
+    turn_figures(&mut s, tally);
+    let _ = writeln!(
+        s,
+        "  Also sent: {} HELP request, {} mail with bad orders (rejected, nothing applied), and one re-delivered mail ({} ignored as already processed).",
+        tally.help, tally.rejected, tally.duplicates
+    );
+    let total: u32 = players.iter().map(|p| p.sent).sum();
+    let _ = writeln!(s, "  Order mails accepted: {total}.");
+    // One mail a step: what each player's inbox held, and how much came attached instead.
+    for p in players {
+        let inbox = inbox_of(&cfg.mail.outbox, p.address)?;
+        let attached: usize = inbox.iter().map(|m| m.attached).sum();
+        let _ = writeln!(
+            s,
+            "  {} received {} mails ({} more came attached to them, having waited for the next \
+             mail that asked something: receipts, notices, results of other steps).",
+            p.seat,
+            inbox.len(),
+            attached
+        );
+    }
+    let _ = writeln!(s);
+    where_things_are(&mut s, dir, cfg, store);
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The written config names the demo's rulesets itself: without that line a later
+    /// `despatch --config var/demo/config.toml new …` searched var/demo/games and then an
+    /// installed copy, which may be missing or of another version.
+    #[test]
+    fn the_demo_config_names_the_rulesets_it_played_from() {
+        let dir = std::env::temp_dir().join(format!("despatch-demo-cfg-{}", std::process::id()));
+        let cfg = demo_config(&dir).unwrap();
+        let text = demo_config_text(&cfg);
+        let back = Config::parse(&text, &dir.join("config.toml")).unwrap();
+        assert!(back.games.games_dir_set, "games_dir is commented out");
+        assert_eq!(back.games.games_dir, cfg.games.games_dir);
+        assert_eq!(back.games_dirs(), vec![cfg.games.games_dir.clone()]);
+    }
+}
+
+/// The emails per player turn, a line a turn, and each side's mean.
+fn turn_figures(s: &mut String, tally: &Tally) {
     let mut one = (0u32, 0u32);
     let mut two = (0u32, 0u32);
     for (turn, (active, seats)) in &tally.by_turn {
@@ -436,27 +528,10 @@ fn report(
             two.1 as f64 / two.0 as f64
         );
     }
-    let _ = writeln!(
-        s,
-        "  Also sent: {} HELP request, {} mail with bad orders (rejected, nothing applied), and one re-delivered mail ({} ignored as already processed).",
-        tally.help, tally.rejected, tally.duplicates
-    );
-    let total: u32 = players.iter().map(|p| p.sent).sum();
-    let _ = writeln!(s, "  Order mails accepted: {total}.");
-    // One mail a step: what each player's inbox held, and how much came attached instead.
-    for p in players {
-        let inbox = inbox_of(&cfg.mail.outbox, p.address)?;
-        let attached: usize = inbox.iter().map(|m| m.attached).sum();
-        let _ = writeln!(
-            s,
-            "  {} received {} mails ({} more came attached to them, having waited for the next \
-             mail that asked something: receipts, notices, results of other steps).",
-            p.seat,
-            inbox.len(),
-            attached
-        );
-    }
-    let _ = writeln!(s);
+}
+
+/// Where the demo left its mails, store and configuration, and the commands to look at them.
+fn where_things_are(s: &mut String, dir: &Path, cfg: &Config, store: &crate::store::GameStore) {
     let _ = writeln!(s, "Where things are:");
     let _ = writeln!(
         s,
@@ -489,24 +564,4 @@ fn report(
         "  despatch --config {} show {GAME} --as russia",
         dir.join("config.toml").display()
     );
-    Ok(s)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The written config names the demo's rulesets itself: without that line a later
-    /// `despatch --config var/demo/config.toml new …` searched var/demo/games and then an
-    /// installed copy, which may be missing or of another version.
-    #[test]
-    fn the_demo_config_names_the_rulesets_it_played_from() {
-        let dir = std::env::temp_dir().join(format!("despatch-demo-cfg-{}", std::process::id()));
-        let cfg = demo_config(&dir).unwrap();
-        let text = demo_config_text(&cfg);
-        let back = Config::parse(&text, &dir.join("config.toml")).unwrap();
-        assert!(back.games.games_dir_set, "games_dir is commented out");
-        assert_eq!(back.games.games_dir, cfg.games.games_dir);
-        assert_eq!(back.games_dirs(), vec![cfg.games.games_dir.clone()]);
-    }
 }

@@ -4,13 +4,17 @@
 mod args;
 mod campaign;
 mod doctor;
+mod gm;
 mod guard;
 mod held;
 mod league;
+mod look;
 mod new;
 pub mod player;
 mod run;
+mod serve;
 mod setup;
+mod verify;
 
 pub use args::{Cli, Command, GmCommand, NewArgs, PlayerCommand};
 pub use run::run;

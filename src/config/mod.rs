@@ -2,12 +2,16 @@
 //! Unknown keys are rejected with the key's name; secrets are never read from this file.
 
 pub mod address;
+mod check;
+mod transport;
 
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
 use crate::engine::Policy;
+
+pub use transport::{ImapConfig, MailConfig, PasswordSource, Security, SmtpConfig};
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -102,245 +106,8 @@ pub struct WebConfig {
     pub unsubscribe_url: Option<String>,
 }
 
-/// How to connect: implicit TLS from the first byte, or plain then STARTTLS.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Security {
-    Tls,
-    Starttls,
-    /// No TLS at all: only accepted for a server on the loopback address (a local MTA).
-    None,
-}
-
-/// Where a password comes from: never from this file.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PasswordSource {
-    /// Name of an environment variable holding the password.
-    pub password_env: Option<String>,
-    /// A file holding the password (first line), readable by the daemon only.
-    pub password_file: Option<PathBuf>,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ImapConfig {
-    pub host: String,
-    #[serde(default = "default_imap_port")]
-    pub port: u16,
-    #[serde(default = "default_tls")]
-    pub security: Security,
-    pub user: String,
-    #[serde(flatten)]
-    pub password: PasswordSource,
-    /// Extra CA certificate (PEM) trusted besides the system's, e.g. a club's own CA.
-    pub ca_file: Option<PathBuf>,
-    #[serde(default = "default_folder")]
-    pub folder: String,
-    /// Where processed mail is moved (created if missing).
-    #[serde(default = "default_processed")]
-    pub processed_folder: String,
-    /// Where mail held for later is moved (created if missing): over a seat's hourly limit,
-    /// or whose processing failed. Despatch keeps its own copy and reads that one later; this
-    /// folder is an archive it never reads.
-    #[serde(default = "default_held")]
-    pub held_folder: String,
-    /// Where mail that cannot be read is moved (created if missing).
-    #[serde(default = "default_quarantine")]
-    pub quarantine_folder: String,
-    /// Where the copies of Despatch's own outgoing mail are kept (see `smtp.self_copy`).
-    #[serde(default = "default_sent")]
-    pub sent_folder: String,
-    /// Use IDLE when the server offers it; otherwise poll every `daemon.poll_seconds`.
-    #[serde(default = "yes")]
-    pub idle: bool,
-    #[serde(default = "default_timeout")]
-    pub timeout_seconds: u64,
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SmtpConfig {
-    pub host: String,
-    #[serde(default = "default_smtp_port")]
-    pub port: u16,
-    #[serde(default = "default_starttls")]
-    pub security: Security,
-    /// Login for submission; leave out for a local MTA that needs none.
-    pub user: Option<String>,
-    #[serde(flatten)]
-    pub password: PasswordSource,
-    pub ca_file: Option<PathBuf>,
-    #[serde(default = "default_timeout")]
-    pub timeout_seconds: u64,
-    /// First retry after a transient failure; each further one waits twice as long…
-    #[serde(default = "default_retry_first")]
-    pub retry_first_seconds: u64,
-    /// …up to this.
-    #[serde(default = "default_retry_max")]
-    pub retry_max_seconds: u64,
-    /// After this many hours of transient failures a mail counts as undeliverable.
-    #[serde(default = "default_give_up")]
-    pub give_up_hours: u64,
-    /// Send each mail with a copy to the game address (same transaction). With IMAP intake the
-    /// copy is the proof, after a crash mid-send, that the server took the mail: so nothing is
-    /// sent twice. The copies are filed in `imap.sent_folder`.
-    #[serde(default = "yes")]
-    pub self_copy: bool,
-    /// After a crash mid-send, how long to look for the copy before sending again.
-    #[serde(default = "default_grace")]
-    pub in_flight_grace_seconds: u64,
-}
-
-fn default_grace() -> u64 {
-    60
-}
-
-fn default_imap_port() -> u16 {
-    993
-}
-fn default_smtp_port() -> u16 {
-    587
-}
-fn default_tls() -> Security {
-    Security::Tls
-}
-fn default_starttls() -> Security {
-    Security::Starttls
-}
-fn default_folder() -> String {
-    "INBOX".into()
-}
-fn default_processed() -> String {
-    "Despatch/Processed".into()
-}
-fn default_held() -> String {
-    "Despatch/Held".into()
-}
-fn default_quarantine() -> String {
-    "Despatch/Quarantine".into()
-}
-fn default_sent() -> String {
-    "Despatch/Sent".into()
-}
-fn yes() -> bool {
-    true
-}
-fn default_timeout() -> u64 {
-    30
-}
-fn default_retry_first() -> u64 {
-    30
-}
-fn default_retry_max() -> u64 {
-    3600
-}
-fn default_give_up() -> u64 {
-    72
-}
-
-impl PasswordSource {
-    /// Reads the password from the environment or the file; `None` if neither is set.
-    pub fn resolve(&self, what: &str) -> Result<Option<String>, ConfigError> {
-        if let Some(var) = &self.password_env {
-            return std::env::var(var)
-                .map(Some)
-                .map_err(|_| ConfigError::Invalid {
-                    path: PathBuf::from(format!("${var}")),
-                    message: format!("{what}: the environment variable {var} is not set"),
-                });
-        }
-        if let Some(file) = &self.password_file {
-            // A password readable by others is a password already given away.
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                let meta = std::fs::metadata(file).map_err(|source| ConfigError::Read {
-                    path: file.clone(),
-                    source,
-                })?;
-                if meta.permissions().mode() & 0o077 != 0 {
-                    return Err(ConfigError::Invalid {
-                        path: file.clone(),
-                        message: format!(
-                            "{what}.password_file is readable by others (mode {:o}): `chmod 600` it",
-                            meta.permissions().mode() & 0o777
-                        ),
-                    });
-                }
-            }
-            let text = std::fs::read_to_string(file).map_err(|source| ConfigError::Read {
-                path: file.clone(),
-                source,
-            })?;
-            return Ok(Some(text.lines().next().unwrap_or("").to_string()));
-        }
-        Ok(None)
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MailConfig {
-    /// Where players' mail is read: `maildir` (the embedded default) or `imap` (see `[imap]`).
-    #[serde(default = "default_maildir")]
-    pub inbound: String,
-    /// How replies leave: `maildir` (the embedded default) or `smtp` (see `[smtp]`).
-    #[serde(default = "default_maildir")]
-    pub outbound: String,
-    /// The organiser, unless a game names its own (`despatch new --gm`): hears of RESIGN, held
-    /// and quarantined mail, unreadable games, `PRESS TO gm` and undeliverable mail.
-    pub gm_address: Option<String>,
-    /// Mails read per hour from one seat (more are held and read when its hour has room,
-    /// see `daemon::held`) and from one sender without a seat's secret (more are set aside
-    /// unanswered). 300 is over three times the busiest seat measured in an hour of live
-    /// play of any shipped ruleset, 80 mails (tests/rate_budget.rs).
-    #[serde(default = "default_rate")]
-    pub max_per_sender_per_hour: u32,
-    /// The game address players write to; replies go to `<local>+<game>.<seat>.<secret>@<domain>`.
-    pub address: String,
-    /// Display name on mail not about one game (league, consent); a game's own mails show
-    /// the game's id (`compose::from_display_name`).
-    #[serde(default = "default_from_name")]
-    pub from_name: String,
-    /// Maildir that receives players' mail (read only by the `maildir` inbound transport, so
-    /// an IMAP set-up need not name it).
-    #[serde(default = "default_inbox")]
-    pub inbox: PathBuf,
-    /// Maildir into which outgoing mail is delivered (`maildir` outbound transport only).
-    #[serde(default = "default_outbox")]
-    pub outbox: PathBuf,
-    /// Largest message accepted, in bytes; larger ones are set aside unread.
-    #[serde(default = "default_max_bytes")]
-    pub max_message_bytes: usize,
-}
-
-fn default_maildir() -> String {
-    "maildir".into()
-}
-
 fn default_data_dir() -> PathBuf {
     "var".into()
-}
-
-fn default_inbox() -> PathBuf {
-    "var/mail/inbox".into()
-}
-
-fn default_outbox() -> PathBuf {
-    "var/mail/outbox".into()
-}
-
-fn default_rate() -> u32 {
-    300
-}
-
-fn default_from_name() -> String {
-    "Despatch".into()
-}
-
-fn default_max_bytes() -> usize {
-    2 * 1024 * 1024
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -423,23 +190,6 @@ impl Default for GameDefaults {
     }
 }
 
-/// A log filter of levels and `module=level` directives: `tracing`'s own parser takes any word
-/// as a module name, so a typo such as `verbose!!` would silently log nothing.
-fn valid_log_filter(filter: &str) -> bool {
-    const LEVELS: &[&str] = &["off", "error", "warn", "info", "debug", "trace"];
-    let level = |l: &str| LEVELS.contains(&l.trim().to_ascii_lowercase().as_str());
-    let target = |t: &str| {
-        !t.is_empty()
-            && t.chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | ':' | '-'))
-    };
-    !filter.trim().is_empty()
-        && filter.split(',').all(|d| match d.trim().split_once('=') {
-            Some((t, l)) => target(t.trim()) && level(l),
-            None => level(d),
-        })
-}
-
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("cannot read {path}: {source}")]
@@ -464,67 +214,10 @@ impl Config {
             path: origin.to_path_buf(),
             message: e.to_string(),
         })?;
-        let bad = |message: String| ConfigError::Invalid {
+        check::check(&cfg).map_err(|message| ConfigError::Invalid {
             path: origin.to_path_buf(),
             message,
-        };
-        match cfg.mail.inbound.as_str() {
-            "maildir" => {}
-            "imap" if cfg.imap.is_some() => {}
-            "imap" => return Err(bad("mail.inbound = \"imap\" needs an [imap] section".into())),
-            other => {
-                return Err(bad(format!(
-                    "mail.inbound = \"{other}\": use \"maildir\" or \"imap\""
-                )));
-            }
-        }
-        match cfg.mail.outbound.as_str() {
-            "maildir" => {}
-            "smtp" if cfg.smtp.is_some() => {}
-            "smtp" => {
-                return Err(bad(
-                    "mail.outbound = \"smtp\" needs an [smtp] section".into()
-                ));
-            }
-            other => {
-                return Err(bad(format!(
-                    "mail.outbound = \"{other}\": use \"maildir\" or \"smtp\""
-                )));
-            }
-        }
-        for (what, host, sec) in [
-            (
-                "imap",
-                cfg.imap.as_ref().map(|c| c.host.clone()),
-                cfg.imap.as_ref().map(|c| c.security),
-            ),
-            (
-                "smtp",
-                cfg.smtp.as_ref().map(|c| c.host.clone()),
-                cfg.smtp.as_ref().map(|c| c.security),
-            ),
-        ] {
-            if let (Some(host), Some(Security::None)) = (host, sec)
-                && !matches!(host.as_str(), "localhost" | "127.0.0.1" | "::1")
-            {
-                return Err(bad(format!(
-                    "{what}.security = \"none\" is only allowed for a server on this machine, not {host}"
-                )));
-            }
-        }
-        cfg.check().map_err(bad)?;
-        if !cfg.mail.address.contains('@') {
-            return Err(ConfigError::Invalid {
-                path: origin.to_path_buf(),
-                message: format!("mail.address = \"{}\" is not an address", cfg.mail.address),
-            });
-        }
-        if let Err(e) = cfg.games.time_zone.parse::<chrono_tz::Tz>() {
-            return Err(ConfigError::Invalid {
-                path: origin.to_path_buf(),
-                message: format!("games.time_zone: {e}"),
-            });
-        }
+        })?;
         cfg.games.games_dir_set = games_dir_set;
         let base = origin.parent().unwrap_or(Path::new("."));
         let mut paths = vec![
@@ -556,130 +249,6 @@ impl Config {
             source,
         })?;
         Self::parse(&text, path)
-    }
-
-    /// Every number and name in range, each refusal one line naming the key.
-    fn check(&self) -> Result<(), String> {
-        fn range(key: &str, v: u64, lo: u64, hi: u64) -> Result<(), String> {
-            if v < lo || v > hi {
-                return Err(format!("{key} = {v}: use {lo} to {hi}"));
-            }
-            Ok(())
-        }
-        self.games
-            .policy
-            .check()
-            .map_err(|e| format!("games.policy.{e}"))?;
-        if self.games.policy.club.league.is_some() {
-            return Err(
-                "games.policy.club.league: a league is chosen per game, with \
-                        `despatch new … --league L`"
-                    .into(),
-            );
-        }
-        range("games.onion_len", self.games.onion_len, 1, 10_000_000)?;
-        range("daemon.poll_seconds", self.daemon.poll_seconds, 1, 86_400)?;
-        range(
-            "mail.max_message_bytes",
-            self.mail.max_message_bytes as u64,
-            1024,
-            1 << 30,
-        )?;
-        range(
-            "mail.max_per_sender_per_hour",
-            self.mail.max_per_sender_per_hour as u64,
-            1,
-            1_000_000,
-        )?;
-        if !valid_log_filter(&self.daemon.log) {
-            return Err(format!(
-                "daemon.log = {:?}: use error, warn, info, debug or trace (or per module, despatch=debug)",
-                self.daemon.log
-            ));
-        }
-        for (what, pw) in [
-            ("imap", self.imap.as_ref().map(|c| &c.password)),
-            ("smtp", self.smtp.as_ref().map(|c| &c.password)),
-        ] {
-            if let Some(pw) = pw
-                && pw.password_env.is_some()
-                && pw.password_file.is_some()
-            {
-                return Err(format!(
-                    "{what}: give password_env or password_file, not both"
-                ));
-            }
-        }
-        if let Some(i) = &self.imap {
-            range("imap.port", i.port as u64, 1, 65_535)?;
-            range("imap.timeout_seconds", i.timeout_seconds, 1, 3600)?;
-        }
-        if let Some(c) = &self.smtp {
-            range("smtp.port", c.port as u64, 1, 65_535)?;
-            range("smtp.timeout_seconds", c.timeout_seconds, 1, 3600)?;
-            range("smtp.retry_first_seconds", c.retry_first_seconds, 1, 86_400)?;
-            range(
-                "smtp.retry_max_seconds",
-                c.retry_max_seconds,
-                c.retry_first_seconds,
-                7 * 86_400,
-            )?;
-            range("smtp.give_up_hours", c.give_up_hours, 1, 24 * 60)?;
-            range(
-                "smtp.in_flight_grace_seconds",
-                c.in_flight_grace_seconds,
-                1,
-                86_400,
-            )?;
-        }
-        if let Some(gm) = &self.mail.gm_address {
-            gm.parse::<crate::config::address::Mailbox>()
-                .map_err(|e| format!("mail.gm_address: {e}"))?;
-        }
-        for m in &self.lobby.members {
-            m.parse::<crate::config::address::Mailbox>()
-                .map_err(|e| format!("lobby.members: {m:?}: {e}"))?;
-        }
-        range(
-            "lobby.expire_hours",
-            self.lobby.expire_hours as u64,
-            1,
-            24 * 90,
-        )?;
-        let [lo, hi] = self.lobby.pace_hours;
-        range("lobby.pace_hours[0]", lo as u64, 1, 24 * 30)?;
-        range("lobby.pace_hours[1]", hi as u64, lo as u64, 24 * 30)?;
-        range(
-            "lobby.open_per_member",
-            self.lobby.open_per_member as u64,
-            1,
-            100,
-        )?;
-        if let Some(u) = &self.site.base_url
-            && (!u.starts_with("https://")
-                || u.len() <= "https://".len()
-                || u.len() > 300
-                || u.contains(['?', '#', '<', '>', ',', '"', '\''])
-                || u.chars().any(|c| c.is_whitespace() || c.is_control()))
-        {
-            return Err(format!(
-                "site.base_url = {u:?}: use the https:// URL of the site's root, without a \
-                 query, spaces, quotes or angle brackets (a game's page is <base_url>/<game>/)"
-            ));
-        }
-        if let Some(u) = &self.web.unsubscribe_url
-            && (!u.starts_with("https://")
-                || u.len() <= "https://".len()
-                || u.len() > 500
-                || u.contains(['?', '#', '<', '>', ',', '"'])
-                || u.chars().any(|c| c.is_whitespace() || c.is_control()))
-        {
-            return Err(format!(
-                "web.unsubscribe_url = {u:?}: use an https:// URL without a query, spaces, \
-                 commas or angle brackets (RFC 8058 needs https; `/<code>` is appended)"
-            ));
-        }
-        Ok(())
     }
 
     /// Where the live site is written: `site.root`, or `<data_dir>/archive`.

@@ -1,8 +1,10 @@
 //! `despatch verify`: re-derives everything a game's dice promise, from a game store or from a
 //! folder of the mails one player received. Reads files only; changes nothing.
 
+mod dice_mail;
 mod mails;
 mod mime;
+mod receipts;
 mod signed;
 mod store;
 mod story;
@@ -11,6 +13,22 @@ mod strict;
 pub use mails::{attached_mails, compare_folders, verify_mails, verify_mails_with};
 pub use signed::{Welcome, read_welcome, sealed_unsigned, signed_by};
 pub use store::verify_store;
+
+/// What verify keeps of one sealed mail that passed its seal: enough to place it in the game.
+#[derive(Debug, Clone)]
+struct SealedMail {
+    pub file: String,
+    pub game: String,
+    /// The seat it was sent to (from its reply address), if the mail says.
+    pub seat: Option<String>,
+    /// The footer's `log head #i hex`.
+    pub head_index: u64,
+    pub head: String,
+    pub subject: String,
+    pub text: String,
+    /// The journal attached to a game-over mail.
+    pub journal: Option<String>,
+}
 
 /// A finding: where, and what is wrong. Empty list = verified.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use crate::dice::{self, Hash, mail_key};
 use crate::report;
 
-use super::story::SealedMail;
+use super::SealedMail;
 use super::{Finding, finding};
 
 /// `mail key K = <hex>` on a welcome's anchor line, if the game signs its mails.

@@ -1,5 +1,4 @@
-//! The story a player's mails tell, checked: during a game, every receipt opens its own digest
-//! and that digest is the one the step locked; once the game-over mail brings the journal, the
+//! The story a player's mails tell, checked: once the game-over mail brings the journal, the
 //! whole game is replayed from it and every mail of the folder is held against the replay (its
 //! log head, subject, log and positions). Reads values only; the caller reads the files.
 
@@ -12,23 +11,8 @@ use crate::mail::compose;
 use crate::mail::outbound;
 use crate::report;
 
-use super::{Finding, finding};
-
-/// What verify keeps of one sealed mail that passed its seal: enough to place it in the game.
-#[derive(Debug, Clone)]
-pub(super) struct SealedMail {
-    pub file: String,
-    pub game: String,
-    /// The seat it was sent to (from its reply address), if the mail says.
-    pub seat: Option<String>,
-    /// The footer's `log head #i hex`.
-    pub head_index: u64,
-    pub head: String,
-    pub subject: String,
-    pub text: String,
-    /// The journal attached to a game-over mail.
-    pub journal: Option<String>,
-}
+use super::receipts::{parse_headed, parse_receipt};
+use super::{Finding, SealedMail, finding};
 
 /// The footer's log head: `Despatch · game <id> · log head #<i> <hex>`.
 pub(super) fn footer_head(text: &str) -> Option<(String, u64, String)> {
@@ -50,130 +34,6 @@ pub(super) fn seat_of_reply_address(address: &str) -> Option<String> {
     let mut it = tail.split('.');
     let _game = it.next()?;
     it.next().map(str::to_string)
-}
-
-/// One receipt as the mail prints it.
-struct Receipt {
-    seat: String,
-    step: u64,
-    /// The canonical orders' lines as printed (one order per line).
-    orders: Vec<String>,
-    digest: String,
-    salt: Option<String>,
-}
-
-fn parse_receipt(text: &str) -> Option<Receipt> {
-    parse_headed(text, "Orders received for ")
-}
-
-/// A receipt whose first line starts `head` (`Orders received for `, or for standing orders
-/// sent outside a step `Standing orders received for `), then `<seat>, step <k>`.
-fn parse_headed(text: &str, head: &str) -> Option<Receipt> {
-    let first = text.lines().find(|l| l.starts_with(head))?;
-    let rest = first.strip_prefix(head)?;
-    let (seat, rest) = rest.split_once(", step ")?;
-    let step = rest
-        .split(|c: char| !c.is_ascii_digit())
-        .next()?
-        .parse()
-        .ok()?;
-    let mut orders = Vec::new();
-    let mut inside = false;
-    for line in text.lines() {
-        if line.starts_with("This is what Despatch understood") {
-            inside = true;
-            continue;
-        }
-        if inside {
-            match line.strip_prefix("    ") {
-                Some("(no orders)") => {}
-                Some(order) => orders.push(order.to_string()),
-                None => break,
-            }
-        }
-    }
-    let value = |prefix: &str| {
-        text.lines()
-            .find_map(|l| l.strip_prefix(prefix))
-            .map(|v| v.trim().to_string())
-    };
-    Some(Receipt {
-        seat: seat.to_string(),
-        step,
-        orders,
-        digest: value("Digest D = ")?,
-        salt: value("Your salt = "),
-    })
-}
-
-/// What each step's lock took, by (game, step): every seat's digest (None for no orders).
-pub(super) type LockInputs = BTreeMap<(String, u64), Vec<(String, Option<Hash>)>>;
-
-/// During a game: each v2 receipt opens its own digest with the salt it carries, and the last
-/// receipt of a step is the digest the step's lock took for that seat (`lock inputs`:
-/// step → seat → digest, from the results mails).
-pub(super) fn check_receipts(
-    mails: &[SealedMail],
-    lock_inputs: &LockInputs,
-) -> (u64, Vec<Finding>) {
-    let mut out = Vec::new();
-    let mut opened = 0;
-    // (game, step, seat) → the newest receipt's digest, by log index.
-    let mut last: BTreeMap<(String, u64, String), (u64, String, String)> = BTreeMap::new();
-    for m in mails {
-        let Some(r) = parse_receipt(&m.text) else {
-            continue;
-        };
-        let place = format!("mail {} (receipt, step {})", m.file, r.step);
-        if let Some(salt) = r.salt.as_deref() {
-            let Some(salt) = dice::from_hex(salt) else {
-                out.push(finding(&place, "salt", "not 32 bytes of hex"));
-                continue;
-            };
-            // Canonical orders end each line with a newline; the receipt prints the lines.
-            let canonical: String = r.orders.iter().map(|l| format!("{l}\n")).collect();
-            let opens = |c: &str| {
-                dice::to_hex(&dice::orders_digest(
-                    Protocol::V2,
-                    &m.game,
-                    r.step,
-                    &r.seat,
-                    &salt,
-                    c,
-                )) == r.digest
-            };
-            if !opens(&canonical) && !opens(canonical.trim_end_matches('\n')) {
-                out.push(finding(
-                    &place,
-                    "Digest D",
-                    "the orders and salt printed in the receipt do not hash to its digest",
-                ));
-                continue;
-            }
-            opened += 1;
-        }
-        let key = (m.game.clone(), r.step, r.seat.clone());
-        if last.get(&key).is_none_or(|(i, _, _)| *i < m.head_index) {
-            last.insert(key, (m.head_index, r.digest.clone(), m.file.clone()));
-        }
-    }
-    for ((game, step, seat), (_, digest, file)) in &last {
-        let Some(inputs) = lock_inputs.get(&(game.clone(), *step)) else {
-            continue; // the step has not locked yet, or its results mail is not in the folder
-        };
-        let locked = inputs
-            .iter()
-            .find(|(s, _)| s == seat)
-            .and_then(|(_, d)| d.map(|d| dice::to_hex(&d)));
-        if locked.as_deref() != Some(digest.as_str()) {
-            out.push(finding(
-                format!("mail {file} (receipt, step {step})"),
-                format!("lock input {seat}"),
-                "the step locked another digest for this seat than its last receipt",
-            ));
-        }
-    }
-    (opened, out)
 }
 
 /// What a replay from the journal checked.
@@ -246,27 +106,7 @@ pub(super) fn check_against_journal(
         return (done, out);
     }
     done.events = lines.len() as u64;
-    let mut by_index: BTreeMap<u64, Vec<&SealedMail>> = BTreeMap::new();
-    for m in mails {
-        if m.head_index >= lines.len() as u64 && m.text.contains("STRICT DICE OPENED\n") {
-            // A seat's opening comes after the game-over mail's journal ends (ruling S11): it
-            // is checked against the anchors and the results mails (`strict::check_openings`).
-            continue;
-        }
-        if m.head_index >= lines.len() as u64 {
-            out.push(finding(
-                format!("mail {}", m.file),
-                "log head",
-                format!(
-                    "claims event #{} but the journal has {} events",
-                    m.head_index,
-                    lines.len()
-                ),
-            ));
-        } else {
-            by_index.entry(m.head_index).or_default().push(m);
-        }
-    }
+    let by_index = by_event(mails, lines.len() as u64, &mut out);
     let entry = match registry.get(&first_ruleset(&first)) {
         Ok(e) => e,
         Err(e) => return (done, vec![finding(&place, "ruleset", e.to_string())]),
@@ -275,24 +115,73 @@ pub(super) fn check_against_journal(
         Ok(g) => g,
         Err(e) => return (done, vec![finding(&place, e.field, e.detail)]),
     };
-    let mut head = dice::log_step(
+    replay_beside_mails(
+        game.as_mut(),
+        &lines,
         *protocol,
-        &dice::log_genesis(*protocol),
-        lines[0].as_bytes(),
+        &by_index,
+        &place,
+        &mut done,
+        &mut out,
     );
+    (done, out)
+}
+
+/// The mails by the journal event whose log head they carry; a mail past the journal's end is
+/// a finding (but a seat's opening, which comes after it: ruling S11).
+fn by_event<'a>(
+    mails: &[&'a SealedMail],
+    events: u64,
+    out: &mut Vec<Finding>,
+) -> BTreeMap<u64, Vec<&'a SealedMail>> {
+    let mut by_index: BTreeMap<u64, Vec<&'a SealedMail>> = BTreeMap::new();
+    for m in mails {
+        if m.head_index >= events && m.text.contains("STRICT DICE OPENED\n") {
+            // A seat's opening comes after the game-over mail's journal ends (ruling S11): it
+            // is checked against the anchors and the results mails (`strict::check_openings`).
+            continue;
+        }
+        if m.head_index >= events {
+            out.push(finding(
+                format!("mail {}", m.file),
+                "log head",
+                format!(
+                    "claims event #{} but the journal has {} events",
+                    m.head_index, events
+                ),
+            ));
+        } else {
+            by_index.entry(m.head_index).or_default().push(m);
+        }
+    }
+    by_index
+}
+
+/// The journal replayed event by event, each mail held against the game as it stood at the
+/// event whose head it carries. Stops at the first event that does not apply.
+fn replay_beside_mails(
+    game: &mut dyn Play,
+    lines: &[String],
+    protocol: Protocol,
+    by_index: &BTreeMap<u64, Vec<&SealedMail>>,
+    place: &str,
+    done: &mut Replayed,
+    out: &mut Vec<Finding>,
+) {
+    let mut head = dice::log_step(protocol, &dice::log_genesis(protocol), lines[0].as_bytes());
     for (i, line) in lines.iter().enumerate() {
         let ev = match parse_line(i as u64, line) {
             Ok(ev) => ev,
             Err(e) => {
-                out.push(finding(&place, e.field, e.detail));
-                return (done, out);
+                out.push(finding(place, e.field, e.detail));
+                return;
             }
         };
         if i > 0 {
-            head = dice::log_step(*protocol, &head, line.as_bytes());
+            head = dice::log_step(protocol, &head, line.as_bytes());
             if let Err(e) = game.apply(&ev, line, i as u64) {
-                out.push(finding(&place, e.field, e.detail));
-                return (done, out);
+                out.push(finding(place, e.field, e.detail));
+                return;
             }
         }
         for m in by_index.get(&(i as u64)).into_iter().flatten() {
@@ -305,12 +194,11 @@ pub(super) fn check_against_journal(
                 ));
                 continue;
             }
-            if let Err((field, why)) = check_one(game.as_ref(), &ev, m) {
+            if let Err((field, why)) = check_one(game, &ev, m) {
                 out.push(finding(format!("mail {}", m.file), field, why));
             }
         }
     }
-    (done, out)
 }
 
 fn first_ruleset(ev: &Event) -> String {
@@ -354,66 +242,93 @@ fn check_one(game: &dyn Play, ev: &Event, m: &SealedMail) -> Result<(), (String,
     };
     let text = report::normalise(&m.text);
     if !results_mail {
-        if text.contains("WHAT HAPPENED (step") || text.contains("\nFINAL LOG\n") {
+        return check_between_results(game, ev, m, seat, &text);
+    }
+    check_results_mail(game, ev, m, seat, spectator, over, &text)
+}
+
+/// A mail sent between steps' results (a receipt, standing orders taken): it tells no step's
+/// results, and what it shows of the seat's orders is what the journal took.
+fn check_between_results(
+    game: &dyn Play,
+    ev: &Event,
+    m: &SealedMail,
+    seat: &str,
+    text: &str,
+) -> Result<(), (String, String)> {
+    if text.contains("WHAT HAPPENED (step") || text.contains("\nFINAL LOG\n") {
+        return Err((
+            "body".into(),
+            format!(
+                "tells a step's results, but the journal's event #{} is a {}",
+                m.head_index,
+                ev.kind()
+            ),
+        ));
+    }
+    if let Event::Standing {
+        seat: who,
+        orders,
+        digest,
+        ..
+    } = ev
+        && who == seat
+    {
+        let shown =
+            parse_headed(&m.text, "Standing orders received for ").map(|r| (r.orders, r.digest));
+        let journal: Vec<String> = orders.lines().map(str::to_string).collect();
+        if shown.as_ref() != Some(&(journal, digest.clone())) {
             return Err((
-                "body".into(),
-                format!(
-                    "tells a step's results, but the journal's event #{} is a {}",
-                    m.head_index,
-                    ev.kind()
-                ),
+                "orders".into(),
+                "the standing orders or digest shown are not the ones the journal took".into(),
             ));
         }
-        if let Event::Standing {
-            seat: who,
-            orders,
-            digest,
-            ..
-        } = ev
-            && who == seat
-        {
-            let shown = parse_headed(&m.text, "Standing orders received for ")
-                .map(|r| (r.orders, r.digest));
-            let journal: Vec<String> = orders.lines().map(str::to_string).collect();
-            if shown.as_ref() != Some(&(journal, digest.clone())) {
-                return Err((
-                    "orders".into(),
-                    "the standing orders or digest shown are not the ones the journal took".into(),
-                ));
-            }
-        }
-        if let Event::Submission {
-            seat: who,
-            orders,
-            digest,
-            ..
-        } = ev
-            && who == seat
-        {
-            // Receipts sent before issue 30 answered the player's mail as `Re:` its subject,
-            // which the journal does not keep; every receipt since carries its own.
-            if !m
-                .subject
-                .trim_start()
-                .to_ascii_lowercase()
-                .starts_with("re:")
-            {
-                let title = game.spec().title;
-                let want = tagged(game, &compose::receipt_subject(&title));
-                let before = format!("{} Receipt: your orders for {title}", tag(game));
-                expect_subject(m, &[want, before], false)?;
-            }
-            let shown = parse_receipt(&m.text).map(|r| (r.orders, r.digest));
-            let journal: Vec<String> = orders.lines().map(str::to_string).collect();
-            if shown.as_ref() != Some(&(journal, digest.clone())) {
-                return Err((
-                    "orders".into(),
-                    "the receipt's orders or digest are not the ones the journal accepted".into(),
-                ));
-            }
-        }
-        return Ok(());
     }
+    if let Event::Submission {
+        seat: who,
+        orders,
+        digest,
+        ..
+    } = ev
+        && who == seat
+    {
+        // Receipts sent before issue 30 answered the player's mail as `Re:` its subject,
+        // which the journal does not keep; every receipt since carries its own.
+        if !m
+            .subject
+            .trim_start()
+            .to_ascii_lowercase()
+            .starts_with("re:")
+        {
+            let title = game.spec().title;
+            let want = tagged(game, &compose::receipt_subject(&title));
+            let before = format!("{} Receipt: your orders for {title}", tag(game));
+            expect_subject(m, &[want, before], false)?;
+        }
+        let shown = parse_receipt(&m.text).map(|r| (r.orders, r.digest));
+        let journal: Vec<String> = orders.lines().map(str::to_string).collect();
+        if shown.as_ref() != Some(&(journal, digest.clone())) {
+            return Err((
+                "orders".into(),
+                "the receipt's orders or digest are not the ones the journal accepted".into(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A results (or game-over) mail: its subject, and its story and outcome as the journal
+/// replays them for the seat (or the spectator).
+fn check_results_mail(
+    game: &dyn Play,
+    ev: &Event,
+    m: &SealedMail,
+    seat: &str,
+    spectator: bool,
+    over: bool,
+    text: &str,
+) -> Result<(), (String, String)> {
+    let book = game.book();
     let view = if spectator {
         game.view(&Viewer::Spectator)
     } else {

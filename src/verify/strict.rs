@@ -179,57 +179,7 @@ pub(super) fn check_openings(
             ));
             continue;
         };
-        let mut above = *anchor;
-        for (n, o) in list.iter().enumerate() {
-            let place = format!("mail {} (opening of {seat})", o.file);
-            if o.index != n as u64 + 1 {
-                out.push(finding(
-                    &place,
-                    format!("reveal {}", o.index),
-                    "the opening's elements are not numbered 1, 2, … in a row",
-                ));
-                break;
-            }
-            if dice::onion_step(proto, game, seat, &o.element) != above {
-                out.push(finding(
-                    &place,
-                    format!("reveal {}", o.index),
-                    format!(
-                        "e_{} does not hash to {}",
-                        o.index,
-                        if o.index == 1 {
-                            format!("{seat}'s strict anchor")
-                        } else {
-                            format!("e_{}", o.index - 1)
-                        }
-                    ),
-                ));
-                break;
-            }
-            above = o.element;
-            let Some(s) = steps.iter().find(|s| s.game == *game && s.step == o.step) else {
-                continue; // that step's results are not in this folder
-            };
-            let r = s
-                .strict
-                .iter()
-                .find(|(x, _)| x == seat)
-                .and_then(|(_, r)| *r);
-            let want = dice::bound_reveal(proto, game, seat, o.index, &o.element, &s.lock);
-            if r != Some(want) {
-                out.push(finding(
-                    format!("step {}", o.step),
-                    format!("strict r {seat}"),
-                    format!(
-                        "is not H(strict-bind, …) of {seat}'s opened e_{} and L_{}: the seed took \
-                         a value {seat}'s onion did not give",
-                        o.index, o.step
-                    ),
-                ));
-            } else {
-                checked += 1;
-            }
-        }
+        checked += one_opening(proto, game, seat, &list, anchor, steps, &mut out);
     }
     for s in steps.iter().filter(|s| bound_games.contains(s.game)) {
         for (seat, r) in s.strict {
@@ -254,4 +204,71 @@ pub(super) fn check_openings(
         }
     }
     (checked, unopened, out)
+}
+
+/// One seat's opened elements: numbered in a row, each hashing to the one before (the first
+/// to the seat's strict anchor), and each bound reveal in a results mail of this folder the
+/// one its element and the step's lock give. Returns how many bound reveals checked.
+fn one_opening(
+    proto: Protocol,
+    game: &str,
+    seat: &str,
+    list: &[&OpenedElement],
+    anchor: &Hash,
+    steps: &[StepReveals],
+    out: &mut Vec<Finding>,
+) -> u64 {
+    let mut checked = 0;
+    let mut above = *anchor;
+    for (n, o) in list.iter().enumerate() {
+        let place = format!("mail {} (opening of {seat})", o.file);
+        if o.index != n as u64 + 1 {
+            out.push(finding(
+                &place,
+                format!("reveal {}", o.index),
+                "the opening's elements are not numbered 1, 2, … in a row",
+            ));
+            break;
+        }
+        if dice::onion_step(proto, game, seat, &o.element) != above {
+            out.push(finding(
+                &place,
+                format!("reveal {}", o.index),
+                format!(
+                    "e_{} does not hash to {}",
+                    o.index,
+                    if o.index == 1 {
+                        format!("{seat}'s strict anchor")
+                    } else {
+                        format!("e_{}", o.index - 1)
+                    }
+                ),
+            ));
+            break;
+        }
+        above = o.element;
+        let Some(s) = steps.iter().find(|s| s.game == game && s.step == o.step) else {
+            continue; // that step's results are not in this folder
+        };
+        let r = s
+            .strict
+            .iter()
+            .find(|(x, _)| x == seat)
+            .and_then(|(_, r)| *r);
+        let want = dice::bound_reveal(proto, game, seat, o.index, &o.element, &s.lock);
+        if r != Some(want) {
+            out.push(finding(
+                format!("step {}", o.step),
+                format!("strict r {seat}"),
+                format!(
+                    "is not H(strict-bind, …) of {seat}'s opened e_{} and L_{}: the seed took \
+                     a value {seat}'s onion did not give",
+                    o.index, o.step
+                ),
+            ));
+        } else {
+            checked += 1;
+        }
+    }
+    checked
 }

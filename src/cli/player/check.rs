@@ -41,19 +41,7 @@ pub fn check(dir: &Path, paths: &[PathBuf]) -> Result<CheckReport> {
         problems: Vec::new(),
     };
     let mut shown = Vec::new();
-    let mut mails = Vec::new();
-    for file in mail_files(paths)? {
-        let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
-        let name = file.display().to_string();
-        // Mails that waited for this one come attached whole (issue 30): read them too.
-        let attached = crate::verify::attached_mails(&bytes);
-        mails.push((name.clone(), bytes));
-        mails.extend(
-            attached
-                .into_iter()
-                .map(|(inner, b)| (format!("{name}/{inner}"), b)),
-        );
-    }
+    let mails = mails_with_attached(paths)?;
     for (name, bytes) in mails {
         let Some((game, _)) =
             dice_heading(&crate::report::unfold(&String::from_utf8_lossy(&bytes)))
@@ -137,6 +125,25 @@ pub fn check(dir: &Path, paths: &[PathBuf]) -> Result<CheckReport> {
         }
     }
     Ok(report)
+}
+
+/// The mails named, each followed by the mails that waited for it and came attached whole
+/// (issue 30), named `<file>/<attachment>`.
+fn mails_with_attached(paths: &[PathBuf]) -> Result<Vec<(String, Vec<u8>)>> {
+    let mut mails = Vec::new();
+    for file in mail_files(paths)? {
+        let bytes = std::fs::read(&file).with_context(|| format!("reading {}", file.display()))?;
+        let name = file.display().to_string();
+        // Mails that waited for this one come attached whole (issue 30): read them too.
+        let attached = crate::verify::attached_mails(&bytes);
+        mails.push((name.clone(), bytes));
+        mails.extend(
+            attached
+                .into_iter()
+                .map(|(inner, b)| (format!("{name}/{inner}"), b)),
+        );
+    }
+    Ok(mails)
 }
 
 fn short(h: &Option<dice::Hash>) -> String {

@@ -19,8 +19,10 @@ use crate::mail::compose::{LOCK_HEADING, LockAsk};
 
 mod bound;
 mod check;
+mod command;
 use bound::{another_lock_refused, is_bound, open_at};
 pub use check::{CheckReport, check};
+pub use command::run;
 
 /// What the folder keeps for one (game, seat): the secret `c_0` and how to rebuild the onion.
 #[derive(Serialize, Deserialize)]

@@ -481,25 +481,6 @@ fn report(
     Ok(s)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The written config names the demo's rulesets itself: without that line a later
-    /// `despatch --config var/demo/config.toml new …` searched var/demo/games and then an
-    /// installed copy, which may be missing or of another version.
-    #[test]
-    fn the_demo_config_names_the_rulesets_it_played_from() {
-        let dir = std::env::temp_dir().join(format!("despatch-demo-cfg-{}", std::process::id()));
-        let cfg = demo_config(&dir).unwrap();
-        let text = demo_config_text(&cfg);
-        let back = Config::parse(&text, &dir.join("config.toml")).unwrap();
-        assert!(back.games.games_dir_set, "games_dir is commented out");
-        assert_eq!(back.games.games_dir, cfg.games.games_dir);
-        assert_eq!(back.games_dirs(), vec![cfg.games.games_dir.clone()]);
-    }
-}
-
 /// The emails per player turn, a line a turn, and each side's mean.
 fn turn_figures(s: &mut String, tally: &Tally) {
     let mut one = (0u32, 0u32);
@@ -564,4 +545,23 @@ fn where_things_are(s: &mut String, dir: &Path, cfg: &Config, store: &crate::sto
         "  despatch --config {} show {GAME} --as russia",
         dir.join("config.toml").display()
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The written config names the demo's rulesets itself: without that line a later
+    /// `despatch --config var/demo/config.toml new …` searched var/demo/games and then an
+    /// installed copy, which may be missing or of another version.
+    #[test]
+    fn the_demo_config_names_the_rulesets_it_played_from() {
+        let dir = std::env::temp_dir().join(format!("despatch-demo-cfg-{}", std::process::id()));
+        let cfg = demo_config(&dir).unwrap();
+        let text = demo_config_text(&cfg);
+        let back = Config::parse(&text, &dir.join("config.toml")).unwrap();
+        assert!(back.games.games_dir_set, "games_dir is commented out");
+        assert_eq!(back.games.games_dir, cfg.games.games_dir);
+        assert_eq!(back.games_dirs(), vec![cfg.games.games_dir.clone()]);
+    }
 }

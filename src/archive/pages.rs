@@ -145,37 +145,7 @@ fn index(rec: &GameRecord, league: Option<&LeagueSection>, up: Option<&Up>) -> V
             esc(&s.side)
         );
     }
-    b.push_str("</table></div>\n<h2>Result</h2>\n");
-    match (&rec.outcome, rec.scope) {
-        (Some(o), _) => {
-            let _ = writeln!(b, "<p class=\"result\">{}</p>", esc(&o.summary));
-            if !rec.figures.is_empty() {
-                b.push_str("<ul>\n");
-                for f in &rec.figures {
-                    let _ = writeln!(b, "<li>{}</li>", esc(f));
-                }
-                b.push_str("</ul>\n");
-            }
-            b.push_str(
-                "<p>The game is over: this archive shows everything, including what was hidden \
-                 during play — each seat's own view of every step and every seat's orders.</p>\n",
-            );
-        }
-        (None, Scope::Spectator { delay }) => {
-            let _ = writeln!(
-                b,
-                "<p>The game is under way: step {} ({}) is open. This archive shows only what a \
-                 spectator may see{}.</p>",
-                rec.open_step,
-                esc(&rec.open_title),
-                match delay {
-                    0 => String::new(),
-                    d => format!(", {d} step(s) behind the game"),
-                }
-            );
-        }
-        (None, Scope::Everything) => b.push_str("<p>The game ended without a result.</p>\n"),
-    }
+    result_section(&mut b, rec);
     if let Some((at, reason)) = &rec.paused {
         let _ = writeln!(
             b,
@@ -210,6 +180,52 @@ fn index(rec: &GameRecord, league: Option<&LeagueSection>, up: Option<&Up>) -> V
         }
         b.push_str("</ul>\n");
     }
+    dice_section(&mut b, rec);
+    words_section(&mut b, rec);
+    if let Some(l) = league {
+        league_table(&mut b, l);
+    }
+    page(&format!("Game {}", rec.id), &b)
+}
+
+/// The result, or how far the game is and what this archive shows of it.
+fn result_section(b: &mut String, rec: &GameRecord) {
+    b.push_str("</table></div>\n<h2>Result</h2>\n");
+    match (&rec.outcome, rec.scope) {
+        (Some(o), _) => {
+            let _ = writeln!(b, "<p class=\"result\">{}</p>", esc(&o.summary));
+            if !rec.figures.is_empty() {
+                b.push_str("<ul>\n");
+                for f in &rec.figures {
+                    let _ = writeln!(b, "<li>{}</li>", esc(f));
+                }
+                b.push_str("</ul>\n");
+            }
+            b.push_str(
+                "<p>The game is over: this archive shows everything, including what was hidden \
+                 during play — each seat's own view of every step and every seat's orders.</p>\n",
+            );
+        }
+        (None, Scope::Spectator { delay }) => {
+            let _ = writeln!(
+                b,
+                "<p>The game is under way: step {} ({}) is open. This archive shows only what a \
+                 spectator may see{}.</p>",
+                rec.open_step,
+                esc(&rec.open_title),
+                match delay {
+                    0 => String::new(),
+                    d => format!(", {d} step(s) behind the game"),
+                }
+            );
+        }
+        (None, Scope::Everything) => b.push_str("<p>The game ended without a result.</p>\n"),
+    }
+}
+
+/// The host's commitments: every anchor, the mail key, the salt key's commitment (and the
+/// key, once published).
+fn dice_section(b: &mut String, rec: &GameRecord) {
     b.push_str("<h2>Dice commitment</h2>\n");
     let _ = writeln!(
         b,
@@ -246,6 +262,10 @@ fn index(rec: &GameRecord, league: Option<&LeagueSection>, up: Option<&Up>) -> V
         );
     }
     b.push_str("</ul>\n<p><a href=\"verify.html\">How to check every roll yourself</a></p>\n");
+}
+
+/// What the organiser announced and the press released.
+fn words_section(b: &mut String, rec: &GameRecord) {
     if !rec.organiser.is_empty() {
         b.push_str("<h2>From the organiser</h2>\n<ul>\n");
         for l in &rec.organiser {
@@ -267,23 +287,24 @@ fn index(rec: &GameRecord, league: Option<&LeagueSection>, up: Option<&Up>) -> V
         }
         b.push_str("</ul>\n");
     }
-    if let Some(l) = league {
-        let _ = writeln!(b, "<h2>{}</h2>\n<div class=\"wide\"><table>", esc(&l.title));
+}
+
+/// The standings of the league the game counts in.
+fn league_table(b: &mut String, l: &LeagueSection) {
+    let _ = writeln!(b, "<h2>{}</h2>\n<div class=\"wide\"><table>", esc(&l.title));
+    b.push_str("<tr>");
+    for h in &l.header {
+        let _ = write!(b, "<th>{}</th>", esc(h));
+    }
+    b.push_str("</tr>\n");
+    for r in &l.rows {
         b.push_str("<tr>");
-        for h in &l.header {
-            let _ = write!(b, "<th>{}</th>", esc(h));
+        for c in r {
+            let _ = write!(b, "<td>{}</td>", esc(c));
         }
         b.push_str("</tr>\n");
-        for r in &l.rows {
-            b.push_str("<tr>");
-            for c in r {
-                let _ = write!(b, "<td>{}</td>", esc(c));
-            }
-            b.push_str("</tr>\n");
-        }
-        b.push_str("</table></div>\n");
     }
-    page(&format!("Game {}", rec.id), &b)
+    b.push_str("</table></div>\n");
 }
 
 /// One view's log, board and sections.

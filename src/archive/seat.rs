@@ -118,46 +118,7 @@ pub(super) fn pages(
                  too).</p>"
             );
         }
-        b.push_str("<h2>Now</h2>\n");
-        match &now.over {
-            Some(result) => {
-                let _ = writeln!(
-                    b,
-                    "<p class=\"result\">{}</p>\n<p>The game is over: <a href=\"../../index.html\">\
-                     its public page</a> now shows everything, every seat's view included.</p>",
-                    esc(result)
-                );
-            }
-            None => {
-                let _ = writeln!(
-                    b,
-                    "<p>Step {} ({}) is open.</p>",
-                    now.open_step,
-                    esc(&now.open_title)
-                );
-                match prompt {
-                    Some(text) => {
-                        let _ = writeln!(
-                            b,
-                            "<h3>Your orders now</h3>\n<pre class=\"wrap\">{}</pre>",
-                            esc(text)
-                        );
-                        if let Some(d) = now.deadline {
-                            let _ = writeln!(
-                                b,
-                                "<p>Deadline: {}</p>",
-                                esc(&crate::report::fmt_time(d, &p.time_zone))
-                            );
-                        }
-                        b.push_str(
-                            "<p>Send your orders by mail, as a reply to the game's latest mail \
-                             to you.</p>\n",
-                        );
-                    }
-                    None => b.push_str("<p>No orders are asked of you now.</p>\n"),
-                }
-            }
-        }
+        now_section(&mut b, now, p, prompt.as_deref());
         for s in steps.iter().rev() {
             let Some((_, v)) = s.seats.iter().find(|(seat, _)| *seat == p.seat) else {
                 continue;
@@ -184,26 +145,7 @@ pub(super) fn pages(
             dice_html(&mut b, s);
         }
         if let Some((_, v)) = start.iter().find(|(seat, _)| *seat == p.seat) {
-            b.push_str("<h2>At the start (your welcome)</h2>\n");
-            if let Some(scene) = &v.map {
-                let name = "maps/start.svg".to_string();
-                map_img(&mut b, &name, "The table at the start as you saw it");
-                maps.push((name, crate::render::svg(scene).into_bytes()));
-            }
-            if !v.board.is_empty() {
-                b.push_str("<h3>The table as you saw it</h3>\n<pre class=\"board\">");
-                for l in &v.board {
-                    let _ = writeln!(b, "{}", esc(l));
-                }
-                b.push_str("</pre>\n");
-            }
-            for (title, lines) in &v.sections {
-                let _ = write!(b, "<h3>{}</h3>\n<pre class=\"wrap\">", esc(title));
-                for l in lines {
-                    let _ = writeln!(b, "{}", esc(l));
-                }
-                b.push_str("</pre>\n");
-            }
+            start_section(&mut b, v, &mut maps);
         }
         for (name, bytes) in maps {
             files.push((format!("{dir}/{name}"), bytes));
@@ -214,6 +156,74 @@ pub(super) fn pages(
         ));
     }
     Site { files }
+}
+
+/// What is open now and what is asked of the seat (or the result, once the game is over).
+fn now_section(b: &mut String, now: &Now, p: &SeatPage, prompt: Option<&str>) {
+    b.push_str("<h2>Now</h2>\n");
+    match &now.over {
+        Some(result) => {
+            let _ = writeln!(
+                b,
+                "<p class=\"result\">{}</p>\n<p>The game is over: <a href=\"../../index.html\">\
+                 its public page</a> now shows everything, every seat's view included.</p>",
+                esc(result)
+            );
+        }
+        None => {
+            let _ = writeln!(
+                b,
+                "<p>Step {} ({}) is open.</p>",
+                now.open_step,
+                esc(&now.open_title)
+            );
+            match prompt {
+                Some(text) => {
+                    let _ = writeln!(
+                        b,
+                        "<h3>Your orders now</h3>\n<pre class=\"wrap\">{}</pre>",
+                        esc(text)
+                    );
+                    if let Some(d) = now.deadline {
+                        let _ = writeln!(
+                            b,
+                            "<p>Deadline: {}</p>",
+                            esc(&crate::report::fmt_time(d, &p.time_zone))
+                        );
+                    }
+                    b.push_str(
+                        "<p>Send your orders by mail, as a reply to the game's latest mail \
+                         to you.</p>\n",
+                    );
+                }
+                None => b.push_str("<p>No orders are asked of you now.</p>\n"),
+            }
+        }
+    }
+}
+
+/// The table as the seat saw it at the start (its welcome); its map is added to `maps`.
+fn start_section(b: &mut String, v: &View, maps: &mut Vec<(String, Vec<u8>)>) {
+    b.push_str("<h2>At the start (your welcome)</h2>\n");
+    if let Some(scene) = &v.map {
+        let name = "maps/start.svg".to_string();
+        map_img(b, &name, "The table at the start as you saw it");
+        maps.push((name, crate::render::svg(scene).into_bytes()));
+    }
+    if !v.board.is_empty() {
+        b.push_str("<h3>The table as you saw it</h3>\n<pre class=\"board\">");
+        for l in &v.board {
+            let _ = writeln!(b, "{}", esc(l));
+        }
+        b.push_str("</pre>\n");
+    }
+    for (title, lines) in &v.sections {
+        let _ = write!(b, "<h3>{}</h3>\n<pre class=\"wrap\">", esc(title));
+        for l in lines {
+            let _ = writeln!(b, "{}", esc(l));
+        }
+        b.push_str("</pre>\n");
+    }
 }
 
 /// The page a folder of private pages holds as its `index.html`, so that a web server shows it

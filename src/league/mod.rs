@@ -363,6 +363,21 @@ pub fn standings(
         })
         .collect();
     disambiguate(&mut rows);
+    place_rows(&mut rows);
+    Standings {
+        league: league.to_string(),
+        points,
+        rating: *rule,
+        rows,
+        finished,
+        abandoned,
+        running,
+    }
+}
+
+/// Rows in order of points, then wins, then fewest losses (then name), each with its place;
+/// rows that tie share it, marked `=`.
+fn place_rows(rows: &mut [Row]) {
     let rank = |r: &Row| {
         (
             std::cmp::Reverse(r.points),
@@ -379,15 +394,6 @@ pub fn standings(
         let shared = rows.get(i + 1).is_some_and(|n| rank(n) == rank(&rows[i]))
             || (i > 0 && rank(&rows[i - 1]) == rank(&rows[i]));
         rows[i].place = format!("{place}{}", if shared { "=" } else { "" });
-    }
-    Standings {
-        league: league.to_string(),
-        points,
-        rating: *rule,
-        rows,
-        finished,
-        abandoned,
-        running,
     }
 }
 

@@ -112,6 +112,22 @@ pub fn build(o: &Outgoing) -> Result<Vec<u8>, BuildError> {
         let refs: Vec<String> = o.references.iter().map(|id| format!("<{id}>")).collect();
         builder = builder.references(refs.join(" "));
     }
+    builder = list_and_robot_headers(builder, o);
+    let text = SinglePart::plain(o.text.clone());
+    let message = if o.html.is_none() && o.inline.is_empty() && o.attachments.is_empty() {
+        builder.singlepart(text)?
+    } else {
+        builder.multipart(multipart_body(o, text)?)?
+    };
+    Ok(message.formatted())
+}
+
+/// The headers that tell mail robots what this is (auto-generated, no auto-replies), the
+/// list headers (List-Id, List-Unsubscribe and its one-click Post) and the seal's flag.
+fn list_and_robot_headers(
+    mut builder: lettre::message::MessageBuilder,
+    o: &Outgoing,
+) -> lettre::message::MessageBuilder {
     builder = builder
         .raw_header(HeaderValue::new(
             HeaderName::new_from_ascii_str("Auto-Submitted"),
@@ -151,45 +167,43 @@ pub fn build(o: &Outgoing) -> Result<Vec<u8>, BuildError> {
             "yes".to_string(),
         ));
     }
-    let text = SinglePart::plain(o.text.clone());
-    let message = if o.html.is_none() && o.inline.is_empty() && o.attachments.is_empty() {
-        builder.singlepart(text)?
-    } else {
-        let ct = |p: &Part| {
-            ContentType::parse(&p.content_type).map_err(|_| BuildError::Address {
-                field: "Content-Type",
-                value: p.content_type.clone(),
-            })
-        };
-        // mixed[ related[ alternative[text, html], inline images ], attachments ]
-        let mut body = MultiPart::alternative().singlepart(text);
-        if let Some(html) = &o.html {
-            body = body.singlepart(SinglePart::html(html.clone()));
-        }
-        if !o.inline.is_empty() {
-            let mut related = MultiPart::related().multipart(body);
-            for p in &o.inline {
-                related = related.singlepart(
-                    Attachment::new_inline(p.name.clone()).body(p.bytes.clone(), ct(p)?),
-                );
-            }
-            body = related;
-        }
-        if !o.attachments.is_empty() {
-            let mut mixed = MultiPart::mixed().multipart(body);
-            for p in &o.attachments {
-                let part = if p.content_type == "message/rfc822" {
-                    Attachment::new(p.name.clone()).body(attached_mail_body(&p.bytes), ct(p)?)
-                } else {
-                    Attachment::new(p.name.clone()).body(p.bytes.clone(), ct(p)?)
-                };
-                mixed = mixed.singlepart(part);
-            }
-            body = mixed;
-        }
-        builder.multipart(body)?
+    builder
+}
+
+/// mixed[ related[ alternative[text, html], inline images ], attachments ], each level only
+/// when it has something in it.
+fn multipart_body(o: &Outgoing, text: SinglePart) -> Result<MultiPart, BuildError> {
+    let ct = |p: &Part| {
+        ContentType::parse(&p.content_type).map_err(|_| BuildError::Address {
+            field: "Content-Type",
+            value: p.content_type.clone(),
+        })
     };
-    Ok(message.formatted())
+    let mut body = MultiPart::alternative().singlepart(text);
+    if let Some(html) = &o.html {
+        body = body.singlepart(SinglePart::html(html.clone()));
+    }
+    if !o.inline.is_empty() {
+        let mut related = MultiPart::related().multipart(body);
+        for p in &o.inline {
+            related = related
+                .singlepart(Attachment::new_inline(p.name.clone()).body(p.bytes.clone(), ct(p)?));
+        }
+        body = related;
+    }
+    if !o.attachments.is_empty() {
+        let mut mixed = MultiPart::mixed().multipart(body);
+        for p in &o.attachments {
+            let part = if p.content_type == "message/rfc822" {
+                Attachment::new(p.name.clone()).body(attached_mail_body(&p.bytes), ct(p)?)
+            } else {
+                Attachment::new(p.name.clone()).body(p.bytes.clone(), ct(p)?)
+            };
+            mixed = mixed.singlepart(part);
+        }
+        body = mixed;
+    }
+    Ok(body)
 }
 
 /// A whole mail attached to another: RFC 2046 (5.2.1) allows it no encoding but 7bit, 8bit or

@@ -123,6 +123,28 @@ pub(crate) fn unit_symbol(sym: &UnitSymbol, c: P, w: f64, h: f64, ink: &str) -> 
             ))
         }
         UnitSymbol::Artillery => dot(c.0, c.1, h * 0.17),
+        UnitSymbol::Mortar | UnitSymbol::MachineGun | UnitSymbol::AntiTank => {
+            weapon_mark(sym, c, w, h, ink, &line)
+        }
+        UnitSymbol::Text(_) => String::new(),
+        _ => command_or_machine_mark(sym, c, w, h, ink, &line, &dot),
+    };
+    frame + &inner
+}
+
+/// The support weapons' marks inside a unit's frame (mortar, machine gun, anti-tank),
+/// drawn with the frame's pen.
+fn weapon_mark(
+    sym: &UnitSymbol,
+    c: P,
+    w: f64,
+    h: f64,
+    ink: &str,
+    line: &dyn Fn(String) -> String,
+) -> String {
+    let sw = (h * 0.11).clamp(0.8, 2.2);
+    let (x0, y0, x1, y1) = (c.0 - w / 2.0, c.1 - h / 2.0, c.0 + w / 2.0, c.1 + h / 2.0);
+    match sym {
         UnitSymbol::Mortar => {
             let r = h * 0.12;
             line(format!(
@@ -166,6 +188,23 @@ pub(crate) fn unit_symbol(sym: &UnitSymbol, c: P, w: f64, h: f64, ink: &str) -> 
             f(x1),
             f(y1)
         )),
+        _ => String::new(),
+    }
+}
+
+/// The marks of headquarters, engineers and machines (walker, vehicle) inside a unit's
+/// frame, drawn with the frame's pen.
+fn command_or_machine_mark(
+    sym: &UnitSymbol,
+    c: P,
+    w: f64,
+    h: f64,
+    ink: &str,
+    line: &dyn Fn(String) -> String,
+    dot: &dyn Fn(f64, f64, f64) -> String,
+) -> String {
+    let (x0, y1) = (c.0 - w / 2.0, c.1 + h / 2.0);
+    match sym {
         UnitSymbol::Headquarters => {
             let size = h * 0.5;
             format!(
@@ -231,9 +270,8 @@ pub(crate) fn unit_symbol(sym: &UnitSymbol, c: P, w: f64, h: f64, ink: &str) -> 
             )) + &dot(c.0 - w * 0.2, c.1 + h * 0.2, r)
                 + &dot(c.0 + w * 0.2, c.1 + h * 0.2, r)
         }
-        UnitSymbol::Text(_) => String::new(),
-    };
-    frame + &inner
+        _ => String::new(),
+    }
 }
 
 /// The facing wedge of a square counter `side` wide centred on `c`: a triangle standing out

@@ -277,13 +277,7 @@ pub(crate) fn place(
             for k in 0..DIRECTIONS {
                 let th = k as f64 * std::f64::consts::TAU / DIRECTIONS as f64;
                 let (c, s) = (th.cos(), th.sin());
-                let p = (w.anchor.0 + ring * c, w.anchor.1 + ring * s);
-                let bx = Bx::new(
-                    p.0 + (c - 1.0) * w.w / 2.0,
-                    p.1 + (s - 1.0) * w.h / 2.0,
-                    w.w,
-                    w.h,
-                );
+                let bx = spot(w, ring, (c, s));
                 if !bx.inside(&bounds)
                     || near_taken.iter().any(|t| t.overlaps(&bx, 1.5))
                     || obstacles.iter().any(|o| o.hits_box(&bx))
@@ -303,27 +297,9 @@ pub(crate) fn place(
                 }
                 let near = bx.nearest(w.anchor);
                 let gap = d2(near, w.anchor);
-                let leader = if gap > LEADER_FROM {
-                    let t = 3.0 / gap;
-                    let from = (
-                        w.anchor.0 + (near.0 - w.anchor.0) * t,
-                        w.anchor.1 + (near.1 - w.anchor.1) * t,
-                    );
-                    // A leader must not cut through another label or another unit's hull.
-                    let clear = near_taken.iter().all(|t| segment_box(from, near, t) > 0.5)
-                        && obstacles
-                            .iter()
-                            .filter(|o| match o {
-                                Obstacle::Seg { a, b, .. } => point_segment(w.anchor, *a, *b) > 1.0,
-                                Obstacle::Box(b) => !b.contains(w.anchor),
-                            })
-                            .all(|o| !o.hits_segment(from, near));
-                    if !clear {
-                        continue;
-                    }
-                    Some((from, near))
-                } else {
-                    None
+                // A spot whose leader would cut through something is no spot.
+                let Some(leader) = leader_to(w, near, gap, &near_taken, &obstacles) else {
+                    continue;
                 };
                 let across = w.axis.map_or(0.0, |a| (th - a).cos().abs());
                 let cost = gap
@@ -345,6 +321,47 @@ pub(crate) fn place(
         }
     }
     out
+}
+
+/// The label's box on the ring at direction (cos, sin): the box's edge nearest the unit on
+/// the ring, so that every direction keeps the same gap.
+fn spot(w: &Want, ring: f64, (c, s): (f64, f64)) -> Bx {
+    let p = (w.anchor.0 + ring * c, w.anchor.1 + ring * s);
+    Bx::new(
+        p.0 + (c - 1.0) * w.w / 2.0,
+        p.1 + (s - 1.0) * w.h / 2.0,
+        w.w,
+        w.h,
+    )
+}
+
+/// The leader from a unit to its label's nearest point, when the label stands off (`None`
+/// when it is close enough to need none); `None` outside when the leader would cut through
+/// another label or another unit's hull.
+fn leader_to(
+    w: &Want,
+    near: P,
+    gap: f64,
+    taken: &[Bx],
+    obstacles: &[Obstacle],
+) -> Option<Option<(P, P)>> {
+    if gap <= LEADER_FROM {
+        return Some(None);
+    }
+    let t = 3.0 / gap;
+    let from = (
+        w.anchor.0 + (near.0 - w.anchor.0) * t,
+        w.anchor.1 + (near.1 - w.anchor.1) * t,
+    );
+    let clear = taken.iter().all(|t| segment_box(from, near, t) > 0.5)
+        && obstacles
+            .iter()
+            .filter(|o| match o {
+                Obstacle::Seg { a, b, .. } => point_segment(w.anchor, *a, *b) > 1.0,
+                Obstacle::Box(b) => !b.contains(w.anchor),
+            })
+            .all(|o| !o.hits_segment(from, near));
+    clear.then_some(Some((from, near)))
 }
 
 #[cfg(test)]

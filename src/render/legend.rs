@@ -24,80 +24,9 @@ fn swatch(out: &mut String, s: &Symbol, scene: &Scene, x: f64, y: f64, defs: &mu
     let cy = y + 7.0;
     let cx = x + 10.0;
     match s {
-        Symbol::Side(side) => {
-            let si = side_index(scene, side);
-            let kind = scene
-                .units
-                .iter()
-                .find(|u| u.side == *side)
-                .map(|u| &u.kind);
-            match kind {
-                Some(UnitKind::Counter { .. }) => {
-                    let _ = write!(
-                        out,
-                        r##"<rect x="{}" y="{}" width="12" height="12" rx="1.5" fill="{}" stroke="#111" stroke-width="0.8"/>"##,
-                        f(x + 4.0),
-                        f(cy - 6.0),
-                        SIDE_FILL[si]
-                    );
-                }
-                Some(UnitKind::Base { .. }) => {
-                    let _ = write!(
-                        out,
-                        r##"<rect x="{}" y="{}" width="18" height="9" fill="{}" fill-opacity="0.45" stroke="{}" stroke-width="0.8"/>"##,
-                        f(x + 1.0),
-                        f(cy - 4.5),
-                        SIDE_FILL[si],
-                        SIDE_INK[si]
-                    );
-                }
-                _ => {
-                    let (d, _) = hull_points("BB", 18.0);
-                    let _ = write!(
-                        out,
-                        r##"<path transform="translate({} {})" d="{d}" fill="{}" stroke="#111" stroke-width="0.8"/>"##,
-                        f(cx),
-                        f(cy),
-                        SIDE_FILL[si]
-                    );
-                }
-            }
-        }
-        Symbol::Wreck | Symbol::Struck => {
-            let (d, _) = hull_points("BB", 18.0);
-            let fill = if *s == Symbol::Wreck { WRECK } else { "#fff" };
-            let _ = write!(
-                out,
-                r##"<path transform="translate({} {})" d="{d}" fill="{fill}" stroke="#444" stroke-width="0.8"/>"##,
-                f(cx),
-                f(cy)
-            );
-            if *s == Symbol::Wreck {
-                let _ = write!(
-                    out,
-                    r##"<path d="M{} {}l10 10m0 -10l-10 10" stroke="#222" stroke-width="1.4"/>"##,
-                    f(x + 5.0),
-                    f(cy - 5.0)
-                );
-            }
-        }
-        Symbol::Hits | Symbol::Critical | Symbol::DeadInWater => {
-            let (t, fill) = match s {
-                Symbol::Hits => ("2", HITS),
-                Symbol::Critical => ("G", CRITICAL),
-                _ => ("DIW", INK),
-            };
-            let w = (text_width(t, Face::Bold, BADGE_SIZE) + 5.0).max(11.0);
-            let _ = write!(
-                out,
-                r##"<rect x="{}" y="{}" width="{}" height="11" rx="5.5" fill="{fill}"/><text x="{}" y="{}" font-weight="bold" font-size="{BADGE_SIZE}" fill="#fff" text-anchor="middle">{t}</text>"##,
-                f(cx - w / 2.0),
-                f(cy - 5.5),
-                f(w),
-                f(cx),
-                f(cy + 3.0)
-            );
-        }
+        Symbol::Side(side) => side_swatch(out, scene, side, (x, cx, cy)),
+        Symbol::Wreck | Symbol::Struck => wreck_swatch(out, *s == Symbol::Wreck, (x, cx, cy)),
+        Symbol::Hits | Symbol::Critical | Symbol::DeadInWater => badge_swatch(out, s, cx, cy),
         Symbol::Status(tone) => {
             let (fill, ink, dash) = tone_look(*tone);
             let _ = write!(
@@ -117,6 +46,44 @@ fn swatch(out: &mut String, s: &Symbol, scene: &Scene, x: f64, y: f64, defs: &mu
                 f(cy + 4.5)
             );
         }
+        Symbol::Minefield(k) => {
+            let (fill, stroke, dash) = minefield_look(defs, *k);
+            let _ = write!(
+                out,
+                r##"<rect x="{}" y="{}" width="18" height="8" fill="{fill}" stroke="{stroke}" stroke-width="1.2"{dash}/>"##,
+                f(x + 1.0),
+                f(cy - 4.0)
+            );
+        }
+        Symbol::Style(name) => style_swatch(out, defs, scene, name, x, cy),
+        Symbol::Unit(sym) => counter(out, (cx, cy), 15.0, NEUTRAL, None, sym, None),
+        Symbol::Facing => counter(
+            out,
+            (cx - 3.0, cy),
+            11.0,
+            NEUTRAL,
+            Some(90.0),
+            &crate::engine::scene::UnitSymbol::Text(String::new()),
+            None,
+        ),
+        Symbol::Formation(fm) => base(
+            out,
+            (cx, cy + 1.0),
+            (20.0, 10.0),
+            Some(0.0),
+            *fm,
+            8,
+            (NEUTRAL, INK),
+        ),
+        Symbol::Smoke | Symbol::Control | Symbol::Blast => zone_swatch(out, s, x, cx, cy),
+        Symbol::Track | Symbol::Fire | Symbol::Move => stroke_swatch(out, s, x, cy),
+        Symbol::Objective => out.push_str(&flag((cx - 3.0, cy + 6.0), 12.0)),
+    }
+}
+
+/// The zones laid over the map: smoke, a side's control, a blast.
+fn zone_swatch(out: &mut String, s: &Symbol, x: f64, cx: f64, cy: f64) {
+    match s {
         Symbol::Smoke => {
             let _ = write!(
                 out,
@@ -127,6 +94,37 @@ fn swatch(out: &mut String, s: &Symbol, scene: &Scene, x: f64, y: f64, defs: &mu
                 SMOKE.1
             );
         }
+        Symbol::Control => {
+            let c = SIDE_FILL[0];
+            let _ = write!(
+                out,
+                r##"<rect x="{}" y="{}" width="18" height="10" fill="{c}" fill-opacity="0.12" stroke="{c}" stroke-width="1.6" stroke-dasharray="0.5 3.5" stroke-linecap="round"/>"##,
+                f(x + 1.0),
+                f(cy - 5.0)
+            );
+        }
+        Symbol::Blast => {
+            let _ = write!(
+                out,
+                r##"<circle cx="{}" cy="{}" r="6.5" fill="{}" fill-opacity="0.18" stroke="{}" stroke-width="1.2" stroke-dasharray="4 2"/><path d="M{} {}h6M{} {}v6" stroke="{}" stroke-width="1"/>"##,
+                f(cx),
+                f(cy),
+                BLAST.0,
+                BLAST.1,
+                f(cx - 3.0),
+                f(cy),
+                f(cx),
+                f(cy - 3.0),
+                BLAST.1
+            );
+        }
+        _ => {}
+    }
+}
+
+/// The strokes drawn between hexes: a track, a line of fire, a move.
+fn stroke_swatch(out: &mut String, s: &Symbol, x: f64, cy: f64) {
+    match s {
         Symbol::Track => {
             let _ = write!(
                 out,
@@ -154,81 +152,111 @@ fn swatch(out: &mut String, s: &Symbol, scene: &Scene, x: f64, y: f64, defs: &mu
                 SIDE_INK[0]
             );
         }
-        Symbol::Minefield(k) => {
-            let (fill, stroke, dash) = minefield_look(defs, *k);
+        _ => {}
+    }
+}
+
+/// A side's own unit, drawn as that side's units are (a counter, a base or a hull).
+fn side_swatch(out: &mut String, scene: &Scene, side: &str, (x, cx, cy): (f64, f64, f64)) {
+    let si = side_index(scene, side);
+    let kind = scene
+        .units
+        .iter()
+        .find(|u| u.side == *side)
+        .map(|u| &u.kind);
+    match kind {
+        Some(UnitKind::Counter { .. }) => {
             let _ = write!(
                 out,
-                r##"<rect x="{}" y="{}" width="18" height="8" fill="{fill}" stroke="{stroke}" stroke-width="1.2"{dash}/>"##,
-                f(x + 1.0),
-                f(cy - 4.0)
+                r##"<rect x="{}" y="{}" width="12" height="12" rx="1.5" fill="{}" stroke="#111" stroke-width="0.8"/>"##,
+                f(x + 4.0),
+                f(cy - 6.0),
+                SIDE_FILL[si]
             );
         }
-        Symbol::Style(name) => {
-            let st = style_of(scene, name);
-            if is_line(&st) {
-                line(out, &st, &format!("M{} {}h16", f(x + 2.0), f(cy)), 4.0);
-            } else {
-                let pts = [
-                    (x + 1.0, cy - 5.0),
-                    (x + 19.0, cy - 5.0),
-                    (x + 19.0, cy + 5.0),
-                    (x + 1.0, cy + 5.0),
-                ];
-                let d = super::svg::path_of(&pts, true);
-                area(out, defs, scene, (name, &st), &d, &pts, "");
-                if st.edge.is_none() {
-                    // An edgeless fill still needs a frame to read as a swatch.
-                    let _ = write!(
-                        out,
-                        r##"<path d="{d}" fill="none" stroke="{FRAME}" stroke-width="0.6"/>"##
-                    );
-                }
-            }
-        }
-        Symbol::Unit(sym) => counter(out, (cx, cy), 15.0, NEUTRAL, None, sym, None),
-        Symbol::Facing => counter(
-            out,
-            (cx - 3.0, cy),
-            11.0,
-            NEUTRAL,
-            Some(90.0),
-            &crate::engine::scene::UnitSymbol::Text(String::new()),
-            None,
-        ),
-        Symbol::Formation(fm) => base(
-            out,
-            (cx, cy + 1.0),
-            (20.0, 10.0),
-            Some(0.0),
-            *fm,
-            8,
-            (NEUTRAL, INK),
-        ),
-        Symbol::Control => {
-            let c = SIDE_FILL[0];
+        Some(UnitKind::Base { .. }) => {
             let _ = write!(
                 out,
-                r##"<rect x="{}" y="{}" width="18" height="10" fill="{c}" fill-opacity="0.12" stroke="{c}" stroke-width="1.6" stroke-dasharray="0.5 3.5" stroke-linecap="round"/>"##,
+                r##"<rect x="{}" y="{}" width="18" height="9" fill="{}" fill-opacity="0.45" stroke="{}" stroke-width="0.8"/>"##,
                 f(x + 1.0),
-                f(cy - 5.0)
+                f(cy - 4.5),
+                SIDE_FILL[si],
+                SIDE_INK[si]
             );
         }
-        Symbol::Blast => {
+        _ => {
+            let (d, _) = hull_points("BB", 18.0);
             let _ = write!(
                 out,
-                r##"<circle cx="{}" cy="{}" r="6.5" fill="{}" fill-opacity="0.18" stroke="{}" stroke-width="1.2" stroke-dasharray="4 2"/><path d="M{} {}h6M{} {}v6" stroke="{}" stroke-width="1"/>"##,
+                r##"<path transform="translate({} {})" d="{d}" fill="{}" stroke="#111" stroke-width="0.8"/>"##,
                 f(cx),
                 f(cy),
-                BLAST.0,
-                BLAST.1,
-                f(cx - 3.0),
-                f(cy),
-                f(cx),
-                f(cy - 3.0),
-                BLAST.1
+                SIDE_FILL[si]
             );
         }
-        Symbol::Objective => out.push_str(&flag((cx - 3.0, cy + 6.0), 12.0)),
+    }
+}
+
+/// A wreck (crossed out) or a ship struck (white).
+fn wreck_swatch(out: &mut String, wreck: bool, (x, cx, cy): (f64, f64, f64)) {
+    let (d, _) = hull_points("BB", 18.0);
+    let fill = if wreck { WRECK } else { "#fff" };
+    let _ = write!(
+        out,
+        r##"<path transform="translate({} {})" d="{d}" fill="{fill}" stroke="#444" stroke-width="0.8"/>"##,
+        f(cx),
+        f(cy)
+    );
+    if wreck {
+        let _ = write!(
+            out,
+            r##"<path d="M{} {}l10 10m0 -10l-10 10" stroke="#222" stroke-width="1.4"/>"##,
+            f(x + 5.0),
+            f(cy - 5.0)
+        );
+    }
+}
+
+/// The round badges: hits, critical, dead in the water.
+fn badge_swatch(out: &mut String, s: &Symbol, cx: f64, cy: f64) {
+    let (t, fill) = match s {
+        Symbol::Hits => ("2", HITS),
+        Symbol::Critical => ("G", CRITICAL),
+        _ => ("DIW", INK),
+    };
+    let w = (text_width(t, Face::Bold, BADGE_SIZE) + 5.0).max(11.0);
+    let _ = write!(
+        out,
+        r##"<rect x="{}" y="{}" width="{}" height="11" rx="5.5" fill="{fill}"/><text x="{}" y="{}" font-weight="bold" font-size="{BADGE_SIZE}" fill="#fff" text-anchor="middle">{t}</text>"##,
+        f(cx - w / 2.0),
+        f(cy - 5.5),
+        f(w),
+        f(cx),
+        f(cy + 3.0)
+    );
+}
+
+/// A terrain style: a stroke for a line style, a framed patch for an area.
+fn style_swatch(out: &mut String, defs: &mut Defs, scene: &Scene, name: &str, x: f64, cy: f64) {
+    let st = style_of(scene, name);
+    if is_line(&st) {
+        line(out, &st, &format!("M{} {}h16", f(x + 2.0), f(cy)), 4.0);
+    } else {
+        let pts = [
+            (x + 1.0, cy - 5.0),
+            (x + 19.0, cy - 5.0),
+            (x + 19.0, cy + 5.0),
+            (x + 1.0, cy + 5.0),
+        ];
+        let d = super::svg::path_of(&pts, true);
+        area(out, defs, scene, (name, &st), &d, &pts, "");
+        if st.edge.is_none() {
+            // An edgeless fill still needs a frame to read as a swatch.
+            let _ = write!(
+                out,
+                r##"<path d="{d}" fill="none" stroke="{FRAME}" stroke-width="0.6"/>"##
+            );
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use crate::engine::scene::{Condition, HitTrack, Marker, Scene, Tone, Unit, UnitKind};
 
-use super::labels::{self, Bx, Movable, Obstacle, Want};
+use super::labels::{self, Bx, Movable, Obstacle, P, Want};
 use super::svg::{
     BADGE_SIZE, CRITICAL, Frame, HITS, INK, LABEL_H, LABEL_SIZE, LEGEND_SIZE, MARGIN,
     NUMBER_ASCENT, SIDE_INK, WRECK, esc, f,
@@ -301,20 +301,7 @@ pub(crate) fn draw(
                 }
             }
         };
-        // A leader starts at the edge of a counter or base, not inside it.
-        let leader = match (leader, body(fr, u)) {
-            (Some((_, b)), Some((hw, hd, turn))) => {
-                let (ax, ay) = wants[i].anchor;
-                let (dx, dy) = (b.0 - ax, b.1 - ay);
-                let len = (dx * dx + dy * dy).sqrt().max(1e-9);
-                let (c, s) = (turn.to_radians().cos(), turn.to_radians().sin());
-                // The direction in the piece's own frame, where its body is `hw` x `hd`.
-                let (lx, ly) = ((dx * c + dy * s) / len, (-dx * s + dy * c) / len);
-                let out = (hw / lx.abs().max(1e-9)).min(hd / ly.abs().max(1e-9)) + 1.5;
-                (len - out > 2.0).then(|| ((ax + dx / len * out, ay + dy / len * out), b))
-            }
-            (l, _) => l,
-        };
+        let leader = leader_from_edge(fr, u, leader, wants[i].anchor);
         if let Some((a, b)) = leader {
             let _ = write!(
                 svg,
@@ -338,19 +325,40 @@ pub(crate) fn draw(
         ));
         match number {
             None => write_label(&mut svg, &texts[i], &bx, SIDE_INK[si], wreck),
-            Some(n) => {
-                let _ = write!(
-                    svg,
-                    r##"<text x="{}" y="{}" font-weight="bold" font-size="10" fill="{}" stroke="#fff" stroke-width="2.4" stroke-linejoin="round" paint-order="stroke">{}</text>"##,
-                    f(bx.x0 + 2.0),
-                    f(bx.y0 + 10.0),
-                    if wreck { WRECK } else { SIDE_INK[si] },
-                    n
-                );
-            }
+            Some(n) => write_number(&mut svg, n, &bx, if wreck { WRECK } else { SIDE_INK[si] }),
         }
     }
     Labels { svg, key, boxes }
+}
+
+/// A unit's number, written where its name did not fit (the key under the map names it).
+fn write_number(svg: &mut String, n: &str, bx: &Bx, ink: &str) {
+    let _ = write!(
+        svg,
+        r##"<text x="{}" y="{}" font-weight="bold" font-size="10" fill="{}" stroke="#fff" stroke-width="2.4" stroke-linejoin="round" paint-order="stroke">{}</text>"##,
+        f(bx.x0 + 2.0),
+        f(bx.y0 + 10.0),
+        ink,
+        n
+    );
+}
+
+/// A leader starts at the edge of a counter or base, not inside it (and is dropped when that
+/// leaves it too short to see).
+fn leader_from_edge(fr: &Frame, u: &Unit, leader: Option<(P, P)>, anchor: P) -> Option<(P, P)> {
+    match (leader, body(fr, u)) {
+        (Some((_, b)), Some((hw, hd, turn))) => {
+            let (ax, ay) = anchor;
+            let (dx, dy) = (b.0 - ax, b.1 - ay);
+            let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+            let (c, s) = (turn.to_radians().cos(), turn.to_radians().sin());
+            // The direction in the piece's own frame, where its body is `hw` x `hd`.
+            let (lx, ly) = ((dx * c + dy * s) / len, (-dx * s + dy * c) / len);
+            let out = (hw / lx.abs().max(1e-9)).min(hd / ly.abs().max(1e-9)) + 1.5;
+            (len - out > 2.0).then(|| ((ax + dx / len * out, ay + dy / len * out), b))
+        }
+        (l, _) => l,
+    }
 }
 
 /// The key to numbered units below the map; returns the y below it.

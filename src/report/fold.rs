@@ -6,6 +6,8 @@
 //! client's re-wrapping did, with the seal as the only judge of the result. Pure text in, text
 //! out: it computes no hash and decides nothing about a seal.
 
+use std::borrow::Cow;
+
 use super::wrap::TEXT_WIDTH;
 
 /// The last character of a folded line.
@@ -251,51 +253,86 @@ pub fn restore(text: &str, sealed: impl Fn(&str) -> bool) -> Rewrap {
     while lines.last().is_some_and(|l| l.trim().is_empty()) {
         lines.pop();
     }
+    let (quoted, lines) = unquote(lines);
+    // The client's width is that of its widest line as it came (before any re-indenting).
+    let width = lines.iter().map(|l| len(l)).max().unwrap_or(0);
+    let (reindented, lines) = reindent(&lines);
+    let breaks = likely_breaks(&lines, width);
+    if !quoted && !reindented && breaks.is_empty() {
+        return Rewrap::NotRewrapped;
+    }
+    let mut tries = vec![(None, None)];
+    for (n, (_, joiner)) in breaks.iter().enumerate().take(MAX_BREAKS) {
+        tries.push((Some(n), None));
+        for j in [" ", "  ", ""].into_iter().filter(|j| j != joiner) {
+            tries.push((None, Some((n, j))));
+        }
+    }
+    for (skip, other) in tries {
+        let candidate = join(&lines, &breaks, skip, other);
+        if sealed(&candidate) {
+            return Rewrap::Restored(candidate);
+        }
+    }
+    Rewrap::Unreadable
+}
+
+fn len(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// A mail quoted whole (every line that is not blank starts with `>`) loses its quoting.
+fn unquote(lines: Vec<&str>) -> (bool, Vec<&str>) {
     let quoted = lines.iter().filter(|l| !l.trim().is_empty()).count() > 0
         && lines
             .iter()
             .filter(|l| !l.trim().is_empty())
             .all(|l| l.starts_with('>'));
-    let lines: Vec<&str> = if quoted {
-        lines
-            .iter()
-            .map(|l| {
-                l.strip_prefix("> ")
-                    .or_else(|| l.strip_prefix('>'))
-                    .unwrap_or(l)
-            })
-            .collect()
-    } else {
-        lines
-    };
-    let len = |s: &str| s.chars().count();
-    let width = lines.iter().map(|l| len(l)).max().unwrap_or(0);
-    // Every line after a folded one starts with CONTINUATION; a client that moved a piece too
-    // wide for it onto a line of its own dropped that indentation: it goes back, as it was.
+    if !quoted {
+        return (false, lines);
+    }
+    let lines = lines
+        .iter()
+        .map(|l| {
+            l.strip_prefix("> ")
+                .or_else(|| l.strip_prefix('>'))
+                .unwrap_or(l)
+        })
+        .collect();
+    (true, lines)
+}
+
+/// Every line after a folded one starts with CONTINUATION; a client that moved a piece too
+/// wide for it onto a line of its own dropped that indentation: it goes back, as it was.
+fn reindent<'a>(lines: &[&'a str]) -> (bool, Vec<Cow<'a, str>>) {
     let mut reindented = false;
-    let lines: Vec<std::borrow::Cow<str>> = lines
+    let lines = lines
         .iter()
         .enumerate()
         .map(|(i, l)| {
             let after_fold = i > 0 && lines[i - 1].trim_end().ends_with(FOLD);
             if after_fold && !l.starts_with(' ') && !l.trim().is_empty() {
                 reindented = true;
-                std::borrow::Cow::Owned(format!("{CONTINUATION}{l}"))
+                Cow::Owned(format!("{CONTINUATION}{l}"))
             } else {
-                std::borrow::Cow::Borrowed(*l)
+                Cow::Borrowed(*l)
             }
         })
         .collect();
-    // (line index, joiner): the line and the one after it may be one line the client broke.
-    let mut breaks: Vec<(usize, &str)> = Vec::new();
+    (reindented, lines)
+}
+
+/// (line index, joiner): where a line and the one after it may be one line the client broke,
+/// judged by the client's `width` and by what fits the mail's own width.
+fn likely_breaks(lines: &[Cow<str>], width: usize) -> Vec<(usize, &'static str)> {
+    let mut breaks = Vec::new();
     // A client wrapping narrower than this is not one a player reads mail in.
-    let plausible = width >= MIN_CLIENT_WIDTH;
+    if width < MIN_CLIENT_WIDTH {
+        return breaks;
+    }
     // The width of the line `a` belongs to once the breaks before it are joined.
     let mut joined = lines.first().map_or(0, |l| len(l));
     for i in 0..lines.len().saturating_sub(1) {
-        if !plausible {
-            break;
-        }
         let (a, b) = (&*lines[i], &*lines[i + 1]);
         let before = joined - len(a);
         joined = len(b);
@@ -331,49 +368,39 @@ pub fn restore(text: &str, sealed: impl Fn(&str) -> bool) -> Rewrap {
             joined = before + len(a) + len(j) + len(b);
         }
     }
-    if !quoted && !reindented && breaks.is_empty() {
-        return Rewrap::NotRewrapped;
-    }
+    breaks
+}
 
-    // Which break is left as it is, or joined otherwise (by `other`).
-    let build = |skip: Option<usize>, other: Option<(usize, &str)>| -> String {
-        let mut out = String::new();
-        let mut k = 0;
-        for (i, l) in lines.iter().enumerate() {
-            out.push_str(l);
-            if i + 1 == lines.len() {
-                break;
-            }
-            match breaks.get(k) {
-                Some((at, joiner)) if *at == i => {
-                    let n = k;
-                    k += 1;
-                    match other {
-                        _ if skip == Some(n) => out.push('\n'),
-                        Some((m, j)) if m == n => out.push_str(j),
-                        _ => out.push_str(joiner),
-                    }
+/// The lines with every break joined, but the one `skip` names left as it is, or the one
+/// `other` names joined otherwise.
+fn join(
+    lines: &[Cow<str>],
+    breaks: &[(usize, &str)],
+    skip: Option<usize>,
+    other: Option<(usize, &str)>,
+) -> String {
+    let mut out = String::new();
+    let mut k = 0;
+    for (i, l) in lines.iter().enumerate() {
+        out.push_str(l);
+        if i + 1 == lines.len() {
+            break;
+        }
+        match breaks.get(k) {
+            Some((at, joiner)) if *at == i => {
+                let n = k;
+                k += 1;
+                match other {
+                    _ if skip == Some(n) => out.push('\n'),
+                    Some((m, j)) if m == n => out.push_str(j),
+                    _ => out.push_str(joiner),
                 }
-                _ => out.push('\n'),
             }
-        }
-        out.push('\n');
-        out
-    };
-    let mut tries = vec![(None, None)];
-    for (n, (_, joiner)) in breaks.iter().enumerate().take(MAX_BREAKS) {
-        tries.push((Some(n), None));
-        for j in [" ", "  ", ""].into_iter().filter(|j| j != joiner) {
-            tries.push((None, Some((n, j))));
+            _ => out.push('\n'),
         }
     }
-    for (skip, other) in tries {
-        let candidate = build(skip, other);
-        if sealed(&candidate) {
-            return Rewrap::Restored(candidate);
-        }
-    }
-    Rewrap::Unreadable
+    out.push('\n');
+    out
 }
 
 #[cfg(test)]

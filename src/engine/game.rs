@@ -6,12 +6,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::{Deref, DerefMut};
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::dice::{self, Hash, Protocol, Roll, SaltKey, hex32};
 
+use super::books::{ClubBook, StrictBook};
 use super::event::{
     Event, LockEntry, Policy, ReplayError, SeatEntry, err, valid_game_id, valid_seat_id,
 };
@@ -126,10 +127,10 @@ pub struct Book {
     pub message_ids: BTreeSet<String>,
     /// Strict dice: the seats' anchors and the open step's reveals (`None` in default mode).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub strict: Option<super::strict::StrictBook>,
+    pub strict: Option<StrictBook>,
     /// Absences, concessions, resignations and an agreed draw (engine/seat_acts.rs).
-    #[serde(default, skip_serializing_if = "super::seat_acts::ClubBook::is_empty")]
-    pub club: super::seat_acts::ClubBook,
+    #[serde(default, skip_serializing_if = "ClubBook::is_empty")]
+    pub club: ClubBook,
 }
 
 impl Book {
@@ -222,6 +223,21 @@ impl<R: Ruleset> DerefMut for Game<R> {
     fn deref_mut(&mut self) -> &mut Book {
         &mut self.book
     }
+}
+
+/// The open step's length: the longest of its prompts' hours under the policy.
+pub fn step_length(policy: &Policy, spec: &StepSpec) -> Option<Duration> {
+    spec.prompts
+        .iter()
+        .map(|p| {
+            policy
+                .hours_by_kind
+                .get(&p.kind)
+                .copied()
+                .unwrap_or(policy.step_hours)
+        })
+        .max()
+        .map(|h| Duration::hours(h as i64))
 }
 
 pub fn state_digest<S: Serialize>(state: &S) -> String {
@@ -410,7 +426,7 @@ impl<R: Ruleset> Game<R> {
     }
 
     pub(crate) fn compute_deadline(&self) -> Option<DateTime<Utc>> {
-        let len = super::seat_acts::step_length(&self.policy, &self.spec())?;
+        let len = step_length(&self.policy, &self.spec())?;
         self.opened_at.checked_add_signed(len)
     }
 

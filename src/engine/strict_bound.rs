@@ -5,40 +5,13 @@
 //! gave is checked against its anchor and the lock it answered. The opening's checks, its event
 //! and its replay. Pure: no clock, disk or mail here.
 
+use crate::dice::{self, Hash};
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 
-use crate::dice::{self, Hash, hex32};
-
+use super::books::{GivenReveal, Opened, StrictBook, StrictSeat};
 use super::event::{Event, ReplayError, err};
 use super::game::{Book, Game};
 use super::ruleset::Ruleset;
-use super::strict::StrictBook;
-
-/// One reveal the journal took from a seat of a bound game: what its opening is checked against.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GivenReveal {
-    /// `j`: the seat's reveal number.
-    pub index: u64,
-    pub step: u64,
-    #[serde(with = "hex32")]
-    pub lock: Hash,
-    #[serde(with = "hex32")]
-    pub reveal: Hash,
-}
-
-/// A seat's opening: through which reveal, and which of its reveals do not bind to it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Opened {
-    pub through: u64,
-    /// `e_J`, the element the seat opened.
-    #[serde(with = "hex32")]
-    pub element: Hash,
-    /// Reveal numbers whose value is not `bound_reveal(e_j, L_k)` for the opened onion: the
-    /// seat sent something else, or the journal holds what the seat never sent.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub unbound: Vec<u64>,
-}
 
 /// The heading of the section a strict seat's tool answers with its opening.
 pub const OPEN_HEADING: &str = "STRICT DICE OPEN";
@@ -208,12 +181,7 @@ pub fn opening_event(
     })
 }
 
-fn check_opening(
-    book: &Book,
-    s: &super::strict::StrictSeat,
-    through: u64,
-    element: &Hash,
-) -> Result<(), String> {
+fn check_opening(book: &Book, s: &StrictSeat, through: u64, element: &Hash) -> Result<(), String> {
     if !book.ended {
         // Before the end, `e_J` would let the host compute the seat's reveal for any lock of a
         // step still to resolve: the one thing binding keeps from him (S11).

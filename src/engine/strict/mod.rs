@@ -7,13 +7,11 @@
 
 mod replay;
 
-use std::collections::BTreeMap;
-
 use chrono::{DateTime, Duration, Utc};
-use serde::{Deserialize, Serialize};
 
-use crate::dice::{self, Dice, Hash, hex32};
+use crate::dice::{self, Dice, Hash};
 
+use super::books::StrictSeat;
 use super::event::{Event, LockEntry, StrictAnchor};
 use super::game::{Book, Game};
 use super::ruleset::{Ruleset, SeatId};
@@ -30,96 +28,6 @@ pub const BY_REVEAL: &str = "reveal";
 /// (ruling S11, `strict_bound.rs`): indexed by reveal count, and each reveal is
 /// `bound_reveal(e_j, L_k)`, its element kept on the player's machine until the game is over.
 pub const BOUND: &str = "bound";
-
-/// One strict seat's commitment and the newest element of its onion checked so far.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StrictSeat {
-    pub seat: SeatId,
-    #[serde(with = "hex32")]
-    pub anchor: Hash,
-    pub len: u64,
-    /// `r_seat_j` of the latest step `j` the seat revealed (the anchor, with `j` = 0, before).
-    #[serde(with = "hex32")]
-    pub last: Hash,
-    pub last_step: u64,
-    /// How many reveals the seat has given (its next one is number `revealed + 1`).
-    #[serde(default)]
-    pub revealed: u64,
-    /// Bound games (S11): every reveal the journal took from the seat, for its opening.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub given: Vec<super::strict_bound::GivenReveal>,
-    /// Bound games: the seat's opening, once the game is over.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub opened: Option<super::strict_bound::Opened>,
-}
-
-/// What the journal establishes about strict dice.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StrictBook {
-    /// In the game's seat order: the order `S_k` lists them in.
-    pub seats: Vec<StrictSeat>,
-    pub reveal_hours: u32,
-    /// When the open step locked (its reveal deadline counts from here).
-    pub locked_at: Option<DateTime<Utc>>,
-    /// Whether the locked step rolls any die: only then are reveals asked for (ruling S1).
-    pub needs_dice: bool,
-    /// Reveals accepted for the locked step.
-    #[serde(with = "reveals")]
-    pub reveals: BTreeMap<SeatId, Hash>,
-    /// Strict seats recorded as silent at the reveal deadline for the locked step.
-    pub missed: Vec<SeatId>,
-    /// Every split lock a seat has proved: (step, seat).
-    pub splits: Vec<(u64, SeatId)>,
-    /// Onions indexed by reveal count (`onion_index = "reveal"`); false in older games, whose
-    /// step `k` used `c_{N-k}` and whose missing reveals resolved with an empty `r`.
-    #[serde(default)]
-    pub by_reveal: bool,
-    /// Strict seats told to every seat as overdue at the reveal deadline of the locked step.
-    #[serde(default)]
-    pub overdue: Vec<SeatId>,
-    /// Reveals bound to their lock (`onion_index = "bound"`, ruling S11): a reveal cannot be
-    /// checked against the seat's anchor until the seat opens its onion at the game's end.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub bound: bool,
-}
-
-mod reveals {
-    use std::collections::BTreeMap;
-
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    use crate::dice::{Hash, from_hex, to_hex};
-
-    pub fn serialize<S: Serializer>(m: &BTreeMap<String, Hash>, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_map(m.iter().map(|(k, v)| (k, to_hex(v))))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(
-        d: D,
-    ) -> Result<BTreeMap<String, Hash>, D::Error> {
-        let m = BTreeMap::<String, String>::deserialize(d)?;
-        m.into_iter()
-            .map(|(k, v)| {
-                from_hex(&v)
-                    .map(|h| (k, h))
-                    .ok_or_else(|| serde::de::Error::custom("not 32 bytes of hex"))
-            })
-            .collect()
-    }
-}
-
-impl StrictBook {
-    pub fn seat(&self, seat: &str) -> Option<&StrictSeat> {
-        self.seats.iter().find(|s| s.seat == seat)
-    }
-
-    /// The onion index `seat`'s reveal for `step` uses: its reveal count plus one, or the step
-    /// in a game indexed by step.
-    pub fn next_index(&self, seat: &str, step: u64) -> Option<u64> {
-        let s = self.seat(seat)?;
-        Some(if self.by_reveal { s.revealed + 1 } else { step })
-    }
-}
 
 impl Book {
     /// Strict seats whose reveal the locked step still waits for (none when the step rolls no

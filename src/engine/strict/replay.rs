@@ -6,10 +6,11 @@ use std::collections::BTreeMap;
 
 use crate::dice;
 
+use super::super::books::{StrictBook, StrictSeat};
 use super::super::event::{Event, MAX_HOURS, ReplayError, err};
 use super::super::game::Game;
 use super::super::ruleset::{Ruleset, SeatId};
-use super::{BOUND, BY_REVEAL, StrictBook, StrictSeat, reveal_fits};
+use super::{BOUND, BY_REVEAL, reveal_fits};
 
 impl<R: Ruleset> Game<R> {
     /// Applies the strict events, checking each against the journal so far.

@@ -20,7 +20,6 @@ const KNOWN_LOOPS: &[&str] = &[
     "rulesets::last_hundred_yards::data rulesets::last_hundred_yards::map",
     "rulesets::last_hundred_yards::maneuver rulesets::last_hundred_yards::resolution",
     "rulesets::last_hundred_yards::text_map rulesets::last_hundred_yards::view",
-    "store::journal store::secrets",
 ];
 
 /// The path segments that follow `at` in `line` (`a::b::{c, d}` → [[a, b, c], [a, b, d]]),

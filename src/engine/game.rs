@@ -245,6 +245,42 @@ pub fn state_digest<S: Serialize>(state: &S) -> String {
     dice::to_hex(&Sha256::digest(&bytes).into())
 }
 
+/// The hashes of a game's first event: its anchor, its salt key commitment `Z` (which a v2
+/// game must have) and its mail key `K`, each 32 bytes of hex.
+#[allow(clippy::type_complexity)]
+fn created_keys(
+    anchor: &str,
+    salt_commitment: &Option<String>,
+    mail_key: &Option<String>,
+    protocol: Protocol,
+) -> Result<(Hash, Option<Hash>, Option<Hash>), ReplayError> {
+    let anchor = dice::from_hex(anchor)
+        .ok_or_else(|| err(0, "game_created", "anchor", "not 32 bytes of hex"))?;
+    let salt_commitment = match salt_commitment {
+        Some(z) => Some(
+            dice::from_hex(z)
+                .ok_or_else(|| err(0, "game_created", "salt_commitment", "not 32 bytes of hex"))?,
+        ),
+        None if protocol == Protocol::V2 => {
+            return Err(err(
+                0,
+                "game_created",
+                "salt_commitment",
+                "missing in a v2 game",
+            ));
+        }
+        None => None,
+    };
+    let mail_key = match mail_key {
+        Some(k) => Some(
+            dice::from_hex(k)
+                .ok_or_else(|| err(0, "game_created", "mail_key", "not 32 bytes of hex"))?,
+        ),
+        None => None,
+    };
+    Ok((anchor, salt_commitment, mail_key))
+}
+
 /// What a new game is made of, besides the ruleset: the shell gathers it.
 #[derive(Debug, Clone)]
 pub struct Creation<'a> {
@@ -341,30 +377,8 @@ impl<R: Ruleset> Game<R> {
         let ids: Vec<SeatId> = seats.iter().map(|s| s.seat.clone()).collect();
         let state = R::setup(ruleset_toml, scenario_toml, &ids)
             .map_err(|e| err(0, "game_created", "scenario_toml", e))?;
-        let anchor = dice::from_hex(anchor)
-            .ok_or_else(|| err(0, "game_created", "anchor", "not 32 bytes of hex"))?;
-        let salt_commitment =
-            match salt_commitment {
-                Some(z) => Some(dice::from_hex(z).ok_or_else(|| {
-                    err(0, "game_created", "salt_commitment", "not 32 bytes of hex")
-                })?),
-                None if *protocol == Protocol::V2 => {
-                    return Err(err(
-                        0,
-                        "game_created",
-                        "salt_commitment",
-                        "missing in a v2 game",
-                    ));
-                }
-                None => None,
-            };
-        let mail_key = match mail_key {
-            Some(k) => Some(
-                dice::from_hex(k)
-                    .ok_or_else(|| err(0, "game_created", "mail_key", "not 32 bytes of hex"))?,
-            ),
-            None => None,
-        };
+        let (anchor, salt_commitment, mail_key) =
+            created_keys(anchor, salt_commitment, mail_key, *protocol)?;
         let mut book = Book {
             id: game.clone(),
             ruleset: ruleset.clone(),

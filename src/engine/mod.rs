@@ -22,6 +22,7 @@ pub mod play;
 pub mod press;
 pub mod procedure;
 pub mod registry;
+mod resolution;
 pub mod ruleset;
 pub mod scene;
 pub mod seat_acts;

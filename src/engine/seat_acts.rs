@@ -60,13 +60,6 @@ impl<R: Ruleset> Game<R> {
 
     pub(crate) fn apply_seat_act(&mut self, event: &Event, index: u64) -> Result<(), ReplayError> {
         let kind = event.kind();
-        let known = |b: &Book, seat: &str| {
-            if b.seats.iter().any(|s| s.seat == seat) {
-                Ok(())
-            } else {
-                Err(err(index, kind, "seat", format!("unknown seat `{seat}`")))
-            }
-        };
         match event {
             Event::Absent {
                 seat,
@@ -76,7 +69,7 @@ impl<R: Ruleset> Game<R> {
                 until,
                 ..
             } => {
-                known(&self.book, seat)?;
+                self.known_seat(index, kind, seat)?;
                 if until <= from || last_day < first_day {
                     return Err(err(
                         index,
@@ -106,68 +99,104 @@ impl<R: Ruleset> Game<R> {
             }
             Event::Conceded {
                 step, seat, side, ..
-            } => {
-                self.expect_step(index, kind, *step)?;
-                known(&self.book, seat)?;
-                if self.book.side_of(seat) != Some(side.as_str()) {
-                    return Err(err(
-                        index,
-                        kind,
-                        "side",
-                        format!("{seat} does not play {side}"),
-                    ));
-                }
-                if !self.book.awaits(seat) || self.outcome_now().is_some() {
-                    return Err(err(index, kind, "seat", format!("{seat} is not playing")));
-                }
-                let of_side: Vec<SeatId> = self
-                    .book
-                    .seats
-                    .iter()
-                    .filter(|s| &s.side == side && !self.book.forfeited.contains(&s.seat))
-                    .map(|s| s.seat.clone())
-                    .collect();
-                self.book.forfeited.extend(of_side);
-                self.book.club.conceded.push(Concession {
-                    seat: seat.clone(),
-                    side: side.clone(),
-                });
-            }
+            } => self.apply_conceded(index, *step, seat, side)?,
             Event::Resigned {
                 step,
                 seat,
                 on_resign,
                 ..
-            } => {
-                self.expect_step(index, kind, *step)?;
-                known(&self.book, seat)?;
-                if !self.book.awaits(seat) || self.outcome_now().is_some() {
-                    return Err(err(index, kind, "seat", format!("{seat} is not playing")));
-                }
-                match on_resign {
-                    OnResign::Forfeit => self.book.forfeited.push(seat.clone()),
-                    OnResign::ReplacementWanted | OnResign::StandingOrders => {
-                        self.book.club.resigned.push(seat.clone())
-                    }
-                }
-            }
-            Event::DrawAgreed { step, seats, .. } => {
-                self.expect_step(index, kind, *step)?;
-                if self.outcome_now().is_some() {
-                    return Err(err(index, kind, "type", "the game is already over"));
-                }
-                if seats != &self.book.draw_voters() || seats.is_empty() {
-                    return Err(err(
-                        index,
-                        kind,
-                        "seats",
-                        "are not every seat still playing",
-                    ));
-                }
-                self.book.club.drawn = seats.clone();
-            }
+            } => self.apply_resigned(index, *step, seat, *on_resign)?,
+            Event::DrawAgreed { step, seats, .. } => self.apply_draw(index, *step, seats)?,
             _ => unreachable!("apply sends only seat acts here"),
         }
+        Ok(())
+    }
+
+    /// `seat` is a seat of the game.
+    fn known_seat(&self, index: u64, kind: &str, seat: &str) -> Result<(), ReplayError> {
+        if self.book.seats.iter().any(|s| s.seat == seat) {
+            Ok(())
+        } else {
+            Err(err(index, kind, "seat", format!("unknown seat `{seat}`")))
+        }
+    }
+
+    /// A side's concession: its seats still in the game are out of it (ruling C1).
+    fn apply_conceded(
+        &mut self,
+        index: u64,
+        step: u64,
+        seat: &str,
+        side: &str,
+    ) -> Result<(), ReplayError> {
+        let kind = "conceded";
+        self.expect_step(index, kind, step)?;
+        self.known_seat(index, kind, seat)?;
+        if self.book.side_of(seat) != Some(side) {
+            return Err(err(
+                index,
+                kind,
+                "side",
+                format!("{seat} does not play {side}"),
+            ));
+        }
+        if !self.book.awaits(seat) || self.outcome_now().is_some() {
+            return Err(err(index, kind, "seat", format!("{seat} is not playing")));
+        }
+        let of_side: Vec<SeatId> = self
+            .book
+            .seats
+            .iter()
+            .filter(|s| s.side == side && !self.book.forfeited.contains(&s.seat))
+            .map(|s| s.seat.clone())
+            .collect();
+        self.book.forfeited.extend(of_side);
+        self.book.club.conceded.push(Concession {
+            seat: seat.to_string(),
+            side: side.to_string(),
+        });
+        Ok(())
+    }
+
+    /// A player's resignation: the seat forfeits, or waits for a new player (ruling R1).
+    fn apply_resigned(
+        &mut self,
+        index: u64,
+        step: u64,
+        seat: &str,
+        on_resign: OnResign,
+    ) -> Result<(), ReplayError> {
+        let kind = "resigned";
+        self.expect_step(index, kind, step)?;
+        self.known_seat(index, kind, seat)?;
+        if !self.book.awaits(seat) || self.outcome_now().is_some() {
+            return Err(err(index, kind, "seat", format!("{seat} is not playing")));
+        }
+        match on_resign {
+            OnResign::Forfeit => self.book.forfeited.push(seat.to_string()),
+            OnResign::ReplacementWanted | OnResign::StandingOrders => {
+                self.book.club.resigned.push(seat.to_string())
+            }
+        }
+        Ok(())
+    }
+
+    /// A draw agreed by exactly the seats still playing (ruling D1).
+    fn apply_draw(&mut self, index: u64, step: u64, seats: &[SeatId]) -> Result<(), ReplayError> {
+        let kind = "draw_agreed";
+        self.expect_step(index, kind, step)?;
+        if self.outcome_now().is_some() {
+            return Err(err(index, kind, "type", "the game is already over"));
+        }
+        if seats != self.book.draw_voters() || seats.is_empty() {
+            return Err(err(
+                index,
+                kind,
+                "seats",
+                "are not every seat still playing",
+            ));
+        }
+        self.book.club.drawn = seats.to_vec();
         Ok(())
     }
 }

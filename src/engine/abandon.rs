@@ -4,13 +4,13 @@
 //! applies the `game_abandoned` event; it must never lock, resolve or seed a step, so nothing
 //! here touches the dice.
 
+use chrono::{DateTime, Utc};
+
 use super::books::Abandonment;
 use super::event::{Event, ReplayError, err};
 use super::game::Game;
-use super::play::GmError;
-use super::play::Play;
+use super::play::{GmError, Play};
 use super::ruleset::Ruleset;
-use chrono::{DateTime, Utc};
 
 /// `despatch gm abandon GAME --reason …`: the event that ends the game without a result, or
 /// why not. Refused on a game already over and without a reason (every seat reads it).

@@ -3,13 +3,13 @@
 //! applies them. It must never lock, resolve or seed a step, and never read a clock: the time
 //! comes in as a value, so replay recomputes every resumed deadline from the journal alone.
 
+use chrono::{DateTime, Duration, Utc};
+
 use super::books::Pause;
 use super::event::{Event, GmKind, ReplayError, err};
 use super::game::Game;
-use super::play::GmError;
-use super::play::Play;
+use super::play::{GmError, Play};
 use super::ruleset::Ruleset;
-use chrono::{DateTime, Duration, Utc};
 
 /// The least time a resumed step gives its seats (ruling O6): a step paused a minute before
 /// its deadline, or after it during the grace, still gives an hour to read the resume mail.

@@ -5,13 +5,14 @@
 //! gave is checked against its anchor and the lock it answered. The opening's checks, its event
 //! and its replay. Pure: no clock, disk or mail here.
 
-use crate::dice::{self, Hash};
 use chrono::{DateTime, Utc};
+
+use crate::dice::{self, Hash};
 
 use super::books::{GivenReveal, Opened, StrictBook, StrictSeat};
 use super::event::{Event, ReplayError, err};
 use super::game::{Book, Game};
-use super::ruleset::Ruleset;
+use super::ruleset::{Ruleset, SeatId};
 
 /// The heading of the section a strict seat's tool answers with its opening.
 pub const OPEN_HEADING: &str = "STRICT DICE OPEN";
@@ -151,6 +152,29 @@ pub fn unbound(
     out
 }
 
+/// Why an opening mail is refused: told to the seat, word for word, and nothing is journaled.
+/// Replay refuses a journaled opening for the same reasons.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningRefused {
+    #[error("this game's reveals are not bound to their lock, so no opening is asked for")]
+    NotBound,
+    #[error("{0} is not a strict seat of this game")]
+    NotStrictSeat(SeatId),
+    /// Before the end, `e_J` would let the host compute the seat's reveal for any lock of a
+    /// step still to resolve: the one thing binding keeps from him (S11).
+    #[error("the game is not over: keep your onion closed until its game-over mail")]
+    NotOver,
+    #[error("{0} has opened its onion already")]
+    Opened(SeatId),
+    #[error("the game took {given} reveal(s) from {seat}: open through reveal {given}")]
+    Through { seat: SeatId, given: u64 },
+    #[error(
+        "this element does not hash to {seat}'s anchor in {through} steps: it is not e_{through} \
+         of its onion"
+    )]
+    NotTheElement { seat: SeatId, through: u64 },
+}
+
 /// What an opening mail does: the `StrictOpened` event (whatever its reveals show: a reveal that
 /// does not bind is the finding the opening exists for), or why it is refused (nothing
 /// journaled): not a bound game, not over yet, already opened, or an element that is not the
@@ -162,15 +186,15 @@ pub fn opening_event(
     element: &Hash,
     message_id: &str,
     now: DateTime<Utc>,
-) -> Result<Event, String> {
+) -> Result<Event, OpeningRefused> {
     let st = book
         .strict
         .as_ref()
         .filter(|st| st.bound)
-        .ok_or("this game's reveals are not bound to their lock, so no opening is asked for")?;
+        .ok_or(OpeningRefused::NotBound)?;
     let s = st
         .seat(seat)
-        .ok_or_else(|| format!("{seat} is not a strict seat of this game"))?;
+        .ok_or_else(|| OpeningRefused::NotStrictSeat(seat.to_string()))?;
     check_opening(book, s, through, element)?;
     Ok(Event::StrictOpened {
         seat: seat.to_string(),
@@ -181,28 +205,30 @@ pub fn opening_event(
     })
 }
 
-fn check_opening(book: &Book, s: &StrictSeat, through: u64, element: &Hash) -> Result<(), String> {
+fn check_opening(
+    book: &Book,
+    s: &StrictSeat,
+    through: u64,
+    element: &Hash,
+) -> Result<(), OpeningRefused> {
     if !book.ended {
-        // Before the end, `e_J` would let the host compute the seat's reveal for any lock of a
-        // step still to resolve: the one thing binding keeps from him (S11).
-        return Err("the game is not over: keep your onion closed until its game-over mail".into());
+        return Err(OpeningRefused::NotOver);
     }
     if s.opened.is_some() {
-        return Err(format!("{} has opened its onion already", s.seat));
+        return Err(OpeningRefused::Opened(s.seat.clone()));
     }
     let given = s.given.len() as u64;
     if through != given || given == 0 {
-        return Err(format!(
-            "the game took {given} reveal(s) from {}: open through reveal {given}",
-            s.seat
-        ));
+        return Err(OpeningRefused::Through {
+            seat: s.seat.clone(),
+            given,
+        });
     }
     if dice::onion_walk(book.protocol, &book.id, &s.seat, element, through) != s.anchor {
-        return Err(format!(
-            "this element does not hash to {}'s anchor in {through} steps: it is not e_{through} \
-             of its onion",
-            s.seat
-        ));
+        return Err(OpeningRefused::NotTheElement {
+            seat: s.seat.clone(),
+            through,
+        });
     }
     Ok(())
 }
@@ -236,7 +262,8 @@ impl<R: Ruleset> Game<R> {
                     format!("{seat} is not a strict seat of a game with bound reveals"),
                 )
             })?;
-        check_opening(&self.book, s, *reveal, &e).map_err(|d| err(index, kind, "element", d))?;
+        check_opening(&self.book, s, *reveal, &e)
+            .map_err(|d| err(index, kind, "element", d.to_string()))?;
         let unbound = unbound(self.protocol, &self.id, seat, &s.given, &e);
         self.book.message_ids.insert(message_id.clone());
         let st = self.book.strict.as_mut().expect("checked above");

@@ -30,7 +30,7 @@ pub(super) fn decide(
     activity.outcome(now, None);
     match strict::reveal_event(g.game.book(), &seat, step, quoted, r, &inb.message_id, now) {
         Ok(event) => Ok(Decision::accepted(g, &seat, activity, step, event)),
-        Err(reason) => refused(g, &seat, activity, inb, reason, "the lock mail"),
+        Err(reason) => refused(g, &seat, activity, inb, reason.to_string(), "the lock mail"),
     }
 }
 
@@ -75,7 +75,7 @@ pub(super) fn decide_opening(
             &seat,
             activity,
             inb,
-            reason,
+            reason.to_string(),
             "the \"open your onion\" mail",
         ),
     }

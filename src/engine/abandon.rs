@@ -5,56 +5,12 @@
 //! here touches the dice.
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 
-use super::decide::GmError;
+use super::books::Abandonment;
 use super::event::{Event, ReplayError, err};
 use super::game::Game;
-use super::play::Play;
-use super::ruleset::{Outcome, Ruleset};
-
-/// The organiser's abandonment, as the journal established it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Abandonment {
-    /// The step the game stood at: never resolved.
-    pub step: u64,
-    pub reason: String,
-    /// The step's title when it was abandoned (the state never moves on from it).
-    pub title: String,
-    /// Whether the step had been locked (its orders sealed in a lock, waiting for dice).
-    pub locked: bool,
-}
-
-impl Abandonment {
-    /// The outcome every mail, the league and the archive show: nobody wins, and it is no draw.
-    pub fn outcome(&self) -> Outcome {
-        Outcome {
-            winners: Vec::new(),
-            summary: format!(
-                "Abandoned by the organiser at step {} ({}). Reason: {}. No \
-                 result: nobody wins and it is not a draw. Step {} was never resolved: {} \
-                 and no dice were rolled for it.",
-                self.step,
-                self.title,
-                self.reason.trim_end_matches('.'),
-                self.step,
-                if self.locked {
-                    "its locked orders were not carried out"
-                } else {
-                    "the orders sent for it were not carried out"
-                },
-            ),
-        }
-    }
-
-    /// One line for a league's list of games.
-    pub fn listed(&self) -> String {
-        format!(
-            "abandoned by the organiser at step {}: {} (no result)",
-            self.step, self.reason
-        )
-    }
-}
+use super::play::{GmError, Play};
+use super::ruleset::Ruleset;
 
 /// `despatch gm abandon GAME --reason …`: the event that ends the game without a result, or
 /// why not. Refused on a game already over and without a reason (every seat reads it).

@@ -404,19 +404,7 @@ pub fn ledger(plan: &Plan, sides: &[String], fought: &[Fought]) -> Result<Ledger
             next = Next::Over;
             continue;
         }
-        let points: Vec<(String, i64)> = sides
-            .iter()
-            .map(|s| {
-                let p = if winners.is_empty() {
-                    plan.points.draw
-                } else if winners.contains(s) {
-                    plan.points.win
-                } else {
-                    plan.points.loss
-                };
-                (s.clone(), p)
-            })
-            .collect();
+        let points = battle_points(plan, sides, winners);
         for (t, (_, p)) in totals.iter_mut().zip(&points) {
             t.1 += p;
         }
@@ -433,19 +421,7 @@ pub fn ledger(plan: &Plan, sides: &[String], fought: &[Fought]) -> Result<Ledger
             None => Next::Over,
         };
     }
-    let winners = (next == Next::Over).then(|| {
-        let best = totals.iter().map(|(_, p)| *p).max().unwrap_or(0);
-        let top: Vec<String> = totals
-            .iter()
-            .filter(|(_, p)| *p == best)
-            .map(|(s, _)| s.clone())
-            .collect();
-        if top.len() == totals.len() {
-            vec![]
-        } else {
-            top
-        }
-    });
+    let winners = (next == Next::Over).then(|| campaign_winners(&totals));
     Ok(Ledger {
         title: plan.title.clone(),
         sides: sides.to_vec(),
@@ -454,6 +430,39 @@ pub fn ledger(plan: &Plan, sides: &[String], fought: &[Fought]) -> Result<Ledger
         next,
         winners,
     })
+}
+
+/// Each side's points for one battle: a draw when nobody won, else a win or a loss.
+fn battle_points(plan: &Plan, sides: &[String], winners: &[String]) -> Vec<(String, i64)> {
+    sides
+        .iter()
+        .map(|s| {
+            let p = if winners.is_empty() {
+                plan.points.draw
+            } else if winners.contains(s) {
+                plan.points.win
+            } else {
+                plan.points.loss
+            };
+            (s.clone(), p)
+        })
+        .collect()
+}
+
+/// The sides with the most points once the campaign is over; none when every side has as
+/// many (a drawn campaign).
+fn campaign_winners(totals: &[(String, i64)]) -> Vec<String> {
+    let best = totals.iter().map(|(_, p)| *p).max().unwrap_or(0);
+    let top: Vec<String> = totals
+        .iter()
+        .filter(|(_, p)| *p == best)
+        .map(|(s, _)| s.clone())
+        .collect();
+    if top.len() == totals.len() {
+        vec![]
+    } else {
+        top
+    }
 }
 
 /// A side's id as words (`allies` → `Allies`, `us` → `US`).

@@ -1,13 +1,38 @@
 //! The decisions that end a seat's part in the game or the game itself (docs/club-rules.md,
 //! "Concede, resign, draw"): a concession, a resignation, and a draw once every seat still
-//! playing has voted. Pure; the applying and the absences are in seat_acts.rs.
+//! playing has voted; and the gate every seat act passes first (`playing`). Pure; the applying
+//! and the absences are in seat_acts.rs.
 
 use chrono::{DateTime, Utc};
 
 use super::event::Event;
 use super::play::Play;
 use super::ruleset::{Rejected, SeatId};
-use super::seat_acts::playing;
+
+pub(super) fn refuse(reason: impl Into<String>, hint: impl Into<String>) -> Rejected {
+    let hint: String = hint.into();
+    Rejected {
+        line: 1,
+        text: String::new(),
+        reason: reason.into(),
+        hint: (!hint.is_empty()).then_some(hint),
+    }
+}
+
+/// Why `seat` may not act at all: the game is over, or the seat is out of it.
+pub(super) fn playing<P: Play + ?Sized>(p: &P, seat: &str) -> Result<(), Rejected> {
+    let book = p.book();
+    if p.is_over() {
+        return Err(refuse("the game is over", ""));
+    }
+    if !book.awaits(seat) {
+        return Err(refuse(
+            format!("{seat} is no longer playing in this game"),
+            "",
+        ));
+    }
+    Ok(())
+}
 
 /// `CONCEDE <game>`: the seat's side gives up (ruling C1).
 pub fn concede<P: Play + ?Sized>(p: &P, seat: &str, now: DateTime<Utc>) -> Result<Event, Rejected> {

@@ -11,39 +11,9 @@ use crate::dice::{self, Hash, Protocol};
 
 use super::event::{Event, GmKind, LockEntry, MAX_HOURS};
 use super::game::{Book, Game, HostSecrets};
-use super::play::Play;
+use super::play::{GmError, Play};
 use super::ruleset::{Outcome, Rejected, Ruleset, SeatId, Silence, StepSpec};
 use super::signoff::sign_off;
-
-/// Why the organiser's command cannot be carried out.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum GmError {
-    #[error("game `{0}` is over")]
-    Over(String),
-    #[error("no seat `{seat}` (seats: {seats})")]
-    NoSeat { seat: String, seats: String },
-    #[error("--hours {0}: use a whole number of hours from -{MAX_HOURS} to {MAX_HOURS}, not 0")]
-    Hours(i64),
-    #[error("the step is already locked and resolving")]
-    Locked,
-    /// A strict step waits for reveals: see `strict::gm_refusal`.
-    #[error("{0}")]
-    AwaitingReveals(String),
-    #[error("{0} has no absence that has not ended")]
-    NoAbsence(String),
-    #[error("--reason is empty: say why the game is abandoned; every seat and spectator reads it")]
-    NoReason,
-    /// The game's clock is stopped (engine/pause.rs): deadlines wait for `RESUME`.
-    #[error(
-        "the game is paused (since {}): its deadline is stopped; resume it first",
-        .0.format("%a %-d %b %Y %H:%M UTC")
-    )]
-    Paused(DateTime<Utc>),
-    #[error("the game is not paused: its clock is running, so there is nothing to resume")]
-    NotPaused,
-    #[error("the message is empty: write it on the lines after BROADCAST")]
-    NoMessage,
-}
 
 fn refuse(reason: impl Into<String>, hint: Option<String>) -> Vec<Rejected> {
     vec![Rejected {
@@ -570,7 +540,7 @@ impl<R: Ruleset> Game<R> {
                 .map(|s| s.side.as_str())
                 .collect();
             if playing.len() <= 1 {
-                let who = self.club.how_out(&self.book);
+                let who = self.book.how_out();
                 let summary = match playing.iter().next() {
                     Some(side) => format!("{who}; {side} wins."),
                     None => format!("{who}; nobody wins."),
@@ -582,5 +552,38 @@ impl<R: Ruleset> Game<R> {
             }
         }
         None
+    }
+}
+
+impl Book {
+    /// How the seats out of the game left it, for the outcome's summary: concessions by side,
+    /// then the seats that forfeited (the words before concessions existed, unchanged).
+    fn how_out(&self) -> String {
+        let mut parts: Vec<String> = self
+            .club
+            .conceded
+            .iter()
+            .map(|c| match c.seat == c.side {
+                true => format!("{} conceded the game", c.side),
+                false => format!("{} conceded the game ({} for its side)", c.side, c.seat),
+            })
+            .collect();
+        let forfeited: Vec<&str> = self
+            .forfeited
+            .iter()
+            .filter(|s| {
+                let side = self.side_of(s);
+                !self
+                    .club
+                    .conceded
+                    .iter()
+                    .any(|c| Some(c.side.as_str()) == side)
+            })
+            .map(String::as_str)
+            .collect();
+        if !forfeited.is_empty() {
+            parts.push(format!("{} forfeited the game", forfeited.join(" and ")));
+        }
+        parts.join("; ")
     }
 }

@@ -6,12 +6,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::{Deref, DerefMut};
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::dice::{self, Hash, Protocol, Roll, SaltKey, hex32};
 
+use super::books::{ClubBook, StrictBook};
 use super::event::{
     Event, LockEntry, Policy, ReplayError, SeatEntry, err, valid_game_id, valid_seat_id,
 };
@@ -126,10 +127,10 @@ pub struct Book {
     pub message_ids: BTreeSet<String>,
     /// Strict dice: the seats' anchors and the open step's reveals (`None` in default mode).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub strict: Option<super::strict::StrictBook>,
+    pub strict: Option<StrictBook>,
     /// Absences, concessions, resignations and an agreed draw (engine/seat_acts.rs).
-    #[serde(default, skip_serializing_if = "super::seat_acts::ClubBook::is_empty")]
-    pub club: super::seat_acts::ClubBook,
+    #[serde(default, skip_serializing_if = "ClubBook::is_empty")]
+    pub club: ClubBook,
 }
 
 impl Book {
@@ -224,9 +225,60 @@ impl<R: Ruleset> DerefMut for Game<R> {
     }
 }
 
+/// The open step's length: the longest of its prompts' hours under the policy.
+pub fn step_length(policy: &Policy, spec: &StepSpec) -> Option<Duration> {
+    spec.prompts
+        .iter()
+        .map(|p| {
+            policy
+                .hours_by_kind
+                .get(&p.kind)
+                .copied()
+                .unwrap_or(policy.step_hours)
+        })
+        .max()
+        .map(|h| Duration::hours(h as i64))
+}
+
 pub fn state_digest<S: Serialize>(state: &S) -> String {
     let bytes = serde_json::to_vec(state).expect("states always serialise");
     dice::to_hex(&Sha256::digest(&bytes).into())
+}
+
+/// The hashes of a game's first event: its anchor, its salt key commitment `Z` (which a v2
+/// game must have) and its mail key `K`, each 32 bytes of hex.
+#[allow(clippy::type_complexity)]
+fn created_keys(
+    anchor: &str,
+    salt_commitment: &Option<String>,
+    mail_key: &Option<String>,
+    protocol: Protocol,
+) -> Result<(Hash, Option<Hash>, Option<Hash>), ReplayError> {
+    let anchor = dice::from_hex(anchor)
+        .ok_or_else(|| err(0, "game_created", "anchor", "not 32 bytes of hex"))?;
+    let salt_commitment = match salt_commitment {
+        Some(z) => Some(
+            dice::from_hex(z)
+                .ok_or_else(|| err(0, "game_created", "salt_commitment", "not 32 bytes of hex"))?,
+        ),
+        None if protocol == Protocol::V2 => {
+            return Err(err(
+                0,
+                "game_created",
+                "salt_commitment",
+                "missing in a v2 game",
+            ));
+        }
+        None => None,
+    };
+    let mail_key = match mail_key {
+        Some(k) => Some(
+            dice::from_hex(k)
+                .ok_or_else(|| err(0, "game_created", "mail_key", "not 32 bytes of hex"))?,
+        ),
+        None => None,
+    };
+    Ok((anchor, salt_commitment, mail_key))
 }
 
 /// What a new game is made of, besides the ruleset: the shell gathers it.
@@ -325,30 +377,8 @@ impl<R: Ruleset> Game<R> {
         let ids: Vec<SeatId> = seats.iter().map(|s| s.seat.clone()).collect();
         let state = R::setup(ruleset_toml, scenario_toml, &ids)
             .map_err(|e| err(0, "game_created", "scenario_toml", e))?;
-        let anchor = dice::from_hex(anchor)
-            .ok_or_else(|| err(0, "game_created", "anchor", "not 32 bytes of hex"))?;
-        let salt_commitment =
-            match salt_commitment {
-                Some(z) => Some(dice::from_hex(z).ok_or_else(|| {
-                    err(0, "game_created", "salt_commitment", "not 32 bytes of hex")
-                })?),
-                None if *protocol == Protocol::V2 => {
-                    return Err(err(
-                        0,
-                        "game_created",
-                        "salt_commitment",
-                        "missing in a v2 game",
-                    ));
-                }
-                None => None,
-            };
-        let mail_key = match mail_key {
-            Some(k) => Some(
-                dice::from_hex(k)
-                    .ok_or_else(|| err(0, "game_created", "mail_key", "not 32 bytes of hex"))?,
-            ),
-            None => None,
-        };
+        let (anchor, salt_commitment, mail_key) =
+            created_keys(anchor, salt_commitment, mail_key, *protocol)?;
         let mut book = Book {
             id: game.clone(),
             ruleset: ruleset.clone(),
@@ -410,7 +440,7 @@ impl<R: Ruleset> Game<R> {
     }
 
     pub(crate) fn compute_deadline(&self) -> Option<DateTime<Utc>> {
-        let len = super::seat_acts::step_length(&self.policy, &self.spec())?;
+        let len = step_length(&self.policy, &self.spec())?;
         self.opened_at.checked_add_signed(len)
     }
 

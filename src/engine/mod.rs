@@ -4,6 +4,7 @@
 
 pub mod abandon;
 pub mod apply;
+pub mod books;
 pub mod campaign;
 pub mod campaign_plan;
 pub mod club;
@@ -12,6 +13,7 @@ pub mod decide;
 pub mod event;
 pub mod example;
 pub mod game;
+mod game_play;
 pub mod guard;
 pub mod ids;
 pub mod lobby;
@@ -20,6 +22,7 @@ pub mod play;
 pub mod press;
 pub mod procedure;
 pub mod registry;
+mod resolution;
 pub mod ruleset;
 pub mod scene;
 pub mod seat_acts;
@@ -28,9 +31,9 @@ pub mod step;
 pub mod strict;
 pub mod strict_bound;
 
-pub use decide::GmError;
 pub use event::*;
 pub use game::*;
+pub use play::GmError;
 pub use play::Play;
 pub use registry::{Entry, Registry, UnknownRuleset, replay};
 pub use ruleset::*;

@@ -4,36 +4,16 @@
 //! comes in as a value, so replay recomputes every resumed deadline from the journal alone.
 
 use chrono::{DateTime, Duration, Utc};
-use serde::{Deserialize, Serialize};
 
-use super::decide::GmError;
+use super::books::Pause;
 use super::event::{Event, GmKind, ReplayError, err};
 use super::game::Game;
-use super::play::Play;
+use super::play::{GmError, Play};
 use super::ruleset::Ruleset;
 
 /// The least time a resumed step gives its seats (ruling O6): a step paused a minute before
 /// its deadline, or after it during the grace, still gives an hour to read the resume mail.
 pub const MIN_LEFT: Duration = Duration::hours(1);
-
-/// A pause as the journal established it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Pause {
-    pub step: u64,
-    pub at: DateTime<Utc>,
-    pub reason: String,
-    /// Seconds that were left before the step's deadline at the pause (negative once it had
-    /// passed, its grace running); `None` for a step with no deadline.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub left_secs: Option<i64>,
-}
-
-impl Pause {
-    /// The time that was left at the pause.
-    pub fn left(&self) -> Option<Duration> {
-        self.left_secs.map(Duration::seconds)
-    }
-}
 
 /// The deadline of a step resumed at `now` with `left` on its clock: now plus what was left,
 /// and never less than `MIN_LEFT` (ruling O6). `None` for a step without a deadline.

@@ -1,15 +1,47 @@
 //! `Play`: one game whatever its ruleset, as the shell (daemon, store, verify, mail) sees it.
 //! Object-safe, so the registry hands out `Box<dyn Play>` and nothing above the engine is
-//! generic over a ruleset. The decisions themselves live in `decide.rs`; this is the contract.
+//! generic over a ruleset. This is the contract only: every game answers it in
+//! `game_play.rs`, the ruleset's part from the ruleset and the decisions from decide.rs,
+//! abandon.rs, pause.rs and example.rs. So this file names no decision, and every decision
+//! may name it: the arrows run one way.
 
 use chrono::{DateTime, Utc};
 
-use crate::dice::{self, Dice, Hash};
+use crate::dice::Hash;
 
-use super::decide::{self, GmError};
-use super::event::{Event, ReplayError};
-use super::game::{Book, Game, HostSecrets, state_digest};
-use super::ruleset::{Outcome, Rejected, Ruleset, SeatId, StepSpec, View, Viewer};
+use super::event::{Event, MAX_HOURS, ReplayError};
+use super::game::{Book, HostSecrets};
+use super::ruleset::{Outcome, Rejected, SeatId, StepSpec, View, Viewer};
+
+/// Why the organiser's command cannot be carried out.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GmError {
+    #[error("game `{0}` is over")]
+    Over(String),
+    #[error("no seat `{seat}` (seats: {seats})")]
+    NoSeat { seat: String, seats: String },
+    #[error("--hours {0}: use a whole number of hours from -{MAX_HOURS} to {MAX_HOURS}, not 0")]
+    Hours(i64),
+    #[error("the step is already locked and resolving")]
+    Locked,
+    /// A strict step waits for reveals: see `strict::gm_refusal`.
+    #[error("{0}")]
+    AwaitingReveals(String),
+    #[error("{0} has no absence that has not ended")]
+    NoAbsence(String),
+    #[error("--reason is empty: say why the game is abandoned; every seat and spectator reads it")]
+    NoReason,
+    /// The game's clock is stopped (engine/pause.rs): deadlines wait for `RESUME`.
+    #[error(
+        "the game is paused (since {}): its deadline is stopped; resume it first",
+        .0.format("%a %-d %b %Y %H:%M UTC")
+    )]
+    Paused(DateTime<Utc>),
+    #[error("the game is not paused: its clock is running, so there is nothing to resume")]
+    NotPaused,
+    #[error("the message is empty: write it on the lines after BROADCAST")]
+    NoMessage,
+}
 
 /// One game, type-erased. Everything here is pure.
 pub trait Play: Send + Sync {
@@ -62,15 +94,10 @@ pub trait Play: Send + Sync {
     fn carry_into(&self, next_scenario_toml: &str, terms: &toml::Table) -> Result<String, String>;
     fn boxed_clone(&self) -> Box<dyn Play>;
 
-    // ---- derived; the bodies are in decide.rs ----
+    // ---- read off the contract ----
 
     fn is_over(&self) -> bool {
         self.outcome().is_some()
-    }
-
-    /// Seats whose required prompt is still unanswered (forfeited seats are never awaited).
-    fn waiting_for(&self) -> Vec<SeatId> {
-        decide::waiting_for(self.book(), &self.spec())
     }
 
     /// True when the open step can be locked now: every required prompt answered, or the
@@ -88,11 +115,14 @@ pub trait Play: Send + Sync {
         self.spec().prompts.iter().any(|p| p.seat == seat)
     }
 
+    // ---- the decisions (answered in game_play.rs) ----
+
+    /// Seats whose required prompt is still unanswered (forfeited seats are never awaited).
+    fn waiting_for(&self) -> Vec<SeatId>;
+
     /// One legal example of what `seat` is asked for now, from the ruleset's samples (the
     /// prompt's "For example"; `engine/example.rs`). `None` when it is asked nothing.
-    fn example_orders(&self, seat: &str) -> Option<String> {
-        super::example::example_orders(self, seat)
-    }
+    fn example_orders(&self, seat: &str) -> Option<String>;
 
     /// Checks one seat's mail for the open step and returns the submission event, or every
     /// reason it cannot be applied. `answers` is the step the mail says it answers, if any;
@@ -105,14 +135,10 @@ pub trait Play: Send + Sync {
         salt: &Hash,
         message_id: &str,
         now: DateTime<Utc>,
-    ) -> Result<Event, Vec<Rejected>> {
-        decide::submission_event(self, seat, text, answers, salt, message_id, now)
-    }
+    ) -> Result<Event, Vec<Rejected>>;
 
     /// The lock of the open step; seats without a submission are NMR.
-    fn lock_event(&self, now: DateTime<Utc>) -> Event {
-        decide::lock_event(self.book(), &self.spec(), now)
-    }
+    fn lock_event(&self, now: DateTime<Utc>) -> Event;
 
     /// The next event the game makes by itself, with no player and no clock: the results of a
     /// locked step, the lock of a step every seat has answered, the end of the game.
@@ -120,197 +146,36 @@ pub trait Play: Send + Sync {
         &self,
         secrets: &dyn HostSecrets,
         now: DateTime<Utc>,
-    ) -> Result<Option<Event>, String> {
-        decide::next_event(self, secrets, now)
-    }
+    ) -> Result<Option<Event>, String>;
 
     /// What the clock makes due at `now`, to be applied in order: reminders, or at the
     /// deadline the silence policy (a lock, or a forfeit for every silent seat).
-    fn due_events(&self, now: DateTime<Utc>) -> Vec<Event> {
-        decide::due_events(self, now)
-    }
+    fn due_events(&self, now: DateTime<Utc>) -> Vec<Event>;
 
     /// Whether nothing but mail, the clock or the organiser can move the game now.
-    fn at_rest(&self) -> bool {
-        decide::at_rest(self)
-    }
+    fn at_rest(&self) -> bool;
 
     /// The earliest moment the clock may make something due (see `decide::next_due`).
-    fn next_due(&self) -> Option<DateTime<Utc>> {
-        decide::next_due(self)
-    }
+    fn next_due(&self) -> Option<DateTime<Utc>>;
 
     /// `Some(from_step)` when the newest onion is running low and a new one must be committed.
-    fn renewal_due(&self) -> Option<u64> {
-        decide::renewal_due(self)
-    }
+    fn renewal_due(&self) -> Option<u64>;
 
     /// The organiser moves the open step's deadline by `hours` (negative to shorten).
-    fn gm_extend(&self, hours: i64, reason: &str, now: DateTime<Utc>) -> Result<Event, GmError> {
-        decide::gm_extend(self, hours, reason, now)
-    }
+    fn gm_extend(&self, hours: i64, reason: &str, now: DateTime<Utc>) -> Result<Event, GmError>;
 
     /// The organiser closes the open step: it locks at once, silent seats NMR.
-    fn gm_close_step(&self, reason: &str, now: DateTime<Utc>) -> Result<Event, GmError> {
-        decide::gm_close_step(self, reason, now)
-    }
+    fn gm_close_step(&self, reason: &str, now: DateTime<Utc>) -> Result<Event, GmError>;
 
     /// The organiser ends the game without a result, resolving nothing (engine/abandon.rs).
-    fn gm_abandon(&self, reason: &str, now: DateTime<Utc>) -> Result<Event, GmError> {
-        super::abandon::gm_abandon(self, reason, now)
-    }
+    fn gm_abandon(&self, reason: &str, now: DateTime<Utc>) -> Result<Event, GmError>;
 
     /// The organiser stops the open step's clock (engine/pause.rs).
-    fn gm_pause(&self, reason: &str, now: DateTime<Utc>) -> Result<Event, GmError> {
-        super::pause::gm_pause(self, reason, now)
-    }
+    fn gm_pause(&self, reason: &str, now: DateTime<Utc>) -> Result<Event, GmError>;
 
     /// The organiser starts the clock again with the time that was left.
-    fn gm_resume(&self, now: DateTime<Utc>) -> Result<Event, GmError> {
-        super::pause::gm_resume(self, now)
-    }
+    fn gm_resume(&self, now: DateTime<Utc>) -> Result<Event, GmError>;
 
     /// The organiser hands `seat` to a new player.
-    fn gm_replace(&self, seat: &str, reason: &str, now: DateTime<Utc>) -> Result<Event, GmError> {
-        decide::gm_replace(self, seat, reason, now)
-    }
-}
-
-impl<R: Ruleset> Play for Game<R> {
-    fn book(&self) -> &Book {
-        &self.book
-    }
-
-    fn ruleset(&self) -> &'static str {
-        R::NAME
-    }
-
-    fn spec(&self) -> StepSpec {
-        R::step(&self.state)
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.outcome_now()
-    }
-
-    fn result_words(&self) -> Option<String> {
-        self.result_words_now()
-    }
-
-    fn victory_figures(&self) -> Vec<String> {
-        R::victory_figures(&self.state)
-    }
-
-    fn view(&self, viewer: &Viewer) -> View {
-        R::view(&self.state, viewer)
-    }
-
-    fn apply(&mut self, event: &Event, line: &str, index: u64) -> Result<(), ReplayError> {
-        Game::apply(self, event, line, index)
-    }
-
-    fn parse_orders(&self, seat: &str, text: &str) -> Result<String, Vec<Rejected>> {
-        R::parse(&self.state, seat, text).map(|o| R::canonical(&o))
-    }
-
-    fn order_keywords(&self) -> Vec<&'static str> {
-        R::order_keywords()
-    }
-
-    fn standing_keywords(&self) -> &'static [&'static str] {
-        R::standing_keywords()
-    }
-
-    fn standing_orders(
-        &self,
-        seat: &str,
-        text: &str,
-    ) -> Result<Option<(String, Vec<usize>)>, Vec<Rejected>> {
-        let read = R::standing(&self.state, seat, text)?;
-        let Some((state, canonical)) = read.applied else {
-            return Ok(None);
-        };
-        // Orders already sent for the open step are read again at its lock, against the state
-        // then: standing orders that would unmake one wait for the seat's next mail (SO4).
-        if let Some(who) = self
-            .pending
-            .iter()
-            .find(|(s, p)| R::parse(&state, s, &p.orders).is_err())
-            .map(|(s, _)| s)
-        {
-            return Err(vec![Rejected {
-                line: 0,
-                text: String::new(),
-                reason: format!(
-                    "these standing orders would unmake the orders {who} has sent for the open \
-                     step, so they are not applied now"
-                ),
-                hint: Some("send them again with your orders for the next step".into()),
-            }]);
-        }
-        Ok(Some((canonical, read.other)))
-    }
-
-    fn briefing(&self, seat: &str) -> Vec<(String, Vec<String>)> {
-        // The units' numbers belong in the welcome too (issue 30 point 6); a ruleset whose
-        // briefing already holds them under the same title is not shown them twice.
-        let mut sections = R::briefing(&self.state, seat);
-        for (title, lines) in R::unit_numbers(&self.state, seat) {
-            if !sections.iter().any(|(t, _)| t.eq_ignore_ascii_case(&title)) {
-                sections.push((title, lines));
-            }
-        }
-        sections
-    }
-
-    fn unit_numbers(&self, seat: &str) -> Vec<(String, Vec<String>)> {
-        R::unit_numbers(&self.state, seat)
-    }
-
-    fn looks_like_an_order(&self, line: &str) -> bool {
-        R::looks_like_an_order(&self.state, line)
-    }
-
-    fn results_event(&self, v_k: &Hash, now: DateTime<Utc>) -> Result<Event, String> {
-        let locked = self.locked.as_ref().ok_or("the step is not locked")?;
-        let waiting = self.awaited_reveals();
-        if !waiting.is_empty() {
-            return Err(format!(
-                "waiting for the strict reveals of {}",
-                waiting.join(", ")
-            ));
-        }
-        let seed = dice::seed_strict(self.protocol, &locked.lock, v_k, &self.strict_seed_inputs());
-        let mut dice = Dice::new(seed);
-        let subs = self.submissions(&locked.nmr)?;
-        let next = R::resolve(&self.state, &subs, &mut dice);
-        Ok(Event::Results {
-            step: self.step,
-            reveal: dice::to_hex(v_k),
-            seed: dice::to_hex(&seed),
-            rolls: dice.into_table(),
-            state_digest: state_digest(&next),
-            at: now,
-        })
-    }
-
-    fn sample_orders(&self, seat: &str, choice: u64) -> String {
-        R::sample_orders(&self.state, seat, choice)
-    }
-
-    fn state_json(&self) -> serde_json::Value {
-        serde_json::to_value(&self.state).expect("states always serialise")
-    }
-
-    fn open_digests(&mut self, z: Hash) -> Result<(), String> {
-        Game::open_digests(self, z)
-    }
-
-    fn boxed_clone(&self) -> Box<dyn Play> {
-        Box::new(self.clone())
-    }
-
-    fn carry_into(&self, next_scenario_toml: &str, terms: &toml::Table) -> Result<String, String> {
-        R::carry(&self.state, next_scenario_toml, terms)
-    }
+    fn gm_replace(&self, seat: &str, reason: &str, now: DateTime<Utc>) -> Result<Event, GmError>;
 }

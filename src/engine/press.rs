@@ -63,42 +63,82 @@ pub fn resolve(
     words: &[String],
     gm_known: bool,
 ) -> Result<Addressed, PressRefused> {
-    let seats_hint = || {
-        let seats: Vec<&str> = book.seats.iter().map(|s| s.seat.as_str()).collect();
-        let mut sides: Vec<&str> = book.seats.iter().map(|s| s.side.as_str()).collect();
-        sides.dedup();
-        format!(
-            "write PRESS TO and seats ({}), sides ({}), all or gm",
-            seats.join(", "),
-            sides.join(", ")
-        )
-    };
     if words.is_empty() {
-        return Err(refused("PRESS TO names nobody", seats_hint()));
+        return Err(refused("PRESS TO names nobody", seats_hint(book)));
     }
-    let my_side = book.side_of(from).unwrap_or_default().to_string();
-    let mut gm = false;
-    let mut picked: Vec<&str> = Vec::new();
-    let mut everyone = false;
+    let named = named(book, from, words)?;
+    // In seat order, once each, never the sender.
+    let seats: Vec<SeatId> = book
+        .seats
+        .iter()
+        .filter(|s| s.seat != from && named.picked.contains(&s.seat.as_str()))
+        .map(|s| s.seat.clone())
+        .collect();
+    policy_allows(book, club, from, &seats, named.everyone, gm_known)?;
+    if named.gm && !gm_known {
+        return Err(refused(
+            "this game has no organiser address set, so press to the organiser cannot be relayed",
+            "write to whoever runs the game directly; they can set an address with \
+             `despatch new … --gm` or mail.gm_address",
+        ));
+    }
+    if seats.is_empty() && !named.gm {
+        return Err(refused("nobody else is on that side", seats_hint(book)));
+    }
+    Ok(Addressed {
+        seats,
+        gm: named.gm,
+    })
+}
+
+/// What to write after `PRESS TO` in this game: its seats, its sides, all or gm.
+fn seats_hint(book: &Book) -> String {
+    let seats: Vec<&str> = book.seats.iter().map(|s| s.seat.as_str()).collect();
+    let mut sides: Vec<&str> = book.seats.iter().map(|s| s.side.as_str()).collect();
+    sides.dedup();
+    format!(
+        "write PRESS TO and seats ({}), sides ({}), all or gm",
+        seats.join(", "),
+        sides.join(", ")
+    )
+}
+
+/// The words after `PRESS TO` as read: the seats they pick (a side picks its seats, `all`
+/// every seat), whether they name the organiser, and whether they said `all`.
+struct Named<'b> {
+    picked: Vec<&'b str>,
+    gm: bool,
+    everyone: bool,
+}
+
+/// Reads each word: a reserved word first, then the sender's own seat (refused), a seat, a
+/// side; anything else is refused.
+fn named<'b>(book: &'b Book, from: &str, words: &[String]) -> Result<Named<'b>, PressRefused> {
+    let mut out = Named {
+        picked: Vec::new(),
+        gm: false,
+        everyone: false,
+    };
     for w in words {
         let w = w.to_ascii_lowercase();
         match w.as_str() {
-            "gm" | "organiser" | "organizer" | "umpire" => gm = true,
+            "gm" | "organiser" | "organizer" | "umpire" => out.gm = true,
             "all" | "everyone" | "everybody" => {
-                everyone = true;
-                picked.extend(book.seats.iter().map(|s| s.seat.as_str()));
+                out.everyone = true;
+                out.picked
+                    .extend(book.seats.iter().map(|s| s.seat.as_str()));
             }
             _ if w == from => {
                 return Err(refused(
                     format!("{from} is your own seat: press goes to other players"),
-                    seats_hint(),
+                    seats_hint(book),
                 ));
             }
             _ => {
                 if let Some(s) = book.seats.iter().find(|s| s.seat == w) {
-                    picked.push(&s.seat);
+                    out.picked.push(&s.seat);
                 } else if book.seats.iter().any(|s| s.side == w) {
-                    picked.extend(
+                    out.picked.extend(
                         book.seats
                             .iter()
                             .filter(|s| s.side == w)
@@ -108,77 +148,81 @@ pub fn resolve(
                     let shown: String = w.chars().take(40).collect();
                     return Err(refused(
                         format!("`{shown}` is no seat or side of this game"),
-                        seats_hint(),
+                        seats_hint(book),
                     ));
                 }
             }
         }
     }
-    // In seat order, once each, never the sender.
-    let seats: Vec<SeatId> = book
+    Ok(out)
+}
+
+/// The club's press policy for `seats`: `none` lets no seat be written to, `side` only the
+/// sender's own side (and never `all`); the organiser may always be.
+fn policy_allows(
+    book: &Book,
+    club: &Club,
+    from: &str,
+    seats: &[SeatId],
+    everyone: bool,
+    gm_known: bool,
+) -> Result<(), PressRefused> {
+    match club.press {
+        Press::None if !seats.is_empty() => Err(refused(
+            "this game allows no press between players (its policy: press = none)",
+            if gm_known {
+                "the organiser can still be reached: write PRESS TO gm"
+            } else {
+                "this game has no organiser address either: write to whoever runs it directly"
+            },
+        )),
+        Press::Side => within_side(book, from, seats, everyone, gm_known),
+        _ => Ok(()),
+    }
+}
+
+/// Press under the `side` policy: only to seats of the sender's own side.
+fn within_side(
+    book: &Book,
+    from: &str,
+    seats: &[SeatId],
+    everyone: bool,
+    gm_known: bool,
+) -> Result<(), PressRefused> {
+    let my_side = book.side_of(from).unwrap_or_default().to_string();
+    let outside: Vec<&str> = seats
+        .iter()
+        .filter(|s| book.side_of(s) != Some(my_side.as_str()))
+        .map(String::as_str)
+        .collect();
+    if !everyone && outside.is_empty() {
+        return Ok(());
+    }
+    let mates: Vec<&str> = book
         .seats
         .iter()
-        .filter(|s| s.seat != from && picked.contains(&s.seat.as_str()))
-        .map(|s| s.seat.clone())
+        .filter(|s| s.side == my_side && s.seat != from)
+        .map(|s| s.seat.as_str())
         .collect();
-    match club.press {
-        Press::None if !seats.is_empty() => {
-            return Err(refused(
-                "this game allows no press between players (its policy: press = none)",
-                if gm_known {
-                    "the organiser can still be reached: write PRESS TO gm"
-                } else {
-                    "this game has no organiser address either: write to whoever runs it directly"
-                },
-            ));
-        }
-        Press::Side => {
-            let outside: Vec<&str> = seats
-                .iter()
-                .filter(|s| book.side_of(s) != Some(my_side.as_str()))
-                .map(String::as_str)
-                .collect();
-            if everyone || !outside.is_empty() {
-                let mates: Vec<&str> = book
-                    .seats
-                    .iter()
-                    .filter(|s| s.side == my_side && s.seat != from)
-                    .map(|s| s.seat.as_str())
-                    .collect();
-                let whom = if everyone {
-                    "all".to_string()
-                } else {
-                    outside.join(", ")
-                };
-                return Err(refused(
-                    format!(
-                        "in this game press goes only within your side ({my_side}) and to \
-                         the organiser, not to {whom}"
-                    ),
-                    match (mates.is_empty(), gm_known) {
-                        (true, true) => "write PRESS TO gm".to_string(),
-                        (true, false) => "nobody else is on your side, and this game has no \
-                                          organiser address"
-                            .to_string(),
-                        (false, true) => format!("write PRESS TO {} (or gm)", mates.join(", ")),
-                        (false, false) => format!("write PRESS TO {}", mates.join(", ")),
-                    },
-                ));
-            }
-        }
-        _ => {}
-    }
-    if gm && !gm_known {
-        return Err(refused(
-            "this game has no organiser address set, so press to the organiser cannot be relayed",
-            "write to whoever runs the game directly; they can set an address with \
-             `despatch new … --gm` or mail.gm_address",
-        ));
-    }
-    if seats.is_empty() && !gm {
-        return Err(refused("nobody else is on that side", seats_hint()));
-    }
-    Ok(Addressed { seats, gm })
+    let whom = if everyone {
+        "all".to_string()
+    } else {
+        outside.join(", ")
+    };
+    Err(refused(
+        format!(
+            "in this game press goes only within your side ({my_side}) and to \
+             the organiser, not to {whom}"
+        ),
+        match (mates.is_empty(), gm_known) {
+            (true, true) => "write PRESS TO gm".to_string(),
+            (true, false) => "nobody else is on your side, and this game has no \
+                              organiser address"
+                .to_string(),
+            (false, true) => format!("write PRESS TO {} (or gm)", mates.join(", ")),
+            (false, false) => format!("write PRESS TO {}", mates.join(", ")),
+        },
+    ))
 }
 
 /// Characters that change how text around them is shown without being seen themselves

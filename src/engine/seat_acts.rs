@@ -6,153 +6,16 @@
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Utc};
 use chrono_tz::Tz;
-use serde::{Deserialize, Serialize};
 
+use super::books::{Absence, ClubBook, Concession, days_in};
 use super::club::OnResign;
-use super::decide::GmError;
-use super::event::{Event, Policy, ReplayError, err};
-use super::game::{Book, Game};
-use super::play::Play;
-use super::ruleset::{Outcome, Rejected, Ruleset, SeatId, StepSpec};
+use super::concede::{playing, refuse};
+use super::event::{Event, ReplayError, err};
+use super::game::{Book, Game, step_length};
+use super::play::{GmError, Play};
+use super::ruleset::{Rejected, Ruleset, SeatId, StepSpec};
 
 pub use super::concede::{concede, draw_if_agreed, may_vote, resign};
-
-/// One declared absence still standing.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Absence {
-    pub seat: SeatId,
-    pub first_day: NaiveDate,
-    pub last_day: NaiveDate,
-    pub from: DateTime<Utc>,
-    pub until: DateTime<Utc>,
-}
-
-impl Absence {
-    /// Days of this absence that fall in calendar year `year` (of the seat's own dates).
-    fn days_in(&self, year: i32) -> i64 {
-        days_in(self.first_day, self.last_day, year)
-    }
-}
-
-fn days_in(first: NaiveDate, last: NaiveDate, year: i32) -> i64 {
-    let (Some(jan1), Some(dec31)) = (
-        NaiveDate::from_ymd_opt(year, 1, 1),
-        NaiveDate::from_ymd_opt(year, 12, 31),
-    ) else {
-        return 0;
-    };
-    let (a, b) = (first.max(jan1), last.min(dec31));
-    if b < a { 0 } else { (b - a).num_days() + 1 }
-}
-
-/// A side's concession, made by one of its seats.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Concession {
-    pub seat: SeatId,
-    pub side: String,
-}
-
-/// What the journal's club events establish. Empty (and left out of snapshots) in every game
-/// that never used them.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ClubBook {
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub absences: Vec<Absence>,
-    /// The open step's deadline as it would be without absences: the step's own length, or
-    /// the organiser's last change. `None` in books from before absences existed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unmoved_deadline: Option<DateTime<Utc>>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub conceded: Vec<Concession>,
-    /// Seats whose player resigned and that wait for a new one (standing orders answer).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub resigned: Vec<SeatId>,
-    /// The seats that agreed a draw (non-empty once agreed).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub drawn: Vec<SeatId>,
-    /// The organiser abandoned the game (engine/abandon.rs): over, with no result.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub abandoned: Option<super::abandon::Abandonment>,
-    /// The organiser stopped the clock (engine/pause.rs) and has not started it again.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub paused: Option<super::pause::Pause>,
-}
-
-impl ClubBook {
-    pub fn is_empty(&self) -> bool {
-        *self == Self::default()
-    }
-
-    pub(crate) fn draw_outcome(&self) -> Option<Outcome> {
-        (!self.drawn.is_empty()).then(|| Outcome {
-            winners: Vec::new(),
-            summary: format!(
-                "Drawn by agreement of every seat still playing ({}).",
-                self.drawn.join(", ")
-            ),
-        })
-    }
-
-    /// How the seats out of the game left it, for the outcome's summary: concessions by side,
-    /// then the seats that forfeited (the words before concessions existed, unchanged).
-    pub(crate) fn how_out(&self, book: &Book) -> String {
-        let mut parts: Vec<String> = self
-            .conceded
-            .iter()
-            .map(|c| match c.seat == c.side {
-                true => format!("{} conceded the game", c.side),
-                false => format!("{} conceded the game ({} for its side)", c.side, c.seat),
-            })
-            .collect();
-        let forfeited: Vec<&str> = book
-            .forfeited
-            .iter()
-            .filter(|s| {
-                let side = book.side_of(s);
-                !self.conceded.iter().any(|c| Some(c.side.as_str()) == side)
-            })
-            .map(String::as_str)
-            .collect();
-        if !forfeited.is_empty() {
-            parts.push(format!("{} forfeited the game", forfeited.join(" and ")));
-        }
-        parts.join("; ")
-    }
-
-    /// Days of absence `seat` may still declare in `year` under a limit of `limit` a year.
-    pub fn days_left(&self, seat: &str, year: i32, limit: u32) -> i64 {
-        let used: i64 = self.absences_of(seat).map(|a| a.days_in(year)).sum();
-        (limit as i64 - used).max(0)
-    }
-
-    /// The seat's absences, oldest first.
-    pub fn absences_of<'a>(&'a self, seat: &'a str) -> impl Iterator<Item = &'a Absence> + 'a {
-        self.absences.iter().filter(move |a| a.seat == seat)
-    }
-
-    /// `d` moved past every absence of `seats` it falls inside or less than `len` after
-    /// (ruling A2): the returning player always has one whole step. One pass over the
-    /// absences sorted by start, since `d` only moves forward.
-    fn past_absences(&self, d: DateTime<Utc>, len: Duration, seats: &[SeatId]) -> DateTime<Utc> {
-        let mut list: Vec<&Absence> = self
-            .absences
-            .iter()
-            .filter(|a| seats.contains(&a.seat))
-            .collect();
-        list.sort_by_key(|a| a.from);
-        let mut d = d;
-        for a in list {
-            if a.from > d {
-                break;
-            }
-            let back = a.until.checked_add_signed(len).unwrap_or(a.until);
-            if d < back {
-                d = back;
-            }
-        }
-        d
-    }
-}
 
 impl Book {
     /// Whether the game waits for `seat` at all: not forfeited, conceded or without a player.
@@ -168,21 +31,6 @@ impl Book {
             .filter(|s| self.awaits(s))
             .collect()
     }
-}
-
-/// The open step's length: the longest of its prompts' hours under the policy.
-pub fn step_length(policy: &Policy, spec: &StepSpec) -> Option<Duration> {
-    spec.prompts
-        .iter()
-        .map(|p| {
-            policy
-                .hours_by_kind
-                .get(&p.kind)
-                .copied()
-                .unwrap_or(policy.step_hours)
-        })
-        .max()
-        .map(|h| Duration::hours(h as i64))
 }
 
 /// The seats a freshly opened step waits for.
@@ -212,13 +60,6 @@ impl<R: Ruleset> Game<R> {
 
     pub(crate) fn apply_seat_act(&mut self, event: &Event, index: u64) -> Result<(), ReplayError> {
         let kind = event.kind();
-        let known = |b: &Book, seat: &str| {
-            if b.seats.iter().any(|s| s.seat == seat) {
-                Ok(())
-            } else {
-                Err(err(index, kind, "seat", format!("unknown seat `{seat}`")))
-            }
-        };
         match event {
             Event::Absent {
                 seat,
@@ -228,7 +69,7 @@ impl<R: Ruleset> Game<R> {
                 until,
                 ..
             } => {
-                known(&self.book, seat)?;
+                self.known_seat(index, kind, seat)?;
                 if until <= from || last_day < first_day {
                     return Err(err(
                         index,
@@ -258,95 +99,106 @@ impl<R: Ruleset> Game<R> {
             }
             Event::Conceded {
                 step, seat, side, ..
-            } => {
-                self.expect_step(index, kind, *step)?;
-                known(&self.book, seat)?;
-                if self.book.side_of(seat) != Some(side.as_str()) {
-                    return Err(err(
-                        index,
-                        kind,
-                        "side",
-                        format!("{seat} does not play {side}"),
-                    ));
-                }
-                if !self.book.awaits(seat) || self.outcome_now().is_some() {
-                    return Err(err(index, kind, "seat", format!("{seat} is not playing")));
-                }
-                let of_side: Vec<SeatId> = self
-                    .book
-                    .seats
-                    .iter()
-                    .filter(|s| &s.side == side && !self.book.forfeited.contains(&s.seat))
-                    .map(|s| s.seat.clone())
-                    .collect();
-                self.book.forfeited.extend(of_side);
-                self.book.club.conceded.push(Concession {
-                    seat: seat.clone(),
-                    side: side.clone(),
-                });
-            }
+            } => self.apply_conceded(index, *step, seat, side)?,
             Event::Resigned {
                 step,
                 seat,
                 on_resign,
                 ..
-            } => {
-                self.expect_step(index, kind, *step)?;
-                known(&self.book, seat)?;
-                if !self.book.awaits(seat) || self.outcome_now().is_some() {
-                    return Err(err(index, kind, "seat", format!("{seat} is not playing")));
-                }
-                match on_resign {
-                    OnResign::Forfeit => self.book.forfeited.push(seat.clone()),
-                    OnResign::ReplacementWanted | OnResign::StandingOrders => {
-                        self.book.club.resigned.push(seat.clone())
-                    }
-                }
-            }
-            Event::DrawAgreed { step, seats, .. } => {
-                self.expect_step(index, kind, *step)?;
-                if self.outcome_now().is_some() {
-                    return Err(err(index, kind, "type", "the game is already over"));
-                }
-                if seats != &self.book.draw_voters() || seats.is_empty() {
-                    return Err(err(
-                        index,
-                        kind,
-                        "seats",
-                        "are not every seat still playing",
-                    ));
-                }
-                self.book.club.drawn = seats.clone();
-            }
+            } => self.apply_resigned(index, *step, seat, *on_resign)?,
+            Event::DrawAgreed { step, seats, .. } => self.apply_draw(index, *step, seats)?,
             _ => unreachable!("apply sends only seat acts here"),
         }
         Ok(())
     }
-}
 
-pub(super) fn refuse(reason: impl Into<String>, hint: impl Into<String>) -> Rejected {
-    let hint: String = hint.into();
-    Rejected {
-        line: 1,
-        text: String::new(),
-        reason: reason.into(),
-        hint: (!hint.is_empty()).then_some(hint),
+    /// `seat` is a seat of the game.
+    fn known_seat(&self, index: u64, kind: &str, seat: &str) -> Result<(), ReplayError> {
+        if self.book.seats.iter().any(|s| s.seat == seat) {
+            Ok(())
+        } else {
+            Err(err(index, kind, "seat", format!("unknown seat `{seat}`")))
+        }
     }
-}
 
-/// Why `seat` may not act at all: the game is over, or the seat is out of it.
-pub(super) fn playing<P: Play + ?Sized>(p: &P, seat: &str) -> Result<(), Rejected> {
-    let book = p.book();
-    if p.is_over() {
-        return Err(refuse("the game is over", ""));
+    /// A side's concession: its seats still in the game are out of it (ruling C1).
+    fn apply_conceded(
+        &mut self,
+        index: u64,
+        step: u64,
+        seat: &str,
+        side: &str,
+    ) -> Result<(), ReplayError> {
+        let kind = "conceded";
+        self.expect_step(index, kind, step)?;
+        self.known_seat(index, kind, seat)?;
+        if self.book.side_of(seat) != Some(side) {
+            return Err(err(
+                index,
+                kind,
+                "side",
+                format!("{seat} does not play {side}"),
+            ));
+        }
+        if !self.book.awaits(seat) || self.outcome_now().is_some() {
+            return Err(err(index, kind, "seat", format!("{seat} is not playing")));
+        }
+        let of_side: Vec<SeatId> = self
+            .book
+            .seats
+            .iter()
+            .filter(|s| s.side == side && !self.book.forfeited.contains(&s.seat))
+            .map(|s| s.seat.clone())
+            .collect();
+        self.book.forfeited.extend(of_side);
+        self.book.club.conceded.push(Concession {
+            seat: seat.to_string(),
+            side: side.to_string(),
+        });
+        Ok(())
     }
-    if !book.awaits(seat) {
-        return Err(refuse(
-            format!("{seat} is no longer playing in this game"),
-            "",
-        ));
+
+    /// A player's resignation: the seat forfeits, or waits for a new player (ruling R1).
+    fn apply_resigned(
+        &mut self,
+        index: u64,
+        step: u64,
+        seat: &str,
+        on_resign: OnResign,
+    ) -> Result<(), ReplayError> {
+        let kind = "resigned";
+        self.expect_step(index, kind, step)?;
+        self.known_seat(index, kind, seat)?;
+        if !self.book.awaits(seat) || self.outcome_now().is_some() {
+            return Err(err(index, kind, "seat", format!("{seat} is not playing")));
+        }
+        match on_resign {
+            OnResign::Forfeit => self.book.forfeited.push(seat.to_string()),
+            OnResign::ReplacementWanted | OnResign::StandingOrders => {
+                self.book.club.resigned.push(seat.to_string())
+            }
+        }
+        Ok(())
     }
-    Ok(())
+
+    /// A draw agreed by exactly the seats still playing (ruling D1).
+    fn apply_draw(&mut self, index: u64, step: u64, seats: &[SeatId]) -> Result<(), ReplayError> {
+        let kind = "draw_agreed";
+        self.expect_step(index, kind, step)?;
+        if self.outcome_now().is_some() {
+            return Err(err(index, kind, "type", "the game is already over"));
+        }
+        if seats != self.book.draw_voters() || seats.is_empty() {
+            return Err(err(
+                index,
+                kind,
+                "seats",
+                "are not every seat still playing",
+            ));
+        }
+        self.book.club.drawn = seats.to_vec();
+        Ok(())
+    }
 }
 
 /// The first instant of `day` in `zone` (a day whose midnight a clock change skips begins at

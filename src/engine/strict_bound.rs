@@ -6,39 +6,13 @@
 //! and its replay. Pure: no clock, disk or mail here.
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 
-use crate::dice::{self, Hash, hex32};
+use crate::dice::{self, Hash};
 
+use super::books::{GivenReveal, Opened, StrictBook, StrictSeat};
 use super::event::{Event, ReplayError, err};
 use super::game::{Book, Game};
-use super::ruleset::Ruleset;
-use super::strict::StrictBook;
-
-/// One reveal the journal took from a seat of a bound game: what its opening is checked against.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GivenReveal {
-    /// `j`: the seat's reveal number.
-    pub index: u64,
-    pub step: u64,
-    #[serde(with = "hex32")]
-    pub lock: Hash,
-    #[serde(with = "hex32")]
-    pub reveal: Hash,
-}
-
-/// A seat's opening: through which reveal, and which of its reveals do not bind to it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Opened {
-    pub through: u64,
-    /// `e_J`, the element the seat opened.
-    #[serde(with = "hex32")]
-    pub element: Hash,
-    /// Reveal numbers whose value is not `bound_reveal(e_j, L_k)` for the opened onion: the
-    /// seat sent something else, or the journal holds what the seat never sent.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub unbound: Vec<u64>,
-}
+use super::ruleset::{Ruleset, SeatId};
 
 /// The heading of the section a strict seat's tool answers with its opening.
 pub const OPEN_HEADING: &str = "STRICT DICE OPEN";
@@ -178,6 +152,29 @@ pub fn unbound(
     out
 }
 
+/// Why an opening mail is refused: told to the seat, word for word, and nothing is journaled.
+/// Replay refuses a journaled opening for the same reasons.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningRefused {
+    #[error("this game's reveals are not bound to their lock, so no opening is asked for")]
+    NotBound,
+    #[error("{0} is not a strict seat of this game")]
+    NotStrictSeat(SeatId),
+    /// Before the end, `e_J` would let the host compute the seat's reveal for any lock of a
+    /// step still to resolve: the one thing binding keeps from him (S11).
+    #[error("the game is not over: keep your onion closed until its game-over mail")]
+    NotOver,
+    #[error("{0} has opened its onion already")]
+    Opened(SeatId),
+    #[error("the game took {given} reveal(s) from {seat}: open through reveal {given}")]
+    Through { seat: SeatId, given: u64 },
+    #[error(
+        "this element does not hash to {seat}'s anchor in {through} steps: it is not e_{through} \
+         of its onion"
+    )]
+    NotTheElement { seat: SeatId, through: u64 },
+}
+
 /// What an opening mail does: the `StrictOpened` event (whatever its reveals show: a reveal that
 /// does not bind is the finding the opening exists for), or why it is refused (nothing
 /// journaled): not a bound game, not over yet, already opened, or an element that is not the
@@ -189,15 +186,15 @@ pub fn opening_event(
     element: &Hash,
     message_id: &str,
     now: DateTime<Utc>,
-) -> Result<Event, String> {
+) -> Result<Event, OpeningRefused> {
     let st = book
         .strict
         .as_ref()
         .filter(|st| st.bound)
-        .ok_or("this game's reveals are not bound to their lock, so no opening is asked for")?;
+        .ok_or(OpeningRefused::NotBound)?;
     let s = st
         .seat(seat)
-        .ok_or_else(|| format!("{seat} is not a strict seat of this game"))?;
+        .ok_or_else(|| OpeningRefused::NotStrictSeat(seat.to_string()))?;
     check_opening(book, s, through, element)?;
     Ok(Event::StrictOpened {
         seat: seat.to_string(),
@@ -210,31 +207,28 @@ pub fn opening_event(
 
 fn check_opening(
     book: &Book,
-    s: &super::strict::StrictSeat,
+    s: &StrictSeat,
     through: u64,
     element: &Hash,
-) -> Result<(), String> {
+) -> Result<(), OpeningRefused> {
     if !book.ended {
-        // Before the end, `e_J` would let the host compute the seat's reveal for any lock of a
-        // step still to resolve: the one thing binding keeps from him (S11).
-        return Err("the game is not over: keep your onion closed until its game-over mail".into());
+        return Err(OpeningRefused::NotOver);
     }
     if s.opened.is_some() {
-        return Err(format!("{} has opened its onion already", s.seat));
+        return Err(OpeningRefused::Opened(s.seat.clone()));
     }
     let given = s.given.len() as u64;
     if through != given || given == 0 {
-        return Err(format!(
-            "the game took {given} reveal(s) from {}: open through reveal {given}",
-            s.seat
-        ));
+        return Err(OpeningRefused::Through {
+            seat: s.seat.clone(),
+            given,
+        });
     }
     if dice::onion_walk(book.protocol, &book.id, &s.seat, element, through) != s.anchor {
-        return Err(format!(
-            "this element does not hash to {}'s anchor in {through} steps: it is not e_{through} \
-             of its onion",
-            s.seat
-        ));
+        return Err(OpeningRefused::NotTheElement {
+            seat: s.seat.clone(),
+            through,
+        });
     }
     Ok(())
 }
@@ -268,7 +262,8 @@ impl<R: Ruleset> Game<R> {
                     format!("{seat} is not a strict seat of a game with bound reveals"),
                 )
             })?;
-        check_opening(&self.book, s, *reveal, &e).map_err(|d| err(index, kind, "element", d))?;
+        check_opening(&self.book, s, *reveal, &e)
+            .map_err(|d| err(index, kind, "element", d.to_string()))?;
         let unbound = unbound(self.protocol, &self.id, seat, &s.given, &e);
         self.book.message_ids.insert(message_id.clone());
         let st = self.book.strict.as_mut().expect("checked above");

@@ -7,8 +7,7 @@ use std::fs;
 use std::io;
 use std::path::PathBuf;
 
-use super::journal::GameStore;
-use super::{StoreError, commit_staged, fsync_dir, io_err, stage_files};
+use super::{GameStore, StoreError, commit_staged, fsync_dir, io_err, stage_files};
 
 /// One waiting mail as kept: whose, its queue name, its note, the digest its seal claims (the
 /// bringing mail's Parts list it by that), and the mail's bytes.

@@ -11,14 +11,7 @@ use crate::dice::{self, GameSecrets, Hash};
 use crate::engine::Event;
 
 use super::secrets::{HostOnions, SeatsFile};
-use super::{StoreError, append_line, atomic_write, io_err};
-
-/// One game's directory.
-#[derive(Debug, Clone)]
-pub struct GameStore {
-    pub dir: PathBuf,
-    pub id: String,
-}
+use super::{GameStore, StoreError, append_line, atomic_write, io_err};
 
 /// The journal read back: its lines and what was cut from a torn tail.
 #[derive(Debug, Clone)]

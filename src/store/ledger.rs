@@ -11,8 +11,7 @@ use sha2::{Digest, Sha256};
 
 use crate::engine::guard::Activity;
 
-use super::journal::GameStore;
-use super::{DataDir, Durable, StoreError, append_line_unsynced, io_err, replace_file};
+use super::{DataDir, Durable, GameStore, StoreError, append_line_unsynced, io_err, replace_file};
 
 /// A file name for any key: 32 hex digits of its SHA-256, fanned out by the first two.
 fn key_path(dir: PathBuf, key: &str) -> PathBuf {

@@ -19,7 +19,7 @@ pub use campaigns::CampaignRecord;
 pub use gathered::{WaitingEntry, WaitingMail};
 pub use held::{HELD_FOLDER, HeldCause, HeldMail, held_key};
 pub use index::{DueEntry, DueIndex, StoredIndex};
-pub use journal::{GameStore, Journal};
+pub use journal::Journal;
 pub use lobby::{LobbyBook, LobbyMember};
 pub use one_click::{MAX_QUEUED, is_code as is_unsubscribe_code};
 pub use outbox::{RetryState, SendBatch, boot_id};
@@ -261,6 +261,14 @@ fn append(path: &Path, line: &str, sync: bool) -> Result<(), StoreError> {
         sync_file(&f).map_err(io_err(path))?;
     }
     Ok(())
+}
+
+/// One game's directory (`games/<id>/`, or the house's): each file of this module keeps its
+/// part of it (the journal, the secrets, the snapshot, the outbox, …).
+#[derive(Debug, Clone)]
+pub struct GameStore {
+    pub dir: PathBuf,
+    pub id: String,
 }
 
 /// The data directory: `games/<id>/`, the inbound `seen` record, the daemon lock.

@@ -9,9 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::journal::GameStore;
 use super::{
-    Durable, StoreError, atomic_write, commit_staged, fsync_dir, io_err, replace_file,
+    Durable, GameStore, StoreError, atomic_write, commit_staged, fsync_dir, io_err, replace_file,
     replace_files, stage_files,
 };
 

@@ -11,8 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::dice::{self, DiceError, GameSecrets, Hash, HostOnion, MailKey, Protocol, SaltKey};
 use crate::engine::HostSecrets;
 
-use super::journal::GameStore;
-use super::{StoreError, atomic_write_private, io_err};
+use super::{GameStore, StoreError, atomic_write_private, io_err};
 
 /// The host's onions (each serves steps from its first step until the next takes over) and the
 /// game's salt key.

@@ -13,8 +13,7 @@ use crate::dice;
 use crate::engine::registry::apply_lines;
 use crate::engine::{Book, Game, Play, Registry, Ruleset, replay};
 
-use super::journal::GameStore;
-use super::{Durable, StoreError, io_err, replace_file};
+use super::{Durable, GameStore, StoreError, io_err, replace_file};
 
 const FORMAT: u32 = 2;
 

@@ -7,13 +7,11 @@
 
 mod replay;
 
-use std::collections::BTreeMap;
-
 use chrono::{DateTime, Duration, Utc};
-use serde::{Deserialize, Serialize};
 
-use crate::dice::{self, Dice, Hash, hex32};
+use crate::dice::{self, Dice, Hash};
 
+use super::books::StrictSeat;
 use super::event::{Event, LockEntry, StrictAnchor};
 use super::game::{Book, Game};
 use super::ruleset::{Ruleset, SeatId};
@@ -30,96 +28,6 @@ pub const BY_REVEAL: &str = "reveal";
 /// (ruling S11, `strict_bound.rs`): indexed by reveal count, and each reveal is
 /// `bound_reveal(e_j, L_k)`, its element kept on the player's machine until the game is over.
 pub const BOUND: &str = "bound";
-
-/// One strict seat's commitment and the newest element of its onion checked so far.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StrictSeat {
-    pub seat: SeatId,
-    #[serde(with = "hex32")]
-    pub anchor: Hash,
-    pub len: u64,
-    /// `r_seat_j` of the latest step `j` the seat revealed (the anchor, with `j` = 0, before).
-    #[serde(with = "hex32")]
-    pub last: Hash,
-    pub last_step: u64,
-    /// How many reveals the seat has given (its next one is number `revealed + 1`).
-    #[serde(default)]
-    pub revealed: u64,
-    /// Bound games (S11): every reveal the journal took from the seat, for its opening.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub given: Vec<super::strict_bound::GivenReveal>,
-    /// Bound games: the seat's opening, once the game is over.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub opened: Option<super::strict_bound::Opened>,
-}
-
-/// What the journal establishes about strict dice.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StrictBook {
-    /// In the game's seat order: the order `S_k` lists them in.
-    pub seats: Vec<StrictSeat>,
-    pub reveal_hours: u32,
-    /// When the open step locked (its reveal deadline counts from here).
-    pub locked_at: Option<DateTime<Utc>>,
-    /// Whether the locked step rolls any die: only then are reveals asked for (ruling S1).
-    pub needs_dice: bool,
-    /// Reveals accepted for the locked step.
-    #[serde(with = "reveals")]
-    pub reveals: BTreeMap<SeatId, Hash>,
-    /// Strict seats recorded as silent at the reveal deadline for the locked step.
-    pub missed: Vec<SeatId>,
-    /// Every split lock a seat has proved: (step, seat).
-    pub splits: Vec<(u64, SeatId)>,
-    /// Onions indexed by reveal count (`onion_index = "reveal"`); false in older games, whose
-    /// step `k` used `c_{N-k}` and whose missing reveals resolved with an empty `r`.
-    #[serde(default)]
-    pub by_reveal: bool,
-    /// Strict seats told to every seat as overdue at the reveal deadline of the locked step.
-    #[serde(default)]
-    pub overdue: Vec<SeatId>,
-    /// Reveals bound to their lock (`onion_index = "bound"`, ruling S11): a reveal cannot be
-    /// checked against the seat's anchor until the seat opens its onion at the game's end.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub bound: bool,
-}
-
-mod reveals {
-    use std::collections::BTreeMap;
-
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    use crate::dice::{Hash, from_hex, to_hex};
-
-    pub fn serialize<S: Serializer>(m: &BTreeMap<String, Hash>, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_map(m.iter().map(|(k, v)| (k, to_hex(v))))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(
-        d: D,
-    ) -> Result<BTreeMap<String, Hash>, D::Error> {
-        let m = BTreeMap::<String, String>::deserialize(d)?;
-        m.into_iter()
-            .map(|(k, v)| {
-                from_hex(&v)
-                    .map(|h| (k, h))
-                    .ok_or_else(|| serde::de::Error::custom("not 32 bytes of hex"))
-            })
-            .collect()
-    }
-}
-
-impl StrictBook {
-    pub fn seat(&self, seat: &str) -> Option<&StrictSeat> {
-        self.seats.iter().find(|s| s.seat == seat)
-    }
-
-    /// The onion index `seat`'s reveal for `step` uses: its reveal count plus one, or the step
-    /// in a game indexed by step.
-    pub fn next_index(&self, seat: &str, step: u64) -> Option<u64> {
-        let s = self.seat(seat)?;
-        Some(if self.by_reveal { s.revealed + 1 } else { step })
-    }
-}
 
 impl Book {
     /// Strict seats whose reveal the locked step still waits for (none when the step rolls no
@@ -280,6 +188,36 @@ pub fn parse_reveal(text: &str) -> Option<(u64, Hash, Hash)> {
     })
 }
 
+/// Why a reveal mail is refused: told to the seat, word for word, and nothing is journaled.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RevealRefused {
+    /// Nothing is resolved after the end: a reveal would only put a value in the host's hands
+    /// for nothing (ruling S10).
+    #[error("the game is over, so no reveal is asked for any more")]
+    GameOver,
+    #[error("this game does not use strict dice, so no reveal is asked for")]
+    NotStrict,
+    #[error("{0} is not a strict seat of this game")]
+    NotStrictSeat(SeatId),
+    /// The mail answers another step than the locked one; `open` is the step now, `locked`
+    /// whether it is.
+    #[error(
+        "no reveal is asked for step {step}: step {open} is {}",
+        if *.locked { "locked" } else { "open for orders" }
+    )]
+    NotAsked { step: u64, open: u64, locked: bool },
+    #[error(
+        "no reveal from {seat} is awaited for step {step} (already given, recorded as missed, or no dice in this step)"
+    )]
+    NotAwaited { seat: SeatId, step: u64 },
+    /// Bound games: every element of the seat's onion has served a reveal.
+    #[error("{seat}'s onion has {len} elements, all of them revealed already")]
+    OnionSpent { seat: SeatId, len: u64 },
+    /// `which`: "reveal number 3", or "step 3" in a game indexed by step.
+    #[error("r does not hash back to {seat}'s anchor: it is not your onion's element for {which}")]
+    NotTheElement { seat: SeatId, which: String },
+}
+
 /// What a reveal mail does: a `Reveal` event, a `SplitLock` event when it quotes another `L_k`,
 /// or the reason it is refused (told to the seat; nothing is journaled).
 pub fn reveal_event(
@@ -290,34 +228,23 @@ pub fn reveal_event(
     r: &Hash,
     message_id: &str,
     now: DateTime<Utc>,
-) -> Result<Event, String> {
+) -> Result<Event, RevealRefused> {
     if book.ended || book.club.abandoned.is_some() {
-        // Nothing is resolved after the end: a reveal would only put a value in the host's
-        // hands for nothing (ruling S10).
-        return Err("the game is over, so no reveal is asked for any more".into());
+        return Err(RevealRefused::GameOver);
     }
-    let st = book
-        .strict
-        .as_ref()
-        .ok_or("this game does not use strict dice, so no reveal is asked for")?;
+    let st = book.strict.as_ref().ok_or(RevealRefused::NotStrict)?;
     let s = st
         .seat(seat)
-        .ok_or_else(|| format!("{seat} is not a strict seat of this game"))?;
-    let locked = book
-        .locked
-        .as_ref()
-        .filter(|_| step == book.step)
-        .ok_or_else(|| {
-            format!(
-                "no reveal is asked for step {step}: step {} is {}",
-                book.step,
-                if book.locked.is_some() {
-                    "locked"
-                } else {
-                    "open for orders"
-                }
-            )
-        })?;
+        .ok_or_else(|| RevealRefused::NotStrictSeat(seat.to_string()))?;
+    let locked =
+        book.locked
+            .as_ref()
+            .filter(|_| step == book.step)
+            .ok_or(RevealRefused::NotAsked {
+                step,
+                open: book.step,
+                locked: book.locked.is_some(),
+            })?;
     if &locked.lock != quoted {
         // The seat was shown another lock than the journal's: its proof is kept (ruling S3).
         return Ok(Event::SplitLock {
@@ -330,24 +257,26 @@ pub fn reveal_event(
         });
     }
     if !book.awaited_reveals().iter().any(|x| x == seat) {
-        return Err(format!(
-            "no reveal from {seat} is awaited for step {step} (already given, recorded as missed, or no dice in this step)"
-        ));
+        return Err(RevealRefused::NotAwaited {
+            seat: seat.to_string(),
+            step,
+        });
     }
     if !reveal_fits(book, s, step, r) {
         if st.bound {
-            return Err(format!(
-                "{seat}'s onion has {} elements, all of them revealed already",
-                s.len
-            ));
+            return Err(RevealRefused::OnionSpent {
+                seat: seat.to_string(),
+                len: s.len,
+            });
         }
         let which = match st.by_reveal {
             true => format!("reveal number {}", s.revealed + 1),
             false => format!("step {step}"),
         };
-        return Err(format!(
-            "r does not hash back to {seat}'s anchor: it is not your onion's element for {which}"
-        ));
+        return Err(RevealRefused::NotTheElement {
+            seat: seat.to_string(),
+            which,
+        });
     }
     Ok(Event::Reveal {
         step,
@@ -519,6 +448,44 @@ mod tests {
         assert_eq!(
             parse_reveal(&format!("REVEAL Rangers\n\n{reply}")),
             Some((12, l, r))
+        );
+    }
+
+    #[test]
+    fn a_refused_reveal_is_told_in_the_words_it_always_was() {
+        // The seat reads these; the typed refusals must not change a word of them.
+        let told = |r: RevealRefused| r.to_string();
+        assert_eq!(
+            told(RevealRefused::NotAsked {
+                step: 3,
+                open: 4,
+                locked: false
+            }),
+            "no reveal is asked for step 3: step 4 is open for orders"
+        );
+        assert_eq!(
+            told(RevealRefused::NotAsked {
+                step: 3,
+                open: 4,
+                locked: true
+            }),
+            "no reveal is asked for step 3: step 4 is locked"
+        );
+        assert_eq!(
+            told(RevealRefused::NotTheElement {
+                seat: "japan".into(),
+                which: "reveal number 2".into()
+            }),
+            "r does not hash back to japan's anchor: it is not your onion's element for reveal \
+             number 2"
+        );
+        assert_eq!(
+            crate::engine::strict_bound::OpeningRefused::NotTheElement {
+                seat: "japan".into(),
+                through: 5
+            }
+            .to_string(),
+            "this element does not hash to japan's anchor in 5 steps: it is not e_5 of its onion"
         );
     }
 

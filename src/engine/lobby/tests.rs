@@ -1,7 +1,8 @@
 //! The lobby's rulings (docs/club-rules.md G1–G6), each on both sides of its threshold.
 
+use super::open::fresh_id;
 use super::*;
-use chrono::TimeZone;
+use chrono::{Duration, TimeZone};
 
 fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 12, 1, 9, 0, 0).unwrap()

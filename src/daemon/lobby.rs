@@ -18,7 +18,8 @@ use crate::mail::outbound::{self, Outgoing};
 use crate::store::{LobbyBook, LobbyMember};
 
 use super::Daemon;
-use super::intake::{Decision, Intake, ct_eq};
+use super::decision::{Decision, Intake};
+use super::intake::ct_eq;
 
 /// Hours a line sent without the lobby secret waits for the reply that proves the mailbox.
 const PENDING_HOURS: i64 = 72;

@@ -16,8 +16,8 @@ use crate::report;
 use crate::store::{FormerPlayer, SeatsFile};
 
 use super::Daemon;
-use super::games::OpenGame;
-use super::intake::{Decision, Intake};
+use super::decision::{Decision, Intake};
+use super::open_game::OpenGame;
 
 /// What an accepted act comes to before it is carried out.
 struct Done {

@@ -18,8 +18,9 @@ use crate::mail::outbound::{self, Outgoing};
 use crate::report;
 
 use super::Daemon;
-use super::games::OpenGame;
-use super::intake::{Decision, Intake, ct_eq};
+use super::decision::{Decision, Intake};
+use super::intake::ct_eq;
+use super::open_game::OpenGame;
 
 /// A short, stable tag of an inbound Message-ID for queue names.
 fn short(message_id: &str) -> String {

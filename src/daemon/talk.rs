@@ -32,27 +32,11 @@ use crate::report;
 use crate::store::GameStore;
 
 use super::super::Daemon;
-use super::super::games::OpenGame;
-use super::{Decision, Intake};
+use super::super::decision::{Decision, Intake};
+use super::super::open_game::{OpenGame, press_path};
 
 fn short(s: &str) -> String {
     hex::encode(&Sha256::digest(s.as_bytes())[..8])
-}
-
-/// Where the host keeps a press message's text and salt (private to the game's store).
-pub(in crate::daemon) fn press_path(store: &GameStore, digest: &str) -> std::path::PathBuf {
-    store.dir.join("press").join(format!("{digest}.json"))
-}
-
-/// The private copy of press event `ev`'s text, for composing its mails (None for any other
-/// event, or when the copy is gone).
-pub(in crate::daemon) fn press_copy(store: &GameStore, ev: &Event) -> Option<PressCopy> {
-    // A message from the organiser keeps its text the same way (daemon/desk_acts.rs).
-    let (Event::Press { digest, .. } | Event::GmBroadcast { digest, .. }) = ev else {
-        return None;
-    };
-    let bytes = std::fs::read(press_path(store, digest)).ok()?;
-    serde_json::from_slice(&bytes).ok()
 }
 
 /// The line the command was written on: its number in the player's own lines and its text, or

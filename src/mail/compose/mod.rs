@@ -27,7 +27,10 @@ pub use press::press_gm_text;
 pub use replies::{auth_notice, help, rejection};
 pub use rich::Rich;
 pub use rich::{JOURNAL_PART, JOURNAL_TYPE, VERIFIER_HTML, VERIFIER_PART};
-pub use seat_acts::{act_reply, resigned_text};
+pub use seat_acts::{
+    ActDone, Irreversible, act_line, act_reply, replacement_wanted, resigned_subject,
+    resigned_text, unconfirmed,
+};
 pub use settings::{
     ListedGame, games_list_text, passed_on_text, settings_reply, unregistered_notice,
 };

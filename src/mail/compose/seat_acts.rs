@@ -3,8 +3,11 @@
 //! (each composed from its journal event, so a crash re-derives them), and the answer to the
 //! seat that acted. Draw votes are never mentioned before the draw is agreed (ruling D1).
 
+use chrono::{DateTime, NaiveDate, Utc};
+
 use crate::dice;
-use crate::engine::{Event, Play, club::OnResign};
+use crate::engine::{Event, Play, Rejected, club::OnResign};
+use crate::mail::inbound::SeatAct;
 use crate::report;
 
 use super::replies::{answer_draft, plain, short};
@@ -202,15 +205,79 @@ pub(super) fn drafts(
     Ok(out)
 }
 
-/// The answer to a seat's act: `said` is what happened (the daemon's words), then the seat's
-/// absences as they now stand and the commands.
+/// What a seat's act came to, as the daemon decided it (daemon/seat_acts.rs): the figures its
+/// answer gives (`act_reply` says it in words).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ActDone {
+    /// `ABSENT` alone: the absences are listed below the answer.
+    AbsencesShown,
+    /// An absence recorded, in the seat's time zone `zone`; `deadlines`: where the open step's
+    /// deadline moved for it, if it did.
+    AbsenceRecorded {
+        first: NaiveDate,
+        last: NaiveDate,
+        zone: String,
+        deadlines: Vec<DateTime<Utc>>,
+    },
+    /// `ABSENT CANCEL`: `count` absences not yet begun withdrawn.
+    AbsencesWithdrawn { count: usize },
+    /// The seat conceded for `side`.
+    Conceded { side: String },
+    /// A secret vote for a draw recorded (said the same whether or not anyone else voted:
+    /// ruling D1).
+    DrawVoted,
+    /// `DECLINE DRAW`: no vote stands any more.
+    DrawWithdrawn,
+}
+
+/// The first words of the answer: what the act did.
+fn act_said(done: &ActDone) -> String {
+    match done {
+        ActDone::AbsencesShown => "Your absences are below.".into(),
+        ActDone::AbsenceRecorded {
+            first,
+            last,
+            zone,
+            deadlines,
+        } => {
+            let days = (*last - *first).num_days() + 1;
+            let mut s = format!(
+                "Your absence from {first} to {last} ({days} days, {zone}) is recorded;\n\
+                 every other seat is told."
+            );
+            for deadline in deadlines {
+                s.push_str(&format!(
+                    "\nThe open step's deadline moves to {}.",
+                    report::fmt_time(*deadline, zone)
+                ));
+            }
+            s
+        }
+        ActDone::AbsencesWithdrawn { count } => {
+            format!("Withdrawn: {count} absence(s) not yet begun.")
+        }
+        ActDone::Conceded { side } => format!("You conceded for {side}. Every seat is told."),
+        ActDone::DrawVoted => "Your vote for a draw is recorded. Nobody is told of it: the \
+                               game ends as a draw, and every seat is told, only when every \
+                               seat still playing has voted for one. DECLINE DRAW takes \
+                               your vote back."
+            .into(),
+        ActDone::DrawWithdrawn => {
+            "You have no vote for a draw standing (any you had is withdrawn).".into()
+        }
+    }
+}
+
+/// The answer to a seat's act: what happened, then the seat's absences as they now stand and
+/// the commands.
 pub fn act_reply(
     game: &dyn Play,
     to: &Recipient,
-    said: &str,
+    done: &ActDone,
     year: i32,
     message_id: &str,
 ) -> Draft {
+    let said = act_said(done);
     let mut body = format!("{}\n\n", report::code_marks_to_quotes(said.trim_end()));
     body.push_str(&absences_text(game, &to.seat, year));
     body.push('\n');
@@ -224,6 +291,71 @@ pub fn act_reply(
         &body,
         message_id,
     )
+}
+
+/// The acts that cannot be undone, which name the game on their own line (ruling C2): a
+/// subject or a stray word cannot end a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Irreversible {
+    Concede,
+    Resign,
+    DrawVote,
+}
+
+impl Irreversible {
+    fn word(self) -> &'static str {
+        match self {
+            Irreversible::Concede => "CONCEDE",
+            Irreversible::Resign => "RESIGN",
+            Irreversible::DrawVote => "ACCEPT DRAW",
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            Irreversible::Concede => "gives the game up for your side",
+            Irreversible::Resign => "gives your seat up",
+            Irreversible::DrawVote => "may end the game",
+        }
+    }
+}
+
+/// The refusal of an irreversible act whose confirming word (`confirm`, empty when missing)
+/// is not the game's id.
+pub fn unconfirmed(act: Irreversible, confirm: &str, game_id: &str) -> Rejected {
+    let word = act.word();
+    let reason = if confirm.is_empty() {
+        format!(
+            "{word} {} and cannot be undone, so it must name the game",
+            act.what()
+        )
+    } else {
+        format!("`{confirm}` is not this game's id, so nothing was done")
+    };
+    Rejected {
+        line: 1,
+        text: String::new(),
+        reason,
+        hint: Some(format!(
+            "write {word} {game_id} alone on the first line of a mail to this game"
+        )),
+    }
+}
+
+/// The act's line as the seat wrote it, near enough, quoted in its refusal.
+pub fn act_line(act: &SeatAct) -> String {
+    match act {
+        SeatAct::AbsentShow => "ABSENT".into(),
+        SeatAct::AbsentCancel => "ABSENT CANCEL".into(),
+        SeatAct::Absent { first, last } => format!("ABSENT {first} TO {last}"),
+        SeatAct::Concede { confirm } => format!("CONCEDE {confirm}"),
+        SeatAct::Resign { confirm } => format!("RESIGN {confirm}"),
+        SeatAct::DrawVote { confirm } => format!("DRAW {confirm}"),
+        SeatAct::DrawWithdraw => "DECLINE DRAW".into(),
+        SeatAct::Bad { text, .. } => text.clone(),
+    }
+    .trim()
+    .to_string()
 }
 
 /// The seat's absences and the days it has left in `year`.
@@ -272,4 +404,22 @@ pub fn resigned_text(game_id: &str, seat: &str, on_resign: OnResign, gm_known: b
          Every other seat has been told. Thank you for playing.\n"
     );
     report::wrap_text(&plain(game_id, &body))
+}
+
+/// The subject of the letter to a player who resigned.
+pub fn resigned_subject(game_id: &str, seat: &str) -> String {
+    format!("[{game_id}] You have resigned (seat {seat})")
+}
+
+/// The organiser's report that a seat wants a new player (its player resigned at `step`):
+/// the subject and the text.
+pub fn replacement_wanted(game_id: &str, step: u64, seat: &str) -> (String, String) {
+    (
+        format!("Seat {seat} wants a new player"),
+        format!(
+            "The player of {seat} resigned at step {step}. Until a new player takes\n\
+             the seat its standing orders answer for it. To hand it on:\n\
+             despatch gm replace {game_id} --seat {seat} --address <new player>\n"
+        ),
+    )
 }

@@ -163,6 +163,9 @@ pub(super) struct Decision {
     pub(super) lobby: Option<crate::store::LobbyBook>,
     /// A mail to the organiser's desk: what to do for it (daemon/desk.rs).
     pub(super) desk: Option<DeskJob>,
+    /// A HELP answered without the ruleset's order reference, which cannot be read: the
+    /// organiser is told (`reference_missing`).
+    pub(super) reference_missing: bool,
 }
 
 impl Decision {
@@ -183,6 +186,7 @@ impl Decision {
             quiet: None,
             lobby: None,
             desk: None,
+            reference_missing: false,
         }
     }
 
@@ -204,6 +208,7 @@ impl Decision {
             quiet: None,
             lobby: None,
             desk: None,
+            reference_missing: false,
         }
     }
 }

@@ -23,8 +23,10 @@ pub use desk::broadcast_text;
 pub use events::drafts_for_event;
 pub use gather::{GATHER_MAX, Gathered};
 pub use held::{ReadAt, held_failed_letter, held_notice};
-pub use press::press_gm_text;
-pub use replies::{auth_notice, help, rejection};
+pub use press::{press_gm_subject, press_gm_text};
+pub use replies::{
+    auth_notice, help, hint_retired_forms, nothing_readable, rejection, subject_refused,
+};
 pub use rich::Rich;
 pub use rich::{JOURNAL_PART, JOURNAL_TYPE, VERIFIER_HTML, VERIFIER_PART};
 pub use seat_acts::{
@@ -32,14 +34,15 @@ pub use seat_acts::{
     resigned_text, unconfirmed,
 };
 pub use settings::{
-    ListedGame, games_list_text, passed_on_text, settings_reply, unregistered_notice,
+    ListedGame, SettingDone, games_list_text, passed_on_text, settings_reply, unregistered_notice,
 };
 pub use spectator::{
     SPECTATOR_MARK, observer_outgoing, observer_refusal_text, spectator_over, spectator_reply,
     spectator_results, spectator_welcome,
 };
 pub use status::{
-    HistoryStep, calendar_reply, history_list, history_resent_subject, status_reply, talk_refusal,
+    HistoryStep, TalkRefused, calendar_reply, history_list, history_resent_subject, status_reply,
+    talk_refusal,
 };
 pub use strict::{LOCK_HEADING, LockAsk, read_lock_mail, spectator_opened};
 pub use toolkit::{game_over_subject, only_invited, prompt_text, receipt_subject, results_subject};

@@ -11,7 +11,7 @@ use crate::mail::inbound::away;
 use crate::mail::outbound;
 
 use super::Daemon;
-use super::intake::{Decision, Intake};
+use super::decision::{Decision, Intake};
 
 impl Daemon {
     pub(super) fn out_of_office(

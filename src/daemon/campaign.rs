@@ -8,6 +8,8 @@
 //! league, campaign, a free id) and writes nothing, so `despatch new` can refuse before it makes
 //! a single folder; creating is then `Daemon::create_game_full`.
 
+use std::path::PathBuf;
+
 use anyhow::{Context, Result, anyhow, bail};
 use chrono::{DateTime, Utc};
 
@@ -15,6 +17,7 @@ use crate::config::Config;
 use crate::config::address::Mailbox;
 use crate::dice::GameSecrets;
 use crate::engine::campaign_plan::{self, CampaignLink, Plan};
+use crate::engine::registry::Entry;
 use crate::engine::{Creation, Event, Play, Registry};
 use crate::store::{DataDir, SeatPrivate, SeatsFile};
 
@@ -109,34 +112,8 @@ pub(super) fn plan(
              (it appears in subjects and reply addresses)"
         );
     }
-    let entry = registry.get(ruleset)?;
-    let dir = cfg.ruleset_dir(ruleset).map_err(|e| anyhow!(e))?;
-    let ruleset_toml = std::fs::read_to_string(dir.join("ruleset.toml")).with_context(|| {
-        format!(
-            "ruleset `{ruleset}`: {}",
-            dir.join("ruleset.toml").display()
-        )
-    })?;
-    let scen_path = dir.join("scenarios").join(format!("{scenario}.toml"));
-    let scenario_toml = std::fs::read_to_string(&scen_path).with_context(|| {
-        format!(
-            "scenario `{scenario}`: {} (available: {})",
-            scen_path.display(),
-            list_scenarios(&dir).join(", ")
-        )
-    })?;
-    let store = data.game(id);
-    if store.exists() {
-        bail!("game `{id}` already exists in {}", store.dir.display());
-    }
-    // `<campaign>-<n>` belongs to the campaign's battles.
-    if extras.campaign.is_none()
-        && let Some((c, n)) = id.rsplit_once('-')
-        && n.parse::<u32>().is_ok()
-        && data.campaign(c).ok().flatten().is_some()
-    {
-        bail!("game id `{id}` is kept for the battles of campaign `{c}`: choose another");
-    }
+    let (entry, dir, ruleset_toml, scenario_toml) = rulebook(cfg, registry, ruleset, scenario)?;
+    not_taken(data, id, extras)?;
     let gm = match &extras.gm {
         Some(gm) => Some(
             gm.parse::<Mailbox>()
@@ -196,6 +173,55 @@ pub(super) fn plan(
         super::league_file(data, league)?;
     }
     // Every address is checked before anything is stored, so a stored one can be mailed.
+    let file = seats_file(cfg, req, gm)?;
+    Ok(Planned { event, seats: file })
+}
+
+/// The ruleset's entry, its folder, and the texts of its `ruleset.toml` and of the scenario.
+fn rulebook<'r>(
+    cfg: &Config,
+    registry: &'r Registry,
+    ruleset: &str,
+    scenario: &str,
+) -> Result<(&'r Entry, PathBuf, String, String)> {
+    let entry = registry.get(ruleset)?;
+    let dir = cfg.ruleset_dir(ruleset).map_err(|e| anyhow!(e))?;
+    let ruleset_toml = std::fs::read_to_string(dir.join("ruleset.toml")).with_context(|| {
+        format!(
+            "ruleset `{ruleset}`: {}",
+            dir.join("ruleset.toml").display()
+        )
+    })?;
+    let scen_path = dir.join("scenarios").join(format!("{scenario}.toml"));
+    let scenario_toml = std::fs::read_to_string(&scen_path).with_context(|| {
+        format!(
+            "scenario `{scenario}`: {} (available: {})",
+            scen_path.display(),
+            list_scenarios(&dir).join(", ")
+        )
+    })?;
+    Ok((entry, dir, ruleset_toml, scenario_toml))
+}
+
+/// The id is free: no game has it, and `<campaign>-<n>` belongs to the campaign's battles.
+fn not_taken(data: &DataDir, id: &str, extras: &NewGame) -> Result<()> {
+    let store = data.game(id);
+    if store.exists() {
+        bail!("game `{id}` already exists in {}", store.dir.display());
+    }
+    if extras.campaign.is_none()
+        && let Some((c, n)) = id.rsplit_once('-')
+        && n.parse::<u32>().is_ok()
+        && data.campaign(c).ok().flatten().is_some()
+    {
+        bail!("game id `{id}` is kept for the battles of campaign `{c}`: choose another");
+    }
+    Ok(())
+}
+
+/// The private seats file of the new game: each seat's address checked, its secret, the
+/// house's time zone and notices; the organiser's address, if any.
+fn seats_file(cfg: &Config, req: &Request<'_>, gm: Option<String>) -> Result<SeatsFile> {
     let mut file = SeatsFile {
         gm,
         ..SeatsFile::default()
@@ -214,7 +240,7 @@ pub(super) fn plan(
             },
         );
     }
-    Ok(Planned { event, seats: file })
+    Ok(file)
 }
 
 /// The scenario the new game is set up from: `scenario_toml` itself, or for a campaign the

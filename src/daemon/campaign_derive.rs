@@ -27,36 +27,7 @@ pub fn derive_campaign(
 ) -> Result<Derived> {
     let mut battles: Vec<(CampaignLink, Box<dyn Play>, String)> = vec![];
     for dir in dirs {
-        let p = dir.join("journal.jsonl");
-        let text = std::fs::read_to_string(&p).with_context(|| p.display().to_string())?;
-        let lines: Vec<String> = text
-            .lines()
-            .filter(|l| !l.is_empty())
-            .map(str::to_string)
-            .collect();
-        let play = registry
-            .replay(&lines)
-            .map_err(|e| differs(format!("{}: the journal does not replay: {e}", p.display())))?;
-        let Some(link) = play.book().policy.club.campaign.clone() else {
-            bail!(
-                "{}: game {} is not a campaign battle",
-                p.display(),
-                play.book().id
-            );
-        };
-        if link.name != name {
-            bail!(
-                "{}: game {} is a battle of campaign {}, not {name}",
-                p.display(),
-                play.book().id,
-                link.name
-            );
-        }
-        let scenario = match crate::engine::registry::parse_line(0, &lines[0]) {
-            Ok(Event::GameCreated { scenario_toml, .. }) => scenario_toml,
-            _ => bail!("{}: the first line is not the game's creation", p.display()),
-        };
-        battles.push((*link, play, scenario));
+        battles.push(read_battle(registry, name, dir)?);
     }
     if battles.is_empty() {
         bail!("no battle given");
@@ -121,6 +92,45 @@ pub fn derive_campaign(
     }
     let ledger = campaign_plan::ledger(&plan, &sides, &fought).map_err(|e| differs(e.0))?;
     Ok(Derived { ledger, checks })
+}
+
+/// One battle's game folder: its campaign link, the game its journal replays to, and the
+/// scenario it was set up from (its creation line's).
+fn read_battle(
+    registry: &Registry,
+    name: &str,
+    dir: &std::path::Path,
+) -> Result<(CampaignLink, Box<dyn Play>, String)> {
+    let p = dir.join("journal.jsonl");
+    let text = std::fs::read_to_string(&p).with_context(|| p.display().to_string())?;
+    let lines: Vec<String> = text
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
+    let play = registry
+        .replay(&lines)
+        .map_err(|e| differs(format!("{}: the journal does not replay: {e}", p.display())))?;
+    let Some(link) = play.book().policy.club.campaign.clone() else {
+        bail!(
+            "{}: game {} is not a campaign battle",
+            p.display(),
+            play.book().id
+        );
+    };
+    if link.name != name {
+        bail!(
+            "{}: game {} is a battle of campaign {}, not {name}",
+            p.display(),
+            play.book().id,
+            link.name
+        );
+    }
+    let scenario = match crate::engine::registry::parse_line(0, &lines[0]) {
+        Ok(Event::GameCreated { scenario_toml, .. }) => scenario_toml,
+        _ => bail!("{}: the first line is not the game's creation", p.display()),
+    };
+    Ok((*link, play, scenario))
 }
 
 /// A battle that does not re-derive (as opposed to a folder that cannot be read): `despatch

@@ -17,10 +17,10 @@ use crate::mail::outbound::{self, Outgoing};
 use crate::store::Spectator;
 
 use super::Daemon;
-use super::games::OpenGame;
-use super::games::reload;
+use super::decision::{Decision, Intake};
 use super::intake::ct_eq;
-use super::intake::{Decision, Intake};
+use super::open_game::OpenGame;
+use super::open_game::reload;
 use super::spectators::{spectator_stop, watching};
 
 impl Daemon {

@@ -113,11 +113,7 @@ impl Daemon {
                 .unwrap_or_default();
             let name = file_name(&path);
             if self.smtp.is_none() {
-                // Maildir files carry local line endings, as an MTA writes them; mutt and
-                // mbox tools show a stray ^M on every line of a CRLF file.
-                let local = maildir::local_line_endings(&bytes);
-                self.outbox.deliver(&local, &format!("{id}-{stem}"))?;
-                store.mark_sent(&path)?;
+                self.to_outbox(store, &path, &bytes, &format!("{id}-{stem}"))?;
                 t.n += 1;
                 continue;
             }
@@ -185,6 +181,22 @@ impl Daemon {
             super::crash::crash_point("batch-end");
             store.end_sending()?;
         }
+        Ok(())
+    }
+
+    /// Without SMTP, a mail goes to the outbox maildir under `name`. Maildir files carry
+    /// local line endings, as an MTA writes them; mutt and mbox tools show a stray ^M on
+    /// every line of a CRLF file.
+    fn to_outbox(
+        &self,
+        store: &GameStore,
+        path: &std::path::Path,
+        bytes: &[u8],
+        name: &str,
+    ) -> Result<()> {
+        let local = maildir::local_line_endings(bytes);
+        self.outbox.deliver(&local, name)?;
+        store.mark_sent(path)?;
         Ok(())
     }
 

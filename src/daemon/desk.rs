@@ -13,22 +13,12 @@ use sha2::{Digest, Sha256};
 use tracing::{info, warn};
 
 use crate::mail::inbound::Inbound;
-use crate::mail::inbound::desk::{self, DeskLine};
+use crate::mail::inbound::desk;
 use crate::mail::outbound::{self, Outgoing};
 
 use super::Daemon;
-use super::intake::{Decision, Intake, ct_eq};
-
-/// What intake decided about a desk mail, carried out by `desk_carry_out`.
-pub(super) enum DeskJob {
-    /// From an organiser with its secret: the commands to carry out, in order.
-    Act {
-        organiser: String,
-        lines: Vec<DeskLine>,
-    },
-    /// Not authenticated: the organiser to tell (at most once an hour), if any is concerned.
-    Warn { organiser: Option<String> },
-}
+use super::decision::{Decision, DeskJob, Intake};
+use super::intake::ct_eq;
 
 /// An organiser as the desk knows them: the address alone, lower case. `mail.gm_address` may
 /// carry a display name (`Club Secretary <sec@club.example>`), which a From never matches and

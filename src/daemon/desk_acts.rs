@@ -256,7 +256,7 @@ impl Daemon {
     /// event's mails are composed from them, as press's are).
     fn broadcast_event(
         &self,
-        g: &super::games::OpenGame,
+        g: &super::open_game::OpenGame,
         text: &str,
         league: Option<&str>,
         now: DateTime<Utc>,
@@ -272,7 +272,7 @@ impl Daemon {
             salt: crate::dice::to_hex(&salt),
         };
         crate::store::atomic_write_private(
-            &super::intake::talk::press_path(&g.store, digest),
+            &super::open_game::press_path(&g.store, digest),
             &serde_json::to_vec(&copy)?,
         )?;
         Ok(ev)
@@ -297,7 +297,7 @@ fn compose_left(l: chrono::Duration) -> String {
 }
 
 /// The player addresses of a game, each once.
-fn players(g: &super::games::OpenGame) -> Vec<String> {
+fn players(g: &super::open_game::OpenGame) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for r in g.recipients() {
         let a = r.private.address.to_ascii_lowercase();

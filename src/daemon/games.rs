@@ -2,9 +2,7 @@
 //! decides (results, locks, the clock's due events, a new onion), each appended and then mailed
 //! from the journal. The daemon executes; the decisions are `engine::Play`'s.
 
-use std::cell::OnceCell;
-
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, anyhow};
 use chrono::{DateTime, Utc};
 use sha2::Digest;
 use tracing::{error, info};
@@ -12,87 +10,22 @@ use tracing::{error, info};
 use crate::dice::GameSecrets;
 use crate::engine::registry::parse_line;
 use crate::engine::{Event, Play};
-use crate::mail::compose::{self, Draft, MailCtx, Recipient};
+use crate::mail::compose::{self, Draft, MailCtx};
 use crate::mail::outbound::{self, Part};
-use crate::store::{GameStore, HostOnions, SeatsFile, WaitingEntry, WaitingMail};
+use crate::store::{GameStore, WaitingEntry, WaitingMail};
 
 use super::Daemon;
 use super::campaign::NewGame;
-
-/// A game opened for a pass: its store, the game as the journal makes it, its secrets and
-/// contacts. Dropped at the end of the operation; nothing is cached between passes.
-pub struct OpenGame {
-    pub store: GameStore,
-    pub game: Box<dyn Play>,
-    pub secrets: HostOnions,
-    pub seats: SeatsFile,
-    recipients: Vec<Recipient>,
-    reference: OnceCell<Option<String>>,
-    events_at_open: u64,
-    /// An event appended since the game was opened changes what its pages show
-    /// (`site::shows`): they are rewritten when it is closed.
-    site_due: bool,
-}
-
-impl OpenGame {
-    pub fn recipients(&self) -> &[Recipient] {
-        &self.recipients
-    }
-
-    pub fn recipient(&self, seat: &str) -> Option<&Recipient> {
-        self.recipients.iter().find(|r| r.seat == seat)
-    }
-
-    /// Re-reads the private seats file (after the organiser changed it).
-    fn reload_seats(&mut self) -> Result<()> {
-        self.seats = self.store.seats()?;
-        self.recipients = recipients(self.game.as_ref(), &self.seats);
-        Ok(())
-    }
-}
-
-fn recipients(game: &dyn Play, seats: &SeatsFile) -> Vec<Recipient> {
-    game.book()
-        .seats
-        .iter()
-        .filter_map(|s| {
-            seats.seats.get(&s.seat).map(|p| Recipient {
-                seat: s.seat.clone(),
-                private: p.clone(),
-            })
-        })
-        .collect()
-}
+use super::open_game::{OpenGame, press_copy};
 
 impl Daemon {
-    /// Opens a game: snapshot plus the journal's tail, its secrets and its seats.
-    pub fn open_game(&self, id: &str) -> Result<OpenGame> {
-        let store = self.data.game(id);
-        if !store.exists() {
-            bail!("no game `{id}` in {}", self.data.root.display());
-        }
-        let game = store.open(&self.registry)?;
-        let secrets = store.secrets_for(&game.book().id)?;
-        let seats = store.seats()?;
-        Ok(OpenGame {
-            recipients: recipients(game.as_ref(), &seats),
-            events_at_open: game.book().events,
-            store,
-            game,
-            secrets,
-            seats,
-            reference: OnceCell::new(),
-            site_due: false,
-        })
-    }
-
     pub(super) fn mail_ctx<'a>(&'a self, g: &'a OpenGame, now: DateTime<Utc>) -> MailCtx<'a> {
         let reference = g
             .reference
             .get_or_init(|| self.cfg.order_reference(g.game.ruleset()));
         MailCtx {
             game_address: &self.cfg.mail.address,
-            recipients: &g.recipients,
+            recipients: g.recipients(),
             reference: reference.as_deref(),
             salt_key: crate::engine::HostSecrets::salt_key(&g.secrets),
             journal: None,
@@ -289,7 +222,7 @@ impl Daemon {
                 Event::GameEnded { .. } => Some(g.store.read_journal()?.lines),
                 _ => None,
             };
-            let press = super::intake::talk::press_copy(&g.store, event);
+            let press = press_copy(&g.store, event);
             let gathered = gathered_list(&g.store, &g.store.waiting_list()?);
             let campaign = match event {
                 Event::GameEnded { .. } => self.campaign_text_at_end(g.game.as_ref()),
@@ -340,7 +273,7 @@ impl Daemon {
             }
             let p = game.as_deref().expect("set above");
             ctx.journal = matches!(ev, Event::GameEnded { .. }).then(|| &journal.lines[..=i]);
-            let press = super::intake::talk::press_copy(&g.store, &ev);
+            let press = press_copy(&g.store, &ev);
             // Read again for each event: the last one's mails may have added or brought some.
             let gathered = gathered_list(&g.store, &g.store.waiting_list()?);
             let campaign = match ev {
@@ -580,9 +513,4 @@ fn claimed_digest_of(bytes: &[u8]) -> Option<String> {
         .parse(bytes)
         .and_then(|m| m.body_text(0).map(|t| t.into_owned()))
         .and_then(|t| crate::report::claimed_digest(&t))
-}
-
-/// Reloads seats after the organiser changed the private file.
-pub(super) fn reload(g: &mut OpenGame) -> Result<()> {
-    g.reload_seats()
 }

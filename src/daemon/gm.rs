@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use crate::config::address::Mailbox;
 
 use super::Daemon;
-use super::games::reload;
+use super::open_game::reload;
 
 impl Daemon {
     /// Moves the open step's deadline by `hours` (negative to shorten) and tells every seat.

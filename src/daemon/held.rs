@@ -314,32 +314,9 @@ impl Daemon {
                     out.push((key, done));
                     continue;
                 }
-                Err(e) => {
-                    let error = format!("{e:#}");
-                    warn!(
-                        key,
-                        tries = m.tries,
-                        "held mail still cannot be processed: {error}"
-                    );
-                    m.cause = HeldCause::Failed {
-                        error: error.clone(),
-                    };
-                    m.next_try = (m.tries < MAX_AUTO_TRIES).then(|| now + backoff(m.tries));
-                    m.fingerprint = m.game.as_deref().map(|g| self.fingerprint(g));
-                    Some(error)
-                }
+                Err(e) => Some(self.failed_again(&mut m, &e, now)),
             };
-            // A new cause is told anew (once), as the first one was; the same cause again
-            // (the hour still full, the same failure) is not told again.
-            let kind_changed = std::mem::discriminant(&before) != std::mem::discriminant(&m.cause);
-            let new_cause =
-                kind_changed || (before != m.cause && matches!(m.cause, HeldCause::Failed { .. }));
-            if kind_changed {
-                m.sender_told = false;
-            }
-            if new_cause {
-                m.gm_told = false;
-            }
+            let new_cause = told_anew(&before, &mut m);
             self.data.write_held(&m)?;
             let intake = match outcome {
                 Some(error) => Intake::Failed(error),
@@ -355,6 +332,23 @@ impl Daemon {
             out.push((key, intake));
         }
         Ok(out)
+    }
+
+    /// A held mail that failed again: its cause is the new error, and it is tried again
+    /// after a longer wait, up to `MAX_AUTO_TRIES`; the error, for the intake log.
+    fn failed_again(&self, m: &mut HeldMail, e: &anyhow::Error, now: DateTime<Utc>) -> String {
+        let error = format!("{e:#}");
+        warn!(
+            key = m.key,
+            tries = m.tries,
+            "held mail still cannot be processed: {error}"
+        );
+        m.cause = HeldCause::Failed {
+            error: error.clone(),
+        };
+        m.next_try = (m.tries < MAX_AUTO_TRIES).then(|| now + backoff(m.tries));
+        m.fingerprint = m.game.as_deref().map(|g| self.fingerprint(g));
+        error
     }
 
     /// Whether a held mail's time has come, and whether it is read over the hourly limit.
@@ -567,6 +561,22 @@ fn meta_line(md: &std::fs::Metadata) -> String {
         md.modified().ok(),
         md.permissions()
     )
+}
+
+/// Whether the held mail's cause is new since `before` (another kind, or another failure):
+/// a new cause is told anew (once), as the first one was; the same cause again (the hour
+/// still full, the same failure) is not told again. Resets the told marks to match.
+fn told_anew(before: &HeldCause, m: &mut HeldMail) -> bool {
+    let kind_changed = std::mem::discriminant(before) != std::mem::discriminant(&m.cause);
+    let new_cause =
+        kind_changed || (*before != m.cause && matches!(m.cause, HeldCause::Failed { .. }));
+    if kind_changed {
+        m.sender_told = false;
+    }
+    if new_cause {
+        m.gm_told = false;
+    }
+    new_cause
 }
 
 #[cfg(test)]

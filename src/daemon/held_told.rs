@@ -124,31 +124,18 @@ impl Daemon {
             .iter()
             .any(|o| o.key != m.key && o.game == m.game && o.cause == m.cause && o.gm_told);
         if !m.gm_told && !told_already {
-            let text = format!(
-                "Despatch could not process a mail and holds it; every other mail and game\n\
-                 went on.\n\n\
-                 Reason: {error}\n\n\
-                 From {} to game {}, held as {} in {}.\n\
-                 It is tried again by itself (after a minute, doubling to an hour), and at\n\
-                 once when the game's folder changes (a fixed owner or mode, an edited file)\n\
-                 or the daemon restarts.\n\n\
-                 despatch held                 lists held mail\n\
-                 despatch held --retry {}  tries it now\n",
-                if m.from.is_empty() {
-                    "an unknown sender"
-                } else {
-                    &m.from
-                },
-                m.game.as_deref().unwrap_or("(none named)"),
-                m.key,
-                self.data.held_dir().display(),
-                m.key,
+            let (subject, text) = compose::held_failed_report(
+                &error,
+                &m.from,
+                m.game.as_deref(),
+                &m.key,
+                &self.data.held_dir().display().to_string(),
             );
             self.tell_gm(
                 &self.data.house(),
                 seats.as_ref().and_then(|s| s.gm.clone()),
                 &format!("held-failed-{}-{}", m.key, short(&error)),
-                "A mail could not be processed and is held",
+                &subject,
                 &text,
                 now,
             )?;

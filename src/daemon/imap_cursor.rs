@@ -94,21 +94,7 @@ impl Daemon {
                 return Ok(());
             }
         };
-        let mut state = self.imap_state();
-        let validity = imap.uid_validity().unwrap_or(0);
-        if state.uid_validity != validity {
-            if state.uid_validity != 0 {
-                warn!(
-                    old = state.uid_validity,
-                    new = validity,
-                    "IMAP UIDVALIDITY changed; relying on Message-IDs"
-                );
-            }
-            state = ImapState {
-                uid_validity: validity,
-                last_uid: 0,
-            };
-        }
+        let mut state = valid_state(self.imap_state(), imap.uid_validity().unwrap_or(0));
         // Our own copies need no state: one read again after a crash is known by its sender.
         let (copies, mail): (Vec<_>, Vec<_>) = waiting
             .into_iter()
@@ -189,5 +175,24 @@ impl Daemon {
                 false
             }
         }
+    }
+}
+
+/// The folder's state as kept, or a fresh one when the folder's UIDVALIDITY is not the one
+/// the state was kept for (its UIDs then mean nothing: Message-IDs recognise mail read).
+fn valid_state(state: ImapState, validity: u32) -> ImapState {
+    if state.uid_validity == validity {
+        return state;
+    }
+    if state.uid_validity != 0 {
+        warn!(
+            old = state.uid_validity,
+            new = validity,
+            "IMAP UIDVALIDITY changed; relying on Message-IDs"
+        );
+    }
+    ImapState {
+        uid_validity: validity,
+        last_uid: 0,
     }
 }

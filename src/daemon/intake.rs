@@ -10,254 +10,18 @@ use tracing::{info, warn};
 
 use crate::dice;
 use crate::engine::guard::{Activity, Verdict};
-use crate::engine::{Event, Rejected};
-use crate::mail::compose::{self, Draft};
-use crate::mail::inbound::{self, Inbound, SeatCommand};
+use crate::mail::compose;
+use crate::mail::inbound::{self, Inbound, Route, SeatCommand};
 use crate::mail::outbound::{self, Outgoing};
-use crate::store::SeatsFile;
 
 use super::Daemon;
-use super::games::OpenGame;
+use super::decision::{Decision, Intake};
+use super::open_game::OpenGame;
 
 #[path = "reveal.rs"]
 mod reveal;
 #[path = "talk.rs"]
 pub(super) mod talk;
-
-/// What happened to one inbound message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Intake {
-    Accepted {
-        game: String,
-        seat: String,
-        step: u64,
-    },
-    Rejected {
-        game: String,
-        seat: String,
-        lines: usize,
-    },
-    Help {
-        game: String,
-        seat: String,
-    },
-    Duplicate,
-    Automated(String),
-    Unknown(String),
-    Unauthenticated {
-        game: String,
-        seat: String,
-    },
-    /// The seat's secret from an address not registered for it: not applied; the seat's
-    /// registered player is told.
-    Unregistered {
-        game: String,
-        seat: String,
-    },
-    /// From a player whose seat the organiser handed on: told once, not applied.
-    PassedOn {
-        game: String,
-        seat: String,
-    },
-    /// A seat command (ADDRESS, TIMEZONE, NOTIFY): answered with the seat's settings.
-    Settings {
-        game: String,
-        seat: String,
-    },
-    /// A seat's act on the game (ABSENT, CONCEDE, RESIGN, a draw vote), carried out.
-    SeatAct {
-        game: String,
-        seat: String,
-    },
-    /// From an observer's address: observers cannot send orders; told at most once an hour.
-    Observer {
-        game: String,
-    },
-    /// A mail for the lobby (GAMES, OPEN, JOIN…): what became of it.
-    Lobby(&'static str),
-    /// A registered player's mail that named no game (or `LIST`): answered with their games.
-    Listed {
-        games: usize,
-    },
-    Unreadable(String),
-    /// STATUS, HISTORY/RESEND or PRESS (issue 16) answered; `command` says which, or
-    /// `refused` when the line could not be carried out.
-    Talk {
-        game: String,
-        seat: String,
-        command: &'static str,
-    },
-    /// A stranger went over `max_per_sender_per_hour`: set aside unanswered.
-    RateLimited,
-    /// A seat went over `max_per_sender_per_hour`: the mail is held (`daemon::held`) and read
-    /// at `until`, when the seat's hour has room again, or before the step's `deadline` when
-    /// it came before it.
-    Held {
-        game: String,
-        seat: String,
-        until: DateTime<Utc>,
-        deadline: Option<DateTime<Utc>>,
-    },
-    /// Processing failed (the game's files, the store, a fault): the mail is held with the
-    /// reason and retried (`daemon::held`).
-    Failed(String),
-    /// A mail to the organiser's desk from its organiser: `commands` lines carried out or
-    /// refused, each answered (daemon/desk.rs).
-    Desk {
-        commands: usize,
-    },
-    /// A mail to the desk without the sender's own desk secret: nothing done (ruling D2).
-    DeskRefused,
-}
-
-impl Intake {
-    pub fn word(&self) -> &'static str {
-        match self {
-            Intake::Accepted { .. } => "accepted",
-            Intake::Rejected { .. } => "rejected",
-            Intake::Help { .. } => "help",
-            Intake::Duplicate => "duplicate",
-            Intake::Automated(_) => "automated",
-            Intake::Unknown(_) => "unknown",
-            Intake::Unauthenticated { .. } => "unauthenticated",
-            Intake::Unregistered { .. } => "unregistered",
-            Intake::PassedOn { .. } => "passed-on",
-            Intake::Settings { .. } => "settings",
-            Intake::SeatAct { .. } => "seat-act",
-            Intake::Observer { .. } => "observer",
-            Intake::Lobby(w) => w,
-            Intake::Listed { .. } => "listed",
-            Intake::Talk { command, .. } => command,
-            Intake::Unreadable(_) => "unreadable",
-            Intake::RateLimited => "rate-limited",
-            Intake::Held { .. } => "held",
-            Intake::Failed(_) => "failed",
-            Intake::Desk { .. } => "desk",
-            Intake::DeskRefused => "desk-refused",
-        }
-    }
-}
-
-/// The decision on one mail: what it is, and what to write and send for it.
-pub(super) struct Decision {
-    pub(super) intake: Intake,
-    /// The game it concerns, opened, when anything is to be written or sent.
-    pub(super) game: Option<OpenGame>,
-    /// Journal events to append, in order (each mails what it mails).
-    pub(super) events: Vec<Event>,
-    /// Mails that answer this mail alone (rejection, HELP, a warning to the seat).
-    pub(super) drafts: Vec<Draft>,
-    /// Mails to an address that is no seat's (a former player, a list of games), by queue
-    /// name: in the game's outbox when there is a game, else the house's.
-    pub(super) letters: Vec<(String, Outgoing)>,
-    /// The private seats file as it is to be after this mail (a seat command, a former player
-    /// told), written before anything is queued.
-    pub(super) seats: Option<SeatsFile>,
-    /// The guard's records to keep: the seat's activity, a stranger's.
-    pub(super) seat_activity: Option<(String, Activity)>,
-    pub(super) stranger: Option<(String, Activity)>,
-    /// The per-address records of answers to addresses that did not (provably) ask
-    /// (docs/club-rules.md F1), written before anything is queued.
-    pub(super) answered: Vec<(String, Activity)>,
-    /// Record the Message-ID as processed by the game (after authentication only).
-    pub(super) processed: bool,
-    /// Private files of the game to write (durably) before any event is appended: a press
-    /// message's text, which its event's mails are composed from.
-    pub(super) files: Vec<(std::path::PathBuf, Vec<u8>)>,
-    /// Mails already built, by queue name: a delivered mail sent again (`HISTORY n`).
-    pub(super) built: Vec<(String, Vec<u8>)>,
-    /// An address that wrote STOP to the house, to record as such (ruling L2).
-    pub(super) quiet: Option<String>,
-    /// The lobby's book as it is to be after a lobby mail, written before its letters.
-    pub(super) lobby: Option<crate::store::LobbyBook>,
-    /// A mail to the organiser's desk: what to do for it (daemon/desk.rs).
-    pub(super) desk: Option<super::desk::DeskJob>,
-}
-
-impl Decision {
-    pub(super) fn only(intake: Intake) -> Self {
-        Self {
-            intake,
-            game: None,
-            events: vec![],
-            drafts: vec![],
-            letters: vec![],
-            seats: None,
-            seat_activity: None,
-            stranger: None,
-            answered: vec![],
-            processed: false,
-            files: vec![],
-            built: vec![],
-            quiet: None,
-            lobby: None,
-            desk: None,
-        }
-    }
-
-    /// A decision about an authenticated seat's mail in game `g`.
-    pub(super) fn for_seat(intake: Intake, g: OpenGame, seat: &str, activity: Activity) -> Self {
-        Self {
-            intake,
-            game: Some(g),
-            events: vec![],
-            drafts: vec![],
-            letters: vec![],
-            seats: None,
-            seat_activity: Some((seat.to_string(), activity)),
-            stranger: None,
-            answered: vec![],
-            processed: true,
-            files: vec![],
-            built: vec![],
-            quiet: None,
-            lobby: None,
-            desk: None,
-        }
-    }
-}
-
-impl Decision {
-    /// An authenticated seat's mail that became `event` (orders, a reveal) for `step`.
-    pub(super) fn accepted(
-        g: OpenGame,
-        seat: &str,
-        activity: Activity,
-        step: u64,
-        event: Event,
-    ) -> Self {
-        let intake = Intake::Accepted {
-            game: g.game.book().id.clone(),
-            seat: seat.to_string(),
-            step,
-        };
-        let mut d = Self::for_seat(intake, g, seat, activity);
-        d.events = vec![event];
-        d
-    }
-
-    /// An authenticated seat's mail that applied nothing: answered, as `Re:` its subject, with
-    /// every problem. `lines` is what the intake log counts as bad lines.
-    pub(super) fn rejected(
-        g: OpenGame,
-        seat: &str,
-        activity: Activity,
-        inb: &Inbound,
-        problems: &[Rejected],
-        lines: usize,
-    ) -> Result<Self> {
-        let to = g.recipient(seat).expect("an authenticated seat").clone();
-        let draft = compose::rejection(g.game.as_ref(), &to, problems, &inb.message_id)?;
-        let intake = Intake::Rejected {
-            game: g.game.book().id.clone(),
-            seat: seat.to_string(),
-            lines,
-        };
-        let mut d = Self::for_seat(intake, g, seat, activity);
-        d.drafts = vec![draft];
-        Ok(d)
-    }
-}
 
 fn sha_id(raw: &[u8]) -> String {
     format!("sha256:{}", dice::to_hex(&Sha256::digest(raw).into()))
@@ -269,6 +33,166 @@ pub(super) fn ct_eq(a: &[u8], b: &[u8]) -> bool {
         return false;
     }
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// What intake has read for an authenticated seat's mail before deciding what it does: the
+/// mail and how it was routed, the seat, its guard record, and the clock's `now` as a value.
+/// The game itself goes with it by value, into the decision.
+struct SeatMail<'a> {
+    inb: &'a Inbound,
+    route: &'a Route,
+    seat: String,
+    activity: Activity,
+    now: DateTime<Utc>,
+}
+
+/// The seats whose registered address is the sender's.
+fn seats_writing_from(g: &OpenGame, from: &str) -> Vec<String> {
+    g.recipients()
+        .iter()
+        .filter(|r| r.private.writes_from(from))
+        .map(|r| r.seat.clone())
+        .collect()
+}
+
+/// Among the sender's seats, the one whose secret the mail came to (and whose name, if the
+/// address gave one).
+fn seat_by_token(g: &OpenGame, mine: &[String], route: &Route) -> Option<String> {
+    let token = route.token.clone().unwrap_or_default();
+    mine.iter()
+        .find(|s| {
+            let r = g.recipient(s).expect("listed above");
+            ct_eq(r.private.token.as_bytes(), token.as_bytes())
+                && route.seat.as_deref().is_none_or(|x| x == s.as_str())
+        })
+        .cloned()
+}
+
+/// What the seat's hourly limit makes of its mail.
+enum Admission {
+    Read,
+    /// Over the limit: held, to be read at `until`.
+    Held {
+        until: DateTime<Utc>,
+    },
+    /// The same rejected text again: an auto-responder.
+    Looping,
+}
+
+/// The seat's guard admits the mail (or not), recording it in `m.activity`. Held mail read by
+/// the organiser's hand, or before the deadline it came before (`daemon::held`), is read now,
+/// and it still counts.
+fn admission(m: &mut SeatMail<'_>, limit: u32, held_anyway: bool) -> Admission {
+    let now = m.now;
+    match m.activity.admit(now, limit, &text_digest(m.inb, m.route)) {
+        Verdict::Read => Admission::Read,
+        Verdict::TooMany if held_anyway => {
+            m.activity.mails.push(now);
+            Admission::Read
+        }
+        Verdict::TooMany => Admission::Held {
+            until: m
+                .activity
+                .free_at(limit)
+                .unwrap_or(now + chrono::Duration::hours(1)),
+        },
+        Verdict::Loop => Admission::Looping,
+    }
+}
+
+/// Over the seat's hourly limit: held, and not recorded as processed, since the held copy is
+/// read again at `until` (or before the step's deadline).
+fn held(g: OpenGame, m: SeatMail<'_>, until: DateTime<Utc>) -> Decision {
+    let game_id = g.store.id.clone();
+    let seat = m.seat;
+    warn!(game = %game_id, seat, %until, "seat over max_per_sender_per_hour; mail held");
+    let intake = Intake::Held {
+        game: game_id,
+        seat: seat.clone(),
+        until,
+        deadline: g.game.book().deadline,
+    };
+    let mut d = Decision::for_seat(intake, g, &seat, m.activity);
+    d.processed = false;
+    d
+}
+
+/// The same rejected text again: taken for an auto-responder, and not answered.
+fn looping(g: OpenGame, m: SeatMail<'_>) -> Decision {
+    let seat = m.seat;
+    warn!(game = %g.store.id, seat, "the same rejected text again: taken for an auto-responder");
+    Decision::for_seat(
+        Intake::Automated("the same rejected text, again: an auto-responder".into()),
+        g,
+        &seat,
+        m.activity,
+    )
+}
+
+/// HELP: the order reference (`reference`, None when it cannot be read), and whether the
+/// organiser is told that it is missing (when the game has an organiser address; the daemon
+/// tells them, `Decision::reference_missing`).
+fn help(
+    g: OpenGame,
+    mut m: SeatMail<'_>,
+    reference: Option<&str>,
+    house_gm: bool,
+) -> Result<Decision> {
+    let gm_told = reference.is_none() && (g.seats.gm.is_some() || house_gm);
+    let to = g.recipient(&m.seat).expect("authenticated above").clone();
+    let draft = compose::help(g.game.as_ref(), &to, reference, gm_told, &m.inb.message_id)?;
+    m.activity.outcome(m.now, None);
+    let intake = Intake::Help {
+        game: g.store.id.clone(),
+        seat: m.seat.clone(),
+    };
+    let mut d = Decision::for_seat(intake, g, &m.seat, m.activity);
+    d.drafts = vec![draft];
+    d.reference_missing = gm_told;
+    Ok(d)
+}
+
+/// Nothing in the mail could be read as orders: not a submission, so the player's earlier
+/// orders stand, and the player is told how to send nothing on purpose.
+fn nothing_readable(
+    g: OpenGame,
+    mut m: SeatMail<'_>,
+    why: inbound::NothingReadable,
+) -> Result<Decision> {
+    let mut problems = vec![compose::nothing_readable(why)];
+    if let Some(word) = &m.route.subject_refused {
+        problems.push(compose::subject_refused(word));
+    }
+    m.activity
+        .outcome(m.now, Some(&text_digest(m.inb, m.route)));
+    Decision::rejected(g, &m.seat, m.activity, m.inb, &problems, 0)
+}
+
+/// The seat's orders: the engine's submission event, or every problem with them.
+fn orders(g: OpenGame, mut m: SeatMail<'_>) -> Result<Decision> {
+    let (inb, now) = (m.inb, m.now);
+    let text = inbound::strip_control_lines(&inb.body);
+    let salt = g
+        .game
+        .book()
+        .salt(&m.seat, &g.secrets)
+        .map_err(|e| anyhow::anyhow!(e))?;
+    let step = g.game.book().step;
+    let submitted =
+        g.game
+            .submission_event(&m.seat, &text, m.route.step, &salt, &inb.message_id, now);
+    match submitted {
+        Ok(event) => {
+            m.activity.outcome(now, None);
+            Ok(Decision::accepted(g, &m.seat, m.activity, step, event))
+        }
+        Err(mut problems) => {
+            m.activity.outcome(now, Some(&text_digest(inb, m.route)));
+            let lines = problems.len();
+            compose::hint_retired_forms(&mut problems, &text);
+            Decision::rejected(g, &m.seat, m.activity, inb, &problems, lines)
+        }
+    }
 }
 
 impl Daemon {
@@ -309,7 +233,9 @@ impl Daemon {
         (over, a)
     }
 
-    /// What one mail does. Reads the store; writes nothing.
+    /// What one mail does: to the house, the desk or the lobby, or to a game, where its
+    /// sender is authenticated and the seat's mail decided (`seat_mail`). Reads the store;
+    /// writes nothing.
     fn decide(&self, inb: &Inbound, now: DateTime<Utc>) -> Result<Decision> {
         if let Some(why) = &inb.auto {
             // An out-of-office reply is answered once with the absence it suggests (A10).
@@ -331,18 +257,7 @@ impl Daemon {
             return self.lobby_mail(inb, route.lobby.as_deref(), now);
         }
         let Some(game_id) = route.game.clone() else {
-            // STOP to the house, as the List-Unsubscribe of a games list or of a league's
-            // standings sends it (ruling L2): nothing unasked goes to the address any more.
-            // Not answered: the From may be forged, and the answer would be one more mail.
-            if crate::mail::consent::seat_asks_to_stop(&inb.subject, &inb.body) {
-                let mut d = Decision::only(Intake::Unknown(
-                    "STOP to the house: no games list or standings unasked from now on".into(),
-                ));
-                d.quiet = Some(inb.from.clone());
-                return Ok(d);
-            }
-            // A registered player who forgot to say which game gets the list of theirs.
-            return self.list_games(inb, now, false);
+            return self.house_mail(inb, now);
         };
         if !self.data.game(&game_id).exists() {
             return Ok(Decision::only(Intake::Unknown(format!(
@@ -351,12 +266,7 @@ impl Daemon {
         }
         let g = self.open_game(&game_id)?;
         // The sender must be a registered seat; among that sender's seats, the token picks one.
-        let mine: Vec<&str> = g
-            .recipients()
-            .iter()
-            .filter(|r| r.private.writes_from(&inb.from))
-            .map(|r| r.seat.as_str())
-            .collect();
+        let mine = seats_writing_from(&g, &inb.from);
         if mine.is_empty() {
             if g.seats
                 .spectators
@@ -367,43 +277,8 @@ impl Daemon {
             }
             return self.not_a_seat_address(inb, &route, g, now);
         }
-        let token = route.token.clone().unwrap_or_default();
-        let seat = mine
-            .iter()
-            .find(|s| {
-                let r = g.recipient(s).expect("listed above");
-                ct_eq(r.private.token.as_bytes(), token.as_bytes())
-                    && route.seat.as_deref().is_none_or(|x| x == **s)
-            })
-            .map(|s| s.to_string());
-        let Some(seat) = seat else {
-            let claimed = route
-                .seat
-                .clone()
-                .filter(|s| mine.contains(&s.as_str()))
-                .unwrap_or_else(|| mine[0].to_string());
-            let (over, stranger) = self.stranger_over_budget(inb, now);
-            let mut d = Decision::only(if over {
-                Intake::RateLimited
-            } else {
-                Intake::Unauthenticated {
-                    game: game_id.clone(),
-                    seat: claimed.clone(),
-                }
-            });
-            d.stranger = Some((inb.from.clone(), stranger));
-            // Tell the registered player (not the sender, who may be a forger) that nothing
-            // happened, at most once in a while; quote nothing the sender wrote.
-            let mut activity = g.store.activity(&claimed);
-            if !over && activity.may_warn(now) {
-                let to = g.recipient(&claimed).expect("a registered seat");
-                if self.may_answer(&to.private.address, "auth-notice", now, &mut d.answered) {
-                    d.drafts = vec![compose::auth_notice(&game_id, to, &inb.message_id)];
-                }
-                d.seat_activity = Some((claimed, activity));
-            }
-            d.game = Some(g);
-            return Ok(d);
+        let Some(seat) = seat_by_token(&g, &mine, &route) else {
+            return Ok(self.unauthenticated(inb, &route, g, &mine, now));
         };
         // Every form of the id: a journal from before ids were bounded holds a long one whole.
         if inb
@@ -414,132 +289,118 @@ impl Daemon {
             info!(message_id = %inb.message_id, "already processed by this game; ignored");
             return Ok(Decision::only(Intake::Duplicate));
         }
-        let mut activity = g.store.activity(&seat);
-        match activity.admit(
+        let activity = g.store.activity(&seat);
+        let m = SeatMail {
+            inb,
+            route: &route,
+            seat,
+            activity,
             now,
-            self.cfg.mail.max_per_sender_per_hour,
-            &text_digest(inb, &route),
-        ) {
-            Verdict::Read => {}
-            // Held mail read by the organiser's hand, or before the deadline it came before
-            // (`daemon::held`): read now, and it still counts.
-            Verdict::TooMany if self.reading_held_anyway() => activity.mails.push(now),
-            Verdict::TooMany => {
-                let limit = self.cfg.mail.max_per_sender_per_hour;
-                let until = activity
-                    .free_at(limit)
-                    .unwrap_or(now + chrono::Duration::hours(1));
-                warn!(game = %game_id, seat, %until, "seat over max_per_sender_per_hour; mail held");
-                // Not recorded as processed: the held copy is read again at `until`.
-                let intake = Intake::Held {
-                    game: game_id.clone(),
-                    seat: seat.clone(),
-                    until,
-                    deadline: g.game.book().deadline,
-                };
-                let mut d = Decision::for_seat(intake, g, &seat, activity);
-                d.processed = false;
-                return Ok(d);
-            }
-            Verdict::Loop => {
-                warn!(game = %game_id, seat, "the same rejected text again: taken for an auto-responder");
-                return Ok(Decision::for_seat(
-                    Intake::Automated("the same rejected text, again: an auto-responder".into()),
-                    g,
-                    &seat,
-                    activity,
-                ));
-            }
+        };
+        self.seat_mail(g, m)
+    }
+
+    /// A mail naming no game: STOP to the house, as the List-Unsubscribe of a games list or
+    /// of a league's standings sends it (ruling L2), so nothing unasked goes to the address
+    /// any more (not answered: the From may be forged, and the answer would be one more
+    /// mail); else a registered player who forgot to say which game gets the list of theirs.
+    fn house_mail(&self, inb: &Inbound, now: DateTime<Utc>) -> Result<Decision> {
+        if crate::mail::consent::seat_asks_to_stop(&inb.subject, &inb.body) {
+            let mut d = Decision::only(Intake::Unknown(
+                "STOP to the house: no games list or standings unasked from now on".into(),
+            ));
+            d.quiet = Some(inb.from.clone());
+            return Ok(d);
         }
+        self.list_games(inb, now, false)
+    }
+
+    /// A seat's address without its secret: nothing is applied. The registered player (not
+    /// the sender, who may be a forger) is told that nothing happened, at most once in a
+    /// while, quoting nothing the sender wrote; the sender counts as a stranger.
+    fn unauthenticated(
+        &self,
+        inb: &Inbound,
+        route: &Route,
+        g: OpenGame,
+        mine: &[String],
+        now: DateTime<Utc>,
+    ) -> Decision {
+        let game_id = g.store.id.clone();
+        let claimed = route
+            .seat
+            .clone()
+            .filter(|s| mine.contains(s))
+            .unwrap_or_else(|| mine[0].clone());
+        let (over, stranger) = self.stranger_over_budget(inb, now);
+        let mut d = Decision::only(if over {
+            Intake::RateLimited
+        } else {
+            Intake::Unauthenticated {
+                game: game_id.clone(),
+                seat: claimed.clone(),
+            }
+        });
+        d.stranger = Some((inb.from.clone(), stranger));
+        let mut activity = g.store.activity(&claimed);
+        if !over && activity.may_warn(now) {
+            let to = g.recipient(&claimed).expect("a registered seat");
+            if self.may_answer(&to.private.address, "auth-notice", now, &mut d.answered) {
+                d.drafts = vec![compose::auth_notice(&game_id, to, &inb.message_id)];
+            }
+            d.seat_activity = Some((claimed, activity));
+        }
+        d.game = Some(g);
+        d
+    }
+
+    /// An authenticated seat's mail, by kind: held or refused by the seat's hourly limit, a
+    /// strict reveal or opening, STOP, a seat command, HELP, nothing readable, or orders.
+    fn seat_mail(&self, g: OpenGame, mut m: SeatMail<'_>) -> Result<Decision> {
+        let held_anyway = self.reading_held_anyway();
+        match admission(&mut m, self.cfg.mail.max_per_sender_per_hour, held_anyway) {
+            Admission::Read => {}
+            Admission::Held { until } => return Ok(held(g, m, until)),
+            Admission::Looping => return Ok(looping(g, m)),
+        }
+        let (inb, now) = (m.inb, m.now);
         // A strict seat's reveal (strict dice), authenticated like any seat mail above. Only
         // in strict games, and only the exact `REVEAL <k> <hex> <hex>` line (Lone Star has a
         // REVEAL order too).
         if g.game.book().strict.is_some()
             && let Some((k, quoted, r)) = crate::engine::strict::parse_reveal(&inb.body)
         {
-            return reveal::decide(g, seat, activity, inb, k, &quoted, &r, now);
+            return reveal::decide(g, m.seat, m.activity, inb, k, &quoted, &r, now);
         }
         // A strict seat opening its onion at the game's end (bound reveals, ruling S11).
         if g.game.book().strict.as_ref().is_some_and(|st| st.bound)
             && let Some((j, e)) = crate::engine::strict_bound::parse_opening(&inb.body)
         {
-            return reveal::decide_opening(g, seat, activity, inb, j, &e, now);
+            return reveal::decide_opening(g, m.seat, m.activity, inb, j, &e, now);
         }
         // STOP alone (club-rules S1), as the `List-Unsubscribe` mailto sends it.
         if crate::mail::consent::seat_asks_to_stop(&inb.subject, &inb.body) {
-            return self.seat_command(&SeatCommand::Stop, g, &seat, activity, inb, now);
+            return self.seat_command(&SeatCommand::Stop, g, &m.seat, m.activity, inb, now);
         }
-        if let Some(cmd) = &route.command {
+        if let Some(cmd) = &m.route.command {
             if let SeatCommand::SpectatorAdd(_) | SeatCommand::SpectatorRemove(_) = cmd {
-                return self.spectator_command(cmd, g, &seat, activity, inb, now);
+                return self.spectator_command(cmd, g, &m.seat, m.activity, inb, now);
             }
-            return self.seat_command(cmd, g, &seat, activity, inb, now);
+            return self.seat_command(cmd, g, &m.seat, m.activity, inb, now);
         }
-        let to = g.recipient(&seat).expect("authenticated above").clone();
-        if route.help {
+        if m.route.help {
             let reference = self.cfg.order_reference(g.game.ruleset());
-            let gm_told = reference.is_none() && self.reference_missing(&g, now)?;
-            let draft = compose::help(
-                g.game.as_ref(),
-                &to,
-                reference.as_deref(),
-                gm_told,
-                &inb.message_id,
-            )?;
-            activity.outcome(now, None);
-            let mut d = Decision::for_seat(
-                Intake::Help {
-                    game: game_id,
-                    seat: seat.clone(),
-                },
+            return help(
                 g,
-                &seat,
-                activity,
+                m,
+                reference.as_deref(),
+                self.cfg.mail.gm_address.is_some(),
             );
-            d.drafts = vec![draft];
-            return Ok(d);
         }
         if let Some(why) = inb.nothing_readable {
-            // Not a submission: the player's earlier orders stand, and the player is told how
-            // to send nothing on purpose.
-            let mut problems = vec![Rejected {
-                line: 0,
-                text: String::new(),
-                reason: format!(
-                    "nothing in this mail could be read as orders: {}; so nothing changed, and \
-                     your earlier orders (if any) stand",
-                    why.words()
-                ),
-                hint: Some("write your orders as plain text in the mail; to send no orders on purpose, write PASS".into()),
-            }];
-            if let Some(word) = &route.subject_refused {
-                problems.push(subject_refused(word));
-            }
-            activity.outcome(now, Some(&text_digest(inb, &route)));
-            return Decision::rejected(g, &seat, activity, inb, &problems, 0);
+            return nothing_readable(g, m, why);
         }
-        let text = inbound::strip_control_lines(&inb.body);
-        let salt = g
-            .game
-            .book()
-            .salt(&seat, &g.secrets)
-            .map_err(|e| anyhow::anyhow!(e))?;
-        let step = g.game.book().step;
-        let submitted =
-            g.game
-                .submission_event(&seat, &text, route.step, &salt, &inb.message_id, now);
-        match submitted {
-            Ok(event) => {
-                activity.outcome(now, None);
-                Ok(Decision::accepted(g, &seat, activity, step, event))
-            }
-            Err(mut problems) => {
-                activity.outcome(now, Some(&text_digest(inb, &route)));
-                let lines = problems.len();
-                hint_retired_forms(&mut problems, &text);
-                Decision::rejected(g, &seat, activity, inb, &problems, lines)
-            }
-        }
+        orders(g, m)
     }
 
     /// Appends the decision's events, queues its drafts, keeps the guard's records, and lets
@@ -577,9 +438,13 @@ impl Daemon {
             }
             return Ok(d.intake);
         };
+        if d.reference_missing {
+            // The organiser hears once per game and ruleset that HELP went without it.
+            self.reference_missing(&g, now)?;
+        }
         if let Some(seats) = &d.seats {
             g.store.write_seats(seats)?;
-            super::games::reload(&mut g)?;
+            super::open_game::reload(&mut g)?;
         }
         for (path, bytes) in &d.files {
             crate::store::atomic_write_private(path, bytes)?;
@@ -628,42 +493,6 @@ impl Daemon {
             }
         }
         Ok(())
-    }
-}
-
-/// Why a subject that would act over an empty body was not carried out (ruling M2).
-fn subject_refused(word: &str) -> Rejected {
-    Rejected {
-        line: 0,
-        text: String::new(),
-        reason: format!(
-            "the subject asks for {word}, but nothing that acts (a concession, a resignation, \
-             a draw vote, a setting, press) is ever taken from a subject line, so nothing was \
-             done"
-        ),
-        hint: Some(format!(
-            "write the {word} line as the first line of the mail's text (not the subject)"
-        )),
-    }
-}
-
-/// The hint for each line written in a retired command form (`WITHDRAW DRAW`), which was
-/// read as orders and refused with them (ruling M3): on that line's own refusal, or as a
-/// refusal of its own when the mail was refused as a whole.
-fn hint_retired_forms(problems: &mut Vec<Rejected>, text: &str) {
-    for (i, line) in text.lines().enumerate() {
-        let Some(hint) = inbound::retired_form(line) else {
-            continue;
-        };
-        match problems.iter_mut().find(|p| p.line == i + 1) {
-            Some(p) => p.hint = Some(hint.into()),
-            None => problems.push(Rejected {
-                line: i + 1,
-                text: line.trim().to_string(),
-                reason: "WITHDRAW DRAW is not a command any more".into(),
-                hint: Some(hint.into()),
-            }),
-        }
     }
 }
 

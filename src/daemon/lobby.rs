@@ -18,7 +18,8 @@ use crate::mail::outbound::{self, Outgoing};
 use crate::store::{LobbyBook, LobbyMember};
 
 use super::Daemon;
-use super::intake::{Decision, Intake, ct_eq};
+use super::decision::{Decision, Intake};
+use super::intake::ct_eq;
 
 /// Hours a line sent without the lobby secret waits for the reply that proves the mailbox.
 const PENDING_HOURS: i64 = 72;
@@ -47,7 +48,7 @@ impl Daemon {
                 .get(&from)
                 .is_some_and(|m| ct_eq(m.token.as_bytes(), t.as_bytes()))
         });
-        let mut lines = lobby_lines(&inb.body);
+        let lines = lobby_lines(&inb.body);
         let mut d = Decision::only(Intake::Lobby("read"));
         d.stranger = Some((inb.from.clone(), stranger));
         let offers = self.lobby_offers();
@@ -66,81 +67,23 @@ impl Daemon {
             leagues: &leagues,
         };
         let mut letters = Letters::default();
-        if !proven {
-            let acts_something = lines
-                .iter()
-                .any(|(_, a)| !matches!(a, Ok(Act::Games) | Err(_)));
-            let text = if lines.is_empty() {
-                d.intake = Intake::Lobby("nothing");
+        if proven {
+            let (word, text) = proven_answer(&mut book, &rules, inb, lines, now, &mut letters);
+            d.intake = Intake::Lobby(word);
+            letters.add(&from, text);
+        } else {
+            let (word, text) =
+                unproven_answer(&mut book, &rules, &from, &lines, now, &mut letters)?;
+            d.intake = Intake::Lobby(word);
+            let Some(text) = text else {
                 book_only(&mut d, book);
                 return Ok(d);
-            } else if !acts_something {
-                d.intake = Intake::Lobby("games");
-                answer_lines(
-                    &mut book.tables,
-                    &rules,
-                    &from,
-                    None,
-                    &lines,
-                    now,
-                    &mut letters,
-                )
-            } else if let Err(why) = lobby::may_play(&rules, &from) {
-                d.intake = Intake::Lobby("refused");
-                format!("Nothing was done: {why}.\n")
-            } else {
-                d.intake = Intake::Lobby("confirm");
-                let m = member(&mut book, &from)?;
-                m.pending = lines.iter().map(|(l, _)| l.clone()).collect();
-                m.pending_at = Some(now);
-                confirm_text(&lines)
             };
             // The From may be forged: this answers an address that did not provably ask (F1).
             if !self.may_answer(&from, "lobby", now, &mut d.answered) {
                 d.intake = Intake::RateLimited;
                 return Ok(d);
             }
-            letters.add(&from, text);
-        } else {
-            if lines.is_empty() {
-                let m = book.members.get_mut(&from).expect("proven above");
-                if m.pending_at
-                    .is_some_and(|at| at + Duration::hours(PENDING_HOURS) > now)
-                {
-                    lines = lobby_lines(&m.pending.join("\n"));
-                }
-            }
-            if let Some(m) = book.members.get_mut(&from) {
-                m.pending.clear();
-                m.pending_at = None;
-            }
-            let text = if lines.is_empty() {
-                d.intake = Intake::Lobby("nothing");
-                HELP.to_string()
-            } else {
-                d.intake = Intake::Lobby("acted");
-                let name = inb.from_name.as_deref();
-                let mut text = answer_lines(
-                    &mut book.tables,
-                    &rules,
-                    &from,
-                    name,
-                    &lines,
-                    now,
-                    &mut letters,
-                );
-                // Lines past the most one mail may carry are said, never silently dropped.
-                let all = crate::mail::inbound::lobby::lobby_line_count(&inb.body);
-                if all > lines.len() {
-                    text.push_str(&format!(
-                        "Only the first {} lobby lines of a mail are read: {} more were not. \
-                         Send them again in another mail.\n",
-                        lines.len(),
-                        all - lines.len()
-                    ));
-                }
-                text
-            };
             letters.add(&from, text);
         }
         d.letters = self.lobby_letters(&mut book, letters, inb, now)?;
@@ -458,6 +401,78 @@ fn sha(parts: &[&str]) -> [u8; 32] {
         h.update([0]);
     }
     h.finalize().into()
+}
+
+/// A lobby mail without the sender's lobby secret (the From may be forged): the intake word,
+/// and the answer, None when there is nothing to answer. GAMES alone is answered; an act is
+/// kept pending until the reply from the member's own lobby address proves the mailbox.
+fn unproven_answer(
+    book: &mut LobbyBook,
+    rules: &Rules<'_>,
+    from: &str,
+    lines: &[LobbyLine],
+    now: DateTime<Utc>,
+    letters: &mut Letters,
+) -> Result<(&'static str, Option<String>)> {
+    let acts_something = lines
+        .iter()
+        .any(|(_, a)| !matches!(a, Ok(Act::Games) | Err(_)));
+    if lines.is_empty() {
+        return Ok(("nothing", None));
+    }
+    if !acts_something {
+        let text = answer_lines(&mut book.tables, rules, from, None, lines, now, letters);
+        return Ok(("games", Some(text)));
+    }
+    if let Err(why) = lobby::may_play(rules, from) {
+        return Ok(("refused", Some(format!("Nothing was done: {why}.\n"))));
+    }
+    let m = member(book, from)?;
+    m.pending = lines.iter().map(|(l, _)| l.clone()).collect();
+    m.pending_at = Some(now);
+    Ok(("confirm", Some(confirm_text(lines))))
+}
+
+/// A lobby mail from a member's own lobby address: its lines (or, when it has none, the
+/// lines it confirms, pending for less than `PENDING_HOURS`) carried out; the intake word and
+/// the answer.
+fn proven_answer(
+    book: &mut LobbyBook,
+    rules: &Rules<'_>,
+    inb: &Inbound,
+    mut lines: Vec<LobbyLine>,
+    now: DateTime<Utc>,
+    letters: &mut Letters,
+) -> (&'static str, String) {
+    let from = inb.from.to_ascii_lowercase();
+    if lines.is_empty() {
+        let m = book.members.get_mut(&from).expect("proven above");
+        if m.pending_at
+            .is_some_and(|at| at + Duration::hours(PENDING_HOURS) > now)
+        {
+            lines = lobby_lines(&m.pending.join("\n"));
+        }
+    }
+    if let Some(m) = book.members.get_mut(&from) {
+        m.pending.clear();
+        m.pending_at = None;
+    }
+    if lines.is_empty() {
+        return ("nothing", HELP.to_string());
+    }
+    let name = inb.from_name.as_deref();
+    let mut text = answer_lines(&mut book.tables, rules, &from, name, &lines, now, letters);
+    // Lines past the most one mail may carry are said, never silently dropped.
+    let all = crate::mail::inbound::lobby::lobby_line_count(&inb.body);
+    if all > lines.len() {
+        text.push_str(&format!(
+            "Only the first {} lobby lines of a mail are read: {} more were not. \
+             Send them again in another mail.\n",
+            lines.len(),
+            all - lines.len()
+        ));
+    }
+    ("acted", text)
 }
 
 /// The book goes with the decision, written before any letter is queued.

@@ -18,6 +18,7 @@ mod campaign_derive;
 mod campaigns;
 mod consent;
 mod crash;
+mod decision;
 mod delivery;
 mod desk;
 mod desk_acts;
@@ -29,6 +30,7 @@ mod imap_cursor;
 mod intake;
 mod league;
 mod lobby;
+mod open_game;
 mod seat_acts;
 mod settings;
 mod site;
@@ -43,11 +45,11 @@ pub use campaign_derive::{
     Derived as CampaignDerived, Differs as CampaignDiffers, derive_campaign,
 };
 pub use campaigns::{CampaignNew, PlanSource, battle_id};
+pub use decision::Intake;
 pub use desk_acts::Broadcast;
-pub use games::OpenGame;
 pub use held::why as held_why;
-pub use intake::Intake;
 pub use league::{derive_from_files, league_file, league_games, league_roster, league_standings};
+pub use open_game::OpenGame;
 pub use spectators::{By, MAX_SPECTATORS, change_spectators};
 
 use std::sync::Mutex;

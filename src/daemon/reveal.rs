@@ -12,8 +12,8 @@ use crate::engine::{Event, Rejected, strict, strict_bound};
 use crate::mail::inbound::Inbound;
 
 use super::super::Daemon;
-use super::super::games::OpenGame;
-use super::Decision;
+use super::super::decision::Decision;
+use super::super::open_game::OpenGame;
 
 /// What a reveal mail does.
 #[allow(clippy::too_many_arguments)]

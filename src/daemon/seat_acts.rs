@@ -4,50 +4,39 @@
 //! answer. Also the organiser's `gm refuse-absence`. Writes nothing itself except there.
 
 use anyhow::Result;
-use chrono::{DateTime, Datelike, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use chrono_tz::Tz;
 use sha2::{Digest, Sha256};
 
 use crate::engine::guard::Activity;
 use crate::engine::{Event, Play, Rejected, club::OnResign, seat_acts};
-use crate::mail::compose;
+use crate::mail::compose::{self, ActDone, Irreversible};
 use crate::mail::inbound::{Inbound, SeatAct};
-use crate::report;
 use crate::store::{FormerPlayer, SeatsFile};
 
 use super::Daemon;
-use super::games::OpenGame;
-use super::intake::{Decision, Intake};
+use super::decision::{Decision, Intake};
+use super::open_game::OpenGame;
 
-/// What an accepted act comes to before it is carried out.
-struct Done {
-    said: String,
-    events: Vec<Event>,
-    seats: Option<SeatsFile>,
+/// What an act comes to, decided from the game and its private seats file as read.
+enum Outcome {
+    /// Answered with what was done (`compose::act_reply`), after its events and the private
+    /// file as it is to be.
+    Done {
+        done: ActDone,
+        events: Vec<Event>,
+        seats: Option<SeatsFile>,
+    },
+    /// `RESIGN`: its event; the seat's record goes and the player gets a letter.
+    Resigned(Event),
 }
 
-fn said(s: impl Into<String>) -> Done {
-    Done {
-        said: s.into(),
+fn told(done: ActDone) -> Outcome {
+    Outcome::Done {
+        done,
         events: vec![],
         seats: None,
     }
-}
-
-/// The line as the seat wrote it, near enough, for a rejection.
-fn words(act: &SeatAct) -> String {
-    match act {
-        SeatAct::AbsentShow => "ABSENT".into(),
-        SeatAct::AbsentCancel => "ABSENT CANCEL".into(),
-        SeatAct::Absent { first, last } => format!("ABSENT {first} TO {last}"),
-        SeatAct::Concede { confirm } => format!("CONCEDE {confirm}"),
-        SeatAct::Resign { confirm } => format!("RESIGN {confirm}"),
-        SeatAct::DrawVote { confirm } => format!("DRAW {confirm}"),
-        SeatAct::DrawWithdraw => "DECLINE DRAW".into(),
-        SeatAct::Bad { text, .. } => text.clone(),
-    }
-    .trim()
-    .to_string()
 }
 
 fn no(reason: impl Into<String>, hint: impl Into<String>) -> Rejected {
@@ -59,157 +48,166 @@ fn no(reason: impl Into<String>, hint: impl Into<String>) -> Rejected {
     }
 }
 
-/// The irreversible acts name the game on their own line (ruling C2): a subject or a stray
-/// word cannot end a game.
-fn confirmed(word: &str, confirm: &str, game_id: &str, what: &str) -> Result<(), Rejected> {
+/// An irreversible act goes on only when it names the game (ruling C2).
+fn confirmed(act: Irreversible, confirm: &str, game_id: &str) -> Result<(), Rejected> {
     if confirm == game_id {
         return Ok(());
     }
-    let reason = if confirm.is_empty() {
-        format!("{word} {what} and cannot be undone, so it must name the game")
-    } else {
-        format!("`{confirm}` is not this game's id, so nothing was done")
-    };
-    Err(no(
-        reason,
-        format!("write {word} {game_id} alone on the first line of a mail to this game"),
-    ))
+    Err(compose::unconfirmed(act, confirm, game_id))
+}
+
+/// What `act` does, or why nothing: a pure decision over the game, its private seats file
+/// (the secret draw votes) and the seat's zone; the engine (engine/seat_acts.rs) decides each
+/// act's events.
+fn decide(
+    game: &dyn Play,
+    game_id: &str,
+    seats: &SeatsFile,
+    seat: &str,
+    act: &SeatAct,
+    zone: Tz,
+    now: DateTime<Utc>,
+) -> Result<Outcome, Rejected> {
+    match act {
+        SeatAct::Bad { reason, hint, .. } => Err(no(reason.clone(), hint.clone())),
+        SeatAct::AbsentShow => Ok(told(ActDone::AbsencesShown)),
+        SeatAct::Absent { first, last } => absence(game, seat, *first, *last, zone, now),
+        SeatAct::AbsentCancel => cancel_absences(game, seat, now),
+        SeatAct::Concede { confirm } => {
+            confirmed(Irreversible::Concede, confirm, game_id)?;
+            let ev = seat_acts::concede(game, seat, now)?;
+            let side = game.book().side_of(seat).unwrap_or_default();
+            Ok(Outcome::Done {
+                done: ActDone::Conceded {
+                    side: side.to_string(),
+                },
+                events: vec![ev],
+                seats: None,
+            })
+        }
+        SeatAct::Resign { confirm } => {
+            confirmed(Irreversible::Resign, confirm, game_id)?;
+            Ok(Outcome::Resigned(seat_acts::resign(game, seat, now)?))
+        }
+        SeatAct::DrawVote { confirm } => {
+            confirmed(Irreversible::DrawVote, confirm, game_id)?;
+            draw_vote(game, seats, seat, now)
+        }
+        SeatAct::DrawWithdraw => {
+            seat_acts::may_vote(game, seat)?;
+            let mut seats = seats.clone();
+            seats.draw_votes.remove(seat);
+            Ok(Outcome::Done {
+                done: ActDone::DrawWithdrawn,
+                events: vec![],
+                seats: Some(seats),
+            })
+        }
+    }
+}
+
+/// `ABSENT <first> TO <last>`: the absence, and the deadline it moves, if any.
+fn absence(
+    game: &dyn Play,
+    seat: &str,
+    first: NaiveDate,
+    last: NaiveDate,
+    zone: Tz,
+    now: DateTime<Utc>,
+) -> Result<Outcome, Rejected> {
+    let events = seat_acts::declare_absence(game, seat, first, last, zone, now)?;
+    let deadlines = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::DeadlineChanged { deadline, .. } => Some(*deadline),
+            _ => None,
+        })
+        .collect();
+    Ok(Outcome::Done {
+        done: ActDone::AbsenceRecorded {
+            first,
+            last,
+            zone: zone.name().to_string(),
+            deadlines,
+        },
+        events,
+        seats: None,
+    })
+}
+
+/// `ABSENT CANCEL`: the absences not yet begun, withdrawn.
+fn cancel_absences(game: &dyn Play, seat: &str, now: DateTime<Utc>) -> Result<Outcome, Rejected> {
+    let events = seat_acts::cancel_absences(game, seat, now)?;
+    let count = events
+        .iter()
+        .filter(|e| matches!(e, Event::AbsenceCancelled { .. }))
+        .count();
+    Ok(Outcome::Done {
+        done: ActDone::AbsencesWithdrawn { count },
+        events,
+        seats: None,
+    })
+}
+
+/// A secret vote for a draw, kept in the private seats file; the draw, when every seat still
+/// playing has voted, and the votes cleared with it.
+fn draw_vote(
+    game: &dyn Play,
+    seats: &SeatsFile,
+    seat: &str,
+    now: DateTime<Utc>,
+) -> Result<Outcome, Rejected> {
+    seat_acts::may_vote(game, seat)?;
+    let mut seats = seats.clone();
+    seats.draw_votes.insert(seat.to_string());
+    let events: Vec<Event> = seat_acts::draw_if_agreed(game, &seats.draw_votes, now)
+        .into_iter()
+        .collect();
+    if !events.is_empty() {
+        seats.draw_votes.clear();
+    }
+    Ok(Outcome::Done {
+        done: ActDone::DrawVoted,
+        events,
+        seats: Some(seats),
+    })
 }
 
 impl Daemon {
-    /// A seat's act, from its authenticated player.
+    /// A seat's act, from its authenticated player: decided (`decide`), then answered.
     pub(super) fn seat_act(
         &self,
         act: &SeatAct,
         g: OpenGame,
         seat: &str,
-        mut activity: Activity,
+        activity: Activity,
         inb: &Inbound,
         now: DateTime<Utc>,
     ) -> Result<Decision> {
-        let game_id = g.store.id.clone();
-        let Some(private) = g.seats.seats.get(seat).cloned() else {
-            anyhow::bail!("seat `{seat}` has no private record in {game_id}");
+        let Some(private) = g.seats.seats.get(seat) else {
+            anyhow::bail!("seat `{seat}` has no private record in {}", g.store.id);
         };
         let zone: Tz = private.time_zone.parse().unwrap_or(Tz::UTC);
-        let game = g.game.as_ref();
-        let year = now.with_timezone(&zone).year();
-        let done: Result<Done, Rejected> = match act {
-            SeatAct::Bad { reason, hint, .. } => Err(no(reason.clone(), hint.clone())),
-            SeatAct::AbsentShow => Ok(said("Your absences are below.")),
-            SeatAct::Absent { first, last } => {
-                seat_acts::declare_absence(game, seat, *first, *last, zone, now).map(|events| {
-                    let days = (*last - *first).num_days() + 1;
-                    let mut s = format!(
-                        "Your absence from {first} to {last} ({days} days, {}) is recorded;\n\
-                         every other seat is told.",
-                        zone.name()
-                    );
-                    for e in &events {
-                        if let Event::DeadlineChanged { deadline, .. } = e {
-                            s.push_str(&format!(
-                                "\nThe open step's deadline moves to {}.",
-                                report::fmt_time(*deadline, zone.name())
-                            ));
-                        }
-                    }
-                    Done {
-                        said: s,
-                        events,
-                        seats: None,
-                    }
-                })
+        match decide(g.game.as_ref(), &g.store.id, &g.seats, seat, act, zone, now) {
+            Ok(Outcome::Done {
+                done,
+                events,
+                seats,
+            }) => {
+                let year = now.with_timezone(&zone).year();
+                Ok(answered(
+                    g,
+                    seat,
+                    activity,
+                    inb,
+                    (done, events, seats),
+                    year,
+                    now,
+                ))
             }
-            SeatAct::AbsentCancel => seat_acts::cancel_absences(game, seat, now).map(|events| {
-                let n = events
-                    .iter()
-                    .filter(|e| matches!(e, Event::AbsenceCancelled { .. }))
-                    .count();
-                Done {
-                    said: format!("Withdrawn: {n} absence(s) not yet begun."),
-                    events,
-                    seats: None,
-                }
-            }),
-            SeatAct::Concede { confirm } => confirmed(
-                "CONCEDE",
-                confirm,
-                &game_id,
-                "gives the game up for your side",
-            )
-            .and_then(|()| seat_acts::concede(game, seat, now))
-            .map(|ev| Done {
-                said: format!(
-                    "You conceded for {}. Every seat is told.",
-                    game.book().side_of(seat).unwrap_or_default()
-                ),
-                events: vec![ev],
-                seats: None,
-            }),
-            SeatAct::Resign { confirm } => {
-                return match confirmed("RESIGN", confirm, &game_id, "gives your seat up")
-                    .and_then(|()| seat_acts::resign(game, seat, now))
-                {
-                    Ok(ev) => self.resigned(g, seat, activity, inb, ev, now),
-                    Err(r) => refused(g, seat, activity, inb, act, r, now),
-                };
-            }
-            SeatAct::DrawVote { confirm } => {
-                confirmed("ACCEPT DRAW", confirm, &game_id, "may end the game")
-                    .and_then(|()| seat_acts::may_vote(game, seat))
-                    .map(|()| {
-                        let mut seats = g.seats.clone();
-                        seats.draw_votes.insert(seat.to_string());
-                        let events: Vec<Event> =
-                            seat_acts::draw_if_agreed(game, &seats.draw_votes, now)
-                                .into_iter()
-                                .collect();
-                        if !events.is_empty() {
-                            seats.draw_votes.clear();
-                        }
-                        // The same words whether or not anyone else voted (ruling D1).
-                        Done {
-                            said: "Your vote for a draw is recorded. Nobody is told of it: the \
-                                   game ends as a draw, and every seat is told, only when every \
-                                   seat still playing has voted for one. DECLINE DRAW takes \
-                                   your vote back."
-                                .into(),
-                            events,
-                            seats: Some(seats),
-                        }
-                    })
-            }
-            SeatAct::DrawWithdraw => seat_acts::may_vote(game, seat).map(|()| {
-                let mut seats = g.seats.clone();
-                seats.draw_votes.remove(seat);
-                Done {
-                    said: "You have no vote for a draw standing (any you had is withdrawn).".into(),
-                    events: vec![],
-                    seats: Some(seats),
-                }
-            }),
-        };
-        let done = match done {
-            Ok(d) => d,
-            Err(r) => return refused(g, seat, activity, inb, act, r, now),
-        };
-        let to = g.recipient(seat).expect("an authenticated seat").clone();
-        // The answer lists the seat's absences as the act leaves them: composed from the game
-        // with the act's events applied (to a copy), not from the game before it.
-        let after = after_events(game, &done.events);
-        let draft = compose::act_reply(after.as_ref(), &to, &done.said, year, &inb.message_id);
-        activity.outcome(now, None);
-        let intake = Intake::SeatAct {
-            game: game_id,
-            seat: seat.to_string(),
-        };
-        let mut d = Decision::for_seat(intake, g, seat, activity);
-        d.events = done.events;
-        d.seats = done
-            .seats
-            .filter(|s| Some(s) != d.game.as_ref().map(|g| &g.seats));
-        d.drafts = vec![draft];
-        Ok(d)
+            Ok(Outcome::Resigned(ev)) => self.resigned(g, seat, activity, inb, ev, now),
+            Err(r) => refused(g, seat, activity, inb, act, r, now),
+        }
     }
 
     /// `RESIGN`: the seat's private record goes (its secret with it), the player is remembered
@@ -256,7 +254,7 @@ impl Daemon {
             format!("resigned-{tag}"),
             self.letter(
                 &private.address,
-                &format!("[{game_id}] You have resigned (seat {seat})"),
+                &compose::resigned_subject(&game_id, seat),
                 &compose::resigned_text(&game_id, seat, on_resign, gm_known),
                 inb,
                 now,
@@ -302,17 +300,13 @@ pub(super) fn tell_gm_of_resignations(
             ..
         } = ev
         {
+            let (subject, text) = compose::replacement_wanted(&g.store.id, *step, seat);
             daemon.tell_gm(
                 &g.store,
                 g.seats.gm.clone(),
                 &format!("resigned-{step}-{seat}"),
-                &format!("Seat {seat} wants a new player"),
-                &format!(
-                    "The player of {seat} resigned at step {step}. Until a new player takes\n\
-                     the seat its standing orders answer for it. To hand it on:\n\
-                     despatch gm replace {} --seat {seat} --address <new player>\n",
-                    g.store.id
-                ),
+                &subject,
+                &text,
                 now,
             )?;
         }
@@ -320,7 +314,6 @@ pub(super) fn tell_gm_of_resignations(
     Ok(())
 }
 
-/// Nothing done: the seat is told the line, why and what to write instead.
 /// A copy of `game` with `events` applied, as the journal will have them; the game as it is if
 /// the engine refuses one (the journal would refuse it too, and say so).
 fn after_events(game: &dyn Play, events: &[Event]) -> Box<dyn Play> {
@@ -334,6 +327,33 @@ fn after_events(game: &dyn Play, events: &[Event]) -> Box<dyn Play> {
     after
 }
 
+/// The act done: answered with what it did and the seat's absences as the act leaves them,
+/// composed from the game with the act's events applied (to a copy), not from the game before.
+fn answered(
+    g: OpenGame,
+    seat: &str,
+    mut activity: Activity,
+    inb: &Inbound,
+    (done, events, seats): (ActDone, Vec<Event>, Option<SeatsFile>),
+    year: i32,
+    now: DateTime<Utc>,
+) -> Decision {
+    let to = g.recipient(seat).expect("an authenticated seat").clone();
+    let after = after_events(g.game.as_ref(), &events);
+    let draft = compose::act_reply(after.as_ref(), &to, &done, year, &inb.message_id);
+    activity.outcome(now, None);
+    let intake = Intake::SeatAct {
+        game: g.store.id.clone(),
+        seat: seat.to_string(),
+    };
+    let mut d = Decision::for_seat(intake, g, seat, activity);
+    d.events = events;
+    d.seats = seats.filter(|s| Some(s) != d.game.as_ref().map(|g| &g.seats));
+    d.drafts = vec![draft];
+    d
+}
+
+/// Nothing done: the seat is told the line, why and what to write instead.
 fn refused(
     g: OpenGame,
     seat: &str,
@@ -343,7 +363,7 @@ fn refused(
     mut r: Rejected,
     now: DateTime<Utc>,
 ) -> Result<Decision> {
-    r.text = words(act);
+    r.text = compose::act_line(act);
     activity.outcome(now, None);
     Decision::rejected(g, seat, activity, inb, &[r], 1)
 }

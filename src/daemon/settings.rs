@@ -11,15 +11,18 @@ use anyhow::Result;
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
+use crate::config::address::Unfit;
 use crate::engine::guard::Activity;
-use crate::mail::compose::{self, ListedGame, Recipient};
+use crate::mail::compose::{self, ListedGame, Recipient, SettingDone};
 use crate::mail::inbound::{Inbound, NotifyKind, Route, SeatCommand};
 use crate::mail::outbound::{self, Outgoing};
 use crate::report;
+use crate::store::SeatPrivate;
 
 use super::Daemon;
-use super::games::OpenGame;
-use super::intake::{Decision, Intake, ct_eq};
+use super::decision::{Decision, Intake};
+use super::intake::ct_eq;
+use super::open_game::OpenGame;
 
 /// A short, stable tag of an inbound Message-ID for queue names.
 fn short(message_id: &str) -> String {
@@ -28,6 +31,121 @@ fn short(message_id: &str) -> String {
 
 /// Extra addresses a seat may add: enough for home, work and phone.
 const MAX_EXTRA_ADDRESSES: usize = 4;
+
+/// What a seat command does to the seat's private record `p` (changed in place) and what the
+/// answer says: a pure decision over the record as read, whether the mail came from the seat's
+/// registered address, and, for an address to add, whether it is unfit or another player's.
+fn change_setting(
+    cmd: &SeatCommand,
+    p: &mut SeatPrivate,
+    from_main: bool,
+    unfit: Option<Unfit>,
+    taken: bool,
+) -> SettingDone {
+    match cmd {
+        SeatCommand::AddressAdd(_) | SeatCommand::AddressRemove(_) if !from_main => {
+            SettingDone::OnlyFromMain {
+                main: p.address.clone(),
+            }
+        }
+        SeatCommand::AddressAdd(a) => add_address(p, a, unfit, taken),
+        SeatCommand::AddressRemove(a) => remove_address(p, a),
+        SeatCommand::Addresses => SettingDone::AddressesShown,
+        SeatCommand::Name(None) => SettingDone::NameShown,
+        SeatCommand::Name(Some(n)) => {
+            p.name = n.clone();
+            SettingDone::NameSet { name: n.clone() }
+        }
+        SeatCommand::TimeZone(z) => {
+            p.time_zone = z.clone();
+            SettingDone::TimeZoneSet { zone: z.clone() }
+        }
+        SeatCommand::Notify(None) => SettingDone::NotifyShown,
+        SeatCommand::Notify(Some((kind, on))) => {
+            notify(p, *kind, *on);
+            SettingDone::NotifySet {
+                kind: *kind,
+                on: *on,
+            }
+        }
+        SeatCommand::Stop => {
+            p.notify.stop();
+            SettingDone::Stopped
+        }
+        SeatCommand::Invalid { command, why } => SettingDone::NotUnderstood {
+            command: command.clone(),
+            why: why.clone(),
+        },
+        SeatCommand::List | SeatCommand::Act(_) => unreachable!("answered above"),
+        SeatCommand::Status
+        | SeatCommand::Units
+        | SeatCommand::Calendar
+        | SeatCommand::History(_)
+        | SeatCommand::Press(_)
+        | SeatCommand::TalkInvalid { .. } => unreachable!("answered by talk above"),
+        SeatCommand::SpectatorAdd(_) | SeatCommand::SpectatorRemove(_) => {
+            unreachable!("intake routes these to spectator_command")
+        }
+    }
+}
+
+/// ADDRESS ADD from the seat's registered address: one more address its mails are read
+/// from, unless it is one already, unfit, another player's (ruling E2), or one too many.
+fn add_address(p: &mut SeatPrivate, a: &str, unfit: Option<Unfit>, taken: bool) -> SettingDone {
+    let address = a.to_string();
+    if p.writes_from(a) {
+        return SettingDone::AlreadyYours { address };
+    }
+    if let Some(why) = unfit {
+        return SettingDone::Unfit { address, why };
+    }
+    if taken {
+        return SettingDone::TakenElsewhere { address };
+    }
+    if p.also_from.len() >= MAX_EXTRA_ADDRESSES {
+        return SettingDone::TooManyAddresses {
+            max: MAX_EXTRA_ADDRESSES,
+        };
+    }
+    p.also_from.push(address.clone());
+    SettingDone::AddressAdded {
+        address,
+        main: p.address.clone(),
+    }
+}
+
+/// ADDRESS REMOVE from the seat's registered address: an extra address no longer read; the
+/// address the game mails stays (only the organiser changes it).
+fn remove_address(p: &mut SeatPrivate, a: &str) -> SettingDone {
+    let address = a.to_string();
+    if a.eq_ignore_ascii_case(&p.address) {
+        return SettingDone::MainNotRemovable { address };
+    }
+    let n = p.also_from.len();
+    p.also_from.retain(|x| !x.eq_ignore_ascii_case(a));
+    if p.also_from.len() < n {
+        SettingDone::AddressRemoved { address }
+    } else {
+        SettingDone::NotYours { address }
+    }
+}
+
+/// NOTIFY <kind> ON or OFF, in the seat's record.
+fn notify(p: &mut SeatPrivate, kind: NotifyKind, on: bool) {
+    match kind {
+        NotifyKind::Orders => p.notify.orders = on,
+        NotifyKind::Optional => p.notify.optional = on,
+        NotifyKind::Receipts => p.notify.receipts = on,
+        NotifyKind::Results => p.notify.results = on,
+        NotifyKind::Both => {
+            p.notify = if on {
+                crate::store::Notify::all()
+            } else {
+                crate::store::Notify::default()
+            }
+        }
+    }
+}
 
 impl Daemon {
     /// A seat command from the seat's authenticated player: change what it says in the seat's
@@ -44,7 +162,6 @@ impl Daemon {
         if cmd.is_talk() {
             return self.talk(cmd, g, seat, activity, inb, now);
         }
-        let game_id = g.store.id.clone();
         if let SeatCommand::Act(act) = cmd {
             return self.seat_act(act, g, seat, activity, inb, now);
         }
@@ -56,149 +173,41 @@ impl Daemon {
             d.processed = true;
             return Ok(d);
         }
+        self.setting(cmd, g, seat, activity, inb, now)
+    }
+
+    /// A command on the seat's own settings: changed in a copy of the private seats file
+    /// (`change_setting`), and answered with the settings as they now stand.
+    fn setting(
+        &self,
+        cmd: &SeatCommand,
+        g: OpenGame,
+        seat: &str,
+        mut activity: Activity,
+        inb: &Inbound,
+        now: DateTime<Utc>,
+    ) -> Result<Decision> {
         let (unfit, taken) = match cmd {
             SeatCommand::AddressAdd(a) => (self.unfit(&g, a), self.taken_elsewhere(&g, seat, a)?),
             _ => (None, false),
         };
         let mut seats = g.seats.clone();
         let Some(p) = seats.seats.get_mut(seat) else {
-            anyhow::bail!("seat `{seat}` has no private record in {game_id}");
+            anyhow::bail!("seat `{seat}` has no private record in {}", g.store.id);
         };
         let from_main = p.address.eq_ignore_ascii_case(&inb.from);
         let before = p.clone();
-        let only_main = |main: &str| {
-            format!(
-                "Addresses can be added or removed only by a mail from the seat's registered \
-                 address ({main}); nothing changed."
-            )
-        };
-        let said = match cmd {
-            SeatCommand::AddressAdd(_) | SeatCommand::AddressRemove(_) if !from_main => {
-                only_main(&p.address)
-            }
-            SeatCommand::AddressAdd(a) if p.writes_from(a) => {
-                format!("{a} is already one of your addresses; nothing changed.")
-            }
-            SeatCommand::AddressAdd(a) if unfit.is_some() => format!(
-                "{a} cannot be one of your addresses: {}. Nothing changed.",
-                unfit.map(|u| u.words()).unwrap_or_default()
-            ),
-            // Another player's address, in any game of this host (ruling E2): refused without
-            // saying whose or where, so the answer tells nothing about who plays what.
-            SeatCommand::AddressAdd(a) if taken => format!(
-                "{a} cannot be one of your addresses: it is already registered for another \
-                 player's seat on this host. Nothing changed."
-            ),
-            SeatCommand::AddressAdd(_) if p.also_from.len() >= MAX_EXTRA_ADDRESSES => format!(
-                "A seat may have at most {MAX_EXTRA_ADDRESSES} extra addresses; remove one \
-                 first (ADDRESS REMOVE …). Nothing changed."
-            ),
-            SeatCommand::AddressAdd(a) => {
-                p.also_from.push(a.clone());
-                format!(
-                    "Mails from {a} carrying this seat's secret are now read as yours.\n\
-                     Every mail of the game still goes to {} only.",
-                    p.address
-                )
-            }
-            SeatCommand::AddressRemove(a) if a.eq_ignore_ascii_case(&p.address) => format!(
-                "{a} is the address the game mails; only the organiser can change it \
-                 (gm replace). Nothing changed."
-            ),
-            SeatCommand::AddressRemove(a) => {
-                let n = p.also_from.len();
-                p.also_from.retain(|x| !x.eq_ignore_ascii_case(a));
-                if p.also_from.len() < n {
-                    format!("Mails from {a} are no longer read for this seat.")
-                } else {
-                    format!("{a} is not one of your addresses; nothing changed.")
-                }
-            }
-            SeatCommand::Addresses => "Your addresses are below.".to_string(),
-            SeatCommand::Name(None) => "Your name is below.".to_string(),
-            SeatCommand::Name(Some(n)) => {
-                p.name = n.clone();
-                format!(
-                    "Your name in this game is now {n}. League tables show the name of your \
-                     latest game that has one."
-                )
-            }
-            SeatCommand::TimeZone(z) => {
-                p.time_zone = z.clone();
-                format!("Times in your mails are now shown in {z} (and in UTC).")
-            }
-            SeatCommand::Notify(None) => "Which mails you get is below.".to_string(),
-            SeatCommand::Notify(Some((kind, on))) => {
-                let what = match kind {
-                    NotifyKind::Orders => {
-                        p.notify.orders = *on;
-                        "\"X has sent orders\" notices"
-                    }
-                    NotifyKind::Optional => {
-                        p.notify.optional = *on;
-                        "Results of steps that only invite you"
-                    }
-                    NotifyKind::Receipts => {
-                        p.notify.receipts = *on;
-                        "Receipts of your orders"
-                    }
-                    NotifyKind::Results => {
-                        p.notify.results = *on;
-                        "Results of steps that ask nothing of you"
-                    }
-                    NotifyKind::Both => {
-                        p.notify = if *on {
-                            crate::store::Notify::all()
-                        } else {
-                            crate::store::Notify::default()
-                        };
-                        "Receipts, notices and results that ask nothing of you"
-                    }
-                };
-                if *on {
-                    format!("{what} now come to you on their own, as they happen.")
-                } else {
-                    format!(
-                        "{what} now wait for your next mail that asks you for orders (or ends \
-                         the game), and come with it: listed at its top and attached whole."
-                    )
-                }
-            }
-            SeatCommand::Stop => {
-                p.notify.stop();
-                "STOP: you now get one mail a step at most. Receipts, \"has sent orders\" \
-                 notices and results that ask nothing of you wait for your next mail that asks \
-                 you for orders, and come with it (listed at its top, attached whole).\n\
-                 While you hold a seat, the mails that ask you for orders, the answers to your \
-                 mails and the game-over mail still come: a game cannot go on without them. \
-                 To leave the game, write RESIGN (or CONCEDE) as the first line of a mail to \
-                 it; to have every mail on its own again, NOTIFY ALL ON."
-                    .to_string()
-            }
-            SeatCommand::Invalid { command, why } => {
-                format!("{command} was not understood: {why}. Nothing changed.")
-            }
-            SeatCommand::List | SeatCommand::Act(_) => unreachable!("answered above"),
-            SeatCommand::Status
-            | SeatCommand::Units
-            | SeatCommand::Calendar
-            | SeatCommand::History(_)
-            | SeatCommand::Press(_)
-            | SeatCommand::TalkInvalid { .. } => unreachable!("answered by talk above"),
-            SeatCommand::SpectatorAdd(_) | SeatCommand::SpectatorRemove(_) => {
-                unreachable!("intake routes these to spectator_command")
-            }
-        };
+        let done = change_setting(cmd, p, from_main, unfit, taken);
         let after = p.clone();
         let to = Recipient {
             seat: seat.to_string(),
             private: after.clone(),
         };
-        let draft = compose::settings_reply(g.game.as_ref(), &to, &said, &inb.message_id);
+        let draft = compose::settings_reply(g.game.as_ref(), &to, &done, &inb.message_id);
         activity.outcome(now, None);
         let mut d = Decision::for_seat(
             Intake::Settings {
-                game: game_id,
+                game: g.store.id.clone(),
                 seat: seat.to_string(),
             },
             g,

@@ -14,7 +14,7 @@ use crate::archive::{self, GameSummary, LeagueSection, SeatPage};
 use crate::engine::Event;
 
 use super::Daemon;
-use super::games::OpenGame;
+use super::open_game::OpenGame;
 use super::site_write::write_files;
 
 /// Whether an event changes what a page shows. Orders coming in, reminders, press (public only

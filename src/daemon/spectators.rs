@@ -24,8 +24,8 @@ use crate::mail::outbound;
 use crate::store::{PendingSpectator, SeatsFile, Spectator};
 
 use super::Daemon;
-use super::games::{OpenGame, reload};
-use super::intake::{Decision, Intake};
+use super::decision::{Decision, Intake};
+use super::open_game::{OpenGame, reload};
 
 /// Observers one game may have: enough for a club night, few enough that one seat cannot
 /// turn the game into a mailing list.

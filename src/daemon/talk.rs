@@ -21,38 +21,22 @@ use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
 use crate::dice;
-use crate::engine::Event;
 use crate::engine::guard::Activity;
 use crate::engine::press::{self, PressCopy};
 use crate::engine::registry::parse_line;
-use crate::mail::compose::{self, HistoryStep};
+use crate::engine::{Event, Play};
+use crate::mail::compose::{self, Draft, HistoryStep, Recipient, TalkRefused};
 use crate::mail::inbound::{self, Inbound, SeatCommand};
 use crate::mail::outbound::{self, Outgoing};
 use crate::report;
 use crate::store::GameStore;
 
 use super::super::Daemon;
-use super::super::games::OpenGame;
-use super::{Decision, Intake};
+use super::super::decision::{Decision, Intake};
+use super::super::open_game::{OpenGame, press_path};
 
 fn short(s: &str) -> String {
     hex::encode(&Sha256::digest(s.as_bytes())[..8])
-}
-
-/// Where the host keeps a press message's text and salt (private to the game's store).
-pub(in crate::daemon) fn press_path(store: &GameStore, digest: &str) -> std::path::PathBuf {
-    store.dir.join("press").join(format!("{digest}.json"))
-}
-
-/// The private copy of press event `ev`'s text, for composing its mails (None for any other
-/// event, or when the copy is gone).
-pub(in crate::daemon) fn press_copy(store: &GameStore, ev: &Event) -> Option<PressCopy> {
-    // A message from the organiser keeps its text the same way (daemon/desk_acts.rs).
-    let (Event::Press { digest, .. } | Event::GmBroadcast { digest, .. }) = ev else {
-        return None;
-    };
-    let bytes = std::fs::read(press_path(store, digest)).ok()?;
-    serde_json::from_slice(&bytes).ok()
 }
 
 /// The line the command was written on: its number in the player's own lines and its text, or
@@ -78,8 +62,95 @@ fn command_line(inb: &Inbound) -> (usize, String, String) {
     (0, inb.subject.clone(), body)
 }
 
+/// What talk has read for one talk command before answering it: the seat and its player,
+/// the command's line (number and text) and what follows it, the mail, the seat's guard
+/// record, and the clock's `now`.
+struct Asked<'a> {
+    seat: &'a str,
+    to: Recipient,
+    line: usize,
+    text: String,
+    rest: String,
+    inb: &'a Inbound,
+    activity: Activity,
+    now: DateTime<Utc>,
+}
+
+impl Asked<'_> {
+    /// The decision answering it, as `command` in the intake log.
+    fn decision(self, g: OpenGame, command: &'static str) -> Decision {
+        let intake = Intake::Talk {
+            game: g.store.id.clone(),
+            seat: self.seat.to_string(),
+            command,
+        };
+        Decision::for_seat(intake, g, self.seat, self.activity)
+    }
+
+    /// The same, answered with one draft.
+    fn answered(self, g: OpenGame, command: &'static str, draft: Draft) -> Decision {
+        let mut d = self.decision(g, command);
+        d.drafts = vec![draft];
+        d
+    }
+
+    /// Not carried out: the seat is told the line, why and what to write instead.
+    fn refuse(self, g: OpenGame, why: TalkRefused) -> Result<Decision> {
+        let draft = compose::talk_refusal(
+            g.game.as_ref(),
+            &self.to,
+            self.line,
+            &self.text,
+            &why,
+            &self.inb.message_id,
+        );
+        Ok(self.answered(g, "refused", draft))
+    }
+}
+
+/// Whether HISTORY `n` names a resolved step of the game: the refusal when it does not.
+fn resolved_step(game: &dyn Play, n: u64) -> Result<(), TalkRefused> {
+    let book = game.book();
+    let last = book.step.saturating_sub(1);
+    if n == 0 {
+        return Err(TalkRefused::StepZero);
+    }
+    if n > last {
+        return Err(if !game.is_over() && n == book.step {
+            TalkRefused::StepOpen { step: n }
+        } else if last == 0 {
+            TalkRefused::NothingResolved
+        } else {
+            TalkRefused::NoSuchStep { step: n, last }
+        });
+    }
+    Ok(())
+}
+
+/// HISTORY alone: the resolved steps, each with whether its results mail was kept.
+fn history_list(g: OpenGame, a: Asked<'_>) -> Result<Decision> {
+    let steps = resolved_steps(&g)?
+        .into_iter()
+        .map(|r| HistoryStep {
+            step: r.step,
+            at: r.at,
+            kept: find_copy(&g.store, a.seat, &r.names(a.seat)).is_some(),
+        })
+        .collect::<Vec<_>>();
+    let draft = compose::history_list(g.game.as_ref(), &a.to, &steps, &a.inb.message_id);
+    Ok(a.answered(g, "history", draft))
+}
+
+/// A press line the press rules refused, in their words.
+fn said(e: press::PressRefused) -> TalkRefused {
+    TalkRefused::Said {
+        why: e.why,
+        hint: e.hint,
+    }
+}
+
 impl Daemon {
-    /// STATUS, HISTORY/RESEND or PRESS from the seat's authenticated player.
+    /// STATUS, UNITS, CALENDAR, HISTORY/RESEND or PRESS from the seat's authenticated player.
     pub(in crate::daemon) fn talk(
         &self,
         cmd: &SeatCommand,
@@ -90,200 +161,132 @@ impl Daemon {
         now: DateTime<Utc>,
     ) -> Result<Decision> {
         activity.outcome(now, None);
-        let to = g.recipient(seat).expect("an authenticated seat").clone();
         let (line, text, rest) = command_line(inb);
-        let game_id = g.store.id.clone();
-        let decision = |g: OpenGame, command: &'static str, activity: Activity| {
-            let intake = Intake::Talk {
-                game: game_id.clone(),
-                seat: seat.to_string(),
-                command,
-            };
-            Decision::for_seat(intake, g, seat, activity)
-        };
-        let refuse = |g: OpenGame, activity: Activity, why: &str, hint: &str| {
-            let draft = compose::talk_refusal(
-                g.game.as_ref(),
-                &to,
-                line,
-                &text,
-                why,
-                hint,
-                &inb.message_id,
-            );
-            let mut d = decision(g, "refused", activity);
-            d.drafts = vec![draft];
-            Ok(d)
+        let a = Asked {
+            seat,
+            to: g.recipient(seat).expect("an authenticated seat").clone(),
+            line,
+            text,
+            rest,
+            inb,
+            activity,
+            now,
         };
         match cmd {
-            SeatCommand::TalkInvalid { why, hint } => refuse(g, activity, why, hint),
+            SeatCommand::TalkInvalid { why, hint } => {
+                let why = TalkRefused::Said {
+                    why: why.clone(),
+                    hint: hint.clone(),
+                };
+                a.refuse(g, why)
+            }
             SeatCommand::Status => {
                 let waiting = g.store.waiting_notes(seat)?;
-                let draft = compose::status_reply(g.game.as_ref(), &to, &waiting, &inb.message_id);
-                let mut d = decision(g, "status", activity);
-                d.drafts = vec![draft];
-                Ok(d)
+                let draft =
+                    compose::status_reply(g.game.as_ref(), &a.to, &waiting, &inb.message_id);
+                Ok(a.answered(g, "status", draft))
             }
             SeatCommand::Units => {
-                let draft = compose::units_reply(g.game.as_ref(), &to, &inb.message_id);
-                let mut d = decision(g, "units", activity);
-                d.drafts = vec![draft];
-                Ok(d)
+                let draft = compose::units_reply(g.game.as_ref(), &a.to, &inb.message_id);
+                Ok(a.answered(g, "units", draft))
             }
             SeatCommand::Calendar => {
-                let cal = self.player_calendar(&to.private.address, &to.private.time_zone, now)?;
+                let p = &a.to.private;
+                let cal = self.player_calendar(&p.address, &p.time_zone, now)?;
                 let draft = compose::calendar_reply(
                     g.game.as_ref(),
-                    &to,
+                    &a.to,
                     &cal.lines,
                     &cal.ics,
                     &inb.message_id,
                 );
-                let mut d = decision(g, "calendar", activity);
-                d.drafts = vec![draft];
-                Ok(d)
+                Ok(a.answered(g, "calendar", draft))
             }
-            SeatCommand::History(None) => {
-                let steps = resolved_steps(&g)?
-                    .into_iter()
-                    .map(|r| HistoryStep {
-                        step: r.step,
-                        at: r.at,
-                        kept: find_copy(&g.store, seat, &r.names(seat)).is_some(),
-                    })
-                    .collect::<Vec<_>>();
-                let draft = compose::history_list(g.game.as_ref(), &to, &steps, &inb.message_id);
-                let mut d = decision(g, "history", activity);
-                d.drafts = vec![draft];
-                Ok(d)
-            }
-            SeatCommand::History(Some(n)) => {
-                let book = g.game.book();
-                let last = book.step.saturating_sub(1);
-                let list = "write HISTORY alone for the list of steps you can have again";
-                if *n == 0 {
-                    return refuse(g, activity, "steps are numbered from 1", list);
-                }
-                if *n > last {
-                    let why = if !g.game.is_over() && *n == book.step {
-                        format!("step {n} is open: it has no results yet")
-                    } else if last == 0 {
-                        "no step of this game has been resolved yet".to_string()
-                    } else {
-                        format!("this game has no step {n}: it has been resolved up to step {last}")
-                    };
-                    return refuse(
-                        g,
-                        activity,
-                        &why,
-                        "write STATUS for where the game stands, or HISTORY alone for the list of steps",
-                    );
-                }
-                let Some(r) = resolved_steps(&g)?.into_iter().find(|r| r.step == *n) else {
-                    return refuse(
-                        g,
-                        activity,
-                        &format!("the journal holds no results of step {n}"),
-                        list,
-                    );
-                };
-                match find_copy(&g.store, seat, &r.names(seat)) {
-                    // Games from before one mail a step dropped the results of steps that
-                    // only invited a seat whose NOTIFY OPTIONAL was off.
-                    None => refuse(
-                        g,
-                        activity,
-                        &format!(
-                            "no results mail of step {n} was kept for you: that step only invited you, and such results were not sent to you then"
-                        ),
-                        "the next results mail you received shows the game as it stood after it",
-                    ),
-                    Some(Kept::Queued) => refuse(
-                        g,
-                        activity,
-                        &format!("the results mail of step {n} is still on its way to you"),
-                        "wait a few minutes; if it does not come, write HISTORY again",
-                    ),
-                    Some(Kept::Sent(name, bytes)) => {
-                        let Some(again) = self.resent(&g, &to, &name, &bytes, *n, inb, now)? else {
-                            return refuse(
-                                g,
-                                activity,
-                                &format!("the kept copy of step {n}'s results mail cannot be read"),
-                                "ask the organiser",
-                            );
-                        };
-                        let mut d = decision(g, "history", activity);
-                        d.built = vec![(
-                            format!("resend-{n}-{seat}-{}", short(&inb.message_id)),
-                            again,
-                        )];
-                        Ok(d)
-                    }
-                }
-            }
-            SeatCommand::Press(words) => {
-                if g.game.is_over() {
-                    return refuse(
-                        g,
-                        activity,
-                        "the game is over, so press is closed",
-                        "write to the other players or the organiser directly",
-                    );
-                }
-                let gm = g
-                    .seats
-                    .gm
-                    .clone()
-                    .or_else(|| self.cfg.mail.gm_address.clone());
-                let book = g.game.book();
-                let addressed =
-                    match press::resolve(book, &book.policy.club, seat, words, gm.is_some()) {
-                        Ok(a) => a,
-                        Err(e) => return refuse(g, activity, &e.why, &e.hint),
-                    };
-                let text = match press::canonical(&rest) {
-                    Ok(t) => t,
-                    Err(e) => return refuse(g, activity, &e.why, &e.hint),
-                };
-                let mut salt = [0u8; 32];
-                getrandom::fill(&mut salt)
-                    .map_err(|e| anyhow::anyhow!("no randomness for a press salt: {e}"))?;
-                let ev = press::event(book, seat, &addressed, &text, &salt, &inb.message_id, now);
-                let Event::Press { digest, .. } = &ev else {
-                    unreachable!("press::event makes a press event")
-                };
-                let copy = PressCopy {
-                    text,
-                    salt: dice::to_hex(&salt),
-                };
-                let mut d = decision(g, "press", activity);
-                let g = d.game.as_ref().expect("set by for_seat");
-                d.files = vec![(
-                    press_path(&g.store, digest),
-                    serde_json::to_vec(&copy).expect("json"),
-                )];
-                if let (true, Some(gm)) = (addressed.gm, gm) {
-                    let mut ctx = self.mail_ctx(g, now);
-                    ctx.press = Some(&copy);
-                    let text = compose::press_gm_text(g.game.as_ref(), &ev, &ctx);
-                    let subject = format!("[{}] Press from {seat}", g.store.id);
-                    d.letters = vec![(
-                        format!("press-gm-{}", &digest[..16]),
-                        self.gm_letter(
-                            &gm,
-                            &subject,
-                            &text,
-                            &[&g.store.id, "press-gm", digest],
-                            now,
-                        ),
-                    )];
-                }
-                d.events = vec![ev];
-                Ok(d)
-            }
+            SeatCommand::History(None) => history_list(g, a),
+            SeatCommand::History(Some(n)) => self.history_step(g, a, *n),
+            SeatCommand::Press(words) => self.press(g, a, words),
             _ => unreachable!("only talk commands come here"),
         }
+    }
+
+    /// HISTORY `n`: the delivered results mail of step `n` sent again, when it was kept.
+    fn history_step(&self, g: OpenGame, a: Asked<'_>, n: u64) -> Result<Decision> {
+        if let Err(why) = resolved_step(g.game.as_ref(), n) {
+            return a.refuse(g, why);
+        }
+        let Some(r) = resolved_steps(&g)?.into_iter().find(|r| r.step == n) else {
+            return a.refuse(g, TalkRefused::NoResults { step: n });
+        };
+        let (name, bytes) = match find_copy(&g.store, a.seat, &r.names(a.seat)) {
+            None => return a.refuse(g, TalkRefused::NotKept { step: n }),
+            Some(Kept::Queued) => return a.refuse(g, TalkRefused::OnItsWay { step: n }),
+            Some(Kept::Sent(name, bytes)) => (name, bytes),
+        };
+        let Some(again) = self.resent(&g, &a.to, &name, &bytes, n, a.inb, a.now)? else {
+            return a.refuse(g, TalkRefused::CopyUnreadable { step: n });
+        };
+        let queued = format!("resend-{n}-{}-{}", a.seat, short(&a.inb.message_id));
+        let mut d = a.decision(g, "history");
+        d.built = vec![(queued, again)];
+        Ok(d)
+    }
+
+    /// PRESS TO …: the press event, its text kept private to the game's store, and the
+    /// organiser's copy when it is addressed to them.
+    fn press(&self, g: OpenGame, a: Asked<'_>, words: &[String]) -> Result<Decision> {
+        if g.game.is_over() {
+            return a.refuse(g, TalkRefused::PressClosed);
+        }
+        let (seat, now) = (a.seat, a.now);
+        let gm = g
+            .seats
+            .gm
+            .clone()
+            .or_else(|| self.cfg.mail.gm_address.clone());
+        let book = g.game.book();
+        let addressed = match press::resolve(book, &book.policy.club, seat, words, gm.is_some()) {
+            Ok(x) => x,
+            Err(e) => return a.refuse(g, said(e)),
+        };
+        let text = match press::canonical(&a.rest) {
+            Ok(t) => t,
+            Err(e) => return a.refuse(g, said(e)),
+        };
+        let mut salt = [0u8; 32];
+        getrandom::fill(&mut salt)
+            .map_err(|e| anyhow::anyhow!("no randomness for a press salt: {e}"))?;
+        let ev = press::event(book, seat, &addressed, &text, &salt, &a.inb.message_id, now);
+        let Event::Press { digest, .. } = &ev else {
+            unreachable!("press::event makes a press event")
+        };
+        let copy = PressCopy {
+            text,
+            salt: dice::to_hex(&salt),
+        };
+        let mut d = a.decision(g, "press");
+        let g = d.game.as_ref().expect("set by for_seat");
+        d.files = vec![(
+            press_path(&g.store, digest),
+            serde_json::to_vec(&copy).expect("json"),
+        )];
+        if let (true, Some(gm)) = (addressed.gm, gm) {
+            let mut ctx = self.mail_ctx(g, now);
+            ctx.press = Some(&copy);
+            let text = compose::press_gm_text(g.game.as_ref(), &ev, &ctx);
+            let subject = compose::press_gm_subject(&g.store.id, seat);
+            d.letters = vec![(
+                format!("press-gm-{}", &digest[..16]),
+                self.gm_letter(
+                    &gm,
+                    &subject,
+                    &text,
+                    &[&g.store.id, "press-gm", digest],
+                    now,
+                ),
+            )];
+        }
+        d.events = vec![ev];
+        Ok(d)
     }
 
     /// A plain mail to the organiser (who is no seat), with its HTML twin.

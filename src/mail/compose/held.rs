@@ -87,6 +87,38 @@ pub fn held_failed_letter(
     )
 }
 
+/// The organiser's report of a mail that could not be processed and is held (`key`, in
+/// `held_dir`), from `from` (empty when unknown) to `game`: the subject and the text.
+pub fn held_failed_report(
+    error: &str,
+    from: &str,
+    game: Option<&str>,
+    key: &str,
+    held_dir: &str,
+) -> (String, String) {
+    let from = if from.is_empty() {
+        "an unknown sender"
+    } else {
+        from
+    };
+    let text = format!(
+        "Despatch could not process a mail and holds it; every other mail and game\n\
+         went on.\n\n\
+         Reason: {error}\n\n\
+         From {from} to game {}, held as {key} in {held_dir}.\n\
+         It is tried again by itself (after a minute, doubling to an hour), and at\n\
+         once when the game's folder changes (a fixed owner or mode, an edited file)\n\
+         or the daemon restarts.\n\n\
+         despatch held                 lists held mail\n\
+         despatch held --retry {key}  tries it now\n",
+        game.unwrap_or("(none named)"),
+    );
+    (
+        "A mail could not be processed and is held".to_string(),
+        text,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,7 @@ mod gather;
 mod held;
 mod press;
 mod replies;
+mod results;
 mod rich;
 mod seat_acts;
 mod settings;
@@ -22,21 +23,27 @@ mod units;
 pub use desk::broadcast_text;
 pub use events::drafts_for_event;
 pub use gather::{GATHER_MAX, Gathered};
-pub use held::{ReadAt, held_failed_letter, held_notice};
-pub use press::press_gm_text;
-pub use replies::{auth_notice, help, rejection};
+pub use held::{ReadAt, held_failed_letter, held_failed_report, held_notice};
+pub use press::{press_gm_subject, press_gm_text};
+pub use replies::{
+    auth_notice, help, hint_retired_forms, nothing_readable, rejection, subject_refused,
+};
 pub use rich::Rich;
 pub use rich::{JOURNAL_PART, JOURNAL_TYPE, VERIFIER_HTML, VERIFIER_PART};
-pub use seat_acts::{act_reply, resigned_text};
+pub use seat_acts::{
+    ActDone, Irreversible, act_line, act_reply, replacement_wanted, resigned_subject,
+    resigned_text, unconfirmed,
+};
 pub use settings::{
-    ListedGame, games_list_text, passed_on_text, settings_reply, unregistered_notice,
+    ListedGame, SettingDone, games_list_text, passed_on_text, settings_reply, unregistered_notice,
 };
 pub use spectator::{
     SPECTATOR_MARK, observer_outgoing, observer_refusal_text, spectator_over, spectator_reply,
     spectator_results, spectator_welcome,
 };
 pub use status::{
-    HistoryStep, calendar_reply, history_list, history_resent_subject, status_reply, talk_refusal,
+    HistoryStep, TalkRefused, calendar_reply, history_list, history_resent_subject, status_reply,
+    talk_refusal,
 };
 pub use strict::{LOCK_HEADING, LockAsk, read_lock_mail, spectator_opened};
 pub use toolkit::{game_over_subject, only_invited, prompt_text, receipt_subject, results_subject};
@@ -290,31 +297,7 @@ impl Draft {
                 field: "To",
                 value: format!("(no address for seat {})", self.seat),
             })?;
-        let root = outbound::message_id(&[&self.game, &self.seat, "thread"], domain);
-        // The thread's root keeps its step-less id: every later mail refers to it.
-        let message_id = match self.step {
-            _ if self.kind.starts_thread() => root.clone(),
-            Some(k) => outbound::step_message_id(&[&self.game, &self.seat, &self.name], k, domain),
-            None => outbound::message_id(&[&self.game, &self.seat, &self.name], domain),
-        };
-        let mut references = Vec::new();
-        let mut in_reply_to = None;
-        if !self.kind.starts_thread() {
-            references.push(root.clone());
-            in_reply_to = Some(root);
-        }
-        // A player's id is echoed only when it is a valid msg-id (a missing one is journaled
-        // as `sha256:…`, and anything may come in): otherwise the answer hangs under the
-        // seat's thread alone, rather than never being built.
-        if let Some(theirs) = self
-            .answers
-            .as_deref()
-            .filter(|_| self.kind.answers_a_mail())
-            .and_then(outbound::echoable_id)
-        {
-            references.push(theirs.to_string());
-            in_reply_to = Some(theirs.to_string());
-        }
+        let (message_id, in_reply_to, references) = self.threading(domain);
         let reply = outbound::reply_address(
             local,
             &self.game,
@@ -333,17 +316,7 @@ impl Draft {
             // Sealed texts were wrapped and folded before sealing (`report::seal`): their bytes
             // stay as sealed. Every other text is laid out here, the one way into the text
             // part.
-            text: if self.text.contains(crate::report::DIGEST_PREFIX) {
-                // The one place a sealed text becomes a mail, so no sealed mail goes unsigned.
-                match &ctx.mail_key {
-                    Some(k) => crate::report::sign_seal(&self.text, &self.game, k),
-                    None => self.text.clone(),
-                }
-            } else {
-                // Within 72 columns like sealed texts (issue 30 point 8): a digest a STATUS
-                // answer quotes folds, a rejection's indented why and hint lines wrap.
-                crate::report::fit_text(&crate::report::wrap_text(&self.text))
-            },
+            text: self.text_part(ctx),
             message_id,
             in_reply_to,
             references,
@@ -385,6 +358,61 @@ impl Draft {
             )
             .ok();
         }
+        self.attach_parts(&mut out);
+        Ok(out)
+    }
+
+    /// The mail's Message-ID and its place in the seat's thread: the thread's root keeps its
+    /// step-less id, every later mail refers to it, and an answer hangs under the player's
+    /// own mail too.
+    fn threading(&self, domain: &str) -> (String, Option<String>, Vec<String>) {
+        let root = outbound::message_id(&[&self.game, &self.seat, "thread"], domain);
+        let message_id = match self.step {
+            _ if self.kind.starts_thread() => root.clone(),
+            Some(k) => outbound::step_message_id(&[&self.game, &self.seat, &self.name], k, domain),
+            None => outbound::message_id(&[&self.game, &self.seat, &self.name], domain),
+        };
+        let mut references = Vec::new();
+        let mut in_reply_to = None;
+        if !self.kind.starts_thread() {
+            references.push(root.clone());
+            in_reply_to = Some(root);
+        }
+        // A player's id is echoed only when it is a valid msg-id (a missing one is journaled
+        // as `sha256:…`, and anything may come in): otherwise the answer hangs under the
+        // seat's thread alone, rather than never being built.
+        if let Some(theirs) = self
+            .answers
+            .as_deref()
+            .filter(|_| self.kind.answers_a_mail())
+            .and_then(outbound::echoable_id)
+        {
+            references.push(theirs.to_string());
+            in_reply_to = Some(theirs.to_string());
+        }
+        (message_id, in_reply_to, references)
+    }
+
+    /// The text part. Sealed texts were wrapped and folded before sealing (`report::seal`):
+    /// their bytes stay as sealed. Every other text is laid out here, the one way into the
+    /// text part.
+    fn text_part(&self, ctx: &MailCtx) -> String {
+        if self.text.contains(crate::report::DIGEST_PREFIX) {
+            // The one place a sealed text becomes a mail, so no sealed mail goes unsigned.
+            match &ctx.mail_key {
+                Some(k) => crate::report::sign_seal(&self.text, &self.game, k),
+                None => self.text.clone(),
+            }
+        } else {
+            // Within 72 columns like sealed texts (issue 30 point 8): a digest a STATUS
+            // answer quotes folds, a rejection's indented why and hint lines wrap.
+            crate::report::fit_text(&crate::report::wrap_text(&self.text))
+        }
+    }
+
+    /// The calendar entry and the rich parts: the turn page, its map (PNG inline, SVG
+    /// attached), the deadline, and the game-over mail's journal with the verifier.
+    fn attach_parts(&self, out: &mut Outgoing) {
         if let Some(ics) = &self.calendar {
             out.attachments.push(Part {
                 name: "deadline.ics".into(),
@@ -430,7 +458,6 @@ impl Draft {
                 });
             }
         }
-        Ok(out)
     }
 }
 

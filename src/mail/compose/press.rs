@@ -153,6 +153,11 @@ pub(super) fn drafts(game: &dyn Play, ev: &Event, index: u64, ctx: &MailCtx) -> 
     out
 }
 
+/// The subject of press from `seat` relayed to the organiser.
+pub fn press_gm_subject(game_id: &str, seat: &str) -> String {
+    format!("[{game_id}] Press from {seat}")
+}
+
 /// The organiser's copy of a press event addressed to them, as plain text (the organiser is
 /// no seat: the shell mails it as a letter).
 pub fn press_gm_text(game: &dyn Play, ev: &Event, ctx: &MailCtx) -> String {

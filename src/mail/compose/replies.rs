@@ -6,6 +6,7 @@
 use sha2::{Digest, Sha256};
 
 use crate::engine::{Play, Rejected};
+use crate::mail::inbound::{NothingReadable, retired_form};
 use crate::report;
 
 use super::toolkit::prompt_text;
@@ -156,5 +157,60 @@ pub(super) fn answer_draft(
         calendar: None,
         answers: Some(message_id.to_string()),
         step: super::asked_step(game),
+    }
+}
+
+/// The refusal of a mail with nothing that could be read as orders (`why`): not a
+/// submission, so the player's earlier orders stand, and the hint says how to send nothing on
+/// purpose.
+pub fn nothing_readable(why: NothingReadable) -> Rejected {
+    Rejected {
+        line: 0,
+        text: String::new(),
+        reason: format!(
+            "nothing in this mail could be read as orders: {}; so nothing changed, and \
+             your earlier orders (if any) stand",
+            why.words()
+        ),
+        hint: Some(
+            "write your orders as plain text in the mail; to send no orders on purpose, write PASS"
+                .into(),
+        ),
+    }
+}
+
+/// Why a subject that would act over an empty body was not carried out (ruling M2).
+pub fn subject_refused(word: &str) -> Rejected {
+    Rejected {
+        line: 0,
+        text: String::new(),
+        reason: format!(
+            "the subject asks for {word}, but nothing that acts (a concession, a resignation, \
+             a draw vote, a setting, press) is ever taken from a subject line, so nothing was \
+             done"
+        ),
+        hint: Some(format!(
+            "write the {word} line as the first line of the mail's text (not the subject)"
+        )),
+    }
+}
+
+/// The hint for each line written in a retired command form (`WITHDRAW DRAW`), which was
+/// read as orders and refused with them (ruling M3): on that line's own refusal, or as a
+/// refusal of its own when the mail was refused as a whole.
+pub fn hint_retired_forms(problems: &mut Vec<Rejected>, text: &str) {
+    for (i, line) in text.lines().enumerate() {
+        let Some(hint) = retired_form(line) else {
+            continue;
+        };
+        match problems.iter_mut().find(|p| p.line == i + 1) {
+            Some(p) => p.hint = Some(hint.into()),
+            None => problems.push(Rejected {
+                line: i + 1,
+                text: line.trim().to_string(),
+                reason: "WITHDRAW DRAW is not a command any more".into(),
+                hint: Some(hint.into()),
+            }),
+        }
     }
 }

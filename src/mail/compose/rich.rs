@@ -5,7 +5,7 @@
 use crate::engine::{Play, View};
 use crate::{dice, render, report};
 
-use super::{ComposeError, MailCtx, Recipient};
+use super::{ComposeError, Draft, DraftKind, MailCtx, Recipient};
 
 /// The rich parts of one mail.
 #[derive(Debug, Clone)]
@@ -138,6 +138,31 @@ fn seal_with_parts(game: &dyn Play, body: &str, parts: &str) -> Result<String, C
         book.events - 1,
         &dice::to_hex(&book.head),
     )?)
+}
+
+/// The game right after a journal event, the event's line and the mails' context: where the
+/// event's plain mails are made.
+pub(super) struct EventMails<'a> {
+    pub(super) game: &'a dyn Play,
+    pub(super) index: u64,
+    pub(super) ctx: &'a MailCtx<'a>,
+}
+
+impl EventMails<'_> {
+    /// The plain mail the event sends `to` (`toolkit::event_draft`), its `body` sealed.
+    pub(super) fn draft(
+        &self,
+        kind: DraftKind,
+        to: &Recipient,
+        word: &str,
+        subject: String,
+        body: &str,
+    ) -> Result<Draft, ComposeError> {
+        let text = seal(self.game, body, None)?;
+        Ok(super::toolkit::event_draft(
+            self.game, self.index, kind, to, word, subject, text,
+        ))
+    }
 }
 
 /// The body with its parts' digests and the footer, sealed: the seal covers the other parts

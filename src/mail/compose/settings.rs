@@ -5,7 +5,9 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::config::address::Unfit;
 use crate::engine::Play;
+use crate::mail::inbound::NotifyKind;
 use crate::report;
 
 use super::replies::{answer_draft, plain, short, warning};
@@ -26,9 +28,155 @@ to this game (like orders):
     LIST                         your games, and where to write to each
 ";
 
-/// The answer to a seat command: `said` is what happened (decided by the daemon), then the
+/// What a seat command did to the seat's settings, as the daemon decided it
+/// (daemon/settings.rs): the figures its answer gives (`settings_reply` says it in words).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SettingDone {
+    /// ADDRESS ADD or REMOVE from an address other than the seat's registered one, `main`.
+    OnlyFromMain {
+        main: String,
+    },
+    AlreadyYours {
+        address: String,
+    },
+    Unfit {
+        address: String,
+        why: Unfit,
+    },
+    /// Another player's address, in any game of this host (ruling E2): refused without
+    /// saying whose or where, so the answer tells nothing about who plays what.
+    TakenElsewhere {
+        address: String,
+    },
+    TooManyAddresses {
+        max: usize,
+    },
+    AddressAdded {
+        address: String,
+        main: String,
+    },
+    /// The address the game mails, which only the organiser can change.
+    MainNotRemovable {
+        address: String,
+    },
+    AddressRemoved {
+        address: String,
+    },
+    NotYours {
+        address: String,
+    },
+    AddressesShown,
+    NameShown,
+    NameSet {
+        name: String,
+    },
+    TimeZoneSet {
+        zone: String,
+    },
+    NotifyShown,
+    NotifySet {
+        kind: NotifyKind,
+        on: bool,
+    },
+    /// STOP: one mail a step at most.
+    Stopped,
+    NotUnderstood {
+        command: String,
+        why: String,
+    },
+}
+
+/// The first words of the answer: what the command did.
+fn setting_said(done: &SettingDone) -> String {
+    match done {
+        SettingDone::OnlyFromMain { main } => format!(
+            "Addresses can be added or removed only by a mail from the seat's registered \
+             address ({main}); nothing changed."
+        ),
+        SettingDone::AlreadyYours { address } => {
+            format!("{address} is already one of your addresses; nothing changed.")
+        }
+        SettingDone::Unfit { address, why } => format!(
+            "{address} cannot be one of your addresses: {}. Nothing changed.",
+            why.words()
+        ),
+        SettingDone::TakenElsewhere { address } => format!(
+            "{address} cannot be one of your addresses: it is already registered for another \
+             player's seat on this host. Nothing changed."
+        ),
+        SettingDone::TooManyAddresses { max } => format!(
+            "A seat may have at most {max} extra addresses; remove one \
+             first (ADDRESS REMOVE …). Nothing changed."
+        ),
+        SettingDone::AddressAdded { address, main } => format!(
+            "Mails from {address} carrying this seat's secret are now read as yours.\n\
+             Every mail of the game still goes to {main} only."
+        ),
+        SettingDone::MainNotRemovable { address } => format!(
+            "{address} is the address the game mails; only the organiser can change it \
+             (gm replace). Nothing changed."
+        ),
+        SettingDone::AddressRemoved { address } => {
+            format!("Mails from {address} are no longer read for this seat.")
+        }
+        SettingDone::NotYours { address } => {
+            format!("{address} is not one of your addresses; nothing changed.")
+        }
+        SettingDone::AddressesShown => "Your addresses are below.".to_string(),
+        SettingDone::NameShown => "Your name is below.".to_string(),
+        SettingDone::NameSet { name } => format!(
+            "Your name in this game is now {name}. League tables show the name of your \
+             latest game that has one."
+        ),
+        SettingDone::TimeZoneSet { zone } => {
+            format!("Times in your mails are now shown in {zone} (and in UTC).")
+        }
+        SettingDone::NotifyShown => "Which mails you get is below.".to_string(),
+        SettingDone::NotifySet { kind, on } => notify_said(*kind, *on),
+        SettingDone::Stopped => {
+            "STOP: you now get one mail a step at most. Receipts, \"has sent orders\" \
+                 notices and results that ask nothing of you wait for your next mail that asks \
+                 you for orders, and come with it (listed at its top, attached whole).\n\
+                 While you hold a seat, the mails that ask you for orders, the answers to your \
+                 mails and the game-over mail still come: a game cannot go on without them. \
+                 To leave the game, write RESIGN (or CONCEDE) as the first line of a mail to \
+                 it; to have every mail on its own again, NOTIFY ALL ON."
+                .to_string()
+        }
+        SettingDone::NotUnderstood { command, why } => {
+            format!("{command} was not understood: {why}. Nothing changed.")
+        }
+    }
+}
+
+/// NOTIFY <kind> ON or OFF: which mails now come on their own, and which wait.
+fn notify_said(kind: NotifyKind, on: bool) -> String {
+    let what = match kind {
+        NotifyKind::Orders => "\"X has sent orders\" notices",
+        NotifyKind::Optional => "Results of steps that only invite you",
+        NotifyKind::Receipts => "Receipts of your orders",
+        NotifyKind::Results => "Results of steps that ask nothing of you",
+        NotifyKind::Both => "Receipts, notices and results that ask nothing of you",
+    };
+    if on {
+        format!("{what} now come to you on their own, as they happen.")
+    } else {
+        format!(
+            "{what} now wait for your next mail that asks you for orders (or ends \
+             the game), and come with it: listed at its top and attached whole."
+        )
+    }
+}
+
+/// The answer to a seat command: what it did (`done`, decided by the daemon), then the
 /// seat's settings as they now stand, with the open deadline in the seat's zone.
-pub fn settings_reply(game: &dyn Play, to: &Recipient, said: &str, message_id: &str) -> Draft {
+pub fn settings_reply(
+    game: &dyn Play,
+    to: &Recipient,
+    done: &SettingDone,
+    message_id: &str,
+) -> Draft {
+    let said = setting_said(done);
     let p = &to.private;
     let mut body = format!(
         "{}\n\nYOUR SETTINGS FOR SEAT {}\n",

@@ -183,17 +183,91 @@ pub fn history_resent_subject(step: u64) -> String {
     format!("History: step {step} — resent")
 }
 
+/// Why a talk command (STATUS, HISTORY, PRESS…) was not carried out, as the daemon decided
+/// it (daemon/talk.rs); `talk_refusal` says it in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TalkRefused {
+    /// In words made where the line was judged (the command's grammar, the press rules).
+    Said { why: String, hint: String },
+    /// HISTORY 0.
+    StepZero,
+    /// HISTORY of the open step.
+    StepOpen { step: u64 },
+    /// HISTORY before any step was resolved.
+    NothingResolved,
+    /// HISTORY of a step after `last`, the last resolved one.
+    NoSuchStep { step: u64, last: u64 },
+    /// The journal holds no results of the step.
+    NoResults { step: u64 },
+    /// No results mail of the step was kept for the seat (a game from before one mail a step
+    /// dropped the results of steps that only invited a seat whose NOTIFY OPTIONAL was off).
+    NotKept { step: u64 },
+    /// The step's results mail is still queued.
+    OnItsWay { step: u64 },
+    /// The kept copy cannot be read.
+    CopyUnreadable { step: u64 },
+    /// PRESS after the game's end.
+    PressClosed,
+}
+
+impl TalkRefused {
+    /// Why, and what to write instead.
+    fn words(&self) -> (String, String) {
+        const LIST: &str = "write HISTORY alone for the list of steps you can have again";
+        const WHERE: &str =
+            "write STATUS for where the game stands, or HISTORY alone for the list of steps";
+        let (why, hint) = match self {
+            TalkRefused::Said { why, hint } => (why.clone(), hint.as_str()),
+            TalkRefused::StepZero => ("steps are numbered from 1".to_string(), LIST),
+            TalkRefused::StepOpen { step } => {
+                (format!("step {step} is open: it has no results yet"), WHERE)
+            }
+            TalkRefused::NothingResolved => (
+                "no step of this game has been resolved yet".to_string(),
+                WHERE,
+            ),
+            TalkRefused::NoSuchStep { step, last } => (
+                format!("this game has no step {step}: it has been resolved up to step {last}"),
+                WHERE,
+            ),
+            TalkRefused::NoResults { step } => {
+                (format!("the journal holds no results of step {step}"), LIST)
+            }
+            TalkRefused::NotKept { step } => (
+                format!(
+                    "no results mail of step {step} was kept for you: that step only invited you, and such results were not sent to you then"
+                ),
+                "the next results mail you received shows the game as it stood after it",
+            ),
+            TalkRefused::OnItsWay { step } => (
+                format!("the results mail of step {step} is still on its way to you"),
+                "wait a few minutes; if it does not come, write HISTORY again",
+            ),
+            TalkRefused::CopyUnreadable { step } => (
+                format!("the kept copy of step {step}'s results mail cannot be read"),
+                "ask the organiser",
+            ),
+            TalkRefused::PressClosed => (
+                "the game is over, so press is closed".to_string(),
+                "write to the other players or the organiser directly",
+            ),
+        };
+        (why, hint.to_string())
+    }
+}
+
 /// A command line that was not carried out: the line as the player wrote it (shortened, on
-/// one line), why, and what to write instead. Nothing was changed, sent or relayed.
+/// one line), why (`refused`), and what to write instead. Nothing was changed, sent or
+/// relayed.
 pub fn talk_refusal(
     game: &dyn Play,
     to: &Recipient,
     line: usize,
     text: &str,
-    why: &str,
-    hint: &str,
+    refused: &TalkRefused,
     message_id: &str,
 ) -> Draft {
+    let (why, hint) = refused.words();
     let mut shown: String = text.chars().filter(|c| !c.is_control()).take(60).collect();
     if text.chars().count() > 60 {
         shown.push('…');
@@ -204,8 +278,8 @@ pub fn talk_refusal(
         format!("  subject: {}\n", shown.trim())
     };
     let (why, hint) = (
-        report::code_marks_to_quotes(why),
-        report::code_marks_to_quotes(hint),
+        report::code_marks_to_quotes(&why),
+        report::code_marks_to_quotes(&hint),
     );
     let body = format!(
         "Your mail was read, but nothing in it was carried out:\n\n{place}    why:  {why}\n    \

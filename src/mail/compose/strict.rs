@@ -5,10 +5,10 @@
 //! older games. It decides nothing: the events say what happened.
 
 use crate::dice;
-use crate::engine::{Event, Play};
+use crate::engine::{Event, Play, StrictAnchor};
 
-use super::rich::{self, deadline_text};
-use super::{ComposeError, Draft, DraftKind, MailCtx, Recipient};
+use super::rich::{self, EventMails, deadline_text};
+use super::{ComposeError, Draft, DraftKind, MailCtx};
 
 /// The heading a lock mail carries; `despatch player reveal` looks for it.
 pub const LOCK_HEADING: &str = "STRICT DICE LOCK";
@@ -20,178 +20,211 @@ pub(super) fn drafts(
     index: u64,
     ctx: &MailCtx,
 ) -> Result<Vec<Draft>, ComposeError> {
-    let book = game.book();
-    let draft = |kind: DraftKind, to: &Recipient, word: &str, subject: String, text: String| {
-        super::toolkit::event_draft(game, index, kind, to, word, subject, text)
-    };
-    let mut out = Vec::new();
+    let at = EventMails { game, index, ctx };
     match ev {
         Event::StrictMode {
             seats,
             reveal_hours,
             onion_index,
             ..
-        } => {
-            let indexing = match onion_index.as_deref() {
-                Some(crate::engine::strict::BY_REVEAL) => {
-                    "A seat's j-th reveal is its onion element c_(N-j): it is indexed by reveal\n\
-                     count, not by step, and each lock mail names the reveal number it asks for.\n"
-                }
-                Some(crate::engine::strict::BOUND) => BOUND_WORDS,
-                _ => "",
-            };
-            let list: String = seats
-                .iter()
-                .map(|a| {
-                    format!(
-                        "    Strict anchor {} = {}   (onion length {})\n",
-                        a.seat, a.anchor, a.onion_len
-                    )
-                })
-                .collect();
-            for to in ctx.recipients {
-                let body = format!(
-                    "STRICT DICE\nThis game uses strict dice: after each lock that rolls, every strict seat\n\
-                     reveals its own secret for the step, and the seed S_k includes it, so nobody,\n\
-                     not even a host who also plays, can predict a roll. The strict seats and the\n\
-                     anchors they committed to when joining:\n{list}\
-                     A strict seat has {reveal_hours} h after each lock to reveal.\n{indexing}\
-                     Strict players: run, once, on this game's welcome mail\n\n    \
-                     despatch player trust --dir <your strict folder> <the welcome mail>\n\n\
-                     so that your tool answers only lock mails this game signed with its key K.\n"
-                );
-                out.push(draft(
-                    DraftKind::Anchor,
-                    to,
-                    "strict",
-                    "Strict dice: the seats' anchors".into(),
-                    rich::seal(game, &body, None)?,
-                ));
-            }
-        }
-        Event::Lock { step, lock, .. } => {
-            for seat in book.awaited_reveals() {
-                let Some(to) = ctx.recipient(&seat) else {
-                    continue;
-                };
-                let due = book
-                    .reveal_deadline()
-                    .map(|d| crate::report::fmt_time(d, &to.private.time_zone))
-                    .unwrap_or_default();
-                let body = format!(
-                    "{}\n\
-                     Every seat's orders for step {step} are locked, and this step rolls dice. It\n\
-                     waits for your reveal. Run\n\n    despatch player reveal --dir <your strict folder> <this mail>\n\n\
-                     and send the line it prints as your reply. Check that L_{step} above is the\n\
-                     one your fellow players were shown: a reveal quoting another L_{step} is kept\n\
-                     as proof of a split lock. Reveal due by: {due}.\n",
-                    lock_section(book, *step, &seat, lock)
-                );
-                out.push(draft(
-                    DraftKind::GmNotice,
-                    to,
-                    "lock",
-                    format!("Step {step} is locked: your reveal, please"),
-                    rich::seal(game, &body, None)?,
-                ));
-            }
-        }
+        } => at.anchors(seats, *reveal_hours, onion_index.as_deref()),
+        Event::Lock { step, lock, .. } => at.lock_asks(*step, lock),
         Event::SplitLock {
             step,
             seat,
             quoted,
             lock,
             ..
-        } => {
-            for to in ctx.recipients {
-                let body = format!(
-                    "SPLIT LOCK REPORTED\n{seat}'s reveal for step {step} quoted\n    L_{step} = {quoted}\n\
-                     but the game's journal holds\n    L_{step} = {lock}\n\
-                     This is recorded in the log as proof that {seat} was shown another lock. The\n\
-                     reveal was not used; {seat} may reveal again quoting the journal's L_{step}.\n"
-                );
-                out.push(draft(
-                    DraftKind::GmNotice,
-                    to,
-                    "split",
-                    format!("Split lock reported by {seat} (step {step})"),
-                    rich::seal(game, &body, None)?,
-                ));
-            }
-        }
-        Event::RevealMissed { step, seats, .. } => {
-            for to in ctx.recipients {
-                let who = seats.join(", ");
-                let body = format!(
-                    "MISSING REVEAL\nNo reveal came from {who} for step {step} by the reveal deadline. The dice\n\
-                     are not re-rolled: the seed S_{step} takes an empty r for {who}, and the\n\
-                     game's silence policy applies ({}).\n",
-                    policy_words(book.policy.on_silence),
-                );
-                let mut d = draft(
-                    DraftKind::GmNotice,
-                    to,
-                    "missed",
-                    format!("Step {step}: no reveal from {who}"),
-                    rich::seal(game, &body, None)?,
-                );
-                if let Some(text) = deadline_text(game, to) {
-                    d.text = rich::seal(game, &format!("{body}\nOrders due: {text}\n"), None)?;
-                }
-                out.push(d);
-            }
-        }
-        Event::RevealOverdue { step, seats, .. } => {
-            let who = seats.join(", ");
-            let lock = book
-                .locked
-                .as_ref()
-                .map(|l| dice::to_hex(&l.lock))
-                .unwrap_or_default();
-            for to in ctx.recipients {
-                let since = book
-                    .reveal_deadline()
-                    .map(|d| crate::report::fmt_time(d, &to.private.time_zone))
-                    .unwrap_or_default();
-                let mut body = format!(
-                    "REVEAL OVERDUE\nWaiting for {who}'s reveal for step {step} since {since}.\n\
-                     The step does not resolve without it: a missing reveal never re-seeds a step\n\
-                     (ruling S2), whatever the silence policy, so nobody can choose its dice. The\n\
-                     orders stay locked; the step resolves as soon as the reveal comes.\n"
-                );
-                if seats.iter().any(|s| s == &to.seat) {
-                    // The reminder: the silent seat gets the lock section its tool reads.
-                    body.push_str(&format!(
-                        "\nYour reveal, please: run `despatch player reveal` on this mail and reply\n\
-                         with the line it prints.\n\n{}",
-                        lock_section(book, *step, &to.seat, &lock)
-                    ));
-                }
-                out.push(draft(
-                    DraftKind::GmNotice,
-                    to,
-                    "overdue",
-                    format!("Step {step}: waiting for {who}'s reveal"),
-                    rich::seal(game, &body, None)?,
-                ));
-            }
-        }
+        } => at.split_lock(*step, seat, quoted, lock),
+        Event::RevealMissed { step, seats, .. } => at.reveal_missed(*step, seats),
+        Event::RevealOverdue { step, seats, .. } => at.reveal_overdue(*step, seats),
         Event::StrictOpened { seat, reveal, .. } => {
-            let body = opened_text(book, seat, *reveal);
-            for to in ctx.recipients {
-                out.push(draft(
-                    DraftKind::GmNotice,
-                    to,
-                    "opened",
-                    format!("Strict dice: {seat} opened its onion"),
-                    rich::seal(game, &body, None)?,
+            let body = opened_text(game.book(), seat, *reveal);
+            let subject = format!("Strict dice: {seat} opened its onion");
+            ctx.recipients
+                .iter()
+                .map(|to| at.draft(DraftKind::GmNotice, to, "opened", subject.clone(), &body))
+                .collect()
+        }
+        _ => Ok(vec![]),
+    }
+}
+
+/// The strict-dice mails, made where the event is.
+impl EventMails<'_> {
+    /// The strict seats' anchors, to every seat at the game's start.
+    fn anchors(
+        &self,
+        seats: &[StrictAnchor],
+        reveal_hours: u32,
+        onion_index: Option<&str>,
+    ) -> Result<Vec<Draft>, ComposeError> {
+        let indexing = match onion_index {
+            Some(crate::engine::strict::BY_REVEAL) => {
+                "A seat's j-th reveal is its onion element c_(N-j): it is indexed by reveal\n\
+                 count, not by step, and each lock mail names the reveal number it asks for.\n"
+            }
+            Some(crate::engine::strict::BOUND) => BOUND_WORDS,
+            _ => "",
+        };
+        let list: String = seats
+            .iter()
+            .map(|a| {
+                format!(
+                    "    Strict anchor {} = {}   (onion length {})\n",
+                    a.seat, a.anchor, a.onion_len
+                )
+            })
+            .collect();
+        let mut out = Vec::new();
+        for to in self.ctx.recipients {
+            let body = format!(
+                "STRICT DICE\nThis game uses strict dice: after each lock that rolls, every strict seat\n\
+                 reveals its own secret for the step, and the seed S_k includes it, so nobody,\n\
+                 not even a host who also plays, can predict a roll. The strict seats and the\n\
+                 anchors they committed to when joining:\n{list}\
+                 A strict seat has {reveal_hours} h after each lock to reveal.\n{indexing}\
+                 Strict players: run, once, on this game's welcome mail\n\n    \
+                 despatch player trust --dir <your strict folder> <the welcome mail>\n\n\
+                 so that your tool answers only lock mails this game signed with its key K.\n"
+            );
+            out.push(self.draft(
+                DraftKind::Anchor,
+                to,
+                "strict",
+                "Strict dice: the seats' anchors".into(),
+                &body,
+            )?);
+        }
+        Ok(out)
+    }
+
+    /// The lock mail: each strict seat whose reveal the step awaits is asked for it.
+    fn lock_asks(&self, step: u64, lock: &str) -> Result<Vec<Draft>, ComposeError> {
+        let book = self.game.book();
+        let mut out = Vec::new();
+        for seat in book.awaited_reveals() {
+            let Some(to) = self.ctx.recipient(&seat) else {
+                continue;
+            };
+            let due = book
+                .reveal_deadline()
+                .map(|d| crate::report::fmt_time(d, &to.private.time_zone))
+                .unwrap_or_default();
+            let body = format!(
+                "{}\n\
+                 Every seat's orders for step {step} are locked, and this step rolls dice. It\n\
+                 waits for your reveal. Run\n\n    despatch player reveal --dir <your strict folder> <this mail>\n\n\
+                 and send the line it prints as your reply. Check that L_{step} above is the\n\
+                 one your fellow players were shown: a reveal quoting another L_{step} is kept\n\
+                 as proof of a split lock. Reveal due by: {due}.\n",
+                lock_section(book, step, &seat, lock)
+            );
+            out.push(self.draft(
+                DraftKind::GmNotice,
+                to,
+                "lock",
+                format!("Step {step} is locked: your reveal, please"),
+                &body,
+            )?);
+        }
+        Ok(out)
+    }
+
+    /// A seat's reveal quoted another lock than the journal's: every seat is told.
+    fn split_lock(
+        &self,
+        step: u64,
+        seat: &str,
+        quoted: &str,
+        lock: &str,
+    ) -> Result<Vec<Draft>, ComposeError> {
+        let mut out = Vec::new();
+        for to in self.ctx.recipients {
+            let body = format!(
+                "SPLIT LOCK REPORTED\n{seat}'s reveal for step {step} quoted\n    L_{step} = {quoted}\n\
+                 but the game's journal holds\n    L_{step} = {lock}\n\
+                 This is recorded in the log as proof that {seat} was shown another lock. The\n\
+                 reveal was not used; {seat} may reveal again quoting the journal's L_{step}.\n"
+            );
+            out.push(self.draft(
+                DraftKind::GmNotice,
+                to,
+                "split",
+                format!("Split lock reported by {seat} (step {step})"),
+                &body,
+            )?);
+        }
+        Ok(out)
+    }
+
+    /// An older game's missed reveal: the step went on without it.
+    fn reveal_missed(&self, step: u64, seats: &[String]) -> Result<Vec<Draft>, ComposeError> {
+        let book = self.game.book();
+        let mut out = Vec::new();
+        for to in self.ctx.recipients {
+            let who = seats.join(", ");
+            let body = format!(
+                "MISSING REVEAL\nNo reveal came from {who} for step {step} by the reveal deadline. The dice\n\
+                 are not re-rolled: the seed S_{step} takes an empty r for {who}, and the\n\
+                 game's silence policy applies ({}).\n",
+                policy_words(book.policy.on_silence),
+            );
+            let mut d = self.draft(
+                DraftKind::GmNotice,
+                to,
+                "missed",
+                format!("Step {step}: no reveal from {who}"),
+                &body,
+            )?;
+            if let Some(text) = deadline_text(self.game, to) {
+                d.text = rich::seal(self.game, &format!("{body}\nOrders due: {text}\n"), None)?;
+            }
+            out.push(d);
+        }
+        Ok(out)
+    }
+
+    /// A reveal overdue at the reveal deadline: every seat is told the step waits; the silent
+    /// seat gets the lock section its tool reads again.
+    fn reveal_overdue(&self, step: u64, seats: &[String]) -> Result<Vec<Draft>, ComposeError> {
+        let book = self.game.book();
+        let who = seats.join(", ");
+        let lock = book
+            .locked
+            .as_ref()
+            .map(|l| dice::to_hex(&l.lock))
+            .unwrap_or_default();
+        let mut out = Vec::new();
+        for to in self.ctx.recipients {
+            let since = book
+                .reveal_deadline()
+                .map(|d| crate::report::fmt_time(d, &to.private.time_zone))
+                .unwrap_or_default();
+            let mut body = format!(
+                "REVEAL OVERDUE\nWaiting for {who}'s reveal for step {step} since {since}.\n\
+                 The step does not resolve without it: a missing reveal never re-seeds a step\n\
+                 (ruling S2), whatever the silence policy, so nobody can choose its dice. The\n\
+                 orders stay locked; the step resolves as soon as the reveal comes.\n"
+            );
+            if seats.iter().any(|s| s == &to.seat) {
+                // The reminder: the silent seat gets the lock section its tool reads.
+                body.push_str(&format!(
+                    "\nYour reveal, please: run `despatch player reveal` on this mail and reply\n\
+                     with the line it prints.\n\n{}",
+                    lock_section(book, step, &to.seat, &lock)
                 ));
             }
+            out.push(self.draft(
+                DraftKind::GmNotice,
+                to,
+                "overdue",
+                format!("Step {step}: waiting for {who}'s reveal"),
+                &body,
+            )?);
         }
-        Event::Reveal { .. } => {}
-        _ => {}
+        Ok(out)
     }
-    Ok(out)
 }
 
 /// What the anchors mail of a game with bound reveals says about them; its first line is the

@@ -317,8 +317,13 @@ pub(super) fn view_html(b: &mut String, v: &View) {
         let _ = writeln!(b, "{}", esc(l));
     }
     b.push_str("</pre>\n");
+    board_and_sections(b, v, "The board");
+}
+
+/// A view's text board under `heading` (when it has one), then its sections.
+pub(super) fn board_and_sections(b: &mut String, v: &View, heading: &str) {
     if !v.board.is_empty() {
-        b.push_str("<h3>The board</h3>\n<pre class=\"board\">");
+        let _ = write!(b, "<h3>{heading}</h3>\n<pre class=\"board\">");
         for l in &v.board {
             let _ = writeln!(b, "{}", esc(l));
         }

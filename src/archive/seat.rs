@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 
 use crate::engine::{Play, View};
 
-use super::pages::{dice_html, esc, map_img, page_with, view_html};
+use super::pages::{board_and_sections, dice_html, esc, map_img, page_with, view_html};
 use super::{Site, StepRecord};
 
 /// One seat's private page as the shell hands it in: the seat, its page's code and the time
@@ -210,20 +210,7 @@ fn start_section(b: &mut String, v: &View, maps: &mut Vec<(String, Vec<u8>)>) {
         map_img(b, &name, "The table at the start as you saw it");
         maps.push((name, crate::render::svg(scene).into_bytes()));
     }
-    if !v.board.is_empty() {
-        b.push_str("<h3>The table as you saw it</h3>\n<pre class=\"board\">");
-        for l in &v.board {
-            let _ = writeln!(b, "{}", esc(l));
-        }
-        b.push_str("</pre>\n");
-    }
-    for (title, lines) in &v.sections {
-        let _ = write!(b, "<h3>{}</h3>\n<pre class=\"wrap\">", esc(title));
-        for l in lines {
-            let _ = writeln!(b, "{}", esc(l));
-        }
-        b.push_str("</pre>\n");
-    }
+    board_and_sections(b, v, "The table as you saw it");
 }
 
 /// The page a folder of private pages holds as its `index.html`, so that a web server shows it

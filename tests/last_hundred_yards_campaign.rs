@@ -10,6 +10,7 @@ use crate::lhy;
 
 use despatch::dice::Dice;
 use despatch::engine::{Outcome, Ruleset, Silence, Submitted};
+use despatch::rulesets::kit::roster::Roster;
 use despatch::rulesets::last_hundred_yards::LastHundredYards as Lhy;
 use despatch::rulesets::last_hundred_yards::campaign::{self, Left};
 use despatch::rulesets::last_hundred_yards::resolution;

@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 
 use crate::board::hex::{Hex, HexDir};
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::combat::{self, join};
 use super::data::Arm;
@@ -230,7 +231,7 @@ pub fn opportunity(st: &mut LbState, r: &mut dyn Roller, movers: &[String], h: H
     else {
         return vec![];
     };
-    let enemy = st.enemy_of(&side);
+    let enemy = st.enemy_of(&side).unwrap_or_default().to_string();
     if st.standing(&enemy).no_opportunity_fire {
         return vec![];
     }

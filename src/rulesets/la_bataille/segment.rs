@@ -5,6 +5,7 @@
 
 use crate::engine::Outcome;
 use crate::engine::procedure::Next;
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::combat::join;
 use super::data::Arm;
@@ -142,7 +143,7 @@ pub fn end_player_turn(st: &mut LbState) -> Next<Phase> {
     let first = st.seat_order_first();
     if st.player_turn == 1 {
         st.player_turn = 2;
-        st.phasing = st.enemy_of(&first);
+        st.phasing = st.enemy_of(&first).unwrap_or_default().to_string();
     } else {
         // The end of the game turn: Charge markers come off; cavalry that did not charge rests.
         for u in st
@@ -220,7 +221,7 @@ fn take_objectives(st: &mut LbState) {
 pub fn check_end(st: &mut LbState) {
     for s in st.sides.clone() {
         if !st.units.iter().any(|u| u.side == s.id && u.alive()) {
-            let winner = st.enemy_of(&s.id);
+            let winner = st.enemy_of(&s.id).unwrap_or_default().to_string();
             let winners = vec![winner];
             let words = result_words(st, &winners);
             st.outcome = Some(Outcome {

@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 
 use crate::engine::{Outcome, SeatId, Submitted};
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::combat::join;
 use super::data::Arm;
@@ -326,7 +327,7 @@ fn exec(st: &mut LbState, r: &mut dyn Roller, task: Task) -> Flow {
             let theirs = due.len() - mine;
             // The player with the most assaults picks first; equal: the phasing player (R21).
             st.picker = Some(if theirs > mine {
-                st.enemy_of(&st.phasing)
+                st.enemy_of(&st.phasing).unwrap_or_default().to_string()
             } else {
                 st.phasing.clone()
             });
@@ -397,7 +398,7 @@ fn pick(st: &mut LbState, task: Task, labels: &[String], what: &str) -> Result<O
         st.side_name(&picker),
         labels[choice]
     ));
-    st.picker = Some(st.enemy_of(&picker));
+    st.picker = Some(st.enemy_of(&picker).unwrap_or_default().to_string());
     Ok(Some(choice))
 }
 

@@ -7,6 +7,7 @@
 use crate::board::hex::Hex;
 use crate::dice::Dice;
 use crate::engine::LogLine;
+use crate::rulesets::kit::roster::Roster;
 
 use super::concealment;
 use super::data::Kind;

@@ -5,6 +5,7 @@
 
 use crate::board::hex::{Hex, Hexside};
 use crate::dice::{Dice, Faces};
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::concealment;
 use super::data::{Ground, Kind};

@@ -5,6 +5,7 @@
 
 use crate::dice::{Dice, Faces};
 use crate::engine::Outcome;
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::concealment;
 use super::data::Kind;
@@ -143,7 +144,7 @@ pub fn score(s: &LhyState) -> i32 {
     let Some(att) = s.sides.iter().find(|x| x.attacker) else {
         return 0;
     };
-    let def = s.enemy_of(&att.id);
+    let def = s.enemy_of(&att.id).unwrap_or_default().to_string();
     let objectives: i32 = s
         .objectives
         .iter()
@@ -159,7 +160,7 @@ pub fn victory_figures(s: &LhyState) -> Vec<String> {
     let Some(att) = s.sides.iter().find(|x| x.attacker) else {
         return Vec::new();
     };
-    let def = s.enemy_of(&att.id);
+    let def = s.enemy_of(&att.id).unwrap_or_default().to_string();
     let def_side = s.side(&def);
     let held: Vec<String> = s
         .objectives
@@ -203,7 +204,7 @@ pub fn victory(s: &mut LhyState) {
     let Some(att) = s.sides.iter().find(|x| x.attacker).cloned() else {
         return;
     };
-    let def = s.enemy_of(&att.id);
+    let def = s.enemy_of(&att.id).unwrap_or_default().to_string();
     let diff = att.casualties as i32 - s.side(&def).map_or(0, |x| x.casualties) as i32;
     let cdl = diff >= s.cdl as i32 && s.cdl > 0;
     let alive = |side: &str| {

@@ -5,6 +5,7 @@
 //! hit strips (§4.3.1c), and recovery actions (§14 bridge, R13–R14).
 
 use crate::dice::{Dice, Faces};
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::concealment;
 use super::data::{FireResult, Kind, RulesetData};
@@ -59,7 +60,7 @@ fn resolve(s: &mut LhyState, m: &FireMarker, only: Option<&str>, dice: &mut Dice
     let total = roll + m.drm;
     // The side fired on: "no visible effect" is its enemy's version of the result, which
     // spectators read too (what every seat may see; the owner reads each unit's own line).
-    let target_side = s.enemy_of(&m.side);
+    let target_side = s.enemy_of(&m.side).unwrap_or_default().to_string();
     let head = format!(
         "{} {} at {label} (by {}): d10 {roll} {:+} = {total}",
         m.kind.marker(),

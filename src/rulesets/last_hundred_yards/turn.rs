@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use crate::dice::{Dice, Faces};
 use crate::engine::{SeatId, Submitted};
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::action;
 use super::data::{Event, Kind};
@@ -251,7 +252,7 @@ pub fn start_turn(s: &mut LhyState, dice: &mut Dice) {
         }
     }
     if !has_command(s, &winner) {
-        let other = s.enemy_of(&winner);
+        let other = s.enemy_of(&winner).unwrap_or_default().to_string();
         s.public(format!(
             "{} has no platoon leader and no AFV platoon in play and loses the Initiative.",
             s.side_name(&winner)

@@ -11,6 +11,7 @@ use crate::engine::scene::{
     TerrainArea, Tone, Unit as Counter, UnitKind, UnitSymbol, Zone, ZoneKind,
 };
 use crate::engine::{View, Viewer};
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::data::Kind;
 use super::fire::signed;

@@ -7,6 +7,7 @@
 
 use crate::board::hex::Hex;
 use crate::dice::{Dice, Faces};
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::concealment;
 use super::data::Kind;

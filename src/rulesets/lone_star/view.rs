@@ -11,6 +11,7 @@ use crate::engine::scene::{
 };
 use crate::engine::{View, Viewer};
 use crate::rulesets::kit::grammar::tenths;
+use crate::rulesets::kit::roster::TwoSides;
 
 use super::data::Arm;
 use super::orders::{Order, Rule, print_order};

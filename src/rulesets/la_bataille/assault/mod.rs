@@ -16,6 +16,7 @@ use melee::*;
 pub use after::displace;
 
 use crate::board::hex::Hex;
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::combat::{self, join};
 use super::data::{Arm, MeleeResult};

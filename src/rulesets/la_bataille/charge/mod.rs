@@ -5,6 +5,7 @@
 //! at every question.
 
 use crate::board::hex::Hex;
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::combat::{self, join};
 use super::data::Arm;

@@ -4,6 +4,7 @@
 
 use crate::board::hex::{Hex, HexDir};
 use crate::rulesets::kit::grammar::{Cursor, LineErr, Names, refuse};
+use crate::rulesets::kit::roster::Roster;
 
 use super::super::movement;
 use super::super::state::{

@@ -17,10 +17,6 @@ const KNOWN_LOOPS: &[&str] = &[
     // To cut (issue 33 point 2), as found when this test was written:
     "daemon::desk daemon::games daemon::intake daemon::seat_acts daemon::site",
     "engine::abandon engine::concede engine::decide engine::example engine::game engine::pause engine::play engine::press engine::seat_acts engine::strict engine::strict_bound",
-    "rulesets::la_bataille::assault rulesets::la_bataille::movement",
-    "rulesets::last_hundred_yards::data rulesets::last_hundred_yards::map",
-    "rulesets::last_hundred_yards::maneuver rulesets::last_hundred_yards::resolution",
-    "rulesets::last_hundred_yards::text_map rulesets::last_hundred_yards::view",
     "store::journal store::secrets",
 ];
 

@@ -13,7 +13,7 @@ use crate::rulesets::kit::roster::{Roster, TwoSides};
 use super::combat::join;
 use super::data::Arm;
 use super::decide::{self, Flow};
-use super::movement;
+use super::movement::{self, Moved};
 use super::roll::Roller;
 pub use super::segment::victory_points;
 use super::segment::{fire_segment, rally_segment};
@@ -234,13 +234,17 @@ fn exec(st: &mut LbState, r: &mut dyn Roller, task: Task) -> Flow {
             order(st, &o);
             Flow::Done
         }
-        Task::Move(mut mv) => {
-            let f = movement::run_move(st, r, &mut mv);
-            if f == Flow::Asked {
+        Task::Move(mut mv) => match movement::run_move(st, r, &mut mv) {
+            Moved::Asked => {
                 st.agenda.insert(0, Task::Move(mv));
+                Flow::Asked
             }
-            f
-        }
+            Moved::Over => Flow::Done,
+            Moved::Approached(decl) => {
+                assault::declare(st, r, &mv.unit, &decl);
+                Flow::Done
+            }
+        },
         Task::StartTrigger { unit, event } => {
             let id: u32 = event.trim_start_matches('C').parse().unwrap_or(0);
             let f = charge::marker_trigger(st, r, id);

@@ -10,7 +10,7 @@ use crate::rulesets::kit::roster::{Roster, TwoSides};
 use super::concealment;
 use super::data::Kind;
 use super::state::{LhyState, Motion, Place};
-use super::{assault, maneuver, resolution};
+use super::{assault, platoon, resolution};
 
 // ---------------------------------------------------------------- Phases III–VII
 
@@ -114,7 +114,7 @@ fn recombine(s: &mut LhyState, dice: &mut Dice) {
                         .map(|b| (a.name.clone(), b.name.clone(), a.at))
                 });
                 let Some((a, b, at)) = pair else { break };
-                let pool: Vec<String> = maneuver::pool_of(s, &p, Kind::Squad)
+                let pool: Vec<String> = platoon::pool_of(s, &p, Kind::Squad)
                     .iter()
                     .map(|u| u.name.clone())
                     .collect();
@@ -126,7 +126,7 @@ fn recombine(s: &mut LhyState, dice: &mut Dice) {
                         pool[(i as usize - 1).min(n - 1)].clone()
                     }
                 };
-                maneuver::replace(s, &[a.clone(), b.clone()], std::slice::from_ref(&squad));
+                platoon::replace(s, &[a.clone(), b.clone()], std::slice::from_ref(&squad));
                 s.private(&side, format!("{a} and {b} recombine into {squad}."));
                 if s.unit(&squad).is_some_and(|u| !u.concealed) {
                     s.public(format!(

@@ -12,7 +12,7 @@ use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::action;
 use super::data::{Event, Kind};
-use super::maneuver;
+use super::resolution;
 use super::setup;
 use super::state::{LhyState, Order, Orders, Place, Setting, Status};
 
@@ -156,7 +156,7 @@ pub fn random_event(s: &mut LhyState, side: &str, dice: &mut Dice) {
             if let Some(n) = who {
                 let seen = action::seen_as_itself(s, &n);
                 if let Some(u) = s.unit_mut(&n) {
-                    u.status = maneuver::better(u.status);
+                    u.status = resolution::better(u.status);
                 }
                 let line = format!("{n} recovers one step of its condition.");
                 s.private(side, line.clone());

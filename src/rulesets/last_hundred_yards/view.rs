@@ -16,6 +16,7 @@ use crate::rulesets::kit::roster::{Roster, TwoSides};
 use super::data::Kind;
 use super::fire::signed;
 use super::orders::print_order;
+use super::sight::{marker_hexes, seen_as_itself};
 use super::state::{LhyState, Motion, Order, Phase, Place, Status, Unit};
 
 fn me(viewer: &Viewer) -> Option<&str> {
@@ -23,26 +24,6 @@ fn me(viewer: &Viewer) -> Option<&str> {
         Viewer::Seat(s) => Some(s.as_str()),
         Viewer::Spectator => None,
     }
-}
-
-/// Does this viewer see the unit as itself?
-pub(super) fn sees_unit(u: &Unit, viewer: Option<&str>) -> bool {
-    u.on_map() && (viewer == Some(u.side.as_str()) || (!u.hidden && !u.concealed && !u.dummy()))
-}
-
-/// Hexes with an enemy Concealment marker as the viewer sees them.
-pub(super) fn marker_hexes(
-    s: &LhyState,
-    viewer: Option<&str>,
-) -> Vec<(crate::board::hex::Hex, String)> {
-    let mut out: Vec<(crate::board::hex::Hex, String)> = s
-        .on_map()
-        .filter(|u| Some(u.side.as_str()) != viewer && !u.hidden && u.concealed)
-        .map(|u| (u.at, u.side.clone()))
-        .collect();
-    out.sort();
-    out.dedup();
-    out
 }
 
 fn symbol(k: Kind) -> UnitSymbol {
@@ -145,7 +126,7 @@ pub fn view(s: &LhyState, viewer: &Viewer) -> View {
         };
         let mut lines: Vec<String> = s
             .on_map()
-            .filter(|u| u.side == side.id && (own || sees_unit(u, m)))
+            .filter(|u| u.side == side.id && (own || seen_as_itself(u, m)))
             .map(|u| unit_line(s, u, own))
             .collect();
         if !own {
@@ -245,7 +226,7 @@ pub fn view(s: &LhyState, viewer: &Viewer) -> View {
     let board = super::text_map::board(s, m);
     let units: Vec<serde_json::Value> = s
         .on_map()
-        .filter(|u| sees_unit(u, m))
+        .filter(|u| seen_as_itself(u, m))
         .map(
             |u| json!({"name": u.name, "side": u.side, "hex": s.name_of(u.at), "status": u.status}),
         )
@@ -369,7 +350,7 @@ fn scene(s: &LhyState, viewer: &Viewer, turn: &str) -> Scene {
         used.push(gr.clone());
     }
     let mut units = Vec::new();
-    for u in s.on_map().filter(|u| sees_unit(u, m)) {
+    for u in s.on_map().filter(|u| seen_as_itself(u, m)) {
         let own = Some(u.side.as_str()) == m;
         let mut markers = Vec::new();
         if u.status != Status::Good {

@@ -13,6 +13,7 @@ use super::concealment;
 use super::data::Kind;
 use super::maneuver;
 use super::map::Map;
+use super::platoon;
 use super::sight;
 use super::state::{FireKind, LhyState, Unit};
 
@@ -306,7 +307,7 @@ fn disruption_check(s: &mut LhyState, side: &str, names: &[String], dice: &mut D
             && !u.disrupted()
             && best.platoon.is_some()
             && u.platoon == best.platoon
-    }) || maneuver::leader_with(s, best).is_some();
+    }) || platoon::leader_with(s, best).is_some();
     let drm = if leader {
         s.data.rules.withdraw_leader_drm.int()
     } else {

@@ -111,7 +111,7 @@ pub fn unseen_by(s: &LhyState, side: &str) -> Vec<Hex> {
 
 /// Does this viewer see the unit as itself (its own, or an enemy neither hidden, under a
 /// Concealment marker nor a dummy)?
-pub(super) fn seen_as_itself(u: &Unit, viewer: Option<&str>) -> bool {
+pub(super) fn shows_itself_to(u: &Unit, viewer: Option<&str>) -> bool {
     u.on_map() && (viewer == Some(u.side.as_str()) || (!u.hidden && !u.concealed && !u.dummy()))
 }
 

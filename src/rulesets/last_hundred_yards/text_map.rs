@@ -1,8 +1,9 @@
 //! The text map in each mail: terrain letters, counts of the counters the viewer sees, column
-//! numbers and the offset (`dn`) columns, and a key. Built from what `view` lets the viewer see
-//! (its `seen_as_itself` and `marker_hexes`); it must never count a counter the viewer cannot see.
+//! numbers and the offset (`dn`) columns, and a key. Built from what `sight` lets the viewer
+//! see (`shows_itself_to`, `marker_hexes`), as the view's map is; it must never count a counter
+//! the viewer cannot see.
 
-use super::sight::{marker_hexes, seen_as_itself};
+use super::sight::{marker_hexes, shows_itself_to};
 use super::state::LhyState;
 
 /// The text map: the column numbers, a line marking the offset (`dn`) columns, then one line
@@ -31,7 +32,7 @@ pub(super) fn board(s: &LhyState, m: Option<&str>) -> Vec<String> {
             let h = g.hex(crate::board::hex::Address { column, row });
             let n = s
                 .on_map()
-                .filter(|u| u.at == h && seen_as_itself(u, m))
+                .filter(|u| u.at == h && shows_itself_to(u, m))
                 .count()
                 + markers.iter().filter(|(x, _)| *x == h).count();
             line.push(if n > 0 {

@@ -4,6 +4,7 @@
 
 use crate::kit;
 
+use despatch::rulesets::kit::roster::{Roster, TwoSides};
 use despatch::rulesets::la_bataille::LaBataille;
 use despatch::rulesets::la_bataille::combat::join;
 use despatch::rulesets::la_bataille::state::LbState;

@@ -7,6 +7,7 @@ use chrono::{TimeZone, Utc};
 use despatch::dice::{GameSecrets, Protocol};
 use despatch::engine::{Creation, Game, Play, Policy, Ruleset};
 use despatch::mail::compose::game_over_subject;
+use despatch::rulesets::kit::roster::TwoSides;
 use despatch::rulesets::la_bataille::LaBataille;
 use despatch::rulesets::last_hundred_yards::LastHundredYards;
 

@@ -12,6 +12,7 @@ use despatch::board::tabletop::{Pt, dist};
 use despatch::rulesets::gear_krieg::activation;
 use despatch::rulesets::gear_krieg::data::{MoveMode, TerrainKind};
 use despatch::rulesets::gear_krieg::state::{Act, Block, GkState, Melee, Progress, TurnBy};
+use despatch::rulesets::kit::roster::Roster;
 
 use crate::gear_krieg::{activating, new_game, place, play};
 

@@ -9,6 +9,7 @@ use despatch::engine::{Ruleset, Silence, Submitted, Viewer};
 use despatch::rulesets::gear_krieg::state::{GkState, Phase};
 use despatch::rulesets::gear_krieg::stats::{self, Band, DamageResult};
 use despatch::rulesets::gear_krieg::{GearKrieg, combat, roll};
+use despatch::rulesets::kit::roster::{Roster, TwoSides};
 
 const RULESET: &str = include_str!("../games/gear-krieg/ruleset.toml");
 const SCENARIO: &str = include_str!("../games/gear-krieg/scenarios/crossroads.toml");

@@ -9,6 +9,7 @@ use despatch::daemon::Intake;
 use despatch::engine::{Game, Play, Ruleset};
 use despatch::rulesets::gear_krieg::GearKrieg;
 use despatch::rulesets::gear_krieg::state::Phase;
+use despatch::rulesets::kit::roster::{Roster, TwoSides};
 use despatch::verify;
 use mail_parser::MessageParser;
 
@@ -328,7 +329,7 @@ fn the_interrupt_question_shows_only_the_distance_covered() {
         "the plan leaked: {line}"
     );
     // The mover's owner still sees its plan.
-    let owner = g.state.enemy_of(&side);
+    let owner = g.state.enemy_of(&side).unwrap_or_default().to_string();
     let own = mails_to(&w, &owner);
     let own_line = entry(&own.last().unwrap().1, &format!("] {mover} ("));
     assert!(

@@ -8,6 +8,7 @@ use despatch::dice::Dice;
 use despatch::engine::{Ruleset, Submitted, Viewer};
 use despatch::rulesets::gear_krieg::GearKrieg;
 use despatch::rulesets::gear_krieg::state::{GkState, Phase};
+use despatch::rulesets::kit::roster::{Roster, TwoSides};
 
 const RULESET: &str = include_str!("../games/gear-krieg/ruleset.toml");
 const SCENARIO: &str = include_str!("../games/gear-krieg/scenarios/crossroads.toml");

@@ -18,6 +18,7 @@ use despatch::render::{self, Format, MAIL_WIDTH_PX};
 use despatch::rulesets::gear_krieg::GearKrieg;
 use despatch::rulesets::gear_krieg::round::apply_standing;
 use despatch::rulesets::gear_krieg::state::{Act, Block, GkState, Phase};
+use despatch::rulesets::kit::roster::{Roster, TwoSides};
 use resvg::tiny_skia::Pixmap;
 
 const RULESET: &str = include_str!("../games/gear-krieg/ruleset.toml");
@@ -235,7 +236,7 @@ fn secret_state() -> GkState {
 /// Every fact of the full state that `seat` may not know, as text an output could carry.
 fn hidden_facts(st: &GkState, seat: &str) -> Vec<String> {
     let mut facts = Vec::new();
-    let enemy = st.enemy_of(seat);
+    let enemy = st.enemy_of(seat).unwrap_or_default().to_string();
     for u in st.units.iter().filter(|u| u.side == enemy) {
         if let Some(o) = &u.overwatch {
             facts.push(format!("OVERWATCH {}", o.unit));

@@ -10,6 +10,7 @@ use despatch::engine::{Ruleset, Submitted};
 use despatch::rulesets::gear_krieg::GearKrieg;
 use despatch::rulesets::gear_krieg::data::{InitialSpeed, MoveMode};
 use despatch::rulesets::gear_krieg::state::{GkState, Phase};
+use despatch::rulesets::kit::roster::{Roster, TwoSides};
 
 const RULESET: &str = include_str!("../games/gear-krieg/ruleset.toml");
 const SCENARIO: &str = include_str!("../games/gear-krieg/scenarios/crossroads.toml");

@@ -6,6 +6,7 @@
 use despatch::engine::Ruleset;
 use despatch::rulesets::gear_krieg::state::GkState;
 use despatch::rulesets::gear_krieg::{GearKrieg, combat, roll, stats};
+use despatch::rulesets::kit::roster::{Roster, TwoSides};
 
 use crate::gear_krieg as gk;
 use gk::*;

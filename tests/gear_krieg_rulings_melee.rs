@@ -8,6 +8,7 @@ use despatch::engine::Ruleset;
 use despatch::rulesets::gear_krieg::GearKrieg;
 use despatch::rulesets::gear_krieg::data::MoveMode;
 use despatch::rulesets::gear_krieg::state::GkState;
+use despatch::rulesets::kit::roster::Roster;
 
 use crate::gear_krieg as gk;
 use gk::*;

@@ -8,6 +8,7 @@ use despatch::engine::Ruleset;
 use despatch::rulesets::gear_krieg::data::MoveMode;
 use despatch::rulesets::gear_krieg::state::{GkState, Phase};
 use despatch::rulesets::gear_krieg::{GearKrieg, activation, roll};
+use despatch::rulesets::kit::roster::{Roster, TwoSides};
 
 use crate::gear_krieg as gk;
 use gk::*;

@@ -10,6 +10,7 @@ use despatch::rulesets::gear_krieg::data::{MoveMode, TerrainKind};
 use despatch::rulesets::gear_krieg::round::apply_standing;
 use despatch::rulesets::gear_krieg::state::GkState;
 use despatch::rulesets::gear_krieg::{GearKrieg, ground, roll};
+use despatch::rulesets::kit::roster::Roster;
 
 use crate::gear_krieg as gk;
 use gk::*;

@@ -12,6 +12,7 @@ use despatch::board::tabletop::Pt;
 use despatch::rulesets::gear_krieg::data::{Arc, MoveMode};
 use despatch::rulesets::gear_krieg::state::{GkState, Melee, Unit};
 use despatch::rulesets::gear_krieg::stats::{self, AttackArc, Band, DamageResult, Task};
+use despatch::rulesets::kit::roster::Roster;
 
 use crate::gear_krieg::{RULESET, activating_with, new_game};
 

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 
 use despatch::dice::Dice;
 use despatch::engine::{Ruleset, Silence, Submitted};
+use despatch::rulesets::kit::roster::{Roster, TwoSides};
 use despatch::rulesets::la_bataille::LaBataille;
 use despatch::rulesets::la_bataille::segment::victory_points;
 use despatch::rulesets::la_bataille::state::LbState;
@@ -160,7 +161,10 @@ fn tally(st: &LbState, lines: &[String], causes: &mut Causes) {
                 .unwrap_or(0);
             if let Some(side) = side_of(&l[..r]) {
                 *causes
-                    .entry((st.enemy_of(&side), "rout through zones".into()))
+                    .entry((
+                        st.enemy_of(&side).unwrap_or_default().to_string(),
+                        "rout through zones".into(),
+                    ))
                     .or_default() += n;
             }
         } else if let Some(p) = l.find("pursuit: ") {
@@ -172,7 +176,10 @@ fn tally(st: &LbState, lines: &[String], causes: &mut Causes) {
                     .and_then(|x| x.parse().ok())
                     .unwrap_or(0);
                 *causes
-                    .entry((st.enemy_of(&side), "pursuit".into()))
+                    .entry((
+                        st.enemy_of(&side).unwrap_or_default().to_string(),
+                        "pursuit".into(),
+                    ))
                     .or_default() += n;
             }
         }

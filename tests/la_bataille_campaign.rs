@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use despatch::dice::Dice;
 use despatch::engine::{Ruleset, Silence, Submitted};
+use despatch::rulesets::kit::roster::{Roster, TwoSides};
 use despatch::rulesets::la_bataille::LaBataille;
 use despatch::rulesets::la_bataille::campaign::TERMS;
 use despatch::rulesets::la_bataille::combat::{eliminated, take_losses};

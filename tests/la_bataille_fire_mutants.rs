@@ -3,6 +3,7 @@
 //! fires), limbered guns not at all. Written for the survivors of the mutation run of
 //! 2026-11-27 in `combat/fire.rs` (mutants/runs.toml).
 
+use despatch::rulesets::kit::roster::{Roster, TwoSides};
 use despatch::rulesets::la_bataille::combat;
 
 use crate::lbt::{Table, field};

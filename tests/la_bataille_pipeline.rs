@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, TimeZone, Utc};
 use despatch::daemon::Intake;
 use despatch::engine::{Game, Play, Ruleset};
+use despatch::rulesets::kit::roster::Roster;
 use despatch::rulesets::la_bataille::LaBataille;
 use despatch::rulesets::la_bataille::state::{Formation, Phase, QKind};
 use despatch::verify;

@@ -6,6 +6,7 @@
 use crate::lbt;
 
 use despatch::engine::Ruleset;
+use despatch::rulesets::kit::roster::TwoSides;
 use despatch::rulesets::la_bataille::LaBataille;
 use despatch::rulesets::la_bataille::orders;
 use despatch::rulesets::la_bataille::state::Phase;

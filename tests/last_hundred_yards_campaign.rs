@@ -10,6 +10,7 @@ use crate::lhy;
 
 use despatch::dice::Dice;
 use despatch::engine::{Outcome, Ruleset, Silence, Submitted};
+use despatch::rulesets::kit::roster::Roster;
 use despatch::rulesets::last_hundred_yards::LastHundredYards as Lhy;
 use despatch::rulesets::last_hundred_yards::campaign::{self, Left};
 use despatch::rulesets::last_hundred_yards::resolution;
@@ -162,7 +163,7 @@ fn r40_reduced_squads_fight_as_their_section_and_half_of_them_heal() {
     // A deployed squad whose two sections both live is whole; one section left: reduced.
     let mut d = lhy::game(lhy::BRIDGEHEAD);
     let mut dice = Dice::new(lhy::seed(3, 3));
-    despatch::rulesets::last_hundred_yards::maneuver::do_deploy(&mut d, "A1-3", &mut dice);
+    despatch::rulesets::last_hundred_yards::platoon::do_deploy(&mut d, "A1-3", &mut dice);
     assert_eq!(campaign::fates(&d)["A1-3"], Left::Whole(None));
     hit(&mut d, "A1-a");
     assert_eq!(campaign::fates(&d)["A1-3"], Left::Reduced(None));

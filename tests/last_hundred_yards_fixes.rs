@@ -6,6 +6,7 @@
 use crate::lhy;
 
 use despatch::engine::Ruleset;
+use despatch::rulesets::kit::roster::{Roster, TwoSides};
 use despatch::rulesets::last_hundred_yards::state::{
     Action, Arrow, Cycle, Done, LhyState, Phase, Place, Record,
 };

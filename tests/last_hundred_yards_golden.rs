@@ -6,9 +6,12 @@
 use crate::lhy;
 
 use despatch::engine::Ruleset;
+use despatch::rulesets::kit::roster::{Roster, TwoSides};
 use despatch::rulesets::last_hundred_yards::LastHundredYards as Lhy;
 use despatch::rulesets::last_hundred_yards::state::{Action, LhyState, Phase, Target};
-use despatch::rulesets::last_hundred_yards::{concealment, maneuver, phases, reaction, turn};
+use despatch::rulesets::last_hundred_yards::{
+    concealment, maneuver, phases, platoon, reaction, turn,
+};
 
 fn hex(st: &LhyState, s: &str) -> despatch::board::hex::Hex {
     st.map.grid().parse_hex(s).unwrap()
@@ -424,9 +427,9 @@ fn r23_one_squad_of_a_platoon_deploys() {
     use despatch::rulesets::last_hundred_yards::state::Place;
     let mut st = lhy::game(lhy::PATROL);
     let squad = st.unit("A1-2").unwrap().clone();
-    assert!(maneuver::check_deploy(&st, &squad).is_ok());
+    assert!(platoon::check_deploy(&st, &squad).is_ok());
     st.unit_mut("A1-a").unwrap().place = Place::Map;
-    let e = maneuver::check_deploy(&st, &squad).unwrap_err();
+    let e = platoon::check_deploy(&st, &squad).unwrap_err();
     assert!(e.contains("already has sections"), "{e}");
 }
 

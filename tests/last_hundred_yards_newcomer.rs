@@ -6,6 +6,7 @@ use crate::lhy;
 
 use despatch::dice::Dice;
 use despatch::engine::{Ruleset, Viewer};
+use despatch::rulesets::kit::roster::Roster;
 use despatch::rulesets::last_hundred_yards::LastHundredYards as Lhy;
 use despatch::rulesets::last_hundred_yards::action;
 use despatch::rulesets::last_hundred_yards::state::{Action, LhyState, Phase};

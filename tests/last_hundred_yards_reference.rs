@@ -1,15 +1,15 @@
 //! The Last Hundred Yards order reference (HELP) against the code: every reason the order
-//! checks (`checks.rs`), the parser (`orders.rs`), the actions' own checks (`action::check`
+//! checks (`checks.rs`), the parser (`orders/mod.rs`), the actions' own checks (`action::check`
 //! and its helpers) and the set-up and reaction checks can refuse a line with is written in
 //! the README, beside the order it restricts (issue 28 point 6), so a player can look it up.
 
 const README: &str = include_str!("../games/last-hundred-yards/README.md");
 const CHECKS: &str = include_str!("../src/rulesets/last_hundred_yards/checks.rs");
-const ORDERS: &str = include_str!("../src/rulesets/last_hundred_yards/orders.rs");
+const ORDERS: &str = include_str!("../src/rulesets/last_hundred_yards/orders/mod.rs");
 /// `action::check` and the helpers it calls (each action's own rules), the reaction limits
 /// (`reaction.rs`) and the set-up orders' check (`setup::check`, not the mission's own
 /// positions, which a player cannot send).
-const ACTION_FILES: [(&str, &str); 8] = [
+const ACTION_FILES: [(&str, &str); 9] = [
     (
         "action.rs",
         include_str!("../src/rulesets/last_hundred_yards/action.rs"),
@@ -17,6 +17,10 @@ const ACTION_FILES: [(&str, &str); 8] = [
     (
         "maneuver.rs",
         include_str!("../src/rulesets/last_hundred_yards/maneuver.rs"),
+    ),
+    (
+        "platoon.rs",
+        include_str!("../src/rulesets/last_hundred_yards/platoon.rs"),
     ),
     (
         "vehicle.rs",

@@ -7,6 +7,7 @@
 
 use crate::lhy;
 
+use despatch::rulesets::kit::roster::Roster;
 use despatch::rulesets::last_hundred_yards::data::{Ground, Kind};
 use despatch::rulesets::last_hundred_yards::maneuver;
 use despatch::rulesets::last_hundred_yards::state::LhyState;

@@ -7,6 +7,7 @@
 use crate::lhy;
 
 use despatch::dice::Dice;
+use despatch::rulesets::kit::roster::{Roster, TwoSides};
 use despatch::rulesets::last_hundred_yards::data::Kind;
 use despatch::rulesets::last_hundred_yards::maneuver;
 use despatch::rulesets::last_hundred_yards::state::{Arrow, FireKind, Status};

@@ -7,6 +7,7 @@
 use chrono::{TimeZone, Utc};
 use despatch::daemon::Intake;
 use despatch::engine::{Game, Play};
+use despatch::rulesets::kit::roster::Roster;
 use despatch::rulesets::last_hundred_yards::LastHundredYards as Lhy;
 use despatch::rulesets::last_hundred_yards::checks;
 use despatch::rulesets::last_hundred_yards::state::{Phase, Place};

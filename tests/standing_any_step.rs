@@ -10,6 +10,7 @@ use chrono::{TimeZone, Utc};
 use despatch::daemon::Intake;
 use despatch::engine::{Event, Play};
 use despatch::rulesets::gear_krieg::GearKrieg;
+use despatch::rulesets::kit::roster::TwoSides;
 use despatch::rulesets::la_bataille::LaBataille;
 use despatch::rulesets::la_bataille::state::{Phase as LbPhase, Policy, QKind};
 use despatch::rulesets::last_hundred_yards::LastHundredYards;

@@ -10,6 +10,7 @@ use despatch::dice::{Dice, Roll};
 use despatch::engine::{Ruleset, Submitted};
 use despatch::rulesets::gear_krieg::GearKrieg;
 use despatch::rulesets::gear_krieg::state::{GkState, Phase};
+use despatch::rulesets::kit::roster::Roster;
 
 pub const RULESET: &str = include_str!("../../games/gear-krieg/ruleset.toml");
 pub const SCENARIO: &str = include_str!("../../games/gear-krieg/scenarios/crossroads.toml");

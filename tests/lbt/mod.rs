@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use despatch::engine::{Ruleset, SeatId, Submitted};
+use despatch::rulesets::kit::roster::Roster;
 use despatch::rulesets::la_bataille::LaBataille;
 use despatch::rulesets::la_bataille::orders;
 use despatch::rulesets::la_bataille::procedure;

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use despatch::dice::Dice;
 use despatch::engine::{Rejected, Ruleset, Silence, Submitted, Viewer};
+use despatch::rulesets::kit::roster::Roster;
 use despatch::rulesets::last_hundred_yards::LastHundredYards as Lhy;
 use despatch::rulesets::last_hundred_yards::sight;
 use despatch::rulesets::last_hundred_yards::state::{LhyState, Orders, Place};

@@ -5,6 +5,7 @@
 use crate::board::tabletop::{Pt, bearing, dist, heading_diff, normalize};
 use crate::dice::Dice;
 use crate::engine::LogLine;
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::combat;
 use super::data::{MoveMode, TerrainKind};
@@ -780,7 +781,7 @@ fn may_interrupt(e: &Unit) -> bool {
 /// An enemy unit not covered by an overwatch order that could fire at the mover now.
 pub fn uncovered_shooter(state: &GkState, mover: &str) -> Option<String> {
     let m = state.unit(mover)?;
-    let enemy = state.enemy_of(&m.side);
+    let enemy = state.enemy_of(&m.side).unwrap_or_default().to_string();
     if !state.side(&enemy).is_some_and(|s| s.ask_interrupts) {
         return None;
     }
@@ -808,7 +809,7 @@ fn overwatch(state: &mut GkState, p: &mut Paused, dice: &mut Dice) {
     let Some(m) = state.unit(&mover).cloned() else {
         return;
     };
-    let enemy = state.enemy_of(&m.side);
+    let enemy = state.enemy_of(&m.side).unwrap_or_default().to_string();
     let names: Vec<String> = state
         .units
         .iter()

@@ -6,6 +6,7 @@ use crate::board::tabletop::{Pt, dist};
 use crate::dice::Dice;
 use crate::engine::LogLine;
 use crate::rulesets::kit::grammar::tenths;
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::data::{MoveMode, RulesetData, WeaponData};
 use super::ground;

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::engine::{LogLine, SeatId, Submitted};
 use crate::rulesets::kit::grammar::{num, round_to};
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::activation;
 use super::state::{GkState, Order, Orders, Setting};

@@ -10,6 +10,7 @@ use crate::engine::procedure::{
 };
 use crate::engine::{Prompt, StepSpec};
 use crate::rulesets::kit::grammar::tenths;
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::orders::{self, ACTIVATE_WORDS, DECLARE_WORDS, INTERRUPT_WORDS};
 use super::round;
@@ -161,7 +162,7 @@ fn ask_activate(state: &GkState) -> StepSpec {
     let Phase::Activate { side } = &state.phase else {
         return ask_game_over(state);
     };
-    let other = state.enemy_of(side);
+    let other = state.enemy_of(side).unwrap_or_default().to_string();
     let queued = state.side(side).and_then(|s| orders::queued_head(state, s));
     let names: Vec<&str> = state
         .unactivated(side)

@@ -11,6 +11,7 @@ use crate::dice::Dice;
 use crate::engine::procedure::Next;
 use crate::engine::{LogLine, Outcome, SeatId, Submitted};
 use crate::rulesets::kit::grammar::{normalise, tenths};
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::activation::{self, Ctx, Flow};
 use super::data::{self, InitialSpeed, MoveMode, TomlData};
@@ -279,7 +280,7 @@ pub fn initiative(state: &mut GkState, dice: &mut Dice) -> Next<Phase> {
     let first = if state.side(&chooser).is_some_and(|s| s.choose_first) {
         chooser.clone()
     } else {
-        state.enemy_of(&chooser)
+        state.enemy_of(&chooser).unwrap_or_default().to_string()
     };
     state.log.push(LogLine::public(format!(
         "{} chooses: {} activates first.",
@@ -293,7 +294,7 @@ pub fn initiative(state: &mut GkState, dice: &mut Dice) -> Next<Phase> {
 /// After an activation (or at the round's start): whose turn, or Step 4 (the round's end).
 pub fn next_activation(state: &mut GkState) -> Next<Phase> {
     let me = state.to_play.clone();
-    let other = state.enemy_of(&me);
+    let other = state.enemy_of(&me).unwrap_or_default().to_string();
     if !state.unactivated(&me).is_empty() {
         Next::To(Phase::Activate { side: me })
     } else if !state.unactivated(&other).is_empty() {
@@ -307,7 +308,7 @@ pub fn next_activation(state: &mut GkState) -> Next<Phase> {
 /// The side has just played: the turn passes to the other side if it has units left to
 /// activate (p.3), else stays.
 fn pass_turn(state: &mut GkState, played: &str) -> Next<Phase> {
-    let other = state.enemy_of(played);
+    let other = state.enemy_of(played).unwrap_or_default().to_string();
     state.to_play = if state.unactivated(&other).is_empty() {
         played.to_string()
     } else {
@@ -372,7 +373,7 @@ fn continue_block(
                 .unit(&mover)
                 .map(|u| u.side.clone())
                 .unwrap_or_default();
-            let enemy = state.enemy_of(&side);
+            let enemy = state.enemy_of(&side).unwrap_or_default().to_string();
             let at = state.unit(&mover).map_or(Pt::new(0.0, 0.0), |u| u.pos);
             state.log.push(LogLine::public(format!(
                 "{mover} is at {},{}: {} may interrupt.",
@@ -442,7 +443,7 @@ pub fn resolve_activate(
     subs: &BTreeMap<SeatId, Submitted<Orders>>,
     dice: &mut Dice,
 ) -> Next<Phase> {
-    let other = state.enemy_of(&side);
+    let other = state.enemy_of(&side).unwrap_or_default().to_string();
     // The waiting side's email: standing orders and activations queued for later.
     let o_other = orders_of(subs, &other).to_vec();
     apply_standing(state, &other, &o_other);
@@ -562,7 +563,7 @@ pub fn resolve_interrupt(
     let Some(mut p) = state.paused.take() else {
         return next_activation(state);
     };
-    let mover_side = state.enemy_of(&side);
+    let mover_side = state.enemy_of(&side).unwrap_or_default().to_string();
     if let Ran::Asks(interrupt) = continue_block(state, &mut p, dice, false) {
         return Next::To(interrupt);
     }
@@ -685,7 +686,7 @@ fn outcome_now(state: &GkState) -> Option<Outcome> {
             summary: "Both forces are destroyed: a draw.".into(),
         }
     } else {
-        let w = state.enemy_of(gone[0]);
+        let w = state.enemy_of(gone[0]).unwrap_or_default().to_string();
         Outcome {
             summary: format!(
                 "{} has no unit left: {} wins.",
@@ -717,7 +718,7 @@ pub fn victory_points(state: &GkState, side: &str) -> u32 {
                     && crate::board::tabletop::dist(u.pos, Pt::new(o.x, o.y)) <= o.radius + 1e-9
             })
         };
-        if near(side) && !near(&state.enemy_of(side)) {
+        if near(side) && !near(state.enemy_of(side).unwrap_or_default()) {
             vp += o.points;
         }
     }

@@ -4,6 +4,7 @@
 
 use crate::board::tabletop::{Pt, bearing, dist};
 use crate::rulesets::kit::pick::Pick;
+use crate::rulesets::kit::roster::Roster;
 
 use super::activation;
 use super::orders;

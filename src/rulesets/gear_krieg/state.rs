@@ -348,36 +348,10 @@ pub enum Order {
 
 pub type Orders = Vec<Order>;
 
+// Units by name, sides by id and the enemy of a side: the kit's look-ups.
+crate::rulesets::kit::roster::roster_of!(GkState, Side, Unit);
+
 impl GkState {
-    pub fn unit(&self, name: &str) -> Option<&Unit> {
-        self.units.iter().find(|u| u.name == name)
-    }
-
-    pub fn unit_mut(&mut self, name: &str) -> Option<&mut Unit> {
-        self.units.iter_mut().find(|u| u.name == name)
-    }
-
-    pub fn side(&self, id: &str) -> Option<&Side> {
-        self.sides.iter().find(|s| s.id == id)
-    }
-
-    pub fn side_mut(&mut self, id: &str) -> Option<&mut Side> {
-        self.sides.iter_mut().find(|s| s.id == id)
-    }
-
-    pub fn enemy_of(&self, side: &str) -> String {
-        self.sides
-            .iter()
-            .find(|s| s.id != side)
-            .map(|s| s.id.clone())
-            .unwrap_or_default()
-    }
-
-    pub fn side_name(&self, id: &str) -> String {
-        self.side(id)
-            .map_or_else(|| id.to_string(), |s| s.name.clone())
-    }
-
     /// Live units of a side that have not been activated this round.
     pub fn unactivated(&self, side: &str) -> Vec<&Unit> {
         self.units

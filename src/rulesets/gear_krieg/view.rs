@@ -10,6 +10,7 @@ use serde_json::json;
 use crate::board::tabletop::Pt;
 use crate::board::terrain::Area;
 use crate::engine::{View, Viewer};
+use crate::rulesets::kit::roster::TwoSides;
 
 use super::data::{MoveMode, TerrainKind};
 use super::ground;

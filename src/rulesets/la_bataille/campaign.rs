@@ -8,6 +8,7 @@
 use toml::{Table, Value};
 
 use crate::engine::campaign::{self, Lost};
+use crate::rulesets::kit::roster::TwoSides;
 
 use super::state::{Fatigue, LbState, Unit};
 

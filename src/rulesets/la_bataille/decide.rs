@@ -2,6 +2,8 @@
 //! question it asked, or the seat's standing order, or asks by mail (and waits). Silence gets
 //! the fixed answers of R30. Nothing here changes a unit; it only answers and asks.
 
+use crate::rulesets::kit::roster::TwoSides;
+
 use super::state::{Answer, Choice, LbState, Phase, Policy, QKind, Question, RecallPolicy};
 
 /// What a procedure did: finished its step, or stopped to wait for an answer by mail.

@@ -11,6 +11,7 @@ pub mod combat;
 pub mod data;
 pub mod decide;
 pub mod field;
+pub mod maneuver;
 pub mod movement;
 pub mod numbers;
 pub mod orders;

@@ -1,19 +1,18 @@
 //! Units moving in the stand-in base game: ordered moves (resumable, because infantry may try
 //! to form square while cavalry moves, p.6), changes of formation and facing, opportunity
-//! fire, rout and retreat movement, square attempts, and the rally. Rolls only through the
+//! fire, rout and retreat movement and square attempts. Rolls only through the
 //! `Roller`; every choice a player makes comes through `decide`.
 
-use std::collections::BTreeSet;
-
 use crate::board::hex::{Hex, HexDir};
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::combat::{self, join};
 use super::data::Arm;
 use super::decide::Flow;
 use super::field;
-use super::roll::{self, Roller};
+use super::roll::Roller;
 pub use super::square::{square_attempt, square_triggers};
-use super::state::{Cohesion, Formation, LbState, MoveRun, Unit};
+use super::state::{AssaultDecl, Cohesion, Formation, LbState, MoveRun, Unit};
 
 /// Why a move may not be made now, or its MP cost. `assault`: the approach of an assault,
 /// which may step from one enemy Zone of Influence into another (R5).
@@ -230,7 +229,7 @@ pub fn opportunity(st: &mut LbState, r: &mut dyn Roller, movers: &[String], h: H
     else {
         return vec![];
     };
-    let enemy = st.enemy_of(&side);
+    let enemy = st.enemy_of(&side).unwrap_or_default().to_string();
     if st.standing(&enemy).no_opportunity_fire {
         return vec![];
     }
@@ -468,13 +467,34 @@ pub fn place(st: &mut LbState, names: &[String], h: Hex) {
 }
 
 /// Carries a move out hex by hex, stopping for square questions while cavalry moves.
-pub fn run_move(st: &mut LbState, r: &mut dyn Roller, mv: &mut MoveRun) -> Flow {
+/// Where a move run stands when it returns.
+#[derive(Debug, PartialEq)]
+pub enum Moved {
+    /// A seat must answer first: the run goes back on the agenda.
+    Asked,
+    /// The move is over.
+    Over,
+    /// An assault's approach has reached its end: the assault is declared now (R11), by
+    /// the turn that ordered it (movement only moves).
+    Approached(AssaultDecl),
+}
+
+impl From<Flow> for Moved {
+    fn from(f: Flow) -> Moved {
+        match f {
+            Flow::Asked => Moved::Asked,
+            Flow::Done => Moved::Over,
+        }
+    }
+}
+
+pub fn run_move(st: &mut LbState, r: &mut dyn Roller, mv: &mut MoveRun) -> Moved {
     loop {
         let Some(u) = st.unit(&mv.unit).cloned() else {
-            return Flow::Done;
+            return Moved::Over;
         };
         if !u.fighting() {
-            return Flow::Done;
+            return Moved::Over;
         }
         if mv.triggers {
             // The first trigger of a cavalry unit that begins to move needs no sight (p.6).
@@ -483,7 +503,7 @@ pub fn run_move(st: &mut LbState, r: &mut dyn Roller, mv: &mut MoveRun) -> Flow 
             let res = square_triggers(st, r, &mv.unit, need_sight, &mut tried);
             mv.squares_tried = tried;
             if let Err(f) = res {
-                return f;
+                return f.into();
             }
             mv.triggers = false;
         }
@@ -497,8 +517,11 @@ pub fn run_move(st: &mut LbState, r: &mut dyn Roller, mv: &mut MoveRun) -> Flow 
             continue;
         }
         if mv.at >= mv.path.len() {
-            finish_move(st, r, mv);
-            return Flow::Done;
+            finish_move(st, mv);
+            return match &mv.then {
+                Some(decl) => Moved::Approached(decl.clone()),
+                None => Moved::Over,
+            };
         }
         let next = mv.path[mv.at];
         let assault = mv.then.is_some();
@@ -519,7 +542,7 @@ pub fn run_move(st: &mut LbState, r: &mut dyn Roller, mv: &mut MoveRun) -> Flow 
         mv.at += 1;
         let routed = opportunity(st, r, std::slice::from_ref(&mv.unit), next);
         if !routed.is_empty() {
-            return Flow::Done;
+            return Moved::Over;
         }
         if u.arm == Arm::Cavalry {
             mv.triggers = true;
@@ -527,7 +550,7 @@ pub fn run_move(st: &mut LbState, r: &mut dyn Roller, mv: &mut MoveRun) -> Flow 
     }
 }
 
-fn finish_move(st: &mut LbState, r: &mut dyn Roller, mv: &MoveRun) {
+fn finish_move(st: &mut LbState, mv: &MoveRun) {
     let Some(u) = st.unit(&mv.unit).cloned() else {
         return;
     };
@@ -545,51 +568,5 @@ fn finish_move(st: &mut LbState, r: &mut dyn Roller, mv: &MoveRun) {
                 .map(|f| format!(", facing {}", st.grid.compass(f)))
                 .unwrap_or_default()
         ));
-    }
-    if let Some(decl) = &mv.then {
-        super::assault::declare(st, r, &mv.unit, decl);
-    }
-}
-
-/// The rally at the end of a side's player turn (R20): routed units out of enemy Zones of
-/// Influence test to rally (to Disordered); Disordered units out of them recover good order.
-pub fn rally(st: &mut LbState, r: &mut dyn Roller, side: &str) {
-    let names: Vec<String> = st
-        .units
-        .iter()
-        .filter(|u| u.side == side && u.alive())
-        .map(|u| u.name.clone())
-        .collect();
-    let mut recovered = BTreeSet::new();
-    for n in names {
-        let u = st.unit(&n).cloned().expect("listed");
-        if field::enemy_zoi(st, side, u.hex) || u.firefight || engaged(st, &u) {
-            continue;
-        }
-        match u.cohesion {
-            Cohesion::Routed => {
-                let m = st.data.rules.rally_modifier.int();
-                let label = format!("Rally of {n}");
-                let dice = st.data.rules.morale_dice.int().max(1) as u32;
-                let c = roll::check(r, label.clone(), dice, u.morale as i32, m);
-                st.say(format!("{label}: {}.", c.show()));
-                if c.pass
-                    && let Some(x) = st.unit_mut(&n)
-                {
-                    x.cohesion = Cohesion::Disordered;
-                }
-            }
-            Cohesion::Disordered => {
-                if let Some(x) = st.unit_mut(&n) {
-                    x.cohesion = Cohesion::GoodOrder;
-                }
-                recovered.insert(n);
-            }
-            Cohesion::GoodOrder => {}
-        }
-    }
-    if !recovered.is_empty() {
-        let v: Vec<String> = recovered.into_iter().collect();
-        st.say(format!("{} recover good order.", join(&v)));
     }
 }

@@ -11,6 +11,7 @@ use crate::engine::procedure::{
     END_OF_TURN, Next, Procedure, Step, Submissions, TurnEnd, nothing_more,
 };
 use crate::engine::{Prompt, SeatId, StepSpec, Submitted};
+use crate::rulesets::kit::roster::TwoSides;
 
 use super::orders::{self, ASSAULT_ANSWERS, CHARGE_ANSWERS, MANEUVER_WORDS};
 use super::roll::Roller;
@@ -203,7 +204,7 @@ fn ask_maneuver(st: &LbState) -> StepSpec {
                 ),
                 required: true,
             },
-            optional(&st.enemy_of(side)),
+            optional(st.enemy_of(side).unwrap_or_default()),
         ],
         sealed: false,
     }
@@ -227,7 +228,7 @@ fn ask_question(st: &LbState) -> StepSpec {
                 question: format!("{} ({})", question.text, orders::hint(question)),
                 required: !question.standing_answers,
             },
-            optional(&st.enemy_of(&question.seat)),
+            optional(st.enemy_of(&question.seat).unwrap_or_default()),
         ],
         sealed: false,
     }

@@ -3,6 +3,7 @@
 //! grammar players use. It decides nothing for the game; `choice` picks among candidates.
 
 use crate::board::hex::Hex;
+use crate::rulesets::kit::roster::Roster;
 
 use super::data::Arm;
 use super::orders::{self, Role};

@@ -3,14 +3,18 @@
 //! end of a player turn says what comes next as a `Next`, and only the sequence of play
 //! (`procedure`) follows it.
 
+use std::collections::BTreeSet;
+
 use crate::engine::Outcome;
 use crate::engine::procedure::Next;
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::combat::join;
 use super::data::Arm;
-use super::movement;
-use super::roll::Roller;
-use super::state::{CStage, Fatigue, LbState, Phase, Segment};
+use super::field;
+use super::movement::{self, engaged};
+use super::roll::{self, Roller};
+use super::state::{CStage, Cohesion, Fatigue, LbState, Phase, Segment};
 
 /// The Fire Segment (R18): every unit that may fire does, the phasing player's at the targets
 /// it named, everyone else at the nearest enemy; assaulting units, their targets and units in a
@@ -119,7 +123,50 @@ pub fn fire_segment(st: &mut LbState, r: &mut dyn Roller) {
 pub fn rally_segment(st: &mut LbState, r: &mut dyn Roller) {
     st.segment = Segment::Rally;
     let side = st.phasing.clone();
-    movement::rally(st, r, &side);
+    rally(st, r, &side);
+}
+
+/// The rally at the end of a side's player turn (R20): routed units out of enemy Zones of
+/// Influence test to rally (to Disordered); Disordered units out of them recover good order.
+pub fn rally(st: &mut LbState, r: &mut dyn Roller, side: &str) {
+    let names: Vec<String> = st
+        .units
+        .iter()
+        .filter(|u| u.side == side && u.alive())
+        .map(|u| u.name.clone())
+        .collect();
+    let mut recovered = BTreeSet::new();
+    for n in names {
+        let u = st.unit(&n).cloned().expect("listed");
+        if field::enemy_zoi(st, side, u.hex) || u.firefight || engaged(st, &u) {
+            continue;
+        }
+        match u.cohesion {
+            Cohesion::Routed => {
+                let m = st.data.rules.rally_modifier.int();
+                let label = format!("Rally of {n}");
+                let dice = st.data.rules.morale_dice.int().max(1) as u32;
+                let c = roll::check(r, label.clone(), dice, u.morale as i32, m);
+                st.say(format!("{label}: {}.", c.show()));
+                if c.pass
+                    && let Some(x) = st.unit_mut(&n)
+                {
+                    x.cohesion = Cohesion::Disordered;
+                }
+            }
+            Cohesion::Disordered => {
+                if let Some(x) = st.unit_mut(&n) {
+                    x.cohesion = Cohesion::GoodOrder;
+                }
+                recovered.insert(n);
+            }
+            Cohesion::GoodOrder => {}
+        }
+    }
+    if !recovered.is_empty() {
+        let v: Vec<String> = recovered.into_iter().collect();
+        st.say(format!("{} recover good order.", join(&v)));
+    }
 }
 
 /// The end of a player turn (the sequence of play's end of turn): objectives taken (R34), the
@@ -142,7 +189,7 @@ pub fn end_player_turn(st: &mut LbState) -> Next<Phase> {
     let first = st.seat_order_first();
     if st.player_turn == 1 {
         st.player_turn = 2;
-        st.phasing = st.enemy_of(&first);
+        st.phasing = st.enemy_of(&first).unwrap_or_default().to_string();
     } else {
         // The end of the game turn: Charge markers come off; cavalry that did not charge rests.
         for u in st
@@ -220,7 +267,7 @@ fn take_objectives(st: &mut LbState) {
 pub fn check_end(st: &mut LbState) {
     for s in st.sides.clone() {
         if !st.units.iter().any(|u| u.side == s.id && u.alive()) {
-            let winner = st.enemy_of(&s.id);
+            let winner = st.enemy_of(&s.id).unwrap_or_default().to_string();
             let winners = vec![winner];
             let words = result_words(st, &winners);
             st.outcome = Some(Outcome {

@@ -3,6 +3,7 @@
 //! question by mail, and the roll on the Square Realization Chart. It moves no unit.
 
 use crate::board::hex::Hex;
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::combat::{self, join};
 use super::data::Arm;
@@ -70,7 +71,7 @@ pub fn square_triggers(
     if cands.is_empty() {
         return Ok(vec![]);
     }
-    let side = st.enemy_of(&m.side);
+    let side = st.enemy_of(&m.side).unwrap_or_default().to_string();
     let answer = match decide::take(st) {
         Some(Answer::Square(v)) => Some(v),
         Some(Answer::Auto) => Some(vec![]),

@@ -8,19 +8,19 @@
 use std::collections::BTreeMap;
 
 use crate::engine::{Outcome, SeatId, Submitted};
+use crate::rulesets::kit::roster::TwoSides;
 
 use super::combat::join;
-use super::data::Arm;
 use super::decide::{self, Flow};
-use super::movement;
+use super::movement::{self, Moved};
 use super::roll::Roller;
 pub use super::segment::victory_points;
 use super::segment::{fire_segment, rally_segment};
 use super::state::{
-    Answer, AssaultDecl, CStage, LbState, MoveRun, Order, Orders, Phase, Policy, QKind, Question,
-    Segment, StandingOrder, TargetKind, Task,
+    Answer, CStage, LbState, Order, Orders, Phase, Policy, QKind, Question, Segment, StandingOrder,
+    TargetKind, Task,
 };
-use super::{assault, cavalry, charge};
+use super::{assault, cavalry, charge, maneuver};
 
 /// Applies a seat's standing orders (any mail may carry them).
 pub fn apply_standing(st: &mut LbState, seat: &str, orders: &[Order]) {
@@ -230,16 +230,20 @@ fn exec(st: &mut LbState, r: &mut dyn Roller, task: Task) -> Flow {
                     next: next + 1,
                 },
             );
-            order(st, &o);
+            maneuver::order(st, &o);
             Flow::Done
         }
-        Task::Move(mut mv) => {
-            let f = movement::run_move(st, r, &mut mv);
-            if f == Flow::Asked {
+        Task::Move(mut mv) => match movement::run_move(st, r, &mut mv) {
+            Moved::Asked => {
                 st.agenda.insert(0, Task::Move(mv));
+                Flow::Asked
             }
-            f
-        }
+            Moved::Over => Flow::Done,
+            Moved::Approached(decl) => {
+                assault::declare(st, r, &mv.unit, &decl);
+                Flow::Done
+            }
+        },
         Task::StartTrigger { unit, event } => {
             let id: u32 = event.trim_start_matches('C').parse().unwrap_or(0);
             let f = charge::marker_trigger(st, r, id);
@@ -326,7 +330,7 @@ fn exec(st: &mut LbState, r: &mut dyn Roller, task: Task) -> Flow {
             let theirs = due.len() - mine;
             // The player with the most assaults picks first; equal: the phasing player (R21).
             st.picker = Some(if theirs > mine {
-                st.enemy_of(&st.phasing)
+                st.enemy_of(&st.phasing).unwrap_or_default().to_string()
             } else {
                 st.phasing.clone()
             });
@@ -397,7 +401,7 @@ fn pick(st: &mut LbState, task: Task, labels: &[String], what: &str) -> Result<O
         st.side_name(&picker),
         labels[choice]
     ));
-    st.picker = Some(st.enemy_of(&picker));
+    st.picker = Some(st.enemy_of(&picker).unwrap_or_default().to_string());
     Ok(Some(choice))
 }
 
@@ -472,164 +476,4 @@ pub fn describe_for(st: &LbState, label: &str, me: Option<&str>) -> String {
         ),
         _ => describe(st, label),
     }
-}
-
-/// Carries out one maneuver order; a move or an approach becomes a task of its own.
-fn order(st: &mut LbState, o: &Order) {
-    match o {
-        Order::Move { unit, path, facing } => {
-            if let Err(e) =
-                movement::check_move(st, unit, path, false).and_then(|_| match path.last() {
-                    Some(end) => movement::check_end(st, unit, *end, false),
-                    None => Ok(()),
-                })
-            {
-                st.say(format!("MOVE {unit}: not carried out: {e}."));
-                return;
-            }
-            st.agenda.insert(
-                0,
-                Task::Move(MoveRun {
-                    unit: unit.clone(),
-                    path: path.clone(),
-                    at: 0,
-                    facing: *facing,
-                    triggers: false,
-                    squares_tried: vec![],
-                    then: None,
-                }),
-            );
-        }
-        Order::Face { unit, facing } => match movement::face(st, unit, *facing) {
-            Ok(()) => st.say(format!("{unit} faces {}.", st.grid.compass(*facing))),
-            Err(e) => st.say(format!("FACE {unit}: not carried out: {e}.")),
-        },
-        Order::Form { unit, formation } => match movement::form(st, unit, *formation) {
-            Ok(()) => st.say(format!("{unit} forms {}.", formation.word())),
-            Err(e) => st.say(format!("FORM {unit}: not carried out: {e}.")),
-        },
-        Order::Assault {
-            unit,
-            targets,
-            via,
-            pas_de_charge,
-            guard,
-        } => {
-            let check = check_assault(st, unit, targets, via, *pas_de_charge, *guard);
-            match check {
-                Err(e) => st.say(format!("ASSAULT {unit}: not carried out: {e}.")),
-                Ok(number) => st.agenda.insert(
-                    0,
-                    Task::Move(MoveRun {
-                        unit: unit.clone(),
-                        path: via.clone(),
-                        at: 0,
-                        facing: None,
-                        triggers: false,
-                        squares_tried: vec![],
-                        then: Some(AssaultDecl {
-                            targets: targets.clone(),
-                            number,
-                            guard: *guard,
-                            pas_de_charge: *pas_de_charge,
-                        }),
-                    }),
-                ),
-            }
-        }
-        Order::Charge {
-            units,
-            target,
-            via,
-            recall_at,
-        } => {
-            if let Err(e) = charge::check_charge(st, units)
-                .and_then(|h| charge::check_path(st, h, via, *target))
-            {
-                // The reason may name the target, which the enemy may not know yet (p.6).
-                let side = st.phasing.clone();
-                st.say_to(
-                    &side,
-                    format!("CHARGE {}: not carried out: {e}.", join(units)),
-                );
-                return;
-            }
-            if let Some(id) = charge::declare(st, units, *target, via.clone(), *recall_at) {
-                st.agenda.insert(
-                    0,
-                    Task::StartTrigger {
-                        unit: units[0].clone(),
-                        event: format!("C{id}"),
-                    },
-                );
-            }
-        }
-        Order::Fire { unit, target } => st.fire_plan.push((unit.clone(), *target)),
-        Order::Attach { leader, unit } => {
-            let side = st.unit(unit).map(|u| u.side.clone());
-            if let Some(l) = st.leaders.iter_mut().find(|l| &l.name == leader && !l.gone)
-                && side.as_deref() == Some(l.side.as_str())
-            {
-                l.with = unit.clone();
-                st.say(format!("{leader} joins {unit}."));
-            }
-        }
-        Order::Standing(_) | Order::Answer(_) | Order::Pass => {}
-    }
-}
-
-/// Checks an ASSAULT or GUARD CHARGE order now; returns its Number (R9: the distance from the
-/// unit's hex to the nearest target when the order is carried out).
-pub fn check_assault(
-    st: &LbState,
-    unit: &str,
-    targets: &[crate::board::hex::Hex],
-    via: &[crate::board::hex::Hex],
-    pas_de_charge: bool,
-    guard: bool,
-) -> Result<u32, String> {
-    let u = st.unit(unit).ok_or_else(|| format!("no unit {unit}"))?;
-    if u.arm != Arm::Infantry {
-        return Err(format!("{unit} is not infantry (cavalry CHARGE)"));
-    }
-    if u.formation.is_square() || u.formation == super::state::Formation::Skirmish {
-        return Err(format!("{unit} cannot assault in {}", u.formation.word()));
-    }
-    if u.cohesion != super::state::Cohesion::GoodOrder && !u.exploiting {
-        return Err(format!("{unit} is not in good order"));
-    }
-    let guard_class = st.data.class(&u.class).is_some_and(|c| c.old_guard);
-    if guard && !guard_class {
-        return Err(format!("{unit} is not of the Old Guard"));
-    }
-    if guard && u.firefight {
-        return Err(format!(
-            "{unit} is locked in a firefight and may not make an Old Guard Charge"
-        ));
-    }
-    if pas_de_charge && via.is_empty() {
-        // p.1: the skirmishers go back into the hex the assaulting unit came from; a unit
-        // that does not move this order came from no hex.
-        return Err(format!(
-            "PAS DE CHARGE sends your skirmishers back into the hex {unit} comes from: give its approach with VIA"
-        ));
-    }
-    movement::check_move(st, unit, via, true)?;
-    let end = via.last().copied().unwrap_or(u.hex);
-    if let Some(t) = targets.iter().find(|t| t.distance(end) != 1) {
-        return Err(format!(
-            "{} is not adjacent to {}",
-            st.label(end),
-            st.label(*t)
-        ));
-    }
-    for t in targets {
-        if !st.at(*t).iter().any(|x| x.side != u.side && x.fighting()) {
-            return Err(format!("no enemy in {} to assault", st.label(*t)));
-        }
-    }
-    if !via.is_empty() {
-        movement::check_end(st, unit, end, pas_de_charge)?;
-    }
-    Ok(targets.iter().map(|t| t.distance(u.hex)).min().unwrap_or(1))
 }

@@ -9,6 +9,7 @@ use crate::engine::scene::{
     UnitKind, UnitSymbol, Zone, ZoneKind,
 };
 use crate::engine::{View, Viewer};
+use crate::rulesets::kit::roster::TwoSides;
 
 use super::data::Arm;
 use super::field;

@@ -7,11 +7,12 @@
 use crate::board::hex::Hex;
 use crate::dice::Dice;
 use crate::engine::LogLine;
+use crate::rulesets::kit::roster::Roster;
 
 use super::concealment;
 use super::data::Kind;
 use super::state::{Action, Done, LhyState, Motion, Record, Target, Unit};
-use super::{assault, fire, maneuver, resolution, vehicle, withdraw};
+use super::{assault, fire, maneuver, platoon, resolution, vehicle, withdraw};
 
 fn own<'a>(s: &'a LhyState, side: &str, name: &str) -> Result<&'a Unit, String> {
     let u = s
@@ -101,7 +102,7 @@ pub fn check(s: &LhyState, side: &str, a: &Action, reacting: bool) -> Result<(),
             }
             Ok(())
         }
-        Action::Deploy { .. } => maneuver::check_deploy(s, first),
+        Action::Deploy { .. } => platoon::check_deploy(s, first),
         Action::Mount { vehicle: v, .. } => {
             let veh = s
                 .unit(v)
@@ -417,7 +418,7 @@ pub fn perform(s: &mut LhyState, side: &str, a: &Action, dice: &mut Dice) -> Vec
         }
         Action::Deploy { unit } => {
             let at = start[0];
-            let sections = maneuver::do_deploy(s, unit, dice);
+            let sections = platoon::do_deploy(s, unit, dice);
             mark(s, &sections, Done::Maneuver);
             return sections
                 .iter()

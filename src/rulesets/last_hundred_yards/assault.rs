@@ -5,6 +5,7 @@
 
 use crate::board::hex::Hex;
 use crate::dice::{Dice, Faces};
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::concealment;
 use super::data::Kind;
@@ -157,7 +158,7 @@ pub fn adjust(s: &mut LhyState) {
             continue;
         }
         maneuver::step_into(s, &names, a.to);
-        let enemy = s.enemy_of(&a.side);
+        let enemy = s.enemy_of(&a.side).unwrap_or_default().to_string();
         for d in s
             .on_map()
             .filter(|u| u.side == enemy && u.at == a.to && u.dummy())
@@ -252,7 +253,7 @@ pub fn ordered(assaults: &[(Hex, String)], order: &[Hex]) -> Vec<(Hex, String)> 
 }
 
 fn resolve(s: &mut LhyState, hex: Hex, attacker: &str, dice: &mut Dice) {
-    let defender = s.enemy_of(attacker);
+    let defender = s.enemy_of(attacker).unwrap_or_default().to_string();
     let label = s.name_of(hex);
     let side_units = |s: &LhyState, side: &str| -> Vec<String> {
         s.on_map()

@@ -2,6 +2,8 @@
 //! limits and victory levels, and the seat's own companies, platoons and units. It names no
 //! enemy unit: the enemy's order of battle is as hidden as its map.
 
+use crate::rulesets::kit::roster::TwoSides;
+
 use super::state::{LhyState, Place};
 
 pub fn briefing(s: &LhyState, seat: &str) -> Vec<(String, Vec<String>)> {

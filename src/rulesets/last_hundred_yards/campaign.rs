@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use toml::{Table, Value};
 
 use crate::engine::campaign;
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::data::{CampaignData, Kind};
 use super::state::{LhyState, Phase, Place, Status, Unit};

@@ -3,6 +3,7 @@
 //! Reads the state only; never changes it.
 
 use crate::engine::Rejected;
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::action;
 use super::data::Kind;

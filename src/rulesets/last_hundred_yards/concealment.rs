@@ -5,6 +5,7 @@
 //! the enemy may learn.
 
 use crate::board::hex::Hex;
+use crate::rulesets::kit::roster::Roster;
 
 use super::sight;
 use super::state::{LhyState, Query, Unit};

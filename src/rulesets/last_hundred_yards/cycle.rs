@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use crate::dice::{Dice, Faces};
 use crate::engine::{SeatId, Silence, Submitted};
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::action;
 use super::assault;
@@ -323,7 +324,7 @@ pub fn call_loop(s: &mut LhyState, dice: &mut Dice) -> Calls {
         let reactor = {
             let caller = c.caller.clone();
             c.calls += 1;
-            s.enemy_of(&caller)
+            s.enemy_of(&caller).unwrap_or_default().to_string()
         };
         if reaction::ask_by_mail(s, &reactor) {
             return Calls::Mail(reactor);

@@ -406,6 +406,21 @@ pub struct Tables {
     pub time_passes_minutes: Num,
 }
 
+/// One printed sheet as `ruleset.toml` writes it: one line per printed row, one cell per
+/// column: the terrain letter, the contour (0–9) and `r` for a road, e.g. `.0`, `w2`, `.1r`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sector {
+    pub name: String,
+    pub hexes: Marked<String>,
+    /// Wall hexsides, `0405/0406`.
+    #[serde(default)]
+    pub walls: Vec<String>,
+    /// Hexes with an Improved Position.
+    #[serde(default)]
+    pub ips: Vec<String>,
+}
+
 /// `games/last-hundred-yards/ruleset.toml`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -418,7 +433,7 @@ pub struct RulesetData {
     /// The geomorphic map sectors (§ Maps and Sectors), stand-ins for the printed sheets.
     /// Only set-up reads them (the map is then in the state), so states do not carry them.
     #[serde(default, skip_serializing)]
-    pub sectors: BTreeMap<String, super::map::Sector>,
+    pub sectors: BTreeMap<String, Sector>,
     /// How the map is drawn (`[map]`: the renderer's open vocabulary; no rule here).
     pub map: crate::engine::scene::MapStyles,
     /// `[campaign]`: the carry-over numbers (R39–R42). Absent from files older than

@@ -5,11 +5,13 @@
 
 use crate::board::hex::{Hex, Hexside};
 use crate::dice::{Dice, Faces};
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::concealment;
 use super::data::{Ground, Kind};
+use super::platoon;
 use super::sight;
-use super::state::{Done, LhyState, Motion, Place, Record, Status, Unit};
+use super::state::{Done, LhyState, Motion, Place, Record, Unit};
 
 /// What one unit may spend on a maneuver.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -208,18 +210,6 @@ pub fn plan(
     })
 }
 
-/// The platoon leader stacked with `u` that helps it (undisrupted, same platoon).
-pub fn leader_with<'a>(s: &'a LhyState, u: &Unit) -> Option<&'a Unit> {
-    let p = u.platoon.as_deref()?;
-    s.on_map().find(|l| {
-        l.kind == Kind::Leader
-            && l.platoon.as_deref() == Some(p)
-            && l.at == u.at
-            && !l.disrupted()
-            && l.name != u.name
-    })
-}
-
 /// §4.1.10: a unit leaving a river hex (or from under a bridge) for the bank rolls; the
 /// roll, less 1 with its platoon leader, at most its Cohesion lets it go on. Returns whether
 /// it may go on; on failure it and the helping leader are marked as having acted.
@@ -236,7 +226,7 @@ fn river_exit(s: &mut LhyState, name: &str, to: Hex, dice: &mut Dice) -> bool {
     if !in_river || stays_wet || here == Ford || u.heroic || u.vehicle() || u.dummy() {
         return true;
     }
-    let leader = leader_with(s, &u).map(|l| l.name.clone());
+    let leader = platoon::leader_with(s, &u).map(|l| l.name.clone());
     let roll = dice.roll_one(format!("{}: river exit", u.side), Faces::d(10)) as i32;
     let drm = if leader.is_some() {
         s.data.rules.river_leader_drm.int()
@@ -460,134 +450,6 @@ pub fn exit_map(s: &mut LhyState, name: &str, dice: &mut Dice) {
     }
 }
 
-/// §10.3.2: may this squad deploy now?
-pub fn check_deploy(s: &LhyState, u: &Unit) -> Result<(), String> {
-    if u.kind != Kind::Squad {
-        return Err(format!("{} is not a squad", u.name));
-    }
-    if u.disrupted() {
-        return Err(format!("{} is disrupted and may not deploy", u.name));
-    }
-    let p = u.platoon.as_deref().ok_or("a squad without a platoon")?;
-    // R23: one deployed squad per platoon at a time.
-    if s.on_map()
-        .any(|x| x.kind == Kind::Section && x.platoon.as_deref() == Some(p))
-    {
-        return Err(format!(
-            "platoon {p} already has sections in play: one squad per platoon deploys (§10.3.2)"
-        ));
-    }
-    let pool = pool_of(s, p, Kind::Section);
-    if pool.len() < 2 {
-        return Err(format!(
-            "platoon {p} has no two sections left to deploy into"
-        ));
-    }
-    Ok(())
-}
-
-/// The platoon's counters of `kind` not in play.
-pub fn pool_of<'a>(s: &'a LhyState, platoon: &str, kind: Kind) -> Vec<&'a Unit> {
-    s.units
-        .iter()
-        .filter(|x| {
-            x.place == Place::Pool && x.kind == kind && x.platoon.as_deref() == Some(platoon)
-        })
-        .collect()
-}
-
-/// Draws one of `from` at random (dice label in the game's words).
-fn draw(dice: &mut Dice, label: String, from: &[String]) -> String {
-    if from.len() == 1 {
-        return from[0].clone();
-    }
-    let i = dice.roll_one(label, Faces::d(from.len() as u32)) as usize - 1;
-    from[i].clone()
-}
-
-/// §10.3.2: the squad becomes two sections drawn at random (one of each kind when the
-/// platoon's sections differ). Returns the sections.
-pub fn do_deploy(s: &mut LhyState, squad: &str, dice: &mut Dice) -> Vec<String> {
-    let Some(u) = s.unit(squad).cloned() else {
-        return vec![];
-    };
-    let p = u.platoon.clone().unwrap_or_default();
-    let pool: Vec<Unit> = pool_of(s, &p, Kind::Section).into_iter().cloned().collect();
-    let mut kinds: Vec<i32> = pool.iter().map(|x| s.values(x).sav).collect();
-    kinds.sort_unstable();
-    kinds.dedup();
-    kinds.reverse();
-    let label = format!("{}: sections drawn", u.side);
-    let chosen: Vec<String> = if kinds.len() >= 2 {
-        kinds[..2]
-            .iter()
-            .map(|k| {
-                let of: Vec<String> = pool
-                    .iter()
-                    .filter(|x| s.values(x).sav == *k)
-                    .map(|x| x.name.clone())
-                    .collect();
-                draw(dice, label.clone(), &of)
-            })
-            .collect()
-    } else {
-        let mut names: Vec<String> = pool.iter().map(|x| x.name.clone()).collect();
-        let a = draw(dice, label.clone(), &names);
-        names.retain(|n| *n != a);
-        let b = draw(dice, label, &names);
-        vec![a, b]
-    };
-    replace(s, &[squad.to_string()], &chosen);
-    s.private(
-        &u.side,
-        format!("{squad} deploys into {} and {}.", chosen[0], chosen[1]),
-    );
-    if !u.concealed || u.known {
-        s.public(format!(
-            "{}: {squad} deploys into two sections.",
-            s.name_of(u.at)
-        ));
-    }
-    chosen
-}
-
-/// `out` leave play for the pool and `incoming` take their place, status and concealment.
-pub fn replace(s: &mut LhyState, out: &[String], incoming: &[String]) {
-    let Some(first) = out.first().and_then(|n| s.unit(n)).cloned() else {
-        return;
-    };
-    let concealed = out.iter().filter_map(|n| s.unit(n)).all(|u| u.concealed);
-    let known = out.iter().filter_map(|n| s.unit(n)).any(|u| u.known);
-    for n in out {
-        if let Some(x) = s.unit_mut(n) {
-            x.place = Place::Pool;
-            // R40: a section that leaves play has given its step to the new counter.
-            x.stands_for = None;
-        }
-    }
-    // The markers the old counters carry ride on the new ones.
-    for m in &mut s.markers {
-        if m.targets.iter().any(|t| out.contains(t)) {
-            m.targets.retain(|t| !out.contains(t));
-            m.targets.extend(incoming.iter().cloned());
-        }
-    }
-    for n in incoming {
-        if let Some(x) = s.unit_mut(n) {
-            x.place = Place::Map;
-            x.at = first.at;
-            x.status = first.status;
-            x.heroic = false;
-            x.concealed = concealed;
-            x.hidden = false;
-            x.known = known;
-            x.done = first.done;
-            x.arrived = first.arrived;
-            x.steps = 1;
-        }
-    }
-}
-
 /// R22: may `u` mount `v` now?
 pub fn check_mount(s: &LhyState, u: &Unit, v: &Unit) -> Result<(), String> {
     if v.side != u.side || !v.vehicle() || v.at != u.at {
@@ -641,13 +503,4 @@ pub fn record(s: &LhyState, name: &str, done: Done, hexes: Vec<Hex>) -> Record {
 /// §4.1.7: is there a wall on the side between two hexes?
 pub fn wall_between(s: &LhyState, a: Hex, b: Hex) -> bool {
     Hexside::between(a, b).is_some_and(|x| s.map.wall(x))
-}
-
-/// A unit's status one level better (recovery, R13).
-pub fn better(st: Status) -> Status {
-    match st {
-        Status::Shocked => Status::Disrupted,
-        Status::Disrupted => Status::Regrouping,
-        Status::Regrouping | Status::Good => Status::Good,
-    }
 }

@@ -8,24 +8,8 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use crate::board::hex::{Address, Hex, HexGrid, Hexside, MapBounds, Orientation, Shifted};
-use crate::rulesets::kit::data::Marked;
 
-use super::data::{Ground, RulesetData};
-
-/// One printed sheet as `ruleset.toml` writes it: one line per printed row, one cell per
-/// column: the terrain letter, the contour (0–9) and `r` for a road, e.g. `.0`, `w2`, `.1r`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Sector {
-    pub name: String,
-    pub hexes: Marked<String>,
-    /// Wall hexsides, `0405/0406`.
-    #[serde(default)]
-    pub walls: Vec<String>,
-    /// Hexes with an Improved Position.
-    #[serde(default)]
-    pub ips: Vec<String>,
-}
+use super::data::{Ground, RulesetData, Sector};
 
 /// A cell of the grid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

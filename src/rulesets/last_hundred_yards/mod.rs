@@ -17,6 +17,7 @@ pub mod map;
 pub mod numbers;
 pub mod orders;
 pub mod phases;
+pub mod platoon;
 pub mod procedure;
 pub mod reaction;
 pub mod resolution;

@@ -5,11 +5,12 @@
 
 use crate::dice::{Dice, Faces};
 use crate::engine::Outcome;
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::concealment;
 use super::data::Kind;
 use super::state::{LhyState, Motion, Place};
-use super::{assault, maneuver, resolution};
+use super::{assault, platoon, resolution};
 
 // ---------------------------------------------------------------- Phases III–VII
 
@@ -113,7 +114,7 @@ fn recombine(s: &mut LhyState, dice: &mut Dice) {
                         .map(|b| (a.name.clone(), b.name.clone(), a.at))
                 });
                 let Some((a, b, at)) = pair else { break };
-                let pool: Vec<String> = maneuver::pool_of(s, &p, Kind::Squad)
+                let pool: Vec<String> = platoon::pool_of(s, &p, Kind::Squad)
                     .iter()
                     .map(|u| u.name.clone())
                     .collect();
@@ -125,7 +126,7 @@ fn recombine(s: &mut LhyState, dice: &mut Dice) {
                         pool[(i as usize - 1).min(n - 1)].clone()
                     }
                 };
-                maneuver::replace(s, &[a.clone(), b.clone()], std::slice::from_ref(&squad));
+                platoon::replace(s, &[a.clone(), b.clone()], std::slice::from_ref(&squad));
                 s.private(&side, format!("{a} and {b} recombine into {squad}."));
                 if s.unit(&squad).is_some_and(|u| !u.concealed) {
                     s.public(format!(
@@ -143,7 +144,7 @@ pub fn score(s: &LhyState) -> i32 {
     let Some(att) = s.sides.iter().find(|x| x.attacker) else {
         return 0;
     };
-    let def = s.enemy_of(&att.id);
+    let def = s.enemy_of(&att.id).unwrap_or_default().to_string();
     let objectives: i32 = s
         .objectives
         .iter()
@@ -159,7 +160,7 @@ pub fn victory_figures(s: &LhyState) -> Vec<String> {
     let Some(att) = s.sides.iter().find(|x| x.attacker) else {
         return Vec::new();
     };
-    let def = s.enemy_of(&att.id);
+    let def = s.enemy_of(&att.id).unwrap_or_default().to_string();
     let def_side = s.side(&def);
     let held: Vec<String> = s
         .objectives
@@ -203,7 +204,7 @@ pub fn victory(s: &mut LhyState) {
     let Some(att) = s.sides.iter().find(|x| x.attacker).cloned() else {
         return;
     };
-    let def = s.enemy_of(&att.id);
+    let def = s.enemy_of(&att.id).unwrap_or_default().to_string();
     let diff = att.casualties as i32 - s.side(&def).map_or(0, |x| x.casualties) as i32;
     let cdl = diff >= s.cdl as i32 && s.cdl > 0;
     let alive = |side: &str| {

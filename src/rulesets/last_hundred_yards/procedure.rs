@@ -7,6 +7,7 @@
 use crate::dice::Dice;
 use crate::engine::procedure::{Next, Procedure, Step, Submissions, nothing_more};
 use crate::engine::{Outcome, Prompt, StepSpec};
+use crate::rulesets::kit::roster::TwoSides;
 
 use super::cycle::{self, Activated, Calls};
 use super::orders::{ACTIVATE_WORDS, REACT_WORDS, SETUP_WORDS, STACKING_WORDS};
@@ -195,7 +196,7 @@ fn end_of_turn(s: &mut LhyState, dice: &mut Dice) -> Next<Phase> {
 /// The seat not asked in an activation or a call for Reaction may still send settings.
 fn other_optional(s: &LhyState, side: &str) -> Prompt {
     Prompt::new(
-        &s.enemy_of(side),
+        s.enemy_of(side).unwrap_or_default(),
         "standing",
         "Optional: change your standing reactions (STANDING …, SET REACTIONS …) or declare a FEINT on your Assault Arrow.".into(),
         false,

@@ -4,6 +4,7 @@
 //! It proposes actions; `turn` carries them out.
 
 use crate::board::hex::Hex;
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::action;
 use super::data::Kind;

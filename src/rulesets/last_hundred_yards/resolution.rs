@@ -5,11 +5,12 @@
 //! hit strips (§4.3.1c), and recovery actions (§14 bridge, R13–R14).
 
 use crate::dice::{Dice, Faces};
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::concealment;
 use super::data::{FireResult, Kind, RulesetData};
 use super::fire::signed;
-use super::maneuver;
+use super::platoon;
 use super::state::{FireKind, FireMarker, LhyState, Place, Status};
 
 /// Phase III: every marker in the order it was placed (R12), SA and AT markers then removed;
@@ -59,7 +60,7 @@ fn resolve(s: &mut LhyState, m: &FireMarker, only: Option<&str>, dice: &mut Dice
     let total = roll + m.drm;
     // The side fired on: "no visible effect" is its enemy's version of the result, which
     // spectators read too (what every seat may see; the owner reads each unit's own line).
-    let target_side = s.enemy_of(&m.side);
+    let target_side = s.enemy_of(&m.side).unwrap_or_default().to_string();
     let head = format!(
         "{} {} at {label} (by {}): d10 {roll} {:+} = {total}",
         m.kind.marker(),
@@ -193,7 +194,7 @@ pub fn casualty(s: &mut LhyState, name: &str, dice: &mut Dice) -> String {
             .platoon
             .as_deref()
             .map(|p| {
-                maneuver::pool_of(s, p, Kind::Section)
+                platoon::pool_of(s, p, Kind::Section)
                     .into_iter()
                     .map(|x| x.name.clone())
                     .collect()
@@ -210,7 +211,7 @@ pub fn casualty(s: &mut LhyState, name: &str, dice: &mut Dice) -> String {
                     - 1
             };
             let sec = pool[i].clone();
-            maneuver::replace(s, &[name.to_string()], std::slice::from_ref(&sec));
+            platoon::replace(s, &[name.to_string()], std::slice::from_ref(&sec));
             if let Some(x) = s.unit_mut(&sec) {
                 x.status = Status::Disrupted;
             }
@@ -267,6 +268,15 @@ pub fn resolve_marker_on(s: &mut LhyState, id: u32, name: &str, dice: &mut Dice)
     }
 }
 
+/// A unit's status one level better (recovery, R13).
+pub fn better(st: Status) -> Status {
+    match st {
+        Status::Shocked => Status::Disrupted,
+        Status::Disrupted => Status::Regrouping,
+        Status::Regrouping | Status::Good => Status::Good,
+    }
+}
+
 /// A recovery action (§14 bridge, R13): d10, less the platoon leader's help, at most the
 /// Cohesion improves the status one step; an unmodified roll of `heroic_roll` makes the unit
 /// Heroic (R14). A platoon leader's recovery also rallies the units of his platoon stacked
@@ -298,7 +308,7 @@ pub fn recover(s: &mut LhyState, name: &str, dice: &mut Dice) -> Vec<String> {
             continue;
         }
         let roll = dice.roll_one(format!("{}: recovery", x.side), Faces::d(10)) as i32;
-        let help = maneuver::leader_with(s, &x).is_some() || (n != name && u.kind == Kind::Leader);
+        let help = platoon::leader_with(s, &x).is_some() || (n != name && u.kind == Kind::Leader);
         let drm = if help {
             s.data.rules.recovery_leader_drm.int()
         } else {
@@ -310,7 +320,7 @@ pub fn recover(s: &mut LhyState, name: &str, dice: &mut Dice) -> Vec<String> {
         // R13: recovery improves the condition one step, a Heroic roll too (a shocked unit
         // becomes disrupted, not good).
         let after = if heroic || roll + drm <= coh {
-            maneuver::better(before)
+            better(before)
         } else {
             before
         };

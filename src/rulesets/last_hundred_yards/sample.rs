@@ -2,6 +2,8 @@
 //! seat may do now, and always checked by the same parser and checks a mail goes through, so a
 //! sample is never rejected. It knows only what the seat may see.
 
+use crate::rulesets::kit::roster::Roster;
+
 use super::action;
 use super::checks;
 use super::orders::{print, print_action, read};

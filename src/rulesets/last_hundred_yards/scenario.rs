@@ -6,7 +6,7 @@
 
 use serde::Deserialize;
 
-use crate::board::hex::{Address, Hex};
+use crate::board::hex::{Address, Hex, HexGrid};
 
 use super::data::{Kind, RulesetData};
 use super::los;
@@ -164,197 +164,25 @@ pub fn new_state(
 ) -> Result<LhyState, String> {
     let data = RulesetData::load(ruleset_toml)?;
     let sc: Scenario = toml::from_str(scenario_toml).map_err(|e| format!("scenario: {e}"))?;
-    let ids: Vec<&str> = sc.sides.iter().map(|s| s.id.as_str()).collect();
-    if ids != seats.iter().map(String::as_str).collect::<Vec<_>>() {
-        return Err(format!(
-            "this scenario's seats are {} (in that order)",
-            ids.join(", ")
-        ));
-    }
-    if sc.sides.len() != 2 || sc.sides[0].allied == sc.sides[1].allied {
-        return Err("a mission has two sides, one Allied and one Axis".into());
-    }
-    if sc.sides.iter().filter(|s| s.attacker).count() != 1 {
-        return Err("exactly one side is the attacker".into());
-    }
-    if !ids.contains(&sc.initiative_holder.as_str()) {
-        return Err(format!(
-            "initiative_holder `{}` is not a side",
-            sc.initiative_holder
-        ));
-    }
+    check_sides(&sc, seats)?;
     let map = Map::from_sectors(&data, &sc.map, sc.contours_per_level)?;
     // The sheets are only read here: the state keeps the joined map, never the sheets.
     let mut data = data;
     data.sectors.clear();
     let g = map.grid();
     let hex = |s: &str| g.parse_hex(s).map_err(|e| format!("hex {s}: {e}"));
-    let mut sides = Vec::new();
+    let sides: Vec<Side> = sc.sides.iter().map(side_of).collect();
     let mut zones = Vec::new();
-    let mut dummies = Vec::new();
     for s in &sc.sides {
-        sides.push(Side {
-            id: s.id.clone(),
-            name: s.name.clone(),
-            nation: s.nation.clone(),
-            allied: s.allied,
-            fbe: s.fbe,
-            ebe: s.ebe,
-            initiative_drm: s.initiative_drm,
-            coordination_drm: s.coordination_drm,
-            attacker: s.attacker,
-            casualties: 0,
-            standing: Vec::new(),
-            ask: Default::default(),
-            close_defence: true,
-            recombine: true,
-            queued: Vec::new(),
-            confused: false,
-            set_up: false,
-        });
         zones.push((s.id.clone(), zone(&map, &s.setup)?));
-        dummies.push((s.id.clone(), s.dummies));
     }
-    let mut companies = Vec::new();
-    let mut platoons = Vec::new();
-    for c in &sc.companies {
-        if !ids.contains(&c.side.as_str()) {
-            return Err(format!("company {}: no side `{}`", c.id, c.side));
-        }
-        if c.platoons.is_empty() || c.platoons.len() > 4 {
-            return Err(format!("company {}: one to four platoons (§3.1)", c.id));
-        }
-        for p in &c.platoons {
-            if platoons.iter().any(|x: &Platoon| &x.id == p) {
-                return Err(format!("platoon {p} is in two companies"));
-            }
-            platoons.push(Platoon {
-                id: p.clone(),
-                company: c.id.clone(),
-                side: c.side.clone(),
-                armour: c.armour,
-            });
-        }
-        companies.push(Company {
-            id: c.id.clone(),
-            side: c.side.clone(),
-            armour: c.armour,
-            platoons: c.platoons.clone(),
-        });
-    }
+    let dummies = sc.sides.iter().map(|s| (s.id.clone(), s.dummies)).collect();
+    let (companies, platoons) = companies_of(&sc)?;
     let mut units: Vec<Unit> = Vec::new();
     for (i, u) in sc.units.iter().enumerate() {
-        if !valid_name(&u.name) {
-            return Err(format!(
-                "unit `{}`: one word of letters, digits, - and _, with a letter",
-                u.name
-            ));
-        }
-        if units.iter().any(|x| x.name.eq_ignore_ascii_case(&u.name)) {
-            return Err(format!("unit {} is listed twice", u.name));
-        }
-        let class = data
-            .class(&u.class)
-            .ok_or_else(|| format!("unit {}: no class `{}` in ruleset.toml", u.name, u.class))?;
-        let side = sides
-            .iter()
-            .find(|s| s.nation == class.nation)
-            .ok_or_else(|| format!("unit {}: no side fields {} counters", u.name, class.nation))?;
-        if class.kind == Kind::Dummy {
-            return Err(format!(
-                "unit {}: dummies are placed at set-up, not listed",
-                u.name
-            ));
-        }
-        if let Some(p) = &u.platoon {
-            let pl = platoons
-                .iter()
-                .find(|x| &x.id == p)
-                .ok_or_else(|| format!("unit {}: no platoon `{p}`", u.name))?;
-            if pl.side != side.id {
-                return Err(format!("unit {}: platoon {p} is the enemy's", u.name));
-            }
-        }
-        let (place, at) = match (&u.at, u.pool, u.lost) {
-            (Some(a), false, false) => (Place::Map, hex(a)?),
-            (None, true, false) => (Place::Pool, Hex::new(0, 0)),
-            (None, false, true) => (Place::Eliminated, Hex::new(0, 0)),
-            _ => {
-                return Err(format!(
-                    "unit {}: give `at` (on the map), `pool = true` or `lost = true`",
-                    u.name
-                ));
-            }
-        };
-        let quality = match &u.quality {
-            None => None,
-            Some(q) => match &data.campaign {
-                Some(c) if c.knows(q) => (c.drm(Some(q)) != 0).then(|| q.clone()),
-                _ => {
-                    return Err(format!(
-                        "unit {}: quality `{q}` is not one of ruleset.toml's [campaign] qualities",
-                        u.name
-                    ));
-                }
-            },
-        };
-        if let Some(f) = &u.stands_for
-            && (class.kind != Kind::Section || !sc.units.iter().any(|x| &x.name == f && x.lost))
-        {
-            return Err(format!(
-                "unit {}: only a section stands_for a squad listed as lost",
-                u.name
-            ));
-        }
-        if u.pool && !class.kind.infantry() {
-            return Err(format!(
-                "unit {}: only squads and sections wait in a pool",
-                u.name
-            ));
-        }
-        let facing = match &u.facing {
-            Some(f) => Some(
-                g.parse_dir(f)
-                    .map_err(|e| format!("unit {}: {e}", u.name))?,
-            ),
-            None if class.kind.vehicle() || class.kind == Kind::Fp => Some(
-                g.dir(match side.fbe {
-                    Edge::South => crate::board::hex::Compass::N,
-                    _ => crate::board::hex::Compass::S,
-                })
-                .expect("flat-top grids have N and S"),
-            ),
-            None => None,
-        };
-        units.push(Unit {
-            name: u.name.clone(),
-            side: side.id.clone(),
-            class: u.class.clone(),
-            kind: class.kind,
-            platoon: u.platoon.clone(),
-            place,
-            at,
-            steps: class.steps,
-            status: Status::Good,
-            heroic: false,
-            // R20: every unit begins concealed; hidden ones are also off the enemy's map.
-            concealed: true,
-            hidden: u.hidden,
-            known: false,
-            done: None,
-            motion: Default::default(),
-            started: false,
-            stopped: false,
-            facing,
-            overran: false,
-            aboard: None,
-            under_bridge: false,
-            arrived: i as u32,
-            heroic_acted: false,
-            quality,
-            lost: u.lost,
-            stands_for: u.stands_for.clone(),
-        });
+        check_name(u, &units)?;
+        let unit = unit_of(&sc, &data, &g, &sides, &platoons, i, u)?;
+        units.push(unit);
     }
     let mut objectives = Vec::new();
     for o in &sc.objectives {
@@ -365,19 +193,7 @@ pub fn new_state(
             held_by: o.held_by.clone(),
         });
     }
-    let mut levels = sc.levels;
-    levels.sort_by_key(|l| -l.at_least);
-    if levels.is_empty() {
-        return Err("give at least one victory level".into());
-    }
-    for l in &levels {
-        if l.winner != "draw" && !sides.iter().any(|x| x.id == l.winner) {
-            return Err(format!(
-                "victory level `{}`: winner must be a side id or `draw`, not `{}`",
-                l.name, l.winner
-            ));
-        }
-    }
+    let levels = levels_of(sc.levels, &sides)?;
     let los_key = los::fingerprint(&data, &map);
     let serial = units.len() as u32;
     let mut state = LhyState {
@@ -422,4 +238,237 @@ pub fn new_state(
         state.scenario
     ));
     Ok(state)
+}
+
+/// The seats are the scenario's sides, in order: two, one Allied and one Axis, one attacking,
+/// and the Initiative held by one of them.
+fn check_sides(sc: &Scenario, seats: &[String]) -> Result<(), String> {
+    let ids: Vec<&str> = sc.sides.iter().map(|s| s.id.as_str()).collect();
+    if ids != seats.iter().map(String::as_str).collect::<Vec<_>>() {
+        return Err(format!(
+            "this scenario's seats are {} (in that order)",
+            ids.join(", ")
+        ));
+    }
+    if sc.sides.len() != 2 || sc.sides[0].allied == sc.sides[1].allied {
+        return Err("a mission has two sides, one Allied and one Axis".into());
+    }
+    if sc.sides.iter().filter(|s| s.attacker).count() != 1 {
+        return Err("exactly one side is the attacker".into());
+    }
+    if !ids.contains(&sc.initiative_holder.as_str()) {
+        return Err(format!(
+            "initiative_holder `{}` is not a side",
+            sc.initiative_holder
+        ));
+    }
+    Ok(())
+}
+
+/// A side as it begins.
+fn side_of(s: &ScenarioSide) -> Side {
+    Side {
+        id: s.id.clone(),
+        name: s.name.clone(),
+        nation: s.nation.clone(),
+        allied: s.allied,
+        fbe: s.fbe,
+        ebe: s.ebe,
+        initiative_drm: s.initiative_drm,
+        coordination_drm: s.coordination_drm,
+        attacker: s.attacker,
+        casualties: 0,
+        standing: Vec::new(),
+        ask: Default::default(),
+        close_defence: true,
+        recombine: true,
+        queued: Vec::new(),
+        confused: false,
+        set_up: false,
+    }
+}
+
+/// The companies and their platoons (§3.1: one to four platoons, each in one company).
+fn companies_of(sc: &Scenario) -> Result<(Vec<Company>, Vec<Platoon>), String> {
+    let ids: Vec<&str> = sc.sides.iter().map(|s| s.id.as_str()).collect();
+    let mut companies = Vec::new();
+    let mut platoons = Vec::new();
+    for c in &sc.companies {
+        if !ids.contains(&c.side.as_str()) {
+            return Err(format!("company {}: no side `{}`", c.id, c.side));
+        }
+        if c.platoons.is_empty() || c.platoons.len() > 4 {
+            return Err(format!("company {}: one to four platoons (§3.1)", c.id));
+        }
+        for p in &c.platoons {
+            if platoons.iter().any(|x: &Platoon| &x.id == p) {
+                return Err(format!("platoon {p} is in two companies"));
+            }
+            platoons.push(Platoon {
+                id: p.clone(),
+                company: c.id.clone(),
+                side: c.side.clone(),
+                armour: c.armour,
+            });
+        }
+        companies.push(Company {
+            id: c.id.clone(),
+            side: c.side.clone(),
+            armour: c.armour,
+            platoons: c.platoons.clone(),
+        });
+    }
+    Ok((companies, platoons))
+}
+
+/// A unit's name: one word, and not one listed before it (in any case).
+fn check_name(u: &ScenarioUnit, units: &[Unit]) -> Result<(), String> {
+    if !valid_name(&u.name) {
+        return Err(format!(
+            "unit `{}`: one word of letters, digits, - and _, with a letter",
+            u.name
+        ));
+    }
+    if units.iter().any(|x| x.name.eq_ignore_ascii_case(&u.name)) {
+        return Err(format!("unit {} is listed twice", u.name));
+    }
+    Ok(())
+}
+
+/// The `i`th unit of the scenario's list as it begins (every unit concealed, R20).
+fn unit_of(
+    sc: &Scenario,
+    data: &RulesetData,
+    g: &HexGrid,
+    sides: &[Side],
+    platoons: &[Platoon],
+    i: usize,
+    u: &ScenarioUnit,
+) -> Result<Unit, String> {
+    let hex = |s: &str| g.parse_hex(s).map_err(|e| format!("hex {s}: {e}"));
+    let class = data
+        .class(&u.class)
+        .ok_or_else(|| format!("unit {}: no class `{}` in ruleset.toml", u.name, u.class))?;
+    let side = sides
+        .iter()
+        .find(|s| s.nation == class.nation)
+        .ok_or_else(|| format!("unit {}: no side fields {} counters", u.name, class.nation))?;
+    if class.kind == Kind::Dummy {
+        return Err(format!(
+            "unit {}: dummies are placed at set-up, not listed",
+            u.name
+        ));
+    }
+    if let Some(p) = &u.platoon {
+        let pl = platoons
+            .iter()
+            .find(|x| &x.id == p)
+            .ok_or_else(|| format!("unit {}: no platoon `{p}`", u.name))?;
+        if pl.side != side.id {
+            return Err(format!("unit {}: platoon {p} is the enemy's", u.name));
+        }
+    }
+    let (place, at) = match (&u.at, u.pool, u.lost) {
+        (Some(a), false, false) => (Place::Map, hex(a)?),
+        (None, true, false) => (Place::Pool, Hex::new(0, 0)),
+        (None, false, true) => (Place::Eliminated, Hex::new(0, 0)),
+        _ => {
+            return Err(format!(
+                "unit {}: give `at` (on the map), `pool = true` or `lost = true`",
+                u.name
+            ));
+        }
+    };
+    let quality = quality_of(data, u)?;
+    if let Some(f) = &u.stands_for
+        && (class.kind != Kind::Section || !sc.units.iter().any(|x| &x.name == f && x.lost))
+    {
+        return Err(format!(
+            "unit {}: only a section stands_for a squad listed as lost",
+            u.name
+        ));
+    }
+    if u.pool && !class.kind.infantry() {
+        return Err(format!(
+            "unit {}: only squads and sections wait in a pool",
+            u.name
+        ));
+    }
+    let facing = match &u.facing {
+        Some(f) => Some(
+            g.parse_dir(f)
+                .map_err(|e| format!("unit {}: {e}", u.name))?,
+        ),
+        None if class.kind.vehicle() || class.kind == Kind::Fp => Some(
+            g.dir(match side.fbe {
+                Edge::South => crate::board::hex::Compass::N,
+                _ => crate::board::hex::Compass::S,
+            })
+            .expect("flat-top grids have N and S"),
+        ),
+        None => None,
+    };
+    Ok(Unit {
+        name: u.name.clone(),
+        side: side.id.clone(),
+        class: u.class.clone(),
+        kind: class.kind,
+        platoon: u.platoon.clone(),
+        place,
+        at,
+        steps: class.steps,
+        status: Status::Good,
+        heroic: false,
+        // R20: every unit begins concealed; hidden ones are also off the enemy's map.
+        concealed: true,
+        hidden: u.hidden,
+        known: false,
+        done: None,
+        motion: Default::default(),
+        started: false,
+        stopped: false,
+        facing,
+        overran: false,
+        aboard: None,
+        under_bridge: false,
+        arrived: i as u32,
+        heroic_acted: false,
+        quality,
+        lost: u.lost,
+        stands_for: u.stands_for.clone(),
+    })
+}
+
+/// The unit's campaign quality as the scenario gives it (R42), kept only where it changes a
+/// roll; a quality the ruleset does not know is an error.
+fn quality_of(data: &RulesetData, u: &ScenarioUnit) -> Result<Option<String>, String> {
+    Ok(match &u.quality {
+        None => None,
+        Some(q) => match &data.campaign {
+            Some(c) if c.knows(q) => (c.drm(Some(q)) != 0).then(|| q.clone()),
+            _ => {
+                return Err(format!(
+                    "unit {}: quality `{q}` is not one of ruleset.toml's [campaign] qualities",
+                    u.name
+                ));
+            }
+        },
+    })
+}
+
+/// The victory levels, best first; each winner a side or `draw`.
+fn levels_of(mut levels: Vec<Level>, sides: &[Side]) -> Result<Vec<Level>, String> {
+    levels.sort_by_key(|l| -l.at_least);
+    if levels.is_empty() {
+        return Err("give at least one victory level".into());
+    }
+    for l in &levels {
+        if l.winner != "draw" && !sides.iter().any(|x| x.id == l.winner) {
+            return Err(format!(
+                "victory level `{}`: winner must be a side id or `draw`, not `{}`",
+                l.name, l.winner
+            ));
+        }
+    }
+    Ok(levels)
 }

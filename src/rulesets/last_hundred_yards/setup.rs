@@ -3,6 +3,7 @@
 //! HIDE, DUMMY, FACE). It places counters only; what the enemy learns is decided by `view`.
 
 use crate::board::hex::Hex;
+use crate::rulesets::kit::roster::Roster;
 
 use super::data::Kind;
 use super::stacking;

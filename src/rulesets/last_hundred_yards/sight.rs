@@ -108,3 +108,21 @@ pub fn unseen_by(s: &LhyState, side: &str) -> Vec<Hex> {
         .filter(|h| !eyes.iter().any(|u| u.at == *h || sees(s, u, *h)))
         .collect()
 }
+
+/// Does this viewer see the unit as itself (its own, or an enemy neither hidden, under a
+/// Concealment marker nor a dummy)?
+pub(super) fn shows_itself_to(u: &Unit, viewer: Option<&str>) -> bool {
+    u.on_map() && (viewer == Some(u.side.as_str()) || (!u.hidden && !u.concealed && !u.dummy()))
+}
+
+/// Hexes with an enemy Concealment marker as the viewer sees them.
+pub(super) fn marker_hexes(s: &LhyState, viewer: Option<&str>) -> Vec<(Hex, String)> {
+    let mut out: Vec<(Hex, String)> = s
+        .on_map()
+        .filter(|u| Some(u.side.as_str()) != viewer && !u.hidden && u.concealed)
+        .map(|u| (u.at, u.side.clone()))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}

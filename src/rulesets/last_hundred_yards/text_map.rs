@@ -1,9 +1,10 @@
 //! The text map in each mail: terrain letters, counts of the counters the viewer sees, column
-//! numbers and the offset (`dn`) columns, and a key. Built from what `view` lets the viewer see
-//! (its `sees_unit` and `marker_hexes`); it must never count a counter the viewer cannot see.
+//! numbers and the offset (`dn`) columns, and a key. Built from what `sight` lets the viewer
+//! see (`shows_itself_to`, `marker_hexes`), as the view's map is; it must never count a counter
+//! the viewer cannot see.
 
+use super::sight::{marker_hexes, shows_itself_to};
 use super::state::LhyState;
-use super::view::{marker_hexes, sees_unit};
 
 /// The text map: the column numbers, a line marking the offset (`dn`) columns, then one line
 /// per printed row, a letter per hex's terrain, a digit for the number of counters the viewer
@@ -29,7 +30,10 @@ pub(super) fn board(s: &LhyState, m: Option<&str>) -> Vec<String> {
         let mut line = format!("{row:02} ");
         for column in 1..=s.map.columns {
             let h = g.hex(crate::board::hex::Address { column, row });
-            let n = s.on_map().filter(|u| u.at == h && sees_unit(u, m)).count()
+            let n = s
+                .on_map()
+                .filter(|u| u.at == h && shows_itself_to(u, m))
+                .count()
                 + markers.iter().filter(|(x, _)| *x == h).count();
             line.push(if n > 0 {
                 char::from_digit(n.min(9) as u32, 10).unwrap_or('9')

@@ -8,10 +8,11 @@ use std::collections::BTreeMap;
 
 use crate::dice::{Dice, Faces};
 use crate::engine::{SeatId, Submitted};
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::action;
 use super::data::{Event, Kind};
-use super::maneuver;
+use super::resolution;
 use super::setup;
 use super::state::{LhyState, Order, Orders, Place, Setting, Status};
 
@@ -155,7 +156,7 @@ pub fn random_event(s: &mut LhyState, side: &str, dice: &mut Dice) {
             if let Some(n) = who {
                 let seen = action::seen_as_itself(s, &n);
                 if let Some(u) = s.unit_mut(&n) {
-                    u.status = maneuver::better(u.status);
+                    u.status = resolution::better(u.status);
                 }
                 let line = format!("{n} recovers one step of its condition.");
                 s.private(side, line.clone());
@@ -251,7 +252,7 @@ pub fn start_turn(s: &mut LhyState, dice: &mut Dice) {
         }
     }
     if !has_command(s, &winner) {
-        let other = s.enemy_of(&winner);
+        let other = s.enemy_of(&winner).unwrap_or_default().to_string();
         s.public(format!(
             "{} has no platoon leader and no AFV platoon in play and loses the Initiative.",
             s.side_name(&winner)

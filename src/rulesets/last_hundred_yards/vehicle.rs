@@ -4,6 +4,7 @@
 //! markers the procedure calls for.
 
 use crate::board::hex::Hex;
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::data::{Ground, Kind};
 use super::fire::{self, Shot};
@@ -28,7 +29,7 @@ pub fn aim<'a>(s: &'a LhyState, side: &str, t: &Target) -> Result<Option<&'a Uni
             }
             // The top-most unit of that kind under the marker; the check cannot know if
             // there is one (R9), so a missing one is found when the fire is carried out.
-            Ok(s.stack(*h, &s.enemy_of(side))
+            Ok(s.stack(*h, s.enemy_of(side).unwrap_or_default())
                 .into_iter()
                 .find(|u| u.kind == *kind && u.concealed && !u.hidden))
         }
@@ -201,7 +202,7 @@ pub fn check_overrun(s: &LhyState, u: &Unit, h: Hex, path: &[Hex]) -> Result<(),
 
 /// §10.4.5 procedure steps 1–4 as the overrunners pause in `h` (entered from `from`).
 pub fn overrun(s: &mut LhyState, side: &str, names: &[String], h: Hex, from: Hex) {
-    let enemy = s.enemy_of(side);
+    let enemy = s.enemy_of(side).unwrap_or_default().to_string();
     let label = s.name_of(h);
     // What the hex really holds: an AFV or FP (or a gun, for a halftrack) stops the overrun
     // short (R16), as the owner would say so on the table.

@@ -7,11 +7,13 @@
 
 use crate::board::hex::Hex;
 use crate::dice::{Dice, Faces};
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::concealment;
 use super::data::Kind;
 use super::maneuver;
 use super::map::Map;
+use super::platoon;
 use super::sight;
 use super::state::{FireKind, LhyState, Unit};
 
@@ -305,7 +307,7 @@ fn disruption_check(s: &mut LhyState, side: &str, names: &[String], dice: &mut D
             && !u.disrupted()
             && best.platoon.is_some()
             && u.platoon == best.platoon
-    }) || maneuver::leader_with(s, best).is_some();
+    }) || platoon::leader_with(s, best).is_some();
     let drm = if leader {
         s.data.rules.withdraw_leader_drm.int()
     } else {

@@ -14,7 +14,7 @@ use super::data::Arm;
 use super::in_force::{apply_standing, orders_of};
 use super::movement::{self, allowance, walk};
 use super::orders::{Leg, Order, Orders};
-use super::state::{Form, Smoke, State};
+use super::state::{Form, Smoke, State, Unit};
 
 fn at(p: Pt) -> String {
     format!("{},{}", tenths(p.x), tenths(p.y))
@@ -70,54 +70,11 @@ fn move_unit(state: &mut State, name: &str, orders: &[&Order], dice: &mut Dice) 
         return;
     }
     if u.arm == Arm::Windwagon {
-        let heading = orders.iter().find_map(|o| match o {
-            Order::Sail { bearing, .. } => Some(*bearing),
-            _ => None,
-        });
-        let stopping = has_act(orders, "STOP");
-        if u.halted && heading.is_none() && !stopping {
-            // R36: a halted wagon stays halted until a SAIL moves it; HOLD or silence keeps
-            // it (it sailed on its facing, so troops could never board it again).
-            state.say(format!("{name} stays halted."));
-            return;
-        }
-        super::sailing::sail(state, name, heading.unwrap_or(u.facing), stopping, dice);
+        windwagon(state, &u, orders, dice);
         return;
     }
     if has_act(orders, "DISENGAGE") {
-        // L6: once per game, no morale test, a set distance away in column (R12).
-        let d = state.data.rules.disengage_distance.get();
-        let (to, heading) = movement::away_from_enemy(state, &u, d);
-        for e in u.melee.clone() {
-            if let Some(x) = state.units.iter_mut().find(|x| x.name == e) {
-                x.melee.retain(|m| m != name);
-            }
-        }
-        {
-            let m = state.unit_mut(name);
-            m.disengage = false;
-            m.melee.clear();
-            m.form = Form::Column;
-            m.routing = false;
-        }
-        let w = walk(state, name, &[to], d * 2.0, false, None, Some(heading));
-        // Short of the full distance, the player is told why (it ended 1.8" out unsaid).
-        let short = if w.moved < d - 0.05 {
-            format!(
-                " (short of {}\": {})",
-                tenths(d),
-                w.stopped
-                    .clone()
-                    .unwrap_or_else(|| "rough ground costs double".to_string())
-            )
-        } else {
-            String::new()
-        };
-        state.say(format!(
-            "{name} disengages: {}\" away, now at {}{short}.",
-            tenths(w.moved),
-            at(state.unit(name).expect("unit").pos)
-        ));
+        disengage(state, &u);
         return;
     }
     if !u.melee.is_empty() {
@@ -143,43 +100,11 @@ fn move_unit(state: &mut State, name: &str, orders: &[&Order], dice: &mut Dice) 
         // A hidden unit that does not move stays hidden, and tests nothing in public.
         return;
     }
-    let mut may_move = true;
-    if u.figures.len() as f64 <= state.data.rules.morale_max_figures.get() || u.routing {
-        match combat::morale(state, name, dice) {
-            Morale::Pass => {
-                if u.routing {
-                    state.unit_mut(name).routing = false;
-                    state.say(format!("{name} rallies."));
-                }
-            }
-            Morale::NoMove if !u.routing => may_move = false,
-            _ => {
-                state.unit_mut(name).routing = true;
-                if u.hidden {
-                    state.unit_mut(name).hidden = false;
-                }
-                movement::flee(state, name, "routs");
-                return;
-            }
-        }
-    }
+    let Some(may_move) = morale(state, &u, dice) else {
+        return;
+    };
     // L12: smoke after the morale roll and before moving, even after a failed test.
-    for o in orders {
-        if let Order::Smoke { at: p, .. } = o {
-            let u = state.unit(name).expect("unit").clone();
-            if u.smoke > 0 {
-                let spot = p.unwrap_or_else(|| u.pos.offset(u.facing, 2.0));
-                state.unit_mut(name).smoke -= 1;
-                let side = u.side.clone();
-                state.smoke.push(Smoke {
-                    at: spot,
-                    turn: state.turn,
-                    side,
-                });
-                state.say(format!("{name} lays a smoke screen at {}.", at(spot)));
-            }
-        }
-    }
+    lay_smoke(state, name, orders);
     if has_act(orders, "ENTRENCH") && may_move {
         half_then(state, name, orders, Form::Entrenched, "entrenches");
         return;
@@ -191,43 +116,11 @@ fn move_unit(state: &mut State, name: &str, orders: &[&Order], dice: &mut Dice) 
         state.unit_mut(name).hidden = false;
         state.say(format!("{name} leaves hiding at {}.", at(u.pos)));
     }
-    for o in orders {
-        match o {
-            Order::Form { form, .. } => {
-                let full = *form == Form::Square;
-                state.unit_mut(name).form = *form;
-                state.say(format!("{name} forms {}.", form.word()));
-                if full {
-                    return;
-                }
-            }
-            Order::Face { bearing, .. } => state.unit_mut(name).facing = *bearing,
-            _ => {}
-        }
+    if form_and_face(state, name, orders) {
+        return;
     }
-    for act in ["MOUNT", "DISMOUNT", "DISENTRENCH", "VACATE"] {
-        if has_act(orders, act) {
-            let m = state.unit_mut(name);
-            match act {
-                "MOUNT" => m.mounted = true,
-                "DISMOUNT" => m.mounted = false,
-                _ => m.form = Form::Line,
-            }
-            state.say(format!("{name}: {} (half its move).", act.to_lowercase()));
-            // The half move after it, if one is ordered.
-            if let Some(Order::Move { legs, facing, .. }) =
-                orders.iter().find(|o| matches!(o, Order::Move { .. }))
-            {
-                let u = state.unit(name).expect("unit").clone();
-                let mut budget = allowance(state, &u, false) / 2.0;
-                if act == "VACATE" {
-                    // R11: a unit may always clear the building it leaves.
-                    budget = budget.max(3.0);
-                }
-                go(state, name, legs, *facing, budget);
-            }
-            return;
-        }
+    if change_state(state, name, orders) {
+        return;
     }
     if has_act(orders, "OCCUPY") {
         half_then(
@@ -263,6 +156,158 @@ fn move_unit(state: &mut State, name: &str, orders: &[&Order], dice: &mut Dice) 
         let budget = allowance(state, &u, false);
         go(state, name, &[Leg::To(p)], None, budget);
     }
+}
+
+/// A windwagon sails (R36) on its SAIL bearing or its facing; halted, it stays so until a
+/// SAIL moves it.
+fn windwagon(state: &mut State, u: &Unit, orders: &[&Order], dice: &mut Dice) {
+    let name = u.name.as_str();
+    let heading = orders.iter().find_map(|o| match o {
+        Order::Sail { bearing, .. } => Some(*bearing),
+        _ => None,
+    });
+    let stopping = has_act(orders, "STOP");
+    if u.halted && heading.is_none() && !stopping {
+        // R36: a halted wagon stays halted until a SAIL moves it; HOLD or silence keeps
+        // it (it sailed on its facing, so troops could never board it again).
+        state.say(format!("{name} stays halted."));
+        return;
+    }
+    super::sailing::sail(state, name, heading.unwrap_or(u.facing), stopping, dice);
+}
+
+/// DISENGAGE (L6).
+fn disengage(state: &mut State, u: &Unit) {
+    let name = u.name.as_str();
+    // L6: once per game, no morale test, a set distance away in column (R12).
+    let d = state.data.rules.disengage_distance.get();
+    let (to, heading) = movement::away_from_enemy(state, u, d);
+    for e in u.melee.clone() {
+        if let Some(x) = state.units.iter_mut().find(|x| x.name == e) {
+            x.melee.retain(|m| m != name);
+        }
+    }
+    {
+        let m = state.unit_mut(name);
+        m.disengage = false;
+        m.melee.clear();
+        m.form = Form::Column;
+        m.routing = false;
+    }
+    let w = walk(state, name, &[to], d * 2.0, false, None, Some(heading));
+    // Short of the full distance, the player is told why (it ended 1.8" out unsaid).
+    let short = if w.moved < d - 0.05 {
+        format!(
+            " (short of {}\": {})",
+            tenths(d),
+            w.stopped
+                .clone()
+                .unwrap_or_else(|| "rough ground costs double".to_string())
+        )
+    } else {
+        String::new()
+    };
+    state.say(format!(
+        "{name} disengages: {}\" away, now at {}{short}.",
+        tenths(w.moved),
+        at(state.unit(name).expect("unit").pos)
+    ));
+}
+
+/// The morale test before moving (small units and routers): `None` when the unit routs (it
+/// has fled), else whether it may move.
+fn morale(state: &mut State, u: &Unit, dice: &mut Dice) -> Option<bool> {
+    let name = u.name.as_str();
+    let mut may_move = true;
+    if u.figures.len() as f64 <= state.data.rules.morale_max_figures.get() || u.routing {
+        match combat::morale(state, name, dice) {
+            Morale::Pass => {
+                if u.routing {
+                    state.unit_mut(name).routing = false;
+                    state.say(format!("{name} rallies."));
+                }
+            }
+            Morale::NoMove if !u.routing => may_move = false,
+            _ => {
+                state.unit_mut(name).routing = true;
+                if u.hidden {
+                    state.unit_mut(name).hidden = false;
+                }
+                movement::flee(state, name, "routs");
+                return None;
+            }
+        }
+    }
+    Some(may_move)
+}
+
+/// L12: the smoke screens the unit lays.
+fn lay_smoke(state: &mut State, name: &str, orders: &[&Order]) {
+    for o in orders {
+        if let Order::Smoke { at: p, .. } = o {
+            let u = state.unit(name).expect("unit").clone();
+            if u.smoke > 0 {
+                let spot = p.unwrap_or_else(|| u.pos.offset(u.facing, 2.0));
+                state.unit_mut(name).smoke -= 1;
+                let side = u.side.clone();
+                state.smoke.push(Smoke {
+                    at: spot,
+                    turn: state.turn,
+                    side,
+                });
+                state.say(format!("{name} lays a smoke screen at {}.", at(spot)));
+            }
+        }
+    }
+}
+
+/// FORM and FACE; `true` when it formed square, which is its whole move.
+fn form_and_face(state: &mut State, name: &str, orders: &[&Order]) -> bool {
+    for o in orders {
+        match o {
+            Order::Form { form, .. } => {
+                let full = *form == Form::Square;
+                state.unit_mut(name).form = *form;
+                state.say(format!("{name} forms {}.", form.word()));
+                if full {
+                    return true;
+                }
+            }
+            Order::Face { bearing, .. } => state.unit_mut(name).facing = *bearing,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// MOUNT, DISMOUNT, DISENTRENCH or VACATE, with the half move after it; `true` when one was
+/// ordered (it is the unit's move).
+fn change_state(state: &mut State, name: &str, orders: &[&Order]) -> bool {
+    for act in ["MOUNT", "DISMOUNT", "DISENTRENCH", "VACATE"] {
+        if has_act(orders, act) {
+            let m = state.unit_mut(name);
+            match act {
+                "MOUNT" => m.mounted = true,
+                "DISMOUNT" => m.mounted = false,
+                _ => m.form = Form::Line,
+            }
+            state.say(format!("{name}: {} (half its move).", act.to_lowercase()));
+            // The half move after it, if one is ordered.
+            if let Some(Order::Move { legs, facing, .. }) =
+                orders.iter().find(|o| matches!(o, Order::Move { .. }))
+            {
+                let u = state.unit(name).expect("unit").clone();
+                let mut budget = allowance(state, &u, false) / 2.0;
+                if act == "VACATE" {
+                    // R11: a unit may always clear the building it leaves.
+                    budget = budget.max(3.0);
+                }
+                go(state, name, legs, *facing, budget);
+            }
+            return true;
+        }
+    }
+    false
 }
 
 /// Resolves legs to points.

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::tabletop::{Pt, bearing, dist, heading_diff, normalize, segments_intersect};
 use crate::board::terrain::Area;
+use crate::rulesets::kit::roster::{SideCard, TwoSides};
 
 use super::data::{Arm, GunCard, Heavy, Objective, RulesetData, Wind};
 
@@ -362,6 +363,26 @@ pub struct Carried {
     pub lost_units: Vec<String>,
 }
 
+/// A side as the scenario gives it: (id, name, goal).
+impl SideCard for (String, String, String) {
+    fn id(&self) -> &str {
+        &self.0
+    }
+    fn name(&self) -> &str {
+        &self.1
+    }
+}
+
+impl TwoSides for State {
+    type Side = (String, String, String);
+    fn sides(&self) -> &[Self::Side] {
+        &self.sides
+    }
+    fn sides_mut(&mut self) -> &mut [Self::Side] {
+        &mut self.sides
+    }
+}
+
 impl State {
     pub fn unit(&self, name: &str) -> Option<&Unit> {
         self.units.iter().find(|u| u.name == name)
@@ -380,14 +401,6 @@ impl State {
             .find(|s| s.id == seat)
             .map(|s| s.side.clone())
             .unwrap_or_default()
-    }
-
-    pub fn side_name(&self, side: &str) -> String {
-        self.sides
-            .iter()
-            .find(|s| s.0 == side)
-            .map(|s| s.1.clone())
-            .unwrap_or_else(|| side.to_string())
     }
 
     pub fn seat_units(&self, seat: &str) -> Vec<&Unit> {

@@ -11,6 +11,7 @@ use crate::dice::{Dice, Faces};
 use crate::engine::procedure::Next;
 use crate::engine::{Outcome, Submitted};
 use crate::rulesets::kit::grammar::tenths;
+use crate::rulesets::kit::roster::TwoSides;
 
 use super::data::Arm;
 use super::in_force::apply_standing;

@@ -3,11 +3,13 @@
 
 use crate::board::tabletop::hull_range;
 use crate::engine::{LogLine, Outcome};
+use crate::rulesets::kit::roster::TwoSides;
 
 use super::damage::retire;
 use super::data::ShipClass;
+
 use super::state::{Fate, NavalState, Ship};
-use super::stats::{fleet, is_lost, is_undamaged, main_cf};
+use super::stats::{is_lost, is_undamaged, main_cf};
 
 /// What the striking-colours test found for one ship (for logs and tests).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -150,10 +152,6 @@ pub fn victory_figures(state: &NavalState) -> Vec<String> {
     out
 }
 
-fn side_name(state: &NavalState, side: &str) -> String {
-    fleet(state, side).map_or_else(|| side.to_string(), |f| f.name.clone())
-}
-
 /// R9 at the end of a player turn: `Some` when a fleet is defeated (both at once: a draw).
 pub fn victory(state: &NavalState) -> Option<Outcome> {
     let sides: Vec<&str> = state.fleets.iter().map(|f| f.side.as_str()).collect();
@@ -176,8 +174,8 @@ pub fn victory(state: &NavalState) -> Option<Outcome> {
         .filter(|s| !beaten.contains(s))
         .map(|s| s.to_string())
         .collect();
-    let names: Vec<String> = beaten.iter().map(|s| side_name(state, s)).collect();
-    let win_names: Vec<String> = winners.iter().map(|s| side_name(state, s)).collect();
+    let names: Vec<String> = beaten.iter().map(|s| state.side_name(s)).collect();
+    let win_names: Vec<String> = winners.iter().map(|s| state.side_name(s)).collect();
     Some(Outcome {
         summary: format!(
             "{} is defeated: {} wins.",
@@ -214,7 +212,7 @@ pub fn turn_limit_outcome(state: &NavalState) -> Outcome {
         .collect();
     let tally: Vec<String> = scored
         .iter()
-        .map(|(s, w)| format!("{} {w}", side_name(state, s)))
+        .map(|(s, w)| format!("{} {w}", state.side_name(s)))
         .collect();
     let best = scored.iter().map(|(_, w)| *w).min().unwrap_or(0);
     let winners: Vec<String> = scored
@@ -228,7 +226,7 @@ pub fn turn_limit_outcome(state: &NavalState) -> Outcome {
         tally.join(", ")
     );
     if winners.len() == 1 {
-        let w = side_name(state, &winners[0]);
+        let w = state.side_name(&winners[0]);
         Outcome {
             winners,
             summary: format!("{head} {w} wins."),

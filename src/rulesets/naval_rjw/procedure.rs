@@ -11,10 +11,11 @@ use crate::dice::Dice;
 use crate::engine::procedure::{Next, Procedure, Step, Submissions, nothing_more};
 use crate::engine::{Prompt, StepSpec};
 use crate::rulesets::kit::grammar::num;
+use crate::rulesets::kit::roster::TwoSides;
 
 use super::orders::{FIRE_WORDS, MANOEUVRE_WORDS, SETUP_WORDS};
 use super::state::{NavalState, Orders, Phase};
-use super::turn::{fleet_name, has_standing};
+use super::turn::has_standing;
 use super::{setup, stats, turn};
 
 /// The sequence; `NavalRjw::procedure` hands it to the engine.
@@ -115,7 +116,7 @@ fn ask_setup(state: &NavalState) -> StepSpec {
                 question: format!(
                     "Set-up: {} nominates a flagship and a second-in-command (silence keeps {} and {}), \
                      and may place up to {} genuine minefield(s) with up to {} dummies each.",
-                    fleet_name(state, s),
+                    state.side_name(s),
                     stats::fleet(state, s).and_then(|f| f.flagship.clone()).unwrap_or_default(),
                     stats::fleet(state, s).and_then(|f| f.second.clone()).unwrap_or_default(),
                     num(state.data.rules.pregame_genuine_max.get()),
@@ -134,7 +135,7 @@ fn ask_manoeuvre(state: &NavalState) -> StepSpec {
     let mut q = format!(
         "Turn {}: {} has {} CP. Orders for repair, manoeuvre and halts; you may add your fire plan.",
         state.turn,
-        fleet_name(state, a),
+        state.side_name(a),
         state.cp_left
     );
     if let Some(f) = stats::fleet(state, a)
@@ -146,7 +147,7 @@ fn ask_manoeuvre(state: &NavalState) -> StepSpec {
         ));
     }
     StepSpec {
-        title: format!("Turn {} — {} manoeuvres", state.turn, fleet_name(state, a)),
+        title: format!("Turn {} — {} manoeuvres", state.turn, state.side_name(a)),
         prompts: vec![Prompt {
             seat: a.clone(),
             kind: "manoeuvre".into(),
@@ -161,14 +162,14 @@ fn ask_manoeuvre(state: &NavalState) -> StepSpec {
 /// manoeuvre orders; a side with standing fire orders need not answer (R23).
 fn ask_fire(state: &NavalState) -> StepSpec {
     let a = state.active.clone();
-    let n = stats::enemy_of(state, &a).unwrap_or_default().to_string();
+    let n = state.enemy_of(&a).unwrap_or_default().to_string();
     let mut prompts = vec![Prompt {
         seat: n.clone(),
         kind: "fire".into(),
         question: format!(
             "Turn {}: {} fires first. Declare your fire plan (targets, supports, smoke){}.",
             state.turn,
-            fleet_name(state, &n),
+            state.side_name(&n),
             if has_standing(state, &n) {
                 "; silence applies your standing fire orders"
             } else {
@@ -184,7 +185,7 @@ fn ask_fire(state: &NavalState) -> StepSpec {
             question: format!(
                 "Turn {}: {} fires second. Declare your fire plan (targets, supports, smoke){}.",
                 state.turn,
-                fleet_name(state, &a),
+                state.side_name(&a),
                 if has_standing(state, &a) {
                     "; silence applies your standing fire orders"
                 } else {

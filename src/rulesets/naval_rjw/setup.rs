@@ -8,6 +8,7 @@ use crate::board::tabletop::{Hull, Pt};
 use crate::dice::{Dice, Faces};
 use crate::engine::procedure::Next;
 use crate::engine::{LogLine, Submitted};
+use crate::rulesets::kit::roster::TwoSides;
 
 use crate::rulesets::kit::grammar::normalise;
 
@@ -243,7 +244,7 @@ pub fn resolve_setup(
             Some(Submitted::Orders(o)) => o,
             _ => &[],
         };
-        let side_name = fleet_name(state, seat);
+        let side_name = state.side_name(seat);
         let mut placed = Vec::new();
         for o in orders {
             match o {
@@ -322,15 +323,6 @@ pub fn resolve_setup(
     Next::To(Phase::Manoeuvre)
 }
 
-fn fleet_name(state: &NavalState, side: &str) -> String {
-    state
-        .fleets
-        .iter()
-        .find(|f| f.side == side)
-        .map(|f| f.name.clone())
-        .unwrap_or_else(|| side.to_string())
-}
-
 /// The scouting roll (p.2, R21): points + 1d6 each, ties re-rolled; the lower sets up and moves first.
 pub fn scouting(state: &mut NavalState, dice: &mut Dice) {
     let seats = state.seat_order.clone();
@@ -357,7 +349,7 @@ pub fn scouting(state: &mut NavalState, dice: &mut Dice) {
             .map(|(i, s)| {
                 format!(
                     "{} {} + {} = {}",
-                    fleet_name(state, s),
+                    state.side_name(s),
                     points[i],
                     rolls[i],
                     totals[i]
@@ -373,7 +365,7 @@ pub fn scouting(state: &mut NavalState, dice: &mut Dice) {
             state.active = seats[first].clone();
             state.log.push(LogLine::public(format!(
                 "{} is out-scouted and moves first.",
-                fleet_name(state, &seats[first])
+                state.side_name(&seats[first])
             )));
             return;
         }

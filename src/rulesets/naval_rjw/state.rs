@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::tabletop::{Hull, Pt};
 use crate::engine::LogLine;
+use crate::rulesets::kit::roster::{SideCard, TwoSides};
 
 use super::data::{Crews, Formation, Leadership, RulesetData, ShipClass};
 
@@ -192,6 +193,26 @@ pub struct NavalState {
     /// The last resolution's turn log.
     pub log: Vec<LogLine>,
     pub outcome: Option<crate::engine::Outcome>,
+}
+
+// A fleet is the side: its `side` is the id orders carry, its `name` the one mails print.
+impl SideCard for Fleet {
+    fn id(&self) -> &str {
+        &self.side
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl TwoSides for NavalState {
+    type Side = Fleet;
+    fn sides(&self) -> &[Fleet] {
+        &self.fleets
+    }
+    fn sides_mut(&mut self) -> &mut [Fleet] {
+        &mut self.fleets
+    }
 }
 
 /// Where a turn is measured from: absolute compass heading or relative.

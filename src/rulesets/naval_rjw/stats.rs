@@ -1,6 +1,8 @@
 //! A ship's effective numbers (speed, combat factors, ranges) and status tests, computed from the
 //! ruleset data and the state. Read-only: nothing here changes the state or rolls dice.
 
+use crate::rulesets::kit::roster::TwoSides;
+
 use super::data::{ClassData, ShipClass};
 use super::state::{Critical, Fate, Fleet, NavalState, Ship};
 
@@ -156,21 +158,13 @@ pub fn cruise(state: &NavalState, side: &str) -> f64 {
         .unwrap_or_else(|| state.data.rules.cruise.get())
 }
 
+/// The side's fleet (the kit's side look-up, in the game's word).
 pub fn fleet<'a>(state: &'a NavalState, side: &str) -> Option<&'a Fleet> {
-    state.fleets.iter().find(|f| f.side == side)
+    state.side(side)
 }
 
 pub fn fleet_mut<'a>(state: &'a mut NavalState, side: &str) -> Option<&'a mut Fleet> {
-    state.fleets.iter_mut().find(|f| f.side == side)
-}
-
-/// The opposing side (the game has two fleets).
-pub fn enemy_of<'a>(state: &'a NavalState, side: &str) -> Option<&'a str> {
-    state
-        .fleets
-        .iter()
-        .find(|f| f.side != side)
-        .map(|f| f.side.as_str())
+    state.side_mut(side)
 }
 
 /// Every ship of `side`, in scenario order.
@@ -408,8 +402,8 @@ mod tests {
         assert!(is_lost(&s.ships[3]));
         s.ships[4].capturing = Some("Novik".into());
         assert!(!can_fire(&s.ships[4]));
-        assert_eq!(enemy_of(&s, "japan"), Some("russia"));
-        assert_eq!(enemy_of(&s, "russia"), Some("japan"));
+        assert_eq!(s.enemy_of("japan"), Some("russia"));
+        assert_eq!(s.enemy_of("russia"), Some("japan"));
         assert_eq!(find_ship(&s, "mikasa").unwrap().name, "Mikasa");
         assert!(find_ship(&s, "Mikasa2").is_none());
         assert!(is_flagship(&s, &s.ships[3]));

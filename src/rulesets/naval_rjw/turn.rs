@@ -7,15 +7,12 @@ use std::collections::BTreeMap;
 
 use crate::dice::Dice;
 use crate::engine::{LogLine, Outcome, SeatId, Silence, Submitted};
+use crate::rulesets::kit::roster::TwoSides;
 
 use super::state::{FireOrder, NavalState, Order, Orders, Phase};
 use super::{checks, command, gunnery, movement, stats};
 
 /// The fleet's name as the log and the questions say it (the side's id if it has none).
-pub(super) fn fleet_name(state: &NavalState, side: &str) -> String {
-    stats::fleet(state, side).map_or_else(|| side.to_string(), |f| f.name.clone())
-}
-
 /// The side has standing fire orders (R23: it is not required to answer the Fire step).
 pub(super) fn has_standing(state: &NavalState, side: &str) -> bool {
     stats::fleet(state, side).is_some_and(|f| f.standing_fire.is_some())
@@ -78,7 +75,7 @@ pub fn manoeuvre(
     dice: &mut Dice,
 ) {
     let side = state.active.clone();
-    let name = fleet_name(state, &side);
+    let name = state.side_name(&side);
     // A silent non-active seat may still have sent standing orders.
     for (seat, sub) in subs {
         if *seat != side
@@ -136,7 +133,7 @@ pub fn fire(
     dice: &mut Dice,
 ) -> bool {
     let a = state.active.clone();
-    let Some(n) = stats::enemy_of(state, &a).map(str::to_string) else {
+    let Some(n) = state.enemy_of(&a).map(str::to_string) else {
         return false;
     };
     // Smoke and standing orders first: every declaration precedes any firing (R19, R23).
@@ -163,7 +160,7 @@ pub fn fire(
     let pending = state.pending_fire.take();
     let (plan_n, how_n) = fire_plan(state, &n, subs.get(&n), None);
     let (plan_a, how_a) = fire_plan(state, &a, subs.get(&a), pending.as_ref());
-    let (nn, an) = (fleet_name(state, &n), fleet_name(state, &a));
+    let (nn, an) = (state.side_name(&n), state.side_name(&a));
     state
         .log
         .push(LogLine::public(format!("{nn} fires first ({how_n}).")));
@@ -202,7 +199,7 @@ pub fn judge(state: &NavalState) -> Option<Outcome> {
 /// The other side's turn: it becomes the active side and its Command Points are rolled (step 1,
 /// reported before its Manoeuvre step asks).
 pub fn next_turn(state: &mut NavalState, dice: &mut Dice) {
-    if let Some(n) = stats::enemy_of(state, &state.active).map(str::to_string) {
+    if let Some(n) = state.enemy_of(&state.active).map(str::to_string) {
         state.active = n;
     }
     state.turn += 1;

@@ -8,6 +8,7 @@ use crate::rulesets::gear_krieg::data::InitialSpeed;
 use crate::rulesets::gear_krieg::state::{GkState, Phase, TurnBy};
 use crate::rulesets::gear_krieg::stats;
 use crate::rulesets::kit::grammar::{Cursor, LineErr, Names, did_you_mean, num, refuse};
+use crate::rulesets::kit::roster::Roster;
 
 /// What the seat is asked now.
 #[derive(Debug, Clone, Copy, PartialEq)]

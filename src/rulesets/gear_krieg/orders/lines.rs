@@ -9,6 +9,7 @@ use crate::rulesets::gear_krieg::state::{
 };
 use crate::rulesets::gear_krieg::stats;
 use crate::rulesets::kit::grammar::{Cursor, LineErr, refuse};
+use crate::rulesets::kit::roster::Roster;
 
 use super::email::{Email, Role, amount, turn_by, weapon_key};
 

@@ -13,6 +13,7 @@ use std::collections::BTreeSet;
 
 use crate::engine::{Rejected, StandingRead};
 use crate::rulesets::kit::grammar::{Grammar, Keyword, LineErr, Parsed, refuse, whole_mail};
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::activation;
 use super::state::{Block, GkState, Order, Orders, Phase, Setting};

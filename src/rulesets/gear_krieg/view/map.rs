@@ -12,6 +12,7 @@ use crate::engine::scene::{
     At, Condition, LegendEntry, MapStyles, Marker, Measure, Scene, Shape, SideInfo, Surface,
     Symbol, TerrainArea, Tone, Unit as SceneUnit, UnitKind, UnitSymbol, Zone, ZoneKind,
 };
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::super::data::MoveMode;
 use super::super::state::{GkState, Unit};

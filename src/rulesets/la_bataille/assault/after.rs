@@ -2,6 +2,8 @@
 //! Advance after Mêlée with displacement, the impetus along the retreat path, and the Old
 //! Guard's exploitation. It decides no result; it carries one out.
 
+use crate::rulesets::kit::roster::Roster;
+
 use super::*;
 
 /// After units advanced into `h`, displaces enough of them back where they came from (p.2

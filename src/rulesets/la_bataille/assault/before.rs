@@ -2,6 +2,8 @@
 //! Before Assault and a new assault, unsupplied artillery, and the simultaneous morale checks
 //! with the defenders' shift roll. It resolves only these steps; the turn order is `turn`'s.
 
+use crate::rulesets::kit::roster::{Roster, TwoSides};
+
 use super::*;
 
 /// Advances attacking units adjacent to the vacated hex `h` into it, as many as stacking
@@ -97,7 +99,7 @@ pub(super) fn retreat_before_assault(
     if eligible.is_empty() {
         return Step::To(AStage::UnsuppliedArtillery);
     }
-    let defender = st.enemy_of(&a.attacker);
+    let defender = st.enemy_of(&a.attacker).unwrap_or_default().to_string();
     let go = match decide::take(st) {
         Some(Answer::Retreat(b)) => b,
         Some(Answer::Auto) => false,

@@ -2,6 +2,8 @@
 //! Defensive Fire with ±3 per casualty and canister, the British Huzzah, odds and the
 //! Assaut et Mêlée Chart with the Firefight column. It moves no unit except by a result.
 
+use crate::rulesets::kit::roster::{Roster, TwoSides};
+
 use super::*;
 
 /// p.2 step 4: Offensive and Defensive Fire at once; ±3 per casualty on the mêlée roll; no
@@ -110,7 +112,7 @@ pub(super) fn huzzah(
     a: &Assault,
     run: &mut AssaultRun,
 ) -> Step {
-    let defender = st.enemy_of(&a.attacker);
+    let defender = st.enemy_of(&a.attacker).unwrap_or_default().to_string();
     let british: Vec<Unit> = run
         .huzzah_hexes
         .iter()

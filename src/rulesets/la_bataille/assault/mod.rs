@@ -16,6 +16,7 @@ use melee::*;
 pub use after::displace;
 
 use crate::board::hex::Hex;
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::combat::{self, join};
 use super::data::{Arm, MeleeResult};
@@ -68,6 +69,62 @@ fn units(st: &LbState, names: &[String]) -> Vec<Unit> {
 
 fn all(stacks: &[(Hex, Vec<String>)]) -> Vec<String> {
     stacks.iter().flat_map(|s| s.1.clone()).collect()
+}
+
+/// Checks an ASSAULT or GUARD CHARGE order now; returns its Number (R9: the distance from the
+/// unit's hex to the nearest target when the order is carried out).
+pub fn check_assault(
+    st: &LbState,
+    unit: &str,
+    targets: &[crate::board::hex::Hex],
+    via: &[crate::board::hex::Hex],
+    pas_de_charge: bool,
+    guard: bool,
+) -> Result<u32, String> {
+    let u = st.unit(unit).ok_or_else(|| format!("no unit {unit}"))?;
+    if u.arm != Arm::Infantry {
+        return Err(format!("{unit} is not infantry (cavalry CHARGE)"));
+    }
+    if u.formation.is_square() || u.formation == super::state::Formation::Skirmish {
+        return Err(format!("{unit} cannot assault in {}", u.formation.word()));
+    }
+    if u.cohesion != super::state::Cohesion::GoodOrder && !u.exploiting {
+        return Err(format!("{unit} is not in good order"));
+    }
+    let guard_class = st.data.class(&u.class).is_some_and(|c| c.old_guard);
+    if guard && !guard_class {
+        return Err(format!("{unit} is not of the Old Guard"));
+    }
+    if guard && u.firefight {
+        return Err(format!(
+            "{unit} is locked in a firefight and may not make an Old Guard Charge"
+        ));
+    }
+    if pas_de_charge && via.is_empty() {
+        // p.1: the skirmishers go back into the hex the assaulting unit came from; a unit
+        // that does not move this order came from no hex.
+        return Err(format!(
+            "PAS DE CHARGE sends your skirmishers back into the hex {unit} comes from: give its approach with VIA"
+        ));
+    }
+    movement::check_move(st, unit, via, true)?;
+    let end = via.last().copied().unwrap_or(u.hex);
+    if let Some(t) = targets.iter().find(|t| t.distance(end) != 1) {
+        return Err(format!(
+            "{} is not adjacent to {}",
+            st.label(end),
+            st.label(*t)
+        ));
+    }
+    for t in targets {
+        if !st.at(*t).iter().any(|x| x.side != u.side && x.fighting()) {
+            return Err(format!("no enemy in {} to assault", st.label(*t)));
+        }
+    }
+    if !via.is_empty() {
+        movement::check_end(st, unit, end, pas_de_charge)?;
+    }
+    Ok(targets.iter().map(|t| t.distance(u.hex)).min().unwrap_or(1))
 }
 
 /// Declares an assault (or an Old Guard Charge) by `unit`, which has finished its approach:

@@ -4,6 +4,7 @@
 //! (bounce both ways, no pursuit). Resumable at every question; charge movement is `charge`.
 
 use crate::board::hex::Hex;
+use crate::rulesets::kit::roster::Roster;
 
 use super::charge::{self, units_of};
 use super::combat::{self, join};

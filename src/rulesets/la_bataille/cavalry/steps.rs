@@ -2,6 +2,8 @@
 //! order `run` calls them: Retreat Before Charge, Recall and the pursuit it may force,
 //! unsupplied artillery, the Roll to Stand, Defensive Fire and the resolution.
 
+use crate::rulesets::kit::roster::{Roster, TwoSides};
+
 use super::*;
 
 /// p.7 step 1 / p.8 step 1: Retreat Before Charge of eligible target units (R12).
@@ -32,7 +34,7 @@ pub(super) fn retreat(
         return Ok(after);
     }
     let names: Vec<String> = eligible.iter().map(|u| u.name.clone()).collect();
-    let defender = st.enemy_of(&c.side);
+    let defender = st.enemy_of(&c.side).unwrap_or_default().to_string();
     let go = match decide::take(st) {
         Some(Answer::Retreat(b)) => b,
         Some(_) => false,

@@ -4,7 +4,10 @@
 //! Recall (Reaction Charges in `reaction`). The mêlées themselves are in `cavalry`. Resumable
 //! at every question.
 
+use std::ops::ControlFlow::{self, Break, Continue};
+
 use crate::board::hex::Hex;
+use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::combat::{self, join};
 use super::data::Arm;
@@ -286,219 +289,267 @@ pub fn run(st: &mut LbState, r: &mut dyn Roller, id: u32) -> Flow {
             save(st, c);
             return Flow::Done;
         }
-        match c.stage {
-            CStage::Declared => {
-                let s = if c.units.len() == 1 { "s" } else { "" };
-                let full = format!(
-                    "C{id}: {} charge{s} from {} at {}.",
-                    join(&c.units),
-                    st.label(c.start),
-                    st.label(c.target)
-                );
-                if open_target(st, &c) {
-                    st.say(full);
-                } else {
-                    // p.6 step 3: the target is declared only within two hexes of it; until
-                    // then the enemy sees a charge, not where it goes.
-                    st.say(format!(
-                        "C{id}: {} charge{s} from {}; the target is declared within {} hexes of it.",
-                        join(&c.units),
-                        st.label(c.start),
-                        st.data.rules.target_declaration.int().max(0)
-                    ));
-                    st.say_to(&c.side, full);
-                }
-                c.stage = if c.marker_square {
-                    CStage::SquareRecall
-                } else {
-                    CStage::Moving
-                };
-                save(st, c);
-            }
-            CStage::Moving => {
-                let here = us[0].hex;
-                if here.distance(c.target) == 1 {
-                    c.stage = CStage::Arrived;
-                    st.say(format!(
-                        "C{id}: {} reach {}.",
-                        join(&c.units),
-                        st.label(c.target)
-                    ));
-                    save(st, c);
-                    return Flow::Done;
-                }
-                let limit = st.data.rules.charge_mp.int().max(0) as u32;
-                let k = c.path.len() - 1;
-                let next = if k < c.via.len() {
-                    Some(c.via[k])
-                } else {
-                    auto_path(st, here, c.target, limit.saturating_sub(c.mp))
-                        .and_then(|(p, _)| p.first().copied())
-                };
-                let cost = next.and_then(|n| {
-                    if st.at(n).is_empty() && n.distance(here) == 1 {
-                        field::charge_cost(st, n)
-                    } else {
-                        None
-                    }
-                });
-                let (Some(next), Some(cost)) = (next, cost) else {
-                    return short(st, c);
-                };
-                if c.mp + cost > limit {
-                    return short(st, c);
-                }
-                let names: Vec<String> = us.iter().map(|u| u.name.clone()).collect();
-                movement::place(st, &names, next);
-                c.mp += cost;
-                c.path.push(next);
-                let reach = st.data.rules.target_declaration.int().max(0) as u32;
-                if !c.declared && next.distance(c.target) <= reach {
-                    c.declared = true;
-                    let others: Vec<String> = st
-                        .units
-                        .iter()
-                        .filter(|u| {
-                            u.side != c.side
-                                && u.fighting()
-                                && u.hex != c.target
-                                && u.hex.distance(next) <= reach
-                        })
-                        .map(|u| u.name.clone())
-                        .collect();
-                    st.say(format!(
-                        "C{id}: within {reach} hexes, {} declare {} the target{}.",
-                        join(&c.units),
-                        st.label(c.target),
-                        if others.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" ({} not)", join(&others))
-                        }
-                    ));
-                }
-                c.stage = CStage::Squares;
-                save(st, c);
-                let routed = movement::opportunity(st, r, &names, next);
-                if !routed.is_empty() || units_of(st, st.charge(id).expect("exists")).is_empty() {
-                    if let Some(x) = st.charge_mut(id) {
-                        x.stage = CStage::Over;
-                    }
-                    return Flow::Done;
-                }
-            }
-            CStage::Squares => {
-                let mut tried = c.squares_tried.clone();
-                match movement::square_triggers(st, r, &us[0].name, true, &mut tried) {
-                    Err(f) => return f,
-                    Ok(formed) => {
-                        c.squares_tried = tried;
-                        c.stage = if formed.contains(&c.target) {
-                            CStage::SquareRecall
-                        } else {
-                            CStage::Reactions
-                        };
-                        save(st, c);
-                    }
-                }
-            }
-            CStage::SquareRecall => {
-                let choice = match decide::take(st) {
-                    Some(Answer::Recall(x)) => x,
-                    Some(_) => None,
-                    None => match decide::recall(st.standing(&c.side).recall, true) {
-                        Some(true) => Some(None),
-                        Some(false) => None,
-                        None => {
-                            let text = format!(
-                                "C{id}: your target {} has formed square. Answer RECALL (end the charge), RECALL AT hex (a new target) or NO RECALL (charge the square){}.",
-                                st.label(c.target),
-                                if c.declared {
-                                    "; a Recall needs a roll"
-                                } else {
-                                    "; it is not yet declared, so no roll is needed"
-                                }
-                            );
-                            return decide::ask(
-                                st,
-                                decide::question(&c.side, QKind::Recall, text, vec![]),
-                            );
-                        }
-                    },
-                };
-                // A square formed at the marker is answered before the first hex: the charge
-                // then sets off (no reaction check at its own start hex).
-                c.stage = if std::mem::take(&mut c.marker_square) {
-                    CStage::Moving
-                } else {
-                    CStage::Reactions
-                };
-                if let Some(new_target) = choice {
-                    let ok = if c.declared {
-                        recall_roll(st, r, &c, true)
-                    } else {
-                        true
-                    };
-                    if ok {
-                        match new_target {
-                            Some(t) => {
-                                st.say(format!("C{id}: recalled; a new target is chosen."));
-                                st.say_to(
-                                    &c.side,
-                                    format!("C{id}: the new target is {}.", st.label(t)),
-                                );
-                                c.target = t;
-                                c.declared = false;
-                            }
-                            None => {
-                                save(st, c.clone());
-                                no_melee(st, &c, "the charge is recalled");
-                                return Flow::Done;
-                            }
-                        }
-                    } else {
-                        st.say(format!(
-                            "C{id}: the Recall fails; the cavalry must charge the square."
-                        ));
-                    }
-                } else if c.declared {
-                    st.say(format!("C{id}: the cavalry charges the square."));
-                } else {
-                    // Not declared yet: which square it rides at stays the charger's (p.6).
-                    st.say_to(&c.side, format!("C{id}: the cavalry charges the square."));
-                }
-                save(st, c);
-            }
-            CStage::Reactions => match reaction::reactions(st, r, &mut c) {
-                Err(f) => {
-                    save(st, c);
-                    return f;
-                }
-                Ok(true) => {
-                    save(st, c);
-                    return Flow::Done;
-                }
-                Ok(false) => {
-                    c.stage = CStage::LightRecall;
-                    save(st, c);
-                }
-            },
-            CStage::LightRecall => {
-                c.stage = CStage::Moving;
-                if c.recall_at == Some(us[0].hex) {
-                    c.recall_at = None;
-                    save(st, c.clone());
-                    if recall_roll(st, r, &c, false) {
-                        no_melee(st, &c, "the light cavalry is recalled");
-                        return Flow::Done;
-                    }
-                    st.say(format!("C{id}: the Recall fails; the charge goes on."));
-                }
-                save(st, c);
-            }
-            _ => return Flow::Done,
+        let step = match c.stage {
+            CStage::Declared => announce(st, id, c),
+            CStage::Moving => ride(st, r, id, c, &us),
+            CStage::Squares => squares(st, r, c, &us),
+            CStage::SquareRecall => square_recall(st, r, id, c),
+            CStage::Reactions => react(st, r, c),
+            CStage::LightRecall => light_recall(st, r, id, c, &us),
+            _ => Break(Flow::Done),
+        };
+        if let Break(f) = step {
+            return f;
         }
     }
+}
+
+/// p.6 steps 1–3: the charge is announced; its target only to the charging side until it
+/// is within the declaration distance.
+fn announce(st: &mut LbState, id: u32, mut c: Charge) -> ControlFlow<Flow> {
+    let s = if c.units.len() == 1 { "s" } else { "" };
+    let full = format!(
+        "C{id}: {} charge{s} from {} at {}.",
+        join(&c.units),
+        st.label(c.start),
+        st.label(c.target)
+    );
+    if open_target(st, &c) {
+        st.say(full);
+    } else {
+        // p.6 step 3: the target is declared only within two hexes of it; until
+        // then the enemy sees a charge, not where it goes.
+        st.say(format!(
+            "C{id}: {} charge{s} from {}; the target is declared within {} hexes of it.",
+            join(&c.units),
+            st.label(c.start),
+            st.data.rules.target_declaration.int().max(0)
+        ));
+        st.say_to(&c.side, full);
+    }
+    c.stage = if c.marker_square {
+        CStage::SquareRecall
+    } else {
+        CStage::Moving
+    };
+    save(st, c);
+    Continue(())
+}
+
+/// One hex of the charge's move (R27: 5 MP; the target declared within reach), then its
+/// square triggers; adjacent to the target, it has arrived.
+fn ride(
+    st: &mut LbState,
+    r: &mut dyn Roller,
+    id: u32,
+    mut c: Charge,
+    us: &[Unit],
+) -> ControlFlow<Flow> {
+    let here = us[0].hex;
+    if here.distance(c.target) == 1 {
+        c.stage = CStage::Arrived;
+        st.say(format!(
+            "C{id}: {} reach {}.",
+            join(&c.units),
+            st.label(c.target)
+        ));
+        save(st, c);
+        return Break(Flow::Done);
+    }
+    let limit = st.data.rules.charge_mp.int().max(0) as u32;
+    let k = c.path.len() - 1;
+    let next = if k < c.via.len() {
+        Some(c.via[k])
+    } else {
+        auto_path(st, here, c.target, limit.saturating_sub(c.mp))
+            .and_then(|(p, _)| p.first().copied())
+    };
+    let cost = next.and_then(|n| {
+        if st.at(n).is_empty() && n.distance(here) == 1 {
+            field::charge_cost(st, n)
+        } else {
+            None
+        }
+    });
+    let (Some(next), Some(cost)) = (next, cost) else {
+        return Break(short(st, c));
+    };
+    if c.mp + cost > limit {
+        return Break(short(st, c));
+    }
+    let names: Vec<String> = us.iter().map(|u| u.name.clone()).collect();
+    movement::place(st, &names, next);
+    c.mp += cost;
+    c.path.push(next);
+    let reach = st.data.rules.target_declaration.int().max(0) as u32;
+    if !c.declared && next.distance(c.target) <= reach {
+        c.declared = true;
+        let others: Vec<String> = st
+            .units
+            .iter()
+            .filter(|u| {
+                u.side != c.side
+                    && u.fighting()
+                    && u.hex != c.target
+                    && u.hex.distance(next) <= reach
+            })
+            .map(|u| u.name.clone())
+            .collect();
+        st.say(format!(
+            "C{id}: within {reach} hexes, {} declare {} the target{}.",
+            join(&c.units),
+            st.label(c.target),
+            if others.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} not)", join(&others))
+            }
+        ));
+    }
+    c.stage = CStage::Squares;
+    save(st, c);
+    let routed = movement::opportunity(st, r, &names, next);
+    if !routed.is_empty() || units_of(st, st.charge(id).expect("exists")).is_empty() {
+        if let Some(x) = st.charge_mut(id) {
+            x.stage = CStage::Over;
+        }
+        return Break(Flow::Done);
+    }
+    Continue(())
+}
+
+/// The squares the charge's hex triggers (p.6); a square at the target asks about a Recall.
+fn squares(st: &mut LbState, r: &mut dyn Roller, mut c: Charge, us: &[Unit]) -> ControlFlow<Flow> {
+    let mut tried = c.squares_tried.clone();
+    match movement::square_triggers(st, r, &us[0].name, true, &mut tried) {
+        Err(f) => return Break(f),
+        Ok(formed) => {
+            c.squares_tried = tried;
+            c.stage = if formed.contains(&c.target) {
+                CStage::SquareRecall
+            } else {
+                CStage::Reactions
+            };
+            save(st, c);
+        }
+    }
+    Continue(())
+}
+
+/// The target has formed square: recall (a roll once declared), a new target, or charge it.
+fn square_recall(
+    st: &mut LbState,
+    r: &mut dyn Roller,
+    id: u32,
+    mut c: Charge,
+) -> ControlFlow<Flow> {
+    let choice = match decide::take(st) {
+        Some(Answer::Recall(x)) => x,
+        Some(_) => None,
+        None => match decide::recall(st.standing(&c.side).recall, true) {
+            Some(true) => Some(None),
+            Some(false) => None,
+            None => {
+                let text = format!(
+                    "C{id}: your target {} has formed square. Answer RECALL (end the charge), RECALL AT hex (a new target) or NO RECALL (charge the square){}.",
+                    st.label(c.target),
+                    if c.declared {
+                        "; a Recall needs a roll"
+                    } else {
+                        "; it is not yet declared, so no roll is needed"
+                    }
+                );
+                return Break(decide::ask(
+                    st,
+                    decide::question(&c.side, QKind::Recall, text, vec![]),
+                ));
+            }
+        },
+    };
+    // A square formed at the marker is answered before the first hex: the charge
+    // then sets off (no reaction check at its own start hex).
+    c.stage = if std::mem::take(&mut c.marker_square) {
+        CStage::Moving
+    } else {
+        CStage::Reactions
+    };
+    if let Some(new_target) = choice {
+        let ok = if c.declared {
+            recall_roll(st, r, &c, true)
+        } else {
+            true
+        };
+        if ok {
+            match new_target {
+                Some(t) => {
+                    st.say(format!("C{id}: recalled; a new target is chosen."));
+                    st.say_to(
+                        &c.side,
+                        format!("C{id}: the new target is {}.", st.label(t)),
+                    );
+                    c.target = t;
+                    c.declared = false;
+                }
+                None => {
+                    save(st, c.clone());
+                    no_melee(st, &c, "the charge is recalled");
+                    return Break(Flow::Done);
+                }
+            }
+        } else {
+            st.say(format!(
+                "C{id}: the Recall fails; the cavalry must charge the square."
+            ));
+        }
+    } else if c.declared {
+        st.say(format!("C{id}: the cavalry charges the square."));
+    } else {
+        // Not declared yet: which square it rides at stays the charger's (p.6).
+        st.say_to(&c.side, format!("C{id}: the cavalry charges the square."));
+    }
+    save(st, c);
+    Continue(())
+}
+
+/// The enemy's reactions to the charge (p.6 step 4); none that ends it: on to the Recall.
+fn react(st: &mut LbState, r: &mut dyn Roller, mut c: Charge) -> ControlFlow<Flow> {
+    match reaction::reactions(st, r, &mut c) {
+        Err(f) => {
+            save(st, c);
+            Break(f)
+        }
+        Ok(true) => {
+            save(st, c);
+            Break(Flow::Done)
+        }
+        Ok(false) => {
+            c.stage = CStage::LightRecall;
+            save(st, c);
+            Continue(())
+        }
+    }
+}
+
+/// Light cavalry reaching its RECALL AT hex rolls to be recalled (p.6); else it goes on.
+fn light_recall(
+    st: &mut LbState,
+    r: &mut dyn Roller,
+    id: u32,
+    mut c: Charge,
+    us: &[Unit],
+) -> ControlFlow<Flow> {
+    c.stage = CStage::Moving;
+    if c.recall_at == Some(us[0].hex) {
+        c.recall_at = None;
+        save(st, c.clone());
+        if recall_roll(st, r, &c, false) {
+            no_melee(st, &c, "the light cavalry is recalled");
+            return Break(Flow::Done);
+        }
+        st.say(format!("C{id}: the Recall fails; the charge goes on."));
+    }
+    save(st, c);
+    Continue(())
 }
 
 /// p.6 step 3: not adjacent to the target when the 5 MP are spent: Disordered, over (R27).

@@ -2,6 +2,8 @@
 //! charger, the question or standing order, the roll, and the two stacks meeting midway
 //! with the reactor becoming the attacker; Form Up and Stand for skirmishing cavalry.
 
+use crate::rulesets::kit::roster::{Roster, TwoSides};
+
 use super::*;
 
 /// The hexes between a charger at `ch` and a reactor at `rh` in which the two can meet face to
@@ -73,7 +75,7 @@ pub(super) fn reactions(
     if cands.is_empty() {
         return Ok(false);
     }
-    let side = st.enemy_of(&c.side);
+    let side = st.enemy_of(&c.side).unwrap_or_default().to_string();
     let standing = st.standing(&side);
     let chosen: Option<(String, bool)> = match decide::take(st) {
         Some(Answer::React(x)) => x,

@@ -1,6 +1,8 @@
 //! The Fire Chart at work (fire strength, column shifts, the roll) and what casualties do:
 //! losses off the largest unit first, eliminations with their leaders, surrenders.
 
+use crate::rulesets::kit::roster::{Roster, TwoSides};
+
 use super::*;
 
 /// The fire strength of units firing together (Fire Chart strength).
@@ -145,7 +147,7 @@ pub fn take_losses(st: &mut LbState, stack: &[String], n: u32) -> Vec<String> {
             u.eliminated = true;
             gone.push(name);
         }
-        let enemy = st.enemy_of(&side);
+        let enemy = st.enemy_of(&side).unwrap_or_default().to_string();
         if let Some(s) = st.side_mut(&enemy) {
             s.increments_taken += 1;
         }
@@ -198,7 +200,7 @@ pub fn surrender(st: &mut LbState, units: &[String]) {
             continue;
         }
         let (inc, side) = (u.increments, u.side.clone());
-        let enemy = st.enemy_of(&side);
+        let enemy = st.enemy_of(&side).unwrap_or_default().to_string();
         if let Some(s) = st.side_mut(&enemy) {
             s.increments_taken += inc;
         }

@@ -4,6 +4,7 @@
 //! procedure lives here.
 
 use crate::board::hex::Hex;
+use crate::rulesets::kit::roster::Roster;
 
 use super::data::{Arm, MeleeResult, RulesetData};
 use super::field;

@@ -4,13 +4,14 @@
 
 use crate::board::hex::{Hex, HexDir};
 use crate::rulesets::kit::grammar::{Cursor, LineErr, Names, refuse};
+use crate::rulesets::kit::roster::Roster;
 
+use super::super::assault::check_assault;
 use super::super::movement;
 use super::super::state::{
     Answer, Choice, Formation, LbState, Order, Policy, QKind, RecallPolicy, RetreatPolicy,
     StandingOrder,
 };
-use super::super::turn::check_assault;
 use super::{Email, Role};
 
 type Line = Result<Order, LineErr>;

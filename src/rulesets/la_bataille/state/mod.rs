@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::hex::{Hex, HexDir, HexGrid};
 use crate::engine::{LogLine, Outcome};
+use crate::rulesets::kit::roster::TwoSides;
 
 use super::data::{Arm, RulesetData};
 
@@ -358,36 +359,10 @@ pub struct LbState {
     pub outcome: Option<Outcome>,
 }
 
+// Units by name, sides by id and the enemy of a side: the kit's look-ups.
+crate::rulesets::kit::roster::roster_of!(LbState, Side, Unit);
+
 impl LbState {
-    pub fn unit(&self, name: &str) -> Option<&Unit> {
-        self.units.iter().find(|u| u.name == name)
-    }
-
-    pub fn unit_mut(&mut self, name: &str) -> Option<&mut Unit> {
-        self.units.iter_mut().find(|u| u.name == name)
-    }
-
-    pub fn side(&self, id: &str) -> Option<&Side> {
-        self.sides.iter().find(|s| s.id == id)
-    }
-
-    pub fn side_mut(&mut self, id: &str) -> Option<&mut Side> {
-        self.sides.iter_mut().find(|s| s.id == id)
-    }
-
-    pub fn side_name(&self, id: &str) -> String {
-        self.side(id)
-            .map_or_else(|| id.to_string(), |s| s.name.clone())
-    }
-
-    pub fn enemy_of(&self, side: &str) -> String {
-        self.sides
-            .iter()
-            .find(|s| s.id != side)
-            .map(|s| s.id.clone())
-            .unwrap_or_default()
-    }
-
     pub fn standing(&self, side: &str) -> Standing {
         self.side(side)
             .map(|s| s.standing.clone())

@@ -7,36 +7,10 @@ use crate::engine::LogLine;
 use super::super::data::Values;
 use super::{Company, LhyState, Platoon, Side, Unit};
 
+// Units by name, sides by id and the enemy of a side: the kit's look-ups.
+crate::rulesets::kit::roster::roster_of!(LhyState, Side, Unit);
+
 impl LhyState {
-    pub fn unit(&self, name: &str) -> Option<&Unit> {
-        self.units.iter().find(|u| u.name == name)
-    }
-
-    pub fn unit_mut(&mut self, name: &str) -> Option<&mut Unit> {
-        self.units.iter_mut().find(|u| u.name == name)
-    }
-
-    pub fn side(&self, id: &str) -> Option<&Side> {
-        self.sides.iter().find(|s| s.id == id)
-    }
-
-    pub fn side_mut(&mut self, id: &str) -> Option<&mut Side> {
-        self.sides.iter_mut().find(|s| s.id == id)
-    }
-
-    pub fn enemy_of(&self, side: &str) -> String {
-        self.sides
-            .iter()
-            .find(|s| s.id != side)
-            .map(|s| s.id.clone())
-            .unwrap_or_default()
-    }
-
-    pub fn side_name(&self, id: &str) -> String {
-        self.side(id)
-            .map_or_else(|| id.to_string(), |s| s.name.clone())
-    }
-
     pub fn platoon(&self, id: &str) -> Option<&Platoon> {
         self.platoons.iter().find(|p| p.id == id)
     }

@@ -9,6 +9,7 @@ use crate::engine::scene::{
     Arrow, ArrowKind, At, Condition, FieldKnown, LegendEntry, MapStyles, Marker, Measure, Scene,
     Shape, SideInfo, Surface, Symbol, Unit, UnitKind, Zone, ZoneKind,
 };
+use crate::rulesets::kit::roster::TwoSides;
 
 use super::super::state::{Fate, NavalState};
 use super::super::{movement, stats};
@@ -39,8 +40,7 @@ pub(super) fn scene(state: &NavalState, viewer: &Viewer) -> Scene {
         Viewer::Seat(s) => Some(s.as_str()),
         Viewer::Spectator => None,
     };
-    let fleet_name =
-        |side: &str| stats::fleet(state, side).map_or(side.to_string(), |f| f.name.clone());
+    let fleet_name = |side: &str| state.side_name(side);
     let sides: Vec<SideInfo> = state
         .seat_order
         .iter()

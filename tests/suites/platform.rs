@@ -23,6 +23,8 @@ mod doctor_cli;
 mod documented_configs;
 #[path = "../due_index.rs"]
 mod due_index;
+#[path = "../house_size.rs"]
+mod house_size;
 #[path = "../import_loops.rs"]
 mod import_loops;
 #[path = "../layers.rs"]

@@ -1,6 +1,6 @@
 //! The SMTP connections Despatch opens have `TCP_NODELAY` set (issue 15 point 2: without it
 //! every mail waits ~40 ms for the server's delayed ACK before its final `.` goes out). The
-//! option comes from the patched lettre in `patches/lettre`; an update to a lettre release
+//! option comes from the patched lettre in `vendor/lettre`; an update to a lettre release
 //! without the fix would drop it without a word, so this test asks the kernel: it opens a
 //! connection through `SmtpOutbox` to a small SMTP responder on loopback, finds that socket
 //! among the process's own descriptors while lettre's pool keeps it open, and reads the option.

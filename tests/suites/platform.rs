@@ -47,5 +47,7 @@ mod store_copy;
 mod suite_membership;
 #[path = "../systemd_unit.rs"]
 mod systemd_unit;
+#[path = "../vendored_lettre.rs"]
+mod vendored_lettre;
 #[path = "../verify_story.rs"]
 mod verify_story;

@@ -52,7 +52,10 @@ fn published(manifest: &str) -> BTreeMap<String, String> {
 }
 
 /// What differs between the files (path → bytes) and the release: each finding a line.
-fn differences(files: &BTreeMap<String, Vec<u8>>, release: &BTreeMap<String, String>) -> Vec<String> {
+fn differences(
+    files: &BTreeMap<String, Vec<u8>>,
+    release: &BTreeMap<String, String>,
+) -> Vec<String> {
     let mut out = Vec::new();
     for (path, bytes) in files {
         let Some(want) = release.get(path) else {
@@ -62,7 +65,9 @@ fn differences(files: &BTreeMap<String, Vec<u8>>, release: &BTreeMap<String, Str
         let text = String::from_utf8_lossy(bytes);
         let (text, _) = unpatched(&text);
         if sha256_hex(text.as_bytes()) != *want {
-            out.push(format!("{path}: differs from the release beyond its marked lines"));
+            out.push(format!(
+                "{path}: differs from the release beyond its marked lines"
+            ));
         }
     }
     for path in release.keys().filter(|p| !files.contains_key(*p)) {
@@ -90,7 +95,11 @@ fn vendored_lettre_is_the_release_and_its_marked_lines() {
     let release = published(&manifest);
     let mut files = BTreeMap::new();
     read_tree(&root.join("lettre"), &root.join("lettre"), &mut files);
-    assert!(release.len() > 50, "the manifest lists {} files", release.len());
+    assert!(
+        release.len() > 50,
+        "the manifest lists {} files",
+        release.len()
+    );
     assert_eq!(differences(&files, &release), Vec::<String>::new());
     // The patch is there (else the folder has no reason to be: see vendor/README.md).
     let blocks: usize = files
@@ -120,7 +129,10 @@ fn an_unmarked_change_a_missing_or_an_added_file_is_found() {
     // A file the release does not have, and one it has that is gone.
     let mut more = files(original);
     more.insert("src/extra.rs".into(), b"fn x() {}\n".to_vec());
-    assert_eq!(differences(&more, &release), ["src/extra.rs: not in the release"]);
+    assert_eq!(
+        differences(&more, &release),
+        ["src/extra.rs: not in the release"]
+    );
     assert_eq!(
         differences(&BTreeMap::new(), &release),
         ["src/net.rs: in the release, missing here"]

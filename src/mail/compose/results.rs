@@ -9,7 +9,7 @@ use crate::report::{self, ResultsCtx};
 
 use super::gather::Gathered;
 use super::rich::{self, deadline_text};
-use super::toolkit::{dice_section, prompt_text, results_subject, standing_note};
+use super::toolkit::{dice_section, last_lock, prompt_text, results_subject, standing_note};
 use super::{ComposeError, Draft, DraftKind, MailCtx, Recipient};
 
 /// A results mail, or the game-over mail once the game is over. `goes`: the mail goes now, with
@@ -112,20 +112,6 @@ pub(super) fn results_or_over(
         calendar: None,
         answers: None,
         step: super::asked_step(game),
-    })
-}
-
-/// The last step's lock, or an empty one for `step` when none was ever made.
-fn last_lock(game: &dyn Play, step: u64) -> LockInfo {
-    game.book().last_lock.clone().unwrap_or(LockInfo {
-        step,
-        log_head: String::new(),
-        log_head_index: None,
-        seats: vec![],
-        lock: String::new(),
-        reveal: String::new(),
-        seed: String::new(),
-        strict: Vec::new(),
     })
 }
 

@@ -4,13 +4,13 @@
 //! them, that someone watches (ruling W1 in docs/watching.md), never the observer's address.
 
 use crate::dice;
-use crate::engine::{Event, LockInfo, Play, Viewer};
+use crate::engine::{Event, Play, Viewer};
 use crate::report::{self, ResultsCtx};
 use crate::store::SeatPrivate;
 
 use super::replies::{answer_draft, plain, short};
 use super::rich;
-use super::toolkit::{dice_section, event_draft, results_subject};
+use super::toolkit::{dice_section, event_draft, last_lock, results_subject};
 use super::{ComposeError, Draft, DraftKind, MailCtx, Recipient};
 use crate::mail::outbound;
 
@@ -96,7 +96,7 @@ pub fn spectator_results(
     let book = game.book();
     let view = game.view(&Viewer::Spectator);
     let to = observer_recipient("");
-    let info = lock_info(game, step);
+    let info = last_lock(game, step);
     let dice = dice_section(&info, &book.last_rolls);
     let rich = rich::build(
         game,
@@ -147,7 +147,7 @@ pub fn spectator_over(game: &dyn Play, step: u64, ctx: &MailCtx) -> Result<Draft
     let book = game.book();
     let view = game.view(&Viewer::Spectator);
     let to = observer_recipient("");
-    let info = lock_info(game, step);
+    let info = last_lock(game, step);
     let outcome = game.outcome();
     // As the seats' game-over mail: an abandoned game shows no figures and no dice.
     let abandoned = book.club.abandoned.is_some();
@@ -361,17 +361,4 @@ pub fn observer_refusal_text(game_id: &str) -> String {
         ),
     );
     report::wrap_text(&text)
-}
-
-fn lock_info(game: &dyn Play, step: u64) -> LockInfo {
-    game.book().last_lock.clone().unwrap_or(LockInfo {
-        step,
-        log_head: String::new(),
-        log_head_index: None,
-        seats: vec![],
-        lock: String::new(),
-        reveal: String::new(),
-        seed: String::new(),
-        strict: Vec::new(),
-    })
 }

@@ -211,3 +211,17 @@ pub(super) fn silence_words(s: Silence) -> &'static str {
         Silence::Forfeit => "you forfeit the game",
     }
 }
+
+/// The last step's lock, or an empty one for `step` when none was ever made.
+pub(super) fn last_lock(game: &dyn Play, step: u64) -> LockInfo {
+    game.book().last_lock.clone().unwrap_or(LockInfo {
+        step,
+        log_head: String::new(),
+        log_head_index: None,
+        seats: vec![],
+        lock: String::new(),
+        reveal: String::new(),
+        seed: String::new(),
+        strict: Vec::new(),
+    })
+}

@@ -8,6 +8,7 @@ use crate::rulesets::kit::grammar::tenths;
 use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::super::combat;
+use super::super::data::{RulesetData, WeaponData};
 use super::super::roll;
 use super::super::state::{Act, Filter, FireMode, GkState, Melee, Paused, Progress, Unit};
 use super::super::stats::{self, Task};
@@ -86,16 +87,7 @@ pub fn check_fire(
             if targets {
                 combat::can_fire_at(state, u, u.pos, t.pos, w)?;
             }
-            let need = stats::burst_ammo(data, w, fire.rof);
-            if let Some(left) = ammo_left
-                && left < need
-            {
-                return Err(format!(
-                    "the {} has {left} rounds left, needs {need}",
-                    w.key
-                ));
-            }
-            Ok(need)
+            burst(data, w, fire.rof, ammo_left)
         }
         FireMode::Walk(ts) => {
             if fire.rof == 0 {
@@ -109,34 +101,9 @@ pub fn check_fire(
                 ));
             }
             for (i, a) in ts.iter().enumerate() {
-                if ts[..i].contains(a) {
-                    return Err(format!("{a} is named twice"));
-                }
-                let t = enemy(a)?;
-                if u.walked
-                    .iter()
-                    .any(|(k, n)| k.eq_ignore_ascii_case(&w.key) && *n == t.name)
-                {
-                    return Err(format!(
-                        "the {} already walked fire over {} this round",
-                        w.key, t.name
-                    ));
-                }
-                if targets {
-                    combat::can_fire_at(state, u, u.pos, t.pos, w)
-                        .map_err(|e| format!("{a}: {e}"))?;
-                }
+                walked_over(state, u, w, &ts[..i], a, targets, &enemy)?;
             }
-            let need = stats::burst_ammo(data, w, fire.rof);
-            if let Some(left) = ammo_left
-                && left < need
-            {
-                return Err(format!(
-                    "the {} has {left} rounds left, needs {need}",
-                    w.key
-                ));
-            }
-            Ok(need)
+            burst(data, w, fire.rof, ammo_left)
         }
         FireMode::Saturate(at) => {
             if fire.rof == 0 {
@@ -164,6 +131,55 @@ pub fn check_fire(
             Ok(0)
         }
     }
+}
+
+/// The rounds a burst at `rof` takes, when the weapon has them left.
+fn burst(
+    data: &RulesetData,
+    w: &WeaponData,
+    rof: u32,
+    ammo_left: Option<u32>,
+) -> Result<u32, String> {
+    let need = stats::burst_ammo(data, w, rof);
+    if let Some(left) = ammo_left
+        && left < need
+    {
+        return Err(format!(
+            "the {} has {left} rounds left, needs {need}",
+            w.key
+        ));
+    }
+    Ok(need)
+}
+
+/// One target of walking fire: named once, an enemy, not walked over by this weapon this
+/// round, and (when targets are checked) one the weapon can fire at.
+fn walked_over(
+    state: &GkState,
+    u: &Unit,
+    w: &WeaponData,
+    before: &[String],
+    a: &String,
+    targets: bool,
+    enemy: &dyn Fn(&str) -> Result<Unit, String>,
+) -> Result<(), String> {
+    if before.contains(a) {
+        return Err(format!("{a} is named twice"));
+    }
+    let t = enemy(a)?;
+    if u.walked
+        .iter()
+        .any(|(k, n)| k.eq_ignore_ascii_case(&w.key) && *n == t.name)
+    {
+        return Err(format!(
+            "the {} already walked fire over {} this round",
+            w.key, t.name
+        ));
+    }
+    if targets {
+        combat::can_fire_at(state, u, u.pos, t.pos, w).map_err(|e| format!("{a}: {e}"))?;
+    }
+    Ok(())
 }
 
 pub(super) fn fire(

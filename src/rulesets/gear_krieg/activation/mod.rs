@@ -303,21 +303,7 @@ pub fn spend_cp_activation(state: &mut GkState, name: &str) -> Result<(), String
     if u.activated {
         return Err(format!("{name} has already been activated this round"));
     }
-    if u.cp_used {
-        return Err(format!(
-            "{name} has already used its Command Point this round"
-        ));
-    }
-    if state.side(&u.side).is_none_or(|s| s.cp == 0) {
-        return Err("no Command Point left".into());
-    }
-    if let Some(s) = state.side_mut(&u.side) {
-        s.cp -= 1;
-    }
-    if let Some(m) = state.unit_mut(name) {
-        m.cp_used = true;
-    }
-    Ok(())
+    take_cp(state, &u, name)
 }
 
 /// About-face with a CP (p.3): turn up to 180°, even after activation; free of MP.
@@ -331,6 +317,16 @@ pub fn about_face(state: &mut GkState, name: &str, by: TurnBy) -> Result<(), Str
     if angle > state.data.rules.cp_about_face.get() + EPS {
         return Err("an about-face turns at most 180 degrees".into());
     }
+    take_cp(state, &u, name)?;
+    if let Some(m) = state.unit_mut(name) {
+        m.heading = to;
+    }
+    Ok(())
+}
+
+/// The unit's one Command Point of the round, from its side's (p.3): refused when the unit
+/// has used its own or the side has none left.
+fn take_cp(state: &mut GkState, u: &Unit, name: &str) -> Result<(), String> {
     if u.cp_used {
         return Err(format!(
             "{name} has already used its Command Point this round"
@@ -344,7 +340,6 @@ pub fn about_face(state: &mut GkState, name: &str, by: TurnBy) -> Result<(), Str
     }
     if let Some(m) = state.unit_mut(name) {
         m.cp_used = true;
-        m.heading = to;
     }
     Ok(())
 }

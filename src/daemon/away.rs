@@ -6,6 +6,7 @@
 use anyhow::Result;
 use chrono::{DateTime, Utc};
 
+use crate::mail::compose;
 use crate::mail::inbound::Inbound;
 use crate::mail::inbound::away;
 use crate::mail::outbound;
@@ -55,27 +56,7 @@ impl Daemon {
             if !self.may_answer(&private.address, "out-of-office", now, &mut d.answered) {
                 break;
             }
-            let line = match days {
-                Some((a, b)) if a == b => format!("ABSENT {a}"),
-                Some((a, b)) => format!("ABSENT {a} TO {b}"),
-                None => "ABSENT <first day away> TO <last day away>".to_string(),
-            };
-            let read = match days {
-                Some(_) => "says you are away; if so, reply to this mail with the line",
-                None => {
-                    "says you are away, but names no dates Despatch can read; if so, reply to \
-                     this mail with the line"
-                }
-            };
-            let text = format!(
-                "Your mail system answered a mail of game {id} ({seat}): it {read}\n\n    \
-                 {line}\n\nand the deadlines of {id} that fall inside move past your \
-                 absence; your opponents are told only that you are away. Nothing has \
-                 changed yet: an absence is never taken from an automatic reply. If you \
-                 are not away, ignore this mail; you will not be asked again about these \
-                 days.\n"
-            );
-            let subject = format!("[{id}] Away? Reply ABSENT to move your deadlines");
+            let (subject, text) = compose::away_question(&id, seat, days);
             let mut o = self.letter(
                 &private.address,
                 &subject,

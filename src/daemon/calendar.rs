@@ -6,7 +6,7 @@
 use anyhow::Result;
 use chrono::{DateTime, Utc};
 
-use crate::report::{self, ics::FeedEntry};
+use crate::mail::compose::{self, SeatOnCalendar};
 
 use super::Daemon;
 
@@ -31,8 +31,7 @@ impl Daemon {
         now: DateTime<Utc>,
     ) -> Result<PlayerCalendar> {
         let (_, domain) = self.cfg.address_parts();
-        let mut entries = vec![];
-        let mut lines = vec![];
+        let mut seated = vec![];
         let mut name = None;
         // The games the players index names (a few, not every game stored), each read to be
         // sure: the index may name more than the seats now hold.
@@ -58,58 +57,21 @@ impl Daemon {
                 if name.is_none() && !player.is_empty() {
                     name = Some(player.clone());
                 }
-                let head = format!("{id} ({seat}):");
-                if g.game.is_over() {
-                    lines.push(format!("{head} over"));
-                    continue;
-                }
-                if book.club.paused.is_some() {
-                    lines.push(format!("{head} step {} paused by the organiser", book.step));
-                    continue;
-                }
-                let Some(at) = book.deadline else {
-                    lines.push(format!("{head} step {} has no deadline", book.step));
-                    continue;
-                };
-                let awaited = waiting.contains(&seat);
-                let summary = if awaited {
-                    format!("Orders due: {id}, step {} ({seat})", book.step)
-                } else {
-                    format!("Step {} of {id} closes ({seat})", book.step)
-                };
-                lines.push(format!(
-                    "{head} step {}, {} {}",
-                    book.step,
-                    if awaited {
-                        "your orders are due"
-                    } else {
-                        "closes"
-                    },
-                    report::fmt_short(at, zone)
-                ));
-                entries.push(FeedEntry {
-                    uid: format!("{id}-{}-{seat}@{domain}", book.step),
+                seated.push(SeatOnCalendar {
+                    game: id.clone(),
+                    awaited: waiting.contains(&seat),
+                    seat,
+                    over: g.game.is_over(),
+                    paused: book.club.paused.is_some(),
+                    step: book.step,
+                    step_title: g.game.spec().title.to_string(),
+                    deadline: book.deadline,
                     sequence: g.store.journal_len(),
-                    at,
-                    summary,
-                    description: format!(
-                        "{}: {}",
-                        g.game.spec().title,
-                        if at <= now {
-                            "the deadline has passed; the step resolves at the next pass"
-                        } else if awaited {
-                            "reply to the step's mail with your orders"
-                        } else {
-                            "your orders are in"
-                        }
-                    ),
                 });
             }
         }
-        let title = format!("Despatch: {}", name.unwrap_or_else(|| address.to_string()));
-        Ok(PlayerCalendar {
-            ics: report::ics::feed(&title, &entries, now),
-            lines,
-        })
+        let name = name.unwrap_or_else(|| address.to_string());
+        let (ics, lines) = compose::calendar_of(&name, &seated, zone, &domain, now);
+        Ok(PlayerCalendar { ics, lines })
     }
 }

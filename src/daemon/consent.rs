@@ -176,8 +176,7 @@ impl Daemon {
         let key = format!("_spectator-{}", s.id);
         let mut activity = g.store.activity(&key);
         if !over && activity.may_warn(now) {
-            let subject = format!("[{game_id}] Spectators cannot send orders");
-            let text = compose::observer_refusal_text(&game_id);
+            let (subject, text) = compose::observer_refusal(&game_id);
             let out = self.house_letter(&s.address, &subject, &text, Some(inb), &game_id, now);
             d.letters = self.capped(
                 vec![(format!("observer-{}", short(&inb.message_id)), out)],
@@ -206,7 +205,7 @@ impl Daemon {
             game: game_id.clone(),
         });
         d.events = ev.into_iter().collect();
-        let subject = format!("[{game_id}] You will get no more mail about this game");
+        let subject = consent::stopped_subject(&game_id);
         let text = consent::stopped_text(&game_id, s.watching());
         let out = self.house_letter(&s.address, &subject, &text, Some(inb), &game_id, now);
         d.letters = self.capped(

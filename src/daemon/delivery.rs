@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
 use tracing::{debug, error, info, warn};
 
+use crate::mail::compose::OrganiserReport;
 use crate::mail::maildir;
 use crate::mail::smtp::SendError;
 use crate::store::GameStore;
@@ -324,14 +325,12 @@ impl Daemon {
             store,
             gm,
             &format!("undeliverable-{name}"),
-            &format!("Undeliverable mail to {to}"),
-            &format!(
-                "Despatch could not deliver a mail of game {} to {to}.\n\nReason: {why}\n\n\
-                 The mail is kept in {} for you to forward or resend. The player may have\n\
-                 changed address: `despatch gm replace` hands the seat to a new one.\n",
-                store.id,
-                store.failed_dir().display()
-            ),
+            &OrganiserReport::Undeliverable {
+                game: &store.id,
+                to,
+                why,
+                kept: &store.failed_dir().display().to_string(),
+            },
             now,
         )
     }

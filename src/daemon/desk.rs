@@ -12,6 +12,7 @@ use chrono::{DateTime, Duration, Utc};
 use sha2::{Digest, Sha256};
 use tracing::{info, warn};
 
+use crate::mail::compose::{self, DeskRefused};
 use crate::mail::inbound::Inbound;
 use crate::mail::inbound::desk;
 use crate::mail::outbound::{self, Outgoing};
@@ -205,33 +206,23 @@ impl Daemon {
                 // At most once (ruling O8): recorded before anything is done, so a crash
                 // part-way never does an act twice; the journals say what was done.
                 self.data.house().mark_processed(&inb.message_id)?;
-                let mut answer = String::new();
-                let (mut done, mut refused) = (0, 0);
-                if lines.is_empty() {
-                    answer.push_str("Your mail held no command, so nothing was done.\n\n");
-                    answer.push_str(&crate::report::render("desk_help", ())?);
-                }
+                let mut said = Vec::new();
                 for l in &lines {
-                    let said = match &l.read {
-                        Ok(cmd) => self.desk_act(&organiser, cmd, now),
-                        Err(why) => Err(why.clone()),
+                    let did = match &l.read {
+                        Ok(cmd) => self.desk_act(&organiser, cmd, now).and_then(|d| {
+                            compose::desk_done(&d).map_err(|e| DeskRefused::Said(e.to_string()))
+                        }),
+                        Err(why) => Err(DeskRefused::Said(why.clone())),
                     };
-                    let said = match said {
-                        Ok(s) => {
-                            done += 1;
-                            s
-                        }
-                        Err(why) => {
-                            refused += 1;
-                            format!("NOT DONE: {why}")
-                        }
-                    };
-                    answer.push_str(&format!("> {}\n{}\n\n", l.text, said.trim_end()));
+                    said.push((l.text.as_str(), did));
                 }
+                let done = said.iter().filter(|(_, d)| d.is_ok()).count();
+                let refused = said.len() - done;
                 info!(
                     organiser = %organiser,
                     done, refused, "the organiser's desk mail carried out"
                 );
+                let answer = compose::desk_answer_text(&said)?;
                 self.desk_answer(&organiser, inb, &answer, now)
             }
         }
@@ -245,11 +236,7 @@ impl Daemon {
         text: &str,
         now: DateTime<Utc>,
     ) -> Result<()> {
-        let subject = match inb.subject.trim() {
-            "" => "The organiser's desk".to_string(),
-            s if s.to_ascii_lowercase().starts_with("re:") => s.to_string(),
-            s => format!("Re: {s}"),
-        };
+        let subject = compose::desk_answer_subject(&inb.subject);
         let mut out = self.desk_letter(organiser, &subject, text, &[&inb.message_id], now);
         let replied = outbound::echoable_id(&inb.message_id).map(str::to_string);
         out.in_reply_to = replied.clone();
@@ -273,19 +260,9 @@ impl Daemon {
         notes.insert(organiser.to_string(), now);
         std::fs::create_dir_all(&self.data.house().dir)?;
         crate::store::atomic_write_private(&path, &serde_json::to_vec(&notes)?)?;
-        let text = "A mail to your organiser's desk was refused: it came either from your \
-                    address without your desk's secret, or with your desk's secret from another \
-                    address. Nothing was done.\n\nIf you did not send it, someone may be \
-                    trying your desk. Only mail from your own address to the desk address this \
-                    mail's Reply-To shows is read. You are told of this at most once an hour.\n";
+        let (subject, text) = compose::desk_refused_note();
         let stamp = now.to_rfc3339();
-        let out = self.desk_letter(
-            organiser,
-            "A mail to your desk was refused",
-            text,
-            &["desk-note", &stamp],
-            now,
-        );
+        let out = self.desk_letter(organiser, subject, text, &["desk-note", &stamp], now);
         self.queue_house(&format!("desk-note-{}", &out.message_id[..16]), &out)
     }
 

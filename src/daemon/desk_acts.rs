@@ -6,8 +6,10 @@
 use anyhow::{Result, anyhow};
 use chrono::{DateTime, Utc};
 
-use crate::engine::Play;
 use crate::engine::press::PressCopy;
+use crate::mail::compose::{
+    self, CLOSED_BY_THE_ORGANISER, DeskDone, DeskRefused, THE_PREVIOUS_PLAYER_LEFT,
+};
 use crate::mail::inbound::desk::{Audience, DeskCommand};
 use crate::report;
 
@@ -23,121 +25,95 @@ pub struct Broadcast {
 }
 
 impl Daemon {
-    /// One desk command: the answer's words when done, or exactly why not.
+    /// One desk command: what it did, or exactly why not.
     pub(super) fn desk_act(
         &self,
         organiser: &str,
         cmd: &DeskCommand,
         now: DateTime<Utc>,
-    ) -> Result<String, String> {
-        let why = |e: anyhow::Error| format!("{e:#}");
+    ) -> Result<DeskDone, DeskRefused> {
+        let why = |e: anyhow::Error| DeskRefused::Said(format!("{e:#}"));
         if let Some(game) = cmd.game() {
             self.may_act(organiser, game)?;
         }
-        match cmd {
-            DeskCommand::Help => report::render("desk_help", ()).map_err(|e| e.to_string()),
-            DeskCommand::Games => Ok(self.desk_games(organiser)),
+        let game = |g: &str| g.to_string();
+        Ok(match cmd {
+            DeskCommand::Help => DeskDone::Help,
+            DeskCommand::Games => DeskDone::Games(self.desk_games(organiser)),
             DeskCommand::Extend {
-                game,
+                game: g,
                 hours,
                 reason,
-            } => {
-                let d = self
-                    .gm_extend_locked(game, *hours, reason, now)
-                    .map_err(why)?;
-                Ok(format!(
-                    "DONE: the deadline of {game} is now {}. Every seat is told.",
-                    report::fmt_time(d, "UTC")
-                ))
-            }
-            DeskCommand::Close { game, reason } => {
-                let reason = or(reason, "closed by the organiser");
-                let n = self.gm_close_step_locked(game, reason, now).map_err(why)?;
-                Ok(format!(
-                    "DONE: the open step of {game} is closed; {n} step(s) resolved. Seats that \
-                     had not sent orders are recorded as no move received."
-                ))
+            } => DeskDone::Extended {
+                game: game(g),
+                deadline: self.gm_extend_locked(g, *hours, reason, now).map_err(why)?,
+            },
+            DeskCommand::Close { game: g, reason } => {
+                let reason = or(reason, CLOSED_BY_THE_ORGANISER);
+                DeskDone::Closed {
+                    game: game(g),
+                    resolved: self.gm_close_step_locked(g, reason, now).map_err(why)?,
+                }
             }
             DeskCommand::Replace {
-                game,
+                game: g,
                 seat,
                 address,
                 reason,
             } => {
-                let reason = or(reason, "the previous player left");
-                self.gm_replace_locked(game, seat, address, reason, now)
+                let reason = or(reason, THE_PREVIOUS_PLAYER_LEFT);
+                self.gm_replace_locked(g, seat, address, reason, now)
                     .map_err(why)?;
-                Ok(format!(
-                    "DONE: seat {seat} of {game} now belongs to {address}, with a new secret; \
-                     a welcome is on its way to them and every seat is told."
-                ))
+                DeskDone::Replaced {
+                    game: game(g),
+                    seat: seat.clone(),
+                    address: address.clone(),
+                }
             }
-            DeskCommand::Pause { game, reason } => {
-                let left = self.gm_pause_locked(game, reason, now).map_err(why)?;
-                let left = match left {
-                    Some(l) if l > chrono::Duration::zero() => {
-                        format!("{} were left before the deadline", compose_left(l))
-                    }
-                    Some(_) => "its deadline had passed".into(),
-                    None => "its step has no deadline".into(),
-                };
-                Ok(format!(
-                    "DONE: {game} is paused: no deadline passes, no reminder goes and no \
-                     silence counts until you RESUME it ({left}). Every seat is told."
-                ))
-            }
-            DeskCommand::Resume { game } => {
-                let (deadline, n) = self.gm_resume_locked(game, now).map_err(why)?;
-                let when = match deadline {
-                    Some(d) => format!("its deadline is now {}", report::fmt_time(d, "UTC")),
-                    None => "its step has no deadline".into(),
-                };
-                let resolved = match n {
-                    0 => String::new(),
-                    n => format!(" Every order was in: {n} step(s) resolved at once."),
-                };
-                Ok(format!(
-                    "DONE: {game} goes on; {when}. Every seat is told.{resolved}"
-                ))
+            DeskCommand::Pause { game: g, reason } => DeskDone::Paused {
+                game: game(g),
+                left: self.gm_pause_locked(g, reason, now).map_err(why)?,
+            },
+            DeskCommand::Resume { game: g } => {
+                let (deadline, resolved) = self.gm_resume_locked(g, now).map_err(why)?;
+                DeskDone::Resumed {
+                    game: game(g),
+                    deadline,
+                    resolved,
+                }
             }
             DeskCommand::Broadcast { to, text } => {
                 let b = match to {
-                    Audience::Game(game) => self.broadcast_game_locked(game, text, now),
+                    Audience::Game(g) => self.broadcast_game_locked(g, text, now),
                     Audience::League(l) => {
                         self.broadcast_league_locked(l, text, Some(organiser), now)
                     }
                 }
                 .map_err(why)?;
-                let skipped = match b.skipped.as_slice() {
-                    [] => String::new(),
-                    s => format!(" Not sent to: {}.", s.join("; ")),
-                };
-                Ok(format!(
-                    "DONE: your message went to {} player address(es) of {}.{skipped}",
-                    b.players,
-                    b.games.join(", ")
-                ))
+                DeskDone::Broadcast {
+                    players: b.players,
+                    games: b.games,
+                    skipped: b.skipped,
+                }
             }
-        }
+        })
     }
 
     /// Whether `organiser` organises `game` (its own organiser, or the house's for a game
     /// without one): the desk acts on no other game.
-    fn may_act(&self, organiser: &str, game: &str) -> Result<(), String> {
+    fn may_act(&self, organiser: &str, game: &str) -> Result<(), DeskRefused> {
         let store = self.data.game(game);
         if !store.exists() {
-            return Err(format!("there is no game `{game}`"));
+            return Err(DeskRefused::NoGame(game.to_string()));
         }
         match self.organiser_of(&store) {
             Some(gm) if gm.eq_ignore_ascii_case(organiser) => Ok(()),
-            _ => Err(format!(
-                "game `{game}` is not yours: only its own organiser may act on it"
-            )),
+            _ => Err(DeskRefused::NotYours(game.to_string())),
         }
     }
 
-    /// `GAMES`: every game the organiser runs, its state and deadline, newest state first.
-    fn desk_games(&self, organiser: &str) -> String {
+    /// `GAMES`: a line for every game the organiser runs, its state and deadline.
+    fn desk_games(&self, organiser: &str) -> Vec<String> {
         let mut lines = Vec::new();
         for id in self.data.game_ids().unwrap_or_default() {
             let store = self.data.game(&id);
@@ -148,15 +124,12 @@ impl Daemon {
                 continue;
             }
             let line = match self.open_game(&id) {
-                Ok(g) => game_line(&id, g.game.as_ref()),
-                Err(e) => format!("{id}: cannot be read ({e:#})"),
+                Ok(g) => compose::game_line(&id, g.game.as_ref()),
+                Err(e) => compose::game_unreadable_line(&id, &format!("{e:#}")),
             };
             lines.push(line);
         }
-        match lines.len() {
-            0 => "You organise no game here.".into(),
-            n => format!("Your games ({n}):\n{}", lines.join("\n")),
-        }
+        lines
     }
 
     /// A message from the organiser to every player of `game`: journaled as a digest (its text
@@ -198,12 +171,12 @@ impl Daemon {
             if let Some(gm) = organiser
                 && self.may_act(gm, id).is_err()
             {
-                b.skipped.push(format!("{id} (not yours)"));
+                b.skipped.push(compose::skipped_not_yours(id));
                 continue;
             }
             let mut g = self.open_game(id)?;
             if g.game.is_over() {
-                b.skipped.push(format!("{id} (over)"));
+                b.skipped.push(compose::skipped_over(id));
                 continue;
             }
             let ev = self.broadcast_event(&g, text, Some(league), now)?;
@@ -217,12 +190,10 @@ impl Daemon {
             b.games.push(id.clone());
         }
         if b.games.is_empty() {
-            return Err(anyhow!(
-                "league `{league}` has no game in play that is yours, so nobody was written to"
-            ));
+            return Err(anyhow!(compose::league_reached_nobody(league)));
         }
-        let about = format!("league {league} (games {})", b.games.join(", "));
-        let body = crate::mail::compose::broadcast_text(&about, "", text, "", "")?;
+        let about = compose::league_message_about(league, &b.games);
+        let body = compose::broadcast_text(&about, "", text, "", "")?;
         let (local, domain) = self.cfg.address_parts();
         let stamp = now.to_rfc3339();
         let house = self.data.house();
@@ -233,7 +204,7 @@ impl Daemon {
                     "{} <{local}@{domain}>",
                     crate::mail::compose::house_display_name(&self.cfg.mail.from_name)
                 ),
-                subject: format!("[league {league}] A message from the organiser"),
+                subject: compose::league_message_subject(league),
                 text: report::wrap_text(&body),
                 message_id: crate::mail::outbound::message_id(
                     &["broadcast", league, &stamp, text, address],
@@ -287,15 +258,6 @@ fn or<'a>(given: &'a str, default: &'a str) -> &'a str {
     }
 }
 
-fn compose_left(l: chrono::Duration) -> String {
-    let m = l.num_minutes().max(0);
-    match (m / 60, m % 60) {
-        (0, m) => format!("{m} min"),
-        (h, 0) => format!("{h} h"),
-        (h, m) => format!("{h} h {m} min"),
-    }
-}
-
 /// The player addresses of a game, each once.
 fn players(g: &super::open_game::OpenGame) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -306,36 +268,4 @@ fn players(g: &super::open_game::OpenGame) -> Vec<String> {
         }
     }
     out
-}
-
-/// One game in the organiser's list: its state and deadline.
-fn game_line(id: &str, game: &dyn Play) -> String {
-    let book = game.book();
-    let head = format!("{id} ({}, {})", book.ruleset, book.scenario);
-    if let Some(o) = game.outcome() {
-        return format!("{head}: over. {}", o.summary);
-    }
-    let step = format!("step {} ({})", book.step, game.spec().title);
-    if let Some(p) = &book.club.paused {
-        let left = match p.left() {
-            Some(l) if l > chrono::Duration::zero() => format!("{} left", compose_left(l)),
-            Some(_) => "its deadline had passed".into(),
-            None => "no deadline".into(),
-        };
-        return format!(
-            "{head}: PAUSED at {step} since {} ({left}); reason: {}",
-            report::fmt_time(p.at, "UTC"),
-            p.reason
-        );
-    }
-    let deadline = match book.deadline {
-        Some(d) => format!("deadline {}", report::fmt_time(d, "UTC")),
-        None => "no deadline".into(),
-    };
-    let waiting = game.waiting_for();
-    let waiting = match waiting.is_empty() {
-        true => "every order in".to_string(),
-        false => format!("waiting for {}", waiting.join(", ")),
-    };
-    format!("{head}: {step}; {deadline}; {waiting}")
 }

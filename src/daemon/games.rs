@@ -10,7 +10,7 @@ use tracing::{error, info};
 use crate::dice::GameSecrets;
 use crate::engine::registry::parse_line;
 use crate::engine::{Event, Play};
-use crate::mail::compose::{self, Draft, MailCtx};
+use crate::mail::compose::{self, Draft, MailCtx, OrganiserReport};
 use crate::mail::outbound::{self, Part};
 use crate::store::{GameStore, WaitingEntry, WaitingMail};
 
@@ -192,16 +192,13 @@ impl Daemon {
             &g.store,
             g.seats.gm.clone(),
             &format!("unbuilt-{}-{cause}", d.seat),
-            &format!("A mail to seat {} could not be built", d.seat),
-            &format!(
-                "Despatch could not build the mail {name} to seat {} of game {} and set it\n\
-                 aside; every other mail was sent and the game goes on. Later mails to the\n\
-                 seat that fail the same way are set aside too, without another report.\n\n\
-                 Reason: {why}\n\nWhat is known of each is kept in {}.\n",
-                d.seat,
-                g.store.id,
-                path.parent().unwrap_or(&path).display()
-            ),
+            &OrganiserReport::Unbuilt {
+                name: &name,
+                seat: &d.seat,
+                game: &g.store.id,
+                why: &why,
+                kept: &path.parent().unwrap_or(&path).display().to_string(),
+            },
             now,
         )
     }

@@ -75,27 +75,19 @@ impl Daemon {
         let draft = compose::held_notice(&game, &to, &m.key, m.arrived, read, limit);
         self.queue(&g, &[draft], now)?;
         m.sender_told = true;
-        let text = format!(
-            "Seat {seat} of game {game} sent more than {limit} mails within an hour\n\
-             (mail.max_per_sender_per_hour). Its mail of {} is held and will be read at\n\
-             {}{}; the seat's later mails wait behind it. The seat was told.\n\n\
-             despatch held                 lists held mail\n\
-             despatch held --retry {}  reads it now, the limit aside\n",
-            crate::report::fmt_time(m.arrived, "UTC"),
-            crate::report::fmt_time(read.at, "UTC"),
-            if read.before_deadline {
-                " (before the step's deadline, which it came before)"
-            } else {
-                ""
-            },
-            m.key,
-        );
         self.tell_gm(
             &self.data.house(),
             g.seats.gm.clone(),
             &format!("held-limit-{}", m.key),
-            &format!("Mail of seat {seat} held (over the hourly limit)"),
-            &text,
+            &compose::OrganiserReport::HeldOverLimit {
+                seat: &seat,
+                game: &game,
+                limit,
+                arrived: m.arrived,
+                read_at: read.at,
+                before_deadline: read.before_deadline,
+                key: &m.key,
+            },
             now,
         )?;
         m.gm_told = true;
@@ -124,19 +116,17 @@ impl Daemon {
             .iter()
             .any(|o| o.key != m.key && o.game == m.game && o.cause == m.cause && o.gm_told);
         if !m.gm_told && !told_already {
-            let (subject, text) = compose::held_failed_report(
-                &error,
-                &m.from,
-                m.game.as_deref(),
-                &m.key,
-                &self.data.held_dir().display().to_string(),
-            );
             self.tell_gm(
                 &self.data.house(),
                 seats.as_ref().and_then(|s| s.gm.clone()),
                 &format!("held-failed-{}-{}", m.key, short(&error)),
-                &subject,
-                &text,
+                &compose::OrganiserReport::HeldFailed {
+                    error: &error,
+                    from: &m.from,
+                    game: m.game.as_deref(),
+                    key: &m.key,
+                    held_dir: &self.data.held_dir().display().to_string(),
+                },
                 now,
             )?;
             m.gm_told = true;
@@ -204,14 +194,12 @@ impl Daemon {
             &self.data.house(),
             None,
             &format!("held-full-{}", short(&format!("{day}{}", m.from))),
-            "Mail could not be held",
-            &format!(
-                "A mail from {} to game {} could not be held for later ({why}): more than\n\
-                 mail.max_per_sender_per_hour of its mails are held already, or {MAX_HELD} in all.\n\
-                 Its original stays in the inbox (cur/) or the IMAP quarantine folder.\n",
-                if m.from.is_empty() { "an unknown sender" } else { &m.from },
-                m.game.as_deref().unwrap_or("(none named)"),
-            ),
+            &compose::OrganiserReport::NotHeld {
+                from: &m.from,
+                game: m.game.as_deref(),
+                why,
+                max_held: MAX_HELD,
+            },
             now,
         );
         if let Err(e) = told {
@@ -232,12 +220,10 @@ impl Daemon {
             &self.data.house(),
             None,
             &format!("unreadable-{}", short(&entry.id)),
-            "A mail in the inbox cannot be read",
-            &format!(
-                "Despatch cannot read a mail in its inbox and leaves it there; it is read again\n\
-                 at each pass, and every other mail goes on.\n\nReason: {why:#}\n\nFile: {}\n",
-                entry.path.display()
-            ),
+            &compose::OrganiserReport::InboxUnreadable {
+                why: &format!("{why:#}"),
+                file: &entry.path.display().to_string(),
+            },
             now,
         );
         if let Err(e) = told {

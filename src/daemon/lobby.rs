@@ -12,6 +12,7 @@ use chrono::{DateTime, Duration, Utc};
 use tracing::{info, warn};
 
 use crate::engine::lobby::{self, Act, Offer, Rules, Table};
+use crate::mail::compose;
 use crate::mail::inbound::Inbound;
 use crate::mail::inbound::lobby::{LobbyLine, lobby_lines};
 use crate::mail::outbound::{self, Outgoing};
@@ -344,14 +345,11 @@ impl Daemon {
             if let Some(url) = self.cfg.site_url() {
                 // The club's site lists the games wanting players; a game's own page exists
                 // from its start (issue 31 point 1: "gets the game's id and its page").
-                body.push_str(&format!(
-                    "\nThe games wanting players are on {url}/#wanting; a game's own page is \
-                     {url}/<game>/ from the moment it starts.\n"
-                ));
+                body.push_str(&compose::lobby_site_line(&url));
             }
             let mut text = crate::report::fit_text(&crate::report::wrap_text(&body));
-            text.push_str(FOOT);
-            let subject = subject_of(&paras);
+            text.push_str(compose::LOBBY_FOOT);
+            let subject = compose::lobby_subject(&paras);
             let subject = subject.as_str();
             let mut o = self.letter(&to, subject, &text, inb, now);
             o.message_id = outbound::message_id(&[&inb.message_id, subject, &to], &domain);
@@ -366,31 +364,6 @@ impl Daemon {
         }
         Ok(out)
     }
-}
-
-/// `Lobby: ` and what the letter says first (its first line that is not a quoted line of
-/// the mail it answers), cut at a word to stay within the subject's 60 characters, so an
-/// inbox list tells the lobby's letters apart.
-fn subject_of(paras: &[String]) -> String {
-    let first = paras
-        .iter()
-        .flat_map(|p| p.lines())
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('>'))
-        .unwrap_or("games wanting players")
-        .trim_end_matches(['.', ':']);
-    let mut s = String::from("Lobby: ");
-    for w in first.split_whitespace() {
-        if s.chars().count() + w.chars().count() + 1 > crate::mail::compose::SUBJECT_MAX {
-            s.push('…');
-            break;
-        }
-        if !s.ends_with(' ') {
-            s.push(' ');
-        }
-        s.push_str(w);
-    }
-    s
 }
 
 fn sha(parts: &[&str]) -> [u8; 32] {
@@ -425,12 +398,16 @@ fn unproven_answer(
         return Ok(("games", Some(text)));
     }
     if let Err(why) = lobby::may_play(rules, from) {
-        return Ok(("refused", Some(format!("Nothing was done: {why}.\n"))));
+        return Ok(("refused", Some(compose::lobby_refused(&why))));
     }
     let m = member(book, from)?;
     m.pending = lines.iter().map(|(l, _)| l.clone()).collect();
     m.pending_at = Some(now);
-    Ok(("confirm", Some(confirm_text(lines))))
+    let asked: Vec<&str> = lines.iter().map(|(l, _)| l.as_str()).collect();
+    Ok((
+        "confirm",
+        Some(compose::lobby_confirm(&asked, PENDING_HOURS)),
+    ))
 }
 
 /// A lobby mail from a member's own lobby address: its lines (or, when it has none, the
@@ -458,19 +435,14 @@ fn proven_answer(
         m.pending_at = None;
     }
     if lines.is_empty() {
-        return ("nothing", HELP.to_string());
+        return ("nothing", compose::LOBBY_HELP.to_string());
     }
     let name = inb.from_name.as_deref();
     let mut text = answer_lines(&mut book.tables, rules, &from, name, &lines, now, letters);
     // Lines past the most one mail may carry are said, never silently dropped.
     let all = crate::mail::inbound::lobby::lobby_line_count(&inb.body);
     if all > lines.len() {
-        text.push_str(&format!(
-            "Only the first {} lobby lines of a mail are read: {} more were not. \
-             Send them again in another mail.\n",
-            lines.len(),
-            all - lines.len()
-        ));
+        text.push_str(&compose::lobby_lines_unread(lines.len(), all - lines.len()));
     }
     ("acted", text)
 }
@@ -517,7 +489,8 @@ impl Letters {
     }
 }
 
-/// Each line with what became of it; notes to others go to `letters`.
+/// Each line carried out, in order, and the answer saying what became of each; notes to
+/// others go to `letters`.
 fn answer_lines(
     tables: &mut Vec<Table>,
     rules: &Rules<'_>,
@@ -527,59 +500,36 @@ fn answer_lines(
     now: DateTime<Utc>,
     letters: &mut Letters,
 ) -> String {
-    let mut text = String::new();
+    let mut done = Vec::new();
     let mut notes: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (line, act) in lines {
-        text.push_str(&format!("> {line}\n"));
-        let done = act
+        let d = act
             .clone()
             .and_then(|a| lobby::act(tables, rules, from, name, &a, now));
-        match done {
-            Ok(done) => {
-                text.push_str(&done.answer);
-                for (to, note) in done.notes {
-                    notes.entry(to).or_default().push(note);
-                }
-                for id in done.ready {
-                    text.push_str(&format!(
-                        "\nEvery seat of {id} is taken: the game starts now; its welcome \
-                         follows.\n"
-                    ));
-                }
+        if let Ok(d) = &d {
+            for (to, note) in &d.notes {
+                notes.entry(to.clone()).or_default().push(note.clone());
             }
-            Err(why) => text.push_str(&format!("Not done: {why}.\n")),
         }
-        text.push('\n');
+        done.push((line.as_str(), d));
     }
     for (to, v) in notes {
         for n in v {
             letters.add(&to, n);
         }
     }
-    text
+    let said: Vec<_> = done
+        .iter()
+        .map(|(line, d)| {
+            let d = match d {
+                Ok(d) => Ok(compose::LineDone {
+                    answer: &d.answer,
+                    ready: &d.ready,
+                }),
+                Err(why) => Err(why.clone()),
+            };
+            (*line, d)
+        })
+        .collect();
+    compose::lobby_answer(&said)
 }
-
-fn confirm_text(lines: &[LobbyLine]) -> String {
-    let mut s = String::from(
-        "To make sure this mail came from you, nothing was done yet.\n\
-         Reply to this mail (its reply address is yours alone); an\n\
-         empty reply will do. Then these lines are carried out:\n\n",
-    );
-    for (l, _) in lines {
-        s.push_str(&format!("    {l}\n"));
-    }
-    s.push_str(&format!(
-        "\nThey wait {PENDING_HOURS} hours. If you did not write them, do nothing.\n"
-    ));
-    s
-}
-
-const HELP: &str = "Nothing to do in that mail. The lobby's lines:\n\n\
-    GAMES                      the games wanting players\n\
-    OPEN <ruleset> <scenario> [AS <seat>] [PACE <hours>] [LEAGUE <name>]\n\
-    JOIN <game> [AS <seat>]    take a seat\n\
-    LEAVE <game>               give it up before the game starts\n";
-
-const FOOT: &str = "\n-- \nThe lobby's lines: GAMES, OPEN <ruleset> <scenario> [AS <seat>]\n\
-    [PACE <hours>] [LEAGUE <name>], JOIN <game> [AS <seat>], LEAVE <game>.\n\
-    Reply to this mail to reach the lobby as yourself.\n";

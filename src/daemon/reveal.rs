@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use crate::dice::Hash;
 use crate::engine::guard::Activity;
 use crate::engine::{Event, Rejected, strict, strict_bound};
+use crate::mail::compose::OrganiserReport;
 use crate::mail::inbound::Inbound;
 
 use super::super::Daemon;
@@ -101,12 +102,12 @@ pub(super) fn tell_gm_of_splits(
                 &g.store,
                 g.seats.gm.clone(),
                 &format!("split-lock-{step}-{seat}"),
-                &format!("Split lock reported by {seat} (step {step})"),
-                &format!(
-                    "{seat}'s reveal for step {step} quoted L_{step} = {quoted},\n\
-                     but the journal holds L_{step} = {lock}.\n\
-                     It is recorded in the log as the seat's proof that it was shown another lock.\n"
-                ),
+                &OrganiserReport::SplitLock {
+                    seat,
+                    step: *step,
+                    quoted,
+                    lock,
+                },
                 now,
             )?;
         }

@@ -300,13 +300,15 @@ pub(super) fn tell_gm_of_resignations(
             ..
         } = ev
         {
-            let (subject, text) = compose::replacement_wanted(&g.store.id, *step, seat);
             daemon.tell_gm(
                 &g.store,
                 g.seats.gm.clone(),
                 &format!("resigned-{step}-{seat}"),
-                &subject,
-                &text,
+                &compose::OrganiserReport::ReplacementWanted {
+                    game: &g.store.id,
+                    step: *step,
+                    seat,
+                },
                 now,
             )?;
         }

@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 use tracing::error;
 
+use crate::mail::compose::OrganiserReport;
 use crate::mail::outbound::{self, Outgoing};
 use crate::store::GameStore;
 
@@ -25,13 +26,13 @@ impl Daemon {
         store: &GameStore,
         gm: Option<String>,
         name: &str,
-        subject: &str,
-        text: &str,
+        report: &OrganiserReport,
         now: DateTime<Utc>,
     ) -> Result<()> {
         let Some(gm) = gm.or_else(|| self.cfg.mail.gm_address.clone()) else {
             return Ok(());
         };
+        let (subject, text) = report.words();
         let (local, domain) = self.cfg.address_parts();
         let out = Outgoing {
             to: gm.clone(),
@@ -40,7 +41,7 @@ impl Daemon {
                 crate::mail::compose::house_display_name(&self.cfg.mail.from_name)
             ),
             subject: format!("[{}] {subject}", store.id),
-            text: text.to_string(),
+            text,
             // "Reply" reaches the organiser's desk (issue 31 point 4).
             reply_to: self.desk_reply_to(&gm),
             message_id: outbound::message_id(&[&store.id, "gm", name], &domain),
@@ -76,13 +77,10 @@ impl Daemon {
             &g.store,
             gm,
             &format!("reference-missing-{ruleset}"),
-            "The order reference cannot be read",
-            &format!(
-                "A player asked for HELP, and the order reference of {ruleset} could not be read\n\
-                 from {place}; the player got the rest of the answer.\n\n\
-                 Fix: install the rulesets' data again (README, \"Install, and upgrade\"), or\n\
-                 check games_dir in the configuration; then run despatch doctor.\n"
-            ),
+            &OrganiserReport::ReferenceMissing {
+                ruleset,
+                place: &place,
+            },
             now,
         )?;
         Ok(true)
@@ -114,11 +112,10 @@ impl Daemon {
             &self.data.house(),
             gm,
             &format!("trouble-{game}-{}", short(&text)),
-            &format!("Game {game} is set aside"),
-            &format!(
-                "Despatch could not advance game {game} and set it aside; every other game goes\n\
-                 on, and it is tried again at each pass.\n\n{advice}"
-            ),
+            &OrganiserReport::GameSetAside {
+                game,
+                advice: &advice,
+            },
             now,
         );
         if let Err(e) = told {

@@ -120,6 +120,11 @@ pub fn confirm_text(game_id: &str, by: &str, code: &str, until: DateTime<Utc>) -
     )
 }
 
+/// The subject of the one mail that answers a spectator's STOP.
+pub fn stopped_subject(game_id: &str) -> String {
+    format!("[{game_id}] You will get no more mail about this game")
+}
+
 /// The one mail that confirms a STOP.
 pub fn stopped_text(game_id: &str, was_watching: bool) -> String {
     let what = if was_watching {

@@ -89,7 +89,7 @@ pub fn held_failed_letter(
 
 /// The organiser's report of a mail that could not be processed and is held (`key`, in
 /// `held_dir`), from `from` (empty when unknown) to `game`: the subject and the text.
-pub fn held_failed_report(
+pub(super) fn held_failed_report(
     error: &str,
     from: &str,
     game: Option<&str>,

@@ -3,10 +3,14 @@
 //! seat's View; maps from `render/`. It reads no file, clock or secret store: the shell hands in
 //! everything as values (`MailCtx`) and queues what comes back.
 
+mod calendar;
 mod desk;
+mod desk_answer;
 mod events;
 mod gather;
 mod held;
+mod lobby;
+mod organiser;
 mod press;
 mod replies;
 mod results;
@@ -20,25 +24,37 @@ mod strict;
 mod toolkit;
 mod units;
 
+pub use calendar::{SeatOnCalendar, calendar_of};
 pub use desk::broadcast_text;
+pub use desk_answer::{
+    CLOSED_BY_THE_ORGANISER, DeskDone, DeskRefused, THE_PREVIOUS_PLAYER_LEFT, desk_answer_subject,
+    desk_answer_text, desk_done, desk_refused_note, game_line, game_unreadable_line,
+    league_message_about, league_message_subject, league_reached_nobody, skipped_not_yours,
+    skipped_over,
+};
 pub use events::drafts_for_event;
 pub use gather::{GATHER_MAX, Gathered};
-pub use held::{ReadAt, held_failed_letter, held_failed_report, held_notice};
+pub use held::{ReadAt, held_failed_letter, held_notice};
+pub use lobby::{
+    LOBBY_FOOT, LOBBY_HELP, LineDone, lobby_answer, lobby_confirm, lobby_lines_unread,
+    lobby_refused, lobby_site_line, lobby_subject,
+};
+pub use organiser::OrganiserReport;
 pub use press::{press_gm_subject, press_gm_text};
 pub use replies::{
-    auth_notice, help, hint_retired_forms, nothing_readable, rejection, subject_refused,
+    auth_notice, away_question, help, hint_retired_forms, nothing_readable, rejection,
+    subject_refused,
 };
 pub use rich::Rich;
 pub use rich::{JOURNAL_PART, JOURNAL_TYPE, VERIFIER_HTML, VERIFIER_PART};
 pub use seat_acts::{
-    ActDone, Irreversible, act_line, act_reply, replacement_wanted, resigned_subject,
-    resigned_text, unconfirmed,
+    ActDone, Irreversible, act_line, act_reply, resigned_subject, resigned_text, unconfirmed,
 };
 pub use settings::{
     ListedGame, SettingDone, games_list_text, passed_on_text, settings_reply, unregistered_notice,
 };
 pub use spectator::{
-    SPECTATOR_MARK, observer_outgoing, observer_refusal_text, spectator_over, spectator_reply,
+    SPECTATOR_MARK, observer_outgoing, observer_refusal, spectator_over, spectator_reply,
     spectator_results, spectator_welcome,
 };
 pub use status::{

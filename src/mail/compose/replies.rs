@@ -214,3 +214,34 @@ pub fn hint_retired_forms(problems: &mut Vec<Rejected>, text: &str) {
         }
     }
 }
+/// To a seat whose mail system answered with an out-of-office: the ABSENT line that would
+/// move its deadlines past the days it names (`days`, first and last, when they can be read),
+/// and that nothing changes unless the player sends it. Subject and text.
+pub fn away_question(
+    id: &str,
+    seat: &str,
+    days: Option<(chrono::NaiveDate, chrono::NaiveDate)>,
+) -> (String, String) {
+    let line = match days {
+        Some((a, b)) if a == b => format!("ABSENT {a}"),
+        Some((a, b)) => format!("ABSENT {a} TO {b}"),
+        None => "ABSENT <first day away> TO <last day away>".to_string(),
+    };
+    let read = match days {
+        Some(_) => "says you are away; if so, reply to this mail with the line",
+        None => {
+            "says you are away, but names no dates Despatch can read; if so, reply to \
+             this mail with the line"
+        }
+    };
+    let text = format!(
+        "Your mail system answered a mail of game {id} ({seat}): it {read}\n\n    \
+         {line}\n\nand the deadlines of {id} that fall inside move past your \
+         absence; your opponents are told only that you are away. Nothing has \
+         changed yet: an absence is never taken from an automatic reply. If you \
+         are not away, ignore this mail; you will not be asked again about these \
+         days.\n"
+    );
+    let subject = format!("[{id}] Away? Reply ABSENT to move your deadlines");
+    (subject, text)
+}

@@ -452,7 +452,7 @@ pub fn resigned_subject(game_id: &str, seat: &str) -> String {
 
 /// The organiser's report that a seat wants a new player (its player resigned at `step`):
 /// the subject and the text.
-pub fn replacement_wanted(game_id: &str, step: u64, seat: &str) -> (String, String) {
+pub(super) fn replacement_wanted(game_id: &str, step: u64, seat: &str) -> (String, String) {
     (
         format!("Seat {seat} wants a new player"),
         format!(

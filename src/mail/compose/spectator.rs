@@ -351,7 +351,8 @@ pub fn spectator_reply(
 }
 
 /// To an observer who wrote to the game: observers cannot send orders; nothing happened.
-pub fn observer_refusal_text(game_id: &str) -> String {
+/// Subject and text.
+pub fn observer_refusal(game_id: &str) -> (String, String) {
     let text = plain(
         game_id,
         &format!(
@@ -360,5 +361,8 @@ pub fn observer_refusal_text(game_id: &str) -> String {
              sent at most once an hour.\n"
         ),
     );
-    report::wrap_text(&text)
+    (
+        format!("[{game_id}] Spectators cannot send orders"),
+        report::wrap_text(&text),
+    )
 }

@@ -345,7 +345,7 @@ impl Daemon {
             if let Some(url) = self.cfg.site_url() {
                 // The club's site lists the games wanting players; a game's own page exists
                 // from its start (issue 31 point 1: "gets the game's id and its page").
-                body.push_str(&compose::lobby_site_line(&url));
+                body.push_str(&compose::lobby_site_line(url));
             }
             let mut text = crate::report::fit_text(&crate::report::wrap_text(&body));
             text.push_str(compose::LOBBY_FOOT);
@@ -398,7 +398,7 @@ fn unproven_answer(
         return Ok(("games", Some(text)));
     }
     if let Err(why) = lobby::may_play(rules, from) {
-        return Ok(("refused", Some(compose::lobby_refused(&why))));
+        return Ok(("refused", Some(compose::lobby_refused(&why.to_string()))));
     }
     let m = member(book, from)?;
     m.pending = lines.iter().map(|(l, _)| l.clone()).collect();
@@ -503,9 +503,9 @@ fn answer_lines(
     let mut done = Vec::new();
     let mut notes: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (line, act) in lines {
-        let d = act
-            .clone()
-            .and_then(|a| lobby::act(tables, rules, from, name, &a, now));
+        let d = act.clone().and_then(|a| {
+            lobby::act(tables, rules, from, name, &a, now).map_err(|e| e.to_string())
+        });
         if let Ok(d) = &d {
             for (to, note) in &d.notes {
                 notes.entry(to.clone()).or_default().push(note.clone());

@@ -124,17 +124,85 @@ pub struct Done {
     pub ready: Vec<String>,
 }
 
+/// Why a lobby act was refused (nothing changed). Its words go into the answer after
+/// "Not done: "; lists of names are written as the answer shows them.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LobbyRefused {
+    #[error(
+        "this club starts games at the organiser's desk only; no game can be opened or joined \
+         by mail here"
+    )]
+    DeskOnly,
+    #[error(
+        "games are opened and joined by the club's members; this address is not on the list \
+         (ask the organiser)"
+    )]
+    NotAMember,
+    #[error("there is no ruleset `{ruleset}` here; the rulesets are: {rulesets}")]
+    NoRuleset { ruleset: String, rulesets: String },
+    #[error("{ruleset} has no scenario `{scenario}`; its scenarios are: {scenarios}")]
+    NoScenario {
+        ruleset: String,
+        scenario: String,
+        scenarios: String,
+    },
+    #[error(
+        "you have {0} games waiting for players already, the most one member may have open at \
+         once; LEAVE one, or wait until one starts"
+    )]
+    TooManyOpen(usize),
+    #[error("PACE {pace}: this club's games take between {lo} and {hi} hours a step")]
+    PaceOutside { pace: u32, lo: u32, hi: u32 },
+    #[error(
+        "there is no league `{league}` (leagues are made by the organiser); the leagues are: \
+         {leagues}"
+    )]
+    NoLeague { league: String, leagues: String },
+    #[error("{scenario} has no seat `{seat}`; its seats are: {seats}")]
+    NoSuchSeat {
+        scenario: String,
+        seat: String,
+        seats: String,
+    },
+    #[error("{ruleset} {scenario} names no seats, so it cannot be opened by mail")]
+    NoSeats { ruleset: String, scenario: String },
+    #[error("no game `{0}` is waiting for players (GAMES lists them)")]
+    NoTable(String),
+    #[error("you hold {seat} in {game} already")]
+    SeatedAlready { seat: String, game: String },
+    #[error("{game} has no seat `{seat}`; its free seats are: {free}")]
+    NoSeatAtTable {
+        game: String,
+        seat: String,
+        free: String,
+    },
+    #[error("{seat} in {game} is taken; its free seats are: {free}")]
+    SeatTaken {
+        seat: String,
+        game: String,
+        free: String,
+    },
+    #[error("every seat of {0} is taken")]
+    TableFull(String),
+    #[error("you hold no seat in {0}")]
+    NotSeated(String),
+    #[error("only the organiser approves or refuses seats")]
+    OrganiserOnly,
+    #[error("nothing in {game} waits for approval{at}")]
+    NothingToApprove { game: String, at: String },
+    #[error("{game} has no seat `{seat}`")]
+    NoSeatToRefuse { game: String, seat: String },
+    #[error("{seat} in {game} is free already")]
+    FreeAlready { seat: String, game: String },
+}
+
 /// Whether `address` may open or join a game at all.
-pub fn may_play(rules: &Rules<'_>, address: &str) -> Result<(), String> {
+pub fn may_play(rules: &Rules<'_>, address: &str) -> Result<(), LobbyRefused> {
     let organiser = rules
         .organiser
         .is_some_and(|o| o.eq_ignore_ascii_case(address));
     match rules.who {
-        Who::None => Err(
-            "this club starts games at the organiser's desk only; no game can \
-                          be opened or joined by mail here"
-                .into(),
-        ),
+        Who::None => Err(LobbyRefused::DeskOnly),
         Who::Members
             if !organiser
                 && !rules
@@ -142,11 +210,7 @@ pub fn may_play(rules: &Rules<'_>, address: &str) -> Result<(), String> {
                     .iter()
                     .any(|m| bare(m).eq_ignore_ascii_case(address)) =>
         {
-            Err(
-                "games are opened and joined by the club's members; this address is not \
-                 on the list (ask the organiser)"
-                    .into(),
-            )
+            Err(LobbyRefused::NotAMember)
         }
         _ => Ok(()),
     }
@@ -168,7 +232,7 @@ pub fn act(
     name: Option<&str>,
     act: &Act,
     now: DateTime<Utc>,
-) -> Result<Done, String> {
+) -> Result<Done, LobbyRefused> {
     match act {
         Act::Games => Ok(Done {
             answer: games_text(tables, now),

@@ -6,8 +6,8 @@
 use chrono::{DateTime, Duration, Utc};
 
 use super::{
-    CAMPAIGN_PREFIX, Chair, Done, Offer, Rules, Table, Taker, ask_organiser, list_or_none,
-    needs_approval, ready_check, table_text,
+    CAMPAIGN_PREFIX, Chair, Done, LobbyRefused, Offer, Rules, Table, Taker, ask_organiser,
+    list_or_none, needs_approval, ready_check, table_text,
 };
 
 #[allow(clippy::too_many_arguments)]
@@ -22,7 +22,7 @@ pub(super) fn open(
     pace: Option<u32>,
     league: &Option<String>,
     now: DateTime<Utc>,
-) -> Result<Done, String> {
+) -> Result<Done, LobbyRefused> {
     let offer = offered(rules, ruleset, scenario)?;
     within_limits(tables, rules, address, pace, league)?;
     let chosen = opener_seat(offer, seat)?;
@@ -76,7 +76,11 @@ pub(super) fn open(
 
 /// The scenario `OPEN` names, among those offered; or the rulesets, or the ruleset's
 /// scenarios, there are.
-fn offered<'r>(rules: &Rules<'r>, ruleset: &str, scenario: &str) -> Result<&'r Offer, String> {
+fn offered<'r>(
+    rules: &Rules<'r>,
+    ruleset: &str,
+    scenario: &str,
+) -> Result<&'r Offer, LobbyRefused> {
     if let Some(offer) = rules
         .offers
         .iter()
@@ -93,15 +97,16 @@ fn offered<'r>(rules: &Rules<'r>, ruleset: &str, scenario: &str) -> Result<&'r O
     Err(if here.is_empty() {
         let mut names: Vec<&str> = rules.offers.iter().map(|o| o.ruleset.as_str()).collect();
         names.dedup();
-        format!(
-            "there is no ruleset `{ruleset}` here; the rulesets are: {}",
-            names.join(", ")
-        )
+        LobbyRefused::NoRuleset {
+            ruleset: ruleset.to_string(),
+            rulesets: names.join(", "),
+        }
     } else {
-        format!(
-            "{ruleset} has no scenario `{scenario}`; its scenarios are: {}",
-            here.join(", ")
-        )
+        LobbyRefused::NoScenario {
+            ruleset: ruleset.to_string(),
+            scenario: scenario.to_string(),
+            scenarios: here.join(", "),
+        }
     })
 }
 
@@ -113,49 +118,50 @@ fn within_limits(
     address: &str,
     pace: Option<u32>,
     league: &Option<String>,
-) -> Result<(), String> {
+) -> Result<(), LobbyRefused> {
     let mine = tables.iter().filter(|t| t.opener == address).count();
     if mine >= rules.open_per_member as usize {
-        return Err(format!(
-            "you have {mine} games waiting for players already, the most one member may \
-             have open at once; LEAVE one, or wait until one starts"
-        ));
+        return Err(LobbyRefused::TooManyOpen(mine));
     }
     let [lo, hi] = rules.pace_hours;
     if let Some(p) = pace
         && !(lo..=hi).contains(&p)
     {
-        return Err(format!(
-            "PACE {p}: this club's games take between {lo} and {hi} hours a step"
-        ));
+        return Err(LobbyRefused::PaceOutside { pace: p, lo, hi });
     }
     if let Some(l) = league
         && !rules.leagues.iter().any(|x| x == l)
     {
-        return Err(format!(
-            "there is no league `{l}` (leagues are made by the organiser); the leagues are: {}",
-            list_or_none(rules.leagues)
-        ));
+        return Err(LobbyRefused::NoLeague {
+            league: l.clone(),
+            leagues: list_or_none(rules.leagues),
+        });
     }
     Ok(())
 }
 
 /// The seat the opener takes: the one asked with `AS`, or the scenario's first.
-fn opener_seat(offer: &Offer, seat: &Option<String>) -> Result<String, String> {
+fn opener_seat(offer: &Offer, seat: &Option<String>) -> Result<String, LobbyRefused> {
     let (ruleset, scenario) = (&offer.ruleset, &offer.scenario);
     match seat {
         Some(s) => {
             if !offer.seats.iter().any(|(id, _)| id == s) {
-                return Err(format!(
-                    "{scenario} has no seat `{s}`; its seats are: {}",
-                    seat_names(offer)
-                ));
+                return Err(LobbyRefused::NoSuchSeat {
+                    scenario: scenario.clone(),
+                    seat: s.clone(),
+                    seats: seat_names(offer),
+                });
             }
             Ok(s.clone())
         }
-        None => offer.seats.first().map(|(s, _)| s.clone()).ok_or_else(|| {
-            format!("{ruleset} {scenario} names no seats, so it cannot be opened by mail")
-        }),
+        None => offer
+            .seats
+            .first()
+            .map(|(s, _)| s.clone())
+            .ok_or_else(|| LobbyRefused::NoSeats {
+                ruleset: ruleset.clone(),
+                scenario: scenario.clone(),
+            }),
     }
 }
 

@@ -3,8 +3,8 @@
 //! is told; the last one out closes the table. Pure, as the whole lobby is.
 
 use super::{
-    Chair, Done, Rules, Table, Taker, ask_organiser, list_or_none, needs_approval, ready_check,
-    table_text,
+    Chair, Done, LobbyRefused, Rules, Table, Taker, ask_organiser, list_or_none, needs_approval,
+    ready_check, table_text,
 };
 
 pub(super) fn join(
@@ -14,21 +14,29 @@ pub(super) fn join(
     name: Option<&str>,
     game: &str,
     seat: Option<&str>,
-) -> Result<Done, String> {
+) -> Result<Done, LobbyRefused> {
     let t = find(tables, game)?;
     if let Some(c) = t.chairs.iter().find(|c| taker_is(c, address)) {
-        return Err(format!("you hold {} in {game} already", c.seat));
+        return Err(LobbyRefused::SeatedAlready {
+            seat: c.seat.clone(),
+            game: game.to_string(),
+        });
     }
     let i = match seat {
         Some(s) => {
             let i = t.chairs.iter().position(|c| c.seat == s).ok_or_else(|| {
-                format!("{game} has no seat `{s}`; its free seats are: {}", free(t))
+                LobbyRefused::NoSeatAtTable {
+                    game: game.to_string(),
+                    seat: s.to_string(),
+                    free: free(t),
+                }
             })?;
             if t.chairs[i].taker.is_some() {
-                return Err(format!(
-                    "{s} in {game} is taken; its free seats are: {}",
-                    free(t)
-                ));
+                return Err(LobbyRefused::SeatTaken {
+                    seat: s.to_string(),
+                    game: game.to_string(),
+                    free: free(t),
+                });
             }
             i
         }
@@ -36,7 +44,7 @@ pub(super) fn join(
             .chairs
             .iter()
             .position(|c| c.taker.is_none())
-            .ok_or_else(|| format!("every seat of {game} is taken"))?,
+            .ok_or_else(|| LobbyRefused::TableFull(game.to_string()))?,
     };
     let approved = !needs_approval(rules, address);
     t.chairs[i].taker = Some(Taker {
@@ -66,10 +74,14 @@ pub(super) fn join(
     Ok(done)
 }
 
-pub(super) fn leave(tables: &mut Vec<Table>, address: &str, game: &str) -> Result<Done, String> {
+pub(super) fn leave(
+    tables: &mut Vec<Table>,
+    address: &str,
+    game: &str,
+) -> Result<Done, LobbyRefused> {
     let t = find(tables, game)?;
     let Some(c) = t.chairs.iter_mut().find(|c| taker_is(c, address)) else {
-        return Err(format!("you hold no seat in {game}"));
+        return Err(LobbyRefused::NotSeated(game.to_string()));
     };
     c.taker = None;
     let seat = c.seat.clone();
@@ -95,7 +107,7 @@ pub(super) fn approve(
     address: &str,
     game: &str,
     seat: Option<&str>,
-) -> Result<Done, String> {
+) -> Result<Done, LobbyRefused> {
     organiser_only(rules, address)?;
     let t = find(tables, game)?;
     let mut done = Done::default();
@@ -114,10 +126,10 @@ pub(super) fn approve(
         }
     }
     if approved.is_empty() {
-        return Err(format!(
-            "nothing in {game} waits for approval{}",
-            seat.map(|s| format!(" at {s}")).unwrap_or_default()
-        ));
+        return Err(LobbyRefused::NothingToApprove {
+            game: game.to_string(),
+            at: seat.map(|s| format!(" at {s}")).unwrap_or_default(),
+        });
     }
     done.answer = format!(
         "Approved in {game}: {}.\n\n{}",
@@ -134,7 +146,7 @@ pub(super) fn refuse(
     address: &str,
     game: &str,
     seat: Option<&str>,
-) -> Result<Done, String> {
+) -> Result<Done, LobbyRefused> {
     organiser_only(rules, address)?;
     let t = find(tables, game)?;
     let mut done = Done::default();
@@ -152,15 +164,16 @@ pub(super) fn refuse(
             done.answer = format!("{game} is closed; everyone seated is told.\n");
         }
         Some(s) => {
-            let c = t
-                .chairs
-                .iter_mut()
-                .find(|c| c.seat == s)
-                .ok_or_else(|| format!("{game} has no seat `{s}`"))?;
-            let tk = c
-                .taker
-                .take()
-                .ok_or_else(|| format!("{s} in {game} is free already"))?;
+            let c = t.chairs.iter_mut().find(|c| c.seat == s).ok_or_else(|| {
+                LobbyRefused::NoSeatToRefuse {
+                    game: game.to_string(),
+                    seat: s.to_string(),
+                }
+            })?;
+            let tk = c.taker.take().ok_or_else(|| LobbyRefused::FreeAlready {
+                seat: s.to_string(),
+                game: game.to_string(),
+            })?;
             done.notes.push((
                 tk.address,
                 format!("The organiser did not approve your seat {s} in {game}.\n"),
@@ -176,22 +189,22 @@ pub(super) fn refuse(
     Ok(done)
 }
 
-fn organiser_only(rules: &Rules<'_>, address: &str) -> Result<(), String> {
+fn organiser_only(rules: &Rules<'_>, address: &str) -> Result<(), LobbyRefused> {
     if rules
         .organiser
         .is_some_and(|o| o.eq_ignore_ascii_case(address))
     {
         Ok(())
     } else {
-        Err("only the organiser approves or refuses seats".into())
+        Err(LobbyRefused::OrganiserOnly)
     }
 }
 
-fn find<'t>(tables: &'t mut [Table], game: &str) -> Result<&'t mut Table, String> {
+fn find<'t>(tables: &'t mut [Table], game: &str) -> Result<&'t mut Table, LobbyRefused> {
     tables
         .iter_mut()
         .find(|t| t.id == game)
-        .ok_or_else(|| format!("no game `{game}` is waiting for players (GAMES lists them)"))
+        .ok_or_else(|| LobbyRefused::NoTable(game.to_string()))
 }
 
 fn taker_is(c: &Chair, address: &str) -> bool {

@@ -66,9 +66,15 @@ fn g1_who_may_play_members_anyone_none() {
         may_play(&r, "gm@club.example").is_ok(),
         "the organiser always"
     );
-    assert!(may_play(&r, "eve@club.example").is_err(), "not a member");
+    assert_eq!(
+        may_play(&r, "eve@club.example"),
+        Err(LobbyRefused::NotAMember)
+    );
     assert!(may_play(&rules(Who::Anyone, &o, &m), "eve@club.example").is_ok());
-    assert!(may_play(&rules(Who::None, &o, &m), "gm@club.example").is_err());
+    assert_eq!(
+        may_play(&rules(Who::None, &o, &m), "gm@club.example"),
+        Err(LobbyRefused::DeskOnly)
+    );
 }
 
 #[test]
@@ -96,7 +102,8 @@ fn g2_open_then_join_makes_the_game_ready() {
         seat: None,
     };
     let d = act(&mut tables, &r, "ann@club.example", None, &j, t0()).unwrap_err();
-    assert!(d.contains("already"), "{d}");
+    assert!(matches!(d, LobbyRefused::SeatedAlready { .. }), "{d}");
+    assert_eq!(d.to_string(), "you hold japan in training-1 already");
     let d = act(&mut tables, &r, "bob@club.example", Some("Bob"), &j, t0()).unwrap();
     assert_eq!(d.ready, vec!["training-1".to_string()]);
     assert_eq!(d.notes.len(), 1, "the opener is told");
@@ -160,7 +167,9 @@ fn g4_open_games_per_member_limit() {
         &open_act(None),
         t0(),
     );
-    assert!(third.unwrap_err().contains("most one member"));
+    let third = third.unwrap_err();
+    assert_eq!(third, LobbyRefused::TooManyOpen(2));
+    assert!(third.to_string().contains("most one member"), "{third}");
     // Another member is not counted against Ann.
     assert!(
         act(

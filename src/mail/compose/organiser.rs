@@ -140,23 +140,7 @@ impl OrganiserReport<'_> {
                 read_at,
                 before_deadline,
                 key,
-            } => (
-                format!("Mail of seat {seat} held (over the hourly limit)"),
-                format!(
-                    "Seat {seat} of game {game} sent more than {limit} mails within an hour\n\
-                     (mail.max_per_sender_per_hour). Its mail of {} is held and will be read at\n\
-                     {}{}; the seat's later mails wait behind it. The seat was told.\n\n\
-                     despatch held                 lists held mail\n\
-                     despatch held --retry {key}  reads it now, the limit aside\n",
-                    fmt_time(arrived, "UTC"),
-                    fmt_time(read_at, "UTC"),
-                    if before_deadline {
-                        " (before the step's deadline, which it came before)"
-                    } else {
-                        ""
-                    },
-                ),
-            ),
+            } => held_over_limit(seat, game, limit, arrived, read_at, before_deadline, key),
             Self::HeldFailed {
                 error,
                 from,
@@ -169,20 +153,7 @@ impl OrganiserReport<'_> {
                 game,
                 why,
                 max_held,
-            } => (
-                "Mail could not be held".into(),
-                format!(
-                    "A mail from {} to game {} could not be held for later ({why}): more than\n\
-                     mail.max_per_sender_per_hour of its mails are held already, or {max_held} in all.\n\
-                     Its original stays in the inbox (cur/) or the IMAP quarantine folder.\n",
-                    if from.is_empty() {
-                        "an unknown sender"
-                    } else {
-                        from
-                    },
-                    game.unwrap_or("(none named)"),
-                ),
-            ),
+            } => not_held(from, game, why, max_held),
             Self::InboxUnreadable { why, file } => (
                 "A mail in the inbox cannot be read".into(),
                 format!(
@@ -195,6 +166,53 @@ impl OrganiserReport<'_> {
             }
         }
     }
+}
+
+/// `HeldOverLimit`'s words: when the held mail is read, and how to read it now.
+fn held_over_limit(
+    seat: &str,
+    game: &str,
+    limit: u32,
+    arrived: DateTime<Utc>,
+    read_at: DateTime<Utc>,
+    before_deadline: bool,
+    key: &str,
+) -> (String, String) {
+    (
+        format!("Mail of seat {seat} held (over the hourly limit)"),
+        format!(
+            "Seat {seat} of game {game} sent more than {limit} mails within an hour\n\
+             (mail.max_per_sender_per_hour). Its mail of {} is held and will be read at\n\
+             {}{}; the seat's later mails wait behind it. The seat was told.\n\n\
+             despatch held                 lists held mail\n\
+             despatch held --retry {key}  reads it now, the limit aside\n",
+            fmt_time(arrived, "UTC"),
+            fmt_time(read_at, "UTC"),
+            if before_deadline {
+                " (before the step's deadline, which it came before)"
+            } else {
+                ""
+            },
+        ),
+    )
+}
+
+/// `NotHeld`'s words: the original is the only copy, and where it stays.
+fn not_held(from: &str, game: Option<&str>, why: &str, max_held: usize) -> (String, String) {
+    (
+        "Mail could not be held".into(),
+        format!(
+            "A mail from {} to game {} could not be held for later ({why}): more than\n\
+             mail.max_per_sender_per_hour of its mails are held already, or {max_held} in all.\n\
+             Its original stays in the inbox (cur/) or the IMAP quarantine folder.\n",
+            if from.is_empty() {
+                "an unknown sender"
+            } else {
+                from
+            },
+            game.unwrap_or("(none named)"),
+        ),
+    )
 }
 
 #[cfg(test)]

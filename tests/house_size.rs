@@ -119,12 +119,6 @@ const KNOWN_LONG: &[&str] = &[
     "src/rulesets/lone_star/movement.rs::walk",           // 163
     "src/rulesets/lone_star/view/map.rs::scene",          // 149
     "src/rulesets/lone_star/view/mod.rs::view",           // 124
-    "src/rulesets/naval_rjw/gunnery.rs",                  // 704
-    "src/rulesets/naval_rjw/gunnery.rs::resolve_order",   // 203
-    "src/rulesets/naval_rjw/sample.rs::sample_orders",    // 172
-    "src/rulesets/naval_rjw/setup.rs::new_state",         // 213
-    "src/rulesets/naval_rjw/view.rs::view",               // 139
-    "src/rulesets/naval_rjw/view/map.rs::scene",          // 160
 ];
 
 #[test]

@@ -15,7 +15,7 @@ use crate::rulesets::kit::roster::TwoSides;
 use super::data::{MoveMode, TerrainKind};
 use super::ground;
 use super::orders::{num, print_order};
-use super::state::{GkState, Order, Phase, Unit};
+use super::state::{GkState, Order, Phase, Side, Unit};
 use super::stats;
 
 fn r1(v: f64) -> String {
@@ -202,57 +202,11 @@ pub fn view(state: &GkState, viewer: &Viewer) -> View {
     let concealed = me.map_or_else(Vec::new, |m| concealed_from(state, m));
     let mut sections = Vec::new();
     for side in &state.sides {
-        let title = if Some(side.id.as_str()) == me {
-            format!("Your force: {} ({} CP)", side.name, side.cp)
-        } else {
-            format!("{} ({} CP)", side.name, side.cp)
-        };
-        let lines: Vec<String> = state
-            .units
-            .iter()
-            .enumerate()
-            .filter(|(_, u)| u.side == side.id)
-            .map(|(i, u)| unit_line(state, i, u, concealed.contains(&u.name), me))
-            .collect();
-        sections.push((title, lines));
+        sections.push(force_section(state, side, &concealed, me));
         if Some(side.id.as_str()) == me {
-            let mut standing: Vec<String> = state
-                .units
-                .iter()
-                .filter(|u| u.side == side.id)
-                .filter_map(|u| u.overwatch.clone())
-                .map(|o| print_order(&Order::Overwatch(o)))
-                .collect();
-            // A CP held for a unit's next defence roll is as secret as an overwatch order.
-            standing.extend(
-                state
-                    .units
-                    .iter()
-                    .filter(|u| u.side == side.id && u.alive() && u.cp_defend)
-                    .map(|u| print_order(&Order::CpDefend(u.name.clone()))),
-            );
-            standing.push(format!(
-                "INTERRUPTS {}",
-                if side.ask_interrupts { "ASK" } else { "NEVER" }
-            ));
-            standing.push(format!(
-                "DECLARATIONS {}",
-                if side.ask_declarations { "ASK" } else { "SKIP" }
-            ));
-            standing.push(format!(
-                "CHOOSE {}",
-                if side.choose_first { "FIRST" } else { "SECOND" }
-            ));
-            for b in &side.queued {
-                standing.push(format!(
-                    "queued: ACTIVATE {} ({} orders)",
-                    b.unit,
-                    b.acts.len()
-                ));
-            }
             sections.push((
                 "Your standing orders (hidden from the enemy)".into(),
-                standing,
+                standing_orders(state, side),
             ));
         }
     }
@@ -275,7 +229,84 @@ pub fn view(state: &GkState, viewer: &Viewer) -> View {
                 .collect(),
         ));
     }
-    let turn = match &state.phase {
+    let turn = turn_title(state);
+    View {
+        viewer: viewer.clone(),
+        scenario: state.scenario_name.clone(),
+        turn: turn.clone(),
+        log,
+        board: board(state),
+        sections,
+        data: view_data(state),
+        map: Some(map::scene(state, viewer, &turn, &concealed)),
+    }
+}
+
+/// One side's force, a unit a line, with its CP in the title ("Your force" for the viewer's).
+fn force_section(
+    state: &GkState,
+    side: &Side,
+    concealed: &[String],
+    me: Option<&str>,
+) -> (String, Vec<String>) {
+    let title = if Some(side.id.as_str()) == me {
+        format!("Your force: {} ({} CP)", side.name, side.cp)
+    } else {
+        format!("{} ({} CP)", side.name, side.cp)
+    };
+    let lines: Vec<String> = state
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.side == side.id)
+        .map(|(i, u)| unit_line(state, i, u, concealed.contains(&u.name), me))
+        .collect();
+    (title, lines)
+}
+
+/// The viewer's own standing orders, hidden from the enemy: overwatch, CPs held for defence,
+/// the questions the side is asked, and the activations it has queued.
+fn standing_orders(state: &GkState, side: &Side) -> Vec<String> {
+    let mut standing: Vec<String> = state
+        .units
+        .iter()
+        .filter(|u| u.side == side.id)
+        .filter_map(|u| u.overwatch.clone())
+        .map(|o| print_order(&Order::Overwatch(o)))
+        .collect();
+    // A CP held for a unit's next defence roll is as secret as an overwatch order.
+    standing.extend(
+        state
+            .units
+            .iter()
+            .filter(|u| u.side == side.id && u.alive() && u.cp_defend)
+            .map(|u| print_order(&Order::CpDefend(u.name.clone()))),
+    );
+    standing.push(format!(
+        "INTERRUPTS {}",
+        if side.ask_interrupts { "ASK" } else { "NEVER" }
+    ));
+    standing.push(format!(
+        "DECLARATIONS {}",
+        if side.ask_declarations { "ASK" } else { "SKIP" }
+    ));
+    standing.push(format!(
+        "CHOOSE {}",
+        if side.choose_first { "FIRST" } else { "SECOND" }
+    ));
+    for b in &side.queued {
+        standing.push(format!(
+            "queued: ACTIVATE {} ({} orders)",
+            b.unit,
+            b.acts.len()
+        ));
+    }
+    standing
+}
+
+/// Where the round stands, as the view's and the map's title say it.
+fn turn_title(state: &GkState) -> String {
+    match &state.phase {
         Phase::Declare => format!("Round {} of {}, Step 1", state.round, state.max_rounds),
         Phase::Activate { side } => format!(
             "Round {} of {}, {} activates",
@@ -290,7 +321,11 @@ pub fn view(state: &GkState, viewer: &Viewer) -> View {
             state.side_name(side)
         ),
         Phase::GameOver => "The battle is over".into(),
-    };
+    }
+}
+
+/// The view's JSON: the map's size, the round, every unit, the terrain and objectives.
+fn view_data(state: &GkState) -> serde_json::Value {
     let units: Vec<serde_json::Value> = state
         .units
         .iter()
@@ -308,20 +343,11 @@ pub fn view(state: &GkState, viewer: &Viewer) -> View {
         .iter()
         .map(|t| json!({"kind": t.kind, "name": t.name, "area": t.area}))
         .collect();
-    View {
-        viewer: viewer.clone(),
-        scenario: state.scenario_name.clone(),
-        turn: turn.clone(),
-        log,
-        board: board(state),
-        sections,
-        data: json!({
-            "width": state.width, "height": state.height, "night": state.night,
-            "round": state.round, "units": units, "terrain": terrain,
-            "objectives": state.objectives,
-        }),
-        map: Some(map::scene(state, viewer, &turn, &concealed)),
-    }
+    json!({
+        "width": state.width, "height": state.height, "night": state.night,
+        "round": state.round, "units": units, "terrain": terrain,
+        "objectives": state.objectives,
+    })
 }
 
 /// Enemy units that no live unit of `seat` can detect now: Concealment above Detection from

@@ -7,7 +7,7 @@ use crate::rulesets::kit::roster::Roster;
 
 use super::data::Arm;
 use super::orders::{self, Role};
-use super::state::{Cohesion, Formation, LbState, QKind};
+use super::state::{Cohesion, Formation, LbState, QKind, Question, Unit};
 
 /// A small deterministic mixer of `choice` (the kit's scripted players pass any u64).
 fn mix(choice: u64, salt: u64) -> u64 {
@@ -84,102 +84,36 @@ fn keep(st: &LbState, seat: &str, mail: &mut Vec<String>, line: String) {
     }
 }
 
+/// The standing orders a scripted seat may send with anything else (one in four mails).
+const STANDING_SAMPLES: [&str; 9] = [
+    "HUZZAH ALWAYS",
+    "SQUARE ALWAYS",
+    "RETREAT BEFORE ASSAULT IF 3:1",
+    "PICK AUTO",
+    "DISPLACE AUTO",
+    "IMPETUS AUTO",
+    "PURSUE AUTO",
+    "REACTION NEVER",
+    "RECALL IF SQUARE",
+];
+
+/// A legal order email for `seat` now, chosen by `choice`: sometimes a standing order, then
+/// the answer to its open question or its units' maneuver orders; `PASS` when nothing else.
 pub fn sample_orders(st: &LbState, seat: &str, choice: u64) -> String {
     let mut mail: Vec<String> = Vec::new();
-    let standing = [
-        "HUZZAH ALWAYS",
-        "SQUARE ALWAYS",
-        "RETREAT BEFORE ASSAULT IF 3:1",
-        "PICK AUTO",
-        "DISPLACE AUTO",
-        "IMPETUS AUTO",
-        "PURSUE AUTO",
-        "REACTION NEVER",
-        "RECALL IF SQUARE",
-    ];
     if mix(choice, 1).is_multiple_of(4) {
-        let s = standing[(mix(choice, 2) % standing.len() as u64) as usize];
+        let s = STANDING_SAMPLES[(mix(choice, 2) % STANDING_SAMPLES.len() as u64) as usize];
         keep(st, seat, &mut mail, s.to_string());
     }
     match orders::role(st, seat) {
         Role::Over | Role::Waiting | Role::Standing => {}
         Role::Asked(q) => {
-            let pick = |k: u64| {
-                q.options[(mix(choice, k) % q.options.len().max(1) as u64) as usize].clone()
-            };
-            let yes = mix(choice, 3).is_multiple_of(2);
-            let line = match q.kind {
-                QKind::Pick => format!("PICK {}", pick(4)),
-                QKind::RetreatBeforeAssault | QKind::RetreatBeforeCharge => {
-                    if yes {
-                        "RETREAT".into()
-                    } else {
-                        "STAND".into()
-                    }
-                }
-                QKind::NewAssault if yes && !q.options.is_empty() => {
-                    format!("REASSAULT {}", pick(5))
-                }
-                QKind::NewAssault => "NO REASSAULT".into(),
-                QKind::Huzzah => {
-                    if yes {
-                        "HUZZAH".into()
-                    } else {
-                        "NO HUZZAH".into()
-                    }
-                }
-                QKind::Square if yes && !q.options.is_empty() => {
-                    format!("SQUARE {}", q.options.join(" "))
-                }
-                QKind::Square => "NO SQUARE".into(),
-                QKind::Recall => {
-                    if yes {
-                        "RECALL".into()
-                    } else {
-                        "NO RECALL".into()
-                    }
-                }
-                QKind::Reaction if yes && !q.options.is_empty() => format!("REACT {}", pick(6)),
-                QKind::Reaction => "NO REACTION".into(),
-                QKind::Displace => {
-                    let n = q.count as usize;
-                    format!(
-                        "DISPLACE {}",
-                        q.options[q.options.len().saturating_sub(n)..].join(" ")
-                    )
-                }
-                QKind::Impetus => format!("IMPETUS {}", pick(7)),
-                QKind::Pursue => format!("PURSUE {}", pick(8)),
-                QKind::Exploit => {
-                    let u = pick(9);
-                    let near = st.unit(&u).and_then(|x| {
-                        nearest_enemy(st, seat, x.hex).filter(|e| e.distance(x.hex) == 1)
-                    });
-                    match near {
-                        Some(e) if yes => format!("ASSAULT {u} AT {}", st.label(e)),
-                        _ => "NO EXPLOITATION".into(),
-                    }
-                }
-            };
-            keep(st, seat, &mut mail, line);
+            keep(st, seat, &mut mail, answer(st, seat, &q, choice));
             if orders::parse(st, seat, &mail.join("\n")).is_err()
-                || !mail.iter().any(|l| !standing.contains(&l.as_str()))
+                || !mail.iter().any(|l| !STANDING_SAMPLES.contains(&l.as_str()))
             {
                 // Fall back to the answers a silent seat would give.
-                let fallback = match q.kind {
-                    QKind::Square => "NO SQUARE",
-                    QKind::Reaction => "NO REACTION",
-                    QKind::Recall => "NO RECALL",
-                    QKind::Huzzah => "NO HUZZAH",
-                    QKind::NewAssault => "NO REASSAULT",
-                    QKind::RetreatBeforeAssault | QKind::RetreatBeforeCharge => "STAND",
-                    QKind::Pick => "PICK AUTO",
-                    QKind::Displace => "DISPLACE AUTO",
-                    QKind::Impetus => "IMPETUS AUTO",
-                    QKind::Pursue => "PURSUE AUTO",
-                    QKind::Exploit => "NO EXPLOITATION",
-                };
-                keep(st, seat, &mut mail, fallback.to_string());
+                keep(st, seat, &mut mail, fallback_line(&q.kind).to_string());
             }
         }
         Role::Maneuver => {
@@ -191,91 +125,9 @@ pub fn sample_orders(st: &LbState, seat: &str, choice: u64) -> String {
                 .collect();
             for (i, u) in units.iter().enumerate() {
                 let k = mix(choice, 100 + i as u64) % 6;
-                let Some(enemy) = nearest_enemy(st, seat, u.hex) else {
-                    continue;
-                };
-                let goal = objective_to_take(st, seat, u.hex);
-                // Formed troops (good order, line or column) carry the attack on an objective;
-                // a unit standing on an objective holds it, as a defender would.
-                let formed = u.cohesion == Cohesion::GoodOrder
-                    && matches!(u.formation, Formation::Line | Formation::Column);
-                let on_objective = st.objectives.iter().any(|o| o.hex == u.hex);
-                let line = match (u.arm, k) {
-                    (_, 0) => continue,
-                    (Arm::Infantry | Arm::Cavalry, _) if on_objective => {
-                        if u.arm == Arm::Infantry && u.formation == Formation::Column {
-                            format!("FORM {} LINE", u.name)
-                        } else {
-                            continue;
-                        }
-                    }
-                    (Arm::Infantry, 1..=3)
-                        if formed
-                            && goal.is_some_and(|g| {
-                                g.distance(u.hex) <= 2 && enemy_holds(st, seat, g)
-                            }) =>
-                    {
-                        let g = goal.unwrap_or(enemy);
-                        let via = if g.distance(u.hex) == 2 {
-                            step_towards(st, u.hex, g)
-                                .map(|h| format!(" VIA {}", st.label(h)))
-                                .unwrap_or_default()
-                        } else {
-                            String::new()
-                        };
-                        format!("ASSAULT {} AT {}{via}", u.name, st.label(g))
-                    }
-                    (Arm::Infantry, 3 | 4) if formed && goal.is_some() => {
-                        let path = goal.map_or(Vec::new(), |g| march(st, seat, u.hex, g, 2));
-                        if path.is_empty() {
-                            continue;
-                        }
-                        let hexes: Vec<String> = path.iter().map(|h| st.label(*h)).collect();
-                        let two = format!("MOVE {} {}", u.name, hexes.join(" "));
-                        // A two-hex march the grammar refuses (MP, a zone) falls back to one.
-                        let mut probe = mail.clone();
-                        probe.push(two.clone());
-                        if orders::parse(st, seat, &probe.join("\n")).is_ok() {
-                            two
-                        } else {
-                            format!("MOVE {} {}", u.name, hexes[0])
-                        }
-                    }
-                    (Arm::Infantry, 1 | 2) if u.hex.distance(enemy) <= 2 => {
-                        let via = if u.hex.distance(enemy) == 2 {
-                            step_towards(st, u.hex, enemy)
-                                .map(|h| format!(" VIA {}", st.label(h)))
-                                .unwrap_or_default()
-                        } else {
-                            String::new()
-                        };
-                        format!("ASSAULT {} AT {}{via}", u.name, st.label(enemy))
-                    }
-                    (Arm::Cavalry, 1..=3) if u.hex.distance(enemy) <= 5 => {
-                        format!("CHARGE {} AT {}", u.name, st.label(enemy))
-                    }
-                    (Arm::Artillery, _) => format!("FIRE {} AT {}", u.name, st.label(enemy)),
-                    (Arm::Infantry, 5) => format!(
-                        "FORM {} {}",
-                        u.name,
-                        if u.formation == super::state::Formation::Column {
-                            "LINE"
-                        } else {
-                            "COLUMN"
-                        }
-                    ),
-                    (Arm::Cavalry, 4) if goal.is_some() => {
-                        match goal.and_then(|g| step_towards(st, u.hex, g)) {
-                            Some(h) => format!("MOVE {} {}", u.name, st.label(h)),
-                            None => continue,
-                        }
-                    }
-                    _ => match step_towards(st, u.hex, enemy) {
-                        Some(h) if h != enemy => format!("MOVE {} {}", u.name, st.label(h)),
-                        _ => continue,
-                    },
-                };
-                keep(st, seat, &mut mail, line);
+                if let Some(line) = maneuver_line(st, seat, u, k, &mail) {
+                    keep(st, seat, &mut mail, line);
+                }
             }
         }
     }
@@ -285,4 +137,166 @@ pub fn sample_orders(st: &LbState, seat: &str, choice: u64) -> String {
     let mut out = mail.join("\n");
     out.push('\n');
     out
+}
+
+/// An answer to the open question, one of its options where it has some.
+fn answer(st: &LbState, seat: &str, q: &Question, choice: u64) -> String {
+    let pick =
+        |k: u64| q.options[(mix(choice, k) % q.options.len().max(1) as u64) as usize].clone();
+    let yes = mix(choice, 3).is_multiple_of(2);
+    match q.kind {
+        QKind::Pick => format!("PICK {}", pick(4)),
+        QKind::RetreatBeforeAssault | QKind::RetreatBeforeCharge => {
+            if yes {
+                "RETREAT".into()
+            } else {
+                "STAND".into()
+            }
+        }
+        QKind::NewAssault if yes && !q.options.is_empty() => {
+            format!("REASSAULT {}", pick(5))
+        }
+        QKind::NewAssault => "NO REASSAULT".into(),
+        QKind::Huzzah => {
+            if yes {
+                "HUZZAH".into()
+            } else {
+                "NO HUZZAH".into()
+            }
+        }
+        QKind::Square if yes && !q.options.is_empty() => {
+            format!("SQUARE {}", q.options.join(" "))
+        }
+        QKind::Square => "NO SQUARE".into(),
+        QKind::Recall => {
+            if yes {
+                "RECALL".into()
+            } else {
+                "NO RECALL".into()
+            }
+        }
+        QKind::Reaction if yes && !q.options.is_empty() => format!("REACT {}", pick(6)),
+        QKind::Reaction => "NO REACTION".into(),
+        QKind::Displace => {
+            let n = q.count as usize;
+            format!(
+                "DISPLACE {}",
+                q.options[q.options.len().saturating_sub(n)..].join(" ")
+            )
+        }
+        QKind::Impetus => format!("IMPETUS {}", pick(7)),
+        QKind::Pursue => format!("PURSUE {}", pick(8)),
+        QKind::Exploit => {
+            let u = pick(9);
+            let near = st
+                .unit(&u)
+                .and_then(|x| nearest_enemy(st, seat, x.hex).filter(|e| e.distance(x.hex) == 1));
+            match near {
+                Some(e) if yes => format!("ASSAULT {u} AT {}", st.label(e)),
+                _ => "NO EXPLOITATION".into(),
+            }
+        }
+    }
+}
+
+/// The answer a silent seat would give.
+fn fallback_line(kind: &QKind) -> &'static str {
+    match kind {
+        QKind::Square => "NO SQUARE",
+        QKind::Reaction => "NO REACTION",
+        QKind::Recall => "NO RECALL",
+        QKind::Huzzah => "NO HUZZAH",
+        QKind::NewAssault => "NO REASSAULT",
+        QKind::RetreatBeforeAssault | QKind::RetreatBeforeCharge => "STAND",
+        QKind::Pick => "PICK AUTO",
+        QKind::Displace => "DISPLACE AUTO",
+        QKind::Impetus => "IMPETUS AUTO",
+        QKind::Pursue => "PURSUE AUTO",
+        QKind::Exploit => "NO EXPLOITATION",
+    }
+}
+
+/// One unit's maneuver order, by its arm and the draw `k` (0: none): hold or take an
+/// objective, assault, charge, fire, change formation or close in. `mail`: the lines so far.
+fn maneuver_line(st: &LbState, seat: &str, u: &Unit, k: u64, mail: &[String]) -> Option<String> {
+    let enemy = nearest_enemy(st, seat, u.hex)?;
+    let goal = objective_to_take(st, seat, u.hex);
+    // Formed troops (good order, line or column) carry the attack on an objective;
+    // a unit standing on an objective holds it, as a defender would.
+    let formed = u.cohesion == Cohesion::GoodOrder
+        && matches!(u.formation, Formation::Line | Formation::Column);
+    let on_objective = st.objectives.iter().any(|o| o.hex == u.hex);
+    Some(match (u.arm, k) {
+        (_, 0) => return None,
+        (Arm::Infantry | Arm::Cavalry, _) if on_objective => {
+            if u.arm == Arm::Infantry && u.formation == Formation::Column {
+                format!("FORM {} LINE", u.name)
+            } else {
+                return None;
+            }
+        }
+        (Arm::Infantry, 1..=3)
+            if formed
+                && goal.is_some_and(|g| g.distance(u.hex) <= 2 && enemy_holds(st, seat, g)) =>
+        {
+            let g = goal.unwrap_or(enemy);
+            let via = if g.distance(u.hex) == 2 {
+                step_towards(st, u.hex, g)
+                    .map(|h| format!(" VIA {}", st.label(h)))
+                    .unwrap_or_default()
+            } else {
+                String::new()
+            };
+            format!("ASSAULT {} AT {}{via}", u.name, st.label(g))
+        }
+        (Arm::Infantry, 3 | 4) if formed && goal.is_some() => {
+            let path = goal.map_or(Vec::new(), |g| march(st, seat, u.hex, g, 2));
+            if path.is_empty() {
+                return None;
+            }
+            let hexes: Vec<String> = path.iter().map(|h| st.label(*h)).collect();
+            let two = format!("MOVE {} {}", u.name, hexes.join(" "));
+            // A two-hex march the grammar refuses (MP, a zone) falls back to one.
+            let mut probe = mail.to_vec();
+            probe.push(two.clone());
+            if orders::parse(st, seat, &probe.join("\n")).is_ok() {
+                two
+            } else {
+                format!("MOVE {} {}", u.name, hexes[0])
+            }
+        }
+        (Arm::Infantry, 1 | 2) if u.hex.distance(enemy) <= 2 => {
+            let via = if u.hex.distance(enemy) == 2 {
+                step_towards(st, u.hex, enemy)
+                    .map(|h| format!(" VIA {}", st.label(h)))
+                    .unwrap_or_default()
+            } else {
+                String::new()
+            };
+            format!("ASSAULT {} AT {}{via}", u.name, st.label(enemy))
+        }
+        (Arm::Cavalry, 1..=3) if u.hex.distance(enemy) <= 5 => {
+            format!("CHARGE {} AT {}", u.name, st.label(enemy))
+        }
+        (Arm::Artillery, _) => format!("FIRE {} AT {}", u.name, st.label(enemy)),
+        (Arm::Infantry, 5) => format!(
+            "FORM {} {}",
+            u.name,
+            if u.formation == super::state::Formation::Column {
+                "LINE"
+            } else {
+                "COLUMN"
+            }
+        ),
+        (Arm::Cavalry, 4) if goal.is_some() => {
+            match goal.and_then(|g| step_towards(st, u.hex, g)) {
+                Some(h) => format!("MOVE {} {}", u.name, st.label(h)),
+                None => return None,
+            }
+        }
+        _ => match step_towards(st, u.hex, enemy) {
+            Some(h) if h != enemy => format!("MOVE {} {}", u.name, st.label(h)),
+            _ => return None,
+        },
+    })
 }

@@ -4,11 +4,11 @@
 
 use std::collections::BTreeSet;
 
-use crate::board::hex::HexDir;
+use crate::board::hex::{Hex, HexDir, HexGrid};
 use crate::engine::SeatId;
 use crate::rulesets::kit::grammar::normalise;
 
-use super::data::{self, Arm, RulesetData, Scenario, TomlData, hex_of};
+use super::data::{self, Arm, RulesetData, Scenario, ScenarioSide, ScenarioUnit, TomlData, hex_of};
 use super::state::{
     Cohesion, Fatigue, Formation, LbState, Leader, Objective, Phase, Segment, Side, Standing, Unit,
 };
@@ -32,139 +32,16 @@ pub fn new_state(ruleset: &str, scenario: &str, seats: &[SeatId]) -> Result<LbSt
         return Err(format!("scenario: first = `{}` is not a side", sc.first));
     }
     let grid = sc.map.grid();
-    let mut terrain = Vec::new();
-    let mut places = Vec::new();
-    for t in &sc.terrain {
-        if !data.terrain.contains_key(&t.kind) {
-            return Err(format!("scenario: unknown terrain `{}`", t.kind));
-        }
-        for h in &t.hexes {
-            let hex = hex_of(grid, h, &t.kind)?;
-            terrain.retain(|(x, _)| *x != hex);
-            terrain.push((hex, t.kind.clone()));
-        }
-        if let (Some(name), Some(first)) = (&t.name, t.hexes.first()) {
-            places.push((hex_of(grid, first, name)?, name.clone()));
-        }
-    }
-    let mut objectives = Vec::new();
-    for o in &sc.objectives {
-        if !ids.contains(&o.holder) {
-            return Err(format!(
-                "scenario: objective {}: holder `{}` is not a side",
-                o.name, o.holder
-            ));
-        }
-        objectives.push(Objective {
-            name: o.name.clone(),
-            hex: hex_of(grid, &o.hex, &o.name)?,
-            vp: o.vp,
-            holder: o.holder.clone(),
-        });
-    }
+    let (terrain, places) = terrain_of(&data, &sc, grid)?;
+    let objectives = objectives_of(&sc, &ids, grid)?;
     let mut units = Vec::new();
     let mut leaders = Vec::new();
     let mut names = BTreeSet::new();
     for side in &sc.sides {
         for su in &side.units {
-            if su.name.is_empty() || su.name.contains(char::is_whitespace) || su.name.contains(',')
-            {
-                return Err(format!(
-                    "unit name `{}`: one word, no spaces or commas",
-                    su.name
-                ));
-            }
-            if RESERVED.iter().any(|w| w.eq_ignore_ascii_case(&su.name))
-                || su.name.parse::<u32>().is_ok()
-            {
-                return Err(format!(
-                    "unit name `{}` would read as an order word or a hex",
-                    su.name
-                ));
-            }
-            if !names.insert(normalise(&su.name)) {
-                return Err(format!("unit name `{}` used twice", su.name));
-            }
-            let class = data
-                .class(&su.class)
-                .ok_or_else(|| format!("{}: unknown class `{}`", su.name, su.class))?;
-            let formation = Formation::parse(&su.formation)
-                .ok_or_else(|| format!("{}: unknown formation `{}`", su.name, su.formation))?;
-            let facing = grid
-                .parse_dir(&su.facing)
-                .map_err(|e| format!("{}: {e}", su.name))?;
-            if su.increments == 0 {
-                return Err(format!("{}: no increments", su.name));
-            }
-            // A unit carried from an earlier battle (R39–R42): below full strength, still
-            // routed, still tired.
-            let full = su.full.unwrap_or(su.increments);
-            if full < su.increments {
-                return Err(format!(
-                    "{}: full = {full} is less than its {} increments",
-                    su.name, su.increments
-                ));
-            }
-            let fatigue = match &su.fatigue {
-                None => Fatigue::Fresh,
-                Some(w) => Fatigue::parse(w).ok_or_else(|| {
-                    format!(
-                        "{}: fatigue `{w}` is not fresh, tired or exhausted",
-                        su.name
-                    )
-                })?,
-            };
-            units.push(Unit {
-                name: su.name.clone(),
-                side: side.id.clone(),
-                class: su.class.clone(),
-                nation: su.nation.clone(),
-                arm: class.arm,
-                hex: hex_of(grid, &su.hex, &su.name)?,
-                facing,
-                formation,
-                cohesion: if su.routed {
-                    Cohesion::Routed
-                } else if su.disordered {
-                    Cohesion::Disordered
-                } else {
-                    Cohesion::GoodOrder
-                },
-                fatigue,
-                increments: su.increments,
-                full,
-                morale: su.morale,
-                mp_spent: 0,
-                ammo: if class.arm == Arm::Artillery {
-                    su.ammo
-                } else {
-                    None
-                },
-                number: None,
-                firefight: false,
-                charged: false,
-                fired: false,
-                eliminated: false,
-                came_from: None,
-                exploiting: false,
-                began: (full != su.increments).then_some(su.increments),
-            });
+            units.push(placed_unit(&data, grid, side, su, &mut names)?);
         }
-        for l in &side.leaders {
-            if !side.units.iter().any(|u| u.name == l.with) {
-                return Err(format!(
-                    "leader {}: no unit `{}` on his side",
-                    l.name, l.with
-                ));
-            }
-            leaders.push(Leader {
-                name: l.name.clone(),
-                side: side.id.clone(),
-                with: l.with.clone(),
-                rating: l.rating.max(1),
-                gone: false,
-            });
-        }
+        leaders.extend(side_leaders(side)?);
     }
     let probe = LbState {
         data: data.clone(),
@@ -180,17 +57,7 @@ pub fn new_state(ruleset: &str, scenario: &str, seats: &[SeatId]) -> Result<LbSt
         start: sc.start.clone(),
         minutes_per_turn: sc.minutes_per_turn,
         seat_order: seats.to_vec(),
-        sides: sc
-            .sides
-            .iter()
-            .map(|s| Side {
-                id: s.id.clone(),
-                name: s.name.clone(),
-                standing: Standing::default(),
-                increments_taken: 0,
-                gone: s.gone.clone(),
-            })
-            .collect(),
+        sides: sc.sides.iter().map(opening_side).collect(),
         units,
         leaders,
         turn: 1,
@@ -211,17 +78,194 @@ pub fn new_state(ruleset: &str, scenario: &str, seats: &[SeatId]) -> Result<LbSt
         log: vec![],
         outcome: None,
     };
+    check_stacking(&probe)?;
+    let _ = (data::Arm::Infantry, HexDir::ALL);
+    Ok(probe)
+}
+
+/// One unit as the scenario places it: a name that reads as no order word nor hex and is new
+/// in the game (`names` holds those taken), a known class and formation, its facing, and what
+/// it carries from an earlier battle (R39–R42).
+fn placed_unit(
+    data: &RulesetData,
+    grid: HexGrid,
+    side: &ScenarioSide,
+    su: &ScenarioUnit,
+    names: &mut BTreeSet<String>,
+) -> Result<Unit, String> {
+    if su.name.is_empty() || su.name.contains(char::is_whitespace) || su.name.contains(',') {
+        return Err(format!(
+            "unit name `{}`: one word, no spaces or commas",
+            su.name
+        ));
+    }
+    if RESERVED.iter().any(|w| w.eq_ignore_ascii_case(&su.name)) || su.name.parse::<u32>().is_ok() {
+        return Err(format!(
+            "unit name `{}` would read as an order word or a hex",
+            su.name
+        ));
+    }
+    if !names.insert(normalise(&su.name)) {
+        return Err(format!("unit name `{}` used twice", su.name));
+    }
+    let class = data
+        .class(&su.class)
+        .ok_or_else(|| format!("{}: unknown class `{}`", su.name, su.class))?;
+    let formation = Formation::parse(&su.formation)
+        .ok_or_else(|| format!("{}: unknown formation `{}`", su.name, su.formation))?;
+    let facing = grid
+        .parse_dir(&su.facing)
+        .map_err(|e| format!("{}: {e}", su.name))?;
+    if su.increments == 0 {
+        return Err(format!("{}: no increments", su.name));
+    }
+    // A unit carried from an earlier battle (R39–R42): below full strength, still
+    // routed, still tired.
+    let full = su.full.unwrap_or(su.increments);
+    if full < su.increments {
+        return Err(format!(
+            "{}: full = {full} is less than its {} increments",
+            su.name, su.increments
+        ));
+    }
+    let fatigue = match &su.fatigue {
+        None => Fatigue::Fresh,
+        Some(w) => Fatigue::parse(w).ok_or_else(|| {
+            format!(
+                "{}: fatigue `{w}` is not fresh, tired or exhausted",
+                su.name
+            )
+        })?,
+    };
+    Ok(Unit {
+        name: su.name.clone(),
+        side: side.id.clone(),
+        class: su.class.clone(),
+        nation: su.nation.clone(),
+        arm: class.arm,
+        hex: hex_of(grid, &su.hex, &su.name)?,
+        facing,
+        formation,
+        cohesion: if su.routed {
+            Cohesion::Routed
+        } else if su.disordered {
+            Cohesion::Disordered
+        } else {
+            Cohesion::GoodOrder
+        },
+        fatigue,
+        increments: su.increments,
+        full,
+        morale: su.morale,
+        mp_spent: 0,
+        ammo: if class.arm == Arm::Artillery {
+            su.ammo
+        } else {
+            None
+        },
+        number: None,
+        firefight: false,
+        charged: false,
+        fired: false,
+        eliminated: false,
+        came_from: None,
+        exploiting: false,
+        began: (full != su.increments).then_some(su.increments),
+    })
+}
+
+/// A side's leaders, each with a unit of his own side.
+fn side_leaders(side: &ScenarioSide) -> Result<Vec<Leader>, String> {
+    let mut leaders = Vec::new();
+    for l in &side.leaders {
+        if !side.units.iter().any(|u| u.name == l.with) {
+            return Err(format!(
+                "leader {}: no unit `{}` on his side",
+                l.name, l.with
+            ));
+        }
+        leaders.push(Leader {
+            name: l.name.clone(),
+            side: side.id.clone(),
+            with: l.with.clone(),
+            rating: l.rating.max(1),
+            gone: false,
+        });
+    }
+    Ok(leaders)
+}
+
+/// Hexes each with a word: its terrain kind, or a place's name.
+type HexWords = Vec<(Hex, String)>;
+
+/// The terrain hex by hex (a later entry for a hex replaces an earlier one) and the named
+/// places, each at its first hex.
+fn terrain_of(
+    data: &RulesetData,
+    sc: &Scenario,
+    grid: HexGrid,
+) -> Result<(HexWords, HexWords), String> {
+    let mut terrain = Vec::new();
+    let mut places = Vec::new();
+    for t in &sc.terrain {
+        if !data.terrain.contains_key(&t.kind) {
+            return Err(format!("scenario: unknown terrain `{}`", t.kind));
+        }
+        for h in &t.hexes {
+            let hex = hex_of(grid, h, &t.kind)?;
+            terrain.retain(|(x, _)| *x != hex);
+            terrain.push((hex, t.kind.clone()));
+        }
+        if let (Some(name), Some(first)) = (&t.name, t.hexes.first()) {
+            places.push((hex_of(grid, first, name)?, name.clone()));
+        }
+    }
+    Ok((terrain, places))
+}
+
+/// The objectives, each held at the start by a side of the game.
+fn objectives_of(sc: &Scenario, ids: &[String], grid: HexGrid) -> Result<Vec<Objective>, String> {
+    let mut objectives = Vec::new();
+    for o in &sc.objectives {
+        if !ids.contains(&o.holder) {
+            return Err(format!(
+                "scenario: objective {}: holder `{}` is not a side",
+                o.name, o.holder
+            ));
+        }
+        objectives.push(Objective {
+            name: o.name.clone(),
+            hex: hex_of(grid, &o.hex, &o.name)?,
+            vp: o.vp,
+            holder: o.holder.clone(),
+        });
+    }
+    Ok(objectives)
+}
+
+/// A side at the start: no standing orders, no increments lost.
+fn opening_side(s: &ScenarioSide) -> Side {
+    Side {
+        id: s.id.clone(),
+        name: s.name.clone(),
+        standing: Standing::default(),
+        increments_taken: 0,
+        gone: s.gone.clone(),
+    }
+}
+
+/// No hex holds more than stacking allows.
+fn check_stacking(probe: &LbState) -> Result<(), String> {
     for u in &probe.units {
         let here: Vec<&Unit> = probe.at(u.hex);
-        if !super::field::room_for(&probe, u.hex, &here) {
+        if !super::field::room_for(probe, u.hex, &here) {
             return Err(format!(
                 "scenario: hex {} is overstacked",
                 probe.label(u.hex)
             ));
         }
     }
-    let _ = (data::Arm::Infantry, HexDir::ALL);
-    Ok(probe)
+    Ok(())
 }
 
 #[cfg(test)]

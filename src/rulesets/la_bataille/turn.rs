@@ -214,25 +214,7 @@ pub fn run(st: &mut LbState, r: &mut dyn Roller) -> Stop {
 
 fn exec(st: &mut LbState, r: &mut dyn Roller, task: Task) -> Flow {
     match task {
-        Task::Orders { orders, next } => {
-            // Old Guard exploitation orders run inside the Mêlée Segment.
-            if st.segment != Segment::Melee {
-                st.segment = Segment::Maneuver;
-            }
-            if next >= orders.len() {
-                return Flow::Done;
-            }
-            let o = orders[next].clone();
-            st.agenda.insert(
-                0,
-                Task::Orders {
-                    orders,
-                    next: next + 1,
-                },
-            );
-            maneuver::order(st, &o);
-            Flow::Done
-        }
+        Task::Orders { orders, next } => next_order(st, orders, next),
         Task::Move(mut mv) => match movement::run_move(st, r, &mut mv) {
             Moved::Asked => {
                 st.agenda.insert(0, Task::Move(mv));
@@ -256,104 +238,142 @@ fn exec(st: &mut LbState, r: &mut dyn Roller, task: Task) -> Flow {
             let f = assault::run(st, r, id);
             again(st, Task::Assault(id), f)
         }
-        Task::ExecuteCharges => {
-            let ids: Vec<u32> = st
-                .charges
-                .iter()
-                .filter(|c| c.stage == CStage::Declared && c.side == st.phasing)
-                .map(|c| c.id)
-                .collect();
-            for id in ids.into_iter().rev() {
-                st.agenda.insert(0, Task::ChargeMove(id));
-            }
-            Flow::Done
-        }
+        Task::ExecuteCharges => execute_charges(st),
         Task::ChargeMove(id) => {
             let f = charge::run(st, r, id);
             again(st, Task::ChargeMove(id), f)
         }
-        Task::ChargeMelees => {
-            let mut first = Vec::new();
-            let mut cav = false;
-            for c in st.charges.iter().filter(|c| c.stage == CStage::Arrived) {
-                match cavalry::kind(st, c) {
-                    Some(TargetKind::Cavalry) => cav = true,
-                    _ => first.push(c.id),
-                }
-            }
-            if cav {
-                st.picker = Some(st.phasing.clone());
-                st.agenda.insert(0, Task::PickCavalryMelee);
-            }
-            for id in first.into_iter().rev() {
-                st.agenda.insert(0, Task::ChargeMelee(id));
-            }
-            Flow::Done
-        }
+        Task::ChargeMelees => charge_melees(st),
         Task::ChargeMelee(id) => {
             let f = cavalry::run(st, r, id);
             again(st, Task::ChargeMelee(id), f)
         }
-        Task::PickCavalryMelee => {
-            let pending: Vec<u32> = st
-                .charges
-                .iter()
-                .filter(|c| c.stage == CStage::Arrived)
-                .map(|c| c.id)
-                .collect();
-            let labels: Vec<String> = pending.iter().map(|i| format!("C{i}")).collect();
-            pick(st, Task::PickCavalryMelee, &labels, "cavalry mêlée").map_or(Flow::Asked, |i| {
-                if let Some(id) = i.and_then(|k| pending.get(k).copied()) {
-                    st.agenda.insert(0, Task::PickCavalryMelee);
-                    st.agenda.insert(0, Task::ChargeMelee(id));
-                }
-                Flow::Done
-            })
-        }
+        Task::PickCavalryMelee => pick_cavalry_melee(st),
         Task::FireSegment => {
             st.segment = Segment::Fire;
             fire_segment(st, r);
             Flow::Done
         }
-        Task::MeleeSegment => {
-            st.segment = Segment::Melee;
-            for a in st.assaults.iter_mut() {
-                if a.firefight {
-                    a.due = true;
-                }
-            }
-            let due: Vec<&super::state::Assault> = st.assaults.iter().filter(|a| a.due).collect();
-            if due.is_empty() {
-                return Flow::Done;
-            }
-            let mine = due.iter().filter(|a| a.attacker == st.phasing).count();
-            let theirs = due.len() - mine;
-            // The player with the most assaults picks first; equal: the phasing player (R21).
-            st.picker = Some(if theirs > mine {
-                st.enemy_of(&st.phasing).unwrap_or_default().to_string()
-            } else {
-                st.phasing.clone()
-            });
-            st.agenda.insert(0, Task::PickAssault);
-            Flow::Done
-        }
-        Task::PickAssault => {
-            let due: Vec<u32> = st.assaults.iter().filter(|a| a.due).map(|a| a.id).collect();
-            let labels: Vec<String> = due.iter().map(|i| format!("A{i}")).collect();
-            pick(st, Task::PickAssault, &labels, "assault").map_or(Flow::Asked, |i| {
-                if let Some(id) = i.and_then(|k| due.get(k).copied()) {
-                    if let Some(a) = st.assault_mut(id) {
-                        a.due = false;
-                    }
-                    st.agenda.insert(0, Task::PickAssault);
-                    st.agenda.insert(0, Task::Assault(id));
-                }
-                Flow::Done
-            })
-        }
+        Task::MeleeSegment => melee_segment(st),
+        Task::PickAssault => pick_assault(st),
         // `run` ends the player turn itself: the Rally there, the rest at the turn's end.
         Task::EndPlayerTurn => Flow::Done,
     }
+}
+
+/// The next of a player's maneuver orders, the rest put back on the agenda after it.
+fn next_order(st: &mut LbState, orders: Vec<Order>, next: usize) -> Flow {
+    // Old Guard exploitation orders run inside the Mêlée Segment.
+    if st.segment != Segment::Melee {
+        st.segment = Segment::Maneuver;
+    }
+    if next >= orders.len() {
+        return Flow::Done;
+    }
+    let o = orders[next].clone();
+    st.agenda.insert(
+        0,
+        Task::Orders {
+            orders,
+            next: next + 1,
+        },
+    );
+    maneuver::order(st, &o);
+    Flow::Done
+}
+
+/// The phasing side's declared charges move, in the order they were declared.
+fn execute_charges(st: &mut LbState) -> Flow {
+    let ids: Vec<u32> = st
+        .charges
+        .iter()
+        .filter(|c| c.stage == CStage::Declared && c.side == st.phasing)
+        .map(|c| c.id)
+        .collect();
+    for id in ids.into_iter().rev() {
+        st.agenda.insert(0, Task::ChargeMove(id));
+    }
+    Flow::Done
+}
+
+/// The charges that arrived fight: those not against cavalry first, in order; then the
+/// cavalry mêlées, in the order the phasing player picks.
+fn charge_melees(st: &mut LbState) -> Flow {
+    let mut first = Vec::new();
+    let mut cav = false;
+    for c in st.charges.iter().filter(|c| c.stage == CStage::Arrived) {
+        match cavalry::kind(st, c) {
+            Some(TargetKind::Cavalry) => cav = true,
+            _ => first.push(c.id),
+        }
+    }
+    if cav {
+        st.picker = Some(st.phasing.clone());
+        st.agenda.insert(0, Task::PickCavalryMelee);
+    }
+    for id in first.into_iter().rev() {
+        st.agenda.insert(0, Task::ChargeMelee(id));
+    }
+    Flow::Done
+}
+
+/// The picker's choice of the next cavalry mêlée, then the pick again.
+fn pick_cavalry_melee(st: &mut LbState) -> Flow {
+    let pending: Vec<u32> = st
+        .charges
+        .iter()
+        .filter(|c| c.stage == CStage::Arrived)
+        .map(|c| c.id)
+        .collect();
+    let labels: Vec<String> = pending.iter().map(|i| format!("C{i}")).collect();
+    pick(st, Task::PickCavalryMelee, &labels, "cavalry mêlée").map_or(Flow::Asked, |i| {
+        if let Some(id) = i.and_then(|k| pending.get(k).copied()) {
+            st.agenda.insert(0, Task::PickCavalryMelee);
+            st.agenda.insert(0, Task::ChargeMelee(id));
+        }
+        Flow::Done
+    })
+}
+
+/// The Mêlée Segment: firefights are due again; the player with more assaults due picks the
+/// order (R21).
+fn melee_segment(st: &mut LbState) -> Flow {
+    st.segment = Segment::Melee;
+    for a in st.assaults.iter_mut() {
+        if a.firefight {
+            a.due = true;
+        }
+    }
+    let due: Vec<&super::state::Assault> = st.assaults.iter().filter(|a| a.due).collect();
+    if due.is_empty() {
+        return Flow::Done;
+    }
+    let mine = due.iter().filter(|a| a.attacker == st.phasing).count();
+    let theirs = due.len() - mine;
+    // The player with the most assaults picks first; equal: the phasing player (R21).
+    st.picker = Some(if theirs > mine {
+        st.enemy_of(&st.phasing).unwrap_or_default().to_string()
+    } else {
+        st.phasing.clone()
+    });
+    st.agenda.insert(0, Task::PickAssault);
+    Flow::Done
+}
+
+/// The picker's choice of the next assault due, then the pick again.
+fn pick_assault(st: &mut LbState) -> Flow {
+    let due: Vec<u32> = st.assaults.iter().filter(|a| a.due).map(|a| a.id).collect();
+    let labels: Vec<String> = due.iter().map(|i| format!("A{i}")).collect();
+    pick(st, Task::PickAssault, &labels, "assault").map_or(Flow::Asked, |i| {
+        if let Some(id) = i.and_then(|k| due.get(k).copied()) {
+            if let Some(a) = st.assault_mut(id) {
+                a.due = false;
+            }
+            st.agenda.insert(0, Task::PickAssault);
+            st.agenda.insert(0, Task::Assault(id));
+        }
+        Flow::Done
+    })
 }
 
 fn again(st: &mut LbState, t: Task, f: Flow) -> Flow {

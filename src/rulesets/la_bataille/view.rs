@@ -230,6 +230,8 @@ fn low_column(st: &LbState, c: u16, r: u16) -> bool {
         .any(|n| st.grid.neighbours(h).contains(&n))
 }
 
+/// The drawn map of `viewer`: the terrain, every unit on the map as an open counter, the
+/// objectives and the assaults under way, with a legend of what it shows.
 fn scene(st: &LbState, viewer: &Viewer) -> Scene {
     let me = match viewer {
         Viewer::Seat(s) => Some(s.as_str()),
@@ -246,79 +248,13 @@ fn scene(st: &LbState, viewer: &Viewer) -> Scene {
             });
         }
     }
-    let mut units = Vec::new();
-    for u in st.units.iter().filter(|u| u.alive()) {
-        let symbol = match u.arm {
-            Arm::Infantry => UnitSymbol::Infantry,
-            Arm::Cavalry => UnitSymbol::Cavalry,
-            Arm::Artillery => UnitSymbol::Artillery,
-        };
-        let melee = st.data.class(&u.class).map_or(0, |c| c.melee.int()) * u.increments as i32;
-        let mut markers = vec![Marker::status(u.formation.word(), Tone::Info)];
-        match u.cohesion {
-            Cohesion::GoodOrder => {}
-            Cohesion::Disordered => markers.push(Marker::status("disordered", Tone::Warning)),
-            Cohesion::Routed => markers.push(Marker::status("routed", Tone::Danger)),
-        }
-        match u.fatigue {
-            Fatigue::Fresh => {}
-            Fatigue::Tired => markers.push(Marker::status("tired", Tone::Warning)),
-            Fatigue::Exhausted => markers.push(Marker::status("exhausted", Tone::Danger)),
-        }
-        if let Some(n) = u.number {
-            markers.push(Marker::status(format!("Assaut, Number {n}"), Tone::Info));
-        }
-        if u.firefight {
-            markers.push(Marker::status("Firefight", Tone::Danger));
-        }
-        if u.charged {
-            markers.push(Marker::status("Charge", Tone::Spent));
-        }
-        for l in st.leaders_with(&u.name) {
-            markers.push(Marker::Note(format!("{} ({})", l.name, l.rating)));
-        }
-        units.push(SceneUnit {
-            label: u.name.clone(),
-            side: u.side.clone(),
-            kind: UnitKind::Counter {
-                symbol,
-                value: Some(format!("{}-{}-{}", melee, u.morale, u.increments)),
-                size: None,
-            },
-            at: at(st, u.hex),
-            facing: Some(field::degrees(u.facing)),
-            condition: Condition::Active,
-            markers,
-            track: vec![],
-        });
-    }
-    let mut zones = Vec::new();
-    for o in &st.objectives {
-        if let Some(a) = st.grid.address(o.hex) {
-            zones.push(Zone {
-                kind: ZoneKind::Objective,
-                shape: Shape::Hex { address: a },
-                label: Some(format!("{} ({} VP)", o.name, o.vp)),
-                side: Some(o.holder.clone()),
-            });
-        }
-    }
-    for a in st.assaults.iter().filter(|a| a.due || a.firefight) {
-        for t in &a.targets {
-            if let Some(addr) = st.grid.address(*t) {
-                zones.push(Zone {
-                    kind: ZoneKind::Blast,
-                    shape: Shape::Hex { address: addr },
-                    label: Some(format!(
-                        "A{}{}",
-                        a.id,
-                        if a.firefight { " Firefight" } else { " Assaut" }
-                    )),
-                    side: Some(a.attacker.clone()),
-                });
-            }
-        }
-    }
+    let units: Vec<SceneUnit> = st
+        .units
+        .iter()
+        .filter(|u| u.alive())
+        .map(|u| counter(st, u))
+        .collect();
+    let zones = drawn_zones(st);
     let mut scene = Scene {
         title: st.scenario_name.clone(),
         turn: turn_words(st),
@@ -368,6 +304,86 @@ fn scene(st: &LbState, viewer: &Viewer) -> Scene {
         (Symbol::Facing, "facing (front hexsides)"),
     ]);
     scene
+}
+
+/// A unit as a counter: its arm's symbol and printed values (mêlée-morale-increments), its
+/// facing, and its formation, cohesion, fatigue, markers and leaders as badges.
+fn counter(st: &LbState, u: &Unit) -> SceneUnit {
+    let symbol = match u.arm {
+        Arm::Infantry => UnitSymbol::Infantry,
+        Arm::Cavalry => UnitSymbol::Cavalry,
+        Arm::Artillery => UnitSymbol::Artillery,
+    };
+    let melee = st.data.class(&u.class).map_or(0, |c| c.melee.int()) * u.increments as i32;
+    let mut markers = vec![Marker::status(u.formation.word(), Tone::Info)];
+    match u.cohesion {
+        Cohesion::GoodOrder => {}
+        Cohesion::Disordered => markers.push(Marker::status("disordered", Tone::Warning)),
+        Cohesion::Routed => markers.push(Marker::status("routed", Tone::Danger)),
+    }
+    match u.fatigue {
+        Fatigue::Fresh => {}
+        Fatigue::Tired => markers.push(Marker::status("tired", Tone::Warning)),
+        Fatigue::Exhausted => markers.push(Marker::status("exhausted", Tone::Danger)),
+    }
+    if let Some(n) = u.number {
+        markers.push(Marker::status(format!("Assaut, Number {n}"), Tone::Info));
+    }
+    if u.firefight {
+        markers.push(Marker::status("Firefight", Tone::Danger));
+    }
+    if u.charged {
+        markers.push(Marker::status("Charge", Tone::Spent));
+    }
+    for l in st.leaders_with(&u.name) {
+        markers.push(Marker::Note(format!("{} ({})", l.name, l.rating)));
+    }
+    SceneUnit {
+        label: u.name.clone(),
+        side: u.side.clone(),
+        kind: UnitKind::Counter {
+            symbol,
+            value: Some(format!("{}-{}-{}", melee, u.morale, u.increments)),
+            size: None,
+        },
+        at: at(st, u.hex),
+        facing: Some(field::degrees(u.facing)),
+        condition: Condition::Active,
+        markers,
+        track: vec![],
+    }
+}
+
+/// The objectives (with their holder) and the hexes of assaults due or in a firefight.
+fn drawn_zones(st: &LbState) -> Vec<Zone> {
+    let mut zones = Vec::new();
+    for o in &st.objectives {
+        if let Some(a) = st.grid.address(o.hex) {
+            zones.push(Zone {
+                kind: ZoneKind::Objective,
+                shape: Shape::Hex { address: a },
+                label: Some(format!("{} ({} VP)", o.name, o.vp)),
+                side: Some(o.holder.clone()),
+            });
+        }
+    }
+    for a in st.assaults.iter().filter(|a| a.due || a.firefight) {
+        for t in &a.targets {
+            if let Some(addr) = st.grid.address(*t) {
+                zones.push(Zone {
+                    kind: ZoneKind::Blast,
+                    shape: Shape::Hex { address: addr },
+                    label: Some(format!(
+                        "A{}{}",
+                        a.id,
+                        if a.firefight { " Firefight" } else { " Assaut" }
+                    )),
+                    side: Some(a.attacker.clone()),
+                });
+            }
+        }
+    }
+    zones
 }
 
 pub fn view(st: &LbState, viewer: &Viewer) -> View {

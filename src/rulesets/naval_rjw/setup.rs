@@ -13,7 +13,7 @@ use crate::rulesets::kit::roster::TwoSides;
 use crate::rulesets::kit::grammar::normalise;
 
 use super::command;
-use super::data::{RulesetData, Scenario, TomlData};
+use super::data::{RulesetData, Scenario, ScenarioSide, TomlData};
 use super::state::{Fate, Fleet, Group, Minefield, NavalState, Order, Orders, Phase, Ship};
 
 /// Builds the opening state. `seats` must be the scenario's side ids in scenario order.
@@ -24,6 +24,54 @@ pub fn new_state(
 ) -> Result<NavalState, String> {
     let data = RulesetData::from_toml(ruleset_toml)?;
     let sc = Scenario::from_toml(scenario_toml)?;
+    let ids = check_scenario(&data, &sc, seats)?;
+    let mut names = BTreeSet::new();
+    let mut fleets = Vec::new();
+    let mut ships = Vec::new();
+    let mut groups = Vec::new();
+    for side in &sc.sides {
+        ships.extend(side_ships(&data, &sc, side, &mut names)?);
+        check_command(side)?;
+        groups.extend(side_groups(side)?);
+        fleets.push(side_fleet(&data, side));
+    }
+    let minefields = scenario_minefields(&sc, &ids)?;
+    Ok(NavalState {
+        data,
+        scenario_name: sc.name.clone(),
+        scenario_date: sc.date.clone(),
+        width: sc.width,
+        height: sc.height,
+        max_turns: sc.max_turns,
+        limited_ammunition: sc.limited_ammunition,
+        high_sea_state: sc.high_sea_state,
+        seat_order: ids,
+        fleets,
+        ships,
+        groups,
+        minefields,
+        phase: Phase::Setup,
+        turn: 1,
+        // Empty until the set-up step: the scouting roll decides (R21).
+        active: sc.first.clone().unwrap_or_default(),
+        cp_rolled: 0,
+        cp_left: 0,
+        pending_fire: None,
+        log: vec![LogLine::public(format!(
+            "{} — {}. {}",
+            sc.name, sc.date, sc.description
+        ))],
+        outcome: None,
+    })
+}
+
+/// The scenario as a whole against the seats and the ruleset: two sides seated in order, a
+/// table, turns, a first side that is a side, every class of ship described. Returns the side ids.
+fn check_scenario(
+    data: &RulesetData,
+    sc: &Scenario,
+    seats: &[String],
+) -> Result<Vec<String>, String> {
     let ids: Vec<String> = sc.sides.iter().map(|s| s.id.clone()).collect();
     if sc.sides.len() != 2 {
         return Err(format!(
@@ -59,130 +107,158 @@ pub fn new_state(
             return Err(format!("ruleset.toml: classes.{} is missing", class.abbr()));
         }
     }
-    let mut names = BTreeSet::new();
-    let mut fleets = Vec::new();
+    Ok(ids)
+}
+
+/// One side's ships as the scenario places them, afloat; each name new in the game (`names`
+/// holds the names taken so far) and each ship on the table.
+fn side_ships(
+    data: &RulesetData,
+    sc: &Scenario,
+    side: &ScenarioSide,
+    names: &mut BTreeSet<String>,
+) -> Result<Vec<Ship>, String> {
     let mut ships = Vec::new();
-    let mut groups = Vec::new();
-    for side in &sc.sides {
-        let cruise = match side.cruise {
-            Some(c) => c,
-            None => data.rules.cruise.get(),
-        };
-        for s in &side.ships {
-            if s.name.trim().is_empty() {
-                return Err(format!("scenario: a ship of {} has no name", side.id));
-            }
-            if !names.insert(normalise(&s.name)) {
-                return Err(format!("scenario: ship name `{}` is used twice", s.name));
-            }
-            if !(0.0..=sc.width).contains(&s.x) || !(0.0..=sc.height).contains(&s.y) {
-                return Err(format!("scenario: {} starts off the table", s.name));
-            }
-            ships.push(Ship {
-                name: s.name.clone(),
-                side: side.id.clone(),
-                class: s.class,
-                hull: Hull {
-                    centre: Pt { x: s.x, y: s.y },
-                    heading: s.heading.rem_euclid(360.0),
-                    length: data.classes[&s.class].hull_length.get(),
-                },
-                obsolete: s.obsolete,
-                minelayer: s.minelayer,
-                minesweeper: s.minesweeper,
-                foul_bottom: s.foul_bottom,
-                note: s.note.clone(),
-                fate: Fate::Afloat,
-                hit_markers: s.hit_markers,
-                critical_marker: false,
-                criticals: s
-                    .criticals
-                    .iter()
-                    .map(|c| critical_named(&s.name, c))
-                    .collect::<Result<_, _>>()?,
-                mine_crippled: s.mine_crippled,
-                moved: false,
-                halted: false,
-                anchored: false,
-                smoke: false,
-                rescue: None,
-                capturing: None,
-                captured_by: None,
-                path: vec![],
-            });
+    for s in &side.ships {
+        if s.name.trim().is_empty() {
+            return Err(format!("scenario: a ship of {} has no name", side.id));
         }
-        let own = |n: &str| side.ships.iter().find(|s| s.name == n);
-        for (role, n) in [("flagship", &side.flagship), ("second", &side.second)] {
-            match own(n) {
-                Some(s) if s.class.is_capital() => {}
-                Some(_) => {
-                    return Err(format!(
-                        "scenario: {role} {n} of {} is not a capital ship",
-                        side.id
-                    ));
-                }
-                None => return Err(format!("scenario: {role} {n} is not a ship of {}", side.id)),
-            }
+        if !names.insert(normalise(&s.name)) {
+            return Err(format!("scenario: ship name `{}` is used twice", s.name));
         }
-        if side.flagship == side.second {
-            return Err(format!(
-                "scenario: {} has the same flagship and second",
-                side.id
-            ));
+        if !(0.0..=sc.width).contains(&s.x) || !(0.0..=sc.height).contains(&s.y) {
+            return Err(format!("scenario: {} starts off the table", s.name));
         }
-        let mut grouped = BTreeSet::new();
-        for (g, flotilla) in side
-            .lines
-            .iter()
-            .map(|g| (g, false))
-            .chain(side.flotillas.iter().map(|g| (g, true)))
-        {
-            for n in &g.ships {
-                let Some(s) = own(n) else {
-                    return Err(format!(
-                        "scenario: {} in {} is not a ship of {}",
-                        n, g.name, side.id
-                    ));
-                };
-                if s.class.is_capital() == flotilla {
-                    return Err(format!(
-                        "scenario: {n} in {}: battle lines are capital ships, flotillas destroyers",
-                        g.name
-                    ));
-                }
-                if !grouped.insert(n.clone()) {
-                    return Err(format!("scenario: {n} is in two lines or flotillas"));
-                }
-            }
-            if g.ships.is_empty() {
-                return Err(format!("scenario: {} has no ships", g.name));
-            }
-            groups.push(Group {
-                name: g.name.clone(),
-                side: side.id.clone(),
-                ships: g.ships.clone(),
-                formation: g.formation,
-                flotilla,
-            });
-        }
-        fleets.push(Fleet {
+        ships.push(Ship {
+            name: s.name.clone(),
             side: side.id.clone(),
-            name: side.name.clone(),
-            leadership: side.leadership,
-            crews: side.crews,
-            capital_gunnery_bonus: side.capital_gunnery_bonus,
-            coal_limited: side.coal_limited,
-            cruise,
-            withdrawal_heading: side.withdrawal_heading,
-            flagship: Some(side.flagship.clone()),
-            second: Some(side.second.clone()),
-            flagship_lost: false,
-            withdrawal: false,
-            chase: false,
-            standing_fire: None,
-            rescue_owed: vec![],
+            class: s.class,
+            hull: Hull {
+                centre: Pt { x: s.x, y: s.y },
+                heading: s.heading.rem_euclid(360.0),
+                length: data.classes[&s.class].hull_length.get(),
+            },
+            obsolete: s.obsolete,
+            minelayer: s.minelayer,
+            minesweeper: s.minesweeper,
+            foul_bottom: s.foul_bottom,
+            note: s.note.clone(),
+            fate: Fate::Afloat,
+            hit_markers: s.hit_markers,
+            critical_marker: false,
+            criticals: s
+                .criticals
+                .iter()
+                .map(|c| critical_named(&s.name, c))
+                .collect::<Result<_, _>>()?,
+            mine_crippled: s.mine_crippled,
+            moved: false,
+            halted: false,
+            anchored: false,
+            smoke: false,
+            rescue: None,
+            capturing: None,
+            captured_by: None,
+            path: vec![],
         });
     }
+    Ok(ships)
+}
+
+/// A side's flagship and second: two different capital ships of its own.
+fn check_command(side: &ScenarioSide) -> Result<(), String> {
+    let own = |n: &str| side.ships.iter().find(|s| s.name == n);
+    for (role, n) in [("flagship", &side.flagship), ("second", &side.second)] {
+        match own(n) {
+            Some(s) if s.class.is_capital() => {}
+            Some(_) => {
+                return Err(format!(
+                    "scenario: {role} {n} of {} is not a capital ship",
+                    side.id
+                ));
+            }
+            None => return Err(format!("scenario: {role} {n} is not a ship of {}", side.id)),
+        }
+    }
+    if side.flagship == side.second {
+        return Err(format!(
+            "scenario: {} has the same flagship and second",
+            side.id
+        ));
+    }
+    Ok(())
+}
+
+/// A side's battle lines (capital ships) then its flotillas (destroyers), each ship of its own
+/// and in one group at most.
+fn side_groups(side: &ScenarioSide) -> Result<Vec<Group>, String> {
+    let own = |n: &str| side.ships.iter().find(|s| s.name == n);
+    let mut groups = Vec::new();
+    let mut grouped = BTreeSet::new();
+    for (g, flotilla) in side
+        .lines
+        .iter()
+        .map(|g| (g, false))
+        .chain(side.flotillas.iter().map(|g| (g, true)))
+    {
+        for n in &g.ships {
+            let Some(s) = own(n) else {
+                return Err(format!(
+                    "scenario: {} in {} is not a ship of {}",
+                    n, g.name, side.id
+                ));
+            };
+            if s.class.is_capital() == flotilla {
+                return Err(format!(
+                    "scenario: {n} in {}: battle lines are capital ships, flotillas destroyers",
+                    g.name
+                ));
+            }
+            if !grouped.insert(n.clone()) {
+                return Err(format!("scenario: {n} is in two lines or flotillas"));
+            }
+        }
+        if g.ships.is_empty() {
+            return Err(format!("scenario: {} has no ships", g.name));
+        }
+        groups.push(Group {
+            name: g.name.clone(),
+            side: side.id.clone(),
+            ships: g.ships.clone(),
+            formation: g.formation,
+            flotilla,
+        });
+    }
+    Ok(groups)
+}
+
+/// A side's fleet at the start: its nominations, no general order, no standing fire.
+fn side_fleet(data: &RulesetData, side: &ScenarioSide) -> Fleet {
+    let cruise = match side.cruise {
+        Some(c) => c,
+        None => data.rules.cruise.get(),
+    };
+    Fleet {
+        side: side.id.clone(),
+        name: side.name.clone(),
+        leadership: side.leadership,
+        crews: side.crews,
+        capital_gunnery_bonus: side.capital_gunnery_bonus,
+        coal_limited: side.coal_limited,
+        cruise,
+        withdrawal_heading: side.withdrawal_heading,
+        flagship: Some(side.flagship.clone()),
+        second: Some(side.second.clone()),
+        flagship_lost: false,
+        withdrawal: false,
+        chase: false,
+        standing_fire: None,
+        rescue_owed: vec![],
+    }
+}
+
+/// The minefields the scenario lays before play, numbered M1, M2, … in its order.
+fn scenario_minefields(sc: &Scenario, ids: &[String]) -> Result<Vec<Minefield>, String> {
     let mut minefields = Vec::new();
     for (i, m) in sc.minefields.iter().enumerate() {
         if !ids.contains(&m.owner) {
@@ -201,34 +277,7 @@ pub fn new_state(
             revealed: false,
         });
     }
-    let state = NavalState {
-        data,
-        scenario_name: sc.name.clone(),
-        scenario_date: sc.date.clone(),
-        width: sc.width,
-        height: sc.height,
-        max_turns: sc.max_turns,
-        limited_ammunition: sc.limited_ammunition,
-        high_sea_state: sc.high_sea_state,
-        seat_order: ids,
-        fleets,
-        ships,
-        groups,
-        minefields,
-        phase: Phase::Setup,
-        turn: 1,
-        // Empty until the set-up step: the scouting roll decides (R21).
-        active: sc.first.clone().unwrap_or_default(),
-        cp_rolled: 0,
-        cp_left: 0,
-        pending_fire: None,
-        log: vec![LogLine::public(format!(
-            "{} — {}. {}",
-            sc.name, sc.date, sc.description
-        ))],
-        outcome: None,
-    };
-    Ok(state)
+    Ok(minefields)
 }
 
 /// The set-up step: nominations, pre-game minefields, standing orders, scouting, first CP roll;

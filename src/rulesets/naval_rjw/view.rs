@@ -323,15 +323,33 @@ pub fn view(state: &NavalState, viewer: &Viewer) -> View {
         .filter(|l| l.visible_to(viewer))
         .map(|l| l.text.clone())
         .collect();
-    let mut sections = Vec::new();
     let me = match viewer {
         Viewer::Seat(s) => Some(s.clone()),
         Viewer::Spectator => None,
     };
+    let mut sections = fleet_sections(state, me.as_deref());
+    sections.push(minefield_section(state, viewer));
+    sections.push(("Command".to_string(), command_lines(state, me.as_deref())));
+    View {
+        viewer: viewer.clone(),
+        scenario: format!("{}, {}", state.scenario_name, state.scenario_date),
+        turn: turn_title(state),
+        log,
+        board: board(state, viewer),
+        sections,
+        data: view_data(state, viewer),
+        map: Some(map::scene(state, viewer)),
+    }
+}
+
+/// One section a fleet, its ships one a line: "Your fleet" first for a seat, then "Enemy
+/// fleet"; a spectator sees the fleets by name in seat order.
+fn fleet_sections(state: &NavalState, me: Option<&str>) -> Vec<(String, Vec<String>)> {
+    let mut sections = Vec::new();
     let sides: Vec<String> = state.seat_order.clone();
     for side in &sides {
-        let title = match &me {
-            Some(m) if m == side => "Your fleet".to_string(),
+        let title = match me {
+            Some(m) if m == side.as_str() => "Your fleet".to_string(),
             Some(_) => "Enemy fleet".to_string(),
             None => stats::fleet(state, side).map_or(side.clone(), |f| f.name.clone()),
         };
@@ -347,19 +365,29 @@ pub fn view(state: &NavalState, viewer: &Viewer) -> View {
         // Own fleet first.
         sections.sort_by_key(|(t, _)| t != "Your fleet");
     }
+    sections
+}
+
+/// The minefields as `viewer` may know them, or "none".
+fn minefield_section(state: &NavalState, viewer: &Viewer) -> (String, Vec<String>) {
     let fields: Vec<String> = state
         .minefields
         .iter()
         .map(|m| field_line(state, m, viewer))
         .collect();
-    sections.push((
+    (
         "Minefields".to_string(),
         if fields.is_empty() {
             vec!["none".to_string()]
         } else {
             fields
         },
-    ));
+    )
+}
+
+/// The command section: the active side's CP, each fleet's nominations and general orders,
+/// and for the viewer's own fleet its standing fire, rescues owed and sealed fire plan.
+fn command_lines(state: &NavalState, me: Option<&str>) -> Vec<String> {
     let mut command = Vec::new();
     if state.phase == Phase::Manoeuvre || state.phase == Phase::Fire {
         let an =
@@ -385,7 +413,7 @@ pub fn view(state: &NavalState, viewer: &Viewer) -> View {
         if f.chase {
             t.push_str(", in General Chase");
         }
-        if me.as_deref() == Some(f.side.as_str()) {
+        if me == Some(f.side.as_str()) {
             t.push_str(match f.standing_fire {
                 None => "; standing fire orders: off",
                 Some(StandingFire::Nearest) => "; standing fire orders: NEAREST",
@@ -400,15 +428,20 @@ pub fn view(state: &NavalState, viewer: &Viewer) -> View {
         }
         command.push(t);
     }
-    if let (Some(m), Some(plan)) = (&me, &state.pending_fire)
-        && *m == state.active
+    if let (Some(m), Some(plan)) = (me, &state.pending_fire)
+        && m == state.active
     {
         command.push("Your sealed fire plan:".to_string());
         for f in plan {
             command.push(format!("  {}", print_order(&Order::Fire(f.clone()))));
         }
     }
-    sections.push(("Command".to_string(), command));
+    command
+}
+
+/// The viewer-safe JSON of the view: table, turn, ships, minefields (their nature only as
+/// `field_nature` tells this viewer), outcome.
+fn view_data(state: &NavalState, viewer: &Viewer) -> serde_json::Value {
     let ships: Vec<serde_json::Value> = state
         .ships
         .iter()
@@ -435,7 +468,7 @@ pub fn view(state: &NavalState, viewer: &Viewer) -> View {
             })
         })
         .collect();
-    let data = json!({
+    json!({
         "ruleset": "naval-rjw",
         "width": state.width, "height": state.height,
         "turn": state.turn, "max_turns": state.max_turns,
@@ -443,17 +476,7 @@ pub fn view(state: &NavalState, viewer: &Viewer) -> View {
         "active": state.active, "cp_rolled": state.cp_rolled, "cp_left": state.cp_left,
         "ships": ships, "minefields": fields,
         "outcome": state.outcome.as_ref().map(|o| json!({"winners": o.winners, "summary": o.summary})),
-    });
-    View {
-        viewer: viewer.clone(),
-        scenario: format!("{}, {}", state.scenario_name, state.scenario_date),
-        turn: turn_title(state),
-        log,
-        board: board(state, viewer),
-        sections,
-        data,
-        map: Some(map::scene(state, viewer)),
-    }
+    })
 }
 
 #[cfg(test)]

@@ -201,11 +201,88 @@ pub fn blocks(orders: &Orders) -> Vec<Block> {
 /// Whole-email checks: the activation's legality (simulated without dice), duplicate
 /// declarations, the seat's role.
 fn check(state: &GkState, seat: &str, role: Role, parsed: &[Parsed<Order>]) -> Vec<Rejected> {
-    let mut errs = Vec::new();
-    let rej = |i: usize, reason: String, hint: Option<String>| match parsed.get(i) {
+    let orders: Orders = parsed.iter().map(|p| p.order.clone()).collect();
+    let bs = blocks(&orders);
+    let mut errs = check_declarations(parsed, &orders);
+    let normal = check_blocks(state, role, parsed, &bs, &mut errs);
+    if role == Role::Active
+        && normal == 0
+        && state
+            .side(seat)
+            .is_none_or(|s| valid_queued(state, s).is_none())
+    {
+        errs.push(whole_mail(
+            "it is your turn: activate one unit (ACTIVATE unit, then its orders)",
+            Some(format!(
+                "units not yet activated: {}",
+                state
+                    .unactivated(seat)
+                    .iter()
+                    .map(|u| u.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        ));
+    }
+    if role == Role::Active && bs.iter().filter(|b| b.cp).count() > 1 {
+        errs.push(rejected_at(
+            parsed,
+            0,
+            "at most one out-of-sequence activation per email".into(),
+            None,
+        ));
+    }
+    errs
+}
+
+/// A refusal of the `i`th parsed line, or of the whole mail when there is no such line.
+fn rejected_at(
+    parsed: &[Parsed<Order>],
+    i: usize,
+    reason: String,
+    hint: Option<String>,
+) -> Rejected {
+    match parsed.get(i) {
         Some(p) => LineErr::new(reason).maybe_hint(hint).at(p.line, &p.text),
         None => whole_mail(reason, hint),
-    };
+    }
+}
+
+/// Declarations: one per unit (a speed, and extra actions or defensive maneuvers).
+fn check_declarations(parsed: &[Parsed<Order>], orders: &Orders) -> Vec<Rejected> {
+    let mut errs = Vec::new();
+    let mut seen = BTreeSet::new();
+    for (i, o) in orders.iter().enumerate() {
+        let key = match o {
+            Order::Extra { unit, .. } | Order::Defend(unit) => Some(format!("d{unit}")),
+            Order::Speed { unit, .. } => Some(format!("s{unit}")),
+            _ => None,
+        };
+        if let Some(k) = key
+            && !seen.insert(k)
+        {
+            errs.push(rejected_at(
+                parsed,
+                i,
+                "a second declaration for the same unit".into(),
+                None,
+            ));
+        }
+    }
+    errs
+}
+
+/// Each activation block: a unit activated once, with orders, a CP block only where the role
+/// allows one, and its acts simulated (`activation::check_block`), each refusal on its own
+/// line. Returns how many regular (not out-of-sequence) blocks the mail holds.
+fn check_blocks(
+    state: &GkState,
+    role: Role,
+    parsed: &[Parsed<Order>],
+    bs: &[Block],
+    errs: &mut Vec<Rejected>,
+) -> usize {
+    let rej = |i: usize, reason: String, hint: Option<String>| rejected_at(parsed, i, reason, hint);
     // Index of each ACTIVATE line and of each act within its block.
     let mut starts: Vec<usize> = Vec::new();
     let mut act_line: Vec<Vec<usize>> = Vec::new();
@@ -221,26 +298,6 @@ fn check(state: &GkState, seat: &str, role: Role, parsed: &[Parsed<Order>]) -> V
                 }
             }
             _ => {}
-        }
-    }
-    let orders: Orders = parsed.iter().map(|p| p.order.clone()).collect();
-    let bs = blocks(&orders);
-    // Declarations: one per unit.
-    let mut seen = BTreeSet::new();
-    for (i, o) in orders.iter().enumerate() {
-        let key = match o {
-            Order::Extra { unit, .. } | Order::Defend(unit) => Some(format!("d{unit}")),
-            Order::Speed { unit, .. } => Some(format!("s{unit}")),
-            _ => None,
-        };
-        if let Some(k) = key
-            && !seen.insert(k)
-        {
-            errs.push(rej(
-                i,
-                "a second declaration for the same unit".into(),
-                None,
-            ));
         }
     }
     let mut units = BTreeSet::new();
@@ -278,33 +335,7 @@ fn check(state: &GkState, seat: &str, role: Role, parsed: &[Parsed<Order>]) -> V
             errs.push(rej(at, why, None));
         }
     }
-    if role == Role::Active
-        && normal == 0
-        && state
-            .side(seat)
-            .is_none_or(|s| valid_queued(state, s).is_none())
-    {
-        errs.push(whole_mail(
-            "it is your turn: activate one unit (ACTIVATE unit, then its orders)",
-            Some(format!(
-                "units not yet activated: {}",
-                state
-                    .unactivated(seat)
-                    .iter()
-                    .map(|u| u.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
-        ));
-    }
-    if role == Role::Active && bs.iter().filter(|b| b.cp).count() > 1 {
-        errs.push(rej(
-            0,
-            "at most one out-of-sequence activation per email".into(),
-            None,
-        ));
-    }
-    errs
+    normal
 }
 
 /// The first queued block that is still legal, if any (it stands in for the seat's orders).

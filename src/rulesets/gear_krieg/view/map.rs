@@ -129,18 +129,7 @@ pub(super) fn scene(state: &GkState, viewer: &Viewer, turn: &str, concealed: &[S
         Viewer::Seat(s) => Some(s.as_str()),
         Viewer::Spectator => None,
     };
-    let sides: Vec<SideInfo> = state
-        .seat_order
-        .iter()
-        .map(|id| SideInfo {
-            id: id.clone(),
-            name: if me == Some(id.as_str()) {
-                format!("{} (you)", state.side_name(id))
-            } else {
-                state.side_name(id)
-            },
-        })
-        .collect();
+    let sides = side_infos(state, me);
     let terrain: Vec<TerrainArea> = state
         .terrain
         .iter()
@@ -150,60 +139,8 @@ pub(super) fn scene(state: &GkState, viewer: &Viewer, turn: &str, concealed: &[S
             label: (!t.name.is_empty()).then(|| t.name.clone()),
         })
         .collect();
-    let counter = state.data.rules.counter_size.get();
-    let units: Vec<SceneUnit> = state
-        .units
-        .iter()
-        .map(|u| SceneUnit {
-            label: u.name.clone(),
-            side: u.side.clone(),
-            kind: UnitKind::Counter {
-                symbol: if u.is_infantry() {
-                    UnitSymbol::Infantry
-                } else {
-                    UnitSymbol::Walker
-                },
-                value: None,
-                size: Some(counter),
-            },
-            at: at(u.pos),
-            facing: (!u.is_infantry()).then_some(u.heading),
-            condition: if u.alive() {
-                Condition::Active
-            } else {
-                Condition::Wreck
-            },
-            markers: markers(u, me, concealed.contains(&u.name)),
-            track: vec![],
-        })
-        .collect();
-    let size = state.data.rules.saturation_size.get();
-    let mut zones: Vec<Zone> = state
-        .objectives
-        .iter()
-        .map(|o| Zone {
-            kind: ZoneKind::Objective,
-            shape: Shape::Circle {
-                centre: At::new(o.x, o.y),
-                radius: o.radius,
-            },
-            label: Some(format!("{} ({} VP)", o.name, o.points)),
-            side: None,
-        })
-        .collect();
-    zones.extend(state.zones.iter().map(|z| Zone {
-        kind: ZoneKind::Styled {
-            style: SATURATION.into(),
-        },
-        shape: Shape::Rect {
-            centre: at(z.centre),
-            heading: 0.0,
-            length: size,
-            width: size,
-        },
-        label: None,
-        side: state.unit(&z.by).map(|u| u.side.clone()),
-    }));
+    let units = counters(state, me, concealed);
+    let zones = drawn_zones(state);
     let data = styles(state);
     let ground = data.ground.clone().unwrap_or_else(|| GROUND.into());
     let used = std::iter::once(ground.as_str())
@@ -239,6 +176,86 @@ pub(super) fn scene(state: &GkState, viewer: &Viewer, turn: &str, concealed: &[S
     };
     scene.legend = legend(&scene);
     scene
+}
+
+/// The sides in seat order, the viewer's own marked "(you)".
+fn side_infos(state: &GkState, me: Option<&str>) -> Vec<SideInfo> {
+    state
+        .seat_order
+        .iter()
+        .map(|id| SideInfo {
+            id: id.clone(),
+            name: if me == Some(id.as_str()) {
+                format!("{} (you)", state.side_name(id))
+            } else {
+                state.side_name(id)
+            },
+        })
+        .collect()
+}
+
+/// Every unit as a counter: infantry or walker symbol, facing for a vehicle, wrecked when
+/// destroyed, with the badges `markers` allows this viewer.
+fn counters(state: &GkState, me: Option<&str>, concealed: &[String]) -> Vec<SceneUnit> {
+    let counter = state.data.rules.counter_size.get();
+    state
+        .units
+        .iter()
+        .map(|u| SceneUnit {
+            label: u.name.clone(),
+            side: u.side.clone(),
+            kind: UnitKind::Counter {
+                symbol: if u.is_infantry() {
+                    UnitSymbol::Infantry
+                } else {
+                    UnitSymbol::Walker
+                },
+                value: None,
+                size: Some(counter),
+            },
+            at: at(u.pos),
+            facing: (!u.is_infantry()).then_some(u.heading),
+            condition: if u.alive() {
+                Condition::Active
+            } else {
+                Condition::Wreck
+            },
+            markers: markers(u, me, concealed.contains(&u.name)),
+            track: vec![],
+        })
+        .collect()
+}
+
+/// The scenario's objectives, then this round's saturation zones (in the firer's colour).
+fn drawn_zones(state: &GkState) -> Vec<Zone> {
+    let size = state.data.rules.saturation_size.get();
+    let mut zones: Vec<Zone> = state
+        .objectives
+        .iter()
+        .map(|o| Zone {
+            kind: ZoneKind::Objective,
+            shape: Shape::Circle {
+                centre: At::new(o.x, o.y),
+                radius: o.radius,
+            },
+            label: Some(format!("{} ({} VP)", o.name, o.points)),
+            side: None,
+        })
+        .collect();
+    zones.extend(state.zones.iter().map(|z| Zone {
+        kind: ZoneKind::Styled {
+            style: SATURATION.into(),
+        },
+        shape: Shape::Rect {
+            centre: at(z.centre),
+            heading: 0.0,
+            length: size,
+            width: size,
+        },
+        label: None,
+        side: state.unit(&z.by).map(|u| u.side.clone()),
+    }));
+    zones
 }
 
 /// Legend entries for what this picture shows, and nothing else (so it hints at nothing).

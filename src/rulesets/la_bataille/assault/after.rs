@@ -166,106 +166,140 @@ pub(super) fn impetus(
     run: &mut AssaultRun,
 ) -> Step {
     loop {
-        let stacks: Vec<(Hex, Vec<String>)> = {
-            let mut v: Vec<(Hex, Vec<String>)> = Vec::new();
-            for n in &run.advanced {
-                let Some(u) = st.unit(n) else { continue };
-                if !u.fighting() || run.impetus_done.contains(&u.hex) {
-                    continue;
-                }
-                match v.iter_mut().find(|(h, _)| *h == u.hex) {
-                    Some((_, x)) => x.push(n.clone()),
-                    None => v.push((u.hex, vec![n.clone()])),
-                }
-            }
-            v
-        };
-        let Some((from, names)) = stacks.into_iter().next() else {
+        let Some(owed) = next_owed(st, run) else {
             return end(a);
         };
-        let paths: Vec<Vec<Hex>> = run
-            .retreat_paths
-            .iter()
-            .filter(|p| p.first() == Some(&from) && p.len() > 1)
-            .map(|p| p[1..].to_vec())
-            .collect();
-        let mut distinct: Vec<Vec<Hex>> = Vec::new();
-        for p in paths {
-            if !distinct.iter().any(|d| d.first() == p.first()) {
-                distinct.push(p);
-            }
-        }
-        let any = run.any_path || distinct.is_empty();
-        let n = run.impetus as usize;
-        let path: Vec<Hex> = match decide::take(st) {
-            Some(Answer::Impetus(p)) if !p.is_empty() => {
-                if any {
-                    // The attackers "must advance" the number (p.3): a shorter path is
-                    // carried on from its end as AUTO would (R25).
-                    let mut path: Vec<Hex> = p.into_iter().take(n).collect();
-                    if path.len() < n
-                        && let Some(last) = path.last().copied()
-                    {
-                        let more = auto_impetus(st, &names, last, &[], true, n - path.len());
-                        path.extend(more.into_iter().filter(|h| *h != from));
-                    }
-                    path
-                } else {
-                    distinct
-                        .iter()
-                        .find(|d| d.first() == p.first())
-                        .cloned()
-                        .unwrap_or_else(|| distinct[0].clone())
-                }
-            }
-            Some(_) => auto_impetus(st, &names, from, &distinct, any, n),
-            None if decide::auto(st.standing(&a.attacker).impetus)
-                || (!any && distinct.len() == 1) =>
-            {
-                auto_impetus(st, &names, from, &distinct, any, n)
-            }
-            None => {
-                let options: Vec<String> = if any {
-                    st.grid
-                        .neighbours(from)
-                        .iter()
-                        .filter(|h| st.grid.on_map(**h))
-                        .map(|h| st.label(*h))
-                        .collect()
-                } else {
-                    distinct.iter().map(|d| st.label(d[0])).collect()
-                };
-                let text = if any {
-                    format!(
-                        "A{}: {} in {} must advance {n} more hex(es) by any path, stopping on entering an enemy Zone of Influence. Answer IMPETUS hex hex ….",
-                        a.id,
-                        join(&names),
-                        st.label(from)
-                    )
-                } else {
-                    format!(
-                        "A{}: {} in {} must follow one of the defenders' retreat paths (starting {}) for {n} hex(es). Answer IMPETUS hex.",
-                        a.id,
-                        join(&names),
-                        st.label(from),
-                        options.join(" or ")
-                    )
-                };
-                let mut q = decide::question(&a.attacker, QKind::Impetus, text, options);
-                q.count = run.impetus;
-                decide::ask(st, q);
-                return Step::Asked;
-            }
+        let Some(path) = impetus_path(st, a, run.impetus, &owed) else {
+            return Step::Asked;
         };
-        run.impetus_done.push(from);
-        walk_impetus(st, r, a, &names, from, &path, n);
+        run.impetus_done.push(owed.from);
+        walk_impetus(st, r, a, &owed.names, owed.from, &path, owed.n);
         // The stack has made its impetus wherever it stopped: never a second one.
-        for u in names.iter().filter_map(|x| st.unit(x)) {
+        for u in owed.names.iter().filter_map(|x| st.unit(x)) {
             if !run.impetus_done.contains(&u.hex) {
                 run.impetus_done.push(u.hex);
             }
         }
     }
+}
+
+/// A stack of advanced attackers still owed its impetus: its hex and units, the defenders'
+/// retreat paths it may follow on (one per first hex), whether any path will do, and how far.
+struct Owed {
+    from: Hex,
+    names: Vec<String>,
+    paths: Vec<Vec<Hex>>,
+    any: bool,
+    n: usize,
+}
+
+/// The first stack of advanced attackers, still fighting, that has not made its impetus.
+fn next_owed(st: &LbState, run: &AssaultRun) -> Option<Owed> {
+    let stacks: Vec<(Hex, Vec<String>)> = {
+        let mut v: Vec<(Hex, Vec<String>)> = Vec::new();
+        for n in &run.advanced {
+            let Some(u) = st.unit(n) else { continue };
+            if !u.fighting() || run.impetus_done.contains(&u.hex) {
+                continue;
+            }
+            match v.iter_mut().find(|(h, _)| *h == u.hex) {
+                Some((_, x)) => x.push(n.clone()),
+                None => v.push((u.hex, vec![n.clone()])),
+            }
+        }
+        v
+    };
+    let (from, names) = stacks.into_iter().next()?;
+    let paths: Vec<Vec<Hex>> = run
+        .retreat_paths
+        .iter()
+        .filter(|p| p.first() == Some(&from) && p.len() > 1)
+        .map(|p| p[1..].to_vec())
+        .collect();
+    let mut distinct: Vec<Vec<Hex>> = Vec::new();
+    for p in paths {
+        if !distinct.iter().any(|d| d.first() == p.first()) {
+            distinct.push(p);
+        }
+    }
+    Some(Owed {
+        from,
+        names,
+        any: run.any_path || distinct.is_empty(),
+        paths: distinct,
+        n: run.impetus as usize,
+    })
+}
+
+/// The path the stack follows: the attacker's IMPETUS answer, else the automatic one (AUTO
+/// standing, or a single retreat path); `None` once the question is asked.
+fn impetus_path(st: &mut LbState, a: &Assault, count: u32, o: &Owed) -> Option<Vec<Hex>> {
+    let (from, names, distinct, any, n) = (o.from, &o.names, &o.paths, o.any, o.n);
+    Some(match decide::take(st) {
+        Some(Answer::Impetus(p)) if !p.is_empty() => {
+            if any {
+                // The attackers "must advance" the number (p.3): a shorter path is
+                // carried on from its end as AUTO would (R25).
+                let mut path: Vec<Hex> = p.into_iter().take(n).collect();
+                if path.len() < n
+                    && let Some(last) = path.last().copied()
+                {
+                    let more = auto_impetus(st, names, last, &[], true, n - path.len());
+                    path.extend(more.into_iter().filter(|h| *h != from));
+                }
+                path
+            } else {
+                distinct
+                    .iter()
+                    .find(|d| d.first() == p.first())
+                    .cloned()
+                    .unwrap_or_else(|| distinct[0].clone())
+            }
+        }
+        Some(_) => auto_impetus(st, names, from, distinct, any, n),
+        None if decide::auto(st.standing(&a.attacker).impetus) || (!any && distinct.len() == 1) => {
+            auto_impetus(st, names, from, distinct, any, n)
+        }
+        None => {
+            ask_impetus(st, a, count, o);
+            return None;
+        }
+    })
+}
+
+/// Asks the attacker where the stack goes: any path (the neighbouring hexes) or one of the
+/// defenders' retreat paths (their first hexes).
+fn ask_impetus(st: &mut LbState, a: &Assault, count: u32, o: &Owed) {
+    let (from, names, distinct, any, n) = (o.from, &o.names, &o.paths, o.any, o.n);
+    let options: Vec<String> = if any {
+        st.grid
+            .neighbours(from)
+            .iter()
+            .filter(|h| st.grid.on_map(**h))
+            .map(|h| st.label(*h))
+            .collect()
+    } else {
+        distinct.iter().map(|d| st.label(d[0])).collect()
+    };
+    let text = if any {
+        format!(
+            "A{}: {} in {} must advance {n} more hex(es) by any path, stopping on entering an enemy Zone of Influence. Answer IMPETUS hex hex ….",
+            a.id,
+            join(names),
+            st.label(from)
+        )
+    } else {
+        format!(
+            "A{}: {} in {} must follow one of the defenders' retreat paths (starting {}) for {n} hex(es). Answer IMPETUS hex.",
+            a.id,
+            join(names),
+            st.label(from),
+            options.join(" or ")
+        )
+    };
+    let mut q = decide::question(&a.attacker, QKind::Impetus, text, options);
+    q.count = count;
+    decide::ask(st, q);
 }
 
 pub(super) fn auto_impetus(

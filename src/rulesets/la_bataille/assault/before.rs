@@ -50,6 +50,8 @@ pub(super) fn advance_into_vacated(
     moved
 }
 
+/// p.1 step 1 (R12): Retreat Before Assault. The defenders that may retreat are asked (or
+/// their standing policy answers); if they go, the attackers advance into what they leave.
 pub(super) fn retreat_before_assault(
     st: &mut LbState,
     r: &mut dyn Roller,
@@ -69,7 +71,27 @@ pub(super) fn retreat_before_assault(
         ));
         return Step::End;
     }
-    let atk_mp = all(&atk)
+    let eligible = eligible_to_retreat(st, &atk, &defs);
+    if eligible.is_empty() {
+        return Step::To(AStage::UnsuppliedArtillery);
+    }
+    let Some(go) = defenders_retreat(st, a, &atk, &eligible) else {
+        return Step::Asked;
+    };
+    if !go {
+        st.say(format!("A{}: the defenders stand.", a.id));
+        return Step::To(AStage::UnsuppliedArtillery);
+    }
+    retreat_and_advance(st, r, a, run, &eligible)
+}
+
+/// The defending units that may retreat before the assault, stack by stack (R12).
+fn eligible_to_retreat(
+    st: &LbState,
+    atk: &[(Hex, Vec<String>)],
+    defs: &[(Hex, Vec<String>)],
+) -> Vec<Vec<String>> {
+    let atk_mp = all(atk)
         .iter()
         .filter_map(|n| st.unit(n))
         .map(|u| field::printed_mp(st, u))
@@ -78,7 +100,7 @@ pub(super) fn retreat_before_assault(
     // R12: eligible are skirmishers, light infantry, cavalry and faster units, not in square,
     // not unlimbered guns, with a way back.
     let mut eligible: Vec<Vec<String>> = Vec::new();
-    for (_, names) in &defs {
+    for (_, names) in defs {
         let us = units(st, names);
         let ok: Vec<&Unit> = us
             .iter()
@@ -96,11 +118,19 @@ pub(super) fn retreat_before_assault(
             eligible.push(ok.iter().map(|u| u.name.clone()).collect());
         }
     }
-    if eligible.is_empty() {
-        return Step::To(AStage::UnsuppliedArtillery);
-    }
+    eligible
+}
+
+/// Whether the defenders retreat: their RETREAT or STAND answer, else their standing policy
+/// (always, never, at these odds); `None` once the question is asked.
+fn defenders_retreat(
+    st: &mut LbState,
+    a: &Assault,
+    atk: &[(Hex, Vec<String>)],
+    eligible: &[Vec<String>],
+) -> Option<bool> {
     let defender = st.enemy_of(&a.attacker).unwrap_or_default().to_string();
-    let go = match decide::take(st) {
+    Some(match decide::take(st) {
         Some(Answer::Retreat(b)) => b,
         Some(Answer::Auto) => false,
         _ => match st.standing(&defender).retreat_assault {
@@ -112,8 +142,8 @@ pub(super) fn retreat_before_assault(
                 let text = format!(
                     "A{}: {} assault{} {}. {} may Retreat Before Assault (odds now {}). Answer RETREAT or STAND.",
                     a.id,
-                    join(&all(&atk)),
-                    if all(&atk).len() == 1 { "s" } else { "" },
+                    join(&all(atk)),
+                    if all(atk).len() == 1 { "s" } else { "" },
                     a.targets
                         .iter()
                         .map(|t| st.label(*t))
@@ -133,16 +163,23 @@ pub(super) fn retreat_before_assault(
                     st,
                     decide::question(&defender, QKind::RetreatBeforeAssault, text, vec![]),
                 );
-                return Step::Asked;
+                return None;
             }
         },
-    };
-    if !go {
-        st.say(format!("A{}: the defenders stand.", a.id));
-        return Step::To(AStage::UnsuppliedArtillery);
-    }
+    })
+}
+
+/// The eligible units retreat (drawing opportunity fire where they stop); the attackers
+/// advance into each hex left empty. No target left: a new assault; else on to the fire.
+fn retreat_and_advance(
+    st: &mut LbState,
+    r: &mut dyn Roller,
+    a: &Assault,
+    run: &mut AssaultRun,
+    eligible: &[Vec<String>],
+) -> Step {
     let hexes = st.data.rules.retreat_before_assault_hexes.int().max(1) as u32;
-    for names in &eligible {
+    for names in eligible {
         let path = movement::retreat(st, names, hexes);
         if let Some(end) = path.last() {
             movement::opportunity(st, r, names, *end);

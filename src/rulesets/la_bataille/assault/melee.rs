@@ -159,10 +159,26 @@ pub(super) fn huzzah(
         a.id,
         join(&bnames)
     ));
+    if !huzzah_morale(st, r, a, &british, &targeted) {
+        st.say(format!("A{}: the Huzzah does not turn the tables.", a.id));
+        return Step::To(AStage::Odds);
+    }
+    british_attack(st, a, run, &defender, &targeted)
+}
+
+/// The Huzzah's morale checks: each targeted stack checks with the British as its defender's
+/// modifiers; the failed rout. True if every targeted stack failed.
+fn huzzah_morale(
+    st: &mut LbState,
+    r: &mut dyn Roller,
+    a: &Assault,
+    british: &[Unit],
+    targeted: &[(Hex, Vec<String>)],
+) -> bool {
     let brefs: Vec<&Unit> = british.iter().collect();
     let mut failed_stacks = 0;
     let mut failed = Vec::new();
-    for (h, names) in &targeted {
+    for (h, names) in targeted {
         let us = units(st, names);
         let refs: Vec<&Unit> = us.iter().collect();
         let mods = combat::defender_mods(st, &refs, &brefs);
@@ -179,11 +195,18 @@ pub(super) fn huzzah(
     }
     let routed = combat::fail(st, &failed);
     movement::rout(st, &routed);
-    if failed_stacks < targeted.len() {
-        st.say(format!("A{}: the Huzzah does not turn the tables.", a.id));
-        return Step::To(AStage::Odds);
-    }
-    // Every targeted stack failed: the British become the attacker; their shifts turn right.
+    failed_stacks == targeted.len()
+}
+
+/// Every targeted stack failed: the British become the attacker, the old attackers' hexes and
+/// those they routed from the targets; their shifts turn right and the fire DRM changes sides.
+fn british_attack(
+    st: &mut LbState,
+    a: &Assault,
+    run: &mut AssaultRun,
+    defender: &str,
+    targeted: &[(Hex, Vec<String>)],
+) -> Step {
     let old_atk_hexes: Vec<Hex> = attacking(st, a).iter().map(|s| s.0).collect();
     let new_units: Vec<String> = all(&defending(st, a));
     let routed_hexes: Vec<Hex> = targeted
@@ -192,7 +215,7 @@ pub(super) fn huzzah(
         .filter(|h| !old_atk_hexes.contains(h))
         .collect();
     if let Some(x) = st.assault_mut(a.id) {
-        x.attacker = defender.clone();
+        x.attacker = defender.to_string();
         x.units = new_units;
         x.targets = old_atk_hexes
             .iter()
@@ -224,6 +247,58 @@ pub(super) fn odds(
     a: &Assault,
     run: &mut AssaultRun,
 ) -> Step {
+    let atk_units = units(st, &all(&attacking(st, a)));
+    let def_units = units(st, &all(&defending(st, a)));
+    let result = melee_roll(st, r, a, run, &atk_units, &def_units);
+    let atk_names: Vec<String> = atk_units.iter().map(|u| u.name.clone()).collect();
+    match result {
+        MeleeResult::AttackerSurrenders => {
+            st.say(format!("A{}: the attackers surrender.", a.id));
+            combat::surrender(st, &atk_names);
+            Step::End
+        }
+        MeleeResult::AttackerRouts => {
+            for u in &atk_names {
+                if let Some(x) = st.unit_mut(u) {
+                    x.cohesion = Cohesion::Routed;
+                }
+            }
+            movement::rout(st, &atk_names);
+            Step::End
+        }
+        MeleeResult::Blank => into_firefight(st, a, &atk_units, &def_units),
+        MeleeResult::DefenderRouts(k) => {
+            let names: Vec<String> = def_units.iter().map(|u| u.name.clone()).collect();
+            for u in &names {
+                if let Some(x) = st.unit_mut(u) {
+                    x.cohesion = Cohesion::Routed;
+                }
+            }
+            record_rout(st, run, &names);
+            run.impetus = k;
+            Step::To(AStage::AdvanceAfterMelee)
+        }
+        MeleeResult::DefenderSurrenders(k) => {
+            let names: Vec<String> = def_units.iter().map(|u| u.name.clone()).collect();
+            st.say(format!("A{}: the defenders surrender.", a.id));
+            combat::surrender(st, &names);
+            run.impetus = k;
+            run.any_path = true;
+            Step::To(AStage::AdvanceAfterMelee)
+        }
+    }
+}
+
+/// The mêlée resolution (p.2 step 7): the odds column (shifted, or the Firefight column), the
+/// dice with the fire DRM and the leaders' difference, and the Chart's result, said and kept.
+fn melee_roll(
+    st: &mut LbState,
+    r: &mut dyn Roller,
+    a: &Assault,
+    run: &mut AssaultRun,
+    atk_units: &[Unit],
+    def_units: &[Unit],
+) -> MeleeResult {
     let (atk, def) = values(st, a);
     let col = if run.firefight_column {
         None
@@ -231,8 +306,6 @@ pub(super) fn odds(
         let base = combat::odds_column(&st.data, atk, def);
         Some(combat::shifted(&st.data, base, run.left, run.right))
     };
-    let atk_units = units(st, &all(&attacking(st, a)));
-    let def_units = units(st, &all(&defending(st, a)));
     let ar: Vec<&Unit> = atk_units.iter().collect();
     let dr: Vec<&Unit> = def_units.iter().collect();
     let lead = combat::leader_drm(st, &ar) - combat::leader_drm(st, &dr);
@@ -260,66 +333,34 @@ pub(super) fn odds(
         lead,
         result.code()
     ));
-    let atk_names: Vec<String> = atk_units.iter().map(|u| u.name.clone()).collect();
-    match result {
-        MeleeResult::AttackerSurrenders => {
-            st.say(format!("A{}: the attackers surrender.", a.id));
-            combat::surrender(st, &atk_names);
-            Step::End
-        }
-        MeleeResult::AttackerRouts => {
-            for u in &atk_names {
-                if let Some(x) = st.unit_mut(u) {
-                    x.cohesion = Cohesion::Routed;
-                }
-            }
-            movement::rout(st, &atk_names);
-            Step::End
-        }
-        MeleeResult::Blank => {
-            let everyone: Vec<String> = atk_units
-                .iter()
-                .chain(def_units.iter())
-                .map(|u| u.name.clone())
-                .collect();
-            for n in &everyone {
-                if let Some(u) = st.unit_mut(n) {
-                    u.firefight = true;
-                    u.number = None;
-                }
-            }
-            let in_maneuver = st.segment == super::super::state::Segment::Maneuver;
-            if let Some(x) = st.assault_mut(a.id) {
-                x.firefight = true;
-                x.joined.clear();
-                // p.5: an Old Guard firefight is fought again in the coming Mêlée Segment too.
-                x.due = x.guard && in_maneuver;
-            }
-            st.say(format!(
-                "A{}: a firefight. Firefight markers on {}.",
-                a.id,
-                join(&everyone)
-            ));
-            Step::End
-        }
-        MeleeResult::DefenderRouts(k) => {
-            let names: Vec<String> = def_units.iter().map(|u| u.name.clone()).collect();
-            for u in &names {
-                if let Some(x) = st.unit_mut(u) {
-                    x.cohesion = Cohesion::Routed;
-                }
-            }
-            record_rout(st, run, &names);
-            run.impetus = k;
-            Step::To(AStage::AdvanceAfterMelee)
-        }
-        MeleeResult::DefenderSurrenders(k) => {
-            let names: Vec<String> = def_units.iter().map(|u| u.name.clone()).collect();
-            st.say(format!("A{}: the defenders surrender.", a.id));
-            combat::surrender(st, &names);
-            run.impetus = k;
-            run.any_path = true;
-            Step::To(AStage::AdvanceAfterMelee)
+    result
+}
+
+/// A blank result: a firefight. Everyone in the assault gets a Firefight marker; an Old
+/// Guard firefight in the Manoeuvre Segment is fought again in the coming Mêlée Segment.
+fn into_firefight(st: &mut LbState, a: &Assault, atk_units: &[Unit], def_units: &[Unit]) -> Step {
+    let everyone: Vec<String> = atk_units
+        .iter()
+        .chain(def_units.iter())
+        .map(|u| u.name.clone())
+        .collect();
+    for n in &everyone {
+        if let Some(u) = st.unit_mut(n) {
+            u.firefight = true;
+            u.number = None;
         }
     }
+    let in_maneuver = st.segment == super::super::state::Segment::Maneuver;
+    if let Some(x) = st.assault_mut(a.id) {
+        x.firefight = true;
+        x.joined.clear();
+        // p.5: an Old Guard firefight is fought again in the coming Mêlée Segment too.
+        x.due = x.guard && in_maneuver;
+    }
+    st.say(format!(
+        "A{}: a firefight. Firefight markers on {}.",
+        a.id,
+        join(&everyone)
+    ));
+    Step::End
 }

@@ -152,27 +152,7 @@ pub fn declare(st: &mut LbState, _r: &mut dyn Roller, unit: &str, decl: &Assault
         return;
     }
     if decl.pas_de_charge {
-        let skirmishers: Vec<String> = st
-            .at(u.hex)
-            .iter()
-            .filter(|s| s.side == u.side && s.formation == Formation::Skirmish && s.name != unit)
-            .map(|s| s.name.clone())
-            .collect();
-        if let Some(back) = u.came_from
-            && !skirmishers.is_empty()
-        {
-            for s in &skirmishers {
-                if let Some(x) = st.unit_mut(s) {
-                    x.hex = back;
-                    x.cohesion = Cohesion::Disordered.max(x.cohesion);
-                }
-            }
-            st.say(format!(
-                "Pas de Charge: {} displaced to {} and Disordered (no opportunity reactions).",
-                join(&skirmishers),
-                st.label(back)
-            ));
-        }
+        pas_de_charge(st, &u, unit);
     }
     let facing = st.grid.direction(u.hex, decl.targets[0]);
     if let Some(x) = st.unit_mut(unit) {
@@ -182,93 +162,9 @@ pub fn declare(st: &mut LbState, _r: &mut dyn Roller, unit: &str, decl: &Assault
         }
         x.exploiting = false;
     }
-    let targets_txt: Vec<String> = decl.targets.iter().map(|t| st.label(*t)).collect();
-    let what = if decl.guard {
-        "an Old Guard Charge"
-    } else {
-        "an assault"
-    };
-    // Join an assault of the same side on these targets, or a firefight from either side.
-    let mut joined = None;
-    for a in &st.assaults {
-        let atk_hexes: Vec<Hex> = attacking(st, a).iter().map(|s| s.0).collect();
-        if a.attacker == u.side && decl.targets.iter().any(|t| a.targets.contains(t)) {
-            joined = Some((a.id, false));
-            break;
-        }
-        if a.firefight && a.attacker != u.side && decl.targets.iter().any(|t| atk_hexes.contains(t))
-        {
-            joined = Some((a.id, true));
-            break;
-        }
-    }
-    let id = match joined {
-        Some((id, swap)) => {
-            let st2 = st.clone();
-            let a = st.assault_mut(id).expect("found");
-            if swap {
-                // New units join on the defending side only: the roles change (p.3).
-                let old_def: Vec<String> =
-                    defending(&st2, a).into_iter().flat_map(|s| s.1).collect();
-                let old_atk_hexes: Vec<Hex> = attacking(&st2, a).iter().map(|s| s.0).collect();
-                a.attacker = u.side.clone();
-                a.units = old_def;
-                a.targets = old_atk_hexes;
-            }
-            if !a.units.contains(&unit.to_string()) {
-                a.units.push(unit.to_string());
-            }
-            for t in &decl.targets {
-                if !a.targets.contains(t) && !swap {
-                    a.targets.push(*t);
-                }
-            }
-            if a.firefight {
-                a.joined.push(unit.to_string());
-            }
-            a.guard |= decl.guard;
-            a.due = true;
-            let ff = a.firefight;
-            st.say(format!(
-                "{unit} ({}, Number {}) joins {} A{id}{}{}.",
-                st.side_name(&u.side),
-                decl.number,
-                if ff { "the firefight" } else { "assault" },
-                if swap {
-                    ": the roles change, the Assaut marker moves to the former defenders"
-                } else {
-                    ""
-                },
-                if decl.guard {
-                    " with an Old Guard Charge"
-                } else {
-                    ""
-                }
-            ));
-            id
-        }
-        None => {
-            let id = st.fresh_id();
-            st.assaults.push(Assault {
-                id,
-                attacker: u.side.clone(),
-                units: vec![unit.to_string()],
-                targets: decl.targets.clone(),
-                guard: decl.guard,
-                firefight: false,
-                joined: vec![],
-                due: true,
-                run: None,
-            });
-            st.say(format!(
-                "{unit} ({}) declares {what} A{id} on {} from {} (Number {}).",
-                st.side_name(&u.side),
-                targets_txt.join(" "),
-                st.label(u.hex),
-                decl.number
-            ));
-            id
-        }
+    let id = match assault_to_join(st, &u, decl) {
+        Some((id, swap)) => join_assault(st, &u, decl, id, swap),
+        None => declare_new_assault(st, &u, decl),
     };
     if decl.guard {
         // p.4: resolved immediately, before any more units move.
@@ -277,6 +173,127 @@ pub fn declare(st: &mut LbState, _r: &mut dyn Roller, unit: &str, decl: &Assault
         }
         st.agenda.insert(0, Task::Assault(id));
     }
+}
+
+/// The Pas de Charge: own skirmishers in the assaulting unit's hex are displaced to the hex it
+/// came from, Disordered.
+fn pas_de_charge(st: &mut LbState, u: &Unit, unit: &str) {
+    let skirmishers: Vec<String> = st
+        .at(u.hex)
+        .iter()
+        .filter(|s| s.side == u.side && s.formation == Formation::Skirmish && s.name != unit)
+        .map(|s| s.name.clone())
+        .collect();
+    if let Some(back) = u.came_from
+        && !skirmishers.is_empty()
+    {
+        for s in &skirmishers {
+            if let Some(x) = st.unit_mut(s) {
+                x.hex = back;
+                x.cohesion = Cohesion::Disordered.max(x.cohesion);
+            }
+        }
+        st.say(format!(
+            "Pas de Charge: {} displaced to {} and Disordered (no opportunity reactions).",
+            join(&skirmishers),
+            st.label(back)
+        ));
+    }
+}
+
+/// The assault the unit joins, if any: one of its own side on these targets, or a firefight
+/// of the other side from these hexes (then the roles swap: `true`).
+fn assault_to_join(st: &LbState, u: &Unit, decl: &AssaultDecl) -> Option<(u32, bool)> {
+    // Join an assault of the same side on these targets, or a firefight from either side.
+    for a in &st.assaults {
+        let atk_hexes: Vec<Hex> = attacking(st, a).iter().map(|s| s.0).collect();
+        if a.attacker == u.side && decl.targets.iter().any(|t| a.targets.contains(t)) {
+            return Some((a.id, false));
+        }
+        if a.firefight && a.attacker != u.side && decl.targets.iter().any(|t| atk_hexes.contains(t))
+        {
+            return Some((a.id, true));
+        }
+    }
+    None
+}
+
+/// The unit joins assault `id`: on the defending side of a firefight the roles change (p.3),
+/// the former defenders attacking the former attackers' hexes.
+fn join_assault(st: &mut LbState, u: &Unit, decl: &AssaultDecl, id: u32, swap: bool) -> u32 {
+    let unit = u.name.as_str();
+    let st2 = st.clone();
+    let a = st.assault_mut(id).expect("found");
+    if swap {
+        // New units join on the defending side only: the roles change (p.3).
+        let old_def: Vec<String> = defending(&st2, a).into_iter().flat_map(|s| s.1).collect();
+        let old_atk_hexes: Vec<Hex> = attacking(&st2, a).iter().map(|s| s.0).collect();
+        a.attacker = u.side.clone();
+        a.units = old_def;
+        a.targets = old_atk_hexes;
+    }
+    if !a.units.contains(&unit.to_string()) {
+        a.units.push(unit.to_string());
+    }
+    for t in &decl.targets {
+        if !a.targets.contains(t) && !swap {
+            a.targets.push(*t);
+        }
+    }
+    if a.firefight {
+        a.joined.push(unit.to_string());
+    }
+    a.guard |= decl.guard;
+    a.due = true;
+    let ff = a.firefight;
+    st.say(format!(
+        "{unit} ({}, Number {}) joins {} A{id}{}{}.",
+        st.side_name(&u.side),
+        decl.number,
+        if ff { "the firefight" } else { "assault" },
+        if swap {
+            ": the roles change, the Assaut marker moves to the former defenders"
+        } else {
+            ""
+        },
+        if decl.guard {
+            " with an Old Guard Charge"
+        } else {
+            ""
+        }
+    ));
+    id
+}
+
+/// A new assault (or Old Guard Charge) with its Assaut marker, due this segment.
+fn declare_new_assault(st: &mut LbState, u: &Unit, decl: &AssaultDecl) -> u32 {
+    let unit = u.name.as_str();
+    let targets_txt: Vec<String> = decl.targets.iter().map(|t| st.label(*t)).collect();
+    let what = if decl.guard {
+        "an Old Guard Charge"
+    } else {
+        "an assault"
+    };
+    let id = st.fresh_id();
+    st.assaults.push(Assault {
+        id,
+        attacker: u.side.clone(),
+        units: vec![unit.to_string()],
+        targets: decl.targets.clone(),
+        guard: decl.guard,
+        firefight: false,
+        joined: vec![],
+        due: true,
+        run: None,
+    });
+    st.say(format!(
+        "{unit} ({}) declares {what} A{id} on {} from {} (Number {}).",
+        st.side_name(&u.side),
+        targets_txt.join(" "),
+        st.label(u.hex),
+        decl.number
+    ));
+    id
 }
 
 enum Step {

@@ -209,41 +209,7 @@ pub fn run(st: &mut LbState, r: &mut dyn Roller, id: u32) -> Flow {
             return Flow::Done;
         }
         let next = match c.stage {
-            CStage::Arrived => {
-                c.kind = kind(st, &c);
-                match c.kind {
-                    None => {
-                        st.say(format!("C{id}: nothing is left in {}.", st.label(c.target)));
-                        Some(CStage::Advance)
-                    }
-                    Some(TargetKind::Pgd) => {
-                        let (_, routed) = targets(st, &c);
-                        let names: Vec<String> = routed.iter().map(|u| u.name.clone()).collect();
-                        st.say(format!(
-                            "C{id}: Cavalry Charge vs. PGD against {}.",
-                            join(&names)
-                        ));
-                        pursue(st, &c, &names);
-                        movement::rout(st, &names);
-                        Some(CStage::Regroup)
-                    }
-                    Some(k) => {
-                        st.say(format!(
-                            "C{id}: Cavalry Charge vs. {} Mêlée Procedure.",
-                            if k == TargetKind::Cavalry {
-                                "Cavalry"
-                            } else {
-                                "Infantry and Artillery"
-                            }
-                        ));
-                        Some(if c.reactor_of.is_some() {
-                            CStage::Resolve
-                        } else {
-                            CStage::RetreatBeforeCharge
-                        })
-                    }
-                }
-            }
+            CStage::Arrived => Some(arrived(st, &mut c)),
             CStage::RetreatBeforeCharge => match retreat(st, r, &mut c) {
                 Err(f) => {
                     save(st, c);
@@ -269,41 +235,8 @@ pub fn run(st: &mut LbState, r: &mut dyn Roller, id: u32) -> Flow {
             CStage::RollToStand => Some(roll_to_stand(st, r, &mut c)),
             CStage::Fire => Some(defensive_fire(st, r, &mut c)),
             CStage::Resolve => Some(resolve(st, r, &mut c)),
-            CStage::Advance => {
-                let (fighting, _) = targets(st, &c);
-                if fighting.is_empty() && st.at(c.target).iter().all(|u| u.side == c.side) {
-                    let names: Vec<String> =
-                        units_of(st, &c).iter().map(|u| u.name.clone()).collect();
-                    movement::place(st, &names, c.target);
-                    for n in &names {
-                        if let Some(u) = st.unit_mut(n)
-                            && u.cohesion == Cohesion::GoodOrder
-                        {
-                            u.cohesion = Cohesion::Disordered;
-                        }
-                    }
-                    c.path.push(c.target);
-                    st.say(format!(
-                        "C{id}: {} advance into {} and {} Disordered.",
-                        join(&names),
-                        st.label(c.target),
-                        if names.len() == 1 { "is" } else { "are" }
-                    ));
-                    save(st, c.clone());
-                    movement::opportunity(st, r, &names, c.target);
-                    c = st.charge(id).cloned().expect("exists");
-                }
-                Some(CStage::Regroup)
-            }
-            CStage::Regroup => {
-                let n = st.data.rules.regroup_hexes.int().max(0) as u32;
-                save(st, c.clone());
-                fall_back(st, &c, n);
-                let exhausted = c.melee && c.kind != Some(TargetKind::Pgd);
-                mark(st, &c, exhausted);
-                mark_original(st, &c);
-                Some(CStage::Over)
-            }
+            CStage::Advance => Some(advance_after(st, r, &mut c)),
+            CStage::Regroup => Some(regroup(st, &c)),
             _ => return Flow::Done,
         };
         if let Some(s) = next {
@@ -321,4 +254,84 @@ pub fn run(st: &mut LbState, r: &mut dyn Roller, id: u32) -> Flow {
             return Flow::Done;
         }
     }
+}
+
+/// The charge has arrived: what it fights decides the procedure — against PGD a pursuit and
+/// regroup at once, else the cavalry or the infantry-and-artillery mêlée (a reaction charge
+/// goes straight to resolution).
+fn arrived(st: &mut LbState, c: &mut Charge) -> CStage {
+    let id = c.id;
+    c.kind = kind(st, c);
+    match c.kind {
+        None => {
+            st.say(format!("C{id}: nothing is left in {}.", st.label(c.target)));
+            CStage::Advance
+        }
+        Some(TargetKind::Pgd) => {
+            let (_, routed) = targets(st, c);
+            let names: Vec<String> = routed.iter().map(|u| u.name.clone()).collect();
+            st.say(format!(
+                "C{id}: Cavalry Charge vs. PGD against {}.",
+                join(&names)
+            ));
+            pursue(st, c, &names);
+            movement::rout(st, &names);
+            CStage::Regroup
+        }
+        Some(k) => {
+            st.say(format!(
+                "C{id}: Cavalry Charge vs. {} Mêlée Procedure.",
+                if k == TargetKind::Cavalry {
+                    "Cavalry"
+                } else {
+                    "Infantry and Artillery"
+                }
+            ));
+            if c.reactor_of.is_some() {
+                CStage::Resolve
+            } else {
+                CStage::RetreatBeforeCharge
+            }
+        }
+    }
+}
+
+/// The chargers advance into the target hex if no enemy is left fighting there, Disordered,
+/// drawing opportunity fire; then they regroup.
+fn advance_after(st: &mut LbState, r: &mut dyn Roller, c: &mut Charge) -> CStage {
+    let id = c.id;
+    let (fighting, _) = targets(st, c);
+    if fighting.is_empty() && st.at(c.target).iter().all(|u| u.side == c.side) {
+        let names: Vec<String> = units_of(st, c).iter().map(|u| u.name.clone()).collect();
+        movement::place(st, &names, c.target);
+        for n in &names {
+            if let Some(u) = st.unit_mut(n)
+                && u.cohesion == Cohesion::GoodOrder
+            {
+                u.cohesion = Cohesion::Disordered;
+            }
+        }
+        c.path.push(c.target);
+        st.say(format!(
+            "C{id}: {} advance into {} and {} Disordered.",
+            join(&names),
+            st.label(c.target),
+            if names.len() == 1 { "is" } else { "are" }
+        ));
+        save(st, c.clone());
+        movement::opportunity(st, r, &names, c.target);
+        *c = st.charge(id).cloned().expect("exists");
+    }
+    CStage::Regroup
+}
+
+/// The regroup: the chargers fall back, Exhausted after a mêlée other than against PGD.
+fn regroup(st: &mut LbState, c: &Charge) -> CStage {
+    let n = st.data.rules.regroup_hexes.int().max(0) as u32;
+    save(st, c.clone());
+    fall_back(st, c, n);
+    let exhausted = c.melee && c.kind != Some(TargetKind::Pgd);
+    mark(st, c, exhausted);
+    mark_original(st, c);
+    CStage::Over
 }

@@ -339,38 +339,7 @@ pub(super) fn resolve(st: &mut LbState, r: &mut dyn Roller, c: &mut Charge) -> C
             mark_original(st, c);
             CStage::Over
         }
-        MeleeResult::Blank => {
-            st.say(format!("C{}: the charge bounces.", c.id));
-            // Where the attackers fought from, before their own bounce moves them.
-            let fought_from = chargers.first().map(|u| u.hex);
-            let n = st.data.rules.bounce_hexes.int().max(0) as u32;
-            save(st, c.clone());
-            fall_back(st, c, n);
-            for x in &cnames {
-                if let Some(u) = st.unit_mut(x)
-                    && u.cohesion == Cohesion::GoodOrder
-                {
-                    u.cohesion = Cohesion::Disordered;
-                }
-            }
-            if c.kind == Some(TargetKind::Cavalry) {
-                // Both sides bounce (p.8 step 3c): the defenders one hex straight away from
-                // the attackers (R31), not away from whichever enemy is nearest.
-                if let Some(from) = fought_from {
-                    bounce_away(st, &fnames, from);
-                }
-                for x in &fnames {
-                    if let Some(u) = st.unit_mut(x)
-                        && u.cohesion == Cohesion::GoodOrder
-                    {
-                        u.cohesion = Cohesion::Disordered;
-                    }
-                }
-            }
-            mark(st, c, true);
-            mark_original(st, c);
-            CStage::Over
-        }
+        MeleeResult::Blank => bounce(st, c, &chargers, &cnames, &fnames),
         MeleeResult::DefenderRouts(_) => {
             for n in &fnames {
                 if let Some(u) = st.unit_mut(n) {
@@ -390,6 +359,47 @@ pub(super) fn resolve(st: &mut LbState, r: &mut dyn Roller, c: &mut Charge) -> C
             CStage::Advance
         }
     }
+}
+
+/// A blank result: the charge bounces, Disordered, and the chargers are Exhausted; against
+/// cavalry the defenders bounce too (p.8 step 3c).
+fn bounce(
+    st: &mut LbState,
+    c: &mut Charge,
+    chargers: &[Unit],
+    cnames: &[String],
+    fnames: &[String],
+) -> CStage {
+    st.say(format!("C{}: the charge bounces.", c.id));
+    // Where the attackers fought from, before their own bounce moves them.
+    let fought_from = chargers.first().map(|u| u.hex);
+    let n = st.data.rules.bounce_hexes.int().max(0) as u32;
+    save(st, c.clone());
+    fall_back(st, c, n);
+    for x in cnames {
+        if let Some(u) = st.unit_mut(x)
+            && u.cohesion == Cohesion::GoodOrder
+        {
+            u.cohesion = Cohesion::Disordered;
+        }
+    }
+    if c.kind == Some(TargetKind::Cavalry) {
+        // Both sides bounce (p.8 step 3c): the defenders one hex straight away from
+        // the attackers (R31), not away from whichever enemy is nearest.
+        if let Some(from) = fought_from {
+            bounce_away(st, fnames, from);
+        }
+        for x in fnames {
+            if let Some(u) = st.unit_mut(x)
+                && u.cohesion == Cohesion::GoodOrder
+            {
+                u.cohesion = Cohesion::Disordered;
+            }
+        }
+    }
+    mark(st, c, true);
+    mark_original(st, c);
+    CStage::Over
 }
 
 /// A bounced cavalry defender (R31): one hex away from the hex the attackers fought from, the

@@ -75,15 +75,61 @@ pub(super) fn reactions(
     if cands.is_empty() {
         return Ok(false);
     }
+    let chosen = reaction_chosen(st, c, &cands, at)?;
+    for (h, _, _) in &cands {
+        c.reactions_tried.push(st.label(*h));
+    }
+    let Some((name, form_up)) = chosen else {
+        return Ok(false);
+    };
+    let Some((rh, rnames, skirmish)) = cands.iter().find(|x| x.1.contains(&name)).cloned() else {
+        return Ok(false);
+    };
+    let rs: Vec<Unit> = rnames.iter().filter_map(|n| st.unit(n).cloned()).collect();
+    let mods = reaction_mods(st, &rs, &us, form_up || skirmish);
+    if form_up || skirmish {
+        let label = format!("C{} Form Up and Stand of {}", c.id, join(&rnames));
+        if combat::morale_check(st, r, label, &rnames, &mods).pass {
+            for n in &rnames {
+                if let Some(u) = st.unit_mut(n) {
+                    u.formation = Formation::Line;
+                }
+            }
+            st.say(format!("{} form up and stand.", join(&rnames)));
+        } else {
+            st.say(format!("{} fail to form up.", join(&rnames)));
+        }
+        return Ok(false);
+    }
+    let label = format!("C{} Reaction Charge of {}", c.id, join(&rnames));
+    if !combat::morale_check(st, r, label, &rnames, &mods).pass {
+        st.say(format!(
+            "{} stay in place, not Disordered; the charge goes on.",
+            join(&rnames)
+        ));
+        return Ok(false);
+    }
+    meet(st, c, &us, rh, &rnames);
+    Ok(true)
+}
+
+/// Which candidate reacts, and whether by Form Up and Stand: the enemy's REACT or FORM UP
+/// answer, else the first its standing orders send; the question asked when they say ask.
+fn reaction_chosen(
+    st: &mut LbState,
+    c: &Charge,
+    cands: &[(Hex, Vec<String>, bool)],
+    at: Hex,
+) -> Result<Option<(String, bool)>, Flow> {
     let side = st.enemy_of(&c.side).unwrap_or_default().to_string();
     let standing = st.standing(&side);
-    let chosen: Option<(String, bool)> = match decide::take(st) {
+    Ok(match decide::take(st) {
         Some(Answer::React(x)) => x,
         Some(_) => None,
         None => {
             let mut pick = None;
             let mut ask = false;
-            for (_, names, skirmish) in &cands {
+            for (_, names, skirmish) in cands {
                 let p = if *skirmish {
                     standing.form_up
                 } else {
@@ -117,17 +163,12 @@ pub(super) fn reactions(
             }
             pick
         }
-    };
-    for (h, _, _) in &cands {
-        c.reactions_tried.push(st.label(*h));
-    }
-    let Some((name, form_up)) = chosen else {
-        return Ok(false);
-    };
-    let Some((rh, rnames, skirmish)) = cands.iter().find(|x| x.1.contains(&name)).cloned() else {
-        return Ok(false);
-    };
-    let rs: Vec<Unit> = rnames.iter().filter_map(|n| st.unit(n).cloned()).collect();
+    })
+}
+
+/// The reaction morale check's modifiers (R29): light or heavy reactors, tired, their
+/// leader, charged by heavy cavalry, and skirmish order for a Form Up and Stand.
+fn reaction_mods(st: &LbState, rs: &[Unit], us: &[Unit], skirmish: bool) -> Vec<(i32, String)> {
     let k = st.data.reaction.clone();
     let mut mods: Vec<(i32, String)> = Vec::new();
     let mut add = |v: i32, w: &str| {
@@ -160,31 +201,10 @@ pub(super) fn reactions(
     {
         add(k.charger_heavy.int(), "charged by heavy cavalry");
     }
-    if form_up || skirmish {
+    if skirmish {
         add(k.skirmish.int(), "in skirmish order");
-        let label = format!("C{} Form Up and Stand of {}", c.id, join(&rnames));
-        if combat::morale_check(st, r, label, &rnames, &mods).pass {
-            for n in &rnames {
-                if let Some(u) = st.unit_mut(n) {
-                    u.formation = Formation::Line;
-                }
-            }
-            st.say(format!("{} form up and stand.", join(&rnames)));
-        } else {
-            st.say(format!("{} fail to form up.", join(&rnames)));
-        }
-        return Ok(false);
     }
-    let label = format!("C{} Reaction Charge of {}", c.id, join(&rnames));
-    if !combat::morale_check(st, r, label, &rnames, &mods).pass {
-        st.say(format!(
-            "{} stay in place, not Disordered; the charge goes on.",
-            join(&rnames)
-        ));
-        return Ok(false);
-    }
-    meet(st, c, &us, rh, &rnames);
-    Ok(true)
+    mods
 }
 
 /// p.6 step 4a.i: both stacks meet face to face midway; the charger moves one hex more when

@@ -11,7 +11,7 @@ use crate::engine::scene::{
 };
 use crate::rulesets::kit::roster::TwoSides;
 
-use super::super::state::{Fate, NavalState};
+use super::super::state::{Fate, NavalState, Ship};
 use super::super::{movement, stats};
 use super::{field_nature, turn_title};
 
@@ -40,126 +40,12 @@ pub(super) fn scene(state: &NavalState, viewer: &Viewer) -> Scene {
         Viewer::Seat(s) => Some(s.as_str()),
         Viewer::Spectator => None,
     };
-    let fleet_name = |side: &str| state.side_name(side);
-    let sides: Vec<SideInfo> = state
-        .seat_order
-        .iter()
-        .map(|side| SideInfo {
-            id: side.clone(),
-            name: if me == Some(side.as_str()) {
-                format!("{} (you)", fleet_name(side))
-            } else {
-                fleet_name(side)
-            },
-        })
-        .collect();
-    let mut units = Vec::new();
-    let mut zones = Vec::new();
-    for s in state.ships.iter().filter(|s| s.fate != Fate::Escaped) {
-        let condition = match s.fate {
-            Fate::Sunk => Condition::Wreck,
-            Fate::Struck => Condition::Struck,
-            _ => Condition::Active,
-        };
-        let mut markers = Vec::new();
-        if condition == Condition::Active {
-            if stats::is_flagship(state, s) {
-                markers.push(Marker::Flagship);
-            } else if stats::fleet(state, &s.side)
-                .is_some_and(|f| f.second.as_deref() == Some(s.name.as_str()))
-            {
-                markers.push(Marker::SecondInCommand);
-            }
-            if s.hit_markers > 0 {
-                markers.push(Marker::Hits(s.hit_markers));
-            }
-            if s.critical_marker {
-                markers.push(Marker::DeadInWater);
-            }
-            markers.extend(
-                s.criticals
-                    .iter()
-                    .map(|c| Marker::Critical(format!("{c:?}"))),
-            );
-            if s.smoke {
-                markers.push(Marker::LayingSmoke);
-                zones.push(Zone {
-                    kind: ZoneKind::Smoke,
-                    shape: Shape::Circle {
-                        centre: At::new(s.hull.centre.x, s.hull.centre.y),
-                        radius: s.hull.length.max(1.0),
-                    },
-                    label: None,
-                    side: Some(s.side.clone()),
-                });
-            }
-            if s.halted {
-                markers.push(Marker::Note("halted".into()));
-            } else if s.anchored {
-                markers.push(Marker::Note("at anchor".into()));
-            }
-        }
-        units.push(Unit {
-            label: s.name.clone(),
-            side: s.side.clone(),
-            kind: UnitKind::Ship {
-                class: s.class.abbr().into(),
-                length: s.hull.length,
-            },
-            at: At::new(s.hull.centre.x, s.hull.centre.y),
-            facing: Some(s.hull.heading),
-            condition,
-            markers,
-            track: if condition == Condition::Active && s.path.len() > 1 {
-                s.path.iter().map(|p| At::new(p.x, p.y)).collect()
-            } else {
-                vec![]
-            },
-        });
-    }
-    for m in &state.minefields {
-        let r = movement::field_rect(state, m);
-        let known = match field_nature(m, viewer) {
-            "genuine" => FieldKnown::Genuine,
-            "dummy" => FieldKnown::Dummy,
-            _ => FieldKnown::Unknown,
-        };
-        zones.push(Zone {
-            kind: ZoneKind::Minefield { known },
-            shape: Shape::Rect {
-                centre: At::new(r.centre.x, r.centre.y),
-                heading: r.heading,
-                length: r.length,
-                width: r.width,
-            },
-            label: Some(m.id.clone()),
-            side: Some(m.owner.clone()),
-        });
-    }
+    let sides = side_infos(state, me);
+    let (units, mut zones) = ships(state);
+    zones.extend(minefields(state, viewer));
     // Minefields lie under the smoke.
     zones.sort_by_key(|z| matches!(z.kind, ZoneKind::Smoke));
-    let mut arrows = Vec::new();
-    if let (Some(m), Some(plan)) = (me, &state.pending_fire)
-        && m == state.active
-    {
-        let at = |name: &str| {
-            state
-                .ships
-                .iter()
-                .find(|s| s.name == name)
-                .map(|s| At::new(s.hull.centre.x, s.hull.centre.y))
-        };
-        for f in plan {
-            if let (Some(from), Some(to)) = (at(&f.ship), f.targets.first().and_then(|t| at(t))) {
-                arrows.push(Arrow {
-                    kind: ArrowKind::Fire,
-                    side: m.to_string(),
-                    from,
-                    to,
-                });
-            }
-        }
-    }
+    let arrows = fire_plan(state, me);
     let legend = legend(&sides, &units, &zones, !arrows.is_empty());
     let data = styles(state);
     let ground = data.ground.clone().unwrap_or_else(|| GROUND.into());
@@ -194,6 +80,159 @@ pub(super) fn scene(state: &NavalState, viewer: &Viewer) -> Scene {
         compass: true,
         own_side: me.map(str::to_string),
     }
+}
+
+/// The fleets in seat order, the viewer's own marked "(you)".
+fn side_infos(state: &NavalState, me: Option<&str>) -> Vec<SideInfo> {
+    let fleet_name = |side: &str| state.side_name(side);
+    state
+        .seat_order
+        .iter()
+        .map(|side| SideInfo {
+            id: side.clone(),
+            name: if me == Some(side.as_str()) {
+                format!("{} (you)", fleet_name(side))
+            } else {
+                fleet_name(side)
+            },
+        })
+        .collect()
+}
+
+/// Every ship still on the table, afloat, struck or sunk, with her markers and her course this
+/// turn; and the smoke each ship laying it makes.
+fn ships(state: &NavalState) -> (Vec<Unit>, Vec<Zone>) {
+    let mut units = Vec::new();
+    let mut zones = Vec::new();
+    for s in state.ships.iter().filter(|s| s.fate != Fate::Escaped) {
+        let condition = match s.fate {
+            Fate::Sunk => Condition::Wreck,
+            Fate::Struck => Condition::Struck,
+            _ => Condition::Active,
+        };
+        let markers = if condition == Condition::Active {
+            markers(state, s)
+        } else {
+            Vec::new()
+        };
+        if condition == Condition::Active && s.smoke {
+            zones.push(Zone {
+                kind: ZoneKind::Smoke,
+                shape: Shape::Circle {
+                    centre: At::new(s.hull.centre.x, s.hull.centre.y),
+                    radius: s.hull.length.max(1.0),
+                },
+                label: None,
+                side: Some(s.side.clone()),
+            });
+        }
+        units.push(Unit {
+            label: s.name.clone(),
+            side: s.side.clone(),
+            kind: UnitKind::Ship {
+                class: s.class.abbr().into(),
+                length: s.hull.length,
+            },
+            at: At::new(s.hull.centre.x, s.hull.centre.y),
+            facing: Some(s.hull.heading),
+            condition,
+            markers,
+            track: if condition == Condition::Active && s.path.len() > 1 {
+                s.path.iter().map(|p| At::new(p.x, p.y)).collect()
+            } else {
+                vec![]
+            },
+        });
+    }
+    (units, zones)
+}
+
+/// The markers of a ship afloat: flagship or second, hits, dead in the water, criticals,
+/// smoke, halted or at anchor.
+fn markers(state: &NavalState, s: &Ship) -> Vec<Marker> {
+    let mut markers = Vec::new();
+    if stats::is_flagship(state, s) {
+        markers.push(Marker::Flagship);
+    } else if stats::fleet(state, &s.side)
+        .is_some_and(|f| f.second.as_deref() == Some(s.name.as_str()))
+    {
+        markers.push(Marker::SecondInCommand);
+    }
+    if s.hit_markers > 0 {
+        markers.push(Marker::Hits(s.hit_markers));
+    }
+    if s.critical_marker {
+        markers.push(Marker::DeadInWater);
+    }
+    markers.extend(
+        s.criticals
+            .iter()
+            .map(|c| Marker::Critical(format!("{c:?}"))),
+    );
+    if s.smoke {
+        markers.push(Marker::LayingSmoke);
+    }
+    if s.halted {
+        markers.push(Marker::Note("halted".into()));
+    } else if s.anchored {
+        markers.push(Marker::Note("at anchor".into()));
+    }
+    markers
+}
+
+/// Every minefield, its nature as this viewer knows it.
+fn minefields(state: &NavalState, viewer: &Viewer) -> Vec<Zone> {
+    state
+        .minefields
+        .iter()
+        .map(|m| {
+            let r = movement::field_rect(state, m);
+            let known = match field_nature(m, viewer) {
+                "genuine" => FieldKnown::Genuine,
+                "dummy" => FieldKnown::Dummy,
+                _ => FieldKnown::Unknown,
+            };
+            Zone {
+                kind: ZoneKind::Minefield { known },
+                shape: Shape::Rect {
+                    centre: At::new(r.centre.x, r.centre.y),
+                    heading: r.heading,
+                    length: r.length,
+                    width: r.width,
+                },
+                label: Some(m.id.clone()),
+                side: Some(m.owner.clone()),
+            }
+        })
+        .collect()
+}
+
+/// The viewer's own sealed fire plan, as arrows from each firer to her first target; none for
+/// the other side or a spectator.
+fn fire_plan(state: &NavalState, me: Option<&str>) -> Vec<Arrow> {
+    let mut arrows = Vec::new();
+    if let (Some(m), Some(plan)) = (me, &state.pending_fire)
+        && m == state.active
+    {
+        let at = |name: &str| {
+            state
+                .ships
+                .iter()
+                .find(|s| s.name == name)
+                .map(|s| At::new(s.hull.centre.x, s.hull.centre.y))
+        };
+        for f in plan {
+            if let (Some(from), Some(to)) = (at(&f.ship), f.targets.first().and_then(|t| at(t))) {
+                arrows.push(Arrow {
+                    kind: ArrowKind::Fire,
+                    side: m.to_string(),
+                    from,
+                    to,
+                });
+            }
+        }
+    }
+    arrows
 }
 
 /// Legend entries for what this picture shows, and nothing else (so it hints at nothing).

@@ -109,8 +109,6 @@ const KNOWN_LONG: &[&str] = &[
     "src/rulesets/last_hundred_yards/scenario.rs::unit_of", // 102
     "src/rulesets/last_hundred_yards/vehicle.rs::overrun", // 139
     "src/rulesets/last_hundred_yards/view/mod.rs::view",  // 141
-    "src/rulesets/lone_star/fight.rs::artillery",         // 125
-    "src/rulesets/lone_star/fight.rs::standard_attacks",  // 167
     "src/rulesets/lone_star/machines.rs::explode",        // 142
     "src/rulesets/lone_star/march.rs::move_unit",         // 106
     "src/rulesets/lone_star/melee.rs::resolve_melee_end", // 104

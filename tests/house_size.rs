@@ -109,8 +109,6 @@ const KNOWN_LONG: &[&str] = &[
     "src/rulesets/last_hundred_yards/scenario.rs::unit_of", // 102
     "src/rulesets/last_hundred_yards/vehicle.rs::overrun", // 139
     "src/rulesets/last_hundred_yards/view/mod.rs::view",  // 141
-    "src/rulesets/lone_star/view/map.rs::scene",          // 149
-    "src/rulesets/lone_star/view/mod.rs::view",           // 124
     "src/rulesets/naval_rjw/gunnery.rs",                  // 704
     "src/rulesets/naval_rjw/gunnery.rs::resolve_order",   // 203
     "src/rulesets/naval_rjw/sample.rs::sample_orders",    // 172

@@ -106,7 +106,15 @@ pub fn carry(st: &State, next: &str, terms: &Table) -> Result<String, String> {
         return Err("next scenario: no [[unit]]".into());
     };
     let mut fate = carry_cards(st, cards, &seat_side, &mut record, terms);
-    field_levies(next, cards, &seat_side, &ours, &mut fate, &mut record, terms)?;
+    field_levies(
+        next,
+        cards,
+        &seat_side,
+        &ours,
+        &mut fate,
+        &mut record,
+        terms,
+    )?;
     if terms.walking_wounded {
         let one_in = nums.wounded_one_in.int().max(1) as u32;
         rejoin_wounded(st, cards, &ours, &fate, one_in);
@@ -259,11 +267,11 @@ fn rejoin_wounded(st: &State, cards: &mut [Value], ours: &[String], fate: &Fate,
         let mut pool = wounded(st, side) / one_in;
         while pool > 0 {
             let mut placed = false;
-            for i in 0..cards.len() {
+            for (i, card) in cards.iter_mut().enumerate() {
                 let (Some(u), true) = (fate.carried_from[i], fate.keep[i]) else {
                     continue;
                 };
-                let Some(card) = cards[i].as_table_mut() else {
+                let Some(card) = card.as_table_mut() else {
                     continue;
                 };
                 let troopers = int(card, "troopers").unwrap_or(0);

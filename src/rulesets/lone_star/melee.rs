@@ -45,10 +45,7 @@ pub fn resolve_melee_end(
 
 /// What each seat declared for its units in melee: STAY (true) or LEAVE (false). Standing
 /// orders are applied on the way.
-fn wishes(
-    state: &mut State,
-    subs: &BTreeMap<String, Submitted<Orders>>,
-) -> BTreeMap<String, bool> {
+fn wishes(state: &mut State, subs: &BTreeMap<String, Submitted<Orders>>) -> BTreeMap<String, bool> {
     let mut wish: BTreeMap<String, bool> = BTreeMap::new();
     for (seat, sub) in subs {
         if let Submitted::Orders(o) = sub {

@@ -126,7 +126,15 @@ pub fn walk(
             }
             let step = left.min(STEP);
             let next = pace.pos.offset(heading, step);
-            if !one_step(state, &mover, &mut pace, &mut walked, next, step, sidestep_leg) {
+            if !one_step(
+                state,
+                &mover,
+                &mut pace,
+                &mut walked,
+                next,
+                step,
+                sidestep_leg,
+            ) {
                 break 'legs;
             }
         }
@@ -212,10 +220,7 @@ fn one_step(
             .any(|g| g.is("river") && g.area.contains(pace.pos))
     {
         state.unit_mut(name).river = 0;
-        walked.stopped = Some(format!(
-            "it stops on leaving the river at {}",
-            at(pace.pos)
-        ));
+        walked.stopped = Some(format!("it stops on leaving the river at {}", at(pace.pos)));
         return false;
     }
     let seen = reveal_near(state, name);

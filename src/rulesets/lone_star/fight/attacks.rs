@@ -192,14 +192,22 @@ fn attack(
     let mods_text: Vec<String> = mods.iter().map(|(w, v)| format!("{w} {v:+}")).collect();
     state.say(format!(
         "{name} {} {target} ({}): strength {base}{}{} = {total} → {n}d6 {pips:?} = {hits} hits{}.",
-        if band == Band::Melee { "fights" } else { "fires at" },
+        if band == Band::Melee {
+            "fights"
+        } else {
+            "fires at"
+        },
         band.word(),
         match (&over, &held) {
             (Some(s), _) => format!(" (the mortar alone, over {s}, R51)"),
             (None, Some(s)) => format!(" (without the flamethrower, through {s}, R52)"),
             (None, None) => String::new(),
         },
-        if mods_text.is_empty() { String::new() } else { format!(" {}", mods_text.join(" ")) },
+        if mods_text.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", mods_text.join(" "))
+        },
         if red_cross { " (Red Cross −1)" } else { "" }
     ));
     if mortar_out {
@@ -236,8 +244,7 @@ fn screens(state: &State, u: &Unit, tu: &Unit, band: Band) -> (Option<String>, O
 /// The heavy weapon's shot spent: a flamethrower's at short range unless held (R52), a
 /// mortar's round on any shot (R50). Whether that was the mortar's last round.
 fn spend_heavy(state: &mut State, u: &Unit, band: Band, held: bool) -> bool {
-    if u.heavy() == Some(Heavy::Flamethrower) && u.flame_shots > 0 && band != Band::Long && !held
-    {
+    if u.heavy() == Some(Heavy::Flamethrower) && u.flame_shots > 0 && band != Band::Long && !held {
         state.unit_mut(&u.name).flame_shots -= 1;
     }
     // R50: each shot with the mortar team alive spends a round; melee spends none, and

@@ -99,9 +99,6 @@ const KNOWN_LONG: &[&str] = &[
     "src/rulesets/la_bataille/setup.rs::new_state",       // 205
     "src/rulesets/la_bataille/turn.rs::exec",             // 143
     "src/rulesets/la_bataille/view.rs::scene",            // 139
-    "src/rulesets/last_hundred_yards/action.rs::perform", // 190
-    "src/rulesets/last_hundred_yards/briefing.rs::briefing", // 107
-    "src/rulesets/last_hundred_yards/campaign.rs::carry", // 102
     "src/rulesets/last_hundred_yards/checks.rs::check_block", // 108
     "src/rulesets/last_hundred_yards/checks.rs::check_mail", // 104
     "src/rulesets/last_hundred_yards/cycle.rs::activate", // 123

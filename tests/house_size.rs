@@ -99,10 +99,6 @@ const KNOWN_LONG: &[&str] = &[
     "src/rulesets/la_bataille/setup.rs::new_state",       // 205
     "src/rulesets/la_bataille/turn.rs::exec",             // 143
     "src/rulesets/la_bataille/view.rs::scene",            // 139
-    "src/rulesets/last_hundred_yards/checks.rs::check_block", // 108
-    "src/rulesets/last_hundred_yards/checks.rs::check_mail", // 104
-    "src/rulesets/last_hundred_yards/cycle.rs::activate", // 123
-    "src/rulesets/last_hundred_yards/maneuver.rs::plan",  // 146
     "src/rulesets/last_hundred_yards/scenario.rs::unit_of", // 102
     "src/rulesets/last_hundred_yards/vehicle.rs::overrun", // 139
     "src/rulesets/last_hundred_yards/view/mod.rs::view",  // 141

@@ -99,9 +99,6 @@ const KNOWN_LONG: &[&str] = &[
     "src/rulesets/la_bataille/setup.rs::new_state",       // 205
     "src/rulesets/la_bataille/turn.rs::exec",             // 143
     "src/rulesets/la_bataille/view.rs::scene",            // 139
-    "src/rulesets/last_hundred_yards/scenario.rs::unit_of", // 102
-    "src/rulesets/last_hundred_yards/vehicle.rs::overrun", // 139
-    "src/rulesets/last_hundred_yards/view/mod.rs::view",  // 141
     "src/rulesets/naval_rjw/gunnery.rs",                  // 704
     "src/rulesets/naval_rjw/gunnery.rs::resolve_order",   // 203
     "src/rulesets/naval_rjw/sample.rs::sample_orders",    // 172

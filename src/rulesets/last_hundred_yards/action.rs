@@ -271,7 +271,9 @@ fn route_as_seen(s: &LhyState, side: &str, from: Hex, entered: &[Hex]) -> Option
     ))
 }
 
-/// Carries out a checked action; returns what the enemy may react to (§8.1).
+/// Carries out a checked action; returns what the enemy may react to (§8.1). Each kind of
+/// action is its own step; those that move say where each unit went, the rest where it
+/// stands.
 pub fn perform(s: &mut LhyState, side: &str, a: &Action, dice: &mut Dice) -> Vec<Record> {
     let names = a.units();
     let start: Vec<Hex> = names
@@ -294,37 +296,12 @@ pub fn perform(s: &mut LhyState, side: &str, a: &Action, dice: &mut Dice) -> Vec
             );
             tell_move(s, side, &names, start.first().copied(), &entered, "moves");
             if overrun.is_some() {
-                for n in &names {
-                    if let Some(x) = s.unit_mut(n) {
-                        x.overran = true;
-                    }
-                }
+                mark_overran(s, &names);
             }
-            return names
-                .iter()
-                .map(|n| maneuver::record(s, n, Done::Maneuver, entered.clone()))
-                .collect();
+            return moved_records(s, &names, &entered);
         }
         Action::Withdraw { path, exit, .. } => {
-            mark(s, &names, Done::Maneuver);
-            let (path, exit) = if path.is_empty() {
-                withdraw::auto_path(s, side, start[0])
-            } else {
-                (path.clone(), *exit)
-            };
-            let entered = withdraw::run(s, side, &names, &path, exit, dice);
-            tell_move(
-                s,
-                side,
-                &names,
-                start.first().copied(),
-                &entered,
-                "withdraws",
-            );
-            return names
-                .iter()
-                .map(|n| maneuver::record(s, n, Done::Maneuver, entered.clone()))
-                .collect();
+            return withdrawal(s, side, &names, &start, path, *exit, dice);
         }
         Action::Fire {
             unit,
@@ -333,75 +310,23 @@ pub fn perform(s: &mut LhyState, side: &str, a: &Action, dice: &mut Dice) -> Vec
             from,
         } => {
             mark(s, &names, Done::Fire);
-            let at = if from.is_empty() {
-                start[0]
-            } else {
-                maneuver::do_move(s, side, &names, from, false, false, false, None, dice);
-                s.unit(unit).map_or(start[0], |u| u.at)
-            };
+            let at = fire_from(s, side, &names, start[0], from, dice);
             fired(s, unit, target, at, *mode, 0);
             Done::Fire
         }
         Action::Mortar { unit, hex, smoke } => {
             mark(s, &names, Done::Fire);
-            if let Some(u) = s.unit(unit).cloned()
-                && let Ok(shots) = fire::mortar(s, &u, *hex)
-            {
-                if *smoke {
-                    // R35: a Smoke marker on the impact hex, no attack (§4.2.4 hindrance).
-                    if !s.smoke.iter().any(|(h, _)| h == hex) {
-                        s.smoke.push((*hex, side.to_string()));
-                    }
-                    s.public(format!(
-                        "Mortar smoke lands on {} (Smoke marker).",
-                        s.name_of(*hex)
-                    ));
-                } else {
-                    for (i, shot) in shots.into_iter().enumerate() {
-                        fire::place(s, shot, unit, side, i > 0);
-                    }
-                    s.public(format!(
-                        "Mortar fire lands on {} (MDRM markers).",
-                        s.name_of(*hex)
-                    ));
-                }
-            }
-            concealment::after_action(s, unit);
+            mortar_fire(s, side, unit, *hex, *smoke);
             Done::Fire
         }
         Action::Scoot { unit, target, to } => {
             mark(s, &names, Done::Maneuver);
-            let extra = s.data.rules.moving_fire_drm.int();
-            fired(s, unit, target, start[0], None, extra);
-            if let Some(x) = s.unit_mut(unit) {
-                x.motion = Motion::Green;
-                x.started = true;
-            }
-            if let Some(h) = to {
-                maneuver::step_into(s, &names, *h);
-                concealment::after_action(s, unit);
-                concealment::after_enemy_move(s, unit);
-            }
+            shoot_and_scoot(s, unit, &names, target, *to, start[0]);
             Done::Maneuver
         }
         Action::Halt { unit, to, target } => {
             mark(s, &names, Done::Maneuver);
-            let reacting = s.turn.cycle.as_ref().is_some_and(|c| c.calls > 0);
-            let extra = s
-                .unit(unit)
-                .cloned()
-                .map_or(0, |u| vehicle::halt_drm(s, &u, target, reacting));
-            if let Some(h) = to {
-                maneuver::step_into(s, &names, *h);
-                concealment::after_action(s, unit);
-                concealment::after_enemy_move(s, unit);
-            }
-            if let Some(x) = s.unit_mut(unit) {
-                x.motion = Motion::Red;
-                x.stopped = true;
-            }
-            let at = s.unit(unit).map_or(start[0], |u| u.at);
-            fired(s, unit, target, at, None, extra);
+            halt_and_fire(s, unit, &names, target, *to, start[0]);
             Done::Maneuver
         }
         Action::Assault { hex, feint, .. } => {
@@ -416,41 +341,13 @@ pub fn perform(s: &mut LhyState, side: &str, a: &Action, dice: &mut Dice) -> Vec
             mark(s, &names, Done::Recover);
             Done::Recover
         }
-        Action::Deploy { unit } => {
-            let at = start[0];
-            let sections = platoon::do_deploy(s, unit, dice);
-            mark(s, &sections, Done::Maneuver);
-            return sections
-                .iter()
-                .map(|n| maneuver::record(s, n, Done::Maneuver, vec![at]))
-                .collect();
-        }
+        Action::Deploy { unit } => return deploy(s, unit, start[0], dice),
         Action::Mount { unit, vehicle: v } => {
-            if let Some(x) = s.unit_mut(unit) {
-                x.aboard = Some(v.clone());
-                x.done = Some(Done::Maneuver);
-            }
-            // The enemy watches a unit it sees climb into a vehicle it sees (and so may a
-            // spectator); either one concealed, the line is the owner's alone.
-            let text = format!("{unit} mounts {v}.");
-            if seen_as_itself(s, unit) && seen_as_itself(s, v) {
-                s.public(text);
-            } else {
-                s.private(side, text);
-            }
+            mount(s, side, unit, v);
             Done::Maneuver
         }
         Action::Dismount { unit } => {
-            if let Some(x) = s.unit_mut(unit) {
-                x.aboard = None;
-                x.done = Some(Done::Maneuver);
-            }
-            let text = format!("{unit} dismounts.");
-            if seen_as_itself(s, unit) {
-                s.public(text);
-            } else {
-                s.private(side, text);
-            }
+            dismount(s, side, unit);
             Done::Maneuver
         }
     };
@@ -461,4 +358,184 @@ pub fn perform(s: &mut LhyState, side: &str, a: &Action, dice: &mut Dice) -> Vec
             maneuver::record(s, n, done, vec![at])
         })
         .collect()
+}
+
+/// A maneuver's records: every unit entered the same hexes.
+fn moved_records(s: &LhyState, names: &[String], entered: &[Hex]) -> Vec<Record> {
+    names
+        .iter()
+        .map(|n| maneuver::record(s, n, Done::Maneuver, entered.to_vec()))
+        .collect()
+}
+
+/// The units of an overrun are marked as having overrun this turn (§10.4.5c: once a turn).
+fn mark_overran(s: &mut LhyState, names: &[String]) {
+    for n in names {
+        if let Some(x) = s.unit_mut(n) {
+            x.overran = true;
+        }
+    }
+}
+
+/// A platoon deploys into its sections, each marked as having maneuvered where the platoon
+/// stood.
+fn deploy(s: &mut LhyState, unit: &str, at: Hex, dice: &mut Dice) -> Vec<Record> {
+    let sections = platoon::do_deploy(s, unit, dice);
+    mark(s, &sections, Done::Maneuver);
+    sections
+        .iter()
+        .map(|n| maneuver::record(s, n, Done::Maneuver, vec![at]))
+        .collect()
+}
+
+/// A withdrawal along its written path, or (none written) the way back the rules find.
+fn withdrawal(
+    s: &mut LhyState,
+    side: &str,
+    names: &[String],
+    start: &[Hex],
+    path: &[Hex],
+    exit: bool,
+    dice: &mut Dice,
+) -> Vec<Record> {
+    mark(s, names, Done::Maneuver);
+    let (path, exit) = if path.is_empty() {
+        withdraw::auto_path(s, side, start[0])
+    } else {
+        (path.to_vec(), exit)
+    };
+    let entered = withdraw::run(s, side, names, &path, exit, dice);
+    tell_move(
+        s,
+        side,
+        names,
+        start.first().copied(),
+        &entered,
+        "withdraws",
+    );
+    moved_records(s, names, &entered)
+}
+
+/// §8.3e: where the unit fires from, a LATW maneuvering along `from` first.
+fn fire_from(
+    s: &mut LhyState,
+    side: &str,
+    names: &[String],
+    start: Hex,
+    from: &[Hex],
+    dice: &mut Dice,
+) -> Hex {
+    if from.is_empty() {
+        start
+    } else {
+        maneuver::do_move(s, side, names, from, false, false, false, None, dice);
+        s.unit(&names[0]).map_or(start, |u| u.at)
+    }
+}
+
+/// Mortar fire on a hex: MDRM markers, or with SMOKE a Smoke marker and no attack (R35).
+fn mortar_fire(s: &mut LhyState, side: &str, unit: &str, hex: Hex, smoke: bool) {
+    if let Some(u) = s.unit(unit).cloned()
+        && let Ok(shots) = fire::mortar(s, &u, hex)
+    {
+        if smoke {
+            // R35: a Smoke marker on the impact hex, no attack (§4.2.4 hindrance).
+            if !s.smoke.iter().any(|(h, _)| *h == hex) {
+                s.smoke.push((hex, side.to_string()));
+            }
+            s.public(format!(
+                "Mortar smoke lands on {} (Smoke marker).",
+                s.name_of(hex)
+            ));
+        } else {
+            for (i, shot) in shots.into_iter().enumerate() {
+                fire::place(s, shot, unit, side, i > 0);
+            }
+            s.public(format!(
+                "Mortar fire lands on {} (MDRM markers).",
+                s.name_of(hex)
+            ));
+        }
+    }
+    concealment::after_action(s, unit);
+}
+
+/// §10.4.2 Shoot & Scoot: fire from where it stands at the moving-fire DRM, motion green,
+/// then a step into the next hex if ordered.
+fn shoot_and_scoot(
+    s: &mut LhyState,
+    unit: &str,
+    names: &[String],
+    target: &Target,
+    to: Option<Hex>,
+    start: Hex,
+) {
+    let extra = s.data.rules.moving_fire_drm.int();
+    fired(s, unit, target, start, None, extra);
+    if let Some(x) = s.unit_mut(unit) {
+        x.motion = Motion::Green;
+        x.started = true;
+    }
+    if let Some(h) = to {
+        maneuver::step_into(s, names, h);
+        concealment::after_action(s, unit);
+        concealment::after_enemy_move(s, unit);
+    }
+}
+
+/// §10.4.3 Halt & Fire: its DRM judged before moving, a step into the next hex if ordered,
+/// motion red and stopped, then fire from where it halted.
+fn halt_and_fire(
+    s: &mut LhyState,
+    unit: &str,
+    names: &[String],
+    target: &Target,
+    to: Option<Hex>,
+    start: Hex,
+) {
+    let reacting = s.turn.cycle.as_ref().is_some_and(|c| c.calls > 0);
+    let extra = s
+        .unit(unit)
+        .cloned()
+        .map_or(0, |u| vehicle::halt_drm(s, &u, target, reacting));
+    if let Some(h) = to {
+        maneuver::step_into(s, names, h);
+        concealment::after_action(s, unit);
+        concealment::after_enemy_move(s, unit);
+    }
+    if let Some(x) = s.unit_mut(unit) {
+        x.motion = Motion::Red;
+        x.stopped = true;
+    }
+    let at = s.unit(unit).map_or(start, |u| u.at);
+    fired(s, unit, target, at, None, extra);
+}
+
+/// A unit climbs into a vehicle. The enemy watches a unit it sees climb into a vehicle it
+/// sees (and so may a spectator); either one concealed, the line is the owner's alone.
+fn mount(s: &mut LhyState, side: &str, unit: &str, v: &str) {
+    if let Some(x) = s.unit_mut(unit) {
+        x.aboard = Some(v.to_string());
+        x.done = Some(Done::Maneuver);
+    }
+    let text = format!("{unit} mounts {v}.");
+    if seen_as_itself(s, unit) && seen_as_itself(s, v) {
+        s.public(text);
+    } else {
+        s.private(side, text);
+    }
+}
+
+/// A unit climbs out, told to all only if it is seen as itself.
+fn dismount(s: &mut LhyState, side: &str, unit: &str) {
+    if let Some(x) = s.unit_mut(unit) {
+        x.aboard = None;
+        x.done = Some(Done::Maneuver);
+    }
+    let text = format!("{unit} dismounts.");
+    if seen_as_itself(s, unit) {
+        s.public(text);
+    } else {
+        s.private(side, text);
+    }
 }

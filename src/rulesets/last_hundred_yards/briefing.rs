@@ -6,6 +6,8 @@ use crate::rulesets::kit::roster::TwoSides;
 
 use super::state::{LhyState, Place};
 
+/// A seat's briefing: its mission (side and edge, set-up zone, limits, objectives, victory
+/// levels), then its forces.
 pub fn briefing(s: &LhyState, seat: &str) -> Vec<(String, Vec<String>)> {
     let Some(side) = s.side(seat) else {
         return vec![];
@@ -21,30 +23,7 @@ pub fn briefing(s: &LhyState, seat: &str) -> Vec<(String, Vec<String>)> {
         side.name,
         side.fbe.word()
     ));
-    // R20: where PLACE and DUMMY may put counters (the play-through found it unsaid).
-    if let Some((_, hexes)) = s.zones.iter().find(|(z, _)| z == seat) {
-        let g = s.map.grid();
-        let rows: Vec<_> = hexes
-            .iter()
-            .filter_map(|h| g.address(*h))
-            .map(|a| a.row)
-            .collect();
-        if let (Some(lo), Some(hi)) = (rows.iter().min(), rows.iter().max()) {
-            let dummies = s
-                .dummies_allowed
-                .iter()
-                .find(|(x, _)| x == seat)
-                .map_or(0, |d| d.1);
-            mission.push(format!(
-                "Your set-up zone (PLACE, DUMMY): printed rows {lo:02} to {hi:02}; {}.",
-                match dummies {
-                    0 => "no dummies".to_string(),
-                    1 => "1 dummy allowed".to_string(),
-                    n => format!("{n} dummies allowed"),
-                }
-            ));
-        }
-    }
+    mission.extend(setup_zone(s, seat));
     mission.push(format!(
         "{} game turns at most, {} minutes on the Time Lapse track; Casualty Differential Limit {}.",
         s.max_turns, s.minutes, s.cdl
@@ -60,7 +39,45 @@ pub fn briefing(s: &LhyState, seat: &str) -> Vec<(String, Vec<String>)> {
                 .map_or(String::new(), |h| format!(", held by {}", s.side_name(h)))
         ));
     }
-    // Levels run best first; the last one is whatever is left below the one above it.
+    mission.extend(victory_levels(s));
+    vec![
+        (format!("Your mission: {}", s.scenario), mission),
+        ("Your forces".into(), forces(s, seat)),
+    ]
+}
+
+/// R20: where PLACE and DUMMY may put counters (the play-through found it unsaid), and how
+/// many dummies; nothing for a seat without a set-up zone.
+fn setup_zone(s: &LhyState, seat: &str) -> Option<String> {
+    let (_, hexes) = s.zones.iter().find(|(z, _)| z == seat)?;
+    let g = s.map.grid();
+    let rows: Vec<_> = hexes
+        .iter()
+        .filter_map(|h| g.address(*h))
+        .map(|a| a.row)
+        .collect();
+    let (Some(lo), Some(hi)) = (rows.iter().min(), rows.iter().max()) else {
+        return None;
+    };
+    let dummies = s
+        .dummies_allowed
+        .iter()
+        .find(|(x, _)| x == seat)
+        .map_or(0, |d| d.1);
+    Some(format!(
+        "Your set-up zone (PLACE, DUMMY): printed rows {lo:02} to {hi:02}; {}.",
+        match dummies {
+            0 => "no dummies".to_string(),
+            1 => "1 dummy allowed".to_string(),
+            n => format!("{n} dummies allowed"),
+        }
+    ))
+}
+
+/// The victory levels with the attacker's scores each covers and who wins by it. Levels run
+/// best first; the last one is whatever is left below the one above it.
+fn victory_levels(s: &LhyState) -> Vec<String> {
+    let mut lines = Vec::new();
     for (i, l) in s.levels.iter().enumerate() {
         let above = i.checked_sub(1).and_then(|j| s.levels.get(j));
         let last = i + 1 == s.levels.len();
@@ -79,8 +96,13 @@ pub fn briefing(s: &LhyState, seat: &str) -> Vec<(String, Vec<String>)> {
             "draw" => "a draw".to_string(),
             w => format!("{} wins", s.side_name(w)),
         };
-        mission.push(format!("{range}: {} ({who}).", l.name));
+        lines.push(format!("{range}: {} ({who}).", l.name));
     }
+    lines
+}
+
+/// The seat's companies with their platoons' units, then its support units.
+fn forces(s: &LhyState, seat: &str) -> Vec<String> {
     let mut forces = Vec::new();
     for c in s.companies.iter().filter(|c| c.side == seat) {
         forces.push(format!(
@@ -108,10 +130,7 @@ pub fn briefing(s: &LhyState, seat: &str) -> Vec<(String, Vec<String>)> {
     if !support.is_empty() {
         forces.push(format!("  support units: {}", support.join("; ")));
     }
-    vec![
-        (format!("Your mission: {}", s.scenario), mission),
-        ("Your forces".into(), forces),
-    ]
+    forces
 }
 
 fn unit_text(s: &LhyState, u: &super::state::Unit) -> String {

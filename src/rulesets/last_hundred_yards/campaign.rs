@@ -167,9 +167,6 @@ pub fn carry(st: &LhyState, next: &str, terms: &Table) -> Result<String, String>
         )?;
     let mut t: Table = next.parse().map_err(|e| format!("next scenario: {e}"))?;
     check_sides(st, &t)?;
-    let mut fate = fates(st);
-    let mut words: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut say = |side: &str, w: String| words.entry(side.to_string()).or_default().push(w);
     let side_of = |n: &str| st.unit(n).map(|u| u.side.clone()).unwrap_or_default();
     let listed: Vec<String> = units(&t).iter().filter_map(|u| str_of(u, "name")).collect();
     let kind_of = |u: &Table| {
@@ -177,80 +174,32 @@ pub fn carry(st: &LhyState, next: &str, terms: &Table) -> Result<String, String>
             .and_then(|k| st.data.class(&k).map(|c| c.kind))
             .unwrap_or(Kind::Dummy)
     };
+    let squads: Vec<String> = units(&t)
+        .iter()
+        .filter(|u| kind_of(u) == Kind::Squad)
+        .filter_map(|u| str_of(u, "name"))
+        .collect();
+    let mut ledger = Ledger {
+        st,
+        c,
+        terms,
+        fate: fates(st),
+        words: BTreeMap::new(),
+    };
     // R42: experience first, on what the mission showed; new leaders come green.
-    for (name, left) in fate.iter_mut().filter(|(n, _)| listed.contains(n)) {
-        let Left::Whole(q) = left else { continue };
-        let Some(u) = st.unit(name) else { continue };
-        let side = u.side.clone();
-        if q.as_deref() == Some("") {
-            *q = if terms.experience { c.lowest() } else { None };
-            say(
-                &side,
-                format!("{name} has a new leader{}", quality_words(q)),
-            );
-        } else if terms.experience && did_well(st, u) {
-            let up = c.step_up(q.as_deref());
-            if up != *q {
-                say(&side, format!("{name} steps up{}", quality_words(&up)));
-            }
-            *q = up;
-        }
-    }
+    ledger.experience(&listed);
     // R40 healing, then R41 replacements, side by side, in the next mission's order.
     for side in st.sides.iter().map(|s| s.id.clone()) {
-        let of_side = |n: &&String| side_of(n) == side;
-        let reduced: Vec<String> = listed
-            .iter()
-            .filter(of_side)
-            .filter(|n| matches!(fate.get(*n), Some(Left::Reduced(_))))
-            .cloned()
-            .collect();
-        let heal = if terms.heal {
-            healed(reduced.len(), c.heal_share.get())
-        } else {
-            0
-        };
-        for n in reduced.iter().take(heal) {
-            if let Some(Left::Reduced(q)) = fate.get(n).cloned() {
-                fate.insert(n.clone(), Left::Whole(q));
-                say(&side, format!("{n} is made whole again"));
-            }
-        }
-        let mut made_up = if terms.replacements {
-            replacements(st, c, &side)
-        } else {
-            0
-        };
-        for n in reduced.iter().skip(heal) {
-            if made_up == 0 {
-                break;
-            }
-            if let Some(Left::Reduced(q)) = fate.get(n).cloned() {
-                fate.insert(n.clone(), Left::Whole(q));
-                made_up -= 1;
-                say(&side, format!("{n} is made up by replacements"));
-            }
-        }
-        let gone_squads: Vec<String> = units(&t)
-            .iter()
-            .filter(|u| kind_of(u) == Kind::Squad)
-            .filter_map(|u| str_of(u, "name"))
-            .filter(|n| side_of(n) == side && fate.get(n) == Some(&Left::Gone))
-            .collect();
-        for n in gone_squads.into_iter().take(made_up as usize) {
-            let q = if terms.experience { c.lowest() } else { None };
-            say(
-                &side,
-                format!("{n} comes back as replacements{}", quality_words(&q)),
-            );
-            fate.insert(n, Left::Whole(q));
-        }
+        ledger.heal_and_replace(&side, &listed, &squads);
     }
+    let Ledger {
+        fate, mut words, ..
+    } = ledger;
     write_units(
         &mut t,
         &fate,
         &kind_of,
-        &mut |side, w| say(side, w),
+        &mut |side, w| say(&mut words, side, w),
         &side_of,
     )?;
     let note = note(st, &words);
@@ -260,6 +209,112 @@ pub fn carry(st: &LhyState, next: &str, terms: &Table) -> Result<String, String>
         Value::String(format!("{}\n\n{note}\n", d.trim_end())),
     );
     campaign::to_text(&t)
+}
+
+/// What is carried while the next mission is written: each unit's fate, and the words each
+/// side is told of it.
+struct Ledger<'a> {
+    st: &'a LhyState,
+    c: &'a CampaignData,
+    terms: Terms,
+    fate: BTreeMap<String, Left>,
+    words: BTreeMap<String, Vec<String>>,
+}
+
+/// One line for `side`'s note of what its units became.
+fn say(words: &mut BTreeMap<String, Vec<String>>, side: &str, w: String) {
+    words.entry(side.to_string()).or_default().push(w);
+}
+
+impl Ledger<'_> {
+    fn side_of(&self, n: &str) -> String {
+        self.st.unit(n).map(|u| u.side.clone()).unwrap_or_default()
+    }
+
+    /// R42: each whole unit the next mission lists steps up a quality if it did well; a
+    /// fallen leader's replacement comes green.
+    fn experience(&mut self, listed: &[String]) {
+        let (st, c, terms) = (self.st, self.c, self.terms);
+        for (name, left) in self.fate.iter_mut().filter(|(n, _)| listed.contains(n)) {
+            let Left::Whole(q) = left else { continue };
+            let Some(u) = st.unit(name) else { continue };
+            let side = u.side.clone();
+            if q.as_deref() == Some("") {
+                *q = if terms.experience { c.lowest() } else { None };
+                say(
+                    &mut self.words,
+                    &side,
+                    format!("{name} has a new leader{}", quality_words(q)),
+                );
+            } else if terms.experience && did_well(st, u) {
+                let up = c.step_up(q.as_deref());
+                if up != *q {
+                    say(
+                        &mut self.words,
+                        &side,
+                        format!("{name} steps up{}", quality_words(&up)),
+                    );
+                }
+                *q = up;
+            }
+        }
+    }
+
+    /// R40, R41 for one side: its share of reduced units healed, then replacements make up
+    /// the rest of the reduced and bring back squads lost whole, in the next mission's order.
+    fn heal_and_replace(&mut self, side: &str, listed: &[String], squads: &[String]) {
+        let (st, c, terms) = (self.st, self.c, self.terms);
+        let reduced: Vec<String> = listed
+            .iter()
+            .filter(|n| self.side_of(n) == side)
+            .filter(|n| matches!(self.fate.get(*n), Some(Left::Reduced(_))))
+            .cloned()
+            .collect();
+        let heal = if terms.heal {
+            healed(reduced.len(), c.heal_share.get())
+        } else {
+            0
+        };
+        for n in reduced.iter().take(heal) {
+            if let Some(Left::Reduced(q)) = self.fate.get(n).cloned() {
+                self.fate.insert(n.clone(), Left::Whole(q));
+                say(&mut self.words, side, format!("{n} is made whole again"));
+            }
+        }
+        let mut made_up = if terms.replacements {
+            replacements(st, c, side)
+        } else {
+            0
+        };
+        for n in reduced.iter().skip(heal) {
+            if made_up == 0 {
+                break;
+            }
+            if let Some(Left::Reduced(q)) = self.fate.get(n).cloned() {
+                self.fate.insert(n.clone(), Left::Whole(q));
+                made_up -= 1;
+                say(
+                    &mut self.words,
+                    side,
+                    format!("{n} is made up by replacements"),
+                );
+            }
+        }
+        let gone_squads: Vec<String> = squads
+            .iter()
+            .filter(|n| self.side_of(n) == side && self.fate.get(*n) == Some(&Left::Gone))
+            .cloned()
+            .collect();
+        for n in gone_squads.into_iter().take(made_up as usize) {
+            let q = if terms.experience { c.lowest() } else { None };
+            say(
+                &mut self.words,
+                side,
+                format!("{n} comes back as replacements{}", quality_words(&q)),
+            );
+            self.fate.insert(n, Left::Whole(q));
+        }
+    }
 }
 
 fn quality_words(q: &Option<String>) -> String {

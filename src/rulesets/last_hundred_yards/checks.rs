@@ -2,6 +2,7 @@
 //! with which support and attachments, and the checks on activation blocks and reactions.
 //! Reads the state only; never changes it.
 
+use crate::board::hex::Hex;
 use crate::engine::Rejected;
 use crate::rulesets::kit::roster::{Roster, TwoSides};
 
@@ -11,7 +12,7 @@ use super::orders::{ACTIVATE_WORDS, REACT_WORDS, SETUP_WORDS, STACKING_WORDS, ba
 use super::reaction;
 use super::setup;
 use super::stacking;
-use super::state::{Action, LhyState, Order, Phase};
+use super::state::{Action, LhyState, Order, Phase, Target};
 
 use super::turn::is_setting;
 
@@ -311,74 +312,40 @@ pub fn check_block(s: &LhyState, side: &str, block: &[(usize, String, Order)]) -
             errs.push(bad(*line, text, NOT_ACTIVATION));
             continue;
         }
-        match o {
-            Order::Attach { unit } => match check_attach(s, side, &platoons, unit, &mut afv) {
-                Ok(()) => attached.push(unit.clone()),
-                Err(e) => errs.push(bad(*line, text, e)),
-            },
-            Order::Act(a) => {
-                let m = members(s, side, &platoons, &attached);
-                let units = a.units();
-                if let Some(n) = units.iter().find(|n| !m.contains(n)) {
-                    errs.push(bad(*line, text, format!(
-                        "{n} is not in this activation (platoon {}; ATTACH it first if it may join)",
-                        platoons.join(" and ")
-                    )));
-                    continue;
-                }
-                if let Some(n) = units.iter().find(|n| acted.contains(n)) {
-                    errs.push(bad(
-                        *line,
-                        text,
-                        format!("{n} already has an action in this mail (§9.0)"),
-                    ));
-                    continue;
-                }
-                if let Err(e) = action::check(s, side, a, false) {
-                    errs.push(bad(*line, text, e));
-                    continue;
-                }
+        let checked = match o {
+            Order::Attach { unit } => check_attach(s, side, &platoons, unit, &mut afv)
+                .map(|()| attached.push(unit.clone())),
+            Order::Act(a) => check_act(s, side, &platoons, &attached, &acted, a).map(|()| {
                 if let Action::Fire { target, .. } = a {
-                    fired_at.push(match target {
-                        super::state::Target::Hex(h) | super::state::Target::Hidden(h, _) => {
-                            Some(*h)
-                        }
-                        super::state::Target::Unit(n) => s.unit(n).map(|u| u.at),
-                    });
+                    fired_at.push(target_hex(s, target));
                 }
-                acted.extend(units);
-            }
+                acted.extend(a.units());
+            }),
             Order::Hold { unit } => {
-                if !members(s, side, &platoons, &attached).contains(unit) {
-                    errs.push(bad(
-                        *line,
-                        text,
-                        format!("{unit} is not in this activation"),
-                    ));
+                if members(s, side, &platoons, &attached).contains(unit) {
+                    Ok(())
+                } else {
+                    Err(format!("{unit} is not in this activation"))
                 }
             }
             Order::Query { hex } => {
-                if !super::sight::marker_at(s, side, *hex) {
-                    errs.push(bad(
-                        *line,
-                        text,
-                        format!(
-                            "there is no enemy Concealment marker in {}",
-                            s.name_of(*hex)
-                        ),
-                    ));
-                } else {
+                if super::sight::marker_at(s, side, *hex) {
                     queried.push((*line, text.clone(), *hex));
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "there is no enemy Concealment marker in {}",
+                        s.name_of(*hex)
+                    ))
                 }
             }
-            o if is_setting(o) => {}
-            Order::Pass => {}
-            o if check_declaration(s, side, o, &arrows).is_some() => {
-                if let Some(Err(e)) = check_declaration(s, side, o, &arrows) {
-                    errs.push(bad(*line, text, e));
-                }
-            }
-            _ => errs.push(bad(*line, text, NOT_ACTIVATION)),
+            o if is_setting(o) => Ok(()),
+            Order::Pass => Ok(()),
+            o => check_declaration(s, side, o, &arrows)
+                .unwrap_or_else(|| Err(NOT_ACTIVATION.to_string())),
+        };
+        if let Err(e) = checked {
+            errs.push(bad(*line, text, e));
         }
     }
     // §4.3 (R9): who queries must fire at least one attack at the hex.
@@ -395,6 +362,38 @@ pub fn check_block(s: &LhyState, side: &str, block: &[(usize, String, Order)]) -
         }
     }
     errs
+}
+
+/// One action line of an activation: every unit in it is a member of the activation, has
+/// no other action in the mail (§9.0), and the action itself is legal.
+fn check_act(
+    s: &LhyState,
+    side: &str,
+    platoons: &[String],
+    attached: &[String],
+    acted: &[String],
+    a: &Action,
+) -> Result<(), String> {
+    let m = members(s, side, platoons, attached);
+    let units = a.units();
+    if let Some(n) = units.iter().find(|n| !m.contains(n)) {
+        return Err(format!(
+            "{n} is not in this activation (platoon {}; ATTACH it first if it may join)",
+            platoons.join(" and ")
+        ));
+    }
+    if let Some(n) = units.iter().find(|n| acted.contains(n)) {
+        return Err(format!("{n} already has an action in this mail (§9.0)"));
+    }
+    action::check(s, side, a, false)
+}
+
+/// The hex a fire target names, if it is on the map.
+fn target_hex(s: &LhyState, target: &Target) -> Option<Hex> {
+    match target {
+        Target::Hex(h) | Target::Hidden(h, _) => Some(*h),
+        Target::Unit(n) => s.unit(n).map(|u| u.at),
+    }
 }
 
 /// Checks the reaction lines of a mail.
@@ -441,105 +440,136 @@ pub fn check_reaction(s: &LhyState, side: &str, lines: &[(usize, String, Order)]
     errs
 }
 
-/// The legality of one seat's mail for the current step.
+/// The legality of one seat's mail for the current step: what the step asks of this seat
+/// (set-up, its activation, its reaction, its stacking choice), or what it may send unasked.
 pub fn check_mail(s: &LhyState, seat: &str, lines: &[(usize, String, Order)]) -> Vec<Rejected> {
-    let mut errs = Vec::new();
-    // Split into head and activation blocks, keeping line numbers.
-    let mut head = Vec::new();
-    let mut blocks_: Vec<Vec<(usize, String, Order)>> = Vec::new();
-    for l in lines {
-        match &l.2 {
-            Order::Activate { .. } => blocks_.push(vec![l.clone()]),
-            _ if blocks_.is_empty() => head.push(l.clone()),
-            _ => blocks_.last_mut().expect("a block").push(l.clone()),
-        }
-    }
+    let (head, blocks) = split_blocks(lines);
     let active = s.turn.active == seat;
     match &s.phase {
-        Phase::Setup => {
-            let mut dummies = setup::dummies_left(s, seat);
-            for (line, text, o) in lines {
-                if is_setting(o) || *o == Order::Pass {
-                    continue;
-                }
-                if !takes(SETUP_WORDS, text) {
-                    errs.push(bad(*line, text, setup::NOT_SET_UP));
-                    continue;
-                }
-                if let Err(e) = setup::check(s, seat, o, &mut dummies) {
-                    errs.push(bad(*line, text, e));
-                }
-            }
-        }
+        Phase::Setup => check_setup_mail(s, seat, lines),
         Phase::Activate { side } if side == seat => {
-            for (line, text, o) in &head {
-                if let Some(r) = check_declaration(s, seat, o, &[]) {
-                    if let Err(e) = r {
-                        errs.push(bad(*line, text, e));
-                    }
-                } else if !is_setting(o) && *o != Order::Pass {
-                    errs.push(bad(
-                        *line,
-                        text,
-                        "begin your activation with ACTIVATE platoon",
-                    ));
-                }
-            }
-            if let Some(b) = blocks_.first() {
+            let begin = "begin your activation with ACTIVATE platoon";
+            let mut errs = check_head(s, seat, &head, true, begin);
+            if let Some(b) = blocks.first() {
                 errs.extend(check_block(s, seat, b));
             }
+            errs
         }
         Phase::React { side } if side == seat => {
-            errs.extend(check_reaction(s, seat, &head));
-            if !blocks_.is_empty() && !active {
-                errs.push(bad(
-                    blocks_[0][0].0,
-                    &blocks_[0][0].1,
-                    "only the active player activates this game turn",
-                ));
-            }
+            let mut errs = check_reaction(s, seat, &head);
+            errs.extend(only_active(&blocks, active));
+            errs
         }
-        Phase::Stacking { side } if side == seat => {
-            for (line, text, o) in lines {
-                if !takes(STACKING_WORDS, text) {
-                    errs.push(bad(*line, text, "name the units to eliminate: ELIMINATE unit, or PASS for the default choice"));
-                    continue;
-                }
-                if let Order::Eliminate { unit } = o {
-                    let ok = s
-                        .unit(unit)
-                        .is_some_and(|u| u.on_map() && stacking::over(s, seat).contains(&u.at));
-                    if !ok {
-                        errs.push(bad(
-                            *line,
-                            text,
-                            format!("{unit} is not in an over-stacked hex"),
-                        ));
-                    }
-                }
-            }
-        }
-        Phase::GameOver => {
-            if let Some((l, t, _)) = lines.first() {
-                errs.push(bad(*l, t, "the game is over"));
-            }
-        }
+        Phase::Stacking { side } if side == seat => check_stacking_mail(s, seat, lines),
+        Phase::GameOver => lines
+            .first()
+            .map(|(l, t, _)| bad(*l, t, "the game is over"))
+            .into_iter()
+            .collect(),
         _ => {
             // Not asked: standing reactions, settings, and (active) the next activations.
-            for (line, text, o) in &head {
-                if let Some(r) = check_declaration(s, seat, o, &[]) {
-                    if let Err(e) = r {
-                        errs.push(bad(*line, text, e));
-                    }
-                } else if !is_setting(o) {
-                    errs.push(bad(*line, text, "you are not asked for orders now: only STANDING, SET, FEINT, ASSAULT ORDER, or your next ACTIVATE"));
-                }
+            let unasked = "you are not asked for orders now: only STANDING, SET, FEINT, ASSAULT ORDER, or your next ACTIVATE";
+            let mut errs = check_head(s, seat, &head, false, unasked);
+            errs.extend(only_active(&blocks, active));
+            errs
+        }
+    }
+}
+
+type Lines = Vec<(usize, String, Order)>;
+
+/// A mail split into its head and its activation blocks (each from an ACTIVATE line),
+/// keeping line numbers.
+fn split_blocks(lines: &[(usize, String, Order)]) -> (Lines, Vec<Lines>) {
+    let mut head = Vec::new();
+    let mut blocks: Vec<Lines> = Vec::new();
+    for l in lines {
+        match &l.2 {
+            Order::Activate { .. } => blocks.push(vec![l.clone()]),
+            _ if blocks.is_empty() => head.push(l.clone()),
+            _ => blocks.last_mut().expect("a block").push(l.clone()),
+        }
+    }
+    (head, blocks)
+}
+
+/// The set-up lines, within the seat's dummies; settings and PASS aside.
+fn check_setup_mail(s: &LhyState, seat: &str, lines: &[(usize, String, Order)]) -> Vec<Rejected> {
+    let mut errs = Vec::new();
+    let mut dummies = setup::dummies_left(s, seat);
+    for (line, text, o) in lines {
+        if is_setting(o) || *o == Order::Pass {
+            continue;
+        }
+        if !takes(SETUP_WORDS, text) {
+            errs.push(bad(*line, text, setup::NOT_SET_UP));
+            continue;
+        }
+        if let Err(e) = setup::check(s, seat, o, &mut dummies) {
+            errs.push(bad(*line, text, e));
+        }
+    }
+    errs
+}
+
+/// The head of a mail before any ACTIVATE: declarations checked, settings let be, and any
+/// other line refused with `other` (PASS too, unless `pass_ok`: the seat's own activation).
+fn check_head(
+    s: &LhyState,
+    seat: &str,
+    head: &[(usize, String, Order)],
+    pass_ok: bool,
+    other: &str,
+) -> Vec<Rejected> {
+    let mut errs = Vec::new();
+    for (line, text, o) in head {
+        if let Some(r) = check_declaration(s, seat, o, &[]) {
+            if let Err(e) = r {
+                errs.push(bad(*line, text, e));
             }
-            if !blocks_.is_empty() && !active {
+        } else if !is_setting(o) && (!pass_ok || *o != Order::Pass) {
+            errs.push(bad(*line, text, other));
+        }
+    }
+    errs
+}
+
+/// Activations from a player who is not the active one this game turn.
+fn only_active(blocks: &[Lines], active: bool) -> Option<Rejected> {
+    (!blocks.is_empty() && !active).then(|| {
+        bad(
+            blocks[0][0].0,
+            &blocks[0][0].1,
+            "only the active player activates this game turn",
+        )
+    })
+}
+
+/// The stacking step's lines: each ELIMINATE names a unit in an over-stacked hex.
+fn check_stacking_mail(
+    s: &LhyState,
+    seat: &str,
+    lines: &[(usize, String, Order)],
+) -> Vec<Rejected> {
+    let mut errs = Vec::new();
+    for (line, text, o) in lines {
+        if !takes(STACKING_WORDS, text) {
+            errs.push(bad(
+                *line,
+                text,
+                "name the units to eliminate: ELIMINATE unit, or PASS for the default choice",
+            ));
+            continue;
+        }
+        if let Order::Eliminate { unit } = o {
+            let ok = s
+                .unit(unit)
+                .is_some_and(|u| u.on_map() && stacking::over(s, seat).contains(&u.at));
+            if !ok {
                 errs.push(bad(
-                    blocks_[0][0].0,
-                    &blocks_[0][0].1,
-                    "only the active player activates this game turn",
+                    *line,
+                    text,
+                    format!("{unit} is not in an over-stacked hex"),
                 ));
             }
         }

@@ -198,28 +198,10 @@ pub fn activate(s: &mut LhyState, side: &str, block: &[Order], dice: &mut Dice) 
         s.turn.coordinated = None;
     }
     let mut platoons = vec![platoon.clone()];
-    if let Some(w) = &with {
-        let drm = s.side(side).map_or(0, |x| x.coordination_drm);
-        let roll = dice.roll_one(format!("{side}: Coordination"), Faces::d(10)) as i32;
-        let ok = roll + drm >= s.data.rules.coordination_at_least.int();
-        s.turn.coordinated = Some(ok);
-        s.public(format!(
-            "Coordination for company {}: {roll}{} — {}.",
-            p.company,
-            if drm != 0 {
-                super::fire::signed(drm)
-            } else {
-                String::new()
-            },
-            if ok {
-                format!("success, {w} activates too")
-            } else {
-                format!("failure, {w} waits")
-            }
-        ));
-        if ok {
-            platoons.push(w.clone());
-        }
+    if let Some(w) = &with
+        && coordinate(s, side, &p.company, w, dice)
+    {
+        platoons.push(w.clone());
     }
     let mut attached = Vec::new();
     let mut afv = None;
@@ -256,6 +238,46 @@ pub fn activate(s: &mut LhyState, side: &str, block: &[Order], dice: &mut Dice) 
         s.side_name(side),
         platoons.join(" and ")
     ));
+    answer_queries(s, side, block);
+    let records = carry_out(s, side, block, &members, dice);
+    for p in &platoons {
+        if !s.turn.platoons_done.contains(p) {
+            s.turn.platoons_done.push(p.clone());
+        }
+    }
+    if let Some(c) = s.turn.cycle.as_mut() {
+        c.last = records;
+        c.caller = side.to_string();
+    }
+    true
+}
+
+/// The Coordination roll for a second platoon `w` of `company` activating with the first:
+/// whether it succeeds (and `w` activates too).
+fn coordinate(s: &mut LhyState, side: &str, company: &str, w: &str, dice: &mut Dice) -> bool {
+    let drm = s.side(side).map_or(0, |x| x.coordination_drm);
+    let roll = dice.roll_one(format!("{side}: Coordination"), Faces::d(10)) as i32;
+    let ok = roll + drm >= s.data.rules.coordination_at_least.int();
+    s.turn.coordinated = Some(ok);
+    s.public(format!(
+        "Coordination for company {}: {roll}{} — {}.",
+        company,
+        if drm != 0 {
+            super::fire::signed(drm)
+        } else {
+            String::new()
+        },
+        if ok {
+            format!("success, {w} activates too")
+        } else {
+            format!("failure, {w} waits")
+        }
+    ));
+    ok
+}
+
+/// §4.3: the block's QUERY lines answered in public, each Concealment marker's truth told.
+fn answer_queries(s: &mut LhyState, side: &str, block: &[Order]) {
     for o in block {
         if let Order::Query { hex } = o {
             let q = concealment::answer(s, side, *hex);
@@ -264,6 +286,17 @@ pub fn activate(s: &mut LhyState, side: &str, block: &[Order], dice: &mut Dice) 
             s.queries.push(q);
         }
     }
+}
+
+/// The block's actions by its members, then its declarations, then the mandatory actions
+/// not ordered; what the enemy may react to.
+fn carry_out(
+    s: &mut LhyState,
+    side: &str,
+    block: &[Order],
+    members: &[String],
+    dice: &mut Dice,
+) -> Vec<Record> {
     let mut records: Vec<Record> = Vec::new();
     let mut ordered: Vec<String> = Vec::new();
     for o in &block[1..] {
@@ -286,7 +319,7 @@ pub fn activate(s: &mut LhyState, side: &str, block: &[Order], dice: &mut Dice) 
     // R33: a FEINT line of this block applies to the arrow its ASSAULT line just placed.
     assault::declare(s, side, block);
     // §9.1.1: mandatory actions not ordered are taken by default (R29).
-    for n in mandatory_active(s, &members) {
+    for n in mandatory_active(s, members) {
         if ordered.contains(&n) {
             continue;
         }
@@ -298,16 +331,7 @@ pub fn activate(s: &mut LhyState, side: &str, block: &[Order], dice: &mut Dice) 
             records.extend(action::perform(s, side, &a, dice));
         }
     }
-    for p in &platoons {
-        if !s.turn.platoons_done.contains(p) {
-            s.turn.platoons_done.push(p.clone());
-        }
-    }
-    if let Some(c) = s.turn.cycle.as_mut() {
-        c.last = records;
-        c.caller = side.to_string();
-    }
-    true
+    records
 }
 
 /// The reaction loop (§8.0): calls for Reaction back and forth until two passes in a row,

@@ -61,7 +61,8 @@ pub struct Plan {
     pub start_motion: bool,
 }
 
-/// The move's legality for one unit (§10.0–10.1, §10.4.1, §4.1).
+/// The move's legality for one unit (§10.0–10.1, §10.4.1, §4.1): whether it may maneuver,
+/// its motion, each hex of its path, its MP, and its exit from the map.
 #[allow(clippy::too_many_arguments)]
 pub fn plan(
     s: &LhyState,
@@ -73,6 +74,39 @@ pub fn plan(
     overrun: Option<Hex>,
     reacting: bool,
 ) -> Result<Plan, String> {
+    let name = &u.name;
+    may_maneuver(u, reverse, stop)?;
+    let (start_motion, spent) = motion(s, u, path, stop, exit)?;
+    let allow = allowance(s, u, reacting, reverse);
+    let (costs, all_road) = path_costs(s, u, path, overrun)?;
+    let from = path.last().copied().unwrap_or(u.at);
+    let bonus = if all_road && !path.is_empty() && s.map.road(from) {
+        s.data.rules.road_bonus_mp.get()
+    } else {
+        0.0
+    };
+    let total: f64 = spent + costs.iter().sum::<f64>();
+    let limit = allow.mp + bonus;
+    let free = !u.vehicle() && path.len() <= allow.hexes;
+    if total > limit + 1e-9 && !free {
+        return Err(format!(
+            "{name} needs {} MP for that and has {} (§10.1)",
+            crate::rulesets::kit::grammar::num(total),
+            crate::rulesets::kit::grammar::num(limit)
+        ));
+    }
+    if exit {
+        check_exit(s, u, path)?;
+    }
+    Ok(Plan {
+        costs,
+        start_motion,
+    })
+}
+
+/// Whether the unit may maneuver at all: not a dummy reversing or stopping, not a gun
+/// (§10.0c), not aboard, not disrupted (R13); only vehicles reverse.
+fn may_maneuver(u: &Unit, reverse: bool, stop: bool) -> Result<(), String> {
     let name = &u.name;
     if u.dummy() && (reverse || stop) {
         return Err(format!("{name} is a dummy"));
@@ -95,6 +129,19 @@ pub fn plan(
     if reverse && !u.vehicle() {
         return Err("only vehicles maneuver in Reverse".into());
     }
+    Ok(())
+}
+
+/// §10.4.1 vehicle motion: whether the move starts it in motion, and the MP that costs; for
+/// other units, that the path is given and STOP is not.
+fn motion(
+    s: &LhyState,
+    u: &Unit,
+    path: &[Hex],
+    stop: bool,
+    exit: bool,
+) -> Result<(bool, f64), String> {
+    let name = &u.name;
     let mut start_motion = false;
     let mut spent = 0.0;
     if u.vehicle() {
@@ -130,7 +177,19 @@ pub fn plan(
     } else if stop {
         return Err("STOP is for vehicles".into());
     }
-    let allow = allowance(s, u, reacting, reverse);
+    Ok((start_motion, spent))
+}
+
+/// Each hex of the path checked (on the map, adjacent, entered once, enterable, no known
+/// enemy but the overrun's, urban roads along the road) with its MP cost; and whether the
+/// whole move runs along roads.
+fn path_costs(
+    s: &LhyState,
+    u: &Unit,
+    path: &[Hex],
+    overrun: Option<Hex>,
+) -> Result<(Vec<f64>, bool), String> {
+    let name = &u.name;
     let mut costs = Vec::new();
     let mut from = u.at;
     let on_road = s.map.road(u.at);
@@ -173,41 +232,26 @@ pub fn plan(
         costs.push(c);
         from = h;
     }
-    let bonus = if all_road && !path.is_empty() && s.map.road(from) {
-        s.data.rules.road_bonus_mp.get()
-    } else {
-        0.0
-    };
-    let total: f64 = spent + costs.iter().sum::<f64>();
-    let limit = allow.mp + bonus;
-    let free = !u.vehicle() && path.len() <= allow.hexes;
-    if total > limit + 1e-9 && !free {
-        return Err(format!(
-            "{name} needs {} MP for that and has {} (§10.1)",
-            crate::rulesets::kit::grammar::num(total),
-            crate::rulesets::kit::grammar::num(limit)
-        ));
+    Ok((costs, all_road))
+}
+
+/// §10.2: a unit exits by a board edge, never the enemy's.
+fn check_exit(s: &LhyState, u: &Unit, path: &[Hex]) -> Result<(), String> {
+    let last = path.last().copied().unwrap_or(u.at);
+    let side = s.side(&u.side).ok_or("no side")?;
+    if s.map.on_edge(last, side.ebe) {
+        return Err("units may not exit by the enemy board edge (§10.2)".into());
     }
-    if exit {
-        let last = path.last().copied().unwrap_or(u.at);
-        let side = s.side(&u.side).ok_or("no side")?;
-        if s.map.on_edge(last, side.ebe) {
-            return Err("units may not exit by the enemy board edge (§10.2)".into());
-        }
-        let edges = [
-            super::map::Edge::North,
-            super::map::Edge::South,
-            super::map::Edge::East,
-            super::map::Edge::West,
-        ];
-        if !edges.iter().any(|e| s.map.on_edge(last, *e)) {
-            return Err(format!("{} is not on a board edge", s.name_of(last)));
-        }
+    let edges = [
+        super::map::Edge::North,
+        super::map::Edge::South,
+        super::map::Edge::East,
+        super::map::Edge::West,
+    ];
+    if !edges.iter().any(|e| s.map.on_edge(last, *e)) {
+        return Err(format!("{} is not on a board edge", s.name_of(last)));
     }
-    Ok(Plan {
-        costs,
-        start_motion,
-    })
+    Ok(())
 }
 
 /// §4.1.10: a unit leaving a river hex (or from under a bridge) for the bank rolls; the

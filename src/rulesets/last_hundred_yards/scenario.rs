@@ -6,9 +6,9 @@
 
 use serde::Deserialize;
 
-use crate::board::hex::{Address, Hex, HexGrid};
+use crate::board::hex::{Address, Hex, HexDir, HexGrid};
 
-use super::data::{Kind, RulesetData};
+use super::data::{Class, Kind, RulesetData};
 use super::los;
 use super::map::{Edge, Map};
 use super::state::{
@@ -345,40 +345,8 @@ fn unit_of(
     i: usize,
     u: &ScenarioUnit,
 ) -> Result<Unit, String> {
-    let hex = |s: &str| g.parse_hex(s).map_err(|e| format!("hex {s}: {e}"));
-    let class = data
-        .class(&u.class)
-        .ok_or_else(|| format!("unit {}: no class `{}` in ruleset.toml", u.name, u.class))?;
-    let side = sides
-        .iter()
-        .find(|s| s.nation == class.nation)
-        .ok_or_else(|| format!("unit {}: no side fields {} counters", u.name, class.nation))?;
-    if class.kind == Kind::Dummy {
-        return Err(format!(
-            "unit {}: dummies are placed at set-up, not listed",
-            u.name
-        ));
-    }
-    if let Some(p) = &u.platoon {
-        let pl = platoons
-            .iter()
-            .find(|x| &x.id == p)
-            .ok_or_else(|| format!("unit {}: no platoon `{p}`", u.name))?;
-        if pl.side != side.id {
-            return Err(format!("unit {}: platoon {p} is the enemy's", u.name));
-        }
-    }
-    let (place, at) = match (&u.at, u.pool, u.lost) {
-        (Some(a), false, false) => (Place::Map, hex(a)?),
-        (None, true, false) => (Place::Pool, Hex::new(0, 0)),
-        (None, false, true) => (Place::Eliminated, Hex::new(0, 0)),
-        _ => {
-            return Err(format!(
-                "unit {}: give `at` (on the map), `pool = true` or `lost = true`",
-                u.name
-            ));
-        }
-    };
+    let (class, side) = class_and_side(data, sides, platoons, u)?;
+    let (place, at) = place_of(g, u)?;
     let quality = quality_of(data, u)?;
     if let Some(f) = &u.stands_for
         && (class.kind != Kind::Section || !sc.units.iter().any(|x| &x.name == f && x.lost))
@@ -394,20 +362,7 @@ fn unit_of(
             u.name
         ));
     }
-    let facing = match &u.facing {
-        Some(f) => Some(
-            g.parse_dir(f)
-                .map_err(|e| format!("unit {}: {e}", u.name))?,
-        ),
-        None if class.kind.vehicle() || class.kind == Kind::Fp => Some(
-            g.dir(match side.fbe {
-                Edge::South => crate::board::hex::Compass::N,
-                _ => crate::board::hex::Compass::S,
-            })
-            .expect("flat-top grids have N and S"),
-        ),
-        None => None,
-    };
+    let facing = facing_of(g, u, class.kind, side)?;
     Ok(Unit {
         name: u.name.clone(),
         side: side.id.clone(),
@@ -436,6 +391,78 @@ fn unit_of(
         quality,
         lost: u.lost,
         stands_for: u.stands_for.clone(),
+    })
+}
+
+/// A listed unit's class in the ruleset and the side that fields its nation's counters; no
+/// dummy (they are placed at set-up), and its platoon, if any, is its side's.
+fn class_and_side<'a>(
+    data: &'a RulesetData,
+    sides: &'a [Side],
+    platoons: &[Platoon],
+    u: &ScenarioUnit,
+) -> Result<(&'a Class, &'a Side), String> {
+    let class = data
+        .class(&u.class)
+        .ok_or_else(|| format!("unit {}: no class `{}` in ruleset.toml", u.name, u.class))?;
+    let side = sides
+        .iter()
+        .find(|s| s.nation == class.nation)
+        .ok_or_else(|| format!("unit {}: no side fields {} counters", u.name, class.nation))?;
+    if class.kind == Kind::Dummy {
+        return Err(format!(
+            "unit {}: dummies are placed at set-up, not listed",
+            u.name
+        ));
+    }
+    if let Some(p) = &u.platoon {
+        let pl = platoons
+            .iter()
+            .find(|x| &x.id == p)
+            .ok_or_else(|| format!("unit {}: no platoon `{p}`", u.name))?;
+        if pl.side != side.id {
+            return Err(format!("unit {}: platoon {p} is the enemy's", u.name));
+        }
+    }
+    Ok((class, side))
+}
+
+/// Where a listed unit begins: on the map at its hex, in the pool, or already lost.
+fn place_of(g: &HexGrid, u: &ScenarioUnit) -> Result<(Place, Hex), String> {
+    let hex = |s: &str| g.parse_hex(s).map_err(|e| format!("hex {s}: {e}"));
+    Ok(match (&u.at, u.pool, u.lost) {
+        (Some(a), false, false) => (Place::Map, hex(a)?),
+        (None, true, false) => (Place::Pool, Hex::new(0, 0)),
+        (None, false, true) => (Place::Eliminated, Hex::new(0, 0)),
+        _ => {
+            return Err(format!(
+                "unit {}: give `at` (on the map), `pool = true` or `lost = true`",
+                u.name
+            ));
+        }
+    })
+}
+
+/// The facing written, else a vehicle's or gun's toward the enemy's edge; none for others.
+fn facing_of(
+    g: &HexGrid,
+    u: &ScenarioUnit,
+    kind: Kind,
+    side: &Side,
+) -> Result<Option<HexDir>, String> {
+    Ok(match &u.facing {
+        Some(f) => Some(
+            g.parse_dir(f)
+                .map_err(|e| format!("unit {}: {e}", u.name))?,
+        ),
+        None if kind.vehicle() || kind == Kind::Fp => Some(
+            g.dir(match side.fbe {
+                Edge::South => crate::board::hex::Compass::N,
+                _ => crate::board::hex::Compass::S,
+            })
+            .expect("flat-top grids have N and S"),
+        ),
+        None => None,
     })
 }
 

@@ -230,7 +230,33 @@ pub fn overrun(s: &mut LhyState, side: &str, names: &[String], h: Hex, from: Hex
         .map(|e| e.name.clone())
         .collect();
     s.public(format!("{label}: overrun by {}.", names.join(", ")));
-    for m in &movers {
+    overrunners_fire(s, side, &movers, &targets, h, tem);
+    // Step 2: towed guns and LATWs that have not acted must fire at the overrunners.
+    guns_fire_back(s, &enemy, &there, &movers, h);
+    // Step 3: close defence against an AFV, the unit's one action (R16: taken when allowed
+    // unless the side switched it off).
+    let afv = movers
+        .iter()
+        .find(|m| m.kind == Kind::Afv)
+        .map(|m| m.name.clone());
+    let on = s.side(&enemy).is_some_and(|x| x.close_defence);
+    if let (Some(afv), true) = (afv, on) {
+        close_with(s, &enemy, &there, &afv, h);
+    }
+}
+
+/// Step 1: each overrunner is marked as having overrun and places its SADRM (a halftrack
+/// carrying infantry the overrun's own) on the soft targets in the hex, if any.
+fn overrunners_fire(
+    s: &mut LhyState,
+    side: &str,
+    movers: &[Unit],
+    targets: &[String],
+    h: Hex,
+    tem: i32,
+) {
+    let label = s.name_of(h);
+    for m in movers {
         if let Some(x) = s.unit_mut(&m.name) {
             x.overran = true;
         }
@@ -253,7 +279,7 @@ pub fn overrun(s: &mut LhyState, side: &str, names: &[String], h: Hex, from: Hex
                 kind: FireKind::SmallArms,
                 hex: h,
                 drm,
-                targets: targets.clone(),
+                targets: targets.to_vec(),
             },
             &m.name,
             side,
@@ -265,7 +291,12 @@ pub fn overrun(s: &mut LhyState, side: &str, names: &[String], h: Hex, from: Hex
             m.name
         ));
     }
-    // Step 2: towed guns and LATWs that have not acted must fire at the overrunners.
+}
+
+/// Step 2: each towed gun and LATW in the hex that has not acted fires at the first
+/// overrunner, against the armour it shows.
+fn guns_fire_back(s: &mut LhyState, enemy: &str, there: &[Unit], movers: &[Unit], h: Hex) {
+    let label = s.name_of(h);
     let first = movers.first().map(|m| m.name.clone());
     for e in there
         .iter()
@@ -291,7 +322,7 @@ pub fn overrun(s: &mut LhyState, side: &str, names: &[String], h: Hex, from: Hex
                 targets: vec![target.name.clone()],
             },
             &e.name,
-            &enemy,
+            enemy,
             false,
         );
         if let Some(x) = s.unit_mut(&e.name) {
@@ -304,40 +335,36 @@ pub fn overrun(s: &mut LhyState, side: &str, names: &[String], h: Hex, from: Hex
             fire::signed(drm)
         ));
     }
-    // Step 3: close defence against an AFV, the unit's one action (R16: taken when allowed
-    // unless the side switched it off).
-    let afv = movers
+}
+
+/// Step 3: the defender best at close defence that may still act closes with the AFV.
+fn close_with(s: &mut LhyState, enemy: &str, there: &[Unit], afv: &str, h: Hex) {
+    let label = s.name_of(h);
+    let best = there
         .iter()
-        .find(|m| m.kind == Kind::Afv)
-        .map(|m| m.name.clone());
-    let on = s.side(&enemy).is_some_and(|x| x.close_defence);
-    if let (Some(afv), true) = (afv, on) {
-        let best = there
-            .iter()
-            .filter(|e| e.done.is_none() && !e.disrupted())
-            .filter_map(|e| close_defence(s, e).map(|v| (v, e.name.clone())))
-            .max_by_key(|(v, _)| *v);
-        if let Some((v, by)) = best {
-            fire::place(
-                s,
-                Shot {
-                    kind: FireKind::AntiTank,
-                    hex: h,
-                    drm: v,
-                    targets: vec![afv.clone()],
-                },
-                &by,
-                &enemy,
-                false,
-            );
-            if let Some(x) = s.unit_mut(&by) {
-                x.done = Some(Done::Fire);
-            }
-            s.public(format!(
-                "{label}: {by} closes with {afv}: ATDRM {} (close defence).",
-                fire::signed(v)
-            ));
+        .filter(|e| e.done.is_none() && !e.disrupted())
+        .filter_map(|e| close_defence(s, e).map(|v| (v, e.name.clone())))
+        .max_by_key(|(v, _)| *v);
+    if let Some((v, by)) = best {
+        fire::place(
+            s,
+            Shot {
+                kind: FireKind::AntiTank,
+                hex: h,
+                drm: v,
+                targets: vec![afv.to_string()],
+            },
+            &by,
+            enemy,
+            false,
+        );
+        if let Some(x) = s.unit_mut(&by) {
+            x.done = Some(Done::Fire);
         }
+        s.public(format!(
+            "{label}: {by} closes with {afv}: ATDRM {} (close defence).",
+            fire::signed(v)
+        ));
     }
 }
 

@@ -96,8 +96,43 @@ pub fn carry(st: &State, next: &str, terms: &Table) -> Result<String, String> {
          before Lone Star had campaigns), so it cannot be carried into another",
     )?;
     let mut t: Table = next.parse().map_err(|e| format!("next scenario: {e}"))?;
+    let ours = same_sides(st, &t)?;
+    let mut record = side_records(st, &ours);
+    let seat_side: BTreeMap<String, String> = tables(&t, "seat")
+        .iter()
+        .filter_map(|s| Some((text(s, "id")?, text(s, "side")?)))
+        .collect();
+    let Some(Value::Array(cards)) = t.get_mut("unit") else {
+        return Err("next scenario: no [[unit]]".into());
+    };
+    let mut fate = carry_cards(st, cards, &seat_side, &mut record, terms);
+    field_levies(
+        next,
+        cards,
+        &seat_side,
+        &ours,
+        &mut fate,
+        &mut record,
+        terms,
+    )?;
+    if terms.walking_wounded {
+        let one_in = nums.wounded_one_in.int().max(1) as u32;
+        rejoin_wounded(st, cards, &ours, &fate, one_in);
+    }
+    let mut i = 0;
+    cards.retain(|_| {
+        i += 1;
+        fate.keep[i - 1]
+    });
+    dismount_stranded(cards);
+    write_records(&mut t, &record);
+    campaign::to_text(&t)
+}
+
+/// The sides of the finished battle, which must be the next scenario's (sorted).
+fn same_sides(st: &State, t: &Table) -> Result<Vec<String>, String> {
     let mut ours: Vec<String> = st.sides.iter().map(|s| s.0.clone()).collect();
-    let mut theirs = ids(&t, "side");
+    let mut theirs = ids(t, "side");
     ours.sort();
     theirs.sort();
     if ours != theirs {
@@ -107,7 +142,11 @@ pub fn carry(st: &State, next: &str, terms: &Table) -> Result<String, String> {
             theirs.join(", ")
         ));
     }
-    // What each side brings on: its earlier record, this battle's lost units and prisoners.
+    Ok(ours)
+}
+
+/// What each side brings on: its earlier record, this battle's lost units and prisoners.
+fn side_records(st: &State, ours: &[String]) -> BTreeMap<String, Carried> {
     let mut record: BTreeMap<String, Carried> = ours
         .iter()
         .map(|s| (s.clone(), st.carried.get(s).cloned().unwrap_or_default()))
@@ -119,17 +158,32 @@ pub fn carry(st: &State, next: &str, terms: &Table) -> Result<String, String> {
         }
         r.prisoners_held += u.prisoners;
     }
-    let seat_side: BTreeMap<String, String> = tables(&t, "seat")
-        .iter()
-        .filter_map(|s| Some((text(s, "id")?, text(s, "side")?)))
-        .collect();
-    let Some(Value::Array(cards)) = t.get_mut("unit") else {
-        return Err("next scenario: no [[unit]]".into());
+    record
+}
+
+/// What became of each card of the next scenario, by its index.
+struct Fate<'a> {
+    /// Whether the card stays in the order of battle.
+    keep: Vec<bool>,
+    /// The finished unit it was carried from, if any.
+    carried_from: Vec<Option<&'a Unit>>,
+    /// Its troopers as the next scenario wrote them (the ceiling for R54).
+    first_troopers: Vec<i64>,
+}
+
+/// Each card: struck, carried from the finished unit of its name and side, or fresh.
+fn carry_cards<'a>(
+    st: &'a State,
+    cards: &mut [Value],
+    seat_side: &BTreeMap<String, String>,
+    record: &mut BTreeMap<String, Carried>,
+    terms: Terms,
+) -> Fate<'a> {
+    let mut fate = Fate {
+        keep: vec![true; cards.len()],
+        carried_from: vec![None; cards.len()],
+        first_troopers: vec![0i64; cards.len()],
     };
-    // Each card: struck, carried from the finished unit of its name and side, or fresh.
-    let mut keep = vec![true; cards.len()];
-    let mut carried_from: Vec<Option<&Unit>> = vec![None; cards.len()];
-    let mut first_troopers = vec![0i64; cards.len()];
     for (i, card) in cards.iter_mut().enumerate() {
         let Some(card) = card.as_table_mut() else {
             continue;
@@ -140,12 +194,12 @@ pub fn carry(st: &State, next: &str, terms: &Table) -> Result<String, String> {
         ) else {
             continue;
         };
-        first_troopers[i] = int(card, "troopers").unwrap_or(0);
+        fate.first_troopers[i] = int(card, "troopers").unwrap_or(0);
         if record
             .get(&side)
             .is_some_and(|r| r.lost_units.contains(&name))
         {
-            keep[i] = false;
+            fate.keep[i] = false;
             continue;
         }
         let Some(u) = st
@@ -157,19 +211,31 @@ pub fn carry(st: &State, next: &str, terms: &Table) -> Result<String, String> {
         };
         carry_unit(card, u, terms);
         if figures(card) == 0 {
-            keep[i] = false;
+            fate.keep[i] = false;
             record.entry(side).or_default().lost_units.push(name);
             continue;
         }
-        carried_from[i] = Some(u);
+        fate.carried_from[i] = Some(u);
     }
-    // R58: a side with no card left fields its next scenario's cards as written.
+    fate
+}
+
+/// R58: a side with no card left fields its next scenario's cards as written.
+fn field_levies(
+    next: &str,
+    cards: &mut [Value],
+    seat_side: &BTreeMap<String, String>,
+    ours: &[String],
+    fate: &mut Fate,
+    record: &mut BTreeMap<String, Carried>,
+    terms: Terms,
+) -> Result<(), String> {
     let side_of = |c: &Value| text(c.as_table()?, "seat").and_then(|s| seat_side.get(&s).cloned());
-    for side in &ours {
+    for side in ours {
         let mine: Vec<usize> = (0..cards.len())
             .filter(|i| side_of(&cards[*i]).as_ref() == Some(side))
             .collect();
-        if mine.is_empty() || mine.iter().any(|i| keep[*i]) {
+        if mine.is_empty() || mine.iter().any(|i| fate.keep[*i]) {
             continue;
         }
         if !terms.levies {
@@ -182,8 +248,8 @@ pub fn carry(st: &State, next: &str, terms: &Table) -> Result<String, String> {
         let originals = fresh.get("unit").and_then(Value::as_array);
         let r = record.entry(side.clone()).or_default();
         for i in mine {
-            keep[i] = true;
-            carried_from[i] = None;
+            fate.keep[i] = true;
+            fate.carried_from[i] = None;
             if let Some(o) = originals.and_then(|a| a.get(i)) {
                 cards[i] = o.clone();
             }
@@ -191,45 +257,45 @@ pub fn carry(st: &State, next: &str, terms: &Table) -> Result<String, String> {
             r.lost_units.retain(|n| n != name);
         }
     }
-    // R54: the walking wounded of each side rejoin its surviving units as troopers.
-    if terms.walking_wounded {
-        let one_in = nums.wounded_one_in.int().max(1) as u32;
-        for side in &ours {
-            let mut pool = wounded(st, side) / one_in;
-            while pool > 0 {
-                let mut placed = false;
-                for i in 0..cards.len() {
-                    let (Some(u), true) = (carried_from[i], keep[i]) else {
-                        continue;
-                    };
-                    let Some(card) = cards[i].as_table_mut() else {
-                        continue;
-                    };
-                    let troopers = int(card, "troopers").unwrap_or(0);
-                    if pool == 0
-                        || &u.side != side
-                        || u.arm.is_machine()
-                        || troopers >= first_troopers[i]
-                        || figures(card) >= u.start_figures as i64
-                    {
-                        continue;
-                    }
-                    card.insert("troopers".into(), Value::Integer(troopers + 1));
-                    pool -= 1;
-                    placed = true;
+    Ok(())
+}
+
+/// R54: the walking wounded of each side rejoin its surviving units as troopers, one a unit
+/// in turn, none above its written troopers or its figures at the start.
+fn rejoin_wounded(st: &State, cards: &mut [Value], ours: &[String], fate: &Fate, one_in: u32) {
+    for side in ours {
+        let mut pool = wounded(st, side) / one_in;
+        while pool > 0 {
+            let mut placed = false;
+            for (i, card) in cards.iter_mut().enumerate() {
+                let (Some(u), true) = (fate.carried_from[i], fate.keep[i]) else {
+                    continue;
+                };
+                let Some(card) = card.as_table_mut() else {
+                    continue;
+                };
+                let troopers = int(card, "troopers").unwrap_or(0);
+                if pool == 0
+                    || &u.side != side
+                    || u.arm.is_machine()
+                    || troopers >= fate.first_troopers[i]
+                    || figures(card) >= u.start_figures as i64
+                {
+                    continue;
                 }
-                if !placed {
-                    break;
-                }
+                card.insert("troopers".into(), Value::Integer(troopers + 1));
+                pool -= 1;
+                placed = true;
+            }
+            if !placed {
+                break;
             }
         }
     }
-    let mut i = 0;
-    cards.retain(|_| {
-        i += 1;
-        keep[i - 1]
-    });
-    // A passenger whose carrier is struck starts on foot at its own place (R53).
+}
+
+/// A passenger whose carrier is struck starts on foot at its own place (R53).
+fn dismount_stranded(cards: &mut [Value]) {
     let names: Vec<String> = cards
         .iter()
         .filter_map(|c| c.get("name").and_then(Value::as_str).map(str::to_string))
@@ -239,6 +305,10 @@ pub fn carry(st: &State, next: &str, terms: &Table) -> Result<String, String> {
             c.remove("aboard");
         }
     }
+}
+
+/// R53, R56: each side card carries its prisoners held and its units lost so far.
+fn write_records(t: &mut Table, record: &BTreeMap<String, Carried>) {
     if let Some(Value::Array(sides)) = t.get_mut("side") {
         for s in sides.iter_mut().filter_map(Value::as_table_mut) {
             let r = text(s, "id")
@@ -258,7 +328,6 @@ pub fn carry(st: &State, next: &str, terms: &Table) -> Result<String, String> {
             }
         }
     }
-    campaign::to_text(&t)
 }
 
 /// R53, R55, R57 on one card: at most the figures the unit had left, type by type (its guards

@@ -9,7 +9,7 @@ use crate::board::terrain::Area;
 use crate::dice::{Dice, Faces};
 use crate::rulesets::kit::grammar::tenths;
 
-use super::data::Arm;
+use super::data::{Arm, Rules};
 use super::orders::{FlyLeg, Order};
 use super::state::{Blast, Ground, State, gap_between};
 use super::wagons;
@@ -254,16 +254,21 @@ pub fn explode(state: &mut State, name: &str, dice: &mut Dice) {
         return;
     }
     state.unit_mut(name).gone = Some("exploded".into());
-    let reach = r.panjandrum_reach.get();
     state.blasts.push(Blast {
         at: p,
-        radius: reach,
+        radius: r.panjandrum_reach.get(),
         gun: name.to_string(),
     });
     state.say(format!("{name} EXPLODES at {} ({dud}).", at(p)));
+    blast_buildings(state, name, p, &r, dice);
+    blast_walls_and_woods(state, p, &r);
+    blast_men(state, name, p, &r, dice);
+}
+
+/// Buildings: destroyed on 1-2, the occupants losing 1d6 figures either way (R43).
+fn blast_buildings(state: &mut State, name: &str, p: Pt, r: &Rules, dice: &mut Dice) {
+    let turn = state.turn;
     let size = r.stand_size.get();
-    let mut craters: Vec<Area> = Vec::new();
-    // Buildings: destroyed on 1-2, the occupants losing 1d6 figures either way (R43).
     let farms: Vec<usize> = (0..state.ground.len())
         .filter(|i| {
             let g = &state.ground[*i];
@@ -291,7 +296,12 @@ pub fn explode(state: &mut State, name: &str, dice: &mut Dice) {
             state.say(format!("{label} stands ({roll})."));
         }
     }
-    // A 4" section of wall and a 3" square of woods are blasted away (L20).
+}
+
+/// A 4" section of wall and a 3" square of woods are blasted away (L20): craters.
+fn blast_walls_and_woods(state: &mut State, p: Pt, r: &Rules) {
+    let size = r.stand_size.get();
+    let mut craters: Vec<Area> = Vec::new();
     let wall_near = state
         .ground
         .iter()
@@ -335,8 +345,14 @@ pub fn explode(state: &mut State, name: &str, dice: &mut Dice) {
             area,
         });
     }
-    // Men and vehicles within reach: 1d6 figures each; a vehicle is destroyed with 1d6
-    // casualties among its passengers (L20, R43).
+}
+
+/// Men and vehicles within reach: 1d6 figures each; a vehicle is destroyed with 1d6
+/// casualties among its passengers (L20, R43).
+fn blast_men(state: &mut State, name: &str, p: Pt, r: &Rules, dice: &mut Dice) {
+    let turn = state.turn;
+    let size = r.stand_size.get();
+    let reach = r.panjandrum_reach.get();
     let here = [p];
     let caught: Vec<String> = state
         .units

@@ -81,6 +81,13 @@ fn move_unit(state: &mut State, name: &str, orders: &[&Order], dice: &mut Dice) 
         state.say(format!("{name} is in melee and may not move."));
         return;
     }
+    march_on(state, &u, orders, dice);
+}
+
+/// A unit out of melee on its own feet or horses: its morale test, smoke, leaving hiding,
+/// then the one thing its card does.
+fn march_on(state: &mut State, u: &Unit, orders: &[&Order], dice: &mut Dice) {
+    let name = u.name.as_str();
     // What the mail orders this unit to do on the card. A STANDING line is for later cases
     // and an EXTRA line for the extra move step, so neither counts; HOLD counts (no standing
     // advance then) but does not move it. A hidden unit given only these stays hidden (R28):
@@ -100,7 +107,7 @@ fn move_unit(state: &mut State, name: &str, orders: &[&Order], dice: &mut Dice) 
         // A hidden unit that does not move stays hidden, and tests nothing in public.
         return;
     }
-    let Some(may_move) = morale(state, &u, dice) else {
+    let Some(may_move) = morale(state, u, dice) else {
         return;
     };
     // L12: smoke after the morale roll and before moving, even after a failed test.
@@ -116,6 +123,13 @@ fn move_unit(state: &mut State, name: &str, orders: &[&Order], dice: &mut Dice) 
         state.unit_mut(name).hidden = false;
         state.say(format!("{name} leaves hiding at {}.", at(u.pos)));
     }
+    let standing_advance = if explicit { None } else { advance };
+    card_action(state, name, orders, standing_advance);
+}
+
+/// The first of the card's actions that applies: formation and facing, a change of state,
+/// occupying, embarking, a charge, a move; with no order at all, its standing advance.
+fn card_action(state: &mut State, name: &str, orders: &[&Order], standing_advance: Option<Pt>) {
     if form_and_face(state, name, orders) {
         return;
     }
@@ -151,7 +165,7 @@ fn move_unit(state: &mut State, name: &str, orders: &[&Order], dice: &mut Dice) 
         go(state, name, legs, *facing, budget);
         return;
     }
-    if !explicit && let Some(p) = advance {
+    if let Some(p) = standing_advance {
         let u = state.unit(name).expect("unit").clone();
         let budget = allowance(state, &u, false);
         go(state, name, &[Leg::To(p)], None, budget);

@@ -23,6 +23,29 @@ pub fn resolve_melee_end(
     subs: &BTreeMap<String, Submitted<Orders>>,
     dice: &mut Dice,
 ) {
+    let wish = wishes(state, subs);
+    let mut pairs = Vec::new();
+    for u in state.units.iter().filter(|u| u.alive()) {
+        for e in &u.melee {
+            if u.name < *e {
+                pairs.push((u.name.clone(), e.clone()));
+            }
+        }
+    }
+    for (a, b) in pairs {
+        end_pair(state, &wish, &a, &b, dice);
+    }
+    for u in state.units.iter_mut() {
+        u.melee_new = false;
+        if u.melee.is_empty() {
+            u.charged = false;
+        }
+    }
+}
+
+/// What each seat declared for its units in melee: STAY (true) or LEAVE (false). Standing
+/// orders are applied on the way.
+fn wishes(state: &mut State, subs: &BTreeMap<String, Submitted<Orders>>) -> BTreeMap<String, bool> {
     let mut wish: BTreeMap<String, bool> = BTreeMap::new();
     for (seat, sub) in subs {
         if let Submitted::Orders(o) = sub {
@@ -44,83 +67,81 @@ pub fn resolve_melee_end(
             }
         }
     }
+    wish
+}
+
+/// One pair locked in melee: both stay, or a roll-off when one would leave (L7), and unless
+/// the stayer holds, the loser by the criteria breaks off and retreats.
+fn end_pair(state: &mut State, wish: &BTreeMap<String, bool>, a: &str, b: &str, dice: &mut Dice) {
+    let (ua, ub) = (
+        state.unit(a).expect("unit").clone(),
+        state.unit(b).expect("unit").clone(),
+    );
+    if !ua.alive() || !ub.alive() || !ua.melee.iter().any(|m| m == b) {
+        return;
+    }
+    // R19: silence, with no standing order, stays.
+    let stay = |u: &Unit| {
+        wish.get(&u.name)
+            .copied()
+            .or(u.standing.stay)
+            .unwrap_or(true)
+    };
+    let (sa, sb) = (stay(&ua), stay(&ub));
+    if sa && sb {
+        state.say(format!("{a} and {b} stay locked in melee."));
+        return;
+    }
+    if sa != sb {
+        let (stayer, leaver) = if sa { (&ua, &ub) } else { (&ub, &ua) };
+        if roll_off(state, stayer, leaver, dice) {
+            return;
+        }
+    }
+    let loser = who_retreats(&ua, &ub);
+    let other = if loser == a { b } else { a };
+    state.say(format!(
+        "{loser} must retreat from {other} ({}).",
+        retreat_reason(&ua, &ub)
+    ));
+    for x in [a, b] {
+        let other = if x == a { b } else { a };
+        state.unit_mut(x).melee.retain(|m| m != other);
+    }
+    if state.unit(&loser).expect("unit").melee.is_empty() {
+        retreat(state, &loser, other);
+    }
+}
+
+/// L7: the stayer and the leaver roll 1d6 each, the one with fewer stands adding its bonus;
+/// whether the stayer won and holds the leaver in the melee.
+fn roll_off(state: &mut State, stayer: &Unit, leaver: &Unit, dice: &mut Dice) -> bool {
     let turn = state.turn;
-    let mut pairs = Vec::new();
-    for u in state.units.iter().filter(|u| u.alive()) {
-        for e in &u.melee {
-            if u.name < *e {
-                pairs.push((u.name.clone(), e.clone()));
-            }
-        }
-    }
-    for (a, b) in pairs {
-        let (ua, ub) = (
-            state.unit(&a).expect("unit").clone(),
-            state.unit(&b).expect("unit").clone(),
-        );
-        if !ua.alive() || !ub.alive() || !ua.melee.contains(&b) {
-            continue;
-        }
-        // R19: silence, with no standing order, stays.
-        let stay = |u: &Unit| {
-            wish.get(&u.name)
-                .copied()
-                .or(u.standing.stay)
-                .unwrap_or(true)
-        };
-        let (sa, sb) = (stay(&ua), stay(&ub));
-        if sa && sb {
-            state.say(format!("{a} and {b} stay locked in melee."));
-            continue;
-        }
-        if sa != sb {
-            let (stayer, leaver) = if sa { (&ua, &ub) } else { (&ub, &ua) };
-            let rs = dice.roll_one(
-                format!("turn {turn} {} stays in melee (d6)", stayer.name),
-                Faces::d(6),
-            );
-            let rl = dice.roll_one(
-                format!("turn {turn} {} leaves melee (d6)", leaver.name),
-                Faces::d(6),
-            );
-            let bonus = state.data.rules.retreat_fewer_stands_bonus.get() as u32;
-            let (fs, fl) = (stayer.figures.len(), leaver.figures.len());
-            let (s, l) = (
-                rs + if fs < fl { bonus } else { 0 },
-                rl + if fl < fs { bonus } else { 0 },
-            );
-            state.say(format!(
-                "Roll-off: {} (stays) {s} against {} (leaves) {l}.",
-                stayer.name, leaver.name
-            ));
-            if s > l {
-                state.say(format!(
-                    "{} holds {} in the melee.",
-                    stayer.name, leaver.name
-                ));
-                continue;
-            }
-        }
-        let loser = who_retreats(&ua, &ub);
-        let other = if loser == a { &b } else { &a };
+    let rs = dice.roll_one(
+        format!("turn {turn} {} stays in melee (d6)", stayer.name),
+        Faces::d(6),
+    );
+    let rl = dice.roll_one(
+        format!("turn {turn} {} leaves melee (d6)", leaver.name),
+        Faces::d(6),
+    );
+    let bonus = state.data.rules.retreat_fewer_stands_bonus.get() as u32;
+    let (fs, fl) = (stayer.figures.len(), leaver.figures.len());
+    let (s, l) = (
+        rs + if fs < fl { bonus } else { 0 },
+        rl + if fl < fs { bonus } else { 0 },
+    );
+    state.say(format!(
+        "Roll-off: {} (stays) {s} against {} (leaves) {l}.",
+        stayer.name, leaver.name
+    ));
+    if s > l {
         state.say(format!(
-            "{loser} must retreat from {other} ({}).",
-            retreat_reason(&ua, &ub)
+            "{} holds {} in the melee.",
+            stayer.name, leaver.name
         ));
-        for x in [&a, &b] {
-            let other = if *x == a { &b } else { &a };
-            state.unit_mut(x).melee.retain(|m| m != other);
-        }
-        if state.unit(&loser).expect("unit").melee.is_empty() {
-            retreat(state, &loser, other);
-        }
     }
-    for u in state.units.iter_mut() {
-        u.melee_new = false;
-        if u.melee.is_empty() {
-            u.charged = false;
-        }
-    }
+    s > l
 }
 
 /// Who retreats (L7 criteria; R20 stands in for the lost criterion 1).

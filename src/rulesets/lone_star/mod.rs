@@ -29,7 +29,7 @@ use crate::board::tabletop::Pt;
 use crate::board::terrain::Area;
 use crate::engine::{Outcome, Rejected, Ruleset, SeatId, StandingRead, View, Viewer};
 
-use data::{Arm, Heavy, RulesetData, Scenario, TomlData, pt};
+use data::{Arm, Heavy, RulesetData, Scenario, TerrainCard, TomlData, UnitCard, pt};
 use orders::Orders;
 use state::{Fig, Form, Ground, Phase, Seat, Standing, State, Unit};
 
@@ -47,7 +47,8 @@ fn form_of(word: &str) -> Result<Form, String> {
     })
 }
 
-/// The opening state from the data and scenario texts.
+/// The opening state from the data and scenario texts: the seats checked, the units as
+/// their cards give them, passengers aboard, the ground, then the state at turn 1.
 pub fn new_state(
     ruleset_toml: &str,
     scenario_toml: &str,
@@ -74,146 +75,12 @@ pub fn new_state(
             .iter()
             .find(|s| s.id == c.seat)
             .ok_or_else(|| format!("unit {}: no seat `{}`", c.name, c.seat))?;
-        let mut figures = vec![Fig::Trooper; c.troopers as usize];
-        figures.extend(std::iter::repeat_n(Fig::Leader, c.leaders as usize));
-        if let Some(h) = c.heavy {
-            figures.push(Fig::Heavy(h));
-        }
-        figures.extend(std::iter::repeat_n(Fig::Grenadier, c.grenadiers as usize));
-        if c.red_cross {
-            figures.push(Fig::RedCross);
-        }
-        if c.colors {
-            figures.push(Fig::Colors);
-        }
-        if figures.is_empty() || figures.len() > 12 {
-            return Err(format!("unit {}: 1 to 12 figures", c.name));
-        }
-        if c.leadership > 3 || c.zeal > 3 || c.esprit > 3 || c.zeal < c.esprit {
-            return Err(format!(
-                "unit {}: Leadership, Zeal, Esprit at most 3, Zeal ≥ Esprit (L3)",
-                c.name
-            ));
-        }
-        if units
-            .iter()
-            .any(|u: &Unit| u.name.eq_ignore_ascii_case(&c.name))
-        {
-            return Err(format!("two units called {}", c.name));
-        }
-        // R55: a shaken unit's Esprit is lower, never below L3's −1.
-        let esprit = if c.shaken {
-            let by = data
-                .campaign
-                .as_ref()
-                .ok_or_else(|| {
-                    format!(
-                        "unit {}: shaken, but ruleset.toml has no [campaign]",
-                        c.name
-                    )
-                })?
-                .shaken_esprit
-                .int();
-            (c.esprit - by).max(-1).min(c.esprit)
-        } else {
-            c.esprit
-        };
-        units.push(Unit {
-            name: c.name.clone(),
-            seat: c.seat.clone(),
-            side: seat.side.clone(),
-            arm: c.arm,
-            start_figures: figures.len() as u32,
-            figures,
-            hits: 0,
-            leadership: c.leadership,
-            zeal: c.zeal,
-            esprit,
-            move_rate: c.move_rate,
-            mounted_move: c.mounted_move,
-            mounted: c.arm == Arm::Cavalry && c.mounted_move.is_some(),
-            short: c.short,
-            long: c.long,
-            pos: pt(c.at),
-            facing: c.facing,
-            form: form_of(&c.formation)?,
-            hidden: c.hidden,
-            gas_masks: c.gas_masks,
-            armored: c.armored,
-            smoke: c.smoke,
-            gas: c.gas,
-            flame_shots: c.flame_shots,
-            // R50: a mortar card that does not say its rounds has the stand-in count.
-            mortar_rounds: c
-                .mortar_rounds
-                .unwrap_or(if c.heavy == Some(Heavy::Mortar) {
-                    data.rules.mortar_rounds.int().max(0) as u32
-                } else {
-                    0
-                }),
-            disengage: c.disengage,
-            regulars: c.regulars,
-            british: c.british,
-            gun: c.gun.clone(),
-            routing: false,
-            gone: None,
-            river: 0,
-            melee: vec![],
-            melee_new: false,
-            charged: false,
-            in_combat: false,
-            lost_this_turn: 0,
-            ambushed_by: vec![],
-            ambush_turn: 0,
-            prisoners: 0,
-            guards: 0,
-            standing: Standing::default(),
-            extra_plan: None,
-            stopping: false,
-            last_third: false,
-            aboard: c.aboard.clone(),
-            ramp: c.ramp,
-            // A windwagon starts the game standing (R36); a zeppelin in the air, hovering.
-            halted: matches!(c.arm, Arm::Windwagon | Arm::Zeppelin),
-            moved_turn: 0,
-            machine: c.arm.is_machine().then(machines::Machine::default),
-            escorting: 0,
-            shaken: c.shaken,
-        });
+        let figures = figures_of(c, &units)?;
+        let esprit = esprit_of(&data, c)?;
+        units.push(unit_of(&data, c, &seat.side, figures, esprit)?);
     }
     board_passengers(&mut units)?;
-    let mut ground = Vec::new();
-    for t in &scen.terrain {
-        let area = if !t.poly.is_empty() {
-            Area::Polygon {
-                points: t.poly.iter().copied().map(pt).collect(),
-            }
-        } else if let Some([x, y, r]) = t.circle {
-            Area::Circle {
-                centre: Pt::new(x, y),
-                radius: r,
-            }
-        } else if !t.line.is_empty() {
-            Area::Band {
-                points: t.line.iter().copied().map(pt).collect(),
-                width: if t.width > 0.0 { t.width } else { 1.0 },
-            }
-        } else {
-            return Err(format!("terrain {}: give poly, circle or line", t.kind));
-        };
-        if ![
-            "woods", "hill", "rough", "farm", "road", "river", "ford", "wall",
-        ]
-        .contains(&t.kind.as_str())
-        {
-            return Err(format!("unknown terrain kind `{}`", t.kind));
-        }
-        ground.push(Ground {
-            kind: t.kind.clone(),
-            name: t.name.clone(),
-            area,
-        });
-    }
+    let ground = ground_of(&scen.terrain)?;
     Ok(State {
         data,
         scenario: scen.name.clone(),
@@ -248,6 +115,168 @@ pub fn new_state(
         outcome: None,
         carried: campaign::read_sides(&scen.side),
     })
+}
+
+/// A unit card's figures, type by type, checked: 1 to 12 of them, its qualities within L3,
+/// and its name not already taken (by `units`, the cards before it).
+fn figures_of(c: &UnitCard, units: &[Unit]) -> Result<Vec<Fig>, String> {
+    let mut figures = vec![Fig::Trooper; c.troopers as usize];
+    figures.extend(std::iter::repeat_n(Fig::Leader, c.leaders as usize));
+    if let Some(h) = c.heavy {
+        figures.push(Fig::Heavy(h));
+    }
+    figures.extend(std::iter::repeat_n(Fig::Grenadier, c.grenadiers as usize));
+    if c.red_cross {
+        figures.push(Fig::RedCross);
+    }
+    if c.colors {
+        figures.push(Fig::Colors);
+    }
+    if figures.is_empty() || figures.len() > 12 {
+        return Err(format!("unit {}: 1 to 12 figures", c.name));
+    }
+    if c.leadership > 3 || c.zeal > 3 || c.esprit > 3 || c.zeal < c.esprit {
+        return Err(format!(
+            "unit {}: Leadership, Zeal, Esprit at most 3, Zeal ≥ Esprit (L3)",
+            c.name
+        ));
+    }
+    if units
+        .iter()
+        .any(|u: &Unit| u.name.eq_ignore_ascii_case(&c.name))
+    {
+        return Err(format!("two units called {}", c.name));
+    }
+    Ok(figures)
+}
+
+/// R55: a shaken unit's Esprit is lower, never below L3's −1.
+fn esprit_of(data: &RulesetData, c: &UnitCard) -> Result<i32, String> {
+    Ok(if c.shaken {
+        let by = data
+            .campaign
+            .as_ref()
+            .ok_or_else(|| {
+                format!(
+                    "unit {}: shaken, but ruleset.toml has no [campaign]",
+                    c.name
+                )
+            })?
+            .shaken_esprit
+            .int();
+        (c.esprit - by).max(-1).min(c.esprit)
+    } else {
+        c.esprit
+    })
+}
+
+/// The unit a checked card fields at the start of the battle, on `side`.
+fn unit_of(
+    data: &RulesetData,
+    c: &UnitCard,
+    side: &str,
+    figures: Vec<Fig>,
+    esprit: i32,
+) -> Result<Unit, String> {
+    Ok(Unit {
+        name: c.name.clone(),
+        seat: c.seat.clone(),
+        side: side.to_string(),
+        arm: c.arm,
+        start_figures: figures.len() as u32,
+        figures,
+        hits: 0,
+        leadership: c.leadership,
+        zeal: c.zeal,
+        esprit,
+        move_rate: c.move_rate,
+        mounted_move: c.mounted_move,
+        mounted: c.arm == Arm::Cavalry && c.mounted_move.is_some(),
+        short: c.short,
+        long: c.long,
+        pos: pt(c.at),
+        facing: c.facing,
+        form: form_of(&c.formation)?,
+        hidden: c.hidden,
+        gas_masks: c.gas_masks,
+        armored: c.armored,
+        smoke: c.smoke,
+        gas: c.gas,
+        flame_shots: c.flame_shots,
+        // R50: a mortar card that does not say its rounds has the stand-in count.
+        mortar_rounds: c
+            .mortar_rounds
+            .unwrap_or(if c.heavy == Some(Heavy::Mortar) {
+                data.rules.mortar_rounds.int().max(0) as u32
+            } else {
+                0
+            }),
+        disengage: c.disengage,
+        regulars: c.regulars,
+        british: c.british,
+        gun: c.gun.clone(),
+        routing: false,
+        gone: None,
+        river: 0,
+        melee: vec![],
+        melee_new: false,
+        charged: false,
+        in_combat: false,
+        lost_this_turn: 0,
+        ambushed_by: vec![],
+        ambush_turn: 0,
+        prisoners: 0,
+        guards: 0,
+        standing: Standing::default(),
+        extra_plan: None,
+        stopping: false,
+        last_third: false,
+        aboard: c.aboard.clone(),
+        ramp: c.ramp,
+        // A windwagon starts the game standing (R36); a zeppelin in the air, hovering.
+        halted: matches!(c.arm, Arm::Windwagon | Arm::Zeppelin),
+        moved_turn: 0,
+        machine: c.arm.is_machine().then(machines::Machine::default),
+        escorting: 0,
+        shaken: c.shaken,
+    })
+}
+
+/// The scenario's terrain as ground: each piece a polygon, circle or band of a known kind.
+fn ground_of(terrain: &[TerrainCard]) -> Result<Vec<Ground>, String> {
+    let mut ground = Vec::new();
+    for t in terrain {
+        let area = if !t.poly.is_empty() {
+            Area::Polygon {
+                points: t.poly.iter().copied().map(pt).collect(),
+            }
+        } else if let Some([x, y, r]) = t.circle {
+            Area::Circle {
+                centre: Pt::new(x, y),
+                radius: r,
+            }
+        } else if !t.line.is_empty() {
+            Area::Band {
+                points: t.line.iter().copied().map(pt).collect(),
+                width: if t.width > 0.0 { t.width } else { 1.0 },
+            }
+        } else {
+            return Err(format!("terrain {}: give poly, circle or line", t.kind));
+        };
+        if ![
+            "woods", "hill", "rough", "farm", "road", "river", "ford", "wall",
+        ]
+        .contains(&t.kind.as_str())
+        {
+            return Err(format!("unknown terrain kind `{}`", t.kind));
+        }
+        ground.push(Ground {
+            kind: t.kind.clone(),
+            name: t.name.clone(),
+            area,
+        });
+    }
+    Ok(ground)
 }
 
 /// Units that start aboard (R35): the carrier must be a windwagon or zeppelin of their side,

@@ -8,7 +8,7 @@ use crate::board::terrain::Area;
 
 use crate::rulesets::kit::grammar::tenths;
 
-use super::data::Arm;
+use super::data::{Arm, Rules};
 use super::state::{Form, State, Unit, gap_between, stands_at};
 
 pub(super) const STEP: f64 = 0.25;
@@ -97,139 +97,51 @@ pub fn walk(
         };
         budget *= 1.0 + bonus;
     }
+    let mover = Mover {
+        name,
+        target,
+        r: &r,
+        u0: &u0,
+        leaving_river: u0.river > 0,
+    };
     let mut walked = Walked {
         moved: 0.0,
         revealed: vec![],
         stopped: None,
     };
-    let mut pos = u0.pos;
-    let mut facing = u0.facing;
-    let leaving_river = u0.river > 0;
+    let mut pace = Pace {
+        pos: u0.pos,
+        facing: u0.facing,
+        budget,
+    };
     'legs: for &goal in path {
-        let heading = bearing(pos, goal);
-        facing = keep_facing.unwrap_or(heading);
+        let heading = bearing(pace.pos, goal);
+        pace.facing = keep_facing.unwrap_or(heading);
         let sidestep_leg =
             sidestep && keep_facing.is_some_and(|f| heading_diff(f, heading).abs() > 45.0);
         loop {
-            let left = dist(pos, goal);
+            let left = dist(pace.pos, goal);
             if left < 1e-6 {
                 break;
             }
             let step = left.min(STEP);
-            let next = pos.offset(heading, step);
-            if next.x < 0.0 || next.y < 0.0 || next.x > state.width || next.y > state.height {
-                walked.stopped = Some("the table edge".into());
+            let next = pace.pos.offset(heading, step);
+            if !one_step(
+                state,
+                &mover,
+                &mut pace,
+                &mut walked,
+                next,
+                step,
+                sidestep_leg,
+            ) {
                 break 'legs;
-            }
-            let mut cost = step;
-            if state.in_area("woods", next)
-                || state.in_area("rough", next)
-                || state.in_area("crater", next)
-                || state.in_area("farm", next)
-            {
-                cost /= r.rough_factor.get();
-            }
-            if sidestep_leg {
-                cost /= r.sidestep_factor.get();
-            }
-            for g in state.ground.iter().filter(|g| g.is("wall")) {
-                if g.line()
-                    .windows(2)
-                    .any(|w| segments_intersect(w[0], w[1], pos, next))
-                    && !state.in_area("crater", next)
-                {
-                    cost += r.obstacle_cost.get();
-                }
-            }
-            if cost > budget + 1e-9 {
-                walked
-                    .stopped
-                    .get_or_insert_with(|| "its movement is spent".into());
-                break 'legs;
-            }
-            // Rivers: only at a ford; the unit stops in the river, and stops again on leaving.
-            let river_crossed = state.ground.iter().filter(|g| g.is("river")).any(|g| {
-                g.line()
-                    .windows(2)
-                    .any(|w| segments_intersect(w[0], w[1], pos, next))
-            });
-            if river_crossed {
-                if !state.in_area("ford", next) {
-                    walked.stopped = Some(format!("the river at {} has no ford there", at(next)));
-                    break 'legs;
-                }
-                if u0.arm != Arm::Cavalry || !u0.mounted {
-                    pos = next;
-                    walked.moved += step;
-                    state.unit_mut(name).river = 1;
-                    walked.stopped = Some(format!("it stops in the ford at {}", at(next)));
-                    break 'legs;
-                }
-            }
-            // Never into an enemy (other than the charge target) nor through smoke on a charge.
-            let me = state.unit(name).expect("unit");
-            let here = stands_at(me, next, facing, me.form);
-            let size = r.stand_size.get();
-            let now_here = stands_at(me, pos, facing, me.form);
-            let blocked = state.units.iter().find(|o| {
-                let theirs = state.stands(o);
-                o.alive()
-                    && o.name != name
-                    && o.side != me.side
-                    && !o.hidden
-                    && o.on_ground()
-                    && Some(o.name.as_str()) != target
-                    && gap_between(&here, &theirs, size) < 0.01
-                    // Stepping away from an enemy in contact is never barred.
-                    && gap_between(&here, &theirs, 0.0) <= gap_between(&now_here, &theirs, 0.0)
-            });
-            if let Some(b) = blocked {
-                walked.stopped = Some(format!("{} bars the way", b.name));
-                break 'legs;
-            }
-            if target.is_some() {
-                let smoke_r = r.smoke_diameter.get() / 2.0;
-                if state.smoke.iter().any(|s| dist(s.at, next) <= smoke_r) {
-                    walked.stopped = Some("no charge into smoke (L12)".into());
-                    break 'legs;
-                }
-            }
-            pos = next;
-            budget -= cost;
-            walked.moved += step;
-            {
-                let u = state.unit_mut(name);
-                u.pos = pos;
-                u.facing = facing;
-            }
-            if leaving_river
-                && !state
-                    .ground
-                    .iter()
-                    .any(|g| g.is("river") && g.area.contains(pos))
-            {
-                state.unit_mut(name).river = 0;
-                walked.stopped = Some(format!("it stops on leaving the river at {}", at(pos)));
-                break 'legs;
-            }
-            let seen = reveal_near(state, name);
-            if !seen.is_empty() {
-                walked.revealed.extend(seen);
-                walked.stopped = Some(format!("it halts at {} on sighting the enemy", at(pos)));
-                break 'legs;
-            }
-            if let Some(t) = target {
-                let me = state.unit(name).expect("unit");
-                let them = state.unit(t).expect("target");
-                if state.gap(me, them) <= 0.01 {
-                    break 'legs;
-                }
             }
         }
     }
     let u = state.unit_mut(name);
-    u.pos = pos;
-    u.facing = normalize(facing);
+    u.pos = pace.pos;
+    u.facing = normalize(pace.facing);
     // Said, or the log names one spot ("stops in the ford at …") and the table another.
     if let Some(other) = settle(state, name, target) {
         let p = at(state.unit(name).expect("unit").pos);
@@ -240,6 +152,182 @@ pub fn walk(
         });
     }
     walked
+}
+
+/// Who walks, and what holds for the whole walk.
+struct Mover<'a> {
+    name: &'a str,
+    /// The enemy a charge ends in contact with.
+    target: Option<&'a str>,
+    r: &'a Rules,
+    /// The mover as it stood before the walk.
+    u0: &'a Unit,
+    /// It began the walk in a river (it stops on leaving it).
+    leaving_river: bool,
+}
+
+/// A walk under way: where the mover stands and faces, and the inches it has left.
+struct Pace {
+    pos: Pt,
+    facing: f64,
+    budget: f64,
+}
+
+/// One step of a walk to `next`, `step` inches on: whether the walk goes on. A stop says
+/// why in `walked`, in the order the rules check them: the table edge, the allowance spent,
+/// a river, an enemy or smoke in the way; after the step, leaving a river, sighting a hidden
+/// enemy, or contact with the charge's target.
+fn one_step(
+    state: &mut State,
+    m: &Mover,
+    pace: &mut Pace,
+    walked: &mut Walked,
+    next: Pt,
+    step: f64,
+    sidestep_leg: bool,
+) -> bool {
+    let name = m.name;
+    if next.x < 0.0 || next.y < 0.0 || next.x > state.width || next.y > state.height {
+        walked.stopped = Some("the table edge".into());
+        return false;
+    }
+    let cost = step_cost(state, m.r, pace.pos, next, step, sidestep_leg);
+    if cost > pace.budget + 1e-9 {
+        walked
+            .stopped
+            .get_or_insert_with(|| "its movement is spent".into());
+        return false;
+    }
+    if stops_at_river(state, m, pace, walked, next, step) {
+        return false;
+    }
+    if let Some(why) = barred(state, m, pace, next) {
+        walked.stopped = Some(why);
+        return false;
+    }
+    pace.pos = next;
+    pace.budget -= cost;
+    walked.moved += step;
+    {
+        let u = state.unit_mut(name);
+        u.pos = pace.pos;
+        u.facing = pace.facing;
+    }
+    if m.leaving_river
+        && !state
+            .ground
+            .iter()
+            .any(|g| g.is("river") && g.area.contains(pace.pos))
+    {
+        state.unit_mut(name).river = 0;
+        walked.stopped = Some(format!("it stops on leaving the river at {}", at(pace.pos)));
+        return false;
+    }
+    let seen = reveal_near(state, name);
+    if !seen.is_empty() {
+        walked.revealed.extend(seen);
+        walked.stopped = Some(format!(
+            "it halts at {} on sighting the enemy",
+            at(pace.pos)
+        ));
+        return false;
+    }
+    if let Some(t) = m.target {
+        let me = state.unit(name).expect("unit");
+        let them = state.unit(t).expect("target");
+        if state.gap(me, them) <= 0.01 {
+            return false;
+        }
+    }
+    true
+}
+
+/// The inches a step from `pos` to `next` costs: rough going, a sidestep, walls crossed.
+fn step_cost(state: &State, r: &Rules, pos: Pt, next: Pt, step: f64, sidestep_leg: bool) -> f64 {
+    let mut cost = step;
+    if state.in_area("woods", next)
+        || state.in_area("rough", next)
+        || state.in_area("crater", next)
+        || state.in_area("farm", next)
+    {
+        cost /= r.rough_factor.get();
+    }
+    if sidestep_leg {
+        cost /= r.sidestep_factor.get();
+    }
+    for g in state.ground.iter().filter(|g| g.is("wall")) {
+        if g.line()
+            .windows(2)
+            .any(|w| segments_intersect(w[0], w[1], pos, next))
+            && !state.in_area("crater", next)
+        {
+            cost += r.obstacle_cost.get();
+        }
+    }
+    cost
+}
+
+/// Rivers: only at a ford; the unit stops in the river, and stops again on leaving. Whether
+/// the walk stops here (mounted cavalry rides through a ford).
+fn stops_at_river(
+    state: &mut State,
+    m: &Mover,
+    pace: &mut Pace,
+    walked: &mut Walked,
+    next: Pt,
+    step: f64,
+) -> bool {
+    let river_crossed = state.ground.iter().filter(|g| g.is("river")).any(|g| {
+        g.line()
+            .windows(2)
+            .any(|w| segments_intersect(w[0], w[1], pace.pos, next))
+    });
+    if !river_crossed {
+        return false;
+    }
+    if !state.in_area("ford", next) {
+        walked.stopped = Some(format!("the river at {} has no ford there", at(next)));
+        return true;
+    }
+    if m.u0.arm != Arm::Cavalry || !m.u0.mounted {
+        pace.pos = next;
+        walked.moved += step;
+        state.unit_mut(m.name).river = 1;
+        walked.stopped = Some(format!("it stops in the ford at {}", at(next)));
+        return true;
+    }
+    false
+}
+
+/// Never into an enemy (other than the charge target) nor through smoke on a charge: why the
+/// step to `next` is barred, if it is.
+fn barred(state: &State, m: &Mover, pace: &Pace, next: Pt) -> Option<String> {
+    let me = state.unit(m.name).expect("unit");
+    let here = stands_at(me, next, pace.facing, me.form);
+    let size = m.r.stand_size.get();
+    let now_here = stands_at(me, pace.pos, pace.facing, me.form);
+    let blocked = state.units.iter().find(|o| {
+        let theirs = state.stands(o);
+        o.alive()
+            && o.name != m.name
+            && o.side != me.side
+            && !o.hidden
+            && o.on_ground()
+            && Some(o.name.as_str()) != m.target
+            && gap_between(&here, &theirs, size) < 0.01
+            // Stepping away from an enemy in contact is never barred.
+            && gap_between(&here, &theirs, 0.0) <= gap_between(&now_here, &theirs, 0.0)
+    });
+    if let Some(b) = blocked {
+        return Some(format!("{} bars the way", b.name));
+    }
+    if m.target.is_some() {
+        let smoke_r = m.r.smoke_diameter.get() / 2.0;
+        if state.smoke.iter().any(|s| dist(s.at, next) <= smoke_r) {
+            return Some("no charge into smoke (L12)".into());
+        }
+    }
+    None
 }
 
 /// L6: no unit may end its move overlapping another. Backs the unit off along its facing

@@ -15,7 +15,7 @@ use map::scene;
 use super::fire::signed;
 use super::orders::print_order;
 use super::sight::{marker_hexes, shows_itself_to};
-use super::state::{LhyState, Motion, Order, Phase, Place, Status, Unit};
+use super::state::{LhyState, Motion, Order, Phase, Place, Side, Status, Unit};
 
 fn me(viewer: &Viewer) -> Option<&str> {
     match viewer {
@@ -89,6 +89,9 @@ fn turn_text(s: &LhyState) -> String {
     }
 }
 
+/// What `viewer` may see: its log lines, each side's section (its own force, or what it
+/// sees of the enemy's), the DRM and Smoke markers, objectives, time, then the board, the
+/// data and the map.
 pub fn view(s: &LhyState, viewer: &Viewer) -> View {
     let m = me(viewer);
     let log: Vec<String> = s
@@ -99,76 +102,12 @@ pub fn view(s: &LhyState, viewer: &Viewer) -> View {
         .collect();
     let mut sections = Vec::new();
     for side in &s.sides {
-        let own = Some(side.id.as_str()) == m;
-        let title = if own {
-            format!("Your force: {} ({} steps lost)", side.name, side.casualties)
-        } else {
-            format!(
-                "{} ({} steps lost): what you see",
-                side.name, side.casualties
-            )
-        };
-        let mut lines: Vec<String> = s
-            .on_map()
-            .filter(|u| u.side == side.id && (own || shows_itself_to(u, m)))
-            .map(|u| unit_line(s, u, own))
-            .collect();
-        if !own {
-            lines.extend(
-                marker_hexes(s, m)
-                    .into_iter()
-                    .filter(|(_, sd)| *sd == side.id)
-                    .map(|(h, _)| format!("Concealment marker at {}", s.name_of(h))),
-            );
-        } else {
-            let pool: Vec<String> = s
-                .units
-                .iter()
-                .filter(|u| u.side == side.id && u.place == Place::Pool)
-                .map(|u| u.name.clone())
-                .collect();
-            if !pool.is_empty() {
-                lines.push(format!("Not in play (platoon pools): {}", pool.join(", ")));
-            }
-        }
-        sections.push((title, lines));
-        if own {
-            let mut st: Vec<String> = side
-                .standing
-                .iter()
-                .map(|x| print_order(&Order::Standing(x.clone())))
-                .collect();
-            st.push(print_order(&Order::Set(super::state::Setting::Reactions(
-                side.ask,
-            ))));
-            for b in &side.queued {
-                st.push(format!(
-                    "queued: {}",
-                    b.first().map(print_order).unwrap_or_default()
-                ));
-            }
-            sections.push(("Your standing reactions (hidden from the enemy)".into(), st));
-        }
+        side_sections(s, side, m, &mut sections);
     }
     if !s.markers.is_empty() {
         sections.push((
             "DRM markers (resolved in Phase III)".into(),
-            s.markers
-                .iter()
-                .map(|mk| {
-                    let by = if Some(mk.side.as_str()) == m {
-                        format!(" by {}", mk.by)
-                    } else {
-                        String::new()
-                    };
-                    format!(
-                        "{} {} on {}{by}",
-                        mk.kind.marker(),
-                        signed(mk.drm),
-                        s.name_of(mk.hex)
-                    )
-                })
-                .collect(),
+            drm_marker_lines(s, m),
         ));
     }
     if !s.smoke.is_empty() {
@@ -181,23 +120,7 @@ pub fn view(s: &LhyState, viewer: &Viewer) -> View {
         ));
     }
     if !s.objectives.is_empty() {
-        sections.push((
-            "Objectives".into(),
-            s.objectives
-                .iter()
-                .map(|o| {
-                    format!(
-                        "{} ({}, {} points): {}",
-                        o.name,
-                        s.name_of(o.hex),
-                        o.points,
-                        o.held_by
-                            .as_deref()
-                            .map_or("nobody".into(), |x| s.side_name(x))
-                    )
-                })
-                .collect(),
-        ));
+        sections.push(("Objectives".into(), objective_lines(s)));
     }
     sections.push((
         "Time".into(),
@@ -229,4 +152,110 @@ pub fn view(s: &LhyState, viewer: &Viewer) -> View {
         data: json!({"turn": s.turn.number, "units": units, "concealment": markers}),
         map: Some(scene(s, viewer, &turn)),
     }
+}
+
+/// One side's section: the viewer's own force in full with its pools, and then its standing
+/// reactions; an enemy's units it sees and its Concealment markers.
+fn side_sections(
+    s: &LhyState,
+    side: &Side,
+    m: Option<&str>,
+    sections: &mut Vec<(String, Vec<String>)>,
+) {
+    let own = Some(side.id.as_str()) == m;
+    let title = if own {
+        format!("Your force: {} ({} steps lost)", side.name, side.casualties)
+    } else {
+        format!(
+            "{} ({} steps lost): what you see",
+            side.name, side.casualties
+        )
+    };
+    let mut lines: Vec<String> = s
+        .on_map()
+        .filter(|u| u.side == side.id && (own || shows_itself_to(u, m)))
+        .map(|u| unit_line(s, u, own))
+        .collect();
+    if !own {
+        lines.extend(
+            marker_hexes(s, m)
+                .into_iter()
+                .filter(|(_, sd)| *sd == side.id)
+                .map(|(h, _)| format!("Concealment marker at {}", s.name_of(h))),
+        );
+    } else {
+        let pool: Vec<String> = s
+            .units
+            .iter()
+            .filter(|u| u.side == side.id && u.place == Place::Pool)
+            .map(|u| u.name.clone())
+            .collect();
+        if !pool.is_empty() {
+            lines.push(format!("Not in play (platoon pools): {}", pool.join(", ")));
+        }
+    }
+    sections.push((title, lines));
+    if own {
+        sections.push((
+            "Your standing reactions (hidden from the enemy)".into(),
+            standing_lines(side),
+        ));
+    }
+}
+
+/// A side's standing reactions, its reactions setting, and its queued activations.
+fn standing_lines(side: &Side) -> Vec<String> {
+    let mut st: Vec<String> = side
+        .standing
+        .iter()
+        .map(|x| print_order(&Order::Standing(x.clone())))
+        .collect();
+    st.push(print_order(&Order::Set(super::state::Setting::Reactions(
+        side.ask,
+    ))));
+    for b in &side.queued {
+        st.push(format!(
+            "queued: {}",
+            b.first().map(print_order).unwrap_or_default()
+        ));
+    }
+    st
+}
+
+/// The DRM markers as placed, each with who placed it for that side's own eyes.
+fn drm_marker_lines(s: &LhyState, m: Option<&str>) -> Vec<String> {
+    s.markers
+        .iter()
+        .map(|mk| {
+            let by = if Some(mk.side.as_str()) == m {
+                format!(" by {}", mk.by)
+            } else {
+                String::new()
+            };
+            format!(
+                "{} {} on {}{by}",
+                mk.kind.marker(),
+                signed(mk.drm),
+                s.name_of(mk.hex)
+            )
+        })
+        .collect()
+}
+
+/// Each objective with its hex, points and holder.
+fn objective_lines(s: &LhyState) -> Vec<String> {
+    s.objectives
+        .iter()
+        .map(|o| {
+            format!(
+                "{} ({}, {} points): {}",
+                o.name,
+                s.name_of(o.hex),
+                o.points,
+                o.held_by
+                    .as_deref()
+                    .map_or("nobody".into(), |x| s.side_name(x))
+            )
+        })
+        .collect()
 }

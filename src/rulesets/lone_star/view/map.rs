@@ -44,119 +44,18 @@ fn formation(u: &Unit) -> Formation {
     }
 }
 
-/// The table as `me` may see it.
+/// The table as `me` may see it: the ground, the units, the zones, then the legend.
 pub fn scene(state: &State, me: Option<&str>) -> Scene {
     let styles = state.data.map.clone().unwrap_or_default();
     let ground = styles.ground.clone().unwrap_or_else(|| "clear".into());
-    // Areas first, lines (roads, rivers, walls) on top, fords last.
-    let order = [
-        "hill", "rough", "woods", "farm", "road", "river", "ford", "wall",
-    ];
-    let mut terrain = Vec::new();
-    for kind in order {
-        for g in state.ground.iter().filter(|g| g.kind == kind) {
-            terrain.push(TerrainArea {
-                style: g.kind.clone(),
-                shape: shape(&g.area),
-                label: g.name.clone(),
-            });
-        }
-    }
-    let size = state.data.rules.stand_size.get();
+    let terrain = terrain(state);
     let units: Vec<SceneUnit> = state
         .units
         .iter()
         .filter(|u| sees(me, u) && super::super::marks::drawn(u))
-        .map(|u| {
-            let n = u.figures.len().max(1);
-            let (w, d) = match u.form {
-                Form::Line => {
-                    let deep = if n <= 4 { 1 } else { 2 };
-                    (n.div_ceil(deep) as f64 * size, deep as f64 * size)
-                }
-                Form::Column | Form::Occupying => {
-                    let wide = if n <= 4 { 1 } else { 2 };
-                    (wide as f64 * size, n.div_ceil(wide) as f64 * size)
-                }
-                _ => {
-                    let r = (n as f64 / std::f64::consts::TAU).max(0.75) * 2.0 + size;
-                    (r, r)
-                }
-            };
-            let (hits, of) = state.track_of(u);
-            let mut markers = Vec::new();
-            if u.hidden {
-                markers.push(Marker::status("hidden", Tone::Hidden));
-            }
-            if u.routing {
-                markers.push(Marker::status("routing", Tone::Danger));
-            }
-            if !u.melee.is_empty() {
-                markers.push(Marker::status("melee", Tone::Warning));
-            }
-            if u.in_combat && state.phase != Phase::Combat {
-                markers.push(Marker::status("in combat", Tone::Spent));
-            }
-            if Some(u.seat.as_str()) == me && !u.standing.is_empty() {
-                markers.push(Marker::status("standing orders", Tone::Order));
-            }
-            markers.extend(super::super::marks::markers(state, u));
-            SceneUnit {
-                label: u.name.clone(),
-                side: u.side.clone(),
-                kind: UnitKind::Base {
-                    width: w,
-                    depth: d,
-                    formation: formation(u),
-                    figures: u.figures.len() as u32,
-                    hits: Some(HitTrack { taken: hits, of }),
-                },
-                at: at_(u.pos),
-                facing: Some(u.facing),
-                condition: if u.alive() {
-                    Condition::Active
-                } else {
-                    Condition::Wreck
-                },
-                markers,
-                track: vec![],
-            }
-        })
+        .map(|u| unit(state, me, u))
         .collect();
-    let mut zones: Vec<Zone> = state
-        .objectives
-        .iter()
-        .map(|o| Zone {
-            kind: ZoneKind::Objective,
-            shape: Shape::Circle {
-                centre: At::new(o.at[0], o.at[1]),
-                radius: o.radius,
-            },
-            label: Some(format!("{} ({})", o.name, o.points)),
-            side: None,
-        })
-        .collect();
-    let r = state.data.rules.smoke_diameter.get() / 2.0;
-    zones.extend(state.smoke.iter().map(|s| Zone {
-        kind: ZoneKind::Smoke,
-        shape: Shape::Circle {
-            centre: at_(s.at),
-            radius: r,
-        },
-        label: None,
-        side: Some(s.side.clone()),
-    }));
-    zones.extend(state.blasts.iter().map(|b| Zone {
-        kind: ZoneKind::Blast,
-        shape: Shape::Circle {
-            centre: at_(b.at),
-            radius: b.radius,
-        },
-        // Named as the shell, not the gun: the gun's name alone over a target reads as if
-        // the gun stood there.
-        label: Some(format!("{}'s shell", b.gun)),
-        side: None,
-    }));
+    let zones = zones(state);
     let used: Vec<&str> = std::iter::once(ground.as_str())
         .chain(terrain.iter().map(|t| t.style.as_str()))
         .collect();
@@ -193,6 +92,128 @@ pub fn scene(state: &State, me: Option<&str>) -> Scene {
     };
     scene.legend = legend(&scene);
     scene
+}
+
+/// The ground: areas first, lines (roads, rivers, walls) on top, fords last.
+fn terrain(state: &State) -> Vec<TerrainArea> {
+    let order = [
+        "hill", "rough", "woods", "farm", "road", "river", "ford", "wall",
+    ];
+    let mut terrain = Vec::new();
+    for kind in order {
+        for g in state.ground.iter().filter(|g| g.kind == kind) {
+            terrain.push(TerrainArea {
+                style: g.kind.clone(),
+                shape: shape(&g.area),
+                label: g.name.clone(),
+            });
+        }
+    }
+    terrain
+}
+
+/// One unit seen: its base as wide and deep as its formation sets its figures, its hit
+/// track, and its status markers.
+fn unit(state: &State, me: Option<&str>, u: &Unit) -> SceneUnit {
+    let size = state.data.rules.stand_size.get();
+    let n = u.figures.len().max(1);
+    let (w, d) = match u.form {
+        Form::Line => {
+            let deep = if n <= 4 { 1 } else { 2 };
+            (n.div_ceil(deep) as f64 * size, deep as f64 * size)
+        }
+        Form::Column | Form::Occupying => {
+            let wide = if n <= 4 { 1 } else { 2 };
+            (wide as f64 * size, n.div_ceil(wide) as f64 * size)
+        }
+        _ => {
+            let r = (n as f64 / std::f64::consts::TAU).max(0.75) * 2.0 + size;
+            (r, r)
+        }
+    };
+    let (hits, of) = state.track_of(u);
+    SceneUnit {
+        label: u.name.clone(),
+        side: u.side.clone(),
+        kind: UnitKind::Base {
+            width: w,
+            depth: d,
+            formation: formation(u),
+            figures: u.figures.len() as u32,
+            hits: Some(HitTrack { taken: hits, of }),
+        },
+        at: at_(u.pos),
+        facing: Some(u.facing),
+        condition: if u.alive() {
+            Condition::Active
+        } else {
+            Condition::Wreck
+        },
+        markers: markers(state, me, u),
+        track: vec![],
+    }
+}
+
+/// A unit's status markers: hidden, routing, in melee, in combat, the viewer's standing
+/// orders, then the ruleset's own marks.
+fn markers(state: &State, me: Option<&str>, u: &Unit) -> Vec<Marker> {
+    let mut markers = Vec::new();
+    if u.hidden {
+        markers.push(Marker::status("hidden", Tone::Hidden));
+    }
+    if u.routing {
+        markers.push(Marker::status("routing", Tone::Danger));
+    }
+    if !u.melee.is_empty() {
+        markers.push(Marker::status("melee", Tone::Warning));
+    }
+    if u.in_combat && state.phase != Phase::Combat {
+        markers.push(Marker::status("in combat", Tone::Spent));
+    }
+    if Some(u.seat.as_str()) == me && !u.standing.is_empty() {
+        markers.push(Marker::status("standing orders", Tone::Order));
+    }
+    markers.extend(super::super::marks::markers(state, u));
+    markers
+}
+
+/// The zones: objectives with their points, smoke, and this turn's shell bursts.
+fn zones(state: &State) -> Vec<Zone> {
+    let mut zones: Vec<Zone> = state
+        .objectives
+        .iter()
+        .map(|o| Zone {
+            kind: ZoneKind::Objective,
+            shape: Shape::Circle {
+                centre: At::new(o.at[0], o.at[1]),
+                radius: o.radius,
+            },
+            label: Some(format!("{} ({})", o.name, o.points)),
+            side: None,
+        })
+        .collect();
+    let r = state.data.rules.smoke_diameter.get() / 2.0;
+    zones.extend(state.smoke.iter().map(|s| Zone {
+        kind: ZoneKind::Smoke,
+        shape: Shape::Circle {
+            centre: at_(s.at),
+            radius: r,
+        },
+        label: None,
+        side: Some(s.side.clone()),
+    }));
+    zones.extend(state.blasts.iter().map(|b| Zone {
+        kind: ZoneKind::Blast,
+        shape: Shape::Circle {
+            centre: at_(b.at),
+            radius: b.radius,
+        },
+        // Named as the shell, not the gun: the gun's name alone over a target reads as if
+        // the gun stood there.
+        label: Some(format!("{}'s shell", b.gun)),
+        side: None,
+    }));
+    zones
 }
 
 fn legend(scene: &Scene) -> Vec<LegendEntry> {

@@ -238,6 +238,8 @@ pub fn turn_words(state: &State) -> String {
     }
 }
 
+/// What `viewer` may see: its log lines, the sections in order (turn-order cards, its own
+/// and its side's units, the enemy as seen, smoke, objectives), the board and the map.
 pub fn view(state: &State, viewer: &Viewer) -> View {
     let me = match viewer {
         Viewer::Seat(s) => Some(s.as_str()),
@@ -252,44 +254,10 @@ pub fn view(state: &State, viewer: &Viewer) -> View {
         .collect();
     let mut sections = Vec::new();
     if !state.cards.is_empty() {
-        sections.push((
-            "Turn-order cards".to_string(),
-            state
-                .cards
-                .iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    let seat = state.seats.iter().find(|x| x.id == *s);
-                    format!(
-                        "{}. {} ({}, {})",
-                        i + 1,
-                        s,
-                        seat.map_or("", |x| x.name.as_str()),
-                        state.side_name(&state.side_of(s))
-                    )
-                })
-                .collect(),
-        ));
+        sections.push(("Turn-order cards".to_string(), card_order(state)));
     }
     if let Some(m) = me {
-        let own: Vec<&Unit> = state.units.iter().filter(|u| u.seat == m).collect();
-        sections.push((
-            "Your units".to_string(),
-            own.iter().map(|u| card_line(state, u, true)).collect(),
-        ));
-        let standing: Vec<String> = own.iter().flat_map(|u| standing_lines(u)).collect();
-        if !standing.is_empty() {
-            sections.push(("Your standing orders".to_string(), standing));
-        }
-        let mates: Vec<String> = state
-            .units
-            .iter()
-            .filter(|u| Some(&u.side) == my_side.as_ref() && u.seat != m && sees(me, u))
-            .map(|u| format!("[{}] {}", u.seat, card_line(state, u, false)))
-            .collect();
-        if !mates.is_empty() {
-            sections.push(("Your side's other units".to_string(), mates));
-        }
+        own_side_sections(state, m, &mut sections);
     }
     for (side, name, _) in &state.sides {
         if Some(side) == my_side.as_ref() {
@@ -304,38 +272,99 @@ pub fn view(state: &State, viewer: &Viewer) -> View {
         sections.push((format!("{name} (as seen)"), lines));
     }
     if !state.smoke.is_empty() {
-        sections.push((
-            "Smoke".to_string(),
-            state
-                .smoke
-                .iter()
-                .map(|s| {
-                    format!(
-                        "smoke at {} (laid turn {}, lifts at the end of turn {})",
-                        at(s.at),
-                        s.turn,
-                        s.turn + 1
-                    )
-                })
-                .collect(),
-        ));
+        sections.push(("Smoke".to_string(), smoke_lines(state)));
     }
     if !state.objectives.is_empty() {
-        sections.push((
-            "Objectives".to_string(),
-            state
-                .objectives
-                .iter()
-                .map(|o| {
-                    format!(
-                        "{} at {},{} within {}\": {} points",
-                        o.name, o.at[0], o.at[1], o.radius, o.points
-                    )
-                })
-                .collect(),
-        ));
+        sections.push(("Objectives".to_string(), objective_lines(state)));
     }
-    let board: Vec<String> = state
+    View {
+        viewer: viewer.clone(),
+        scenario: state.scenario.clone(),
+        turn: turn_words(state),
+        log,
+        board: board(state, me),
+        sections,
+        data: serde_json::Value::Null,
+        map: Some(scene(state, me)),
+    }
+}
+
+/// The turn-order cards drawn so far, each seat with its player's name and side.
+fn card_order(state: &State) -> Vec<String> {
+    state
+        .cards
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let seat = state.seats.iter().find(|x| x.id == *s);
+            format!(
+                "{}. {} ({}, {})",
+                i + 1,
+                s,
+                seat.map_or("", |x| x.name.as_str()),
+                state.side_name(&state.side_of(s))
+            )
+        })
+        .collect()
+}
+
+/// A seat's own units' full cards, its standing orders, and its side's other units' cards
+/// (R22), each section only when it has lines (the first always).
+fn own_side_sections(state: &State, m: &str, sections: &mut Vec<(String, Vec<String>)>) {
+    let my_side = state.side_of(m);
+    let own: Vec<&Unit> = state.units.iter().filter(|u| u.seat == m).collect();
+    sections.push((
+        "Your units".to_string(),
+        own.iter().map(|u| card_line(state, u, true)).collect(),
+    ));
+    let standing: Vec<String> = own.iter().flat_map(|u| standing_lines(u)).collect();
+    if !standing.is_empty() {
+        sections.push(("Your standing orders".to_string(), standing));
+    }
+    let mates: Vec<String> = state
+        .units
+        .iter()
+        .filter(|u| u.side == my_side && u.seat != m && sees(Some(m), u))
+        .map(|u| format!("[{}] {}", u.seat, card_line(state, u, false)))
+        .collect();
+    if !mates.is_empty() {
+        sections.push(("Your side's other units".to_string(), mates));
+    }
+}
+
+/// Each smoke cloud with the turn it was laid and lifts.
+fn smoke_lines(state: &State) -> Vec<String> {
+    state
+        .smoke
+        .iter()
+        .map(|s| {
+            format!(
+                "smoke at {} (laid turn {}, lifts at the end of turn {})",
+                at(s.at),
+                s.turn,
+                s.turn + 1
+            )
+        })
+        .collect()
+}
+
+/// Each objective with where it is, its radius and its points.
+fn objective_lines(state: &State) -> Vec<String> {
+    state
+        .objectives
+        .iter()
+        .map(|o| {
+            format!(
+                "{} at {},{} within {}\": {} points",
+                o.name, o.at[0], o.at[1], o.radius, o.points
+            )
+        })
+        .collect()
+}
+
+/// The board: every living unit `me` sees, with its side, place, facing and formation.
+fn board(state: &State, me: Option<&str>) -> Vec<String> {
+    state
         .units
         .iter()
         .filter(|u| u.alive() && sees(me, u))
@@ -350,17 +379,7 @@ pub fn view(state: &State, viewer: &Viewer) -> View {
                 u.form.word()
             )
         })
-        .collect();
-    View {
-        viewer: viewer.clone(),
-        scenario: state.scenario.clone(),
-        turn: turn_words(state),
-        log,
-        board,
-        sections,
-        data: serde_json::Value::Null,
-        map: Some(scene(state, me)),
-    }
+        .collect()
 }
 
 /// What a seat plays for and with (welcome and HELP mails).

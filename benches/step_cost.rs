@@ -215,7 +215,7 @@ fn step_cost(ruleset: &str, scenario: &str, seats: &[&str], rounds: usize) {
 }
 
 /// Each seat's inline map PNG as the results mail builds it: ms (median of `rounds`, cache
-/// cold) and KB; and its size as the whole map at the width `despatch show` writes.
+/// cold) and KB; and what drawing its SVG costs (once per seat and step, kept or not).
 fn pictures(d: &Daemon, id: &str, ruleset: &str, scenario: &str, seats: &[&str], rounds: usize) {
     let g = d.open_game(id).unwrap();
     let out = std::env::var("DESPATCH_RENDER_OUT").ok();
@@ -224,6 +224,16 @@ fn pictures(d: &Daemon, id: &str, ruleset: &str, scenario: &str, seats: &[&str],
         let Some(scene) = view.map.as_ref() else {
             continue;
         };
+        // Drawing the SVG (placing labels and numbers) is paid per seat and step whether or not
+        // the PNG is kept: timed on its own.
+        let mut draw: Vec<f64> = (0..rounds.max(1))
+            .map(|_| {
+                let t = Instant::now();
+                std::hint::black_box(render::svg_and_inline(scene));
+                ms(t.elapsed())
+            })
+            .collect();
+        let (draw, dlo, dhi) = spread(&mut draw);
         let (_, inline, _) = render::svg_and_inline(scene);
         let mut runs: Vec<f64> = (0..rounds.max(1))
             .map(|_| {
@@ -238,7 +248,7 @@ fn pictures(d: &Daemon, id: &str, ruleset: &str, scenario: &str, seats: &[&str],
         let png = render::inline_png(&inline).unwrap();
         let warm = ms(t.elapsed());
         println!(
-            "  {seat:<11} inline PNG {:>7.2} ms cold [{lo:.2}–{hi:.2}], {warm:>6.2} ms warm, {:>6.1} KB, {}",
+            "  {seat:<11} inline PNG {:>7.2} ms cold [{lo:.2}–{hi:.2}], {warm:>6.2} ms warm, {:>6.1} KB, {}; its SVG drawn {draw:.2} ms [{dlo:.2}–{dhi:.2}]",
             cold,
             png.len() as f64 / 1024.0,
             dims(&png)
@@ -317,10 +327,6 @@ mod phases {
 
     pub fn print(svg: &str, px: u32) {
         let o = opt();
-        // What resvg's clipped terrain layer costs: the same picture without the map's clip.
-        let v = svg.replace(" clip-path=\"url(#map-clip)\"", "");
-        let (p, r, _) = render_ms(&o, &v, px);
-        println!("    without the map clip: parse {p:.1} ms, render {r:.1} ms");
         let (parse, render, pm) = render_ms(&o, svg, px);
         let h = pm.height();
         let t = Instant::now();

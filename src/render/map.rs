@@ -10,7 +10,8 @@ use crate::engine::scene::{At, Scene, Surface};
 
 use super::labels::{Bx, Movable};
 use super::svg::{
-    Defs, FRAME, Frame, GRID, INK, MARGIN, NUMBER_ASCENT, RULER_BELOW, esc, f, sheet,
+    BACKGROUND, BEYOND, Defs, FRAME, Frame, GRID, INK, MARGIN, NUMBER_ASCENT, RULER_BELOW, esc, f,
+    sheet,
 };
 use super::{Face, legend, marks, terrain, text_width, units, zones};
 
@@ -43,6 +44,9 @@ pub(crate) fn drawing(scene: &Scene) -> (String, Layout) {
     let mut taken: Vec<Bx> = Vec::new();
 
     terrain::draw(&mut body, &mut defs, &fr, scene);
+    // After the terrain: what reaches beyond the map is hidden by painting over it (see
+    // `terrain::draw`), which would hide a header drawn before.
+    header(&mut body, scene, width);
     // Drawn over the grid; the grid's numbers wait for the labels to be placed.
     let mut over = String::new();
     zones::draw(&mut over, &mut defs, &mut taken, &fr, scene);
@@ -92,11 +96,12 @@ pub(crate) fn drawing(scene: &Scene) -> (String, Layout) {
     );
     let _ = write!(
         out,
-        r##"<title>{}</title><defs>{}</defs><rect width="100%" height="100%" fill="#fbfaf6"/>"##,
+        r##"<title>{}</title><defs>{}</defs><rect x="{o}" y="{o}" width="{b}" height="{b}" fill="{BACKGROUND}"/>"##,
         esc(&format!("{} — {}", scene.title, scene.turn)),
-        defs.write()
+        defs.write(),
+        o = f(-BEYOND),
+        b = f(2.0 * BEYOND),
     );
-    header(&mut out, scene, width);
     out.push_str(&body);
     out.push_str("</svg>\n");
     let layout = Layout {

@@ -192,3 +192,99 @@ fn paths_of_moves_and_lines_have_boxes_and_others_none() {
     assert_eq!(path_box("M1 2a3 3 0 1 0 6 0Z"), None);
     assert_eq!(path_box("M1 2l3 4"), None);
 }
+
+/// How the margin around the map begins (see `terrain::margin`).
+const MARGIN: &str = "<path d=\"M-100000 -100000H100000V100000H-100000ZM";
+
+/// `svg` as the map was drawn before its margin was painted over the terrain: the terrain in
+/// a group clipped to the map's rectangle (the rectangle read from the margin's hole); and
+/// that rectangle `[x0, y0, x1, y1]`.
+fn with_the_old_clip(svg: &str) -> (String, [f64; 4]) {
+    let lines: Vec<&str> = svg.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with(MARGIN))
+        .expect("a margin");
+    let hole = &lines[at][MARGIN.len()..];
+    let n: Vec<&str> = hole
+        .split(['V', 'H', 'Z', ' '])
+        .filter(|s| !s.is_empty())
+        .take(4)
+        .collect();
+    let [x0, y0, y1, x1] = n.as_slice() else {
+        panic!("a hole {hole}")
+    };
+    let ground = format!("<rect x=\"{x0}\" y=\"{y0}\" ");
+    let first = (0..at)
+        .rev()
+        .find(|&i| lines[i].starts_with(&ground))
+        .expect("the ground")
+        + 1;
+    let r: [f64; 4] = [x0, y0, x1, y1].map(|v| v.parse().unwrap());
+    let clip = format!(
+        "<clipPath id=\"old-clip\"><rect x=\"{x0}\" y=\"{y0}\" width=\"{}\" height=\"{}\"/></clipPath>",
+        crate::render::svg::f(r[2] - r[0]),
+        crate::render::svg::f(r[3] - r[1])
+    );
+    let mut out: Vec<String> = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        if i == first {
+            out.push("<g clip-path=\"url(#old-clip)\">".into());
+        }
+        if i == at {
+            out.push("</g>".into());
+        } else {
+            out.push(l.to_string());
+        }
+        if *l == "<defs>" {
+            out.push(clip.clone());
+        }
+    }
+    (out.join("\n"), r)
+}
+
+/// Outside the map the picture is what the clipped terrain left, pixel for pixel (the header,
+/// the rulers, the legend, the paper); inside it, where the terrain was drawn in a layer of
+/// its own and now is drawn straight onto the picture, a pattern's tile may fall on the
+/// pixels a little differently: a few pixels in ten thousand, by a few levels.
+#[test]
+fn the_margin_leaves_what_the_clipped_terrain_left() {
+    for (name, s) in scenes() {
+        if s.terrain.is_empty() {
+            continue;
+        }
+        let (whole, inline, _) = crate::render::svg_and_inline(&s);
+        for (what, svg, px) in [("whole map", &whole, 900), ("crop", &inline, INLINE_PNG_PX)] {
+            let (old, r) = with_the_old_clip(svg);
+            assert!(old.contains("old-clip") && !old.contains(MARGIN));
+            let want = rgba(&one_pass(&old, px).unwrap());
+            let got = rgba(&one_pass(svg, px).unwrap());
+            let [vx, vy, vw, _] = view_box(svg).unwrap();
+            let k = f64::from(px) / vw;
+            // The map's rectangle in pixels, one pixel wider each way for its anti-aliased edge.
+            let (x0, y0) = ((r[0] - vx) * k - 1.0, (r[1] - vy) * k - 1.0);
+            let (x1, y1) = ((r[2] - vx) * k + 1.0, (r[3] - vy) * k + 1.0);
+            let inside = |i: usize| {
+                let (x, y) = ((i as u32 % px) as f64, (i as u32 / px) as f64);
+                x + 1.0 > x0 && x < x1 && y + 1.0 > y0 && y < y1
+            };
+            let (mut outside_off, mut inside_off, mut most) = (0, 0, 0);
+            for (i, (p, q)) in want.iter().zip(&got).enumerate() {
+                let d = (0..4).map(|c| p[c].abs_diff(q[c])).max().unwrap_or(0);
+                if d > 2 {
+                    if inside(i) {
+                        inside_off += 1;
+                        most = most.max(d);
+                    } else {
+                        outside_off += 1;
+                    }
+                }
+            }
+            assert_eq!(outside_off, 0, "{name} {what}: pixels off outside the map");
+            assert!(
+                inside_off * 5000 < want.len() && most <= 48,
+                "{name} {what}: {inside_off} pixels of the map off by more than 2, up to {most}"
+            );
+        }
+    }
+}

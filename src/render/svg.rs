@@ -34,6 +34,13 @@ pub(crate) const LEGEND_SIZE: f64 = 11.0;
 
 /// The paper of a map whose scene names no ground.
 pub(crate) const PAPER: &str = "#f4f1e6";
+/// The picture's own background, around the map and below it.
+pub(crate) const BACKGROUND: &str = "#fbfaf6";
+/// How far from the picture's origin its background and the margin around the map reach:
+/// beyond any picture or crop of one (a hex sheet's picture grows with its sheet, so some
+/// bound is kept). Not the viewport's 100 %: a crop's viewBox starts away from the origin,
+/// and a background of 100 % left its far strips transparent.
+pub(crate) const BEYOND: f64 = 1.0e5;
 pub(crate) const GRID: &str = "#b2cde2";
 pub(crate) const INK: &str = "#1b1b1b";
 pub(crate) const FRAME: &str = "#2c3e50";

@@ -7,7 +7,9 @@ use std::fmt::Write as _;
 use crate::engine::scene::{Form, Pattern, Scene, Shape, Style};
 
 use super::labels::{Bx, Obstacle, P};
-use super::svg::{Defs, FRAME, Frame, INK, PAPER, esc, f, outline, path_of, shape_path};
+use super::svg::{
+    BACKGROUND, BEYOND, Defs, FRAME, Frame, INK, PAPER, esc, f, outline, path_of, shape_path,
+};
 use super::{Face, text_width};
 
 const NAME_SIZE: f64 = 10.0;
@@ -222,7 +224,11 @@ fn line_width(fr: &Frame, s: &Style, width: f64) -> f64 {
     (w * fr.scale).max(MIN_LINE)
 }
 
-/// The ground and every terrain piece, clipped to the map.
+/// The ground and every terrain piece. Pieces reach beyond the map (a wood across its edge, a
+/// river's round cap): [`margin`], drawn next, paints the paper over what lies outside. A
+/// clipped group would do the same for the eye, but resvg draws a clipped group as an
+/// offscreen layer the size of all its children, up to four times the canvas: that layer was
+/// most of a map picture's drawing time (issue 32 point 2).
 pub(crate) fn draw(body: &mut String, defs: &mut Defs, fr: &Frame, scene: &Scene) {
     let r = &fr.rect;
     let rect = format!(
@@ -251,19 +257,6 @@ pub(crate) fn draw(body: &mut String, defs: &mut Defs, fr: &Frame, scene: &Scene
             let _ = write!(body, r##"{rect} fill="{PAPER}"/>"##);
         }
     }
-    if scene.terrain.is_empty() {
-        return;
-    }
-    let clip = defs.add("map-clip", || {
-        format!(
-            r##"<clipPath id="map-clip"><rect x="{}" y="{}" width="{}" height="{}"/></clipPath>"##,
-            f(r.x0),
-            f(r.y0),
-            f(r.x1 - r.x0),
-            f(r.y1 - r.y0)
-        )
-    });
-    let _ = write!(body, r##"<g clip-path="{clip}">"##);
     for t in &scene.terrain {
         let s = style_of(scene, &t.style);
         let d = shape_path(fr, &t.shape);
@@ -280,7 +273,26 @@ pub(crate) fn draw(body: &mut String, defs: &mut Defs, fr: &Frame, scene: &Scene
             ),
         }
     }
-    body.push_str("</g>");
+    if !scene.terrain.is_empty() {
+        margin(body, fr);
+    }
+}
+
+/// Everything outside the map's rectangle painted in the picture's background, in one path
+/// (the map a hole in it, even-odd): over terrain that reaches beyond the map, this leaves
+/// what a clip to the rectangle leaves, anti-aliased edge included (a pixel the rectangle
+/// covers by `c` shows the terrain by `c` and the background by `1 - c` either way). One path,
+/// not four bands: bands would leave a faint seam where their anti-aliased edges meet. Only
+/// the background was under it (the header is drawn after it); a crop's viewBox never
+/// reaches [`BEYOND`].
+fn margin(body: &mut String, fr: &Frame) {
+    let r = &fr.rect;
+    let (o, b) = (f(-BEYOND), f(BEYOND));
+    let (x0, y0, x1, y1) = (f(r.x0), f(r.y0), f(r.x1), f(r.y1));
+    let _ = write!(
+        body,
+        r##"<path d="M{o} {o}H{b}V{b}H{o}ZM{x0} {y0}V{y1}H{x1}V{y0}Z" fill="{BACKGROUND}" fill-rule="evenodd"/>"##
+    );
 }
 
 /// Is this spot free of units, their labels and other names?

@@ -18,7 +18,7 @@ use crate::config::address::{Mailbox, Unfit, unfit_address};
 use crate::engine::club::Spectators;
 use crate::engine::guard::Activity;
 use crate::engine::{Event, Play};
-use crate::mail::compose::{self, Draft, MailCtx};
+use crate::mail::compose::{self, Draft, MailCtx, SpectatorRefused};
 use crate::mail::inbound::{Inbound, SeatCommand};
 use crate::mail::outbound;
 use crate::store::{PendingSpectator, SeatsFile, Spectator};
@@ -63,21 +63,19 @@ pub fn change_spectators(
     unfit: Option<Unfit>,
     (new_id, code, stop): (&str, &str, &str),
     now: DateTime<Utc>,
-) -> Result<(SeatsFile, Option<Event>), String> {
+) -> Result<(SeatsFile, Option<Event>), SpectatorRefused> {
     let policy = game.book().policy.club.spectators;
     match (policy, by) {
         (Spectators::None, _) => {
-            return Err("this game is private: its club policy allows no spectators".into());
+            return Err(SpectatorRefused::Private);
         }
         (Spectators::Gm, By::Seat(_)) => {
-            return Err(
-                "in this game only the organiser adds or removes spectators (club policy)".into(),
-            );
+            return Err(SpectatorRefused::OrganiserOnly);
         }
         _ => {}
     }
     if game.is_over() {
-        return Err("the game is over: there is nothing more to watch".into());
+        return Err(SpectatorRefused::GameOver);
     }
     let mut next = seats.clone();
     drop_lapsed(&mut next, now);
@@ -88,25 +86,21 @@ pub fn change_spectators(
     let book = game.book();
     let event = if add {
         if let Some(why) = unfit {
-            return Err(format!("{address} cannot watch: {}", why.words()));
+            return Err(SpectatorRefused::Unfit {
+                address: address.to_string(),
+                why: why.words().to_string(),
+            });
         }
         if next.seats.values().any(|p| p.writes_from(address)) {
-            return Err(format!("{address} plays a seat in this game"));
+            return Err(SpectatorRefused::PlaysASeat(address.to_string()));
         }
         match found.map(|i| next.spectators[i].watching()) {
-            Some(true) => return Err(format!("{address} already watches this game")),
-            Some(false) => {
-                return Err(format!(
-                    "{address} has already been asked and has not confirmed yet"
-                ));
-            }
+            Some(true) => return Err(SpectatorRefused::WatchesAlready(address.to_string())),
+            Some(false) => return Err(SpectatorRefused::AskedAlready(address.to_string())),
             None => {}
         }
         if next.spectators.len() >= MAX_SPECTATORS {
-            return Err(format!(
-                "a game may have at most {MAX_SPECTATORS} spectators (those asked and not yet \
-                 confirmed count too)"
-            ));
+            return Err(SpectatorRefused::Full(MAX_SPECTATORS));
         }
         next.spectators.push(Spectator {
             id: new_id.to_string(),
@@ -122,14 +116,12 @@ pub fn change_spectators(
         None
     } else {
         let Some(i) = found else {
-            return Err(format!("{address} does not watch this game"));
+            return Err(SpectatorRefused::NotWatching(address.to_string()));
         };
         if let By::Seat(seat) = by
             && next.spectators[i].added_by != seat
         {
-            return Err(format!(
-                "{address} was added by someone else: only they or the organiser can remove them"
-            ));
+            return Err(SpectatorRefused::AddedByAnother(address.to_string()));
         }
         let gone = next.spectators.remove(i);
         gone.watching().then(|| Event::SpectatorLeft {
@@ -312,30 +304,20 @@ impl Daemon {
             _ => vec![],
         };
         let changed = match changed {
-            Ok(_) if add && letters.is_empty() => Err(format!(
-                "{address} has had as many mails it did not ask for as it may have this hour; \
-                 try again later"
-            )),
+            Ok(_) if add && letters.is_empty() => {
+                Err(SpectatorRefused::OverHourlyCap(address.to_string()))
+            }
             other => other,
         };
-        let (said, seats, event) = match changed {
-            Ok((seats, ev)) => (
-                if add {
-                    format!(
-                        "{address} has been sent one mail asking them to confirm. They watch \
-                         once they reply to it; until then nothing else is sent to them, and \
-                         the request lapses unconfirmed in {} days. When they confirm, the \
-                         other seats are told that a spectator was added by you, not the \
-                         address.",
-                        crate::mail::consent::PENDING_DAYS
-                    )
-                } else {
-                    format!("{address} no longer watches this game.")
-                },
-                Some(seats),
-                ev,
-            ),
-            Err(why) => (format!("Not done: {why}. Nothing changed."), None, None),
+        let said = compose::spectator_said(
+            add,
+            address,
+            changed.as_ref().map(|_| ()),
+            crate::mail::consent::PENDING_DAYS,
+        );
+        let (seats, event) = match changed {
+            Ok((seats, ev)) => (Some(seats), ev),
+            Err(_) => (None, None),
         };
         let after = seats.as_ref().unwrap_or(&g.seats);
         let mine: Vec<String> = after

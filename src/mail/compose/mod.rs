@@ -54,8 +54,8 @@ pub use settings::{
     ListedGame, SettingDone, games_list_text, passed_on_text, settings_reply, unregistered_notice,
 };
 pub use spectator::{
-    SPECTATOR_MARK, observer_outgoing, observer_refusal, spectator_over, spectator_reply,
-    spectator_results, spectator_welcome,
+    SPECTATOR_MARK, SpectatorRefused, observer_outgoing, observer_refusal, spectator_over,
+    spectator_reply, spectator_results, spectator_said, spectator_welcome,
 };
 pub use status::{
     HistoryStep, TalkRefused, calendar_reply, history_list, history_resent_subject, status_reply,

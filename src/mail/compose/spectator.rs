@@ -350,6 +350,58 @@ pub fn spectator_reply(
     )
 }
 
+/// Why a seat's or the organiser's SPECTATOR line changed nothing (docs/watching.md).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpectatorRefused {
+    #[error("this game is private: its club policy allows no spectators")]
+    Private,
+    #[error("in this game only the organiser adds or removes spectators (club policy)")]
+    OrganiserOnly,
+    #[error("the game is over: there is nothing more to watch")]
+    GameOver,
+    /// The address cannot be mailed (ruling E1); `why` says how.
+    #[error("{address} cannot watch: {why}")]
+    Unfit { address: String, why: String },
+    #[error("{0} plays a seat in this game")]
+    PlaysASeat(String),
+    #[error("{0} already watches this game")]
+    WatchesAlready(String),
+    #[error("{0} has already been asked and has not confirmed yet")]
+    AskedAlready(String),
+    #[error("a game may have at most {0} spectators (those asked and not yet confirmed count too)")]
+    Full(usize),
+    #[error("{0} does not watch this game")]
+    NotWatching(String),
+    #[error("{0} was added by someone else: only they or the organiser can remove them")]
+    AddedByAnother(String),
+    /// The request to confirm could not go: the address's hourly cap of unasked mail (F1).
+    #[error(
+        "{0} has had as many mails it did not ask for as it may have this hour; try again later"
+    )]
+    OverHourlyCap(String),
+}
+
+/// What a seat's SPECTATOR line did, for its answer: the request sent (which lapses in
+/// `pending_days`), the spectator removed, or why nothing changed.
+pub fn spectator_said(
+    add: bool,
+    address: &str,
+    done: Result<(), &SpectatorRefused>,
+    pending_days: i64,
+) -> String {
+    match done {
+        Ok(()) if add => format!(
+            "{address} has been sent one mail asking them to confirm. They watch \
+             once they reply to it; until then nothing else is sent to them, and \
+             the request lapses unconfirmed in {pending_days} days. When they confirm, the \
+             other seats are told that a spectator was added by you, not the \
+             address."
+        ),
+        Ok(()) => format!("{address} no longer watches this game."),
+        Err(why) => format!("Not done: {why}. Nothing changed."),
+    }
+}
+
 /// To an observer who wrote to the game: observers cannot send orders; nothing happened.
 /// Subject and text.
 pub fn observer_refusal(game_id: &str) -> (String, String) {

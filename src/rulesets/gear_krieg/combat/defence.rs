@@ -96,8 +96,18 @@ pub fn apply_hit(
     }
 }
 
+/// An attack that did not harm `target`: the log line says so (`word`: "miss", "unharmed")
+/// and, for infantry, how pinned it now is (p.5, R5).
+pub(super) fn missed(state: &mut GkState, target: &str, word: &str, line: &mut String) {
+    line.push_str(&format!(": {word}"));
+    if let Some(p) = pin_on_miss(state, target) {
+        line.push_str(&format!("; Pinned {p}"));
+    }
+    line.push('.');
+}
+
 /// Pins an infantry target that was attacked and missed (p.5, R5).
-pub(super) fn pin_on_miss(state: &mut GkState, target: &str) -> Option<u32> {
+fn pin_on_miss(state: &mut GkState, target: &str) -> Option<u32> {
     let n = state.data.rules.pinned_on_miss.int().max(0) as u32;
     let t = state.unit_mut(target)?;
     if t.is_infantry() && t.alive() {

@@ -12,7 +12,7 @@ use super::super::roll;
 use super::super::state::{GkState, Melee, Unit};
 use super::super::stats::{self, AttackArc, Band, Task};
 use super::Hit;
-use super::defence::{apply_hit, defence_roll, pin_on_miss};
+use super::defence::{apply_hit, defence_roll, missed};
 use super::modifiers::attack_modifiers;
 
 /// Can `attacker` (at `from`) make this melee attack on `target`?
@@ -120,11 +120,7 @@ pub fn melee_attack(
         hit.result = r;
         line.push_str(&format!(": hit, MoS {}, {text}.", o.mos));
     } else {
-        line.push_str(": miss");
-        if let Some(p) = pin_on_miss(state, target) {
-            line.push_str(&format!("; Pinned {p}"));
-        }
-        line.push('.');
+        missed(state, target, "miss", &mut line);
     }
     state.log.push(LogLine::public(line));
     Some(hit)

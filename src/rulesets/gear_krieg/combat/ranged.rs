@@ -11,7 +11,7 @@ use crate::rulesets::kit::roster::Roster;
 use super::super::roll;
 use super::super::state::{GkState, Zone};
 use super::super::stats::{self, Task};
-use super::defence::{apply_hit, defence_roll, pin_on_miss};
+use super::defence::{apply_hit, defence_roll, missed};
 use super::modifiers::attack_modifiers;
 use super::{Hit, can_fire_at};
 
@@ -85,11 +85,7 @@ pub fn ranged_attack(
         hit.result = r;
         line.push_str(&format!(": hit, MoS {}, {text}.", o.mos));
     } else {
-        line.push_str(": miss");
-        if let Some(p) = pin_on_miss(state, target) {
-            line.push_str(&format!("; Pinned {p}"));
-        }
-        line.push('.');
+        missed(state, target, "miss", &mut line);
     }
     state.log.push(LogLine::public(line));
     Some(hit)
@@ -241,11 +237,7 @@ pub fn zone_attack(state: &mut GkState, dice: &mut Dice, idx: usize, unit: &str)
         let (_, _, text) = apply_hit(state, unit, mof, z.dm, 0, false, arc);
         line.push_str(&format!(": MoF {mof}, {text}."));
     } else {
-        line.push_str(": unharmed");
-        if let Some(p) = pin_on_miss(state, unit) {
-            line.push_str(&format!("; Pinned {p}"));
-        }
-        line.push('.');
+        missed(state, unit, "unharmed", &mut line);
     }
     state.log.push(LogLine::public(line));
 }

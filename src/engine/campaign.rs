@@ -27,6 +27,36 @@ fn sides(t: &Table) -> Option<&Vec<Value>> {
     t.get("sides").and_then(Value::as_array)
 }
 
+/// Why a battle's result could not be carried into the next scenario: nothing is written and
+/// the organiser is told exactly this.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CarryRefused {
+    #[error("next scenario: {0}")]
+    NextScenario(String),
+    #[error("the sides do not match: the finished game has {finished}, the next scenario {next}")]
+    SidesDiffer { finished: String, next: String },
+    #[error("next scenario: side {side} has no {list}")]
+    NoList { side: String, list: String },
+    #[error("side {0} has nothing left to bring into the next scenario")]
+    NothingLeft(String),
+    #[error("carry term `{0}`: this ruleset takes no carry terms")]
+    NoTermsTaken(String),
+    #[error("carry term `{term}`: this ruleset knows {known}")]
+    UnknownTerm { term: String, known: String },
+    #[error("carry term `{key}` = {value}: write true or false")]
+    NotAFlag { key: String, value: String },
+    #[error("writing the carried scenario: {0}")]
+    Writing(String),
+}
+
+/// The rulesets' carry still answers in words (`Ruleset::carry`); the kit's refusals become
+/// them unchanged.
+impl From<CarryRefused> for String {
+    fn from(e: CarryRefused) -> String {
+        e.to_string()
+    }
+}
+
 /// The next scenario with every lost piece struck from its side's `list` (`ships`, `units`).
 /// The finished game's sides and the scenario's must be the same ids; each side must keep at
 /// least one piece. A piece the next scenario does not field is simply not there to strike.
@@ -37,24 +67,23 @@ pub fn strike_lost(
     finished_sides: &[String],
     lost: &[Lost],
     note: &str,
-) -> Result<Table, String> {
+) -> Result<Table, CarryRefused> {
     let mut t: Table = next_scenario_toml
         .parse()
-        .map_err(|e| format!("next scenario: {e}"))?;
+        .map_err(|e| CarryRefused::NextScenario(format!("{e}")))?;
     let ids = side_ids(&t);
     let mut theirs = finished_sides.to_vec();
     let mut ours = ids.clone();
     theirs.sort();
     ours.sort();
     if theirs != ours {
-        return Err(format!(
-            "the sides do not match: the finished game has {}, the next scenario {}",
-            finished_sides.join(", "),
-            ids.join(", ")
-        ));
+        return Err(CarryRefused::SidesDiffer {
+            finished: finished_sides.join(", "),
+            next: ids.join(", "),
+        });
     }
     let Some(Value::Array(sides)) = t.get_mut("sides") else {
-        return Err("next scenario: no [[sides]]".into());
+        return Err(CarryRefused::NextScenario("no [[sides]]".into()));
     };
     for side in sides.iter_mut() {
         let id = side
@@ -63,16 +92,17 @@ pub fn strike_lost(
             .unwrap_or_default()
             .to_string();
         let Some(Value::Array(pieces)) = side.get_mut(list) else {
-            return Err(format!("next scenario: side {id} has no {list}"));
+            return Err(CarryRefused::NoList {
+                side: id,
+                list: list.to_string(),
+            });
         };
         pieces.retain(|p| {
             let name = p.get("name").and_then(Value::as_str).unwrap_or_default();
             !lost.iter().any(|l| l.side == id && l.name == name)
         });
         if pieces.is_empty() {
-            return Err(format!(
-                "side {id} has nothing left to bring into the next scenario"
-            ));
+            return Err(CarryRefused::NothingLeft(id));
         }
     }
     if !note.is_empty() {
@@ -92,31 +122,32 @@ pub fn strike_lost(
 
 /// Refuses a `[carry]` term the ruleset does not know (a typo must not silently carry
 /// something else than the organiser meant).
-pub fn known_terms(terms: &Table, known: &[&str]) -> Result<(), String> {
+pub fn known_terms(terms: &Table, known: &[&str]) -> Result<(), CarryRefused> {
     match terms.keys().find(|k| !known.contains(&k.as_str())) {
         None => Ok(()),
-        Some(k) if known.is_empty() => Err(format!(
-            "carry term `{k}`: this ruleset takes no carry terms"
-        )),
-        Some(k) => Err(format!(
-            "carry term `{k}`: this ruleset knows {}",
-            known.join(", ")
-        )),
+        Some(k) if known.is_empty() => Err(CarryRefused::NoTermsTaken(k.clone())),
+        Some(k) => Err(CarryRefused::UnknownTerm {
+            term: k.clone(),
+            known: known.join(", "),
+        }),
     }
 }
 
 /// A yes/no carry term (`repair = false`), `default` when absent.
-pub fn flag(terms: &Table, key: &str, default: bool) -> Result<bool, String> {
+pub fn flag(terms: &Table, key: &str, default: bool) -> Result<bool, CarryRefused> {
     match terms.get(key) {
         None => Ok(default),
         Some(Value::Boolean(b)) => Ok(*b),
-        Some(v) => Err(format!("carry term `{key}` = {v}: write true or false")),
+        Some(v) => Err(CarryRefused::NotAFlag {
+            key: key.to_string(),
+            value: v.to_string(),
+        }),
     }
 }
 
 /// The scenario table as TOML text again.
-pub fn to_text(t: &Table) -> Result<String, String> {
-    toml::to_string(t).map_err(|e| format!("writing the carried scenario: {e}"))
+pub fn to_text(t: &Table) -> Result<String, CarryRefused> {
+    toml::to_string(t).map_err(|e| CarryRefused::Writing(format!("{e}")))
 }
 
 /// How many pieces each side lost, for the description note (`japan 1, russia 0`).
@@ -162,12 +193,14 @@ name = "B1"
         let text = to_text(&t).unwrap();
         assert!(!text.contains("A1") && text.contains("A2"), "{text}");
         let e = strike_lost(SCEN, "units", &["a".into(), "c".into()], &lost, "").unwrap_err();
-        assert!(e.contains("do not match"), "{e}");
+        assert!(matches!(e, CarryRefused::SidesDiffer { .. }), "{e}");
+        assert!(e.to_string().contains("do not match"), "{e}");
         let all = [Lost {
             side: "b".into(),
             name: "B1".into(),
         }];
         let e = strike_lost(SCEN, "units", &sides, &all, "").unwrap_err();
-        assert!(e.contains("side b has nothing left"), "{e}");
+        assert_eq!(e, CarryRefused::NothingLeft("b".into()));
+        assert!(e.to_string().contains("side b has nothing left"), "{e}");
     }
 }

@@ -25,7 +25,7 @@ pub fn carry(st: &GkState, next: &str, terms: &toml::Table) -> Result<String, St
     if !repair {
         keep_damage(st, &mut t);
     }
-    campaign::to_text(&t)
+    Ok(campaign::to_text(&t)?)
 }
 
 /// R37: with `repair = false`, each surviving unit brings its Light and Heavy Damage and a

@@ -161,7 +161,7 @@ pub fn carry(st: &LbState, next: &str, terms: &Table) -> Result<String, String> 
             );
         }
     }
-    campaign::to_text(&t)
+    Ok(campaign::to_text(&t)?)
 }
 
 /// A scenario unit's full strength and its increments (`full` absent: at full).

@@ -208,7 +208,7 @@ pub fn carry(st: &LhyState, next: &str, terms: &Table) -> Result<String, String>
         "description".into(),
         Value::String(format!("{}\n\n{note}\n", d.trim_end())),
     );
-    campaign::to_text(&t)
+    Ok(campaign::to_text(&t)?)
 }
 
 /// What is carried while the next mission is written: each unit's fate, and the words each

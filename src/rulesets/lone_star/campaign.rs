@@ -126,7 +126,7 @@ pub fn carry(st: &State, next: &str, terms: &Table) -> Result<String, String> {
     });
     dismount_stranded(cards);
     write_records(&mut t, &record);
-    campaign::to_text(&t)
+    Ok(campaign::to_text(&t)?)
 }
 
 /// The sides of the finished battle, which must be the next scenario's (sorted).

@@ -33,7 +33,7 @@ pub fn carry(st: &NavalState, next: &str, terms: &toml::Table) -> Result<String,
             }
         }
     }
-    campaign::to_text(&t)
+    Ok(campaign::to_text(&t)?)
 }
 
 /// R66: lines and flotillas keep their surviving ships (an empty one is dropped), and the flag

@@ -107,13 +107,7 @@ pub fn melee_attack(
         roll::show(&dr),
         dwhy.join(", ")
     );
-    let mut hit = Hit {
-        attack: ar,
-        defence: dr,
-        mos: o.mos,
-        damage: 0,
-        result: None,
-    };
+    let mut hit = Hit::rolled(ar, dr, o.mos);
     if o.success {
         let (dmg, r, text) = apply_hit(state, target, o.mos, dm, 0, false, arc);
         hit.damage = dmg;
@@ -145,13 +139,7 @@ fn ram(state: &mut GkState, dice: &mut Dice, attacker: &str, target: &str) -> Hi
         roll::show(&dr),
         dwhy.join(", ")
     );
-    let mut hit = Hit {
-        attack: ar,
-        defence: dr,
-        mos: o.mos,
-        damage: 0,
-        result: None,
-    };
+    let mut hit = Hit::rolled(ar, dr, o.mos);
     if o.success {
         let t = state.unit(target).cloned().expect("exists");
         let a_dm = stats::melee_dm(&state.data, &a, &Melee::Ram);

@@ -99,3 +99,16 @@ pub struct Hit {
     pub damage: i32,
     pub result: Option<DamageResult>,
 }
+
+impl Hit {
+    /// The two rolls and their margin, before any damage is applied.
+    fn rolled(attack: SkillRoll, defence: SkillRoll, mos: i32) -> Self {
+        Hit {
+            attack,
+            defence,
+            mos,
+            damage: 0,
+            result: None,
+        }
+    }
+}

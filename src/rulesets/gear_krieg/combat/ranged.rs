@@ -64,13 +64,7 @@ pub fn ranged_attack(
         dwhy.join(", ")
     );
     let dm = stats::weapon_dm(&a, &w);
-    let mut hit = Hit {
-        attack: ar,
-        defence: dr,
-        mos: o.mos,
-        damage: 0,
-        result: None,
-    };
+    let mut hit = Hit::rolled(ar, dr, o.mos);
     if o.success {
         let (dmg, r, text) = apply_hit(
             state,

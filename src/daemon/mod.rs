@@ -34,6 +34,7 @@ mod open_game;
 mod seat_acts;
 mod settings;
 mod site;
+mod site_index;
 mod site_write;
 mod spectators;
 mod strict;

@@ -15,6 +15,7 @@ use crate::engine::Event;
 
 use super::Daemon;
 use super::open_game::OpenGame;
+use super::site_index::Summaries;
 use super::site_write::write_files;
 
 /// Whether an event changes what a page shows. Orders coming in, reminders, press (public only
@@ -64,7 +65,7 @@ impl Daemon {
     /// (the leagues' page takes its new member). A failure is logged, never raised.
     pub(super) fn site_after(&self, g: &OpenGame, fresh: bool) {
         let started = std::time::Instant::now();
-        match self.write_live(g, fresh) {
+        match self.write_live(g, fresh, false) {
             Ok((_, n)) => debug!(
                 game = %g.store.id,
                 files = n,
@@ -81,8 +82,9 @@ impl Daemon {
 
     /// Writes `g`'s pages into `<site root>/<game>/` (removing what the game no longer has: a
     /// seat handed on keeps no page at its old code), then the site's index. Returns the folder
-    /// and the number of files the game's pages are.
-    pub fn write_live(&self, g: &OpenGame, fresh: bool) -> Result<(PathBuf, usize)> {
+    /// and the number of files the game's pages are. `relist`: the index from every game's
+    /// summary read again, not from the kept list (`despatch archive`, the organiser's mend).
+    pub fn write_live(&self, g: &OpenGame, fresh: bool, relist: bool) -> Result<(PathBuf, usize)> {
         let id = &g.store.id;
         let journal = g.store.read_journal()?;
         let over = archive::shows_everything(g.game.as_ref());
@@ -122,7 +124,11 @@ impl Daemon {
         debug!(game = %id, changed, "live pages written");
         let n = site.files.len();
         let leagues = summary.league.is_some() && (fresh || over);
-        self.write_site_index(leagues)?;
+        let from = match relist {
+            true => Summaries::Relisted,
+            false => Summaries::Kept(Some(&summary)),
+        };
+        self.write_site_index(from, leagues)?;
         Ok((dir, n))
     }
 
@@ -171,9 +177,10 @@ impl Daemon {
         Ok(key.to_vec())
     }
 
-    /// `despatch archive <game>` without `--out`: the game's live pages, now.
+    /// `despatch archive <game>` without `--out`: the game's live pages, now, and the site's
+    /// index from every game's summary (it mends a kept list a crash left behind).
     pub(super) fn write_live_of(&self, game_id: &str) -> Result<(PathBuf, usize)> {
         let g = self.open_game(game_id)?;
-        self.write_live(&g, true)
+        self.write_live(&g, true, true)
     }
 }

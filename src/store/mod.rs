@@ -321,6 +321,13 @@ impl DataDir {
         self.take_lock("despatch.lock", std::time::Duration::from_secs(10))
     }
 
+    /// The live site's lock, held while its index is rewritten (read, one game's entry
+    /// replaced, written): a daemon's pass and an organiser's command each keep the other's
+    /// entry. Apart from `lock`, which a pass holds while it writes a game's pages.
+    pub fn site_lock(&self) -> Result<File, StoreError> {
+        self.take_lock("site.lock", std::time::Duration::from_secs(10))
+    }
+
     /// The lock a running `despatch run` holds for its whole life, so a second daemon on the same
     /// data directory refuses to start (one-shot commands use `lock` per operation).
     pub fn daemon_lock(&self) -> Result<File, StoreError> {

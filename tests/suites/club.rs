@@ -55,5 +55,7 @@ mod club_units;
 mod organiser_mail;
 #[path = "../rate_budget.rs"]
 mod rate_budget;
+#[path = "../site_index_kept.rs"]
+mod site_index_kept;
 #[path = "../site_live.rs"]
 mod site_live;

@@ -3,6 +3,7 @@
 //! and written back every few minutes. It decides which games a pass opens; it opens none,
 //! and it never decides anything about a game.
 
+use std::collections::BTreeSet;
 use std::sync::atomic::Ordering;
 
 use anyhow::Result;
@@ -76,28 +77,29 @@ impl Daemon {
     }
 
     /// What a process knows before its first pass, and whether the stored index was trusted.
-    /// Trusted (written whole by a version that keeps change marks until the write): the
-    /// games folder is listed to drop entries of games gone and open the games it does not
-    /// know, and no journal is looked at; the marks name the rest. Otherwise (missing, damaged,
-    /// earlier form) every journal's length is checked, every outbox is visited by the first
-    /// delivery, and the index is written anew at the end of the pass.
+    /// Trusted (written whole by a version that keeps change marks until the write): no
+    /// journal is looked at, the marks name the games changed since; the games folder is listed
+    /// (to drop entries of games gone and open the games the index does not know) only when
+    /// its stamp differs from the one the index was written with — a game folder added or
+    /// removed since, by `despatch new` or by hand. Otherwise (missing, damaged, earlier form)
+    /// every journal's length is checked, every outbox is visited by the first delivery, and
+    /// the index is written anew at the end of the pass.
     fn first_due_state(&self) -> Result<(DueState, bool)> {
         let (mut index, trusted) = match self.data.due_index() {
             StoredIndex::Trusted(ix) => (ix, true),
             StoredIndex::Unchecked(ix) => (ix, false),
             StoredIndex::Missing => (DueIndex::default(), false),
         };
-        let stored = index.games.len();
-        let mut busy = std::collections::BTreeSet::new();
+        let (stored, stored_stamp) = (index.games.len(), index.games_folder.take());
+        // Taken before any listing: a change after it changes the folder's stamp.
+        let stamp = self.data.games_folder_stamp();
+        let mut busy = BTreeSet::new();
         if trusted {
-            let names: std::collections::BTreeSet<String> =
-                self.data.game_names()?.into_iter().collect();
-            index.games.retain(|id, _| names.contains(id));
-            for id in names.iter().filter(|id| !index.games.contains_key(*id)) {
-                if self.data.journal_bytes(id)?.is_some() {
+            if stamp.is_none() || stamp != stored_stamp {
+                for id in self.games_unknown_to(&mut index, &busy)? {
                     // Unknown to the index (copied in by hand, say): opened, outbox visited.
-                    self.data.mark_pending(id)?;
-                    busy.insert(id.clone());
+                    self.data.mark_pending(&id)?;
+                    busy.insert(id);
                 }
             }
             self.delivered_once.store(true, Ordering::Relaxed);
@@ -113,15 +115,66 @@ impl Daemon {
                 .cloned()
                 .collect();
         }
+        index.games_folder = stamp;
+        let changed = index.games.len() != stored || index.games_folder != stored_stamp;
         let st = DueState {
             // An untrusted index is rewritten in the trusted form even when nothing changed.
-            unsaved: usize::from(!trusted || index.games.len() != stored),
+            unsaved: usize::from(!trusted || changed),
             index,
             busy,
             settled: Default::default(),
             saved_at: None,
         };
         Ok((st, trusted))
+    }
+
+    /// Lists the games folder: drops the entries of games gone from `index`, and returns the
+    /// games with a journal that neither `index` nor `busy` knows.
+    fn games_unknown_to(
+        &self,
+        index: &mut DueIndex,
+        busy: &BTreeSet<String>,
+    ) -> Result<Vec<String>> {
+        let names: BTreeSet<String> = self.data.game_names()?.into_iter().collect();
+        index.games.retain(|id, _| names.contains(id));
+        let mut unknown = vec![];
+        for id in names {
+            if !index.games.contains_key(&id)
+                && !busy.contains(&id)
+                && self.data.journal_bytes(&id)?.is_some()
+            {
+                unknown.push(id);
+            }
+        }
+        Ok(unknown)
+    }
+
+    /// Before the index is written: the games folder's stamp brought up to date, so that the
+    /// next process need not list the folder. When the folder changed since the stamp kept
+    /// (a game made, by this process or another, or one added or removed by hand), it is
+    /// listed again now, a few minutes at most after the change: games unknown are opened at
+    /// the next pass, entries of games gone dropped. A listing that fails leaves no stamp.
+    fn restamp(&self, st: &mut DueState) {
+        let stamp = self.data.games_folder_stamp();
+        if stamp.is_some() && stamp == st.index.games_folder {
+            return;
+        }
+        match self.games_unknown_to(&mut st.index, &st.busy) {
+            Ok(unknown) => {
+                for id in unknown {
+                    if let Err(e) = self.data.mark_pending(&id) {
+                        warn!("cannot mark {id} as having mail queued: {e}");
+                    }
+                    st.settled.remove(&id);
+                    st.busy.insert(id);
+                }
+                st.index.games_folder = stamp;
+            }
+            Err(e) => {
+                warn!("cannot list the games folder: {e:#}");
+                st.index.games_folder = None;
+            }
+        }
     }
 
     /// The games to open now: busy ones and those whose due time has come.
@@ -151,6 +204,7 @@ impl Daemon {
         let due = st.saved_at.is_none_or(|t| now - t >= INDEX_SAVE_EVERY)
             || st.unsaved >= INDEX_SAVE_AFTER;
         if st.unsaved > 0 && due {
+            self.restamp(st);
             match self.data.write_due_index(&st.index) {
                 Ok(()) => {
                     st.unsaved = 0;

@@ -4,8 +4,9 @@
 //! reads no clock. Change markers (`dirty/<game>`, made durable before any journal append) say
 //! which games may differ from the stored index: a mark is cleared only after an index that
 //! records the game settled has been written durably, so the stored index and the marks
-//! together can only over-report, and the first pass of a process trusts them (it lists the
-//! games folder, and stats no journal). The pending-mail markers (`pending/<game>`) are the
+//! together can only over-report, and the first pass of a process trusts them (it stats no
+//! journal, and lists the games folder only when the folder's modification time differs from
+//! the stamp the index was written with: a game folder added or removed since). The pending-mail markers (`pending/<game>`) are the
 //! outbox's equivalent: delivery visits the games with a marker, not every outbox; a marker is
 //! durable before its mail is queued, or covered by the game's change mark until the index
 //! write, which makes `pending/` durable first. An index that is missing, damaged (its
@@ -19,7 +20,12 @@ use chrono::{DateTime, Utc};
 
 use super::{DataDir, StoreError, io_err};
 
-const HEADER: &str = "despatch due index 2";
+const HEADER: &str = "despatch due index 3";
+/// The form before the games folder's stamp: trusted, but the games folder is listed once.
+const HEADER_UNSTAMPED: &str = "despatch due index 2";
+/// The first line of a stamped index's body: the games folder's modification time when a
+/// listing last agreed with the index (`DataDir::games_folder_stamp`), or `-`.
+const FOLDER: &str = "games-folder";
 /// An index written while change marks were cleared before it: possibly older than the marks
 /// say, so each of its entries is checked against its journal's length.
 const HEADER_UNCHECKED: &str = "despatch due index 1";
@@ -71,6 +77,11 @@ impl DueEntry {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DueIndex {
     pub games: BTreeMap<String, DueEntry>,
+    /// The games folder's stamp (`DataDir::games_folder_stamp`) taken just before a listing of
+    /// the folder that the entries and the change marks account for: while the folder still
+    /// has it, no game was added or removed since, so a restart need not list the folder.
+    /// `None`: list it.
+    pub games_folder: Option<String>,
 }
 
 impl DueIndex {
@@ -79,24 +90,47 @@ impl DueIndex {
     fn read(text: &str) -> StoredIndex {
         let parsed = text.split_once('\n').and_then(|(head, rest)| match head {
             HEADER => {
-                let last = rest.strip_suffix('\n')?;
-                let (body, end) = match last.rfind('\n') {
-                    Some(i) => (&rest[..=i], &last[i + 1..]),
-                    None => ("", last),
+                let (body, end) = Self::split_end(rest)?;
+                let (first, lines) = body.split_once('\n')?;
+                let stamp = first.strip_prefix(FOLDER)?.strip_prefix('\t')?;
+                let mut index = Self::entries(lines)?;
+                index.games_folder = match stamp {
+                    "-" => None,
+                    t if is_stamp(t) => Some(t.to_string()),
+                    _ => return None,
                 };
+                Self::end_agrees(end, index.games.len(), body)
+                    .then_some(StoredIndex::Trusted(index))
+            }
+            HEADER_UNSTAMPED => {
+                let (body, end) = Self::split_end(rest)?;
                 let index = Self::entries(body)?;
-                let sum = format!("{:016x}", checksum(body));
-                let mut f = end.split('\t');
-                let whole = f.next()? == "end"
-                    && f.next()?.parse::<usize>().ok()? == index.games.len()
-                    && f.next()? == sum
-                    && f.next().is_none();
-                whole.then_some(StoredIndex::Trusted(index))
+                Self::end_agrees(end, index.games.len(), body)
+                    .then_some(StoredIndex::Trusted(index))
             }
             HEADER_UNCHECKED => Some(StoredIndex::Unchecked(Self::entries(rest)?)),
             _ => None,
         });
         parsed.unwrap_or(StoredIndex::Missing)
+    }
+
+    /// The body of a checksummed form and its last line.
+    fn split_end(rest: &str) -> Option<(&str, &str)> {
+        let last = rest.strip_suffix('\n')?;
+        Some(match last.rfind('\n') {
+            Some(i) => (&rest[..=i], &last[i + 1..]),
+            None => ("", last),
+        })
+    }
+
+    /// Whether the `end` line (the count of entries, the checksum of the body) agrees.
+    fn end_agrees(end: &str, entries: usize, body: &str) -> bool {
+        let sum = format!("{:016x}", checksum(body));
+        let mut f = end.split('\t');
+        f.next() == Some("end")
+            && f.next().and_then(|n| n.parse::<usize>().ok()) == Some(entries)
+            && f.next() == Some(sum.as_str())
+            && f.next().is_none()
     }
 
     fn entries(body: &str) -> Option<Self> {
@@ -120,11 +154,15 @@ impl DueIndex {
                 return None;
             }
         }
-        Some(DueIndex { games })
+        Some(DueIndex {
+            games,
+            games_folder: None,
+        })
     }
 
     fn print(&self) -> String {
-        let mut body = String::new();
+        let stamp = self.games_folder.as_deref().unwrap_or("-");
+        let mut body = format!("{FOLDER}\t{stamp}\n");
         for (id, e) in &self.games {
             let due = e.next_due.map_or("-".to_string(), |t| t.to_rfc3339());
             body.push_str(&format!(
@@ -139,6 +177,18 @@ impl DueIndex {
         )
     }
 }
+
+/// `<seconds>.<nanoseconds>` since the epoch, as `games_folder_stamp` writes it.
+fn is_stamp(t: &str) -> bool {
+    t.split_once('.').is_some_and(|(s, n)| {
+        !s.is_empty() && n.len() == 9 && s.bytes().chain(n.bytes()).all(|b| b.is_ascii_digit())
+    })
+}
+
+/// How old the games folder's last change must be before its time is taken as a stamp: a file
+/// system keeps times at a coarse grain (a few milliseconds), so a change made in the same
+/// grain as the listing would leave the time unchanged; two seconds later it cannot.
+const STAMP_SETTLED: std::time::Duration = std::time::Duration::from_secs(2);
 
 impl super::GameStore {
     /// `dirty/<game>` beside `games/`, for a game store under `games/`.
@@ -207,6 +257,19 @@ impl DataDir {
     /// journal is among them; see `journal_bytes`).
     pub fn game_names(&self) -> Result<Vec<String>, StoreError> {
         self.marked("games")
+    }
+
+    /// The games folder's modification time, as a stamp for the index, taken before a listing:
+    /// a game folder added or removed later changes it. `None` when the folder is missing or
+    /// its last change is too recent (`STAMP_SETTLED`) to tell a later change from it.
+    pub fn games_folder_stamp(&self) -> Option<String> {
+        let modified = fs::metadata(self.games_dir()).ok()?.modified().ok()?;
+        let age = std::time::SystemTime::now().duration_since(modified).ok()?;
+        if age < STAMP_SETTLED {
+            return None;
+        }
+        let t = modified.duration_since(std::time::UNIX_EPOCH).ok()?;
+        Some(format!("{}.{:09}", t.as_secs(), t.subsec_nanos()))
     }
 
     /// A game's journal length, `None` when it has none (no such game, or one half made).
@@ -329,6 +392,76 @@ mod tests {
     }
 
     #[test]
+    fn the_games_folders_stamp_is_kept_and_checked_with_the_entries() {
+        let mut ix = sample();
+        ix.games_folder = Some("1795000000.123456789".into());
+        let text = ix.print();
+        assert!(
+            text.contains("\ngames-folder\t1795000000.123456789\n"),
+            "{text}"
+        );
+        assert_eq!(DueIndex::read(&text), StoredIndex::Trusted(ix.clone()));
+        // A changed stamp still parses: the checksum tells, and a wrong stamp would skip a
+        // listing that was needed.
+        let m = StoredIndex::Missing;
+        assert_eq!(DueIndex::read(&text.replace(".123456789", ".123456780")), m);
+        for bad in ["17950.1", "x.123456789", "1795000000", ""] {
+            let t = text.replace("1795000000.123456789", bad);
+            assert_eq!(DueIndex::read(&t), m, "{bad:?}");
+        }
+        // A game may be called `games-folder`: only the first line is the stamp.
+        ix.games.insert(
+            "games-folder".into(),
+            DueEntry {
+                ruleset: "naval-rjw".into(),
+                journal_bytes: 5,
+                next_due: None,
+            },
+        );
+        assert_eq!(DueIndex::read(&ix.print()), StoredIndex::Trusted(ix));
+    }
+
+    #[test]
+    fn an_index_of_the_form_before_the_stamp_is_trusted_without_one() {
+        let ix = sample();
+        let text = ix.print();
+        let (first, rest) = text.split_once('\n').unwrap();
+        assert_eq!(first, HEADER);
+        let (_, entries_end) = rest.split_once('\n').unwrap();
+        let (entries, _) = entries_end.rsplit_once("end\t").unwrap();
+        let old = format!(
+            "{HEADER_UNSTAMPED}\n{entries}end\t{}\t{:016x}\n",
+            ix.games.len(),
+            checksum(entries)
+        );
+        assert_eq!(DueIndex::read(&old), StoredIndex::Trusted(ix));
+        assert_eq!(
+            DueIndex::read(&old.replace("1234", "1235")),
+            StoredIndex::Missing
+        );
+    }
+
+    #[test]
+    fn a_games_folder_changed_a_moment_ago_gives_no_stamp() {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = DataDir::new(tmp.path());
+        assert_eq!(data.games_folder_stamp(), None, "no folder");
+        std::fs::create_dir_all(data.games_dir().join("g1")).unwrap();
+        assert_eq!(data.games_folder_stamp(), None, "changed just now");
+        let dir = std::fs::File::open(data.games_dir()).unwrap();
+        let back = std::time::SystemTime::now() - std::time::Duration::from_secs(3);
+        dir.set_modified(back).unwrap();
+        let stamp = data.games_folder_stamp().expect("settled");
+        assert!(is_stamp(&stamp), "{stamp}");
+        // A game added changes the stamp (and is too fresh to give one at once).
+        std::fs::create_dir_all(data.games_dir().join("g2")).unwrap();
+        assert_eq!(data.games_folder_stamp(), None);
+        dir.set_modified(back + std::time::Duration::from_secs(1))
+            .unwrap();
+        assert_ne!(data.games_folder_stamp(), Some(stamp));
+    }
+
+    #[test]
     fn a_damaged_index_is_refused_whole() {
         let m = StoredIndex::Missing;
         assert_eq!(DueIndex::read("something else\n"), m);
@@ -361,7 +494,7 @@ mod tests {
         let body = ix.print().replace(HEADER, HEADER_UNCHECKED);
         let body: String = body
             .lines()
-            .filter(|l| !l.starts_with("end\t"))
+            .filter(|l| !l.starts_with("end\t") && !l.starts_with(FOLDER))
             .map(|l| format!("{l}\n"))
             .collect();
         assert_eq!(DueIndex::read(&body), StoredIndex::Unchecked(ix));

@@ -329,7 +329,7 @@ impl Daemon {
                     format!("passed-on-{}", short(&inb.message_id)),
                     self.letter(
                         &f.address,
-                        &format!("[{game_id}] Seat {} has another player", f.seat),
+                        &compose::passed_on_subject(&game_id, &f.seat),
                         &compose::passed_on_text(&game_id, &f.seat, f.until),
                         inb,
                         now,

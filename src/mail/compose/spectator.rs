@@ -313,12 +313,13 @@ pub(super) fn seat_notices(
 }
 
 /// The answer to a seat's `SPECTATOR ADD|REMOVE`: what happened (decided by the daemon) and
-/// the spectators that seat added. Other seats' observers are counted, never named.
+/// the spectators that seat added (`mine`: each address, and whether it watches or was only
+/// asked). Other seats' observers are counted, never named.
 pub fn spectator_reply(
     game: &dyn Play,
     to: &Recipient,
     said: &str,
-    mine: &[String],
+    mine: &[(&str, bool)],
     others: usize,
     message_id: &str,
 ) -> Draft {
@@ -329,8 +330,12 @@ pub fn spectator_reply(
     if mine.is_empty() {
         body.push_str("  (none)\n");
     }
-    for a in mine {
-        body.push_str(&format!("  {a}\n"));
+    for (address, watching) in mine {
+        if *watching {
+            body.push_str(&format!("  {address}\n"));
+        } else {
+            body.push_str(&format!("  {address} (asked, not confirmed yet)\n"));
+        }
     }
     if others > 0 {
         body.push_str(&format!("Added by others: {others}\n"));

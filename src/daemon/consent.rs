@@ -89,10 +89,7 @@ impl Daemon {
                     p.notify.stop();
                 }
                 self.data.game(&id).write_seats(&next)?;
-                return Ok(Some(format!(
-                    "{id}: seat {seat} gets no optional mail any more (STOP); the mails that ask \
-                     for orders still come."
-                )));
+                return Ok(Some(compose::unsubscribed(&id, Some(&seat))));
             }
             if let Some(s) = seats.spectators.iter().find(|s| {
                 s.stop
@@ -109,7 +106,7 @@ impl Daemon {
                 }
                 self.close(&g)?;
                 self.deliver_at(now)?;
-                return Ok(Some(format!("{id}: a spectator stopped watching (STOP).")));
+                return Ok(Some(compose::unsubscribed(&id, None)));
             }
         }
         Ok(None)
@@ -210,20 +207,7 @@ impl Daemon {
     }
 
     /// The one mail that asks `s` (just added, not confirmed) to confirm: what it is, who
-    /// asked, the code. Within the per-address cap (F1); none when over it.
-    pub(super) fn consent_letters(
-        &self,
-        g: &OpenGame,
-        s: &Spectator,
-        inb: Option<&Inbound>,
-        now: DateTime<Utc>,
-        records: &mut Vec<(String, Activity)>,
-    ) -> Vec<(String, Outgoing)> {
-        let letters = self.consent_letter(g, s, inb, now).into_iter().collect();
-        self.capped(letters, now, records)
-    }
-
-    /// That mail, built (the cap decided already): none when `s` is not asked.
+    /// asked, the code; the cap on it (F1) was decided already. None when `s` is not asked.
     pub(super) fn consent_letter(
         &self,
         g: &OpenGame,

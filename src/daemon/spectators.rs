@@ -181,11 +181,11 @@ pub(super) fn drop_lapsed(seats: &mut SeatsFile, now: DateTime<Utc>) {
         .retain(|s| s.pending.as_ref().is_none_or(|p| p.until > now));
 }
 
-/// A seat's `SPECTATOR ADD|REMOVE` line as intake read it, with what deciding it needs read
-/// beforehand: whether the address may not be a recipient (E1), a new observer's id,
+/// A change of observers asked for (a seat's `SPECTATOR ADD|REMOVE` line as intake read it,
+/// or the organiser's `despatch gm spectator`), with what deciding it needs read beforehand: whether the address may not be a recipient (E1), a new observer's id,
 /// confirmation code and STOP code, the address's record of unasked answers (F1), the time.
 pub(super) struct SpectatorLine<'a> {
-    pub(super) seat: &'a str,
+    pub(super) by: By<'a>,
     pub(super) add: bool,
     pub(super) address: &'a str,
     pub(super) unfit: Option<Unfit>,
@@ -194,10 +194,10 @@ pub(super) struct SpectatorLine<'a> {
     pub(super) now: DateTime<Utc>,
 }
 
-/// What a seat's SPECTATOR line comes to: the line (who asked, what) and its outcome.
+/// What a change of observers comes to: who asked what, and its outcome.
 #[derive(Debug)]
 pub(super) struct SpectatorDecision<'a> {
-    pub(super) seat: &'a str,
+    pub(super) by: By<'a>,
     pub(super) add: bool,
     pub(super) address: &'a str,
     pub(super) outcome: Outcome,
@@ -223,7 +223,7 @@ pub(super) enum Outcome {
     },
 }
 
-/// Decides a seat's SPECTATOR line, pure: the change (`change_spectators`), then, for an
+/// Decides a change of observers, pure: the change (`change_spectators`), then, for an
 /// address added, the one request to confirm within the per-address cap (F1); over it,
 /// nothing is added, so no request is left pending that was never sent.
 pub(super) fn decide_spectator_line<'a>(
@@ -232,7 +232,7 @@ pub(super) fn decide_spectator_line<'a>(
     line: SpectatorLine<'a>,
 ) -> SpectatorDecision<'a> {
     let SpectatorLine {
-        seat,
+        by,
         add,
         address,
         unfit,
@@ -241,12 +241,11 @@ pub(super) fn decide_spectator_line<'a>(
         now,
     } = line;
     let decided = |outcome| SpectatorDecision {
-        seat,
+        by,
         add,
         address,
         outcome,
     };
-    let by = By::Seat(seat);
     let (next, event) = match change_spectators(
         game,
         seats,
@@ -300,7 +299,7 @@ pub(super) fn spectator_answer(
     let mine: Vec<(&str, bool)> = after
         .spectators
         .iter()
-        .filter(|s| s.added_by == decided.seat)
+        .filter(|s| s.added_by == decided.by.word())
         .map(|s| (s.address.as_str(), s.watching()))
         .collect();
     let others = after.spectators.len() - mine.len();
@@ -334,32 +333,30 @@ impl Daemon {
         let _lock = self.data.lock()?;
         let mailbox: Mailbox = address.parse().map_err(|e| anyhow!("address: {e}"))?;
         let mut g = self.open_game(game_id)?;
-        let (id, code, stop) = (new_id()?, new_code()?, new_code()?);
-        let unfit = self.unfit(&g, &mailbox.address);
-        let (seats, ev) = change_spectators(
-            &Watched::of(g.game.as_ref()),
-            &g.seats,
-            By::Gm,
+        let address = mailbox.address.as_str();
+        let line = SpectatorLine {
+            by: By::Gm,
             add,
-            &mailbox.address,
-            unfit,
-            (&id, &code, &stop),
+            address,
+            unfit: self.unfit(&g, address),
+            fresh: (new_id()?, new_code()?, new_code()?),
+            unasked: self.unasked([address]),
             now,
-        )
-        .map_err(|e| anyhow!("{game_id}: {e}; nothing changed"))?;
-        let mut records = Vec::new();
-        let letters = match seats.spectators.iter().find(|s| s.id == id) {
-            Some(s) if add => self.consent_letters(&g, s, None, now, &mut records),
-            _ => vec![],
         };
-        if add && letters.is_empty() {
-            anyhow::bail!(
-                "{game_id}: {} has had as many mails it did not ask for as it may have this \
-                 hour; try again later; nothing changed",
-                mailbox.address
-            );
-        }
-        for (address, a) in &records {
+        let decided = decide_spectator_line(&Watched::of(g.game.as_ref()), &g.seats, line);
+        let (seats, ev, answered, letters) = match decided.outcome {
+            Outcome::Refused(e) => anyhow::bail!("{game_id}: {e}; nothing changed"),
+            Outcome::Asked {
+                seats,
+                asked,
+                answered,
+            } => {
+                let letter = self.consent_letter(&g, &asked, None, now);
+                (seats, None, answered, letter.into_iter().collect())
+            }
+            Outcome::Removed { seats, event } => (seats, event, vec![], vec![]),
+        };
+        for (address, a) in &answered {
             self.data.write_answered(address, a)?;
         }
         g.store.write_seats(&seats)?;
@@ -373,20 +370,13 @@ impl Daemon {
         }
         self.close(&g)?;
         self.deliver_at(now)?;
-        let n = watching(&g.seats);
-        Ok(if add {
-            format!(
-                "{game_id}: {} has been asked to confirm by reply (one mail); they watch once \
-                 they do, and the request lapses unconfirmed in {} days ({n} watching now).",
-                mailbox.address,
-                crate::mail::consent::PENDING_DAYS
-            )
-        } else {
-            format!(
-                "{game_id}: {} no longer watches ({n} spectator(s)).",
-                mailbox.address
-            )
-        })
+        Ok(compose::gm_spectator_said(
+            game_id,
+            add,
+            address,
+            watching(&g.seats),
+            crate::mail::consent::PENDING_DAYS,
+        ))
     }
 
     /// `SPECTATOR ADD|REMOVE <address>` from an authenticated seat: allowed only under the
@@ -408,7 +398,7 @@ impl Daemon {
             _ => anyhow::bail!("not a spectator command: {cmd:?}"),
         };
         let line = SpectatorLine {
-            seat,
+            by: By::Seat(seat),
             add,
             address,
             unfit: self.unfit(&g, address),
@@ -477,7 +467,7 @@ mod tests {
 
     fn line<'a>(seat: &'a str, add: bool, address: &'a str, unasked: Unasked) -> SpectatorLine<'a> {
         SpectatorLine {
-            seat,
+            by: By::Seat(seat),
             add,
             address,
             unfit: None,
@@ -554,6 +544,17 @@ mod tests {
             d.outcome,
             Outcome::Refused(SpectatorRefused::OrganiserOnly)
         ));
+        // The organiser may, and what it adds is the organiser's.
+        let gm = SpectatorLine {
+            by: By::Gm,
+            ..line("north", true, "w@x.org", Unasked::default())
+        };
+        let d = decide_spectator_line(&game(Spectators::Gm), &SeatsFile::default(), gm);
+        assert!(
+            matches!(&d.outcome, Outcome::Asked { asked, .. } if asked.added_by == "gm"),
+            "{:?}",
+            d.outcome
+        );
     }
 
     #[test]

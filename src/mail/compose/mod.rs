@@ -57,8 +57,9 @@ pub use settings::{
     unregistered_notice,
 };
 pub use spectator::{
-    SPECTATOR_MARK, SpectatorRefused, observer_outgoing, observer_refusal, spectator_over,
-    spectator_reply, spectator_results, spectator_said, spectator_welcome,
+    SPECTATOR_MARK, SpectatorRefused, gm_spectator_said, observer_outgoing, observer_refusal,
+    spectator_over, spectator_reply, spectator_results, spectator_said, spectator_welcome,
+    unsubscribed,
 };
 pub use status::{
     HistoryStep, TalkRefused, calendar_reply, history_list, history_resent_subject, status_reply,

@@ -355,6 +355,39 @@ pub fn spectator_reply(
     )
 }
 
+/// What the organiser's `despatch gm spectator` did, as the shell says it: the address asked
+/// to confirm (the request lapsing in `pending_days`), or removed; `watching`, how many watch
+/// now.
+pub fn gm_spectator_said(
+    game: &str,
+    add: bool,
+    address: &str,
+    watching: u32,
+    pending_days: i64,
+) -> String {
+    if add {
+        format!(
+            "{game}: {address} has been asked to confirm by reply (one mail); they watch once \
+             they do, and the request lapses unconfirmed in {pending_days} days ({watching} \
+             watching now)."
+        )
+    } else {
+        format!("{game}: {address} no longer watches ({watching} spectator(s)).")
+    }
+}
+
+/// What a one-click unsubscription (club-rules L1) did, as `despatch gm unsubscribe` says it:
+/// a seat's optional mail stopped (`seat`), or a spectator's watching (`None`).
+pub fn unsubscribed(game: &str, seat: Option<&str>) -> String {
+    match seat {
+        Some(seat) => format!(
+            "{game}: seat {seat} gets no optional mail any more (STOP); the mails that ask for \
+             orders still come."
+        ),
+        None => format!("{game}: a spectator stopped watching (STOP)."),
+    }
+}
+
 /// Why a seat's or the organiser's SPECTATOR line changed nothing (docs/watching.md).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SpectatorRefused {

@@ -24,57 +24,157 @@ pub struct Broadcast {
     pub players: usize,
 }
 
+/// The game a desk command names, as read: whether it exists and who organises it (its own
+/// organiser, or the house's for a game without one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Named {
+    NoGame,
+    Organised(Option<String>),
+}
+
+/// What a desk command comes to once the organiser's right to it is checked: the act to carry
+/// out, with the organiser's default reason where the line gave none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum DeskAct<'a> {
+    Help,
+    Games,
+    Extend {
+        game: &'a str,
+        hours: i64,
+        reason: &'a str,
+    },
+    Close {
+        game: &'a str,
+        reason: &'a str,
+    },
+    Replace {
+        game: &'a str,
+        seat: &'a str,
+        address: &'a str,
+        reason: &'a str,
+    },
+    Pause {
+        game: &'a str,
+        reason: &'a str,
+    },
+    Resume {
+        game: &'a str,
+    },
+    Broadcast {
+        to: &'a Audience,
+        text: &'a str,
+    },
+}
+
+/// Decides one desk command, pure: refused when it names a game that does not exist or that
+/// `organiser` does not run (`named`, read for the game it names); else the act.
+pub(super) fn decide_desk<'a>(
+    organiser: &str,
+    cmd: &'a DeskCommand,
+    named: Option<&Named>,
+) -> Result<DeskAct<'a>, DeskRefused> {
+    if let Some(game) = cmd.game() {
+        may_act(organiser, game, named.unwrap_or(&Named::NoGame))?;
+    }
+    Ok(match cmd {
+        DeskCommand::Help => DeskAct::Help,
+        DeskCommand::Games => DeskAct::Games,
+        DeskCommand::Extend {
+            game,
+            hours,
+            reason,
+        } => DeskAct::Extend {
+            game,
+            hours: *hours,
+            reason,
+        },
+        DeskCommand::Close { game, reason } => DeskAct::Close {
+            game,
+            reason: or(reason, CLOSED_BY_THE_ORGANISER),
+        },
+        DeskCommand::Replace {
+            game,
+            seat,
+            address,
+            reason,
+        } => DeskAct::Replace {
+            game,
+            seat,
+            address,
+            reason: or(reason, THE_PREVIOUS_PLAYER_LEFT),
+        },
+        DeskCommand::Pause { game, reason } => DeskAct::Pause { game, reason },
+        DeskCommand::Resume { game } => DeskAct::Resume { game },
+        DeskCommand::Broadcast { to, text } => DeskAct::Broadcast { to, text },
+    })
+}
+
+/// Whether `organiser` runs `game` as read: the desk acts on no other game.
+fn may_act(organiser: &str, game: &str, named: &Named) -> Result<(), DeskRefused> {
+    match named {
+        Named::NoGame => Err(DeskRefused::NoGame(game.to_string())),
+        Named::Organised(Some(gm)) if gm.eq_ignore_ascii_case(organiser) => Ok(()),
+        Named::Organised(_) => Err(DeskRefused::NotYours(game.to_string())),
+    }
+}
+
 impl Daemon {
-    /// One desk command: what it did, or exactly why not.
+    /// One desk command: what it did, or exactly why not. Reads who runs the game it names,
+    /// decides (`decide_desk`), and carries the act out through the shell's `gm_*` acts.
     pub(super) fn desk_act(
         &self,
         organiser: &str,
         cmd: &DeskCommand,
         now: DateTime<Utc>,
     ) -> Result<DeskDone, DeskRefused> {
+        let named = cmd.game().map(|g| self.named(g));
+        let act = decide_desk(organiser, cmd, named.as_ref())?;
+        self.carry_desk_act(organiser, act, now)
+    }
+
+    /// A desk act carried out: what it did, or the shell's error in words.
+    fn carry_desk_act(
+        &self,
+        organiser: &str,
+        act: DeskAct,
+        now: DateTime<Utc>,
+    ) -> Result<DeskDone, DeskRefused> {
         let why = |e: anyhow::Error| DeskRefused::Said(format!("{e:#}"));
-        if let Some(game) = cmd.game() {
-            self.may_act(organiser, game)?;
-        }
         let game = |g: &str| g.to_string();
-        Ok(match cmd {
-            DeskCommand::Help => DeskDone::Help,
-            DeskCommand::Games => DeskDone::Games(self.desk_games(organiser)),
-            DeskCommand::Extend {
+        Ok(match act {
+            DeskAct::Help => DeskDone::Help,
+            DeskAct::Games => DeskDone::Games(self.desk_games(organiser)),
+            DeskAct::Extend {
                 game: g,
                 hours,
                 reason,
             } => DeskDone::Extended {
                 game: game(g),
-                deadline: self.gm_extend_locked(g, *hours, reason, now).map_err(why)?,
+                deadline: self.gm_extend_locked(g, hours, reason, now).map_err(why)?,
             },
-            DeskCommand::Close { game: g, reason } => {
-                let reason = or(reason, CLOSED_BY_THE_ORGANISER);
-                DeskDone::Closed {
-                    game: game(g),
-                    resolved: self.gm_close_step_locked(g, reason, now).map_err(why)?,
-                }
-            }
-            DeskCommand::Replace {
+            DeskAct::Close { game: g, reason } => DeskDone::Closed {
+                game: game(g),
+                resolved: self.gm_close_step_locked(g, reason, now).map_err(why)?,
+            },
+            DeskAct::Replace {
                 game: g,
                 seat,
                 address,
                 reason,
             } => {
-                let reason = or(reason, THE_PREVIOUS_PLAYER_LEFT);
                 self.gm_replace_locked(g, seat, address, reason, now)
                     .map_err(why)?;
                 DeskDone::Replaced {
                     game: game(g),
-                    seat: seat.clone(),
-                    address: address.clone(),
+                    seat: seat.to_string(),
+                    address: address.to_string(),
                 }
             }
-            DeskCommand::Pause { game: g, reason } => DeskDone::Paused {
+            DeskAct::Pause { game: g, reason } => DeskDone::Paused {
                 game: game(g),
                 left: self.gm_pause_locked(g, reason, now).map_err(why)?,
             },
-            DeskCommand::Resume { game: g } => {
+            DeskAct::Resume { game: g } => {
                 let (deadline, resolved) = self.gm_resume_locked(g, now).map_err(why)?;
                 DeskDone::Resumed {
                     game: game(g),
@@ -82,7 +182,7 @@ impl Daemon {
                     resolved,
                 }
             }
-            DeskCommand::Broadcast { to, text } => {
+            DeskAct::Broadcast { to, text } => {
                 let b = match to {
                     Audience::Game(g) => self.broadcast_game_locked(g, text, now),
                     Audience::League(l) => {
@@ -99,17 +199,13 @@ impl Daemon {
         })
     }
 
-    /// Whether `organiser` organises `game` (its own organiser, or the house's for a game
-    /// without one): the desk acts on no other game.
-    fn may_act(&self, organiser: &str, game: &str) -> Result<(), DeskRefused> {
+    /// The game `game` as the desk's check needs it: whether it exists, who runs it.
+    fn named(&self, game: &str) -> Named {
         let store = self.data.game(game);
         if !store.exists() {
-            return Err(DeskRefused::NoGame(game.to_string()));
+            return Named::NoGame;
         }
-        match self.organiser_of(&store) {
-            Some(gm) if gm.eq_ignore_ascii_case(organiser) => Ok(()),
-            _ => Err(DeskRefused::NotYours(game.to_string())),
-        }
+        Named::Organised(self.organiser_of(&store))
     }
 
     /// `GAMES`: a line for every game the organiser runs, its state and deadline.
@@ -169,7 +265,7 @@ impl Daemon {
                 continue;
             }
             if let Some(gm) = organiser
-                && self.may_act(gm, id).is_err()
+                && may_act(gm, id, &self.named(id)).is_err()
             {
                 b.skipped.push(compose::skipped_not_yours(id));
                 continue;
@@ -268,4 +364,72 @@ fn players(g: &super::open_game::OpenGame) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(reason: &str) -> DeskCommand {
+        DeskCommand::Close {
+            game: "g1".into(),
+            reason: reason.into(),
+        }
+    }
+
+    #[test]
+    fn the_desk_acts_only_on_a_game_that_exists_and_that_the_organiser_runs() {
+        let mine = Named::Organised(Some("gm@x.org".into()));
+        let cmd = close("");
+        assert_eq!(
+            decide_desk("GM@x.org", &cmd, Some(&mine)),
+            Ok(DeskAct::Close {
+                game: "g1",
+                reason: CLOSED_BY_THE_ORGANISER
+            })
+        );
+        let theirs = Named::Organised(Some("other@x.org".into()));
+        assert_eq!(
+            decide_desk("gm@x.org", &cmd, Some(&theirs)),
+            Err(DeskRefused::NotYours("g1".into()))
+        );
+        assert_eq!(
+            decide_desk("gm@x.org", &cmd, Some(&Named::Organised(None))),
+            Err(DeskRefused::NotYours("g1".into()))
+        );
+        assert_eq!(
+            decide_desk("gm@x.org", &cmd, Some(&Named::NoGame)),
+            Err(DeskRefused::NoGame("g1".into()))
+        );
+    }
+
+    #[test]
+    fn a_reason_given_is_kept_and_a_command_naming_no_game_needs_none() {
+        let mine = Named::Organised(Some("gm@x.org".into()));
+        let cmd = close("snow");
+        assert_eq!(
+            decide_desk("gm@x.org", &cmd, Some(&mine)),
+            Ok(DeskAct::Close {
+                game: "g1",
+                reason: "snow"
+            })
+        );
+        let replace = DeskCommand::Replace {
+            game: "g1".into(),
+            seat: "north".into(),
+            address: "new@x.org".into(),
+            reason: " ".into(),
+        };
+        assert!(matches!(
+            decide_desk("gm@x.org", &replace, Some(&mine)),
+            Ok(DeskAct::Replace {
+                reason: THE_PREVIOUS_PLAYER_LEFT,
+                ..
+            })
+        ));
+        assert_eq!(
+            decide_desk("gm@x.org", &DeskCommand::Games, None),
+            Ok(DeskAct::Games)
+        );
+    }
 }

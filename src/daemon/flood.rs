@@ -8,7 +8,6 @@ use chrono::{DateTime, Utc};
 use tracing::warn;
 
 use crate::engine::guard::{Activity, Verdict};
-use crate::mail::outbound::Outgoing;
 
 use super::Daemon;
 
@@ -45,18 +44,5 @@ impl Daemon {
             );
             false
         }
-    }
-
-    /// `letters` without those over the cap (see `may_answer`).
-    pub(super) fn capped(
-        &self,
-        letters: Vec<(String, Outgoing)>,
-        now: DateTime<Utc>,
-        records: &mut Vec<(String, Activity)>,
-    ) -> Vec<(String, Outgoing)> {
-        letters
-            .into_iter()
-            .filter(|(name, out)| self.may_answer(&out.to, name, now, records))
-            .collect()
     }
 }

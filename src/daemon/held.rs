@@ -20,6 +20,9 @@ use sha2::{Digest, Sha256};
 use tracing::{error, info, warn};
 
 use crate::mail::compose::ReadAt;
+/// A held mail's cause in a few words, as `despatch held` and the intake log show it (the
+/// words are compose's).
+pub use crate::mail::compose::held_reason as why;
 use crate::mail::inbound;
 use crate::store::{HeldCause, HeldMail, held_key};
 
@@ -495,20 +498,6 @@ fn as_intake(m: &HeldMail) -> Intake {
             deadline: *deadline,
         },
         other => Intake::Failed(why(other)),
-    }
-}
-
-/// A held mail's cause in a few words, as `despatch held` and the intake log show it.
-pub fn why(cause: &HeldCause) -> String {
-    match cause {
-        HeldCause::RateLimit { until, .. } => format!(
-            "over its seat's hourly limit until {}",
-            until.format("%Y-%m-%d %H:%M UTC")
-        ),
-        HeldCause::Failed { error } => format!("processing failed: {error}"),
-        HeldCause::Behind { key } => {
-            format!("waits behind the same sender's earlier held mail {key}")
-        }
     }
 }
 

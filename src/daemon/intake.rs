@@ -228,9 +228,8 @@ impl Daemon {
         inb: &Inbound,
         now: DateTime<Utc>,
     ) -> (bool, Activity) {
-        let mut a = self.data.stranger(&inb.from);
-        let over = a.admit(now, self.cfg.mail.max_per_sender_per_hour, "") != Verdict::Read;
-        (over, a)
+        let per_hour = self.cfg.mail.max_per_sender_per_hour;
+        super::unasked::stranger_admit(self.data.stranger(&inb.from), per_hour, now)
     }
 
     /// What one mail does: to the house, the desk or the lobby, or to a game, where its

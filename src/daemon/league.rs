@@ -18,6 +18,7 @@ use sha2::{Digest, Sha256};
 use crate::engine::{Event, Play, Registry};
 use crate::league::derive::{self, ArchiveInput, Derived, RosterSeat};
 use crate::league::{self, LeagueFile, LeagueGame, Player, Standings};
+use crate::mail::compose;
 use crate::mail::outbound::{self, Outgoing};
 use crate::report;
 use crate::store::DataDir;
@@ -257,17 +258,15 @@ impl Daemon {
         let (file, games) = league_games(&self.data, &self.registry, &league)?;
         let standings = league::standings(&league, file.points(), &file.rating_rule(), &games);
         let b = game.book();
-        let ended = game
-            .outcome()
-            .map(|o| o.summary)
-            .unwrap_or_else(|| "it has ended".into());
-        let text = report::wrap_text(&format!(
-            "Game {} ({}) of league {league} has ended: {ended}\n\n{}\n\n-- \nDespatch\n",
-            b.id,
+        let ended = game.outcome().map(|o| o.summary);
+        let text = report::wrap_text(&compose::league_standings_text(
+            &league,
+            &b.id,
             game.ruleset(),
-            league::render_text(&standings)
+            ended.as_deref(),
+            &league::render_text(&standings),
         ));
-        let subject = format!("[league {league}] Standings after {}", b.id);
+        let subject = compose::league_standings_subject(&league, &b.id);
         let house = self.data.house();
         for member in league::members(&games) {
             // Standings are optional mail: an address that wrote STOP to the house gets none.

@@ -128,11 +128,7 @@ impl Daemon {
                     // every pass. The log keeps the reason for the organiser.
                     warn!(game = %t.id, "a full table could not start: {e:#}");
                     book.tables.retain(|x| x.id != t.id);
-                    let why = format!(
-                        "{} could not start: {e:#}.\nNothing was played; OPEN it again, or \
-                         ask the organiser.\n",
-                        t.id
-                    );
+                    let why = compose::table_not_started(&t.id, &format!("{e:#}"));
                     for c in &t.chairs {
                         if let Some(tk) = &c.taker {
                             letters.add(&tk.address, why.clone());
@@ -276,11 +272,7 @@ impl Daemon {
             out.push(Offer {
                 ruleset: ruleset.to_string(),
                 scenario: format!("{}{stem}", lobby::CAMPAIGN_PREFIX),
-                title: format!(
-                    "{} (a campaign of {} battles at most)",
-                    plan.title,
-                    plan.longest()
-                ),
+                title: compose::campaign_offer_title(&plan.title, plan.longest()),
                 seats,
             });
         }

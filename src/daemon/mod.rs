@@ -37,9 +37,11 @@ mod settings;
 mod site;
 mod site_index;
 mod site_write;
+mod spectator_mail;
 mod spectators;
 mod strict;
 mod trouble;
+mod unasked;
 
 pub use calendar::PlayerCalendar;
 pub use campaign::{CampaignStart, NewGame, check_new_game};

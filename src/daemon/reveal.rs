@@ -8,8 +8,8 @@ use chrono::{DateTime, Utc};
 
 use crate::dice::Hash;
 use crate::engine::guard::Activity;
-use crate::engine::{Event, Rejected, strict, strict_bound};
-use crate::mail::compose::OrganiserReport;
+use crate::engine::{Event, strict, strict_bound};
+use crate::mail::compose::{OrganiserReport, RevealAnswers, reveal_refused};
 use crate::mail::inbound::Inbound;
 
 use super::super::Daemon;
@@ -31,7 +31,14 @@ pub(super) fn decide(
     activity.outcome(now, None);
     match strict::reveal_event(g.game.book(), &seat, step, quoted, r, &inb.message_id, now) {
         Ok(event) => Ok(Decision::accepted(g, &seat, activity, step, event)),
-        Err(reason) => refused(g, &seat, activity, inb, reason.to_string(), "the lock mail"),
+        Err(reason) => refused(
+            g,
+            &seat,
+            activity,
+            inb,
+            reason.to_string(),
+            RevealAnswers::LockMail,
+        ),
     }
 }
 
@@ -42,16 +49,9 @@ fn refused(
     activity: Activity,
     inb: &Inbound,
     reason: String,
-    answer: &str,
+    answer: RevealAnswers,
 ) -> Result<Decision> {
-    let problems = vec![Rejected {
-        line: 0,
-        text: String::new(),
-        reason,
-        hint: Some(format!(
-            "reply to {answer} with the line `despatch player reveal` prints"
-        )),
-    }];
+    let problems = vec![reveal_refused(reason, answer)];
     Decision::rejected(g, seat, activity, inb, &problems, 1)
 }
 
@@ -77,7 +77,7 @@ pub(super) fn decide_opening(
             activity,
             inb,
             reason.to_string(),
-            "the \"open your onion\" mail",
+            RevealAnswers::OnionMail,
         ),
     }
 }

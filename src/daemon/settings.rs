@@ -17,12 +17,13 @@ use crate::mail::compose::{self, ListedGame, Recipient, SettingDone};
 use crate::mail::inbound::{Inbound, NotifyKind, Route, SeatCommand};
 use crate::mail::outbound::{self, Outgoing};
 use crate::report;
-use crate::store::SeatPrivate;
+use crate::store::{FormerPlayer, SeatPrivate, SeatsFile};
 
 use super::Daemon;
 use super::decision::{Decision, Intake};
 use super::intake::ct_eq;
 use super::open_game::OpenGame;
+use super::unasked::{Unasked, stranger_admit};
 
 /// A short, stable tag of an inbound Message-ID for queue names.
 fn short(message_id: &str) -> String {
@@ -147,6 +148,109 @@ fn notify(p: &mut SeatPrivate, kind: NotifyKind, on: bool) {
     }
 }
 
+/// The seat whose secret the mail's address carries (and whose name, when the address gave
+/// one), whoever sent it.
+fn token_owner(g: &OpenGame, route: &Route) -> Option<Recipient> {
+    let token = route.token.as_deref().unwrap_or_default();
+    g.recipients()
+        .iter()
+        .find(|r| {
+            !token.is_empty()
+                && ct_eq(r.private.token.as_bytes(), token.as_bytes())
+                && route.seat.as_deref().is_none_or(|s| s == r.seat)
+        })
+        .cloned()
+}
+
+/// A mail to a game from an address that is neither a seat's nor an observer's, as intake
+/// read it, with what deciding it needs read beforehand: the seat whose secret the address
+/// carried (with the guard's record of warnings to it), the seats file, the sender's record
+/// as a stranger and the budget (`max_per_sender_per_hour`), the cap's records of unasked
+/// answers (F1), the time.
+pub(super) struct Outsider<'a> {
+    pub(super) from: &'a str,
+    pub(super) owner: Option<(Recipient, Activity)>,
+    pub(super) seats: &'a SeatsFile,
+    pub(super) stranger: Activity,
+    pub(super) per_hour: u32,
+    pub(super) unasked: Unasked,
+    pub(super) now: DateTime<Utc>,
+}
+
+/// What such a mail comes to. Either way it counts against the strangers' budget
+/// (`stranger`, the record as it is to be), and over it no one is told.
+#[derive(Debug)]
+pub(super) enum OutsiderDecision {
+    /// The seat's secret from an address not registered for it: nothing applied; the seat's
+    /// registered player is told, at most once per the guard's hours (`notice`, the guard's
+    /// record as it is to be) and within the cap (F1).
+    Unregistered {
+        owner: Recipient,
+        over_budget: bool,
+        stranger: Activity,
+        notice: Option<Activity>,
+        answered: Vec<(String, Activity)>,
+    },
+    /// A player whose seat was handed on writes again: told once that it passed on (`told`,
+    /// the seats file that marks them told).
+    PassedOn {
+        former: FormerPlayer,
+        over_budget: bool,
+        stranger: Activity,
+        told: Option<SeatsFile>,
+    },
+    /// Anyone else, or a former player told already: nothing.
+    Unknown,
+}
+
+/// Decides a mail from an address that is no seat's, pure: the seat's secret from an unknown
+/// address is reported to the seat's registered player; a replaced player is told once that
+/// the seat passed on; anyone else gets nothing.
+pub(super) fn decide_outsider(m: Outsider) -> OutsiderDecision {
+    let Outsider {
+        from,
+        owner,
+        seats,
+        stranger,
+        per_hour,
+        mut unasked,
+        now,
+    } = m;
+    if let Some((owner, mut warned)) = owner {
+        let (over_budget, stranger) = stranger_admit(stranger, per_hour, now);
+        let notice = !over_budget
+            && warned.may_warn(now)
+            && unasked.admit(&owner.private.address, "unregistered", now);
+        return OutsiderDecision::Unregistered {
+            owner,
+            over_budget,
+            stranger,
+            notice: notice.then_some(warned),
+            answered: unasked.records,
+        };
+    }
+    let Some(i) = seats
+        .former
+        .iter()
+        .rposition(|f| f.address.eq_ignore_ascii_case(from))
+        .filter(|&i| !seats.former[i].told)
+    else {
+        return OutsiderDecision::Unknown;
+    };
+    let (over_budget, stranger) = stranger_admit(stranger, per_hour, now);
+    let told = (!over_budget).then(|| {
+        let mut next = seats.clone();
+        next.former[i].told = true;
+        next
+    });
+    OutsiderDecision::PassedOn {
+        former: seats.former[i].clone(),
+        over_budget,
+        stranger,
+        told,
+    }
+}
+
 impl Daemon {
     /// A seat command from the seat's authenticated player: change what it says in the seat's
     /// private record (if anything) and answer with the settings as they now stand.
@@ -255,9 +359,9 @@ impl Daemon {
         Ok(false)
     }
 
-    /// A mail to a game from an address that is no seat's: the seat's secret from an unknown
-    /// address is reported to the seat's registered player; a replaced player is told once
-    /// that the seat passed on; anyone else gets nothing.
+    /// A mail to a game from an address that is no seat's, decided by `decide_outsider` on
+    /// what is read here (the seat whose secret it carried and its guard record, the sender's
+    /// record as a stranger, the cap's records); the mails are built for what it decided.
     pub(super) fn not_a_seat_address(
         &self,
         inb: &Inbound,
@@ -266,82 +370,87 @@ impl Daemon {
         now: DateTime<Utc>,
     ) -> Result<Decision> {
         let game_id = g.store.id.clone();
-        let token = route.token.clone().unwrap_or_default();
-        let owner = g
-            .recipients()
-            .iter()
-            .find(|r| {
-                !token.is_empty()
-                    && ct_eq(r.private.token.as_bytes(), token.as_bytes())
-                    && route.seat.as_deref().is_none_or(|s| s == r.seat)
-            })
-            .cloned();
-        if let Some(owner) = owner {
-            let (over, stranger) = self.stranger_over_budget(inb, now);
-            let mut d = Decision::only(if over {
-                Intake::RateLimited
-            } else {
-                Intake::Unregistered {
-                    game: game_id.clone(),
-                    seat: owner.seat.clone(),
-                }
-            });
-            d.stranger = Some((inb.from.clone(), stranger));
-            let mut activity = g.store.activity(&owner.seat);
-            if !over
-                && activity.may_warn(now)
-                && self.may_answer(&owner.private.address, "unregistered", now, &mut d.answered)
-            {
-                d.drafts = vec![compose::unregistered_notice(
-                    &game_id,
-                    &owner,
-                    &inb.from,
-                    &inb.message_id,
-                )];
-                d.seat_activity = Some((owner.seat.clone(), activity));
+        let owner = token_owner(&g, route).map(|r| {
+            let warned = g.store.activity(&r.seat);
+            (r, warned)
+        });
+        let unasked = self.unasked(owner.iter().map(|(r, _)| r.private.address.as_str()));
+        let m = Outsider {
+            from: &inb.from,
+            owner,
+            seats: &g.seats,
+            stranger: self.data.stranger(&inb.from),
+            per_hour: self.cfg.mail.max_per_sender_per_hour,
+            unasked,
+            now,
+        };
+        let mut d = match decide_outsider(m) {
+            OutsiderDecision::Unknown => {
+                return Ok(Decision::only(Intake::Unknown(format!(
+                    "sender not registered in `{game_id}`"
+                ))));
             }
-            d.game = Some(g);
-            return Ok(d);
-        }
-        let former = g
-            .seats
-            .former
-            .iter()
-            .rposition(|f| f.address.eq_ignore_ascii_case(&inb.from))
-            .filter(|&i| !g.seats.former[i].told);
-        if let Some(i) = former {
-            let (over, stranger) = self.stranger_over_budget(inb, now);
-            let f = g.seats.former[i].clone();
-            let mut d = Decision::only(if over {
-                Intake::RateLimited
-            } else {
-                Intake::PassedOn {
-                    game: game_id.clone(),
-                    seat: f.seat.clone(),
+            OutsiderDecision::Unregistered {
+                owner,
+                over_budget,
+                stranger,
+                notice,
+                answered,
+            } => {
+                let mut d = Decision::only(if over_budget {
+                    Intake::RateLimited
+                } else {
+                    Intake::Unregistered {
+                        game: game_id.clone(),
+                        seat: owner.seat.clone(),
+                    }
+                });
+                d.stranger = Some((inb.from.clone(), stranger));
+                d.answered = answered;
+                if let Some(warned) = notice {
+                    d.drafts = vec![compose::unregistered_notice(
+                        &game_id,
+                        &owner,
+                        &inb.from,
+                        &inb.message_id,
+                    )];
+                    d.seat_activity = Some((owner.seat.clone(), warned));
                 }
-            });
-            d.stranger = Some((inb.from.clone(), stranger));
-            if !over {
-                let mut seats = g.seats.clone();
-                seats.former[i].told = true;
-                d.seats = Some(seats);
-                d.letters = vec![(
-                    format!("passed-on-{}", short(&inb.message_id)),
-                    self.letter(
-                        &f.address,
-                        &format!("[{game_id}] Seat {} has another player", f.seat),
-                        &compose::passed_on_text(&game_id, &f.seat, f.until),
-                        inb,
-                        now,
-                    ),
-                )];
+                d
             }
-            d.game = Some(g);
-            return Ok(d);
-        }
-        Ok(Decision::only(Intake::Unknown(format!(
-            "sender not registered in `{game_id}`"
-        ))))
+            OutsiderDecision::PassedOn {
+                former: f,
+                over_budget,
+                stranger,
+                told,
+            } => {
+                let mut d = Decision::only(if over_budget {
+                    Intake::RateLimited
+                } else {
+                    Intake::PassedOn {
+                        game: game_id.clone(),
+                        seat: f.seat.clone(),
+                    }
+                });
+                d.stranger = Some((inb.from.clone(), stranger));
+                if let Some(seats) = told {
+                    d.seats = Some(seats);
+                    d.letters = vec![(
+                        format!("passed-on-{}", short(&inb.message_id)),
+                        self.letter(
+                            &f.address,
+                            &compose::passed_on_subject(&game_id, &f.seat),
+                            &compose::passed_on_text(&game_id, &f.seat, f.until),
+                            inb,
+                            now,
+                        ),
+                    )];
+                }
+                d
+            }
+        };
+        d.game = Some(g);
+        Ok(d)
     }
 
     /// The sender's games, mailed to the sender, when the sender is registered in any: as the
@@ -476,5 +585,126 @@ impl Daemon {
             list_unsubscribe: Some(outbound::unsubscribe_mailto(&format!("{local}@{domain}"))),
             ..Default::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::Duration;
+
+    use super::*;
+
+    fn now() -> DateTime<Utc> {
+        DateTime::<Utc>::UNIX_EPOCH + Duration::days(20_000)
+    }
+
+    fn north() -> Recipient {
+        Recipient {
+            seat: "north".into(),
+            private: serde_json::from_value(
+                serde_json::json!({"address": "n@x.org", "token": "tok"}),
+            )
+            .unwrap(),
+        }
+    }
+
+    fn former(told: bool) -> SeatsFile {
+        SeatsFile {
+            former: vec![FormerPlayer {
+                seat: "south".into(),
+                address: "old@x.org".into(),
+                until: now() - Duration::days(2),
+                told,
+            }],
+            ..Default::default()
+        }
+    }
+
+    fn decide(
+        from: &str,
+        owner: Option<(Recipient, Activity)>,
+        seats: &SeatsFile,
+    ) -> OutsiderDecision {
+        decide_outsider(Outsider {
+            from,
+            owner,
+            seats,
+            stranger: Activity::default(),
+            per_hour: 5,
+            unasked: Unasked::default(),
+            now: now(),
+        })
+    }
+
+    #[test]
+    fn a_seats_secret_from_elsewhere_is_told_to_its_player_once_in_a_while() {
+        let seats = SeatsFile::default();
+        let d = decide("thief@y.org", Some((north(), Activity::default())), &seats);
+        let OutsiderDecision::Unregistered {
+            owner,
+            over_budget: false,
+            notice: Some(warned),
+            answered,
+            ..
+        } = d
+        else {
+            panic!("{d:?}")
+        };
+        assert_eq!(owner.seat, "north");
+        assert_eq!(answered[0].0, "n@x.org");
+        // Warned just now: not again.
+        let again = decide("thief@y.org", Some((north(), warned)), &seats);
+        assert!(matches!(
+            again,
+            OutsiderDecision::Unregistered { notice: None, .. }
+        ));
+    }
+
+    #[test]
+    fn a_former_player_is_told_once_and_anyone_else_nothing() {
+        let d = decide("OLD@x.org", None, &former(false));
+        let OutsiderDecision::PassedOn {
+            former: f,
+            over_budget: false,
+            told: Some(seats),
+            ..
+        } = d
+        else {
+            panic!("{d:?}")
+        };
+        assert_eq!(f.seat, "south");
+        assert!(seats.former[0].told);
+        assert!(matches!(
+            decide("old@x.org", None, &former(true)),
+            OutsiderDecision::Unknown
+        ));
+        assert!(matches!(
+            decide("who@y.org", None, &former(false)),
+            OutsiderDecision::Unknown
+        ));
+    }
+
+    #[test]
+    fn over_the_strangers_budget_a_former_player_is_not_told() {
+        let d = decide_outsider(Outsider {
+            from: "old@x.org",
+            owner: None,
+            seats: &former(false),
+            stranger: Activity {
+                mails: vec![now(); 5],
+                ..Default::default()
+            },
+            per_hour: 5,
+            unasked: Unasked::default(),
+            now: now(),
+        });
+        assert!(matches!(
+            d,
+            OutsiderDecision::PassedOn {
+                over_budget: true,
+                told: None,
+                ..
+            }
+        ));
     }
 }

@@ -1,15 +1,9 @@
 //! Observers (issue 16, point 5): the organiser (`despatch gm spectator`) or, when the club
 //! policy says `players`, a seat by mail (`SPECTATOR ADD|REMOVE`) adds or removes an address
 //! that receives the spectator view. The address lives in the private seats file; the journal
-//! gets an opaque id. Results mails for observers are composed when a step resolves and held
-//! in the game's folder until `spectator_delay_steps` more steps have resolved; the game's end
-//! releases everything held, then the game-over mail.
-//!
-//! Crash safety: each observer mail has one name per (step, observer) and is skipped when a
-//! mail of that name is already queued or sent, so re-deriving an event after a crash neither
-//! loses nor doubles one. Held mails move into the outbox by rename.
-
-use std::path::{Path, PathBuf};
+//! gets an opaque id. Each change is decided by a pure function over what was read
+//! (`change_spectators`, `decide_spectator_line`); the daemon's methods here read and carry
+//! out. The observers' mails themselves are `spectator_mail.rs`.
 
 use anyhow::{Result, anyhow};
 use chrono::{DateTime, Utc};
@@ -18,14 +12,14 @@ use crate::config::address::{Mailbox, Unfit, unfit_address};
 use crate::engine::club::Spectators;
 use crate::engine::guard::Activity;
 use crate::engine::{Event, Play};
-use crate::mail::compose::{self, Draft, MailCtx, SpectatorRefused};
+use crate::mail::compose::{self, Draft, Recipient, SpectatorRefused};
 use crate::mail::inbound::{Inbound, SeatCommand};
-use crate::mail::outbound;
 use crate::store::{PendingSpectator, SeatsFile, Spectator};
 
 use super::Daemon;
 use super::decision::{Decision, Intake};
 use super::open_game::{OpenGame, reload};
+use super::unasked::Unasked;
 
 /// Observers one game may have: enough for a club night, few enough that one seat cannot
 /// turn the game into a mailing list.
@@ -47,6 +41,26 @@ impl By<'_> {
     }
 }
 
+/// What a change of observers needs of the game: its club policy on spectators, whether it is
+/// over, and its step (for the journal line of one who leaves).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Watched {
+    pub policy: Spectators,
+    pub over: bool,
+    pub step: u64,
+}
+
+impl Watched {
+    pub fn of(game: &dyn Play) -> Self {
+        let book = game.book();
+        Self {
+            policy: book.policy.club.spectators,
+            over: game.is_over(),
+            step: book.step,
+        }
+    }
+}
+
 /// Adds or removes observer `address`: the seats file as it is to be and the event to journal
 /// (none for a request not yet confirmed, W5), or why not (said to whoever asked; nothing
 /// changes). An address added is only asked: it is kept with `code` until it confirms, and
@@ -55,7 +69,7 @@ impl By<'_> {
 /// (`address::unfit_address`, ruling E1) come in as values.
 #[allow(clippy::too_many_arguments)]
 pub fn change_spectators(
-    game: &dyn Play,
+    game: &Watched,
     seats: &SeatsFile,
     by: By,
     add: bool,
@@ -64,8 +78,7 @@ pub fn change_spectators(
     (new_id, code, stop): (&str, &str, &str),
     now: DateTime<Utc>,
 ) -> Result<(SeatsFile, Option<Event>), SpectatorRefused> {
-    let policy = game.book().policy.club.spectators;
-    match (policy, by) {
+    match (game.policy, by) {
         (Spectators::None, _) => {
             return Err(SpectatorRefused::Private);
         }
@@ -74,7 +87,7 @@ pub fn change_spectators(
         }
         _ => {}
     }
-    if game.is_over() {
+    if game.over {
         return Err(SpectatorRefused::GameOver);
     }
     let mut next = seats.clone();
@@ -83,7 +96,6 @@ pub fn change_spectators(
         .spectators
         .iter()
         .position(|s| s.address.eq_ignore_ascii_case(address));
-    let book = game.book();
     let event = if add {
         if let Some(why) = unfit {
             return Err(SpectatorRefused::Unfit {
@@ -125,7 +137,7 @@ pub fn change_spectators(
         }
         let gone = next.spectators.remove(i);
         gone.watching().then(|| Event::SpectatorLeft {
-            step: book.step,
+            step: game.step,
             spectator: gone.id,
             by: by.word(),
             watching: watching(&next),
@@ -169,18 +181,129 @@ pub(super) fn drop_lapsed(seats: &mut SeatsFile, now: DateTime<Utc>) {
         .retain(|s| s.pending.as_ref().is_none_or(|p| p.until > now));
 }
 
-fn held_dir(g: &OpenGame) -> PathBuf {
-    g.store.dir.join("spectators").join("held")
+/// A change of observers asked for (a seat's `SPECTATOR ADD|REMOVE` line as intake read it,
+/// or the organiser's `despatch gm spectator`), with what deciding it needs read beforehand: whether the address may not be a recipient (E1), a new observer's id,
+/// confirmation code and STOP code, the address's record of unasked answers (F1), the time.
+pub(super) struct SpectatorLine<'a> {
+    pub(super) by: By<'a>,
+    pub(super) add: bool,
+    pub(super) address: &'a str,
+    pub(super) unfit: Option<Unfit>,
+    pub(super) fresh: (String, String, String),
+    pub(super) unasked: Unasked,
+    pub(super) now: DateTime<Utc>,
 }
 
-/// The step a held mail's name (`spectator-<step>-<id>.eml`) is for.
-fn held_step(p: &Path) -> Option<u64> {
-    let name = p.file_name()?.to_str()?;
-    name.strip_prefix("spectator-")?
-        .split('-')
-        .next()?
-        .parse()
-        .ok()
+/// What a change of observers comes to: who asked what, and its outcome.
+#[derive(Debug)]
+pub(super) struct SpectatorDecision<'a> {
+    pub(super) by: By<'a>,
+    pub(super) add: bool,
+    pub(super) address: &'a str,
+    pub(super) outcome: Outcome,
+}
+
+/// A SPECTATOR line's outcome.
+#[derive(Debug)]
+pub(super) enum Outcome {
+    /// Nothing changes; the seat is told why.
+    Refused(SpectatorRefused),
+    /// The address is asked to confirm (W5): the seats file with it pending, and the record
+    /// of the one mail that asks it (F1).
+    Asked {
+        seats: SeatsFile,
+        asked: Spectator,
+        answered: Vec<(String, Activity)>,
+    },
+    /// An observer the seat added is removed: the seats file without it, and the event that
+    /// tells the seats when it was watching.
+    Removed {
+        seats: SeatsFile,
+        event: Option<Event>,
+    },
+}
+
+/// Decides a change of observers, pure: the change (`change_spectators`), then, for an
+/// address added, the one request to confirm within the per-address cap (F1); over it,
+/// nothing is added, so no request is left pending that was never sent.
+pub(super) fn decide_spectator_line<'a>(
+    game: &Watched,
+    seats: &SeatsFile,
+    line: SpectatorLine<'a>,
+) -> SpectatorDecision<'a> {
+    let SpectatorLine {
+        by,
+        add,
+        address,
+        unfit,
+        fresh: (id, code, stop),
+        mut unasked,
+        now,
+    } = line;
+    let decided = |outcome| SpectatorDecision {
+        by,
+        add,
+        address,
+        outcome,
+    };
+    let (next, event) = match change_spectators(
+        game,
+        seats,
+        by,
+        add,
+        address,
+        unfit,
+        (&id, &code, &stop),
+        now,
+    ) {
+        Ok(changed) => changed,
+        Err(why) => return decided(Outcome::Refused(why)),
+    };
+    if !add {
+        return decided(Outcome::Removed { seats: next, event });
+    }
+    let asked = next.spectators.iter().find(|s| s.id == id).cloned();
+    match asked {
+        Some(asked) if unasked.admit(&asked.address, &format!("consent-{id}"), now) => {
+            decided(Outcome::Asked {
+                seats: next,
+                asked,
+                answered: unasked.records,
+            })
+        }
+        _ => decided(Outcome::Refused(SpectatorRefused::OverHourlyCap(
+            address.to_string(),
+        ))),
+    }
+}
+
+/// The seat's answer to its SPECTATOR line, pure: what happened, then the observers it added
+/// (as the seats file is to be, or unchanged when refused) and how many others did.
+pub(super) fn spectator_answer(
+    game: &dyn Play,
+    to: &Recipient,
+    before: &SeatsFile,
+    decided: &SpectatorDecision,
+    message_id: &str,
+) -> Draft {
+    let (done, after) = match &decided.outcome {
+        Outcome::Refused(why) => (Err(why), before),
+        Outcome::Asked { seats, .. } | Outcome::Removed { seats, .. } => (Ok(()), seats),
+    };
+    let said = compose::spectator_said(
+        decided.add,
+        decided.address,
+        done,
+        crate::mail::consent::PENDING_DAYS,
+    );
+    let mine: Vec<(&str, bool)> = after
+        .spectators
+        .iter()
+        .filter(|s| s.added_by == decided.by.word())
+        .map(|s| (s.address.as_str(), s.watching()))
+        .collect();
+    let others = after.spectators.len() - mine.len();
+    compose::spectator_reply(game, to, &said, &mine, others, message_id)
 }
 
 impl Daemon {
@@ -210,32 +333,30 @@ impl Daemon {
         let _lock = self.data.lock()?;
         let mailbox: Mailbox = address.parse().map_err(|e| anyhow!("address: {e}"))?;
         let mut g = self.open_game(game_id)?;
-        let (id, code, stop) = (new_id()?, new_code()?, new_code()?);
-        let unfit = self.unfit(&g, &mailbox.address);
-        let (seats, ev) = change_spectators(
-            g.game.as_ref(),
-            &g.seats,
-            By::Gm,
+        let address = mailbox.address.as_str();
+        let line = SpectatorLine {
+            by: By::Gm,
             add,
-            &mailbox.address,
-            unfit,
-            (&id, &code, &stop),
+            address,
+            unfit: self.unfit(&g, address),
+            fresh: (new_id()?, new_code()?, new_code()?),
+            unasked: self.unasked([address]),
             now,
-        )
-        .map_err(|e| anyhow!("{game_id}: {e}; nothing changed"))?;
-        let mut records = Vec::new();
-        let letters = match seats.spectators.iter().find(|s| s.id == id) {
-            Some(s) if add => self.consent_letters(&g, s, None, now, &mut records),
-            _ => vec![],
         };
-        if add && letters.is_empty() {
-            anyhow::bail!(
-                "{game_id}: {} has had as many mails it did not ask for as it may have this \
-                 hour; try again later; nothing changed",
-                mailbox.address
-            );
-        }
-        for (address, a) in &records {
+        let decided = decide_spectator_line(&Watched::of(g.game.as_ref()), &g.seats, line);
+        let (seats, ev, answered, letters) = match decided.outcome {
+            Outcome::Refused(e) => anyhow::bail!("{game_id}: {e}; nothing changed"),
+            Outcome::Asked {
+                seats,
+                asked,
+                answered,
+            } => {
+                let letter = self.consent_letter(&g, &asked, None, now);
+                (seats, None, answered, letter.into_iter().collect())
+            }
+            Outcome::Removed { seats, event } => (seats, event, vec![], vec![]),
+        };
+        for (address, a) in &answered {
             self.data.write_answered(address, a)?;
         }
         g.store.write_seats(&seats)?;
@@ -249,24 +370,19 @@ impl Daemon {
         }
         self.close(&g)?;
         self.deliver_at(now)?;
-        let n = watching(&g.seats);
-        Ok(if add {
-            format!(
-                "{game_id}: {} has been asked to confirm by reply (one mail); they watch once \
-                 they do, and the request lapses unconfirmed in {} days ({n} watching now).",
-                mailbox.address,
-                crate::mail::consent::PENDING_DAYS
-            )
-        } else {
-            format!(
-                "{game_id}: {} no longer watches ({n} spectator(s)).",
-                mailbox.address
-            )
-        })
+        Ok(compose::gm_spectator_said(
+            game_id,
+            add,
+            address,
+            watching(&g.seats),
+            crate::mail::consent::PENDING_DAYS,
+        ))
     }
 
     /// `SPECTATOR ADD|REMOVE <address>` from an authenticated seat: allowed only under the
-    /// `players` policy; answered either way with what happened.
+    /// `players` policy; answered either way with what happened. Reads what deciding needs
+    /// (E1's unfit addresses, fresh codes, the address's F1 record), decides
+    /// (`decide_spectator_line`), and returns the decision to carry out.
     pub(super) fn spectator_command(
         &self,
         cmd: &SeatCommand,
@@ -281,215 +397,45 @@ impl Daemon {
             SeatCommand::SpectatorRemove(a) => (false, a.as_str()),
             _ => anyhow::bail!("not a spectator command: {cmd:?}"),
         };
-        let (id, code, stop) = (new_id()?, new_code()?, new_code()?);
-        let unfit = self.unfit(&g, address);
-        let changed = change_spectators(
-            g.game.as_ref(),
-            &g.seats,
-            By::Seat(seat),
+        let line = SpectatorLine {
+            by: By::Seat(seat),
             add,
             address,
-            unfit,
-            (&id, &code, &stop),
+            unfit: self.unfit(&g, address),
+            fresh: (new_id()?, new_code()?, new_code()?),
+            unasked: self.unasked([address]),
             now,
-        );
-        // The one request to confirm, within the per-address cap (F1); over it, nothing is
-        // added, so no request is left pending that was never sent.
-        let mut answered = Vec::new();
-        let letters = match (&changed, add) {
-            (Ok((after, _)), true) => match after.spectators.iter().find(|s| s.id == id) {
-                Some(s) => self.consent_letters(&g, s, Some(inb), now, &mut answered),
-                None => vec![],
-            },
-            _ => vec![],
         };
-        let changed = match changed {
-            Ok(_) if add && letters.is_empty() => {
-                Err(SpectatorRefused::OverHourlyCap(address.to_string()))
-            }
-            other => other,
-        };
-        let said = compose::spectator_said(
-            add,
-            address,
-            changed.as_ref().map(|_| ()),
-            crate::mail::consent::PENDING_DAYS,
-        );
-        let (seats, event) = match changed {
-            Ok((seats, ev)) => (Some(seats), ev),
-            Err(_) => (None, None),
-        };
-        let after = seats.as_ref().unwrap_or(&g.seats);
-        let mine: Vec<String> = after
-            .spectators
-            .iter()
-            .filter(|s| s.added_by == seat)
-            .map(|s| {
-                if s.watching() {
-                    s.address.clone()
-                } else {
-                    format!("{} (asked, not confirmed yet)", s.address)
-                }
-            })
-            .collect();
-        let others = after.spectators.len() - mine.len();
+        let decided = decide_spectator_line(&Watched::of(g.game.as_ref()), &g.seats, line);
         let to = g.recipient(seat).expect("an authenticated seat").clone();
-        let draft =
-            compose::spectator_reply(g.game.as_ref(), &to, &said, &mine, others, &inb.message_id);
+        let draft = spectator_answer(g.game.as_ref(), &to, &g.seats, &decided, &inb.message_id);
+        let letters = match &decided.outcome {
+            Outcome::Asked { asked, .. } => self.consent_letter(&g, asked, Some(inb), now),
+            _ => None,
+        };
         activity.outcome(now, None);
         let intake = Intake::Settings {
             game: g.store.id.clone(),
             seat: seat.to_string(),
         };
         let mut d = Decision::for_seat(intake, g, seat, activity);
-        if seats.is_some() {
-            d.answered = answered;
-        }
-        d.seats = seats;
-        d.events = event.into_iter().collect();
         d.drafts = vec![draft];
-        d.letters = letters;
+        d.letters = letters.into_iter().collect();
+        match decided.outcome {
+            Outcome::Refused(_) => {}
+            Outcome::Asked {
+                seats, answered, ..
+            } => {
+                d.seats = Some(seats);
+                d.answered = answered;
+            }
+            Outcome::Removed { seats, event } => {
+                d.seats = Some(seats);
+                d.events = event.into_iter().collect();
+            }
+        }
         Ok(d)
     }
-
-    /// The observers' mails for journal event `index` (`game` as it stands right after it):
-    /// a welcome to a new observer; a step's results held, and the held mails whose delay has
-    /// run released; at the end everything held, then the game-over mail.
-    pub(super) fn spectator_mail_for(
-        &self,
-        g: &OpenGame,
-        game: &dyn Play,
-        ev: &Event,
-        ctx: &MailCtx,
-    ) -> Result<()> {
-        if let Event::SpectatorLeft { spectator, .. } = ev {
-            // Whoever removed them (the organiser, a seat, their own STOP), nothing held for
-            // them goes out.
-            drop_held_of(g, spectator)?;
-        }
-        if !g.seats.spectators.iter().any(Spectator::watching) {
-            return Ok(());
-        }
-        let delay = game.book().policy.club.spectator_delay_steps;
-        let v1 = game.book().protocol == crate::dice::Protocol::V1;
-        match ev {
-            Event::SpectatorJoined { spectator, .. } => {
-                if let Some(s) = g.seats.spectators.iter().find(|s| &s.id == spectator) {
-                    let d = compose::spectator_welcome(game, delay)?;
-                    self.queue_observer(g, &d, s, ctx)?;
-                }
-            }
-            Event::Results { step, .. } if !game.is_over() => {
-                let d = compose::spectator_results(game, *step, delay, ctx)?;
-                let dir = held_dir(g);
-                std::fs::create_dir_all(&dir)?;
-                for s in g.seats.spectators.iter().filter(|s| s.watching()) {
-                    let name = format!("{}-{}", d.name, s.id);
-                    if self.already_queued(g, &name) {
-                        continue;
-                    }
-                    let bytes = self.observer_bytes(&d, s, ctx)?;
-                    crate::store::atomic_write_private(&dir.join(format!("{name}.eml")), &bytes)?;
-                }
-                self.release_held(g, step.checked_sub(u64::from(delay)))?;
-            }
-            Event::Results { step, .. } if v1 => self.game_over(g, game, *step, ctx)?,
-            Event::GameAbandoned { step, .. } if v1 => {
-                self.game_over(g, game, step.saturating_sub(1), ctx)?
-            }
-            Event::GameEnded { step, .. } => {
-                self.game_over(g, game, step.saturating_sub(1), ctx)?
-            }
-            Event::StrictOpened { .. } => {
-                // After the end nothing is held back: the opening goes out at once (S11).
-                if let Some(d) = compose::spectator_opened(game, ev, game.book().events - 1)? {
-                    for s in g.seats.spectators.iter().filter(|s| s.watching()) {
-                        self.queue_observer(g, &d, s, ctx)?;
-                    }
-                }
-            }
-            _ => {}
-        }
-        Ok(())
-    }
-
-    fn game_over(&self, g: &OpenGame, game: &dyn Play, step: u64, ctx: &MailCtx) -> Result<()> {
-        self.release_held(g, Some(u64::MAX))?;
-        let d = compose::spectator_over(game, step, ctx)?;
-        for s in g.seats.spectators.iter().filter(|s| s.watching()) {
-            self.queue_observer(g, &d, s, ctx)?;
-        }
-        Ok(())
-    }
-
-    fn already_queued(&self, g: &OpenGame, name: &str) -> bool {
-        let file = format!("{name}.eml");
-        g.store.outbox_dir().join(&file).exists() || g.store.sent_dir().join(&file).exists()
-    }
-
-    fn observer_bytes(&self, d: &Draft, s: &Spectator, ctx: &MailCtx) -> Result<Vec<u8>> {
-        let mut d = d.clone();
-        d.name = format!("{}-{}", d.name, s.id);
-        let out = compose::observer_outgoing(&d, &s.address, s.stop.as_deref(), ctx)
-            .map_err(|e| anyhow!("addressing mail {}: {e}", d.name))?;
-        outbound::build(&out).map_err(|e| anyhow!("building mail {}: {e}", d.name))
-    }
-
-    fn queue_observer(&self, g: &OpenGame, d: &Draft, s: &Spectator, ctx: &MailCtx) -> Result<()> {
-        let name = format!("{}-{}", d.name, s.id);
-        if self.already_queued(g, &name) {
-            return Ok(());
-        }
-        let bytes = self.observer_bytes(d, s, ctx)?;
-        self.data.mark_pending(&g.store.id)?;
-        g.store.queue(&name, &bytes)?;
-        Ok(())
-    }
-
-    /// Moves every held mail of a step up to `upto` into the outbox (by rename), and drops
-    /// those already queued or sent (a re-derivation after a crash).
-    fn release_held(&self, g: &OpenGame, upto: Option<u64>) -> Result<()> {
-        let Some(upto) = upto else { return Ok(()) };
-        let dir = held_dir(g);
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            return Ok(());
-        };
-        let mut due: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| held_step(p).is_some_and(|k| k <= upto))
-            .collect();
-        due.sort();
-        if due.is_empty() {
-            return Ok(());
-        }
-        self.data.mark_pending(&g.store.id)?;
-        let outbox = g.store.outbox_dir();
-        std::fs::create_dir_all(&outbox)?;
-        for p in due {
-            let file = p.file_name().unwrap_or_default().to_owned();
-            if outbox.join(&file).exists() || g.store.sent_dir().join(&file).exists() {
-                std::fs::remove_file(&p)?;
-            } else {
-                std::fs::rename(&p, outbox.join(&file))?;
-            }
-        }
-        crate::store::fsync_dir(&outbox)?;
-        Ok(())
-    }
-}
-
-/// A removed observer's held mails are never sent.
-fn drop_held_of(g: &OpenGame, id: &str) -> Result<()> {
-    let Ok(entries) = std::fs::read_dir(held_dir(g)) else {
-        return Ok(());
-    };
-    let tail = format!("-{id}.eml");
-    for e in entries.flatten() {
-        if e.file_name().to_string_lossy().ends_with(&tail) {
-            std::fs::remove_file(e.path())?;
-        }
-    }
-    Ok(())
 }
 
 /// An observer's opaque id: 10 characters from the OS RNG, so the journal says nothing of who.
@@ -501,4 +447,147 @@ fn new_id() -> Result<String> {
 /// bits), so only the mailbox that received it can confirm.
 pub(super) fn new_code() -> Result<String> {
     Ok(crate::store::new_token()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn now() -> DateTime<Utc> {
+        DateTime::<Utc>::UNIX_EPOCH + chrono::Duration::days(20_000)
+    }
+
+    fn game(policy: Spectators) -> Watched {
+        Watched {
+            policy,
+            over: false,
+            step: 4,
+        }
+    }
+
+    fn line<'a>(seat: &'a str, add: bool, address: &'a str, unasked: Unasked) -> SpectatorLine<'a> {
+        SpectatorLine {
+            by: By::Seat(seat),
+            add,
+            address,
+            unfit: None,
+            fresh: ("id1".into(), "code1".into(), "stop1".into()),
+            unasked,
+            now: now(),
+        }
+    }
+
+    fn watcher(added_by: &str) -> Spectator {
+        Spectator {
+            id: "w1".into(),
+            address: "w@x.org".into(),
+            added_by: added_by.into(),
+            since: now(),
+            pending: None,
+            stop: None,
+        }
+    }
+
+    #[test]
+    fn an_address_a_seat_adds_is_asked_once_and_the_answer_counted() {
+        let seats = SeatsFile::default();
+        let d = decide_spectator_line(
+            &game(Spectators::Players),
+            &seats,
+            line("north", true, "w@x.org", Unasked::default()),
+        );
+        let Outcome::Asked {
+            seats,
+            asked,
+            answered,
+        } = d.outcome
+        else {
+            panic!("{:?}", d.outcome)
+        };
+        assert_eq!(
+            (asked.id.as_str(), asked.added_by.as_str()),
+            ("id1", "north")
+        );
+        assert!(!asked.watching());
+        assert_eq!(seats.spectators, vec![asked]);
+        assert_eq!(answered.len(), 1);
+        assert_eq!(answered[0].0, "w@x.org");
+    }
+
+    #[test]
+    fn over_the_cap_on_unasked_answers_nothing_is_added() {
+        let full = Activity {
+            mails: vec![now(); 3],
+            ..Default::default()
+        };
+        let unasked = Unasked::read([("w@x.org".to_string(), full)]);
+        let d = decide_spectator_line(
+            &game(Spectators::Players),
+            &SeatsFile::default(),
+            line("north", true, "w@x.org", unasked),
+        );
+        assert!(
+            matches!(&d.outcome, Outcome::Refused(SpectatorRefused::OverHourlyCap(a)) if a == "w@x.org"),
+            "{:?}",
+            d.outcome
+        );
+    }
+
+    #[test]
+    fn a_seat_is_refused_where_only_the_organiser_adds_observers() {
+        let d = decide_spectator_line(
+            &game(Spectators::Gm),
+            &SeatsFile::default(),
+            line("north", true, "w@x.org", Unasked::default()),
+        );
+        assert!(matches!(
+            d.outcome,
+            Outcome::Refused(SpectatorRefused::OrganiserOnly)
+        ));
+        // The organiser may, and what it adds is the organiser's.
+        let gm = SpectatorLine {
+            by: By::Gm,
+            ..line("north", true, "w@x.org", Unasked::default())
+        };
+        let d = decide_spectator_line(&game(Spectators::Gm), &SeatsFile::default(), gm);
+        assert!(
+            matches!(&d.outcome, Outcome::Asked { asked, .. } if asked.added_by == "gm"),
+            "{:?}",
+            d.outcome
+        );
+    }
+
+    #[test]
+    fn a_seat_removes_its_own_watcher_and_the_seats_are_told_but_not_another_seats() {
+        let seats = SeatsFile {
+            spectators: vec![watcher("north")],
+            ..Default::default()
+        };
+        let d = decide_spectator_line(
+            &game(Spectators::Players),
+            &seats,
+            line("north", false, "W@x.org", Unasked::default()),
+        );
+        let Outcome::Removed {
+            seats: after,
+            event,
+        } = d.outcome
+        else {
+            panic!("{:?}", d.outcome)
+        };
+        assert!(after.spectators.is_empty());
+        assert!(
+            matches!(&event, Some(Event::SpectatorLeft { step: 4, spectator, watching: 0, .. }) if spectator == "w1"),
+            "{event:?}"
+        );
+        let d = decide_spectator_line(
+            &game(Spectators::Players),
+            &seats,
+            line("south", false, "w@x.org", Unasked::default()),
+        );
+        assert!(matches!(
+            d.outcome,
+            Outcome::Refused(SpectatorRefused::AddedByAnother(_))
+        ));
+    }
 }

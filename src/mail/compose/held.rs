@@ -5,9 +5,24 @@
 use chrono::{DateTime, Utc};
 
 use crate::report::{self, wrap_text};
+use crate::store::HeldCause;
 
 use super::replies::{plain, warning};
 use super::{Draft, Recipient};
+
+/// A held mail's cause in a few words, as `despatch held` and the intake log show it.
+pub fn held_reason(cause: &HeldCause) -> String {
+    match cause {
+        HeldCause::RateLimit { until, .. } => format!(
+            "over its seat's hourly limit until {}",
+            until.format("%Y-%m-%d %H:%M UTC")
+        ),
+        HeldCause::Failed { error } => format!("processing failed: {error}"),
+        HeldCause::Behind { key } => {
+            format!("waits behind the same sender's earlier held mail {key}")
+        }
+    }
+}
 
 /// When a held mail will be read, as a seat is told.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,6 +3,20 @@
 //! tells its letters apart. Pure: the daemon carries the lines out (engine/lobby) and hands in
 //! what they did; nothing here acts or reads the lobby's book.
 
+/// To each player of a full table that could not start (`why`, the error's words): told once,
+/// since the table is taken out.
+pub fn table_not_started(table: &str, why: &str) -> String {
+    format!(
+        "{table} could not start: {why}.\nNothing was played; OPEN it again, or ask the \
+         organiser.\n"
+    )
+}
+
+/// A campaign as the lobby offers it: its title and its length at most.
+pub fn campaign_offer_title(title: &str, battles: usize) -> String {
+    format!("{title} (a campaign of {battles} battles at most)")
+}
+
 /// The answer of one lobby line carried out: the engine's words, then the games it filled.
 pub struct LineDone<'a> {
     pub answer: &'a str,

@@ -9,6 +9,7 @@ mod desk_answer;
 mod events;
 mod gather;
 mod held;
+mod league;
 mod lobby;
 mod organiser;
 mod press;
@@ -34,10 +35,11 @@ pub use desk_answer::{
 };
 pub use events::drafts_for_event;
 pub use gather::{GATHER_MAX, Gathered};
-pub use held::{ReadAt, held_failed_letter, held_notice};
+pub use held::{ReadAt, held_failed_letter, held_notice, held_reason};
+pub use league::{league_standings_subject, league_standings_text};
 pub use lobby::{
-    LOBBY_FOOT, LOBBY_HELP, LineDone, lobby_answer, lobby_confirm, lobby_lines_unread,
-    lobby_refused, lobby_site_line, lobby_subject,
+    LOBBY_FOOT, LOBBY_HELP, LineDone, campaign_offer_title, lobby_answer, lobby_confirm,
+    lobby_lines_unread, lobby_refused, lobby_site_line, lobby_subject, table_not_started,
 };
 pub use organiser::OrganiserReport;
 pub use press::{press_gm_subject, press_gm_text};
@@ -51,17 +53,21 @@ pub use seat_acts::{
     ActDone, Irreversible, act_line, act_reply, resigned_subject, resigned_text, unconfirmed,
 };
 pub use settings::{
-    ListedGame, SettingDone, games_list_text, passed_on_text, settings_reply, unregistered_notice,
+    ListedGame, SettingDone, games_list_text, passed_on_subject, passed_on_text, settings_reply,
+    unregistered_notice,
 };
 pub use spectator::{
-    SPECTATOR_MARK, SpectatorRefused, observer_outgoing, observer_refusal, spectator_over,
-    spectator_reply, spectator_results, spectator_said, spectator_welcome,
+    SPECTATOR_MARK, SpectatorRefused, gm_spectator_said, observer_outgoing, observer_refusal,
+    spectator_over, spectator_reply, spectator_results, spectator_said, spectator_welcome,
+    unsubscribed,
 };
 pub use status::{
     HistoryStep, TalkRefused, calendar_reply, history_list, history_resent_subject, status_reply,
     talk_refusal,
 };
-pub use strict::{LOCK_HEADING, LockAsk, read_lock_mail, spectator_opened};
+pub use strict::{
+    LOCK_HEADING, LockAsk, RevealAnswers, read_lock_mail, reveal_refused, spectator_opened,
+};
 pub use toolkit::{game_over_subject, only_invited, prompt_text, receipt_subject, results_subject};
 pub use units::{UNITS_SUBJECT, units_reply};
 

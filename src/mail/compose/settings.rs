@@ -247,6 +247,11 @@ pub fn unregistered_notice(game_id: &str, to: &Recipient, from: &str, message_id
     )
 }
 
+/// The subject of the one mail to a player whose seat the organiser handed on.
+pub fn passed_on_subject(game_id: &str, seat: &str) -> String {
+    format!("[{game_id}] Seat {seat} has another player")
+}
+
 /// Once, to a player whose seat the organiser handed on: their mail was not applied.
 pub fn passed_on_text(game_id: &str, seat: &str, until: DateTime<Utc>) -> String {
     let text = plain(

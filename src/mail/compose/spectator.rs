@@ -313,12 +313,13 @@ pub(super) fn seat_notices(
 }
 
 /// The answer to a seat's `SPECTATOR ADD|REMOVE`: what happened (decided by the daemon) and
-/// the spectators that seat added. Other seats' observers are counted, never named.
+/// the spectators that seat added (`mine`: each address, and whether it watches or was only
+/// asked). Other seats' observers are counted, never named.
 pub fn spectator_reply(
     game: &dyn Play,
     to: &Recipient,
     said: &str,
-    mine: &[String],
+    mine: &[(&str, bool)],
     others: usize,
     message_id: &str,
 ) -> Draft {
@@ -329,8 +330,12 @@ pub fn spectator_reply(
     if mine.is_empty() {
         body.push_str("  (none)\n");
     }
-    for a in mine {
-        body.push_str(&format!("  {a}\n"));
+    for (address, watching) in mine {
+        if *watching {
+            body.push_str(&format!("  {address}\n"));
+        } else {
+            body.push_str(&format!("  {address} (asked, not confirmed yet)\n"));
+        }
     }
     if others > 0 {
         body.push_str(&format!("Added by others: {others}\n"));
@@ -348,6 +353,39 @@ pub fn spectator_reply(
         &body,
         message_id,
     )
+}
+
+/// What the organiser's `despatch gm spectator` did, as the shell says it: the address asked
+/// to confirm (the request lapsing in `pending_days`), or removed; `watching`, how many watch
+/// now.
+pub fn gm_spectator_said(
+    game: &str,
+    add: bool,
+    address: &str,
+    watching: u32,
+    pending_days: i64,
+) -> String {
+    if add {
+        format!(
+            "{game}: {address} has been asked to confirm by reply (one mail); they watch once \
+             they do, and the request lapses unconfirmed in {pending_days} days ({watching} \
+             watching now)."
+        )
+    } else {
+        format!("{game}: {address} no longer watches ({watching} spectator(s)).")
+    }
+}
+
+/// What a one-click unsubscription (club-rules L1) did, as `despatch gm unsubscribe` says it:
+/// a seat's optional mail stopped (`seat`), or a spectator's watching (`None`).
+pub fn unsubscribed(game: &str, seat: Option<&str>) -> String {
+    match seat {
+        Some(seat) => format!(
+            "{game}: seat {seat} gets no optional mail any more (STOP); the mails that ask for \
+             orders still come."
+        ),
+        None => format!("{game}: a spectator stopped watching (STOP)."),
+    }
 }
 
 /// Why a seat's or the organiser's SPECTATOR line changed nothing (docs/watching.md).

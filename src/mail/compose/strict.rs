@@ -5,13 +5,39 @@
 //! older games. It decides nothing: the events say what happened.
 
 use crate::dice;
-use crate::engine::{Event, Play, StrictAnchor};
+use crate::engine::{Event, Play, Rejected, StrictAnchor};
 
 use super::rich::{self, EventMails, deadline_text};
 use super::{ComposeError, Draft, DraftKind, MailCtx};
 
 /// The heading a lock mail carries; `despatch player reveal` looks for it.
 pub const LOCK_HEADING: &str = "STRICT DICE LOCK";
+
+/// The mail a refused reveal or opening should have answered (docs/strict-dice.md, S11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RevealAnswers {
+    /// A reveal answers the lock mail.
+    LockMail,
+    /// An opening of a bound seat's onion answers the "open your onion" mail.
+    OnionMail,
+}
+
+/// A reveal or opening refused for `reason` (the engine's words), as the seat's rejection
+/// lists it: with the mail to answer instead.
+pub fn reveal_refused(reason: String, answer: RevealAnswers) -> Rejected {
+    let answer = match answer {
+        RevealAnswers::LockMail => "the lock mail",
+        RevealAnswers::OnionMail => "the \"open your onion\" mail",
+    };
+    Rejected {
+        line: 0,
+        text: String::new(),
+        reason,
+        hint: Some(format!(
+            "reply to {answer} with the line `despatch player reveal` prints"
+        )),
+    }
+}
 
 /// The drafts a strict event (or a lock of a strict game) sends.
 pub(super) fn drafts(

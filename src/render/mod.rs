@@ -200,6 +200,12 @@ pub fn clear_cache() {
     raster::clear();
 }
 
+/// Forgets the whole PNGs kept, not what is kept per game (benchmarks measure a game's next
+/// step with it).
+pub fn clear_png_memo() {
+    raster::clear();
+}
+
 /// What `despatch show` prints or writes for one view.
 pub fn show(view: &View, format: Format) -> Result<Vec<u8>, RenderError> {
     match format {

@@ -251,7 +251,8 @@ fn step_cost(ruleset: &str, scenario: &str, seats: &[&str], rounds: usize) {
 }
 
 /// Each seat's inline map PNG as the results mail builds it: ms (median of `rounds`, cache
-/// cold) and KB; and what drawing its SVG costs (once per seat and step, kept or not).
+/// cold; then over its kept static layer, the whole PNG not kept) and KB; and what drawing its
+/// SVG costs (once per seat and step, kept or not).
 fn pictures(d: &Daemon, id: &str, ruleset: &str, scenario: &str, seats: &[&str], rounds: usize) {
     let g = d.open_game(id).unwrap();
     let out = std::env::var("DESPATCH_RENDER_OUT").ok();
@@ -280,11 +281,21 @@ fn pictures(d: &Daemon, id: &str, ruleset: &str, scenario: &str, seats: &[&str],
             })
             .collect();
         let (cold, lo, hi) = spread(&mut runs);
+        // A new picture of the same frame: the whole PNG not kept, its static layer kept.
+        let mut runs: Vec<f64> = (0..rounds.max(1))
+            .map(|_| {
+                render::clear_png_memo();
+                let t = Instant::now();
+                std::hint::black_box(render::inline_png(&inline).unwrap());
+                ms(t.elapsed())
+            })
+            .collect();
+        let (layer, llo, lhi) = spread(&mut runs);
         let t = Instant::now();
         let png = render::inline_png(&inline).unwrap();
         let warm = ms(t.elapsed());
         println!(
-            "  {seat:<11} inline PNG {:>7.2} ms cold [{lo:.2}–{hi:.2}], {warm:>6.2} ms warm, {:>6.1} KB, {}; its SVG drawn {draw:.2} ms [{dlo:.2}–{dhi:.2}]",
+            "  {seat:<11} inline PNG {:>7.2} ms cold [{lo:.2}–{hi:.2}], {layer:>6.2} ms over its kept layer [{llo:.2}–{lhi:.2}], {warm:>6.2} ms kept whole, {:>6.1} KB, {}; its SVG drawn {draw:.2} ms [{dlo:.2}–{dhi:.2}]",
             cold,
             png.len() as f64 / 1024.0,
             dims(&png)

@@ -11,7 +11,9 @@
 //! itself, run as a process (what an organiser runs; what issue 32's ratios were taken
 //! against). Rounds interleave them, each step on a fresh game. The PNG memo is emptied before
 //! the "cold" step and kept for the "warm" one (the same scenario's opening, as a daemon that
-//! kept a picture from another game of it would).
+//! kept a picture from another game of it would); then the cold game's second step, with the
+//! PNG memo emptied but what render keeps per game (a map's static layer) kept, and the
+//! fsyncs the cold step asked for. `DESPATCH_STEP_COST_ONLY=naval-rjw,lone-star` picks rulesets.
 
 use std::time::{Duration, Instant};
 
@@ -166,6 +168,22 @@ fn step_cost(ruleset: &str, scenario: &str, seats: &[&str], rounds: usize) {
         assert!(results(&d, &id) >= 1, "{id}: the deadline resolved no step");
         e
     };
+    // The same game's next step: its deadline passed for sure.
+    let next_due = |k: usize| {
+        let g = d.open_game(&format!("g{k}")).unwrap();
+        g.game.book().deadline.expect("a second deadline") + chrono::Duration::days(3)
+    };
+    let step_again = |k: usize, due: DateTime<Utc>| {
+        let id = format!("g{k}");
+        let t = Instant::now();
+        d.tick(&id, due).unwrap();
+        let e = t.elapsed();
+        assert!(
+            results(&d, &id) >= 2,
+            "{id}: the second deadline resolved no step"
+        );
+        e
+    };
     let stat = |k: usize| {
         let id = format!("g{k}");
         let t = Instant::now();
@@ -177,21 +195,30 @@ fn step_cost(ruleset: &str, scenario: &str, seats: &[&str], rounds: usize) {
     let queued = mails(&d, 0) - before;
     stat(0);
     status_process(&config, "g0");
-    let mut v: [Vec<f64>; 7] = Default::default();
+    let mut v: [Vec<f64>; 10] = Default::default();
     for r in 0..rounds {
         let (a, b) = (1 + 2 * r, 2 + 2 * r);
         let s = ms(stat(a));
         let p = ms(status_process(&config, &format!("g{a}")));
         render::clear_cache();
+        let f = despatch::store::fsyncs();
         let c = ms(step(a));
+        let f = (despatch::store::fsyncs() - f) as f64;
         let w = ms(step(b));
+        // The second step of game a: no whole PNG kept, what render keeps per game kept.
+        let due = next_due(a);
+        render::clear_png_memo();
+        let t = ms(step_again(a, due));
         let s = (s + ms(stat(b))) / 2.0;
         let p = (p + ms(status_process(&config, &format!("g{b}")))) / 2.0;
-        for (k, x) in [c, w, s, p, c / s, c / p, w / p].into_iter().enumerate() {
+        for (k, x) in [c, w, s, p, c / s, c / p, w / p, t, t / p, f]
+            .into_iter()
+            .enumerate()
+        {
             v[k].push(x);
         }
     }
-    let [c, w, s, p, rcs, rcp, rwp] = v.map(|mut x| spread(&mut x));
+    let [c, w, s, p, rcs, rcp, rwp, t, rtp, f] = v.map(|mut x| spread(&mut x));
     let fmt = |(m, lo, hi): (f64, f64, f64)| format!("{m:>8.2} [{lo:.2}–{hi:.2}]");
     let fx = |(m, lo, hi): (f64, f64, f64)| format!("{m:>6.1}x [{lo:.1}–{hi:.1}]");
     println!(
@@ -209,13 +236,23 @@ fn step_cost(ruleset: &str, scenario: &str, seats: &[&str], rounds: usize) {
         fmt(w),
         fx(rwp)
     );
+    println!(
+        "  step 2 of the same game  {} ms  {} the status process (PNG memo emptied first)",
+        fmt(t),
+        fx(rtp)
+    );
+    println!(
+        "  fsyncs, cold step        {:>8.0} [{:.0}–{:.0}]",
+        f.0, f.1, f.2
+    );
     println!("  status, process          {} ms  (yardstick)", fmt(p));
     println!("  status, in process       {} ms  (yardstick)", fmt(s));
     pictures(&d, "g0", ruleset, scenario, seats, rounds);
 }
 
 /// Each seat's inline map PNG as the results mail builds it: ms (median of `rounds`, cache
-/// cold) and KB; and what drawing its SVG costs (once per seat and step, kept or not).
+/// cold; then over its kept static layer, the whole PNG not kept) and KB; and what drawing its
+/// SVG costs (once per seat and step, kept or not).
 fn pictures(d: &Daemon, id: &str, ruleset: &str, scenario: &str, seats: &[&str], rounds: usize) {
     let g = d.open_game(id).unwrap();
     let out = std::env::var("DESPATCH_RENDER_OUT").ok();
@@ -244,11 +281,21 @@ fn pictures(d: &Daemon, id: &str, ruleset: &str, scenario: &str, seats: &[&str],
             })
             .collect();
         let (cold, lo, hi) = spread(&mut runs);
+        // A new picture of the same frame: the whole PNG not kept, its static layer kept.
+        let mut runs: Vec<f64> = (0..rounds.max(1))
+            .map(|_| {
+                render::clear_png_memo();
+                let t = Instant::now();
+                std::hint::black_box(render::inline_png(&inline).unwrap());
+                ms(t.elapsed())
+            })
+            .collect();
+        let (layer, llo, lhi) = spread(&mut runs);
         let t = Instant::now();
         let png = render::inline_png(&inline).unwrap();
         let warm = ms(t.elapsed());
         println!(
-            "  {seat:<11} inline PNG {:>7.2} ms cold [{lo:.2}–{hi:.2}], {warm:>6.2} ms warm, {:>6.1} KB, {}; its SVG drawn {draw:.2} ms [{dlo:.2}–{dhi:.2}]",
+            "  {seat:<11} inline PNG {:>7.2} ms cold [{lo:.2}–{hi:.2}], {layer:>6.2} ms over its kept layer [{llo:.2}–{lhi:.2}], {warm:>6.2} ms kept whole, {:>6.1} KB, {}; its SVG drawn {draw:.2} ms [{dlo:.2}–{dhi:.2}]",
             cold,
             png.len() as f64 / 1024.0,
             dims(&png)
@@ -276,7 +323,10 @@ fn main() {
     let only = std::env::var("DESPATCH_STEP_COST_ONLY").ok();
     println!("step cost beside `status`, median [min–max] of {rounds} interleaved rounds");
     for (ruleset, scenario, seats) in GAMES {
-        if only.as_deref().is_some_and(|o| o != ruleset) || (!full && ruleset != "naval-rjw") {
+        let skip = only
+            .as_deref()
+            .is_some_and(|o| !o.split(',').any(|o| o == ruleset));
+        if skip || (!full && ruleset != "naval-rjw") {
             continue;
         }
         step_cost(ruleset, scenario, seats, rounds);

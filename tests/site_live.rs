@@ -620,3 +620,72 @@ fn each_player_has_one_calendar_feed_linked_from_their_pages_in_every_game() {
     let name = feed.trim_start_matches("cal/").trim_end_matches(".ics");
     assert!(name.len() == 32 && name.bytes().all(|b| b.is_ascii_hexdigit()));
 }
+
+/// Issue 32 point 2: a step draws only its own maps. A past step's map is kept as it is (a
+/// stand-in put in its place stays), a missing one — a lapse's — is drawn by the next step,
+/// and apart from the stand-ins the pages the steps left are byte for byte those `despatch
+/// archive` draws whole; a folder without its mark has every map drawn again.
+#[test]
+fn a_step_draws_its_own_maps_keeps_past_ones_and_heals_a_missing_one() {
+    let mut g = game(0);
+    g.play_until(2);
+    let dir = g.d.archive_dir("g");
+    let japan = seat_dir(&g, "japan");
+    assert!(dir.join(".drawn").exists(), "no mark");
+    let stand_in = "<svg>a stand-in</svg>";
+    let past = [
+        dir.join("maps/step-001.svg"),
+        japan.join("maps/step-001.svg"),
+    ];
+    for p in &past {
+        std::fs::write(p, stand_in).unwrap();
+    }
+    g.play_until(3);
+    for p in &past {
+        let now = std::fs::read_to_string(p).unwrap();
+        assert_eq!(now, stand_in, "{} was drawn again", p.display());
+    }
+    assert!(dir.join("maps/step-002.svg").exists() && japan.join("maps/step-002.svg").exists());
+    // A lapse left step 2's maps out: the next step draws them.
+    let lapsed = [
+        dir.join("maps/step-002.svg"),
+        japan.join("maps/step-002.svg"),
+    ];
+    for p in &lapsed {
+        std::fs::remove_file(p).unwrap();
+    }
+    g.play_until(4);
+    for p in &lapsed {
+        assert!(p.exists(), "{} missing after the next step", p.display());
+    }
+    let rel = |p: &Path| p.strip_prefix(&dir).unwrap().to_string_lossy().into_owned();
+    let mut left = files(&dir);
+    for p in &past {
+        assert_eq!(left.remove(&rel(p)).unwrap(), stand_in);
+    }
+    g.d.write_archive("g", None, None).unwrap();
+    let mut whole = files(&dir);
+    for p in &past {
+        assert_ne!(
+            whole.remove(&rel(p)).unwrap(),
+            stand_in,
+            "archive drew no map again"
+        );
+    }
+    assert!(left.keys().any(|k| k.ends_with("step-003.svg")));
+    assert_eq!(
+        left, whole,
+        "the steps' pages are not what a whole drawing gives"
+    );
+    // Without the mark (a folder from before it, another game's), every map is drawn.
+    for p in &past {
+        std::fs::write(p, stand_in).unwrap();
+    }
+    std::fs::remove_file(dir.join(".drawn")).unwrap();
+    g.play_until(5);
+    for p in &past {
+        let now = std::fs::read_to_string(p).unwrap();
+        assert_ne!(now, stand_in, "{} kept without the mark", p.display());
+    }
+    assert!(dir.join(".drawn").exists(), "the mark is written again");
+}

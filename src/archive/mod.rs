@@ -146,6 +146,9 @@ pub struct GameRecord {
 #[derive(Debug, Clone, Default)]
 pub struct Site {
     pub files: Vec<(String, Vec<u8>)>,
+    /// Files of the site left as they already are: the maps the caller said were written
+    /// (`live_site`'s `drawn`), never drawn again. Part of the site all the same.
+    pub kept: Vec<String>,
 }
 
 impl Site {
@@ -389,7 +392,28 @@ pub fn build_site(
             .collect::<String>()
             .into_bytes()
     });
-    Ok(pages::site(&rec, league, journal, None))
+    Ok(pages::site(&rec, league, journal, None, &Drawn::new()))
+}
+
+/// The maps (relative paths) a live site already holds, written whole from this game's
+/// journal: a map shows a resolved step (or the start) as one viewer saw it, which no later
+/// event changes, so `live_site` keeps them rather than drawing every past step again.
+pub type Drawn = std::collections::BTreeSet<String>;
+
+/// Pushes the map `name` to `files`, drawn from `scene`, unless `drawn` holds it (then to
+/// `kept`): what makes a step's rewrite draw only the step's own maps.
+pub(crate) fn map_or_kept(
+    files: &mut Vec<(String, Vec<u8>)>,
+    kept: &mut Vec<String>,
+    drawn: &Drawn,
+    name: String,
+    scene: &crate::engine::scene::Scene,
+) {
+    if drawn.contains(&name) {
+        kept.push(name);
+    } else {
+        files.push((name, crate::render::svg(scene).into_bytes()));
+    }
 }
 
 /// A game's files in the live site (issue 31 point 2), from one replay of its journal: the
@@ -397,17 +421,19 @@ pub fn build_site(
 /// index says of the game), and one private page per seat in `seats` under `s/<code>/`, with
 /// `s/index.html` so that no server lists the codes. Ordered for writing one file at a time:
 /// what a page links to comes before the page, and the game's `index.html` last, so a reader
-/// following links never meets a page that is not there yet.
+/// following links never meets a page that is not there yet. The maps in `drawn` (as the
+/// site's folder holds them, written from this journal) are not drawn again: `Site::kept`.
 pub fn live_site(
     registry: &Registry,
     lines: &[String],
     league: Option<&LeagueSection>,
     seats: &[SeatPage],
+    drawn: &Drawn,
 ) -> Result<(Site, GameSummary), ArchiveError> {
     let r = replay(registry, lines)?;
     let league_name = r.game.book().policy.club.league.clone();
     let now = seat::Now::of(r.game.as_ref());
-    let private = seat::pages(&r.steps, &r.start, &now, seats);
+    let private = seat::pages(&r.steps, &r.start, &now, seats, drawn);
     let rec = finish(r.game.as_ref(), r.steps, &r.events);
     let journal = (rec.scope == Scope::Everything).then(|| {
         lines
@@ -420,7 +446,9 @@ pub fn live_site(
     let up = pages::Up {
         league: league_name.filter(|_| league.is_none()),
     };
-    let public = pages::site(&rec, league, journal, Some(&up));
+    let public = pages::site(&rec, league, journal, Some(&up), drawn);
+    let mut kept = public.kept;
+    kept.extend(private.kept);
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();
     let mut last = Vec::new();
     for (name, bytes) in public.files {
@@ -436,5 +464,5 @@ pub fn live_site(
         serde_json::to_vec_pretty(&summary).unwrap_or_default(),
     ));
     files.extend(last);
-    Ok((Site { files }, summary))
+    Ok((Site { files, kept }, summary))
 }

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use crate::engine::View;
 use crate::mail::compose::VERIFIER_HTML;
 
-use super::{GameRecord, LeagueSection, Scope, Site, StepRecord};
+use super::{Drawn, GameRecord, LeagueSection, Scope, Site, StepRecord, map_or_kept};
 
 /// The HTML text of `s`: `& < > " '` escaped (in text and in attribute values alike).
 pub fn esc(s: &str) -> String {
@@ -86,30 +86,27 @@ pub(super) fn map_file(step: u64, who: Option<&str>) -> String {
     }
 }
 
-/// Every file of the site.
+/// Every file of the site; the maps in `drawn` are kept, not drawn.
 pub(super) fn site(
     rec: &GameRecord,
     league: Option<&LeagueSection>,
     journal: Option<Vec<u8>>,
     up: Option<&Up>,
+    drawn: &Drawn,
 ) -> Site {
     let mut files = vec![("index.html".to_string(), index(rec, league, up))];
+    let mut kept = Vec::new();
     for (i, s) in rec.steps.iter().enumerate() {
         let prev = i.checked_sub(1).map(|j| rec.steps[j].step);
         let next = rec.steps.get(i + 1).map(|n| n.step);
         files.push((step_page(s.step), step(rec, s, prev, next)));
         if let Some(scene) = &s.spectator.map {
-            files.push((
-                map_file(s.step, None),
-                crate::render::svg(scene).into_bytes(),
-            ));
+            map_or_kept(&mut files, &mut kept, drawn, map_file(s.step, None), scene);
         }
         for (seat, v) in &s.seats {
             if let Some(scene) = &v.map {
-                files.push((
-                    map_file(s.step, Some(seat)),
-                    crate::render::svg(scene).into_bytes(),
-                ));
+                let name = map_file(s.step, Some(seat));
+                map_or_kept(&mut files, &mut kept, drawn, name, scene);
             }
         }
     }
@@ -121,7 +118,7 @@ pub(super) fn site(
     if let Some(j) = journal {
         files.push(("journal.jsonl".to_string(), j));
     }
-    Site { files }
+    Site { files, kept }
 }
 
 fn index(rec: &GameRecord, league: Option<&LeagueSection>, up: Option<&Up>) -> Vec<u8> {

@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use crate::engine::{Play, View};
 
 use super::pages::{board_and_sections, dice_html, esc, map_img, page_with, view_html};
-use super::{Site, StepRecord};
+use super::{Drawn, Site, StepRecord, map_or_kept};
 
 /// One seat's private page as the shell hands it in: the seat, its page's code and the time
 /// zone its mails give deadlines in.
@@ -77,13 +77,15 @@ impl Now {
 
 /// Every seat's private page and its maps, and `s/index.html`, which a server shows instead
 /// of listing the codes. A seat the game does not know, or a code that is not 32 hex digits,
-/// gets no page.
+/// gets no page. The maps in `drawn` are kept, not drawn.
 pub(super) fn pages(
     steps: &[StepRecord],
     start: &[(String, View)],
     now: &Now,
     seats: &[SeatPage],
+    drawn: &Drawn,
 ) -> Site {
+    let mut kept = Vec::new();
     let mut files = vec![(
         "s/index.html".to_string(),
         placeholder_page("Each seat's page has an address of its own, in that seat's mails."),
@@ -132,7 +134,7 @@ pub(super) fn pages(
                     &name,
                     &format!("The table after step {} as you saw it", s.step),
                 );
-                maps.push((name, crate::render::svg(scene).into_bytes()));
+                map_or_kept(&mut maps, &mut kept, drawn, format!("{dir}/{name}"), scene);
             }
             view_html(&mut b, v);
             if let Some((_, o)) = s.orders.iter().find(|(seat, _)| *seat == p.seat) {
@@ -145,17 +147,21 @@ pub(super) fn pages(
             dice_html(&mut b, s);
         }
         if let Some((_, v)) = start.iter().find(|(seat, _)| *seat == p.seat) {
-            start_section(&mut b, v, &mut maps);
+            b.push_str("<h2>At the start (your welcome)</h2>\n");
+            if let Some(scene) = &v.map {
+                let name = "maps/start.svg";
+                map_img(&mut b, name, "The table at the start as you saw it");
+                map_or_kept(&mut maps, &mut kept, drawn, format!("{dir}/{name}"), scene);
+            }
+            board_and_sections(&mut b, v, "The table as you saw it");
         }
-        for (name, bytes) in maps {
-            files.push((format!("{dir}/{name}"), bytes));
-        }
+        files.extend(maps);
         files.push((
             format!("{dir}/index.html"),
             page_with(&format!("{} · {}", now.id, p.seat), ROBOTS, &b),
         ));
     }
-    Site { files }
+    Site { files, kept }
 }
 
 /// What is open now and what is asked of the seat (or the result, once the game is over).
@@ -200,17 +206,6 @@ fn now_section(b: &mut String, now: &Now, p: &SeatPage, prompt: Option<&str>) {
             }
         }
     }
-}
-
-/// The table as the seat saw it at the start (its welcome); its map is added to `maps`.
-fn start_section(b: &mut String, v: &View, maps: &mut Vec<(String, Vec<u8>)>) {
-    b.push_str("<h2>At the start (your welcome)</h2>\n");
-    if let Some(scene) = &v.map {
-        let name = "maps/start.svg".to_string();
-        map_img(b, &name, "The table at the start as you saw it");
-        maps.push((name, crate::render::svg(scene).into_bytes()));
-    }
-    board_and_sections(b, v, "The table as you saw it");
 }
 
 /// The page a folder of private pages holds as its `index.html`, so that a web server shows it

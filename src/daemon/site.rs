@@ -5,7 +5,7 @@
 //! by `site_write`, one whole file at a time. A failure is logged and never stops the game:
 //! the next change writes everything again.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow};
 use tracing::{debug, warn};
@@ -14,9 +14,63 @@ use crate::archive::{self, SeatPage};
 use crate::engine::Event;
 
 use super::Daemon;
+use super::calendar::CalendarGames;
 use super::open_game::OpenGame;
 use super::site_index::Summaries;
-use super::site_write::write_files;
+use super::site_write::{write_and_prune, write_files};
+
+/// The dot-file (never served, never pruned) that says a game's folder holds maps drawn from
+/// the journal its content names: see `drawn_mark`.
+const MARK: &str = ".drawn";
+
+/// What `MARK` holds once a game's pages were written: Despatch's version and the SHA-256 of
+/// the journal's first line (the game's creation, with its commitments: no other game's). A
+/// map a rewrite finds under that mark was drawn from a prefix of this journal, written whole,
+/// and shows a resolved step (or the start) as one viewer saw it, which no later event
+/// changes: it is kept. A folder without the mark, or with another game's or version's (a
+/// game made again under an old game's name, an upgrade), has every map drawn again; so has
+/// `despatch archive`. A rewrite that failed midway left whole files or none: whatever map is
+/// missing is drawn by the next one, which is how a lapse heals.
+fn drawn_mark(first_line: &str) -> String {
+    use sha2::Digest;
+    format!(
+        "despatch {}\n{}\n",
+        env!("CARGO_PKG_VERSION"),
+        hex::encode(sha2::Sha256::digest(first_line.as_bytes()))
+    )
+}
+
+/// The maps under `dir` (`maps/<file>`, `s/<code>/maps/<file>`), as relative paths, when
+/// `dir`'s mark is `mark`; none otherwise. Plain files only (never a temporary).
+fn maps_on_disk(dir: &Path, mark: &str) -> archive::Drawn {
+    let mut found = archive::Drawn::new();
+    if std::fs::read_to_string(dir.join(MARK)).ok().as_deref() != Some(mark) {
+        return found;
+    }
+    let mut maps_in = |rel: &str| {
+        let Ok(rd) = std::fs::read_dir(dir.join(rel)) else {
+            return;
+        };
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if !name.starts_with('.') && e.file_type().is_ok_and(|t| t.is_file()) {
+                found.insert(format!("{rel}/{name}"));
+            }
+        }
+    };
+    maps_in("maps");
+    let seats: Vec<String> = std::fs::read_dir(dir.join("s"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    for code in seats {
+        maps_in(&format!("s/{code}/maps"));
+    }
+    found
+}
 
 /// Whether an event changes what a page shows. Orders coming in, reminders, press (public only
 /// once the game is over, which is itself a change) and the watchers' comings and goings
@@ -95,11 +149,20 @@ impl Daemon {
             false => (None, None),
         };
         let feeds = self.calendar_feeds(g);
+        let dir = self.site_root().join(id);
+        // The maps already written from this journal are kept: a step draws its own maps,
+        // not every past step's again. `fresh` (a new game, `despatch archive`) draws all.
+        let mark = drawn_mark(journal.lines.first().map_or("", String::as_str));
+        let drawn = match fresh {
+            true => archive::Drawn::new(),
+            false => maps_on_disk(&dir, &mark),
+        };
         let (mut site, summary) = archive::live_site(
             &self.registry,
             &journal.lines,
             standings.as_ref(),
             &seat_pages(g, &feeds),
+            &drawn,
         )
         .map_err(|e| anyhow!("game {id}: {e}; no page written"))?;
         if let Some(r) = roster {
@@ -119,9 +182,13 @@ impl Daemon {
                 .map(|(_, code, ics)| (format!("cal/{code}.ics"), ics.into_bytes())),
         );
         write_files(&self.site_root(), &cal, false)?;
-        let dir = self.site_root().join(id);
-        let changed = write_files(&dir, &site.files, true)?;
-        debug!(game = %id, changed, "live pages written");
+        let changed = write_and_prune(&dir, &site.files, Some(&site.kept))?;
+        // Only now: every map the site names is in place, whole.
+        let at = dir.join(MARK);
+        if std::fs::read_to_string(&at).ok().as_deref() != Some(mark.as_str()) {
+            crate::store::replace_file(&at, mark.as_bytes(), crate::store::Durable::ContentOnly)?;
+        }
+        debug!(game = %id, changed, kept = site.kept.len(), "live pages written");
         let n = site.files.len();
         let leagues = summary.league.is_some() && (fresh || over);
         let from = match relist {
@@ -134,7 +201,7 @@ impl Daemon {
 
     /// Each seat's player's calendar feed (`Daemon::player_calendar`: every deadline of every
     /// game the address plays) as (seat, code, feed). A feed that cannot be made is left out,
-    /// logged: the pages matter more.
+    /// logged: the pages matter more. Each game is read once for all the feeds, `g` not again.
     fn calendar_feeds(&self, g: &OpenGame) -> Vec<(String, String, String)> {
         let key = match self.site_key() {
             Ok(k) => k,
@@ -145,12 +212,13 @@ impl Daemon {
         };
         // The feed says whether a deadline has passed: by the clock, as a reader opens it.
         let now = chrono::Utc::now();
+        let mut read = CalendarGames::with(g);
         g.recipients()
             .iter()
             .filter(|r| !r.private.token.is_empty())
             .filter_map(|r| {
                 let a = &r.private.address;
-                match self.player_calendar(a, &r.private.time_zone, now) {
+                match self.player_calendar_from(a, &r.private.time_zone, now, &mut read) {
                     Ok(c) => Some((r.seat.clone(), archive::calendar_code(&key, a), c.ics)),
                     Err(e) => {
                         warn!(game = %g.store.id, seat = %r.seat, "a calendar feed was not written: {e:#}");

@@ -25,6 +25,16 @@ const BATCH: usize = 64;
 /// With `prune`, every other file under `dir` is removed afterwards (a seat's old page, a
 /// crash's temporaries), and folders left empty with them. Returns the files written.
 pub(super) fn write_files(dir: &Path, files: &[(String, Vec<u8>)], prune: bool) -> Result<usize> {
+    write_and_prune(dir, files, if prune { Some(&[]) } else { None })
+}
+
+/// `write_files`; with `keep`, every file under `dir` neither in `files` nor in `keep` is
+/// removed afterwards (`keep`: the site's files left as they are, a past step's maps).
+pub(super) fn write_and_prune(
+    dir: &Path,
+    files: &[(String, Vec<u8>)],
+    keep: Option<&[String]>,
+) -> Result<usize> {
     for (rel, _) in files {
         if !plain_relative(rel) {
             bail!("{rel:?} is not a plain path inside the site");
@@ -43,8 +53,11 @@ pub(super) fn write_files(dir: &Path, files: &[(String, Vec<u8>)], prune: bool) 
             return Err(e).with_context(|| format!("writing the pages in {}", dir.display()));
         }
     }
-    if prune {
-        let keep: BTreeSet<PathBuf> = files.iter().map(|(rel, _)| dir.join(rel)).collect();
+    if let Some(kept) = keep {
+        let keep: BTreeSet<PathBuf> = (files.iter().map(|(rel, _)| rel))
+            .chain(kept)
+            .map(|rel| dir.join(rel))
+            .collect();
         prune_except(dir, &keep);
     }
     Ok(changed.len())

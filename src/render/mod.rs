@@ -5,6 +5,7 @@
 mod focus;
 mod glyphs;
 mod labels;
+mod layers;
 mod legend;
 mod map;
 mod marks;
@@ -166,17 +167,39 @@ pub fn png_from_svg(svg: &str, width_px: u32) -> Result<Vec<u8>, RenderError> {
 
 /// One rasterisation of `svg` at `width_px`, encoded.
 fn rasterise(svg: &str, width_px: u32) -> Result<Vec<u8>, RenderError> {
-    raster::encode(&one_pass(svg, width_px)?)
+    raster::encode(&layered(svg, width_px)?)
 }
 
-/// `svg` parsed and drawn in one pass, as resvg draws it.
-fn one_pass(svg: &str, width_px: u32) -> Result<tiny_skia::Pixmap, RenderError> {
+/// `svg` drawn as [`one_pass`] draws it, its static layer (ground, terrain, margin) kept from
+/// an earlier picture of the same frame when there is one: only the rest is parsed and
+/// painted, over a copy of it (see `layers`).
+fn layered(svg: &str, width_px: u32) -> Result<tiny_skia::Pixmap, RenderError> {
+    let Some((ground, rest)) = layers::split(svg) else {
+        return one_pass(svg, width_px);
+    };
+    let mut pixmap = layers::layer(&ground, width_px, || one_pass(&ground, width_px))?;
+    let tree = parse(&rest)?;
+    let scale = width_px as f32 / tree.size().width();
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    Ok(pixmap)
+}
+
+fn parse(svg: &str) -> Result<usvg::Tree, RenderError> {
     let opt = usvg::Options {
         font_family: "DejaVu Sans".into(),
         fontdb: fonts(),
         ..usvg::Options::default()
     };
-    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| RenderError::Svg(e.to_string()))?;
+    usvg::Tree::from_str(svg, &opt).map_err(|e| RenderError::Svg(e.to_string()))
+}
+
+/// `svg` parsed and drawn in one pass, as resvg draws it.
+fn one_pass(svg: &str, width_px: u32) -> Result<tiny_skia::Pixmap, RenderError> {
+    let tree = parse(svg)?;
     let size = tree.size();
     let scale = width_px as f32 / size.width();
     let height_px = (size.height() * scale).round().max(1.0) as u32;
@@ -195,8 +218,16 @@ pub fn inline_png(inline_svg: &str) -> Result<Vec<u8>, RenderError> {
     png_from_svg(inline_svg, INLINE_PNG_PX)
 }
 
-/// Forgets the PNGs kept (benchmarks measure a first rasterisation with it).
+/// Forgets the PNGs and the static layers kept (benchmarks measure a first rasterisation
+/// with it).
 pub fn clear_cache() {
+    raster::clear();
+    layers::clear();
+}
+
+/// Forgets the whole PNGs kept, not the static layers (benchmarks measure a game's next step
+/// with it: a new picture over the frame's kept layer).
+pub fn clear_png_memo() {
     raster::clear();
 }
 

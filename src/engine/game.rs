@@ -320,7 +320,8 @@ impl<R: Ruleset> Game<R> {
         if c.protocol == Protocol::V2 && c.salt_commitment.is_none() {
             return Err("a despatch-dice/v2 game needs a salt key commitment".into());
         }
-        let state = R::setup(c.ruleset_toml, c.scenario_toml, c.seats)?;
+        let state =
+            R::setup(c.ruleset_toml, c.scenario_toml, c.seats).map_err(|e| e.to_string())?;
         Ok(Event::GameCreated {
             game: c.game.to_string(),
             ruleset: R::NAME.to_string(),
@@ -376,7 +377,7 @@ impl<R: Ruleset> Game<R> {
         }
         let ids: Vec<SeatId> = seats.iter().map(|s| s.seat.clone()).collect();
         let state = R::setup(ruleset_toml, scenario_toml, &ids)
-            .map_err(|e| err(0, "game_created", "scenario_toml", e))?;
+            .map_err(|e| err(0, "game_created", "scenario_toml", e.to_string()))?;
         let (anchor, salt_commitment, mail_key) =
             created_keys(anchor, salt_commitment, mail_key, *protocol)?;
         let mut book = Book {

@@ -148,7 +148,7 @@ impl<R: Ruleset> Play for Game<R> {
     }
 
     fn carry_into(&self, next_scenario_toml: &str, terms: &toml::Table) -> Result<String, String> {
-        R::carry(&self.state, next_scenario_toml, terms)
+        R::carry(&self.state, next_scenario_toml, terms).map_err(|e| e.to_string())
     }
 
     // ---- the decisions ----

@@ -93,7 +93,9 @@ fn r66_the_flag_passes_on_and_a_fleet_without_two_capital_ships_cannot_sail() {
         .unwrap();
     assert_eq!(line.ships, ["Asahi"], "the battle line keeps its survivor");
     ship(&mut st, "Chitose").fate = Fate::Sunk;
-    let e = NavalRjw::carry(&st, &training, &toml::Table::new()).unwrap_err();
+    let e = NavalRjw::carry(&st, &training, &toml::Table::new())
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("japan has fewer than two capital ships left") && e.contains("R66"),
         "{e}"
@@ -208,12 +210,16 @@ fn r67_without_repair_damage_stays_with_the_ship() {
     assert_eq!(ship(&mut fixed, "Mikasa").hit_markers, 0);
     assert!(ship(&mut fixed, "Mikasa").criticals.is_empty());
     // A term the ruleset does not know, or a value that is not yes/no, is refused.
-    let e = NavalRjw::carry(&st, &training, &terms("repairs = false")).unwrap_err();
+    let e = NavalRjw::carry(&st, &training, &terms("repairs = false"))
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("carry term `repairs`") && e.contains("repair"),
         "{e}"
     );
-    let e = NavalRjw::carry(&st, &training, &terms("repair = \"no\"")).unwrap_err();
+    let e = NavalRjw::carry(&st, &training, &terms("repair = \"no\""))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("write true or false"), "{e}");
     // A scenario naming a critical that does not exist is refused, not read as none.
     let bad = NavalRjw::carry(&st, &training, &terms("repair = false"))
@@ -224,7 +230,8 @@ fn r67_without_repair_damage_stays_with_the_ship() {
         &bad,
         &["japan".into(), "russia".into()],
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("critical `Boilers`"), "{e}");
 }
 
@@ -267,7 +274,9 @@ fn r37_without_repair_damage_and_lost_troopers_stay() {
     assert_eq!((g.light, g.heavy), (0, 0));
     let squad = fixed.units.iter().find(|u| u.name == "Squad-1").unwrap();
     assert!(squad.troopers.iter().all(|t| t.alive()));
-    let e = GearKrieg::carry(&st, &scenario, &terms("fatigue = 1")).unwrap_err();
+    let e = GearKrieg::carry(&st, &scenario, &terms("fatigue = 1"))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("carry term `fatigue`"), "{e}");
 }
 

@@ -102,5 +102,10 @@ fn r3_equal_scores_go_to_the_larger_reserve() {
 fn a_ruleset_without_campaigns_refuses_to_carry() {
     let st = opening();
     let e = Bids::carry(&st, "", &toml::Table::new()).unwrap_err();
-    assert!(e.contains("the bids ruleset does not carry forces"), "{e}");
+    assert_eq!(e, despatch::engine::CarryRefused::NotCarried("bids"));
+    assert!(
+        e.to_string()
+            .starts_with("the bids ruleset does not carry forces from one game into the next (its README has no Campaigns section)"),
+        "{e}"
+    );
 }

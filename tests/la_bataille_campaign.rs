@@ -259,12 +259,16 @@ fn an_untouched_battle_carries_nothing_changed() {
 fn unknown_and_ill_typed_terms_are_refused_by_name() {
     let text = scenario("teaching");
     let st = battle(&text);
-    let e = LaBataille::carry(&st, &text, &terms("rally = true")).unwrap_err();
+    let e = LaBataille::carry(&st, &text, &terms("rally = true"))
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("`rally`") && e.contains("rally_routed, stragglers_return"),
         "{e}"
     );
-    let e = LaBataille::carry(&st, &text, &terms("rally_routed = \"yes\"")).unwrap_err();
+    let e = LaBataille::carry(&st, &text, &terms("rally_routed = \"yes\""))
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("rally_routed") && e.contains("true or false"),
         "{e}"
@@ -275,10 +279,14 @@ fn unknown_and_ill_typed_terms_are_refused_by_name() {
     let other = text.replace("\"allies\"", "\"prussians\"");
     assert!(LaBataille::carry(&st, &other, &terms("")).is_err());
     let bad = text.replacen("morale = 8\n", "morale = 8\nfatigue = \"sleepy\"\n", 1);
-    let e = LaBataille::setup(RULESET, &bad, &seats()).unwrap_err();
+    let e = LaBataille::setup(RULESET, &bad, &seats())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("sleepy"), "{e}");
     let bad = text.replacen("morale = 8\n", "morale = 8\nfull = 2\n", 1);
-    let e = LaBataille::setup(RULESET, &bad, &seats()).unwrap_err();
+    let e = LaBataille::setup(RULESET, &bad, &seats())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("full = 2"), "{e}");
 }
 

@@ -289,20 +289,26 @@ fn r43_the_next_mission_says_how_the_last_ended_and_what_each_side_brings() {
 #[test]
 fn carry_terms_unknown_or_mistyped_are_refused_and_the_sides_must_match() {
     let st = lhy::game(lhy::PATROL);
-    let e = Lhy::carry(&st, lhy::PATROL, &terms("rally_routed = true")).unwrap_err();
+    let e = Lhy::carry(&st, lhy::PATROL, &terms("rally_routed = true"))
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("carry term `rally_routed`") && e.contains("heal"),
         "{e}"
     );
-    let e = Lhy::carry(&st, lhy::PATROL, &terms("heal = 1")).unwrap_err();
+    let e = Lhy::carry(&st, lhy::PATROL, &terms("heal = 1"))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("carry term `heal`: write true or false"), "{e}");
     let other = lhy::PATROL.replace("id = \"germany\"", "id = \"axis\"");
-    let e = Lhy::carry(&st, &other, &terms("")).unwrap_err();
+    let e = Lhy::carry(&st, &other, &terms("")).unwrap_err().to_string();
     assert!(e.contains("the sides do not match"), "{e}");
     // A game set up before campaigns (no [campaign] in its ruleset.toml) is refused clearly.
     let old = lhy::RULESET.split("\n[campaign]").next().unwrap();
     let st = Lhy::setup(old, lhy::PATROL, &lhy::seats()).unwrap();
-    let e = Lhy::carry(&st, lhy::PATROL, &terms("")).unwrap_err();
+    let e = Lhy::carry(&st, lhy::PATROL, &terms(""))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("no [campaign] numbers"), "{e}");
 }
 

@@ -167,7 +167,8 @@ fn a_draw_level_gives_no_winner_and_levels_must_name_one() {
         &bad,
         &lhy::seats(),
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(why.contains("winner"), "{why}");
 }
 

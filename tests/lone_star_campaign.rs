@@ -318,7 +318,9 @@ fn r58_a_side_with_nothing_left_fields_fresh_levies_unless_refused() {
         );
     }
     assert!(!next.carried.contains_key("empire"), "{:?}", next.carried);
-    let e = LoneStar::carry(&st, SAN_FELIPE, &terms("levies = false")).unwrap_err();
+    let e = LoneStar::carry(&st, SAN_FELIPE, &terms("levies = false"))
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("side empire has no unit left") && e.contains("levies"),
         "{e}"
@@ -328,21 +330,31 @@ fn r58_a_side_with_nothing_left_fields_fresh_levies_unless_refused() {
 #[test]
 fn unknown_and_ill_typed_terms_and_other_sides_are_refused() {
     let st = patrol();
-    let e = LoneStar::carry(&st, SAN_FELIPE, &terms("rally_routed = true")).unwrap_err();
+    let e = LoneStar::carry(&st, SAN_FELIPE, &terms("rally_routed = true"))
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("carry term `rally_routed`") && e.contains("walking_wounded"),
         "{e}"
     );
-    let e = LoneStar::carry(&st, SAN_FELIPE, &terms("routed = \"fled\"")).unwrap_err();
+    let e = LoneStar::carry(&st, SAN_FELIPE, &terms("routed = \"fled\""))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("\"shaken\" or \"rallied\""), "{e}");
-    let e = LoneStar::carry(&st, SAN_FELIPE, &terms("resupply = 1")).unwrap_err();
+    let e = LoneStar::carry(&st, SAN_FELIPE, &terms("resupply = 1"))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("true or false"), "{e}");
     let teaching = include_str!("../games/lone-star/scenarios/teaching.toml");
-    let e = LoneStar::carry(&st, teaching, &terms("")).unwrap_err();
+    let e = LoneStar::carry(&st, teaching, &terms(""))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("sides do not match"), "{e}");
     let mut old = st.clone();
     old.data.campaign = None;
-    let e = LoneStar::carry(&old, SAN_FELIPE, &terms("")).unwrap_err();
+    let e = LoneStar::carry(&old, SAN_FELIPE, &terms(""))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("[campaign]"), "{e}");
 }
 

@@ -94,7 +94,9 @@ fn r34_machines_are_scenario_units_and_unknown_kinds_are_refused() {
     );
     let scen = TIDAL.replace("arm = \"panjandrum\"", "arm = \"attack_axle\"");
     let seats = st.seats.iter().map(|s| s.id.clone()).collect::<Vec<_>>();
-    let e = LoneStar::setup(RULESET, &scen, &seats).unwrap_err();
+    let e = LoneStar::setup(RULESET, &scen, &seats)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("attack_axle"), "{e}");
 }
 

@@ -102,7 +102,9 @@ fn r51_no_mixed_lines_and_a_flotilla_turns_and_moves_together() {
     ]
     .concat()
         + "[[sides.lines]]\nname = \"Mixed\"\nships = [\"Mikasa\", \"Akatsuki\"]\n";
-    let e = NavalRjw::setup(RULESET, &sc(mixed, russians_far()).text(), &seats()).unwrap_err();
+    let e = NavalRjw::setup(RULESET, &sc(mixed, russians_far()).text(), &seats())
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("battle lines are capital ships, flotillas destroyers"),
         "{e}"

@@ -18,7 +18,7 @@ use crate::config::address::Mailbox;
 use crate::dice::GameSecrets;
 use crate::engine::campaign_plan::{self, CampaignLink, Plan};
 use crate::engine::registry::Entry;
-use crate::engine::{Creation, Event, Play, Registry};
+use crate::engine::{CarryRefused, Creation, Event, Play, Registry};
 use crate::store::{DataDir, SeatPrivate, SeatsFile};
 
 /// The extras of a new game; the default is a plain game.
@@ -286,9 +286,7 @@ fn finished_battle(
         );
     }
     // Asked first, so a ruleset without campaigns says so whatever the game's state.
-    if let Err(e) = finished.carry_into("", &toml::Table::new())
-        && e.contains("does not carry")
-    {
+    if let Err(e @ CarryRefused::NotCarried(_)) = finished.carry_into("", &toml::Table::new()) {
         bail!("--carry-from {from}: {e}");
     }
     if !finished.is_over() {

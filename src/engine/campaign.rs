@@ -47,14 +47,24 @@ pub enum CarryRefused {
     NotAFlag { key: String, value: String },
     #[error("writing the carried scenario: {0}")]
     Writing(String),
-}
-
-/// The rulesets' carry still answers in words (`Ruleset::carry`); the kit's refusals become
-/// them unchanged.
-impl From<CarryRefused> for String {
-    fn from(e: CarryRefused) -> String {
-        e.to_string()
-    }
+    /// The ruleset has no Campaigns section: it carries nothing (`Ruleset::carry`'s default).
+    #[error(
+        "the {0} ruleset does not carry forces from one game into the next (its README has no \
+         Campaigns section)"
+    )]
+    NotCarried(&'static str),
+    /// The finished game was set up from ruleset data older than the ruleset's campaigns: it
+    /// has no campaign numbers to carry by (the ruleset's words).
+    #[error("{0}")]
+    NoCampaignNumbers(&'static str),
+    /// A carry term the ruleset knows, with a value it does not take (the ruleset's words:
+    /// each says which values it takes).
+    #[error("{0}")]
+    TermValue(String),
+    /// One of the ruleset's written rulings refuses the carry (a side with nothing to field
+    /// and no levies, a fleet with no flagship left, sides that differ, in its own words).
+    #[error("{0}")]
+    Ruling(String),
 }
 
 /// The next scenario with every lost piece struck from its side's `list` (`ships`, `units`).

@@ -571,7 +571,9 @@ pub fn battle_scenario(
     note: &str,
 ) -> Result<String, PlanError> {
     let carried = match before {
-        Some(p) => p.carry_into(&link.base, &plan.carry).map_err(PlanError)?,
+        Some(p) => p
+            .carry_into(&link.base, &plan.carry)
+            .map_err(|e| PlanError(e.to_string()))?,
         None => link.base.clone(),
     };
     let mut t: toml::Table = carried

@@ -5,6 +5,23 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Why a game's club settings are refused: a number out of its range or a name that is not an
+/// id. The words name the key to fix.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClubRefused {
+    #[error("club.absence_days_per_year = {0}: use 0 to 366")]
+    AbsenceDays(u32),
+    #[error("club.spectator_delay_steps = {0}: use 0 to 1000")]
+    SpectatorDelay(u32),
+    #[error("club.league = {0:?}: use 1–40 characters a–z, 0–9 and `-`, starting with a letter")]
+    League(String),
+    #[error(
+        "club.campaign = {0:?}: use 1–{max} characters a–z, 0–9 and `-`, starting with a letter",
+        max = super::campaign_plan::MAX_NAME
+    )]
+    Campaign(String),
+}
+
 /// Who may send press (`PRESS TO …`) to whom.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -101,35 +118,23 @@ impl Club {
     }
 
     /// Checks every number, so a bad configuration is refused before any game uses it.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), ClubRefused> {
         if self.absence_days_per_year > 366 {
-            return Err(format!(
-                "club.absence_days_per_year = {}: use 0 to 366",
-                self.absence_days_per_year
-            ));
+            return Err(ClubRefused::AbsenceDays(self.absence_days_per_year));
         }
         if self.spectator_delay_steps > 1000 {
-            return Err(format!(
-                "club.spectator_delay_steps = {}: use 0 to 1000",
-                self.spectator_delay_steps
-            ));
+            return Err(ClubRefused::SpectatorDelay(self.spectator_delay_steps));
         }
         if let Some(l) = &self.league
             && !super::ids::valid_game_id(l)
         {
-            return Err(format!(
-                "club.league = {l:?}: use 1–40 characters a–z, 0–9 and `-`, starting with a letter"
-            ));
+            return Err(ClubRefused::League(l.clone()));
         }
         if let Some(c) = &self.campaign
             && (!super::ids::valid_game_id(&c.name)
                 || c.name.len() > super::campaign_plan::MAX_NAME)
         {
-            return Err(format!(
-                "club.campaign = {:?}: use 1–{} characters a–z, 0–9 and `-`, starting with a letter",
-                c.name,
-                super::campaign_plan::MAX_NAME
-            ));
+            return Err(ClubRefused::Campaign(c.name.clone()));
         }
         Ok(())
     }
@@ -159,7 +164,11 @@ mod tests {
             absence_days_per_year: 400,
             ..Club::default()
         };
-        assert!(c.check().unwrap_err().contains("absence_days_per_year"));
+        assert_eq!(c.check(), Err(ClubRefused::AbsenceDays(400)));
+        assert_eq!(
+            c.check().unwrap_err().to_string(),
+            "club.absence_days_per_year = 400: use 0 to 366"
+        );
         assert!(Club::default().check().is_ok());
     }
 }

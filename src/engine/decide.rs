@@ -10,7 +10,7 @@ use chrono::{DateTime, Duration, Utc};
 use crate::dice::{self, Hash, Protocol};
 
 use super::event::{Event, GmKind, LockEntry, MAX_HOURS};
-use super::game::{Book, Game, HostSecrets};
+use super::game::{Book, Game, HostFault, HostSecrets};
 use super::play::{GmError, Play};
 use super::ruleset::{Outcome, Rejected, Ruleset, SeatId, Silence, StepSpec};
 use super::signoff::sign_off;
@@ -221,7 +221,7 @@ pub fn next_event<P: Play + ?Sized>(
     p: &P,
     secrets: &dyn HostSecrets,
     now: DateTime<Utc>,
-) -> Result<Option<Event>, String> {
+) -> Result<Option<Event>, HostFault> {
     let book = p.book();
     if book.club.abandoned.is_some() {
         // Abandoned: nothing of the step is locked or resolved, whatever it waited for; only
@@ -247,7 +247,7 @@ pub fn next_event<P: Play + ?Sized>(
         return Ok(None);
     }
     if book.locked.is_some() {
-        let v_k = secrets.reveal(book.step)?;
+        let v_k = secrets.reveal(book.step).map_err(HostFault::Reveal)?;
         return p.results_event(&v_k, now).map(Some);
     }
     if p.ready_to_lock() {
@@ -257,10 +257,12 @@ pub fn next_event<P: Play + ?Sized>(
 }
 
 /// The last event of a v2 game: it publishes the salt key.
-fn game_ended(secrets: &dyn HostSecrets, book: &Book, now: DateTime<Utc>) -> Result<Event, String> {
-    let z = secrets
-        .salt_key()
-        .ok_or("this game's salt key is missing from the store")?;
+fn game_ended(
+    secrets: &dyn HostSecrets,
+    book: &Book,
+    now: DateTime<Utc>,
+) -> Result<Event, HostFault> {
+    let z = secrets.salt_key().ok_or(HostFault::NoSaltKey)?;
     Ok(Event::GameEnded {
         step: book.step,
         salt_key: Some(dice::to_hex(&z)),

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::dice::{Protocol, Roll};
 
-use super::club::{Club, OnResign};
+use super::club::{Club, ClubRefused, OnResign};
 pub use super::ids::{valid_game_id, valid_seat_id};
 use super::ruleset::{SeatId, Silence};
 
@@ -49,16 +49,32 @@ impl Default for Policy {
     }
 }
 
+/// Why a game's policy is refused: hours out of their range, or its club's settings. Checked
+/// before any game uses it; the words name the key to fix.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PolicyRefused {
+    /// `step_hours`, `hours_by_kind.<kind>` or `reminder_hours`.
+    #[error("{key} = {hours}: use 1 to {MAX_HOURS} hours")]
+    Hours { key: String, hours: u32 },
+    #[error("grace_hours = {0}: use 0 to {MAX_HOURS} hours")]
+    Grace(u32),
+    #[error(transparent)]
+    Club(#[from] ClubRefused),
+}
+
 /// Longest a step, a grace or a reminder may be: ten years. Anything longer is a typo, and
 /// times that far out would overflow the calendar arithmetic.
 pub const MAX_HOURS: u32 = 24 * 366 * 10;
 
 impl Policy {
     /// Checks every number, so a bad configuration is refused before any game uses it.
-    pub fn check(&self) -> Result<(), String> {
-        let hours = |what: &str, h: u32| {
-            if h == 0 || h > MAX_HOURS {
-                Err(format!("{what} = {h}: use 1 to {MAX_HOURS} hours"))
+    pub fn check(&self) -> Result<(), PolicyRefused> {
+        let hours = |key: &str, hours: u32| {
+            if hours == 0 || hours > MAX_HOURS {
+                Err(PolicyRefused::Hours {
+                    key: key.to_string(),
+                    hours,
+                })
             } else {
                 Ok(())
             }
@@ -71,12 +87,9 @@ impl Policy {
             hours("reminder_hours", *h)?;
         }
         if self.grace_hours > MAX_HOURS {
-            return Err(format!(
-                "grace_hours = {}: use 0 to {MAX_HOURS} hours",
-                self.grace_hours
-            ));
+            return Err(PolicyRefused::Grace(self.grace_hours));
         }
-        self.club.check()
+        Ok(self.club.check()?)
     }
 }
 

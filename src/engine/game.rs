@@ -13,10 +13,11 @@ use sha2::{Digest, Sha256};
 use crate::dice::{self, Hash, Protocol, Roll, SaltKey, hex32};
 
 use super::books::{ClubBook, StrictBook};
+use super::event::PolicyRefused;
 use super::event::{
     Event, LockEntry, Policy, ReplayError, SeatEntry, err, valid_game_id, valid_seat_id,
 };
-use super::ruleset::{Ruleset, SeatId, Silence, StepSpec, Submitted};
+use super::ruleset::{Ruleset, SeatId, SetupRefused, Silence, StepSpec, Submitted};
 
 /// An accepted submission waiting for the lock.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -61,6 +62,46 @@ pub struct LockInfo {
     /// Strict games: each strict seat's `r_seat_k` as `S_k` took it (empty when none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub strict: Vec<LockEntry>,
+}
+
+/// Why the engine cannot go on with what the host handed it: a secret missing from the store
+/// or not matching the game, a step asked to resolve before it may, orders the journal holds
+/// that the ruleset no longer reads. The host's to fix, never a player's doing; the words go to
+/// the host's log.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HostFault {
+    /// `HostSecrets::reveal` refused, in the store's words.
+    #[error("{0}")]
+    Reveal(String),
+    #[error("this game's salt key is missing from the store")]
+    NoSaltKey,
+    #[error("the stored salt key does not match the game's commitment Z")]
+    SaltKeyMismatch,
+    #[error("the step is not locked")]
+    NotLocked,
+    #[error("waiting for the strict reveals of {}", .0.join(", "))]
+    AwaitingReveals(Vec<SeatId>),
+    #[error("canonical orders of {seat} no longer parse: {reason}")]
+    OrdersNoLongerParse { seat: SeatId, reason: String },
+}
+
+/// Why a new game's first event was refused: nothing is journaled and the organiser is told
+/// exactly this.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CreationRefused {
+    #[error("game id `{0}`: use 1–40 characters a–z, 0–9 and `-`, starting with a letter")]
+    GameId(String),
+    #[error("seat `{0}`: use 1–24 characters a–z, 0–9, `_` and `-`, starting with a letter")]
+    SeatId(String),
+    #[error("onion_len must be at least 1")]
+    NoOnion,
+    #[error("policy: {0}")]
+    Policy(#[from] PolicyRefused),
+    #[error("a despatch-dice/v2 game needs a salt key commitment")]
+    NoSaltCommitment,
+    /// The ruleset could not set the game up from its data, scenario and seats.
+    #[error(transparent)]
+    Setup(#[from] SetupRefused),
 }
 
 /// The host's secrets as the engine may use them: `v_k` for a step and, from v2, the salt key.
@@ -152,13 +193,14 @@ impl Book {
     }
 
     /// The salt of `seat`'s orders in the open step: v1 from `v_k`, v2 from the salt key.
-    pub fn salt(&self, seat: &str, secrets: &dyn HostSecrets) -> Result<Hash, String> {
+    pub fn salt(&self, seat: &str, secrets: &dyn HostSecrets) -> Result<Hash, HostFault> {
         match self.protocol {
-            Protocol::V1 => Ok(dice::salt_v1(&secrets.reveal(self.step)?, seat)),
+            Protocol::V1 => {
+                let v_k = secrets.reveal(self.step).map_err(HostFault::Reveal)?;
+                Ok(dice::salt_v1(&v_k, seat))
+            }
             Protocol::V2 => {
-                let z = secrets
-                    .salt_key()
-                    .ok_or("this game's salt key is missing from the store")?;
+                let z = secrets.salt_key().ok_or(HostFault::NoSaltKey)?;
                 Ok(dice::salt(&self.id, &z, self.step, seat))
             }
         }
@@ -301,24 +343,19 @@ pub struct Creation<'a> {
 
 impl<R: Ruleset> Game<R> {
     /// The first event of a game, after checking everything it is made of.
-    pub fn creation_event(c: &Creation) -> Result<Event, String> {
+    pub fn creation_event(c: &Creation) -> Result<Event, CreationRefused> {
         if !valid_game_id(c.game) {
-            return Err(format!(
-                "game id `{}`: use 1–40 characters a–z, 0–9 and `-`, starting with a letter",
-                c.game
-            ));
+            return Err(CreationRefused::GameId(c.game.to_string()));
         }
         if let Some(bad) = c.seats.iter().find(|s| !valid_seat_id(s)) {
-            return Err(format!(
-                "seat `{bad}`: use 1–24 characters a–z, 0–9, `_` and `-`, starting with a letter"
-            ));
+            return Err(CreationRefused::SeatId(bad.clone()));
         }
         if c.onion_len == 0 {
-            return Err("onion_len must be at least 1".into());
+            return Err(CreationRefused::NoOnion);
         }
-        c.policy.check().map_err(|e| format!("policy: {e}"))?;
+        c.policy.check()?;
         if c.protocol == Protocol::V2 && c.salt_commitment.is_none() {
-            return Err("a despatch-dice/v2 game needs a salt key commitment".into());
+            return Err(CreationRefused::NoSaltCommitment);
         }
         let state = R::setup(c.ruleset_toml, c.scenario_toml, c.seats)?;
         Ok(Event::GameCreated {
@@ -376,7 +413,7 @@ impl<R: Ruleset> Game<R> {
         }
         let ids: Vec<SeatId> = seats.iter().map(|s| s.seat.clone()).collect();
         let state = R::setup(ruleset_toml, scenario_toml, &ids)
-            .map_err(|e| err(0, "game_created", "scenario_toml", e))?;
+            .map_err(|e| err(0, "game_created", "scenario_toml", e.to_string()))?;
         let (anchor, salt_commitment, mail_key) =
             created_keys(anchor, salt_commitment, mail_key, *protocol)?;
         let mut book = Book {
@@ -424,12 +461,12 @@ impl<R: Ruleset> Game<R> {
 
     /// Hands in the salt key from the store, so replay checks every digest as it goes (v2).
     /// `Err` if it does not match the game's commitment.
-    pub fn open_digests(&mut self, z: Hash) -> Result<(), String> {
+    pub fn open_digests(&mut self, z: Hash) -> Result<(), HostFault> {
         if self.protocol != Protocol::V2 {
             return Ok(());
         }
         if self.salt_commitment != Some(dice::salt_key_commitment(&self.id, &z)) {
-            return Err("the stored salt key does not match the game's commitment Z".into());
+            return Err(HostFault::SaltKeyMismatch);
         }
         self.book.auditor_salt_key = Some(SaltKey(z));
         Ok(())
@@ -447,14 +484,14 @@ impl<R: Ruleset> Game<R> {
     pub(crate) fn submissions(
         &self,
         nmr: &[SeatId],
-    ) -> Result<BTreeMap<SeatId, Submitted<R::Orders>>, String> {
+    ) -> Result<BTreeMap<SeatId, Submitted<R::Orders>>, HostFault> {
         let mut subs = BTreeMap::new();
         for (seat, p) in &self.pending {
             let orders = R::parse(&self.state, seat, &p.orders).map_err(|r| {
-                format!(
-                    "canonical orders of {seat} no longer parse: {}",
-                    r.first().map(|x| x.reason.as_str()).unwrap_or("?")
-                )
+                HostFault::OrdersNoLongerParse {
+                    seat: seat.clone(),
+                    reason: r.first().map_or("?", |x| x.reason.as_str()).to_string(),
+                }
             })?;
             subs.insert(seat.clone(), Submitted::Orders(orders));
         }

@@ -7,8 +7,9 @@ use chrono::{DateTime, Utc};
 
 use crate::dice::{self, Dice, Hash};
 
+use super::campaign::CarryRefused;
 use super::event::{Event, ReplayError};
-use super::game::{Book, Game, HostSecrets, state_digest};
+use super::game::{Book, Game, HostFault, HostSecrets, state_digest};
 use super::play::{GmError, Play};
 use super::ruleset::{Outcome, Rejected, Ruleset, SeatId, StepSpec, View, Viewer};
 use super::{abandon, decide, example, pause};
@@ -108,14 +109,11 @@ impl<R: Ruleset> Play for Game<R> {
         R::looks_like_an_order(&self.state, line)
     }
 
-    fn results_event(&self, v_k: &Hash, now: DateTime<Utc>) -> Result<Event, String> {
-        let locked = self.locked.as_ref().ok_or("the step is not locked")?;
+    fn results_event(&self, v_k: &Hash, now: DateTime<Utc>) -> Result<Event, HostFault> {
+        let locked = self.locked.as_ref().ok_or(HostFault::NotLocked)?;
         let waiting = self.awaited_reveals();
         if !waiting.is_empty() {
-            return Err(format!(
-                "waiting for the strict reveals of {}",
-                waiting.join(", ")
-            ));
+            return Err(HostFault::AwaitingReveals(waiting));
         }
         let seed = dice::seed_strict(self.protocol, &locked.lock, v_k, &self.strict_seed_inputs());
         let mut dice = Dice::new(seed);
@@ -139,7 +137,7 @@ impl<R: Ruleset> Play for Game<R> {
         serde_json::to_value(&self.state).expect("states always serialise")
     }
 
-    fn open_digests(&mut self, z: Hash) -> Result<(), String> {
+    fn open_digests(&mut self, z: Hash) -> Result<(), HostFault> {
         Game::open_digests(self, z)
     }
 
@@ -147,7 +145,11 @@ impl<R: Ruleset> Play for Game<R> {
         Box::new(self.clone())
     }
 
-    fn carry_into(&self, next_scenario_toml: &str, terms: &toml::Table) -> Result<String, String> {
+    fn carry_into(
+        &self,
+        next_scenario_toml: &str,
+        terms: &toml::Table,
+    ) -> Result<String, CarryRefused> {
         R::carry(&self.state, next_scenario_toml, terms)
     }
 
@@ -181,7 +183,7 @@ impl<R: Ruleset> Play for Game<R> {
         &self,
         secrets: &dyn HostSecrets,
         now: DateTime<Utc>,
-    ) -> Result<Option<Event>, String> {
+    ) -> Result<Option<Event>, HostFault> {
         decide::next_event(self, secrets, now)
     }
 

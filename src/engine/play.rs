@@ -9,8 +9,9 @@ use chrono::{DateTime, Utc};
 
 use crate::dice::Hash;
 
+use super::campaign::CarryRefused;
 use super::event::{Event, MAX_HOURS, ReplayError};
-use super::game::{Book, HostSecrets};
+use super::game::{Book, HostFault, HostSecrets};
 use super::ruleset::{Outcome, Rejected, SeatId, StepSpec, View, Viewer};
 
 /// Why the organiser's command cannot be carried out.
@@ -82,16 +83,20 @@ pub trait Play: Send + Sync {
     /// Whether a line looks like an order gone wrong (names a piece, or a keyword's near miss).
     fn looks_like_an_order(&self, line: &str) -> bool;
     /// Resolves the locked step with `v_k` into its results event (not yet applied).
-    fn results_event(&self, v_k: &Hash, now: DateTime<Utc>) -> Result<Event, String>;
+    fn results_event(&self, v_k: &Hash, now: DateTime<Utc>) -> Result<Event, HostFault>;
     /// A legal set of orders for `seat`, chosen by `choice` (demo players, random play).
     fn sample_orders(&self, seat: &str, choice: u64) -> String;
     /// The ruleset state as JSON (snapshots, verify).
     fn state_json(&self) -> serde_json::Value;
     /// Hands in the salt key so replay checks every digest (v2; see `Game::open_digests`).
-    fn open_digests(&mut self, z: Hash) -> Result<(), String>;
+    fn open_digests(&mut self, z: Hash) -> Result<(), HostFault>;
     /// Campaigns: the next scenario as this finished game leaves the sides (`Ruleset::carry`).
     /// `terms` is the campaign's `[carry]` table.
-    fn carry_into(&self, next_scenario_toml: &str, terms: &toml::Table) -> Result<String, String>;
+    fn carry_into(
+        &self,
+        next_scenario_toml: &str,
+        terms: &toml::Table,
+    ) -> Result<String, CarryRefused>;
     fn boxed_clone(&self) -> Box<dyn Play>;
 
     // ---- read off the contract ----
@@ -146,7 +151,7 @@ pub trait Play: Send + Sync {
         &self,
         secrets: &dyn HostSecrets,
         now: DateTime<Utc>,
-    ) -> Result<Option<Event>, String>;
+    ) -> Result<Option<Event>, HostFault>;
 
     /// What the clock makes due at `now`, to be applied in order: reminders, or at the
     /// deadline the silence policy (a lock, or a forfeit for every silent seat).

@@ -3,7 +3,7 @@
 //! ruleset. Also the replay of journal lines, which every loader and `verify` share. Pure.
 
 use super::event::{Event, ReplayError};
-use super::game::{Book, Creation, Game};
+use super::game::{Book, Creation, CreationRefused, Game};
 use super::play::Play;
 use super::ruleset::Ruleset;
 
@@ -14,9 +14,9 @@ type Opened = Result<Box<dyn Play>, ReplayError>;
 #[derive(Clone, Copy)]
 pub struct Entry {
     pub name: &'static str,
-    create: fn(&Creation) -> Result<Event, String>,
+    create: fn(&Creation) -> Result<Event, CreationRefused>,
     open: fn(&Event, &str) -> Opened,
-    restore: fn(Book, serde_json::Value) -> Result<Box<dyn Play>, String>,
+    restore: fn(Book, serde_json::Value) -> Result<Box<dyn Play>, serde_json::Error>,
 }
 
 impl std::fmt::Debug for Entry {
@@ -32,14 +32,14 @@ impl Entry {
             create: |c| Game::<R>::creation_event(c),
             open: |ev, line| Ok(Box::new(Game::<R>::from_creation(ev, line)?)),
             restore: |book, state| {
-                let state: R::State = serde_json::from_value(state).map_err(|e| e.to_string())?;
+                let state: R::State = serde_json::from_value(state)?;
                 Ok(Box::new(Game::<R> { book, state }))
             },
         }
     }
 
     /// The first event of a new game of this ruleset, after checking its data and seats.
-    pub fn create(&self, c: &Creation) -> Result<Event, String> {
+    pub fn create(&self, c: &Creation) -> Result<Event, CreationRefused> {
         (self.create)(c)
     }
 
@@ -48,8 +48,13 @@ impl Entry {
         (self.open)(first, line)
     }
 
-    /// The game from a snapshot's book and state (the caller checks they belong together).
-    pub fn restore(&self, book: Book, state: serde_json::Value) -> Result<Box<dyn Play>, String> {
+    /// The game from a snapshot's book and state (the caller checks they belong together);
+    /// `Err` when the state is not this ruleset's.
+    pub fn restore(
+        &self,
+        book: Book,
+        state: serde_json::Value,
+    ) -> Result<Box<dyn Play>, serde_json::Error> {
         (self.restore)(book, state)
     }
 }
@@ -128,11 +133,11 @@ impl Registry {
         })?;
         let mut game = entry.open(&ev, first)?;
         if let Some(z) = salt_key {
-            game.open_digests(z).map_err(|detail| ReplayError {
+            game.open_digests(z).map_err(|e| ReplayError {
                 index: 0,
                 kind: "game_created".into(),
                 field: "salt_commitment".into(),
-                detail,
+                detail: e.to_string(),
             })?;
         }
         apply_lines(game.as_mut(), lines.iter().skip(1).map(String::as_str), 1)?;

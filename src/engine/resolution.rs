@@ -184,7 +184,7 @@ impl<R: Ruleset> Game<R> {
         let mut dice = Dice::new(s);
         let subs = self
             .submissions(nmr)
-            .map_err(|e| err(index, kind, "orders", e))?;
+            .map_err(|e| err(index, kind, "orders", e.to_string()))?;
         let next = R::resolve(&self.state, &subs, &mut dice);
         if dice.table() != rolls {
             let j = dice

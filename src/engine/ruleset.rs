@@ -8,6 +8,7 @@ use serde::{Serialize, de::DeserializeOwned};
 
 use crate::dice::Dice;
 
+pub use super::campaign::CarryRefused;
 use super::procedure::Procedure;
 pub use super::step::{Outcome, Prompt, SeatId, Silence, StepSpec, Submitted};
 
@@ -21,6 +22,29 @@ pub struct Rejected {
     pub reason: String,
     /// What the player probably meant, e.g. the nearest ship name or a valid example.
     pub hint: Option<String>,
+}
+
+/// Why a game could not be set up from its ruleset data, scenario and seats (`Ruleset::setup`):
+/// nothing is created and the organiser is told exactly this. The kinds say what to fix; the
+/// words are the ruleset's own, as organisers have always read them.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupRefused {
+    /// A data file that does not read as the ruleset declares it: bad TOML, or a key missing,
+    /// unknown or of the wrong type. `file` is how messages name it (`ruleset.toml`).
+    #[error("{file}: {reason}")]
+    Unreadable { file: &'static str, reason: String },
+    /// The seats handed in are not the scenario's: their number, names or order.
+    #[error("{0}")]
+    Seats(String),
+    /// The ruleset's data reads but is not whole: a class, table or sheet it needs is missing
+    /// or contradicts another.
+    #[error("{0}")]
+    RulesetData(String),
+    /// The scenario reads but cannot be played as written: a name used twice or reading as an
+    /// order word, a hex off the map, an unknown class, formation or terrain, a value out of
+    /// its range.
+    #[error("{0}")]
+    Scenario(String),
 }
 
 /// Who is looking.
@@ -145,7 +169,7 @@ pub trait Ruleset: 'static {
         ruleset_toml: &str,
         scenario_toml: &str,
         seats: &[SeatId],
-    ) -> Result<Self::State, String>;
+    ) -> Result<Self::State, SetupRefused>;
 
     /// Seat ids and their sides, in the fixed seat order the dice protocol uses.
     fn seats(state: &Self::State) -> Vec<(SeatId, String)>;
@@ -229,12 +253,8 @@ pub trait Ruleset: 'static {
         _finished: &Self::State,
         _next_scenario_toml: &str,
         _terms: &toml::Table,
-    ) -> Result<String, String> {
-        Err(format!(
-            "the {} ruleset does not carry forces from one game into the next (its README \
-             has no Campaigns section)",
-            Self::NAME
-        ))
+    ) -> Result<String, CarryRefused> {
+        Err(CarryRefused::NotCarried(Self::NAME))
     }
 
     /// The words that may begin a standing order or a setting: a line that holds from now on

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use despatch::dice::Dice;
 use despatch::engine::procedure::{Next, Procedure, Step, Submissions, nothing_more};
 use despatch::engine::{
-    Outcome, Prompt, Rejected, Ruleset, SeatId, StepSpec, Submitted, View, Viewer,
+    Outcome, Prompt, Rejected, Ruleset, SeatId, SetupRefused, StepSpec, Submitted, View, Viewer,
 };
 use serde::{Deserialize, Serialize};
 
@@ -110,9 +110,9 @@ impl Ruleset for Parley {
         &SEQUENCE
     }
 
-    fn setup(_: &str, _: &str, seats: &[SeatId]) -> Result<State, String> {
+    fn setup(_: &str, _: &str, seats: &[SeatId]) -> Result<State, SetupRefused> {
         if seats.len() != 2 {
-            return Err("parley needs two seats".into());
+            return Err(SetupRefused::Seats("parley needs two seats".into()));
         }
         Ok(State {
             seats: seats.to_vec(),

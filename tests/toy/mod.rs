@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 use despatch::dice::{Dice, Faces};
 use despatch::engine::procedure::{Next, Procedure, Step, Submissions, nothing_more};
 use despatch::engine::{
-    Outcome, Prompt, Rejected, Ruleset, SeatId, StandingRead, StepSpec, Submitted, View, Viewer,
+    Outcome, Prompt, Rejected, Ruleset, SeatId, SetupRefused, StandingRead, StepSpec, Submitted,
+    View, Viewer,
 };
 use serde::{Deserialize, Serialize};
 
@@ -166,18 +167,31 @@ impl Ruleset for Bids {
         &SEQUENCE
     }
 
-    fn setup(ruleset_toml: &str, scenario_toml: &str, seats: &[SeatId]) -> Result<State, String> {
-        let data: Data = toml::from_str(ruleset_toml).map_err(|e| format!("ruleset.toml: {e}"))?;
+    fn setup(
+        ruleset_toml: &str,
+        scenario_toml: &str,
+        seats: &[SeatId],
+    ) -> Result<State, SetupRefused> {
+        let unreadable = |file| {
+            move |e: toml::de::Error| SetupRefused::Unreadable {
+                file,
+                reason: e.to_string(),
+            }
+        };
+        let data: Data = toml::from_str(ruleset_toml).map_err(unreadable("ruleset.toml"))?;
         if data.max_bid != MAX_BID {
-            return Err(format!(
+            return Err(SetupRefused::RulesetData(format!(
                 "max_bid is {MAX_BID} in this toy, not {}",
                 data.max_bid
-            ));
+            )));
         }
-        let scen: Scenario = toml::from_str(scenario_toml).map_err(|e| format!("scenario: {e}"))?;
+        let scen: Scenario = toml::from_str(scenario_toml).map_err(unreadable("scenario"))?;
         let ids: Vec<&str> = scen.seat.iter().map(|s| s.id.as_str()).collect();
         if ids != seats.iter().map(String::as_str).collect::<Vec<_>>() {
-            return Err(format!("seats must be {}", ids.join(", ")));
+            return Err(SetupRefused::Seats(format!(
+                "seats must be {}",
+                ids.join(", ")
+            )));
         }
         Ok(State {
             round: 1,

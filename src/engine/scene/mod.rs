@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::hex::{Address, HexGrid, MapBounds};
 
-pub use style::{Colour, Form, MapStyles, Pattern, Style};
+pub use style::{Colour, Form, MapStyles, Pattern, Style, StyleRefused};
 pub use unit::{Condition, Formation, HitTrack, Marker, Tone, Unit, UnitKind, UnitSymbol};
 
 /// A point in map units: inches or centimetres from the lower-left corner of a table (y up the

@@ -7,6 +7,25 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+/// Why a ruleset's drawing styles are refused: the words name the style or value to fix, and
+/// reach the organiser inside the data file's own error (serde carries them).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StyleRefused {
+    #[error("`{0}` is not a colour (write #rgb or #rrggbb)")]
+    NotAColour(String),
+    #[error("map.ground `{0}` is not a [map.terrain] style")]
+    GroundNotTerrain(String),
+    #[error("`{0}` is both a terrain and a zone style")]
+    TerrainAndZone(String),
+    #[error("style `{0}`: opacity must be 0 to 1")]
+    Opacity(String),
+    #[error("style `{0}`: width must be above 0")]
+    Width(String),
+    /// The `[map]` section does not read (bad TOML, an unknown key, or one of the above).
+    #[error("ruleset.toml [map]: {0}")]
+    Unreadable(String),
+}
+
 /// A colour as SVG reads it, `#rgb` or `#rrggbb`. Checked when read, so nothing but a colour
 /// ever reaches a picture's attributes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -20,20 +39,20 @@ impl Colour {
 }
 
 impl TryFrom<String> for Colour {
-    type Error = String;
-    fn try_from(s: String) -> Result<Self, String> {
+    type Error = StyleRefused;
+    fn try_from(s: String) -> Result<Self, StyleRefused> {
         let hex = s.strip_prefix('#').unwrap_or("");
         if (hex.len() == 3 || hex.len() == 6) && hex.chars().all(|c| c.is_ascii_hexdigit()) {
             Ok(Colour(s.to_ascii_lowercase()))
         } else {
-            Err(format!("`{s}` is not a colour (write #rgb or #rrggbb)"))
+            Err(StyleRefused::NotAColour(s))
         }
     }
 }
 
 impl TryFrom<&str> for Colour {
-    type Error = String;
-    fn try_from(s: &str) -> Result<Self, String> {
+    type Error = StyleRefused;
+    fn try_from(s: &str) -> Result<Self, StyleRefused> {
         Colour::try_from(s.to_string())
     }
 }
@@ -118,7 +137,7 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
 
 impl Style {
     /// A plain area of one colour.
-    pub fn area(fill: &str) -> Result<Style, String> {
+    pub fn area(fill: &str) -> Result<Style, StyleRefused> {
         Ok(Style {
             fill: Colour::try_from(fill)?,
             edge: None,
@@ -183,22 +202,22 @@ struct RawMapStyles {
 }
 
 impl TryFrom<RawMapStyles> for MapStyles {
-    type Error = String;
-    fn try_from(r: RawMapStyles) -> Result<Self, String> {
+    type Error = StyleRefused;
+    fn try_from(r: RawMapStyles) -> Result<Self, StyleRefused> {
         if let Some(g) = &r.ground
             && !r.terrain.contains_key(g)
         {
-            return Err(format!("map.ground `{g}` is not a [map.terrain] style"));
+            return Err(StyleRefused::GroundNotTerrain(g.clone()));
         }
         if let Some(n) = r.zones.keys().find(|n| r.terrain.contains_key(*n)) {
-            return Err(format!("`{n}` is both a terrain and a zone style"));
+            return Err(StyleRefused::TerrainAndZone(n.clone()));
         }
         for (n, s) in r.terrain.iter().chain(&r.zones) {
             if !(0.0..=1.0).contains(&s.opacity) {
-                return Err(format!("style `{n}`: opacity must be 0 to 1"));
+                return Err(StyleRefused::Opacity(n.clone()));
             }
             if s.width.is_some_and(|w| w.is_nan() || w <= 0.0) {
-                return Err(format!("style `{n}`: width must be above 0"));
+                return Err(StyleRefused::Width(n.clone()));
             }
         }
         Ok(MapStyles {
@@ -211,7 +230,7 @@ impl TryFrom<RawMapStyles> for MapStyles {
 
 impl MapStyles {
     /// The `[map]` section of a whole ruleset file, if it has one (other sections are not read).
-    pub fn from_ruleset_toml(text: &str) -> Result<Option<MapStyles>, String> {
+    pub fn from_ruleset_toml(text: &str) -> Result<Option<MapStyles>, StyleRefused> {
         #[derive(Deserialize)]
         struct Only {
             #[serde(default)]
@@ -219,7 +238,7 @@ impl MapStyles {
         }
         toml::from_str::<Only>(text)
             .map(|o| o.map)
-            .map_err(|e| format!("ruleset.toml [map]: {e}"))
+            .map_err(|e| StyleRefused::Unreadable(e.to_string()))
     }
 
     /// The style called `name`, terrain or zone.
@@ -295,7 +314,7 @@ legend = "barrage area"
             ),
             ("[map]\nscale = 1\n", "unknown field"),
         ] {
-            let e = MapStyles::from_ruleset_toml(bad).unwrap_err();
+            let e = MapStyles::from_ruleset_toml(bad).unwrap_err().to_string();
             assert!(e.contains(why), "{bad}: {e}");
         }
     }

@@ -2,12 +2,12 @@
 //! next scenario. Destroyed units are gone; the rest come repaired and at full strength, as
 //! the next scenario places them; with `repair = false` damage and lost troopers stay (R37). Pure: state and TOML in, TOML out.
 
-use crate::engine::campaign::{self, Lost};
+use crate::engine::campaign::{self, CarryRefused, Lost};
 
 use super::state::GkState;
 
 /// R35–R36: the next scenario as the finished battle `st` leaves the sides.
-pub fn carry(st: &GkState, next: &str, terms: &toml::Table) -> Result<String, String> {
+pub fn carry(st: &GkState, next: &str, terms: &toml::Table) -> Result<String, CarryRefused> {
     campaign::known_terms(terms, &["repair"])?;
     let repair = campaign::flag(terms, "repair", true)?;
     let sides: Vec<String> = st.sides.iter().map(|s| s.id.clone()).collect();
@@ -25,7 +25,7 @@ pub fn carry(st: &GkState, next: &str, terms: &toml::Table) -> Result<String, St
     if !repair {
         keep_damage(st, &mut t);
     }
-    Ok(campaign::to_text(&t)?)
+    campaign::to_text(&t)
 }
 
 /// R37: with `repair = false`, each surviving unit brings its Light and Heavy Damage and a

@@ -18,7 +18,9 @@ pub mod stats;
 pub mod view;
 
 use crate::engine::procedure::Procedure;
-use crate::engine::{Outcome, Rejected, Ruleset, SeatId, StandingRead, View, Viewer};
+use crate::engine::{
+    CarryRefused, Outcome, Rejected, Ruleset, SeatId, SetupRefused, StandingRead, View, Viewer,
+};
 
 use state::{GkState, Orders, Phase};
 
@@ -35,7 +37,11 @@ impl Ruleset for GearKrieg {
         &procedure::SEQUENCE
     }
 
-    fn setup(ruleset_toml: &str, scenario_toml: &str, seats: &[SeatId]) -> Result<GkState, String> {
+    fn setup(
+        ruleset_toml: &str,
+        scenario_toml: &str,
+        seats: &[SeatId],
+    ) -> Result<GkState, SetupRefused> {
         round::new_state(ruleset_toml, scenario_toml, seats)
     }
 
@@ -43,7 +49,7 @@ impl Ruleset for GearKrieg {
         finished: &GkState,
         next_scenario_toml: &str,
         terms: &toml::Table,
-    ) -> Result<String, String> {
+    ) -> Result<String, CarryRefused> {
         campaign::carry(finished, next_scenario_toml, terms)
     }
 

@@ -6,6 +6,8 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::engine::SetupRefused;
+
 /// A value from the data files: bare when printed in the seed, or a table
 /// `{ value = …, stand_in = true, reason = "…" }` for one the seed lost or garbled.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -62,8 +64,11 @@ pub trait TomlData: DeserializeOwned {
     const FILE: &'static str;
 
     /// Reads the file; a missing, unknown or ill-typed key fails here with its name.
-    fn from_toml(text: &str) -> Result<Self, String> {
-        toml::from_str(text).map_err(|e| format!("{}: {e}", Self::FILE))
+    fn from_toml(text: &str) -> Result<Self, SetupRefused> {
+        toml::from_str(text).map_err(|e| SetupRefused::Unreadable {
+            file: Self::FILE,
+            reason: e.to_string(),
+        })
     }
 }
 
@@ -200,12 +205,16 @@ mod tests {
 
     #[test]
     fn a_missing_or_unknown_rule_fails_at_load_naming_it() {
-        let e = ToyFile::from_toml("[rules]\nreach = 2\n").unwrap_err();
+        let e = ToyFile::from_toml("[rules]\nreach = 2\n")
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("toy.toml: ") && e.contains("missing field `cost`"),
             "{e}"
         );
-        let e = ToyFile::from_toml("[rules]\nreach = 2\ncost = 1\ncots = 1\n").unwrap_err();
+        let e = ToyFile::from_toml("[rules]\nreach = 2\ncost = 1\ncots = 1\n")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("unknown field `cots`"), "{e}");
     }
 
@@ -248,13 +257,19 @@ mod tests {
     #[test]
     fn a_misspelt_or_missing_key_in_a_shipped_file_is_named_at_load() {
         let bad = NAVAL.replace("\ncruise = 3", "\ncrusie = 3");
-        let e = naval_rjw::data::RulesetData::from_toml(&bad).unwrap_err();
+        let e = naval_rjw::data::RulesetData::from_toml(&bad)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("crusie"), "{e}");
         let bad = NAVAL.replace("\ncruise = 3", "\n");
-        let e = naval_rjw::data::RulesetData::from_toml(&bad).unwrap_err();
+        let e = naval_rjw::data::RulesetData::from_toml(&bad)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("missing field `cruise`"), "{e}");
         let bad = GEAR_KRIEG.replace("\ncp_defense =", "\ncp_defence =");
-        let e = gear_krieg::data::RulesetData::from_toml(&bad).unwrap_err();
+        let e = gear_krieg::data::RulesetData::from_toml(&bad)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("cp_defence"), "{e}");
     }
 

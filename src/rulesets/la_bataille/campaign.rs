@@ -7,7 +7,7 @@
 
 use toml::{Table, Value};
 
-use crate::engine::campaign::{self, Lost};
+use crate::engine::campaign::{self, CarryRefused, Lost};
 use crate::rulesets::kit::roster::TwoSides;
 
 use super::state::{Fatigue, LbState, Unit};
@@ -26,12 +26,14 @@ pub struct Terms {
 
 impl Terms {
     /// Reads `[carry]`; an unknown term or one that is not true/false is refused by name.
-    pub fn read(terms: &Table) -> Result<Terms, String> {
+    pub fn read(terms: &Table) -> Result<Terms, CarryRefused> {
         campaign::known_terms(terms, TERMS)?;
         let flag = |k: &str| match terms.get(k) {
             None => Ok(true),
             Some(Value::Boolean(b)) => Ok(*b),
-            Some(v) => Err(format!("carry term `{k}` must be true or false, not `{v}`")),
+            Some(v) => Err(CarryRefused::TermValue(format!(
+                "carry term `{k}` must be true or false, not `{v}`"
+            ))),
         };
         Ok(Terms {
             rally_routed: flag("rally_routed")?,
@@ -76,12 +78,16 @@ pub fn survivor(u: &Unit, terms: Terms, stragglers_per: u32, night_rest: u32) ->
 }
 
 /// R39–R43: the next scenario as the finished battle `st` leaves the sides.
-pub fn carry(st: &LbState, next: &str, terms: &Table) -> Result<String, String> {
+pub fn carry(st: &LbState, next: &str, terms: &Table) -> Result<String, CarryRefused> {
     let terms = Terms::read(terms)?;
-    let numbers = st.data.campaign.as_ref().ok_or(
-        "this game's ruleset.toml has no [campaign] numbers (it was set up before campaigns): \
+    let numbers = st
+        .data
+        .campaign
+        .as_ref()
+        .ok_or(CarryRefused::NoCampaignNumbers(
+            "this game's ruleset.toml has no [campaign] numbers (it was set up before campaigns): \
          it cannot be carried into another battle",
-    )?;
+        ))?;
     let per = numbers.stragglers_per.int().max(1) as u32;
     let rest = numbers.night_rest.int().max(0) as u32;
     let sides: Vec<String> = st.sides.iter().map(|s| s.id.clone()).collect();
@@ -93,7 +99,9 @@ pub fn carry(st: &LbState, next: &str, terms: &Table) -> Result<String, String> 
         .collect();
     // R39: eliminated (surrendered, or routed off the map) is gone; so is a survivor the next
     // scenario fields with no more increments than it is short.
-    let parsed: Table = next.parse().map_err(|e| format!("next scenario: {e}"))?;
+    let parsed: Table = next
+        .parse()
+        .map_err(|e: toml::de::Error| CarryRefused::NextScenario(e.to_string()))?;
     let mut lost: Vec<Lost> = st
         .units
         .iter()
@@ -124,7 +132,7 @@ pub fn carry(st: &LbState, next: &str, terms: &Table) -> Result<String, String> 
     }
     let mut t = campaign::strike_lost(next, "units", &sides, &struck, &note)?;
     let Some(Value::Array(all)) = t.get_mut("sides") else {
-        return Err("next scenario: no [[sides]]".into());
+        return Err(CarryRefused::NextScenario("no [[sides]]".into()));
     };
     for side in all.iter_mut().filter_map(Value::as_table_mut) {
         let id = side
@@ -161,7 +169,7 @@ pub fn carry(st: &LbState, next: &str, terms: &Table) -> Result<String, String> 
             );
         }
     }
-    Ok(campaign::to_text(&t)?)
+    campaign::to_text(&t)
 }
 
 /// A scenario unit's full strength and its increments (`full` absent: at full).

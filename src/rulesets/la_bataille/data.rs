@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::board::hex::{Address, HexGrid, MapBounds, Orientation, Shifted};
+use crate::engine::SetupRefused;
 use crate::engine::scene::MapStyles;
 use crate::rulesets::kit::data::rule_numbers;
 pub use crate::rulesets::kit::data::{Marked, Num, TomlData};
@@ -278,71 +279,87 @@ impl TomlData for RulesetData {
 
 impl RulesetData {
     /// Reads and checks the file: every chart has the shape the code reads.
-    pub fn load(text: &str) -> Result<Self, String> {
+    pub fn load(text: &str) -> Result<Self, SetupRefused> {
         let d = Self::from_toml(text)?;
         let chart = &d.assaut_et_melee;
         let rows = (chart.highest.int() - chart.lowest.int() + 1).max(0) as usize;
         let cols = chart.columns.get();
         if cols.len() != chart.ratios.get().len() || cols.len() != chart.results.get().len() {
-            return Err(
+            return Err(SetupRefused::RulesetData(
                 "ruleset.toml: assaut_et_melee needs one ratio and one result list per column"
                     .into(),
-            );
+            ));
         }
         for (c, list) in cols.iter().zip(chart.results.get()) {
             if list.len() != rows {
-                return Err(format!(
+                return Err(SetupRefused::RulesetData(format!(
                     "ruleset.toml: assaut_et_melee column {c} has {} results, not {rows}",
                     list.len()
-                ));
+                )));
             }
             for r in &list {
-                MeleeResult::read(r)?;
+                MeleeResult::read(r).map_err(SetupRefused::RulesetData)?;
             }
         }
         if chart.charge.get().len() != cols.len() {
-            return Err("ruleset.toml: assaut_et_melee.charge needs one list per column".into());
+            return Err(SetupRefused::RulesetData(
+                "ruleset.toml: assaut_et_melee.charge needs one list per column".into(),
+            ));
         }
         for (c, list) in cols.iter().zip(chart.charge.get()) {
             if list.len() != rows {
-                return Err(format!(
+                return Err(SetupRefused::RulesetData(format!(
                     "ruleset.toml: assaut_et_melee.charge column {c} has {} results, not {rows}",
                     list.len()
-                ));
+                )));
             }
             for r in &list {
-                MeleeResult::read(r)?;
+                MeleeResult::read(r).map_err(SetupRefused::RulesetData)?;
             }
         }
         if chart.firefight.get().len() != rows {
-            return Err("ruleset.toml: the firefight column needs one result per roll".into());
+            return Err(SetupRefused::RulesetData(
+                "ruleset.toml: the firefight column needs one result per roll".into(),
+            ));
         }
         for r in chart.firefight.get() {
-            MeleeResult::read(&r)?;
+            MeleeResult::read(&r).map_err(SetupRefused::RulesetData)?;
         }
         if d.fire.strengths.get().len() != d.fire.results.get().len()
             || d.fire.results.get().iter().any(|c| c.len() != 6)
         {
-            return Err("ruleset.toml: fire needs one list of six results per strength".into());
+            return Err(SetupRefused::RulesetData(
+                "ruleset.toml: fire needs one list of six results per strength".into(),
+            ));
         }
         if d.shift_roll.len() != 6 {
-            return Err("ruleset.toml: shift_roll needs six entries".into());
+            return Err(SetupRefused::RulesetData(
+                "ruleset.toml: shift_roll needs six entries".into(),
+            ));
         }
         for t in ["clear", "woods", "village", "hill"] {
             if !d.terrain.contains_key(t) {
-                return Err(format!("ruleset.toml: terrain `{t}` is missing"));
+                return Err(SetupRefused::RulesetData(format!(
+                    "ruleset.toml: terrain `{t}` is missing"
+                )));
             }
         }
         if d.leaders.melee.get().is_empty() {
-            return Err("ruleset.toml: leaders.melee is empty".into());
+            return Err(SetupRefused::RulesetData(
+                "ruleset.toml: leaders.melee is empty".into(),
+            ));
         }
         if let Some(c) = &d.campaign
             && c.stragglers_per.int() < 1
         {
-            return Err("ruleset.toml: campaign.stragglers_per must be at least 1".into());
+            return Err(SetupRefused::RulesetData(
+                "ruleset.toml: campaign.stragglers_per must be at least 1".into(),
+            ));
         }
         if d.map.is_none() {
-            return Err("ruleset.toml: the [map] section (drawing styles) is missing".into());
+            return Err(SetupRefused::RulesetData(
+                "ruleset.toml: the [map] section (drawing styles) is missing".into(),
+            ));
         }
         Ok(d)
     }
@@ -544,11 +561,15 @@ impl TomlData for Scenario {
 }
 
 /// A hex number from the data, checked against the map.
-pub fn hex_of(grid: HexGrid, s: &str, what: &str) -> Result<crate::board::hex::Hex, String> {
-    let a: Address = s.parse().map_err(|e| format!("scenario: {what}: {e}"))?;
+pub fn hex_of(grid: HexGrid, s: &str, what: &str) -> Result<crate::board::hex::Hex, SetupRefused> {
+    let a: Address = s
+        .parse()
+        .map_err(|e| SetupRefused::Scenario(format!("scenario: {what}: {e}")))?;
     let h = grid.hex(a);
     if !grid.on_map(h) {
-        return Err(format!("scenario: {what}: hex {s} is off the map"));
+        return Err(SetupRefused::Scenario(format!(
+            "scenario: {what}: hex {s} is off the map"
+        )));
     }
     Ok(h)
 }
@@ -584,6 +605,11 @@ mod tests {
     #[test]
     fn a_chart_of_the_wrong_shape_is_refused_at_load() {
         let bad = SHIPPED.replacen("shift_roll = [0, 0, 1, 1, 2, 2]", "shift_roll = [0, 1]", 1);
-        assert!(RulesetData::load(&bad).unwrap_err().contains("shift_roll"));
+        assert!(
+            RulesetData::load(&bad)
+                .unwrap_err()
+                .to_string()
+                .contains("shift_roll")
+        );
     }
 }

@@ -26,7 +26,9 @@ pub mod turn;
 pub mod view;
 
 use crate::engine::procedure::Procedure;
-use crate::engine::{Outcome, Rejected, Ruleset, SeatId, StandingRead, View, Viewer};
+use crate::engine::{
+    CarryRefused, Outcome, Rejected, Ruleset, SeatId, SetupRefused, StandingRead, View, Viewer,
+};
 
 use state::{LbState, Order, Orders, Phase};
 
@@ -43,7 +45,11 @@ impl Ruleset for LaBataille {
         &procedure::SEQUENCE
     }
 
-    fn setup(ruleset_toml: &str, scenario_toml: &str, seats: &[SeatId]) -> Result<LbState, String> {
+    fn setup(
+        ruleset_toml: &str,
+        scenario_toml: &str,
+        seats: &[SeatId],
+    ) -> Result<LbState, SetupRefused> {
         setup::new_state(ruleset_toml, scenario_toml, seats)
     }
 
@@ -52,7 +58,7 @@ impl Ruleset for LaBataille {
         finished: &LbState,
         next_scenario_toml: &str,
         terms: &toml::Table,
-    ) -> Result<String, String> {
+    ) -> Result<String, CarryRefused> {
         campaign::carry(finished, next_scenario_toml, terms)
     }
 

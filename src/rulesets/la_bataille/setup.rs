@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use crate::board::hex::{Hex, HexDir, HexGrid};
-use crate::engine::SeatId;
+use crate::engine::{SeatId, SetupRefused};
 use crate::rulesets::kit::grammar::normalise;
 
 use super::data::{self, Arm, RulesetData, Scenario, ScenarioSide, ScenarioUnit, TomlData, hex_of};
@@ -18,18 +18,26 @@ const RESERVED: &[&str] = &[
     "AT", "VIA", "FACING", "PAS", "RECALL", "ALWAYS", "NEVER", "ASK", "AUTO", "UP",
 ];
 
-pub fn new_state(ruleset: &str, scenario: &str, seats: &[SeatId]) -> Result<LbState, String> {
+pub fn new_state(ruleset: &str, scenario: &str, seats: &[SeatId]) -> Result<LbState, SetupRefused> {
     let data = RulesetData::load(ruleset)?;
     let sc = Scenario::from_toml(scenario)?;
     if sc.sides.len() != 2 {
-        return Err("scenario: La Bataille is for two sides".into());
+        return Err(SetupRefused::Scenario(
+            "scenario: La Bataille is for two sides".into(),
+        ));
     }
     let ids: Vec<String> = sc.sides.iter().map(|s| s.id.clone()).collect();
     if seats.len() != 2 || !seats.iter().all(|s| ids.contains(s)) {
-        return Err(format!("seats must be exactly {}", ids.join(" and ")));
+        return Err(SetupRefused::Seats(format!(
+            "seats must be exactly {}",
+            ids.join(" and ")
+        )));
     }
     if !ids.contains(&sc.first) {
-        return Err(format!("scenario: first = `{}` is not a side", sc.first));
+        return Err(SetupRefused::Scenario(format!(
+            "scenario: first = `{}` is not a side",
+            sc.first
+        )));
     }
     let grid = sc.map.grid();
     let (terrain, places) = terrain_of(&data, &sc, grid)?;
@@ -92,49 +100,56 @@ fn placed_unit(
     side: &ScenarioSide,
     su: &ScenarioUnit,
     names: &mut BTreeSet<String>,
-) -> Result<Unit, String> {
+) -> Result<Unit, SetupRefused> {
     if su.name.is_empty() || su.name.contains(char::is_whitespace) || su.name.contains(',') {
-        return Err(format!(
+        return Err(SetupRefused::Scenario(format!(
             "unit name `{}`: one word, no spaces or commas",
             su.name
-        ));
+        )));
     }
     if RESERVED.iter().any(|w| w.eq_ignore_ascii_case(&su.name)) || su.name.parse::<u32>().is_ok() {
-        return Err(format!(
+        return Err(SetupRefused::Scenario(format!(
             "unit name `{}` would read as an order word or a hex",
             su.name
-        ));
+        )));
     }
     if !names.insert(normalise(&su.name)) {
-        return Err(format!("unit name `{}` used twice", su.name));
+        return Err(SetupRefused::Scenario(format!(
+            "unit name `{}` used twice",
+            su.name
+        )));
     }
-    let class = data
-        .class(&su.class)
-        .ok_or_else(|| format!("{}: unknown class `{}`", su.name, su.class))?;
-    let formation = Formation::parse(&su.formation)
-        .ok_or_else(|| format!("{}: unknown formation `{}`", su.name, su.formation))?;
+    let class = data.class(&su.class).ok_or_else(|| {
+        SetupRefused::Scenario(format!("{}: unknown class `{}`", su.name, su.class))
+    })?;
+    let formation = Formation::parse(&su.formation).ok_or_else(|| {
+        SetupRefused::Scenario(format!("{}: unknown formation `{}`", su.name, su.formation))
+    })?;
     let facing = grid
         .parse_dir(&su.facing)
-        .map_err(|e| format!("{}: {e}", su.name))?;
+        .map_err(|e| SetupRefused::Scenario(format!("{}: {e}", su.name)))?;
     if su.increments == 0 {
-        return Err(format!("{}: no increments", su.name));
+        return Err(SetupRefused::Scenario(format!(
+            "{}: no increments",
+            su.name
+        )));
     }
     // A unit carried from an earlier battle (R39–R42): below full strength, still
     // routed, still tired.
     let full = su.full.unwrap_or(su.increments);
     if full < su.increments {
-        return Err(format!(
+        return Err(SetupRefused::Scenario(format!(
             "{}: full = {full} is less than its {} increments",
             su.name, su.increments
-        ));
+        )));
     }
     let fatigue = match &su.fatigue {
         None => Fatigue::Fresh,
         Some(w) => Fatigue::parse(w).ok_or_else(|| {
-            format!(
+            SetupRefused::Scenario(format!(
                 "{}: fatigue `{w}` is not fresh, tired or exhausted",
                 su.name
-            )
+            ))
         })?,
     };
     Ok(Unit {
@@ -175,14 +190,14 @@ fn placed_unit(
 }
 
 /// A side's leaders, each with a unit of his own side.
-fn side_leaders(side: &ScenarioSide) -> Result<Vec<Leader>, String> {
+fn side_leaders(side: &ScenarioSide) -> Result<Vec<Leader>, SetupRefused> {
     let mut leaders = Vec::new();
     for l in &side.leaders {
         if !side.units.iter().any(|u| u.name == l.with) {
-            return Err(format!(
+            return Err(SetupRefused::Scenario(format!(
                 "leader {}: no unit `{}` on his side",
                 l.name, l.with
-            ));
+            )));
         }
         leaders.push(Leader {
             name: l.name.clone(),
@@ -204,12 +219,15 @@ fn terrain_of(
     data: &RulesetData,
     sc: &Scenario,
     grid: HexGrid,
-) -> Result<(HexWords, HexWords), String> {
+) -> Result<(HexWords, HexWords), SetupRefused> {
     let mut terrain = Vec::new();
     let mut places = Vec::new();
     for t in &sc.terrain {
         if !data.terrain.contains_key(&t.kind) {
-            return Err(format!("scenario: unknown terrain `{}`", t.kind));
+            return Err(SetupRefused::Scenario(format!(
+                "scenario: unknown terrain `{}`",
+                t.kind
+            )));
         }
         for h in &t.hexes {
             let hex = hex_of(grid, h, &t.kind)?;
@@ -224,14 +242,18 @@ fn terrain_of(
 }
 
 /// The objectives, each held at the start by a side of the game.
-fn objectives_of(sc: &Scenario, ids: &[String], grid: HexGrid) -> Result<Vec<Objective>, String> {
+fn objectives_of(
+    sc: &Scenario,
+    ids: &[String],
+    grid: HexGrid,
+) -> Result<Vec<Objective>, SetupRefused> {
     let mut objectives = Vec::new();
     for o in &sc.objectives {
         if !ids.contains(&o.holder) {
-            return Err(format!(
+            return Err(SetupRefused::Scenario(format!(
                 "scenario: objective {}: holder `{}` is not a side",
                 o.name, o.holder
-            ));
+            )));
         }
         objectives.push(Objective {
             name: o.name.clone(),
@@ -255,14 +277,14 @@ fn opening_side(s: &ScenarioSide) -> Side {
 }
 
 /// No hex holds more than stacking allows.
-fn check_stacking(probe: &LbState) -> Result<(), String> {
+fn check_stacking(probe: &LbState) -> Result<(), SetupRefused> {
     for u in &probe.units {
         let here: Vec<&Unit> = probe.at(u.hex);
         if !super::field::room_for(probe, u.hex, &here) {
-            return Err(format!(
+            return Err(SetupRefused::Scenario(format!(
                 "scenario: hex {} is overstacked",
                 probe.label(u.hex)
-            ));
+            )));
         }
     }
     Ok(())
@@ -305,16 +327,14 @@ pub mod tests {
         let rs = include_str!("../../../games/la-bataille/ruleset.toml");
         let sc = include_str!("../../../games/la-bataille/scenarios/teaching.toml");
         let seats = ["france".to_string(), "allies".to_string()];
-        assert!(
-            new_state(rs, sc, &["x".into(), "y".into()])
-                .unwrap_err()
-                .contains("seats")
-        );
+        assert!(matches!(
+            new_state(rs, sc, &["x".into(), "y".into()]),
+            Err(SetupRefused::Seats(e)) if e.contains("seats")
+        ));
         let bad = sc.replacen("class = \"line_infantry\"", "class = \"musketeers\"", 1);
-        assert!(
-            new_state(rs, &bad, &seats)
-                .unwrap_err()
-                .contains("musketeers")
-        );
+        assert!(matches!(
+            new_state(rs, &bad, &seats),
+            Err(SetupRefused::Scenario(e)) if e.contains("musketeers")
+        ));
     }
 }

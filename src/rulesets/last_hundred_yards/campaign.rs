@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use toml::{Table, Value};
 
-use crate::engine::campaign;
+use crate::engine::campaign::{self, CarryRefused};
 use crate::rulesets::kit::roster::{Roster, TwoSides};
 
 use super::data::{CampaignData, Kind};
@@ -23,12 +23,14 @@ struct Terms {
     experience: bool,
 }
 
-fn read_terms(t: &Table) -> Result<Terms, String> {
+fn read_terms(t: &Table) -> Result<Terms, CarryRefused> {
     campaign::known_terms(t, TERMS)?;
     let flag = |k: &str| match t.get(k) {
         None => Ok(true),
         Some(Value::Boolean(b)) => Ok(*b),
-        Some(v) => Err(format!("carry term `{k}`: write true or false, not {v}")),
+        Some(v) => Err(CarryRefused::TermValue(format!(
+            "carry term `{k}`: write true or false, not {v}"
+        ))),
     };
     Ok(Terms {
         heal: flag("heal")?,
@@ -159,13 +161,18 @@ pub fn replacements(st: &LhyState, c: &CampaignData, side: &str) -> u32 {
 }
 
 /// R39–R43: the next mission as the finished one `st` leaves the sides.
-pub fn carry(st: &LhyState, next: &str, terms: &Table) -> Result<String, String> {
+pub fn carry(st: &LhyState, next: &str, terms: &Table) -> Result<String, CarryRefused> {
     let terms = read_terms(terms)?;
-    let c =
-        st.data.campaign.as_ref().ok_or(
+    let c = st
+        .data
+        .campaign
+        .as_ref()
+        .ok_or(CarryRefused::NoCampaignNumbers(
             "this game's ruleset.toml has no [campaign] numbers (it is older than campaigns)",
-        )?;
-    let mut t: Table = next.parse().map_err(|e| format!("next scenario: {e}"))?;
+        ))?;
+    let mut t: Table = next
+        .parse()
+        .map_err(|e: toml::de::Error| CarryRefused::NextScenario(e.to_string()))?;
     check_sides(st, &t)?;
     let side_of = |n: &str| st.unit(n).map(|u| u.side.clone()).unwrap_or_default();
     let listed: Vec<String> = units(&t).iter().filter_map(|u| str_of(u, "name")).collect();
@@ -208,7 +215,7 @@ pub fn carry(st: &LhyState, next: &str, terms: &Table) -> Result<String, String>
         "description".into(),
         Value::String(format!("{}\n\n{note}\n", d.trim_end())),
     );
-    Ok(campaign::to_text(&t)?)
+    campaign::to_text(&t)
 }
 
 /// What is carried while the next mission is written: each unit's fate, and the words each
@@ -333,7 +340,7 @@ fn units(t: &Table) -> Vec<Table> {
 }
 
 /// The finished mission's sides and the next one's must be the same ids.
-fn check_sides(st: &LhyState, t: &Table) -> Result<(), String> {
+fn check_sides(st: &LhyState, t: &Table) -> Result<(), CarryRefused> {
     let mut next: Vec<String> = t
         .get("sides")
         .and_then(Value::as_array)
@@ -349,9 +356,9 @@ fn check_sides(st: &LhyState, t: &Table) -> Result<(), String> {
     ours.sort();
     next.sort();
     if ours != next {
-        return Err(format!(
+        return Err(CarryRefused::Ruling(format!(
             "the sides do not match: the finished mission has {a}, the next one {b}"
-        ));
+        )));
     }
     Ok(())
 }
@@ -364,9 +371,9 @@ fn write_units(
     kind_of: &dyn Fn(&Table) -> Kind,
     say: &mut dyn FnMut(&str, String),
     side_of: &dyn Fn(&str) -> String,
-) -> Result<(), String> {
+) -> Result<(), CarryRefused> {
     let Some(Value::Array(list)) = t.get_mut("units") else {
-        return Err("next scenario: no [[units]]".into());
+        return Err(CarryRefused::NextScenario("no [[units]]".into()));
     };
     let mut taken: Vec<usize> = Vec::new();
     for i in 0..list.len() {

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::SetupRefused;
 use crate::rulesets::kit::data::{Marked, Num, TomlData, rule_numbers};
 
 rule_numbers! {
@@ -466,16 +467,16 @@ pub struct CampaignData {
 }
 
 impl CampaignData {
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), SetupRefused> {
         let q = self.qualities.get();
         if q.windows(2).any(|w| w[0].cohesion >= w[1].cohesion)
             || q.iter().filter(|x| x.cohesion == 0).count() != 1
         {
-            return Err(
+            return Err(SetupRefused::RulesetData(
                 "ruleset.toml: campaign.qualities needs rising cohesion, one of them 0 \
                         (the counter as printed)"
                     .into(),
-            );
+            ));
         }
         Ok(())
     }
@@ -521,7 +522,7 @@ impl TomlData for RulesetData {
 
 impl RulesetData {
     /// Reads and checks the file: every table non-empty and in order.
-    pub fn load(text: &str) -> Result<Self, String> {
+    pub fn load(text: &str) -> Result<Self, SetupRefused> {
         let d = Self::from_toml(text)?;
         for (name, rows) in [
             ("small_arms", &d.tables.small_arms),
@@ -530,29 +531,36 @@ impl RulesetData {
         ] {
             let r = rows.get();
             if r.is_empty() || r.windows(2).any(|w| w[0].at_least >= w[1].at_least) {
-                return Err(format!(
+                return Err(SetupRefused::RulesetData(format!(
                     "ruleset.toml: tables.{name} needs rows in rising at_least order"
-                ));
+                )));
             }
         }
         if d.tables.time_lapse.get().len() != 10 {
-            return Err("ruleset.toml: tables.time_lapse needs ten entries (d10)".into());
+            return Err(SetupRefused::RulesetData(
+                "ruleset.toml: tables.time_lapse needs ten entries (d10)".into(),
+            ));
         }
         if d.tables.blind_hexes.get().iter().any(Vec::is_empty) {
-            return Err("ruleset.toml: tables.blind_hexes has an empty row".into());
+            return Err(SetupRefused::RulesetData(
+                "ruleset.toml: tables.blind_hexes has an empty row".into(),
+            ));
         }
         for g in Ground::ALL {
             if !d.terrain.contains_key(&g) {
-                return Err(format!("ruleset.toml: terrain.{} is missing", g.key()));
+                return Err(SetupRefused::RulesetData(format!(
+                    "ruleset.toml: terrain.{} is missing",
+                    g.key()
+                )));
             }
         }
         if let Some(c) = &d.campaign {
             c.check()?;
         }
         for (name, sector) in &d.sectors {
-            sector
-                .check()
-                .map_err(|e| format!("ruleset.toml: sectors.{name}: {e}"))?;
+            sector.check().map_err(|e| {
+                SetupRefused::RulesetData(format!("ruleset.toml: sectors.{name}: {e}"))
+            })?;
         }
         Ok(d)
     }

@@ -34,7 +34,9 @@ pub mod view;
 pub mod withdraw;
 
 use crate::engine::procedure::Procedure;
-use crate::engine::{Outcome, Rejected, Ruleset, SeatId, StandingRead, View, Viewer};
+use crate::engine::{
+    CarryRefused, Outcome, Rejected, Ruleset, SeatId, SetupRefused, StandingRead, View, Viewer,
+};
 
 use state::{LhyState, Orders, Phase};
 
@@ -55,7 +57,7 @@ impl Ruleset for LastHundredYards {
         ruleset_toml: &str,
         scenario_toml: &str,
         seats: &[SeatId],
-    ) -> Result<LhyState, String> {
+    ) -> Result<LhyState, SetupRefused> {
         scenario::new_state(ruleset_toml, scenario_toml, seats)
     }
 
@@ -63,7 +65,7 @@ impl Ruleset for LastHundredYards {
         finished: &LhyState,
         next_scenario_toml: &str,
         terms: &toml::Table,
-    ) -> Result<String, String> {
+    ) -> Result<String, CarryRefused> {
         campaign::carry(finished, next_scenario_toml, terms)
     }
 

@@ -7,6 +7,7 @@
 use serde::Deserialize;
 
 use crate::board::hex::{Address, Hex, HexDir, HexGrid};
+use crate::engine::SetupRefused;
 
 use super::data::{Class, Kind, RulesetData};
 use super::los;
@@ -111,26 +112,30 @@ struct ScenarioObjective {
     held_by: Option<String>,
 }
 
-fn date_of(s: &str) -> Result<u32, String> {
+fn date_of(s: &str) -> Result<u32, SetupRefused> {
     let (y, m) = s
         .split_once('-')
-        .ok_or_else(|| format!("date `{s}`: write YYYY-MM"))?;
-    let y: u32 = y.parse().map_err(|_| format!("date `{s}`: bad year"))?;
-    let m: u32 = m.parse().map_err(|_| format!("date `{s}`: bad month"))?;
+        .ok_or_else(|| SetupRefused::Scenario(format!("date `{s}`: write YYYY-MM")))?;
+    let y: u32 = y
+        .parse()
+        .map_err(|_| SetupRefused::Scenario(format!("date `{s}`: bad year")))?;
+    let m: u32 = m
+        .parse()
+        .map_err(|_| SetupRefused::Scenario(format!("date `{s}`: bad month")))?;
     if !(1..=12).contains(&m) {
-        return Err(format!("date `{s}`: month 1-12"));
+        return Err(SetupRefused::Scenario(format!("date `{s}`: month 1-12")));
     }
     Ok(y * 100 + m)
 }
 
 /// Hexes of the rectangle between two printed corners, in printed order.
-fn zone(map: &Map, corners: &[String; 2]) -> Result<Vec<Hex>, String> {
+fn zone(map: &Map, corners: &[String; 2]) -> Result<Vec<Hex>, SetupRefused> {
     let a: Address = corners[0]
         .parse()
-        .map_err(|e| format!("set-up zone {}: {e}", corners[0]))?;
+        .map_err(|e| SetupRefused::Scenario(format!("set-up zone {}: {e}", corners[0])))?;
     let b: Address = corners[1]
         .parse()
-        .map_err(|e| format!("set-up zone {}: {e}", corners[1]))?;
+        .map_err(|e| SetupRefused::Scenario(format!("set-up zone {}: {e}", corners[1])))?;
     let g = map.grid();
     let mut out = Vec::new();
     for row in a.row.min(b.row)..=a.row.max(b.row) {
@@ -142,7 +147,9 @@ fn zone(map: &Map, corners: &[String; 2]) -> Result<Vec<Hex>, String> {
         }
     }
     if out.is_empty() {
-        return Err(format!("set-up zone {corners:?} is off the map"));
+        return Err(SetupRefused::Scenario(format!(
+            "set-up zone {corners:?} is off the map"
+        )));
     }
     Ok(out)
 }
@@ -161,16 +168,23 @@ pub fn new_state(
     ruleset_toml: &str,
     scenario_toml: &str,
     seats: &[String],
-) -> Result<LhyState, String> {
+) -> Result<LhyState, SetupRefused> {
     let data = RulesetData::load(ruleset_toml)?;
-    let sc: Scenario = toml::from_str(scenario_toml).map_err(|e| format!("scenario: {e}"))?;
+    let sc: Scenario = toml::from_str(scenario_toml).map_err(|e| SetupRefused::Unreadable {
+        file: "scenario",
+        reason: e.to_string(),
+    })?;
     check_sides(&sc, seats)?;
-    let map = Map::from_sectors(&data, &sc.map, sc.contours_per_level)?;
+    let map =
+        Map::from_sectors(&data, &sc.map, sc.contours_per_level).map_err(SetupRefused::Scenario)?;
     // The sheets are only read here: the state keeps the joined map, never the sheets.
     let mut data = data;
     data.sectors.clear();
     let g = map.grid();
-    let hex = |s: &str| g.parse_hex(s).map_err(|e| format!("hex {s}: {e}"));
+    let hex = |s: &str| {
+        g.parse_hex(s)
+            .map_err(|e| SetupRefused::Scenario(format!("hex {s}: {e}")))
+    };
     let sides: Vec<Side> = sc.sides.iter().map(side_of).collect();
     let mut zones = Vec::new();
     for s in &sc.sides {
@@ -242,25 +256,29 @@ pub fn new_state(
 
 /// The seats are the scenario's sides, in order: two, one Allied and one Axis, one attacking,
 /// and the Initiative held by one of them.
-fn check_sides(sc: &Scenario, seats: &[String]) -> Result<(), String> {
+fn check_sides(sc: &Scenario, seats: &[String]) -> Result<(), SetupRefused> {
     let ids: Vec<&str> = sc.sides.iter().map(|s| s.id.as_str()).collect();
     if ids != seats.iter().map(String::as_str).collect::<Vec<_>>() {
-        return Err(format!(
+        return Err(SetupRefused::Seats(format!(
             "this scenario's seats are {} (in that order)",
             ids.join(", ")
-        ));
+        )));
     }
     if sc.sides.len() != 2 || sc.sides[0].allied == sc.sides[1].allied {
-        return Err("a mission has two sides, one Allied and one Axis".into());
+        return Err(SetupRefused::Scenario(
+            "a mission has two sides, one Allied and one Axis".into(),
+        ));
     }
     if sc.sides.iter().filter(|s| s.attacker).count() != 1 {
-        return Err("exactly one side is the attacker".into());
+        return Err(SetupRefused::Scenario(
+            "exactly one side is the attacker".into(),
+        ));
     }
     if !ids.contains(&sc.initiative_holder.as_str()) {
-        return Err(format!(
+        return Err(SetupRefused::Scenario(format!(
             "initiative_holder `{}` is not a side",
             sc.initiative_holder
-        ));
+        )));
     }
     Ok(())
 }
@@ -289,20 +307,28 @@ fn side_of(s: &ScenarioSide) -> Side {
 }
 
 /// The companies and their platoons (§3.1: one to four platoons, each in one company).
-fn companies_of(sc: &Scenario) -> Result<(Vec<Company>, Vec<Platoon>), String> {
+fn companies_of(sc: &Scenario) -> Result<(Vec<Company>, Vec<Platoon>), SetupRefused> {
     let ids: Vec<&str> = sc.sides.iter().map(|s| s.id.as_str()).collect();
     let mut companies = Vec::new();
     let mut platoons = Vec::new();
     for c in &sc.companies {
         if !ids.contains(&c.side.as_str()) {
-            return Err(format!("company {}: no side `{}`", c.id, c.side));
+            return Err(SetupRefused::Scenario(format!(
+                "company {}: no side `{}`",
+                c.id, c.side
+            )));
         }
         if c.platoons.is_empty() || c.platoons.len() > 4 {
-            return Err(format!("company {}: one to four platoons (§3.1)", c.id));
+            return Err(SetupRefused::Scenario(format!(
+                "company {}: one to four platoons (§3.1)",
+                c.id
+            )));
         }
         for p in &c.platoons {
             if platoons.iter().any(|x: &Platoon| &x.id == p) {
-                return Err(format!("platoon {p} is in two companies"));
+                return Err(SetupRefused::Scenario(format!(
+                    "platoon {p} is in two companies"
+                )));
             }
             platoons.push(Platoon {
                 id: p.clone(),
@@ -322,15 +348,18 @@ fn companies_of(sc: &Scenario) -> Result<(Vec<Company>, Vec<Platoon>), String> {
 }
 
 /// A unit's name: one word, and not one listed before it (in any case).
-fn check_name(u: &ScenarioUnit, units: &[Unit]) -> Result<(), String> {
+fn check_name(u: &ScenarioUnit, units: &[Unit]) -> Result<(), SetupRefused> {
     if !valid_name(&u.name) {
-        return Err(format!(
+        return Err(SetupRefused::Scenario(format!(
             "unit `{}`: one word of letters, digits, - and _, with a letter",
             u.name
-        ));
+        )));
     }
     if units.iter().any(|x| x.name.eq_ignore_ascii_case(&u.name)) {
-        return Err(format!("unit {} is listed twice", u.name));
+        return Err(SetupRefused::Scenario(format!(
+            "unit {} is listed twice",
+            u.name
+        )));
     }
     Ok(())
 }
@@ -344,23 +373,23 @@ fn unit_of(
     platoons: &[Platoon],
     i: usize,
     u: &ScenarioUnit,
-) -> Result<Unit, String> {
+) -> Result<Unit, SetupRefused> {
     let (class, side) = class_and_side(data, sides, platoons, u)?;
     let (place, at) = place_of(g, u)?;
     let quality = quality_of(data, u)?;
     if let Some(f) = &u.stands_for
         && (class.kind != Kind::Section || !sc.units.iter().any(|x| &x.name == f && x.lost))
     {
-        return Err(format!(
+        return Err(SetupRefused::Scenario(format!(
             "unit {}: only a section stands_for a squad listed as lost",
             u.name
-        ));
+        )));
     }
     if u.pool && !class.kind.infantry() {
-        return Err(format!(
+        return Err(SetupRefused::Scenario(format!(
             "unit {}: only squads and sections wait in a pool",
             u.name
-        ));
+        )));
     }
     let facing = facing_of(g, u, class.kind, side)?;
     Ok(Unit {
@@ -401,44 +430,58 @@ fn class_and_side<'a>(
     sides: &'a [Side],
     platoons: &[Platoon],
     u: &ScenarioUnit,
-) -> Result<(&'a Class, &'a Side), String> {
-    let class = data
-        .class(&u.class)
-        .ok_or_else(|| format!("unit {}: no class `{}` in ruleset.toml", u.name, u.class))?;
+) -> Result<(&'a Class, &'a Side), SetupRefused> {
+    let class = data.class(&u.class).ok_or_else(|| {
+        SetupRefused::Scenario(format!(
+            "unit {}: no class `{}` in ruleset.toml",
+            u.name, u.class
+        ))
+    })?;
     let side = sides
         .iter()
         .find(|s| s.nation == class.nation)
-        .ok_or_else(|| format!("unit {}: no side fields {} counters", u.name, class.nation))?;
+        .ok_or_else(|| {
+            SetupRefused::Scenario(format!(
+                "unit {}: no side fields {} counters",
+                u.name, class.nation
+            ))
+        })?;
     if class.kind == Kind::Dummy {
-        return Err(format!(
+        return Err(SetupRefused::Scenario(format!(
             "unit {}: dummies are placed at set-up, not listed",
             u.name
-        ));
+        )));
     }
     if let Some(p) = &u.platoon {
         let pl = platoons
             .iter()
             .find(|x| &x.id == p)
-            .ok_or_else(|| format!("unit {}: no platoon `{p}`", u.name))?;
+            .ok_or_else(|| SetupRefused::Scenario(format!("unit {}: no platoon `{p}`", u.name)))?;
         if pl.side != side.id {
-            return Err(format!("unit {}: platoon {p} is the enemy's", u.name));
+            return Err(SetupRefused::Scenario(format!(
+                "unit {}: platoon {p} is the enemy's",
+                u.name
+            )));
         }
     }
     Ok((class, side))
 }
 
 /// Where a listed unit begins: on the map at its hex, in the pool, or already lost.
-fn place_of(g: &HexGrid, u: &ScenarioUnit) -> Result<(Place, Hex), String> {
-    let hex = |s: &str| g.parse_hex(s).map_err(|e| format!("hex {s}: {e}"));
+fn place_of(g: &HexGrid, u: &ScenarioUnit) -> Result<(Place, Hex), SetupRefused> {
+    let hex = |s: &str| {
+        g.parse_hex(s)
+            .map_err(|e| SetupRefused::Scenario(format!("hex {s}: {e}")))
+    };
     Ok(match (&u.at, u.pool, u.lost) {
         (Some(a), false, false) => (Place::Map, hex(a)?),
         (None, true, false) => (Place::Pool, Hex::new(0, 0)),
         (None, false, true) => (Place::Eliminated, Hex::new(0, 0)),
         _ => {
-            return Err(format!(
+            return Err(SetupRefused::Scenario(format!(
                 "unit {}: give `at` (on the map), `pool = true` or `lost = true`",
                 u.name
-            ));
+            )));
         }
     })
 }
@@ -449,11 +492,11 @@ fn facing_of(
     u: &ScenarioUnit,
     kind: Kind,
     side: &Side,
-) -> Result<Option<HexDir>, String> {
+) -> Result<Option<HexDir>, SetupRefused> {
     Ok(match &u.facing {
         Some(f) => Some(
             g.parse_dir(f)
-                .map_err(|e| format!("unit {}: {e}", u.name))?,
+                .map_err(|e| SetupRefused::Scenario(format!("unit {}: {e}", u.name)))?,
         ),
         None if kind.vehicle() || kind == Kind::Fp => Some(
             g.dir(match side.fbe {
@@ -468,33 +511,35 @@ fn facing_of(
 
 /// The unit's campaign quality as the scenario gives it (R42), kept only where it changes a
 /// roll; a quality the ruleset does not know is an error.
-fn quality_of(data: &RulesetData, u: &ScenarioUnit) -> Result<Option<String>, String> {
+fn quality_of(data: &RulesetData, u: &ScenarioUnit) -> Result<Option<String>, SetupRefused> {
     Ok(match &u.quality {
         None => None,
         Some(q) => match &data.campaign {
             Some(c) if c.knows(q) => (c.drm(Some(q)) != 0).then(|| q.clone()),
             _ => {
-                return Err(format!(
+                return Err(SetupRefused::Scenario(format!(
                     "unit {}: quality `{q}` is not one of ruleset.toml's [campaign] qualities",
                     u.name
-                ));
+                )));
             }
         },
     })
 }
 
 /// The victory levels, best first; each winner a side or `draw`.
-fn levels_of(mut levels: Vec<Level>, sides: &[Side]) -> Result<Vec<Level>, String> {
+fn levels_of(mut levels: Vec<Level>, sides: &[Side]) -> Result<Vec<Level>, SetupRefused> {
     levels.sort_by_key(|l| -l.at_least);
     if levels.is_empty() {
-        return Err("give at least one victory level".into());
+        return Err(SetupRefused::Scenario(
+            "give at least one victory level".into(),
+        ));
     }
     for l in &levels {
         if l.winner != "draw" && !sides.iter().any(|x| x.id == l.winner) {
-            return Err(format!(
+            return Err(SetupRefused::Scenario(format!(
                 "victory level `{}`: winner must be a side id or `draw`, not `{}`",
                 l.name, l.winner
-            ));
+            )));
         }
     }
     Ok(levels)

@@ -3,6 +3,7 @@
 //! HIDE, DUMMY, FACE). It places counters only; what the enemy learns is decided by `view`.
 
 use crate::board::hex::Hex;
+use crate::engine::SetupRefused;
 use crate::rulesets::kit::roster::Roster;
 
 use super::data::Kind;
@@ -10,18 +11,21 @@ use super::stacking;
 use super::state::{LhyState, Order, Place, Status, Unit};
 
 /// The scenario's own positions must be on the map and within the stacking limits (§2.4).
-pub fn check_positions(s: &LhyState) -> Result<(), String> {
+pub fn check_positions(s: &LhyState) -> Result<(), SetupRefused> {
     for u in s.on_map() {
         if !s.map.on_map(u.at) {
-            return Err(format!("unit {}: its hex is off the map", u.name));
+            return Err(SetupRefused::Scenario(format!(
+                "unit {}: its hex is off the map",
+                u.name
+            )));
         }
     }
     for side in &s.seat_order {
         if let Some(h) = stacking::over(s, side).first() {
-            return Err(format!(
+            return Err(SetupRefused::Scenario(format!(
                 "{side}: the units set up in {} break the stacking limits (§2.4)",
                 s.name_of(*h)
-            ));
+            )));
         }
     }
     Ok(())

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use toml::{Table, Value};
 
-use crate::engine::campaign;
+use crate::engine::campaign::{self, CarryRefused};
 
 use super::data::{Arm, SideCard};
 use super::state::{Carried, Fig, State, Unit};
@@ -29,21 +29,23 @@ struct Terms {
     levies: bool,
 }
 
-fn read_terms(t: &Table) -> Result<Terms, String> {
+fn read_terms(t: &Table) -> Result<Terms, CarryRefused> {
     campaign::known_terms(t, &TERMS)?;
     let flag = |k: &str, default: bool| match t.get(k) {
         None => Ok(default),
         Some(Value::Boolean(b)) => Ok(*b),
-        Some(v) => Err(format!("carry term `{k}` is true or false, not {v}")),
+        Some(v) => Err(CarryRefused::TermValue(format!(
+            "carry term `{k}` is true or false, not {v}"
+        ))),
     };
     let rallied = match t.get("routed") {
         None => false,
         Some(Value::String(s)) if s == "shaken" => false,
         Some(Value::String(s)) if s == "rallied" => true,
         Some(v) => {
-            return Err(format!(
+            return Err(CarryRefused::TermValue(format!(
                 "carry term `routed` is \"shaken\" or \"rallied\", not {v}"
-            ));
+            )));
         }
     };
     Ok(Terms {
@@ -89,13 +91,19 @@ fn escort(u: &Unit) -> bool {
 }
 
 /// R53–R58: the next scenario as the finished battle `st` leaves the sides.
-pub fn carry(st: &State, next: &str, terms: &Table) -> Result<String, String> {
+pub fn carry(st: &State, next: &str, terms: &Table) -> Result<String, CarryRefused> {
     let terms = read_terms(terms)?;
-    let nums = st.data.campaign.as_ref().ok_or(
-        "this battle was set up from a ruleset.toml without [campaign] numbers (it began \
+    let nums = st
+        .data
+        .campaign
+        .as_ref()
+        .ok_or(CarryRefused::NoCampaignNumbers(
+            "this battle was set up from a ruleset.toml without [campaign] numbers (it began \
          before Lone Star had campaigns), so it cannot be carried into another",
-    )?;
-    let mut t: Table = next.parse().map_err(|e| format!("next scenario: {e}"))?;
+        ))?;
+    let mut t: Table = next
+        .parse()
+        .map_err(|e: toml::de::Error| CarryRefused::NextScenario(e.to_string()))?;
     let ours = same_sides(st, &t)?;
     let mut record = side_records(st, &ours);
     let seat_side: BTreeMap<String, String> = tables(&t, "seat")
@@ -103,7 +111,7 @@ pub fn carry(st: &State, next: &str, terms: &Table) -> Result<String, String> {
         .filter_map(|s| Some((text(s, "id")?, text(s, "side")?)))
         .collect();
     let Some(Value::Array(cards)) = t.get_mut("unit") else {
-        return Err("next scenario: no [[unit]]".into());
+        return Err(CarryRefused::NextScenario("no [[unit]]".into()));
     };
     let mut fate = carry_cards(st, cards, &seat_side, &mut record, terms);
     field_levies(
@@ -126,21 +134,21 @@ pub fn carry(st: &State, next: &str, terms: &Table) -> Result<String, String> {
     });
     dismount_stranded(cards);
     write_records(&mut t, &record);
-    Ok(campaign::to_text(&t)?)
+    campaign::to_text(&t)
 }
 
 /// The sides of the finished battle, which must be the next scenario's (sorted).
-fn same_sides(st: &State, t: &Table) -> Result<Vec<String>, String> {
+fn same_sides(st: &State, t: &Table) -> Result<Vec<String>, CarryRefused> {
     let mut ours: Vec<String> = st.sides.iter().map(|s| s.0.clone()).collect();
     let mut theirs = ids(t, "side");
     ours.sort();
     theirs.sort();
     if ours != theirs {
-        return Err(format!(
+        return Err(CarryRefused::Ruling(format!(
             "the sides do not match: the finished battle has {}, the next scenario {}",
             ours.join(", "),
             theirs.join(", ")
-        ));
+        )));
     }
     Ok(ours)
 }
@@ -229,7 +237,7 @@ fn field_levies(
     fate: &mut Fate,
     record: &mut BTreeMap<String, Carried>,
     terms: Terms,
-) -> Result<(), String> {
+) -> Result<(), CarryRefused> {
     let side_of = |c: &Value| text(c.as_table()?, "seat").and_then(|s| seat_side.get(&s).cloned());
     for side in ours {
         let mine: Vec<usize> = (0..cards.len())
@@ -239,12 +247,14 @@ fn field_levies(
             continue;
         }
         if !terms.levies {
-            return Err(format!(
+            return Err(CarryRefused::Ruling(format!(
                 "side {side} has no unit left to bring into the next battle (carry term \
                  levies = false, R58)"
-            ));
+            )));
         }
-        let fresh: Table = next.parse().map_err(|e| format!("next scenario: {e}"))?;
+        let fresh: Table = next
+            .parse()
+            .map_err(|e: toml::de::Error| CarryRefused::NextScenario(e.to_string()))?;
         let originals = fresh.get("unit").and_then(Value::as_array);
         let r = record.entry(side.clone()).or_default();
         for i in mine {

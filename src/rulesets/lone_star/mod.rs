@@ -27,7 +27,9 @@ pub mod wagons;
 
 use crate::board::tabletop::Pt;
 use crate::board::terrain::Area;
-use crate::engine::{Outcome, Rejected, Ruleset, SeatId, StandingRead, View, Viewer};
+use crate::engine::{
+    CarryRefused, Outcome, Rejected, Ruleset, SeatId, SetupRefused, StandingRead, View, Viewer,
+};
 
 use data::{Arm, Heavy, RulesetData, Scenario, TerrainCard, TomlData, UnitCard, pt};
 use orders::Orders;
@@ -36,14 +38,14 @@ use state::{Fig, Form, Ground, Phase, Seat, Standing, State, Unit};
 /// The Lone Star ruleset as the engine sees it.
 pub struct LoneStar;
 
-fn form_of(word: &str) -> Result<Form, String> {
+fn form_of(word: &str) -> Result<Form, SetupRefused> {
     Ok(match word {
         "line" => Form::Line,
         "column" => Form::Column,
         "square" => Form::Square,
         "entrenched" => Form::Entrenched,
         "occupying" => Form::Occupying,
-        w => return Err(format!("unknown formation `{w}`")),
+        w => return Err(SetupRefused::Scenario(format!("unknown formation `{w}`"))),
     })
 }
 
@@ -53,15 +55,15 @@ pub fn new_state(
     ruleset_toml: &str,
     scenario_toml: &str,
     seats: &[SeatId],
-) -> Result<State, String> {
+) -> Result<State, SetupRefused> {
     let data = RulesetData::from_toml(ruleset_toml)?;
     let scen = Scenario::from_toml(scenario_toml)?;
     let ids: Vec<&str> = scen.seat.iter().map(|s| s.id.as_str()).collect();
     if ids != seats.iter().map(String::as_str).collect::<Vec<_>>() {
-        return Err(format!(
+        return Err(SetupRefused::Seats(format!(
             "this scenario's seats are, in order: {}",
             ids.join(", ")
-        ));
+        )));
     }
     let sides: Vec<(String, String, String)> = scen
         .side
@@ -70,11 +72,9 @@ pub fn new_state(
         .collect();
     let mut units = Vec::new();
     for c in &scen.unit {
-        let seat = scen
-            .seat
-            .iter()
-            .find(|s| s.id == c.seat)
-            .ok_or_else(|| format!("unit {}: no seat `{}`", c.name, c.seat))?;
+        let seat = scen.seat.iter().find(|s| s.id == c.seat).ok_or_else(|| {
+            SetupRefused::Scenario(format!("unit {}: no seat `{}`", c.name, c.seat))
+        })?;
         let figures = figures_of(c, &units)?;
         let esprit = esprit_of(&data, c)?;
         units.push(unit_of(&data, c, &seat.side, figures, esprit)?);
@@ -119,7 +119,7 @@ pub fn new_state(
 
 /// A unit card's figures, type by type, checked: 1 to 12 of them, its qualities within L3,
 /// and its name not already taken (by `units`, the cards before it).
-fn figures_of(c: &UnitCard, units: &[Unit]) -> Result<Vec<Fig>, String> {
+fn figures_of(c: &UnitCard, units: &[Unit]) -> Result<Vec<Fig>, SetupRefused> {
     let mut figures = vec![Fig::Trooper; c.troopers as usize];
     figures.extend(std::iter::repeat_n(Fig::Leader, c.leaders as usize));
     if let Some(h) = c.heavy {
@@ -133,34 +133,40 @@ fn figures_of(c: &UnitCard, units: &[Unit]) -> Result<Vec<Fig>, String> {
         figures.push(Fig::Colors);
     }
     if figures.is_empty() || figures.len() > 12 {
-        return Err(format!("unit {}: 1 to 12 figures", c.name));
+        return Err(SetupRefused::Scenario(format!(
+            "unit {}: 1 to 12 figures",
+            c.name
+        )));
     }
     if c.leadership > 3 || c.zeal > 3 || c.esprit > 3 || c.zeal < c.esprit {
-        return Err(format!(
+        return Err(SetupRefused::Scenario(format!(
             "unit {}: Leadership, Zeal, Esprit at most 3, Zeal ≥ Esprit (L3)",
             c.name
-        ));
+        )));
     }
     if units
         .iter()
         .any(|u: &Unit| u.name.eq_ignore_ascii_case(&c.name))
     {
-        return Err(format!("two units called {}", c.name));
+        return Err(SetupRefused::Scenario(format!(
+            "two units called {}",
+            c.name
+        )));
     }
     Ok(figures)
 }
 
 /// R55: a shaken unit's Esprit is lower, never below L3's −1.
-fn esprit_of(data: &RulesetData, c: &UnitCard) -> Result<i32, String> {
+fn esprit_of(data: &RulesetData, c: &UnitCard) -> Result<i32, SetupRefused> {
     Ok(if c.shaken {
         let by = data
             .campaign
             .as_ref()
             .ok_or_else(|| {
-                format!(
+                SetupRefused::Scenario(format!(
                     "unit {}: shaken, but ruleset.toml has no [campaign]",
                     c.name
-                )
+                ))
             })?
             .shaken_esprit
             .int();
@@ -177,7 +183,7 @@ fn unit_of(
     side: &str,
     figures: Vec<Fig>,
     esprit: i32,
-) -> Result<Unit, String> {
+) -> Result<Unit, SetupRefused> {
     Ok(Unit {
         name: c.name.clone(),
         seat: c.seat.clone(),
@@ -243,7 +249,7 @@ fn unit_of(
 }
 
 /// The scenario's terrain as ground: each piece a polygon, circle or band of a known kind.
-fn ground_of(terrain: &[TerrainCard]) -> Result<Vec<Ground>, String> {
+fn ground_of(terrain: &[TerrainCard]) -> Result<Vec<Ground>, SetupRefused> {
     let mut ground = Vec::new();
     for t in terrain {
         let area = if !t.poly.is_empty() {
@@ -261,14 +267,20 @@ fn ground_of(terrain: &[TerrainCard]) -> Result<Vec<Ground>, String> {
                 width: if t.width > 0.0 { t.width } else { 1.0 },
             }
         } else {
-            return Err(format!("terrain {}: give poly, circle or line", t.kind));
+            return Err(SetupRefused::Scenario(format!(
+                "terrain {}: give poly, circle or line",
+                t.kind
+            )));
         };
         if ![
             "woods", "hill", "rough", "farm", "road", "river", "ford", "wall",
         ]
         .contains(&t.kind.as_str())
         {
-            return Err(format!("unknown terrain kind `{}`", t.kind));
+            return Err(SetupRefused::Scenario(format!(
+                "unknown terrain kind `{}`",
+                t.kind
+            )));
         }
         ground.push(Ground {
             kind: t.kind.clone(),
@@ -281,7 +293,7 @@ fn ground_of(terrain: &[TerrainCard]) -> Result<Vec<Ground>, String> {
 
 /// Units that start aboard (R35): the carrier must be a windwagon or zeppelin of their side,
 /// carrying no one else, and they stand where it stands.
-fn board_passengers(units: &mut [Unit]) -> Result<(), String> {
+fn board_passengers(units: &mut [Unit]) -> Result<(), SetupRefused> {
     for i in 0..units.len() {
         let Some(c) = units[i].aboard.clone() else {
             continue;
@@ -290,23 +302,25 @@ fn board_passengers(units: &mut [Unit]) -> Result<(), String> {
             .iter()
             .find(|u| u.name == c && wagons::is_carrier(u) && u.side == units[i].side)
             .ok_or_else(|| {
-                format!(
+                SetupRefused::Scenario(format!(
                     "unit {}: `aboard` names no windwagon or zeppelin of its side",
                     units[i].name
-                )
+                ))
             })?
             .clone();
         if units[..i]
             .iter()
             .any(|u| u.aboard.as_deref() == Some(c.as_str()))
         {
-            return Err(format!("{c} carries one unit only (R35)"));
+            return Err(SetupRefused::Scenario(format!(
+                "{c} carries one unit only (R35)"
+            )));
         }
         if !units[i].on_foot() {
-            return Err(format!(
+            return Err(SetupRefused::Scenario(format!(
                 "unit {}: only troops on foot ride (R35)",
                 units[i].name
-            ));
+            )));
         }
         units[i].pos = carrier.pos;
         units[i].facing = carrier.facing;
@@ -325,7 +339,11 @@ impl Ruleset for LoneStar {
         &procedure::SEQUENCE
     }
 
-    fn setup(ruleset_toml: &str, scenario_toml: &str, seats: &[SeatId]) -> Result<State, String> {
+    fn setup(
+        ruleset_toml: &str,
+        scenario_toml: &str,
+        seats: &[SeatId],
+    ) -> Result<State, SetupRefused> {
         new_state(ruleset_toml, scenario_toml, seats)
     }
 
@@ -333,7 +351,7 @@ impl Ruleset for LoneStar {
         finished: &State,
         next_scenario_toml: &str,
         terms: &toml::Table,
-    ) -> Result<String, String> {
+    ) -> Result<String, CarryRefused> {
         campaign::carry(finished, next_scenario_toml, terms)
     }
 

@@ -4,12 +4,12 @@
 
 use toml::Value;
 
-use crate::engine::campaign::{self, Lost};
+use crate::engine::campaign::{self, CarryRefused, Lost};
 
 use super::state::{Fate, NavalState};
 
 /// R64–R66: the next scenario as the finished battle `st` leaves the fleets.
-pub fn carry(st: &NavalState, next: &str, terms: &toml::Table) -> Result<String, String> {
+pub fn carry(st: &NavalState, next: &str, terms: &toml::Table) -> Result<String, CarryRefused> {
     campaign::known_terms(terms, &["repair"])?;
     let repair = campaign::flag(terms, "repair", true)?;
     let sides: Vec<String> = st.fleets.iter().map(|f| f.side.clone()).collect();
@@ -33,12 +33,12 @@ pub fn carry(st: &NavalState, next: &str, terms: &toml::Table) -> Result<String,
             }
         }
     }
-    Ok(campaign::to_text(&t)?)
+    campaign::to_text(&t)
 }
 
 /// R66: lines and flotillas keep their surviving ships (an empty one is dropped), and the flag
 /// and the second pass to surviving capital ships.
-fn regroup(side: &mut toml::Table) -> Result<(), String> {
+fn regroup(side: &mut toml::Table) -> Result<(), CarryRefused> {
     let id = side
         .get("id")
         .and_then(Value::as_str)
@@ -94,10 +94,10 @@ fn regroup(side: &mut toml::Table) -> Result<(), String> {
         }
     };
     if flag.is_empty() || second.is_empty() {
-        return Err(format!(
+        return Err(CarryRefused::Ruling(format!(
             "side {id} has fewer than two capital ships left: no flagship and second for the \
              next scenario (R66)"
-        ));
+        )));
     }
     side.insert("flagship".into(), Value::String(flag));
     side.insert("second".into(), Value::String(second));

@@ -19,7 +19,9 @@ pub mod turn;
 pub mod view;
 
 use crate::engine::procedure::Procedure;
-use crate::engine::{Outcome, Rejected, Ruleset, SeatId, StandingRead, View, Viewer};
+use crate::engine::{
+    CarryRefused, Outcome, Rejected, Ruleset, SeatId, SetupRefused, StandingRead, View, Viewer,
+};
 
 use state::{NavalState, Orders, Phase};
 
@@ -40,7 +42,7 @@ impl Ruleset for NavalRjw {
         ruleset_toml: &str,
         scenario_toml: &str,
         seats: &[SeatId],
-    ) -> Result<NavalState, String> {
+    ) -> Result<NavalState, SetupRefused> {
         setup::new_state(ruleset_toml, scenario_toml, seats)
     }
 
@@ -48,7 +50,7 @@ impl Ruleset for NavalRjw {
         finished: &NavalState,
         next_scenario_toml: &str,
         terms: &toml::Table,
-    ) -> Result<String, String> {
+    ) -> Result<String, CarryRefused> {
         campaign::carry(finished, next_scenario_toml, terms)
     }
 

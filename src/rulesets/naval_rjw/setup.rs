@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::board::tabletop::{Hull, Pt};
 use crate::dice::{Dice, Faces};
 use crate::engine::procedure::Next;
-use crate::engine::{LogLine, Submitted};
+use crate::engine::{LogLine, SetupRefused, Submitted};
 use crate::rulesets::kit::roster::TwoSides;
 
 use crate::rulesets::kit::grammar::normalise;
@@ -21,7 +21,7 @@ pub fn new_state(
     ruleset_toml: &str,
     scenario_toml: &str,
     seats: &[String],
-) -> Result<NavalState, String> {
+) -> Result<NavalState, SetupRefused> {
     let data = RulesetData::from_toml(ruleset_toml)?;
     let sc = Scenario::from_toml(scenario_toml)?;
     let ids = check_scenario(&data, &sc, seats)?;
@@ -71,31 +71,37 @@ fn check_scenario(
     data: &RulesetData,
     sc: &Scenario,
     seats: &[String],
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, SetupRefused> {
     let ids: Vec<String> = sc.sides.iter().map(|s| s.id.clone()).collect();
     if sc.sides.len() != 2 {
-        return Err(format!(
+        return Err(SetupRefused::Scenario(format!(
             "scenario: a naval game has two sides, found {}",
             sc.sides.len()
-        ));
+        )));
     }
     if seats != ids.as_slice() {
-        return Err(format!(
+        return Err(SetupRefused::Seats(format!(
             "seats must be the scenario's sides in order: expected [{}], got [{}]",
             ids.join(", "),
             seats.join(", ")
-        ));
+        )));
     }
     if !(sc.width > 0.0 && sc.height > 0.0) {
-        return Err("scenario: the table must have a positive width and height".into());
+        return Err(SetupRefused::Scenario(
+            "scenario: the table must have a positive width and height".into(),
+        ));
     }
     if sc.max_turns == 0 {
-        return Err("scenario: max_turns must be at least 1".into());
+        return Err(SetupRefused::Scenario(
+            "scenario: max_turns must be at least 1".into(),
+        ));
     }
     if let Some(first) = &sc.first
         && !ids.contains(first)
     {
-        return Err(format!("scenario: first = \"{first}\" is not a side"));
+        return Err(SetupRefused::Scenario(format!(
+            "scenario: first = \"{first}\" is not a side"
+        )));
     }
     for class in [
         super::data::ShipClass::DD,
@@ -104,7 +110,10 @@ fn check_scenario(
         super::data::ShipClass::BB,
     ] {
         if !data.classes.contains_key(&class) {
-            return Err(format!("ruleset.toml: classes.{} is missing", class.abbr()));
+            return Err(SetupRefused::RulesetData(format!(
+                "ruleset.toml: classes.{} is missing",
+                class.abbr()
+            )));
         }
     }
     Ok(ids)
@@ -117,17 +126,26 @@ fn side_ships(
     sc: &Scenario,
     side: &ScenarioSide,
     names: &mut BTreeSet<String>,
-) -> Result<Vec<Ship>, String> {
+) -> Result<Vec<Ship>, SetupRefused> {
     let mut ships = Vec::new();
     for s in &side.ships {
         if s.name.trim().is_empty() {
-            return Err(format!("scenario: a ship of {} has no name", side.id));
+            return Err(SetupRefused::Scenario(format!(
+                "scenario: a ship of {} has no name",
+                side.id
+            )));
         }
         if !names.insert(normalise(&s.name)) {
-            return Err(format!("scenario: ship name `{}` is used twice", s.name));
+            return Err(SetupRefused::Scenario(format!(
+                "scenario: ship name `{}` is used twice",
+                s.name
+            )));
         }
         if !(0.0..=sc.width).contains(&s.x) || !(0.0..=sc.height).contains(&s.y) {
-            return Err(format!("scenario: {} starts off the table", s.name));
+            return Err(SetupRefused::Scenario(format!(
+                "scenario: {} starts off the table",
+                s.name
+            )));
         }
         ships.push(Ship {
             name: s.name.clone(),
@@ -166,32 +184,37 @@ fn side_ships(
 }
 
 /// A side's flagship and second: two different capital ships of its own.
-fn check_command(side: &ScenarioSide) -> Result<(), String> {
+fn check_command(side: &ScenarioSide) -> Result<(), SetupRefused> {
     let own = |n: &str| side.ships.iter().find(|s| s.name == n);
     for (role, n) in [("flagship", &side.flagship), ("second", &side.second)] {
         match own(n) {
             Some(s) if s.class.is_capital() => {}
             Some(_) => {
-                return Err(format!(
+                return Err(SetupRefused::Scenario(format!(
                     "scenario: {role} {n} of {} is not a capital ship",
                     side.id
-                ));
+                )));
             }
-            None => return Err(format!("scenario: {role} {n} is not a ship of {}", side.id)),
+            None => {
+                return Err(SetupRefused::Scenario(format!(
+                    "scenario: {role} {n} is not a ship of {}",
+                    side.id
+                )));
+            }
         }
     }
     if side.flagship == side.second {
-        return Err(format!(
+        return Err(SetupRefused::Scenario(format!(
             "scenario: {} has the same flagship and second",
             side.id
-        ));
+        )));
     }
     Ok(())
 }
 
 /// A side's battle lines (capital ships) then its flotillas (destroyers), each ship of its own
 /// and in one group at most.
-fn side_groups(side: &ScenarioSide) -> Result<Vec<Group>, String> {
+fn side_groups(side: &ScenarioSide) -> Result<Vec<Group>, SetupRefused> {
     let own = |n: &str| side.ships.iter().find(|s| s.name == n);
     let mut groups = Vec::new();
     let mut grouped = BTreeSet::new();
@@ -203,23 +226,28 @@ fn side_groups(side: &ScenarioSide) -> Result<Vec<Group>, String> {
     {
         for n in &g.ships {
             let Some(s) = own(n) else {
-                return Err(format!(
+                return Err(SetupRefused::Scenario(format!(
                     "scenario: {} in {} is not a ship of {}",
                     n, g.name, side.id
-                ));
+                )));
             };
             if s.class.is_capital() == flotilla {
-                return Err(format!(
+                return Err(SetupRefused::Scenario(format!(
                     "scenario: {n} in {}: battle lines are capital ships, flotillas destroyers",
                     g.name
-                ));
+                )));
             }
             if !grouped.insert(n.clone()) {
-                return Err(format!("scenario: {n} is in two lines or flotillas"));
+                return Err(SetupRefused::Scenario(format!(
+                    "scenario: {n} is in two lines or flotillas"
+                )));
             }
         }
         if g.ships.is_empty() {
-            return Err(format!("scenario: {} has no ships", g.name));
+            return Err(SetupRefused::Scenario(format!(
+                "scenario: {} has no ships",
+                g.name
+            )));
         }
         groups.push(Group {
             name: g.name.clone(),
@@ -258,14 +286,14 @@ fn side_fleet(data: &RulesetData, side: &ScenarioSide) -> Fleet {
 }
 
 /// The minefields the scenario lays before play, numbered M1, M2, … in its order.
-fn scenario_minefields(sc: &Scenario, ids: &[String]) -> Result<Vec<Minefield>, String> {
+fn scenario_minefields(sc: &Scenario, ids: &[String]) -> Result<Vec<Minefield>, SetupRefused> {
     let mut minefields = Vec::new();
     for (i, m) in sc.minefields.iter().enumerate() {
         if !ids.contains(&m.owner) {
-            return Err(format!(
+            return Err(SetupRefused::Scenario(format!(
                 "scenario: minefield owner `{}` is not a side",
                 m.owner
-            ));
+            )));
         }
         minefields.push(Minefield {
             id: format!("M{}", i + 1),
@@ -428,7 +456,7 @@ pub fn scouting(state: &mut NavalState, dice: &mut Dice) {
 }
 
 /// A critical as a scenario names it (R67: damage a campaign brings).
-fn critical_named(ship: &str, name: &str) -> Result<super::state::Critical, String> {
+fn critical_named(ship: &str, name: &str) -> Result<super::state::Critical, SetupRefused> {
     use super::state::Critical;
     Ok(match name {
         "Movement" => Critical::Movement,
@@ -436,9 +464,9 @@ fn critical_named(ship: &str, name: &str) -> Result<super::state::Critical, Stri
         "Control" => Critical::Control,
         "Magazine" => Critical::Magazine,
         other => {
-            return Err(format!(
+            return Err(SetupRefused::Scenario(format!(
                 "ship {ship}: critical `{other}`: write Movement, Gunnery, Control or Magazine"
-            ));
+            )));
         }
     })
 }

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use crate::board::tabletop::Pt;
-use crate::engine::SeatId;
+use crate::engine::{SeatId, SetupRefused};
 use crate::rulesets::kit::grammar::normalise;
 
 use super::super::data::{
@@ -14,15 +14,20 @@ use super::super::data::{
 use super::super::state::{GkState, Phase, Side, Trooper, Unit, UnitKind};
 
 /// Builds the opening state.
-pub fn new_state(ruleset: &str, scenario: &str, seats: &[SeatId]) -> Result<GkState, String> {
+pub fn new_state(ruleset: &str, scenario: &str, seats: &[SeatId]) -> Result<GkState, SetupRefused> {
     let data = RulesetData::from_toml(ruleset)?;
     let sc = Scenario::from_toml(scenario)?;
     if sc.sides.len() != 2 {
-        return Err("scenario: Gear Krieg is for two sides".into());
+        return Err(SetupRefused::Scenario(
+            "scenario: Gear Krieg is for two sides".into(),
+        ));
     }
     let ids: Vec<String> = sc.sides.iter().map(|s| s.id.clone()).collect();
     if seats.len() != 2 || !seats.iter().all(|s| ids.contains(s)) {
-        return Err(format!("seats must be exactly {}", ids.join(" and ")));
+        return Err(SetupRefused::Seats(format!(
+            "seats must be exactly {}",
+            ids.join(" and ")
+        )));
     }
     let mut units = Vec::new();
     let mut names = BTreeSet::new();
@@ -79,15 +84,24 @@ fn placed_unit(
     side: &ScenarioSide,
     su: &ScenarioUnit,
     names: &mut BTreeSet<String>,
-) -> Result<Unit, String> {
+) -> Result<Unit, SetupRefused> {
     if su.name.is_empty() || su.name.contains(char::is_whitespace) {
-        return Err(format!("unit name `{}`: one word, no spaces", su.name));
+        return Err(SetupRefused::Scenario(format!(
+            "unit name `{}`: one word, no spaces",
+            su.name
+        )));
     }
     if !names.insert(normalise(&su.name)) {
-        return Err(format!("unit name `{}` used twice", su.name));
+        return Err(SetupRefused::Scenario(format!(
+            "unit name `{}` used twice",
+            su.name
+        )));
     }
     if su.x < 0.0 || su.y < 0.0 || su.x > sc.width || su.y > sc.height {
-        return Err(format!("{} is off the map", su.name));
+        return Err(SetupRefused::Scenario(format!(
+            "{} is off the map",
+            su.name
+        )));
     }
     let Equipment {
         kind,
@@ -142,7 +156,7 @@ struct Equipment {
 }
 
 /// The `Equipment` of a scenario unit's class, vehicle or infantry.
-fn equipment(data: &RulesetData, su: &ScenarioUnit) -> Result<Equipment, String> {
+fn equipment(data: &RulesetData, su: &ScenarioUnit) -> Result<Equipment, SetupRefused> {
     let (kind, threat, ammo, troopers) = if let Some(v) = data.vehicles.get(&su.class) {
         let ammo = v
             .weapons
@@ -158,10 +172,10 @@ fn equipment(data: &RulesetData, su: &ScenarioUnit) -> Result<Equipment, String>
         let mut t = Vec::new();
         for g in &i.troopers {
             if !i.weapons.iter().any(|w| w.key == g.weapon) {
-                return Err(format!(
+                return Err(SetupRefused::RulesetData(format!(
                     "{}: troopers carry unknown weapon {}",
                     i.name, g.weapon
-                ));
+                )));
             }
             for _ in 0..g.count.int().max(0) {
                 t.push(Trooper {
@@ -173,7 +187,10 @@ fn equipment(data: &RulesetData, su: &ScenarioUnit) -> Result<Equipment, String>
         }
         (UnitKind::Infantry, i.threat_value.int(), vec![], t)
     } else {
-        return Err(format!("{}: unknown class `{}`", su.name, su.class));
+        return Err(SetupRefused::Scenario(format!(
+            "{}: unknown class `{}`",
+            su.name, su.class
+        )));
     };
     Ok(Equipment {
         kind,

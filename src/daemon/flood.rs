@@ -27,22 +27,32 @@ impl Daemon {
         records: &mut Vec<(String, Activity)>,
     ) -> bool {
         let key = to.to_ascii_lowercase();
-        let mut a = records
+        let a = records
             .iter()
             .rev()
             .find(|(x, _)| *x == key)
             .map(|(_, a)| a.clone())
             .unwrap_or_else(|| self.data.answered(&key));
-        if a.admit(now, ANSWERS_PER_HOUR, "") == Verdict::Read {
-            records.push((key, a));
-            true
-        } else {
-            warn!(
-                what,
-                per_hour = ANSWERS_PER_HOUR,
-                "an answer to an address that did not ask for it is over the hourly cap: not sent"
-            );
-            false
+        match count_answer(a, what, now) {
+            Some(a) => {
+                records.push((key, a));
+                true
+            }
+            None => false,
         }
     }
+}
+
+/// One more answer counted on an address's record when it fits in the hour (ruling F1);
+/// `None`, logged with `what`, when it does not.
+pub(super) fn count_answer(mut a: Activity, what: &str, now: DateTime<Utc>) -> Option<Activity> {
+    if a.admit(now, ANSWERS_PER_HOUR, "") == Verdict::Read {
+        return Some(a);
+    }
+    warn!(
+        what,
+        per_hour = ANSWERS_PER_HOUR,
+        "an answer to an address that did not ask for it is over the hourly cap: not sent"
+    );
+    None
 }

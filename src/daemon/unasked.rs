@@ -8,12 +8,11 @@
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
-use tracing::warn;
 
 use crate::engine::guard::{Activity, Verdict};
 
 use super::Daemon;
-use super::flood::ANSWERS_PER_HOUR;
+use super::flood::count_answer;
 
 /// The cap's records of the addresses a decision may answer unasked, and the answers it made.
 #[derive(Debug, Clone, Default)]
@@ -40,7 +39,7 @@ impl Unasked {
     /// names the answer in the log line of one refused.
     pub(super) fn admit(&mut self, to: &str, what: &str, now: DateTime<Utc>) -> bool {
         let key = to.to_ascii_lowercase();
-        let mut a = self
+        let a = self
             .records
             .iter()
             .rev()
@@ -48,16 +47,12 @@ impl Unasked {
             .map(|(_, a)| a.clone())
             .or_else(|| self.read.get(&key).cloned())
             .unwrap_or_default();
-        if a.admit(now, ANSWERS_PER_HOUR, "") == Verdict::Read {
-            self.records.push((key, a));
-            true
-        } else {
-            warn!(
-                what,
-                per_hour = ANSWERS_PER_HOUR,
-                "an answer to an address that did not ask for it is over the hourly cap: not sent"
-            );
-            false
+        match count_answer(a, what, now) {
+            Some(a) => {
+                self.records.push((key, a));
+                true
+            }
+            None => false,
         }
     }
 }

@@ -76,17 +76,7 @@ fn a_moved_unit_shows_over_the_kept_layer() {
         let b = focus::crop_in(&s, &svg, &layout).expect("a crop");
         let before_svg = cull(&focus::cut(&svg, &b)).into_owned();
         let before = layered(&before_svg, INLINE_PNG_PX).unwrap();
-        let own = s.own_side.clone().unwrap();
-        let i = (0..s.units.len())
-            .find(|&i| {
-                let p = layout.pieces[i];
-                s.units[i].side == own
-                    && p.x0 >= b.x0
-                    && p.x1 <= b.x1
-                    && p.y0 >= b.y0
-                    && p.y1 <= b.y1
-            })
-            .expect("an own unit in the crop");
+        let i = crate::render::raster::tests::own_unit_in_crop(&s, &layout.pieces, &b);
         let mut moved = s.clone();
         moved.units[i].at.x += 1.5;
         let after_svg = cull(&focus::cut(&map::draw(&moved), &b)).into_owned();

@@ -283,4 +283,4 @@ fn nearest(palette: &[u32], c: u32) -> u8 {
 
 #[cfg(test)]
 #[path = "raster_tests.rs"]
-mod tests;
+pub(super) mod tests;

@@ -135,19 +135,8 @@ fn a_moved_unit_shows_in_the_kept_picture() {
         let b = focus::crop_in(&s, &svg, &layout).expect("a crop");
         let before =
             decode(&crate::render::png_from_svg(&focus::cut(&svg, &b), INLINE_PNG_PX).unwrap());
-        let own = s.own_side.clone().unwrap();
         let mut moved = s.clone();
-        // An own unit whose piece the crop shows.
-        let i = (0..s.units.len())
-            .find(|&i| {
-                let p = layout.pieces[i];
-                s.units[i].side == own
-                    && p.x0 >= b.x0
-                    && p.x1 <= b.x1
-                    && p.y0 >= b.y0
-                    && p.y1 <= b.y1
-            })
-            .expect("an own unit in the crop");
+        let i = own_unit_in_crop(&s, &layout.pieces, &b);
         moved.units[i].at.x += 1.5;
         let after_svg = focus::cut(&map::draw(&moved), &b);
         let after = decode(&crate::render::png_from_svg(&after_svg, INLINE_PNG_PX).unwrap());
@@ -287,4 +276,19 @@ fn the_margin_leaves_what_the_clipped_terrain_left() {
             );
         }
     }
+}
+
+/// An own unit whose piece the crop `b` shows whole: the one the moved-unit controls move.
+pub(in crate::render) fn own_unit_in_crop(
+    s: &Scene,
+    pieces: &[crate::render::labels::Bx],
+    b: &crate::render::labels::Bx,
+) -> usize {
+    let own = s.own_side.clone().expect("a seat's scene");
+    (0..s.units.len())
+        .find(|&i| {
+            let p = pieces[i];
+            s.units[i].side == own && p.x0 >= b.x0 && p.x1 <= b.x1 && p.y0 >= b.y0 && p.y1 <= b.y1
+        })
+        .expect("an own unit in the crop")
 }
